@@ -1,0 +1,9 @@
+/* commands.h - the subcommands; each returns the process exit status. */
+#ifndef FTS_CLI_COMMANDS_H
+#define FTS_CLI_COMMANDS_H
+
+int fts_cmd_convert(int argc, char **argv);
+int fts_cmd_record(int argc, char **argv);
+int fts_cmd_pidmap(int argc, char **argv);
+
+#endif

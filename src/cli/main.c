@@ -1,0 +1,58 @@
+/* main.c - ftscope entry point: dispatch to one subcommand. */
+#include "cli/commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "record", fts_cmd_record, "capture scheduler/irq events through a private tracefs instance" },
+	{ "convert", fts_cmd_convert, "turn a trace (trace.dat or text) into ftrace_data.db or Chrome JSON" },
+	{ "pidmap", fts_cmd_pidmap, "write the host pid -> container pid mapping (pid_mapping.json)" },
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ftscope <command> [options]\n\ncommands:\n");
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(f, "  %-9s %s\n", c->name, c->summary);
+	fprintf(f, "  %-9s %s\n", "help", "this text; 'ftscope <command> --help' for a command's options");
+	fprintf(f, "  %-9s %s\n", "version", "print the version");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		if (argc > 2) {
+			for (const struct command *c = commands; c->name; c++) {
+				if (!strcmp(c->name, argv[2])) {
+					char *hargv[] = { argv[2], "--help", NULL };
+					return c->run(2, hargv);
+				}
+			}
+		}
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
+		printf("ftscope " FTS_VERSION "\n");
+		return 0;
+	}
+	for (const struct command *c = commands; c->name; c++) {
+		if (!strcmp(c->name, argv[1]))
+			return c->run(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "ftscope: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

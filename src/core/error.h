@@ -1,0 +1,23 @@
+/*
+ * error.h - library error reporting: a negative errno-style code plus a
+ * message the caller shows. Nothing in the library prints or exits.
+ */
+#ifndef FTS_ERROR_H
+#define FTS_ERROR_H
+
+#include <stddef.h>
+
+/* The message buffer every fallible library call takes. */
+struct fts_err {
+	int code;        /* negative errno, 0 when no error */
+	char msg[512];   /* one line: what, which file, what to do */
+};
+
+/*
+ * fts_err_set - fill @err (may be NULL) with @code and a printf message.
+ * Returns @code, so callers can `return fts_err_set(err, -EINVAL, ...)`.
+ */
+int fts_err_set(struct fts_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

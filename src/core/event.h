@@ -1,0 +1,177 @@
+/*
+ * event.h - the one event struct every reader produces.
+ *
+ * Both the text reader and the trace.dat reader turn kernel records into
+ * struct fts_event, so the time map, pid map and sched model after them do not
+ * know which format a trace came from. Times are CLOCK_MONOTONIC_RAW
+ * nanoseconds as the kernel stamped them (text gives microseconds; the reader
+ * scales them). Strings are NUL-terminated copies, truncated to fit; they are
+ * raw kernel bytes and must be sanitised before reaching a terminal.
+ */
+#ifndef FTS_EVENT_H
+#define FTS_EVENT_H
+
+#include <stdint.h>
+
+#define FTS_COMM_MAX 64   /* kernel comms are 16; text dumps may carry longer */
+#define FTS_STATE_MAX 8   /* "R+", "S", "D|W", ... */
+#define FTS_NAME_MAX 48   /* irq handler names */
+
+enum fts_ev_type {
+	FTS_EV_SWITCH,
+	FTS_EV_WAKING,
+	FTS_EV_WAKEUP,
+	FTS_EV_WAKEUP_NEW,
+	FTS_EV_MIGRATE,
+	FTS_EV_STAT_RUNTIME,
+	FTS_EV_FORK,
+	FTS_EV_EXEC,
+	FTS_EV_EXIT,
+	FTS_EV_IRQ_ENTRY,
+	FTS_EV_IRQ_EXIT,
+	FTS_EV_SOFTIRQ_RAISE,
+	FTS_EV_SOFTIRQ_ENTRY,
+	FTS_EV_SOFTIRQ_EXIT,
+	FTS_EV_FUTEX_ENTER,
+	FTS_EV_FUTEX_EXIT,
+	FTS_EV_LOST,      /* the kernel dropped `lost.count` events on `cpu` */
+	FTS_EV__COUNT
+};
+
+struct fts_ev_switch {
+	char prev_comm[FTS_COMM_MAX];
+	int32_t prev_pid;
+	int32_t prev_prio;
+	char prev_state[FTS_STATE_MAX];
+	char next_comm[FTS_COMM_MAX];
+	int32_t next_pid;
+	int32_t next_prio;
+};
+
+/* sched_waking, sched_wakeup, sched_wakeup_new, sched_process_exit */
+struct fts_ev_task {
+	char comm[FTS_COMM_MAX];
+	int32_t pid;
+	int32_t prio;
+	int32_t target_cpu; /* -1 when the event has none */
+};
+
+struct fts_ev_migrate {
+	char comm[FTS_COMM_MAX];
+	int32_t pid;
+	int32_t prio;
+	int32_t orig_cpu;
+	int32_t dest_cpu;
+};
+
+struct fts_ev_runtime {
+	char comm[FTS_COMM_MAX];
+	int32_t pid;
+	uint64_t runtime;
+	uint64_t vruntime;
+	int has_vruntime; /* 6.x kernels dropped the field */
+};
+
+struct fts_ev_fork {
+	char parent_comm[FTS_COMM_MAX];
+	int32_t parent_pid;
+	char child_comm[FTS_COMM_MAX];
+	int32_t child_pid;
+};
+
+struct fts_ev_exec {
+	char comm[FTS_COMM_MAX]; /* the new comm: basename of filename, 15 bytes */
+	int32_t pid;
+	int32_t old_pid;
+};
+
+struct fts_ev_irq {
+	int32_t irq;
+	int32_t ret;              /* exit only */
+	char name[FTS_NAME_MAX];  /* entry only */
+};
+
+struct fts_ev_softirq {
+	int32_t vec;
+};
+
+struct fts_ev_futex {
+	uint64_t uaddr;
+	int64_t ret;
+	int32_t op;
+};
+
+struct fts_ev_lost {
+	uint64_t count; /* 0 when the kernel only said "some" */
+};
+
+struct fts_event {
+	uint64_t ts;                 /* ns, trace clock */
+	int32_t cpu;
+	int32_t pid;                 /* the task the event ran in (common_pid) */
+	char comm[FTS_COMM_MAX];     /* its name as the reader saw it */
+	enum fts_ev_type type;
+	union {
+		struct fts_ev_switch sw;
+		struct fts_ev_task task;
+		struct fts_ev_migrate migrate;
+		struct fts_ev_runtime runtime;
+		struct fts_ev_fork fork;
+		struct fts_ev_exec exec;
+		struct fts_ev_irq irq;
+		struct fts_ev_softirq softirq;
+		struct fts_ev_futex futex;
+		struct fts_ev_lost lost;
+	} u;
+};
+
+/* fts_ev_type_name - the kernel event name for @type ("sched_switch", ...). */
+const char *fts_ev_type_name(enum fts_ev_type type);
+
+/* fts_ev_type_from_name - the type for a kernel event name, or -1. */
+int fts_ev_type_from_name(const char *name, int len);
+
+/* fts_softirq_name - the kernel's name for softirq vector @vec ("TIMER"). */
+const char *fts_softirq_name(int vec);
+
+/*
+ * fts_copy_str - copy @len bytes of @src into @dst (size @size), truncating,
+ * always NUL-terminating. Returns @dst.
+ */
+char *fts_copy_str(char *dst, int size, const char *src, int len);
+
+/*
+ * A trace's clock anchor: one (CLOCK_REALTIME, CLOCK_MONOTONIC_RAW) pair taken
+ * together, as ftscope record stores it. valid == 0 when the input has none.
+ */
+struct fts_clock_pair {
+	int valid;
+	int64_t realtime_ns;
+	int64_t mono_raw_ns;
+};
+
+/*
+ * The reader interface. A reader calls @emit for every event it understands,
+ * in time order; a non-zero return from @emit stops the read and is passed back.
+ */
+typedef int (*fts_event_fn)(void *ctx, const struct fts_event *ev);
+
+struct fts_read_stats {
+	uint64_t bytes_total;     /* input size, for progress */
+	uint64_t bytes_done;
+	uint64_t events;          /* events emitted */
+	uint64_t lines;           /* text: lines read */
+	uint64_t skipped;         /* lines or records not understood */
+	uint64_t other_events;    /* well-formed events of kinds we do not model */
+	uint64_t lost_events;     /* sum of lost counts */
+	uint64_t by_type[FTS_EV__COUNT];
+	char first_bad[160];      /* the first line skipped, sanitised, for the summary */
+	uint64_t first_bad_line;
+	struct fts_clock_pair clock; /* filled when the input stores one */
+	int cpus;                 /* highest CPU seen + 1 */
+};
+
+/* Called from time to time during a read, for progress lines. */
+typedef void (*fts_progress_fn)(void *ctx, const struct fts_read_stats *st);
+
+#endif
