@@ -1,8 +1,262 @@
-#include "cli/commands.h"
+/* cmd_convert.c - `ftscope convert`: a trace -> ftrace_data.db or Chrome JSON. */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "ftscope.h"
+
+enum { O_INPUT, O_OUTPUT, O_FORMAT, O_PROFILING, O_PIDMAP, O_NO_CS_ROWS, O_QUIET, O_HELP };
+
+static const struct fts_opt_spec spec[] = {
+	{ "input", 'i', 1, O_INPUT },
+	{ "output", 'o', 1, O_OUTPUT },
+	{ "format", 'f', 1, O_FORMAT },
+	{ "profiling_data", 'p', 1, O_PROFILING },
+	{ "pid_mapping", 'm', 1, O_PIDMAP },
+	{ "no_cs_rows", 0, 0, O_NO_CS_ROWS },
+	{ "quiet", 'q', 0, O_QUIET },
+	{ "help", 'h', 0, O_HELP },
+	{ NULL, 0, 0, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: ftscope convert [--input FILE] [--output FILE] [--format db|json]\n"
+"                       [--profiling_data DIR] [--pid_mapping FILE]\n"
+"\n"
+"Convert an ftrace capture (trace.dat v6/v7, tracefs text, or trace-cmd report\n"
+"text; the format is read from the file's content) into MindStudio Insight's\n"
+"ftrace DB or Chrome-trace JSON.\n"
+"\n"
+"  -i, --input FILE           trace to convert (default: trace.dat; if it is\n"
+"                             missing, trace.txt; if both exist, the newer)\n"
+"  -o, --output FILE          output (default: ftrace_data.db, or ftrace_data.json\n"
+"                             with --format json); Insight imports DBs named\n"
+"                             ftrace_data*.db only\n"
+"  -f, --format db|json       output format (default: from the --output suffix,\n"
+"                             else db); the suffix must match (.db / .json)\n"
+"  -p, --profiling_data DIR   Ascend profiling output (*_ascend_pt, or a parent\n"
+"                             holding several cards): align times with it and\n"
+"                             keep only its time window\n"
+"  -m, --pid_mapping FILE     pid_mapping.json from 'ftscope record --NSpid' or\n"
+"                             'ftscope pidmap': show container pids\n"
+"      --no_cs_rows           do not add the zero-length per-task marker that\n"
+"                             makes Insight show context-switch counts\n"
+"  -q, --quiet                no progress line and no summary\n"
+"  -h, --help                 this text\n"
+"\n"
+"Multi-word flags may be spelled with '_' or '-' (--profiling-data).\n");
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+/* Insight recognises an ftrace DB by name only: ^ftrace_data[0-9]*\.db$ */
+static int insight_db_name(const char *path)
+{
+	const char *b = base_name(path), *p;
+
+	if (strncmp(b, "ftrace_data", 11))
+		return 0;
+	for (p = b + 11; *p >= '0' && *p <= '9'; p++)
+		;
+	return !strcmp(p, ".db");
+}
+
+/*
+ * Without --input: trace.dat, else trace.txt; with both, the newer one, and
+ * say which (the reference silently converted a stale trace.dat).
+ */
+static const char *default_input(void)
+{
+	struct stat d, t;
+	int has_d = stat("trace.dat", &d) == 0, has_t = stat("trace.txt", &t) == 0;
+
+	if (has_d && has_t) {
+		int txt_newer = t.st_mtim.tv_sec > d.st_mtim.tv_sec ||
+				(t.st_mtim.tv_sec == d.st_mtim.tv_sec &&
+				 t.st_mtim.tv_nsec > d.st_mtim.tv_nsec);
+		const char *pick = txt_newer ? "trace.txt" : "trace.dat";
+
+		fprintf(stderr, "ftscope convert: both trace.dat and trace.txt exist; converting the newer, %s (use --input to choose)\n",
+			pick);
+		return pick;
+	}
+	if (!has_d && has_t) {
+		fprintf(stderr, "ftscope convert: trace.dat not found; converting trace.txt\n");
+		return "trace.txt";
+	}
+	return "trace.dat";
+}
+
+struct progress {
+	int on;
+	double t0;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void on_progress(void *ctx, const struct fts_read_stats *st)
+{
+	struct progress *p = ctx;
+	double el = now_s() - p->t0, rate, eta = 0;
+
+	if (!p->on || el <= 0)
+		return;
+	rate = (double)st->events / el;
+	if (st->bytes_done && st->bytes_total > st->bytes_done)
+		eta = el * (double)(st->bytes_total - st->bytes_done) / (double)st->bytes_done;
+	fprintf(stderr, "\r  %7.1f / %.1f MB  %6.2f M events/s  ETA %3.0f s ",
+		(double)st->bytes_done / 1e6, (double)st->bytes_total / 1e6, rate / 1e6, eta);
+}
+
+static void print_summary(const struct fts_convert_opts *o, const struct fts_convert_result *r)
+{
+	const struct fts_read_stats *rd = &r->read;
+	const struct fts_model_stats *m = &r->model;
+	uint64_t cpu_items = m->cpu_slices + m->switch_markers + m->irq_slices + m->softirq_slices +
+			     m->lost_markers;
+	uint64_t task_items = m->task_running + m->task_runnable + m->task_sleeping + m->cs_markers;
+
+	printf("input     %s (%s, %.1f MB)\n", o->input, fts_input_format_name(r->input_format),
+	       (double)rd->bytes_total / 1e6);
+	printf("events    %llu:", (unsigned long long)rd->events);
+	for (int t = 0; t < FTS_EV__COUNT; t++) {
+		if (rd->by_type[t])
+			printf(" %s %llu", fts_ev_type_name((enum fts_ev_type)t),
+			       (unsigned long long)rd->by_type[t]);
+	}
+	printf("\n");
+	if (rd->other_events)
+		printf("          %llu events of other kinds ignored\n", (unsigned long long)rd->other_events);
+	if (rd->skipped)
+		printf("          %llu lines not understood and skipped (first, line %llu: %s)\n",
+		       (unsigned long long)rd->skipped, (unsigned long long)rd->first_bad_line,
+		       rd->first_bad);
+	switch (r->time.base) {
+	case FTS_TIME_PROFILING:
+		printf("time      aligned with %d profiling card%s, window %.6f s\n", r->time.ncards,
+		       r->time.ncards == 1 ? "" : "s",
+		       (double)(r->time.hi - r->time.lo) / 1e9);
+		for (int i = 0; i < r->time.ncards; i++)
+			printf("          card %s\n", r->time.cards[i].dir);
+		if (r->time.offset_spread > 1000000)
+			printf("warning   the cards' clock offsets differ by %.3f ms; times follow the earliest card\n",
+			       (double)r->time.offset_spread / 1e6);
+		if (r->time.skipped_cards)
+			printf("warning   %d start_info without a readable end_info ignored\n",
+			       r->time.skipped_cards);
+		printf("          %llu events before the window, %llu after it (not shown)\n",
+		       (unsigned long long)m->before_window, (unsigned long long)m->after_window);
+		break;
+	case FTS_TIME_CLOCK_PAIR:
+		printf("time      placed on the wall clock by the recorder's clock pair (no profiling data)\n");
+		break;
+	default:
+		printf("time      raw CLOCK_MONOTONIC_RAW ns (no profiling data, no recorder clock pair)\n");
+		break;
+	}
+	if (o->pid_mapping)
+		printf("pids      %u of %u mapping entries map to container pids\n", r->pidmap_mapped,
+		       r->pidmap_entries);
+	printf("written   CPU Scheduling: %u lanes, %llu items (%llu run slices, %llu sched_switch, %llu irq, %llu softirq, %llu lost-event markers)\n",
+	       m->cpu_lanes, (unsigned long long)cpu_items, (unsigned long long)m->cpu_slices,
+	       (unsigned long long)m->switch_markers, (unsigned long long)m->irq_slices,
+	       (unsigned long long)m->softirq_slices, (unsigned long long)m->lost_markers);
+	printf("          Process Scheduling: %u lanes, %llu items (%llu Running, %llu Runnable, %llu Sleeping)\n",
+	       m->task_lanes, (unsigned long long)task_items, (unsigned long long)m->task_running,
+	       (unsigned long long)m->task_runnable, (unsigned long long)m->task_sleeping);
+	printf("          %llu tasks seen on %d CPUs\n", (unsigned long long)m->tasks_seen, rd->cpus);
+	if (m->irq_unmatched_exit || m->irq_unmatched_entry || m->irq_too_long)
+		printf("irq       %llu exits without entry, %llu entries without exit, %llu longer than 1 s: dropped\n",
+		       (unsigned long long)m->irq_unmatched_exit,
+		       (unsigned long long)m->irq_unmatched_entry, (unsigned long long)m->irq_too_long);
+	if (m->lost_markers)
+		printf("warning   the kernel lost %llu events in this capture (%llu places, marked 'lost events' on the CPU lanes); record with a larger --bf_size or fewer CPUs/events\n",
+		       (unsigned long long)m->lost_events, (unsigned long long)m->lost_markers);
+	printf("output    %s (%s) in %.2f s\n", o->output, o->format == FTS_OUT_JSON ? "json" : "db",
+	       r->seconds);
+}
+
 int fts_cmd_convert(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "ftscope convert: not built yet\n");
-	return 2;
+	struct fts_convert_opts o = { .cs_rows = 1 };
+	struct fts_convert_result res;
+	struct fts_err err = { 0 };
+	struct progress prog = { 0 };
+	const char *format = NULL;
+	struct fts_opts op;
+	int quiet = 0, id, rc;
+
+	fts_opts_init(&op, "convert", argc, argv);
+	while ((id = fts_opts_next(&op, spec)) != -1) {
+		switch (id) {
+		case O_INPUT: o.input = op.arg; break;
+		case O_OUTPUT: o.output = op.arg; break;
+		case O_FORMAT: format = op.arg; break;
+		case O_PROFILING: o.profiling_data = op.arg; break;
+		case O_PIDMAP: o.pid_mapping = op.arg; break;
+		case O_NO_CS_ROWS: o.cs_rows = 0; break;
+		case O_QUIET: quiet = 1; break;
+		case O_HELP: usage(stdout); return 0;
+		default: return 2;
+		}
+	}
+	if (format && strcmp(format, "db") && strcmp(format, "json")) {
+		fprintf(stderr, "ftscope convert: --format must be db or json, not '%s'\n", format);
+		return 2;
+	}
+	if (!format)
+		format = o.output && ends_with(o.output, ".json") ? "json" : "db";
+	o.format = !strcmp(format, "json") ? FTS_OUT_JSON : FTS_OUT_DB;
+	if (!o.output)
+		o.output = o.format == FTS_OUT_JSON ? "ftrace_data.json" : "ftrace_data.db";
+	if (!ends_with(o.output, o.format == FTS_OUT_JSON ? ".json" : ".db")) {
+		fprintf(stderr, "ftscope convert: --output '%s' must end in .%s for --format %s\n",
+			o.output, format, format);
+		return 2;
+	}
+	if (o.format == FTS_OUT_DB && !insight_db_name(o.output) && !quiet)
+		fprintf(stderr, "ftscope convert: note: MindStudio Insight only recognises DBs named ftrace_data*.db; '%s' will not import as ftrace\n",
+			base_name(o.output));
+	if (!o.input)
+		o.input = default_input();
+
+	prog.on = !quiet && isatty(STDERR_FILENO);
+	prog.t0 = now_s();
+	o.progress = on_progress;
+	o.progress_ctx = &prog;
+	rc = fts_convert(&o, &res, &err);
+	if (prog.on)
+		fprintf(stderr, "\r%72s\r", "");
+	if (rc) {
+		fprintf(stderr, "ftscope convert: %s\n", err.msg);
+		return 1;
+	}
+	if (!quiet)
+		print_summary(&o, &res);
+	return 0;
 }

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# make_input.sh — build large, real-looking inputs for bench/convert.sh.
+#
+# What (all in the cache dir, default /tmp/ftscope-bench, or $FTSCOPE_BENCH_DIR):
+#   trace.txt         a real tracefs text capture (default: assets/sample/sample.txt,
+#                     or $BENCH_BASE_TXT) replicated until >= SIZE_MB MB. Copy k is the
+#                     base with every timestamp shifted by k*(capture span + 1 us); the
+#                     per-line format (column widths, 6 fractional digits) is kept, pids
+#                     are unchanged (the same tasks keep running), header only once.
+#   trace.txt.events  number of event lines in trace.txt (counted once with grep)
+#   trace.dat         a long real capture: hackbench in a loop into a private instance
+#                     (300000 KB per CPU, mono_raw) until it holds about as many events
+#                     as trace.txt (or DAT_MAX_SECONDS), then `trace-cmd extract`.
+#   trace.dat.events  events in trace.dat (sum of per-CPU `entries`, overrun must be 0)
+# How: sudo bench/make_input.sh [SIZE_MB]        (default 400; env SIZE_MB too)
+#      env: FTSCOPE_BENCH_DIR, BENCH_BASE_TXT, DAT_KB (300000), DAT_MAX_SECONDS (60),
+#           SKIP_DAT=1 (text only), FORCE=1 (rebuild even if cached)
+# Cached files are reused when their recorded parameters match. The tracefs instance
+# is removed on any exit (trap); global tracing files are never written.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+SIZE_MB=${1:-${SIZE_MB:-400}}
+DIR=${FTSCOPE_BENCH_DIR:-/tmp/ftscope-bench}
+BASE=${BENCH_BASE_TXT:-$REPO/assets/sample/sample.txt}
+DAT_KB=${DAT_KB:-300000}
+DAT_MAX_SECONDS=${DAT_MAX_SECONDS:-60}
+TRACEFS=/sys/kernel/tracing
+INST="ftsbench-$$"; T="$TRACEFS/instances/$INST"
+LOADPID=""
+cleanup() {
+    [ -n "$LOADPID" ] && kill "$LOADPID" 2>/dev/null || true
+    if [ -d "$T" ]; then
+        echo 0 2>/dev/null > "$T/tracing_on" || true
+        rmdir "$T" 2>/dev/null || true
+    fi
+}
+trap cleanup EXIT INT TERM
+mkdir -p "$DIR"
+[ -f "$BASE" ] || { echo "base text capture $BASE not found (run assets/sample/make_sample.sh)" >&2; exit 1; }
+
+# ------------------------------------------------------------------ text
+TXT_KEY="size_mb=$SIZE_MB base=$BASE base_bytes=$(stat -c %s "$BASE")"
+if [ "${FORCE:-0}" = 1 ] || [ ! -f "$DIR/trace.txt.key" ] || [ "$(cat "$DIR/trace.txt.key")" != "$TXT_KEY" ]; then
+    echo "building $DIR/trace.txt (>= $SIZE_MB MB) from $BASE ..."
+    rm -f "$DIR/trace.txt.key"
+    python3 - "$BASE" "$DIR/trace.txt.tmp" "$SIZE_MB" <<'PY'
+import re, sys
+base, out, size_mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
+# "<task>-<pid> [<cpu>] <flags> <sec>.<usec>: <event>..." (tracefs text; 6 fractional digits)
+# seconds are right-aligned in a field (the kernel prints " %5llu.%06lu"): keep that
+# field's width so a shift from 999 s to 1000 s eats a pad space, as the kernel would.
+rx = re.compile(rb'^(.*?\[\d+\] +\S+)( +)(\d+)\.(\d{6})(: .*\n?)$', re.S)
+header, lines = [], []
+with open(base, "rb") as f:
+    for ln in f:
+        m = rx.match(ln) if not ln.startswith(b"#") else None
+        if m is None:
+            if not lines:
+                header.append(ln)       # header comments before the first event
+            elif not ln.startswith(b"#"):
+                lines.append((ln, None, None, None))   # e.g. "CPU 1 buffer started": keep as is
+            continue
+        sec = m.group(3)
+        us = int(sec) * 1000000 + int(m.group(4))
+        lines.append((m.group(1) + b" ", us, len(m.group(2)) + len(sec) - 1, m.group(5)))
+tss = [l[1] for l in lines if l[1] is not None]
+span = max(tss) - min(tss)
+step = span + 1
+target = size_mb * 1024 * 1024
+written = 0
+copies = 0
+with open(out, "wb", buffering=1 << 22) as o:
+    for h in header:
+        o.write(h); written += len(h)
+    while written < target:
+        off = copies * step
+        buf = []
+        for pre, us, w, post in lines:
+            if us is None:
+                buf.append(pre); continue
+            t = us + off
+            buf.append(b"%s%*d.%06d%s" % (pre, w, t // 1000000, t % 1000000, post))
+        chunk = b"".join(buf)
+        o.write(chunk); written += len(chunk)
+        copies += 1
+print(f"  {copies} copies of {len(lines)} lines, span {span} us, {written/1e6:.1f} MB")
+PY
+    mv "$DIR/trace.txt.tmp" "$DIR/trace.txt"
+    grep -vc '^#' "$DIR/trace.txt" > "$DIR/trace.txt.events"
+    echo "$TXT_KEY" > "$DIR/trace.txt.key"
+fi
+TXT_EVENTS=$(cat "$DIR/trace.txt.events")
+echo "trace.txt: $(( $(stat -c %s "$DIR/trace.txt") / 1048576 )) MB, $TXT_EVENTS events"
+
+# ------------------------------------------------------------------ dat
+[ "${SKIP_DAT:-0}" = 1 ] && exit 0
+DAT_KEY="events>=$TXT_EVENTS kb=$DAT_KB max_s=$DAT_MAX_SECONDS"
+if [ "${FORCE:-0}" = 1 ] || [ ! -f "$DIR/trace.dat.key" ] || [ "$(cat "$DIR/trace.dat.key")" != "$DAT_KEY" ]; then
+    echo "recording $DIR/trace.dat: hackbench until ~$TXT_EVENTS events or ${DAT_MAX_SECONDS}s ..."
+    rm -f "$DIR/trace.dat.key"
+    [ -d "$TRACEFS/instances" ] || mount -t tracefs nodev "$TRACEFS"
+    mkdir "$T"
+    echo 0 > "$T/tracing_on"                # a new instance starts with tracing_on=1
+    echo mono_raw > "$T/trace_clock"
+    echo "$DAT_KB" > "$T/buffer_size_kb"
+    for e in sched/sched_switch sched/sched_wakeup sched/sched_waking sched/sched_wakeup_new \
+             sched/sched_migrate_task sched/sched_stat_runtime sched/sched_process_fork \
+             sched/sched_process_exec sched/sched_process_exit irq/irq_handler_entry \
+             irq/irq_handler_exit irq/softirq_raise irq/softirq_entry irq/softirq_exit; do
+        echo 1 > "$T/events/$e/enable"
+    done
+    entries() { awk '/^entries:/ {s += $2} END {print s + 0}' "$T"/per_cpu/cpu*/stats; }
+    echo 1 > "$T/tracing_on"
+    ( while :; do hackbench -g 2 -l 200 >/dev/null 2>&1 || true; sleep 0.05; done ) & LOADPID=$!
+    start=$SECONDS
+    while [ $((SECONDS - start)) -lt "$DAT_MAX_SECONDS" ] && [ "$(entries)" -lt "$TXT_EVENTS" ]; do sleep 1; done
+    echo 0 > "$T/tracing_on"
+    kill "$LOADPID" 2>/dev/null || true; wait "$LOADPID" 2>/dev/null || true; LOADPID=""
+    OVERRUN=$(awk '/^overrun:/ {s += $2} END {print s + 0}' "$T"/per_cpu/cpu*/stats)
+    N=$(entries)
+    [ "$OVERRUN" = 0 ] || { echo "overrun $OVERRUN: raise DAT_KB" >&2; exit 1; }
+    echo "  $N events in $((SECONDS - start)) s, extracting ..."
+    rm -f "$DIR/trace.dat"
+    trace-cmd extract -B "$INST" -o "$DIR/trace.dat" >/dev/null 2>&1   # also removes the instance
+    echo "$N" > "$DIR/trace.dat.events"
+    echo "$DAT_KEY" > "$DIR/trace.dat.key"
+fi
+echo "trace.dat: $(( $(stat -c %s "$DIR/trace.dat") / 1048576 )) MB, $(cat "$DIR/trace.dat.events") events"

@@ -1,0 +1,15 @@
+/*
+ * record_outfile.h - scratch files for the recorder's per-CPU streams.
+ * (Final outputs go through core/outfile.h: temp + rename, no symlinks.)
+ */
+#ifndef FTS_RECORD_OUTFILE_H
+#define FTS_RECORD_OUTFILE_H
+
+/*
+ * fts_rec_tempfile - an already-unlinked read/write file in the directory of
+ * @near (so it uses that disk and vanishes with the process, even on
+ * SIGKILL). Returns the fd or a negative errno.
+ */
+int fts_rec_tempfile(const char *near);
+
+#endif

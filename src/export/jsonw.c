@@ -1,0 +1,157 @@
+#include "export/jsonw.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int fts_buf_reserve(struct fts_buf *b, size_t n)
+{
+	size_t cap;
+	char *p;
+
+	if (b->len + n <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + n)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->oom = 1;
+		return -1;
+	}
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+void fts_buf_put(struct fts_buf *b, const char *s, size_t n)
+{
+	if (fts_buf_reserve(b, n))
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
+
+void fts_buf_puts(struct fts_buf *b, const char *s)
+{
+	fts_buf_put(b, s, strlen(s));
+}
+
+/* Length of the valid UTF-8 sequence at @s (1-4), or 0 if invalid. */
+static int utf8_len(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	int n, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+void fts_buf_put_str(struct fts_buf *b, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	char *o;
+
+	/* worst case: every byte becomes \u00XX */
+	if (fts_buf_reserve(b, n * 6 + 2))
+		return;
+	o = b->p + b->len;
+	*o++ = '"';
+	while (*p) {
+		unsigned char c = *p;
+		int l;
+
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '{' && c != '}') {
+			*o++ = (char)c;
+			p++;
+			continue;
+		}
+		if (c == '"' || c == '\\') {
+			*o++ = '\\';
+			*o++ = (char)c;
+			p++;
+			continue;
+		}
+		if (c >= 0x80 && (l = utf8_len(p)) > 1) {
+			memcpy(o, p, (size_t)l);
+			o += l;
+			p += l;
+			continue;
+		}
+		memcpy(o, "\\u00", 4);
+		o[4] = hex[c >> 4];
+		o[5] = hex[c & 15];
+		o += 6;
+		p++;
+	}
+	*o++ = '"';
+	b->len = (size_t)(o - b->p);
+}
+
+void fts_buf_put_u64(struct fts_buf *b, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[sizeof(tmp) - 1 - n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	fts_buf_put(b, tmp + sizeof(tmp) - n, (size_t)n);
+}
+
+void fts_buf_put_us(struct fts_buf *b, uint64_t ns)
+{
+	char frac[4];
+	uint64_t r = ns % 1000;
+
+	fts_buf_put_u64(b, ns / 1000);
+	frac[0] = '.';
+	frac[1] = (char)('0' + r / 100);
+	frac[2] = (char)('0' + r / 10 % 10);
+	frac[3] = (char)('0' + r % 10);
+	fts_buf_put(b, frac, 4);
+}
+
+void fts_buf_put_args(struct fts_buf *b, const struct fts_item *it)
+{
+	fts_buf_put(b, "{", 1);
+	for (int i = 0; i < it->nargs; i++) {
+		if (i)
+			fts_buf_put(b, ",", 1);
+		fts_buf_put_str(b, it->args[i].key);
+		fts_buf_put(b, ":", 1);
+		fts_buf_put_str(b, it->args[i].val);
+	}
+	fts_buf_put(b, "}", 1);
+}
+
+void fts_buf_free(struct fts_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}

@@ -1,0 +1,19 @@
+/* sinks.h - the output formats: each returns a struct fts_sink (core/lane.h). */
+#ifndef FTS_SINKS_H
+#define FTS_SINKS_H
+
+#include "core/lane.h"
+
+/*
+ * fts_sqlite_sink_create - a sink writing Insight's ftrace DB to @path,
+ * through a temp file in the same directory renamed into place at finish.
+ */
+int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_err *err);
+
+/*
+ * fts_json_sink_create - a sink writing Chrome-trace JSON to @path, through
+ * a temp file renamed into place at finish.
+ */
+int fts_json_sink_create(const char *path, struct fts_sink **out, struct fts_err *err);
+
+#endif
