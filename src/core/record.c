@@ -252,6 +252,9 @@ static void *reader_main(void *arg)
 
 		if (n > 0) {
 			atomic_fetch_add(&c->bytes, (uint64_t)n);
+			if (r->reader_delay_ns)
+				nanosleep(&(struct timespec){ r->reader_delay_ns / 1000000000L,
+							     r->reader_delay_ns % 1000000000L }, NULL);
 			continue;
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != 0) {
@@ -283,6 +286,7 @@ static int open_readers(struct fts_recorder *r, const struct fts_cpuset *set, st
 		c->cpu = cpu;
 		c->r = r;
 		c->fd = -1;
+		c->rawfd = -1;
 		r->max_cpu = cpu;
 		snprintf(name, sizeof(name), "per_cpu/cpu%d/trace_pipe_raw", cpu);
 		/* O_CLOEXEC: a forked child holding this fd would make rmdir fail with EBUSY. */
@@ -290,11 +294,10 @@ static int open_readers(struct fts_recorder *r, const struct fts_cpuset *set, st
 		if (fd < 0)
 			return fts_err_set(err, -errno, "cannot open %s of instance %s: %s", name,
 					   r->inst_name, strerror(errno));
+		c->rawfd = fd;
 		c->tcpu = tracefs_cpu_alloc_fd(fd, r->page_size, true);
-		if (!c->tcpu) {
-			close(fd);
+		if (!c->tcpu)
 			return fts_err_set(err, -ENOMEM, "cannot set up the CPU %d reader", cpu);
-		}
 		c->fd = fts_rec_tempfile(r->output);
 		if (c->fd < 0)
 			return fts_err_set(err, c->fd, "cannot create a stream file beside %s: %s",
@@ -406,6 +409,8 @@ static void free_recorder(struct fts_recorder *r)
 	for (int i = 0; r->cpus && i < r->nrec; i++) {
 		if (r->cpus[i].tcpu)
 			tracefs_cpu_free_fd(r->cpus[i].tcpu);
+		if (r->cpus[i].rawfd >= 0)
+			close(r->cpus[i].rawfd);
 		if (r->cpus[i].fd >= 0)
 			close(r->cpus[i].fd);
 		free(r->cpus[i].final_stats);
@@ -457,6 +462,12 @@ static int start_native(struct fts_recorder *r, struct fts_err *err)
 	} else {
 		set = online;
 	}
+	{
+		/* Test hook (documented in docs-record.md): make loss reproducible. */
+		const char *d = getenv("FTSCOPE_TEST_READER_DELAY_MS");
+		if (d && atol(d) > 0 && atol(d) < 10000)
+			r->reader_delay_ns = atol(d) * 1000000L;
+	}
 	remove_stale(r->tracing_dir);
 	if ((rc = create_instance(r, err)))
 		return rc;
@@ -500,11 +511,12 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 	r->o = *o;
 	if (!r->o.bf_size_kb)
 		r->o.bf_size_kb = 40960;
-	r->o.cpus = r->o.output = r->o.pid_mapping = NULL; /* not owned; copied below */
 	r->reserve_fd = -1;
 	r->child = -1;
 	pthread_mutex_init(&r->lock, NULL);
 	rc = resolve_paths(r, err);
+	/* The caller's strings are not ours to keep; paths were copied. */
+	r->o.cpus = r->o.output = r->o.pid_mapping = NULL;
 	if (!rc) {
 		r->o.cpus = o->cpus;
 		if (o->backend == FTS_BACKEND_TRACE_CMD) {
@@ -717,6 +729,8 @@ int fts_record_stop(struct fts_recorder *r, enum fts_record_stop_mode mode,
 		for (int i = 0; i < r->nrec; i++) {
 			tracefs_cpu_free_fd(r->cpus[i].tcpu);
 			r->cpus[i].tcpu = NULL;
+			close(r->cpus[i].rawfd);
+			r->cpus[i].rawfd = -1;
 		}
 		/* Remove the instance before the (possibly long) assembly. */
 		if (destroy_instance(r->inst) < 0)

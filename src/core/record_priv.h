@@ -32,6 +32,7 @@ struct rec_cpu {
 	int cpu;
 	struct fts_recorder *r;
 	struct tracefs_cpu *tcpu;
+	int rawfd;                    /* trace_pipe_raw; tracefs_cpu_free_fd leaves it open */
 	int fd;                       /* unlinked stream file */
 	_Atomic uint64_t bytes;
 	pthread_t thread;
@@ -60,6 +61,7 @@ struct fts_recorder {
 	int max_cpu;                  /* highest recorded CPU */
 	int nrec;
 	struct rec_cpu *cpus;
+	long reader_delay_ns;         /* test hook: a deliberately slow reader */
 	int reserve_fd;               /* disk space held back to assemble the file after ENOSPC */
 
 	atomic_int stop;

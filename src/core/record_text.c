@@ -42,10 +42,16 @@ static int render_one(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	trace_seq_printf(&rd->seq, "%5llu.%06llu: ", secs, usecs);
 	if (ev && ev->id == rd->print_id) {
 		/* The kernel shows trace_marker lines as "tracing_mark_write: text". */
+		struct tep_format_field *f = tep_find_field(ev, "buf");
+		const char *buf = "";
 		int len = 0;
-		const char *buf = tep_get_field_raw(&rd->seq, ev, "buf", rec, &len, 0);
 
-		trace_seq_printf(&rd->seq, "tracing_mark_write: %.*s", buf ? len : 0, buf ? buf : "");
+		/* buf is "char buf[]": it runs to the end of the record. */
+		if (f && (int)f->offset < rec->size) {
+			buf = (const char *)rec->data + f->offset;
+			len = (int)strnlen(buf, (size_t)(rec->size - (int)f->offset));
+		}
+		trace_seq_printf(&rd->seq, "tracing_mark_write: %.*s", len, buf);
 		while (rd->seq.len && (rd->seq.buffer[rd->seq.len - 1] == '\n' ||
 				       rd->seq.buffer[rd->seq.len - 1] == '\0'))
 			rd->seq.len--;

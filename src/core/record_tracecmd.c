@@ -195,7 +195,9 @@ int fts_rec_tracecmd_start(struct fts_recorder *r, struct fts_err *err)
 			child_reason(logfd, why, sizeof(why));
 			close(logfd);
 			restore(s);
-			unlink(r->output);
+			free_saved(s);
+			free(s);
+			r->saved_global = NULL;
 			return fts_err_set(err, -EIO, "trace-cmd cannot record here: %s", why);
 		}
 		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);

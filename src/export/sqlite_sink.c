@@ -6,8 +6,11 @@
  * args value a JSON string, process pid == process_name. Rows go in one
  * transaction through prepared statements with no index; Insight's three
  * indexes are built after the rows, which is much cheaper than maintaining
- * them per insert. The file is written under a temp name and renamed into
- * place only when complete.
+ * them per insert. slice.id is a plain INTEGER PRIMARY KEY (rowid: unique,
+ * from 1) rather than Insight's AUTOINCREMENT, which costs a third of the
+ * insert time and buys nothing for a file Insight never inserts slices into.
+ * The file is written under a temp name and renamed into place only when
+ * complete.
  */
 #include "export/sinks.h"
 
@@ -31,7 +34,7 @@ static const char *const schema =
 	" process_sort_index INTEGER);"
 	"CREATE TABLE thread (track_id INTEGER PRIMARY KEY, tid TEXT, pid TEXT,"
 	" thread_name TEXT, thread_sort_index INTEGER);"
-	"CREATE TABLE slice (id INTEGER PRIMARY KEY AUTOINCREMENT, timestamp INTEGER,"
+	"CREATE TABLE slice (id INTEGER PRIMARY KEY, timestamp INTEGER,"
 	" duration INTEGER, name TEXT, depth INTEGER, track_id INTEGER, cat TEXT,"
 	" args TEXT, cname TEXT, end_time INTEGER, flag_id TEXT);"
 	"CREATE TABLE counter (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, pid TEXT,"

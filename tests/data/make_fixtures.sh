@@ -105,11 +105,11 @@ out = open(sys.argv[2], "wb")
 end = time.time() + 4.0
 while time.time() < end:
     try:
-        b = os.read(fd, 2048)      # small reads, slowly: the writer laps us
+        b = os.read(fd, 1024)      # small reads, slowly: the writer laps us
         if b: out.write(b)
     except BlockingIOError:
         pass
-    time.sleep(0.05)
+    time.sleep(0.1)
 # drain the rest
 while True:
     try:
@@ -123,7 +123,7 @@ PY
     local rp=$!; BGPIDS+=("$rp")
     sleep 0.2
     echo 1 > "$T/tracing_on"
-    hackbench -g 1 -l 100 -f 4 -s 4096 >/dev/null
+    for _ in 1 2 3; do hackbench -g 1 -l 60 -f 4 -s 4096 >/dev/null; sleep 0.4; done
     echo 0 > "$T/tracing_on"
     wait "$rp"
     grep -q 'LOST' "$HERE/lost/trace_pipe.txt" || echo "warning: no LOST line this time; run again" >&2

@@ -1,0 +1,100 @@
+/*
+ * cmd_pidmap.c - `ftscope pidmap`: write pid_mapping.json once, or keep it
+ * updated every --interval seconds until Ctrl+C/SIGTERM/SIGHUP.
+ */
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "core/error.h"
+#include "ftscope_record.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	g_stop = 1;
+}
+
+enum { P_OUTPUT = 1, P_INTERVAL, P_DURATION, P_HELP };
+
+static const struct fts_opt_spec pidmap_opts[] = {
+	{ "output", 'o', 1, P_OUTPUT },
+	{ "interval", 'i', 1, P_INTERVAL },
+	{ "duration", 'd', 1, P_DURATION },
+	{ "help", 'h', 0, P_HELP },
+	{ NULL, 0, 0, 0 },
+};
+
+static int parse_secs(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || v < 0 || v > 1e7)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int fts_cmd_pidmap(int argc, char **argv)
+{
+	const char *output = "pid_mapping.json";
+	double interval = 0, duration = 0;
+	struct fts_opts p;
+	struct fts_err err = { 0 };
+	struct fts_pidmapper *m;
+	struct sigaction sa;
+	struct timespec t0, now;
+	int id;
+
+	fts_opts_init(&p, "pidmap", argc, argv);
+	while ((id = fts_opts_next(&p, pidmap_opts)) != -1) {
+		switch (id) {
+		case -2:
+			return 2;
+		case P_OUTPUT: output = p.arg; break;
+		case P_INTERVAL:
+		case P_DURATION:
+			if (parse_secs(p.arg, id == P_INTERVAL ? &interval : &duration)) {
+				fprintf(stderr, "ftscope pidmap: --%s takes seconds, not '%s'\n",
+					id == P_INTERVAL ? "interval" : "duration", p.arg);
+				return 2;
+			}
+			break;
+		case P_HELP:
+			printf("usage: ftscope pidmap [--output FILE] [--interval S] [--duration S]\n"
+			       "Write the host pid -> container pid mapping of every thread\n"
+			       "(default pid_mapping.json). With --interval, rescan every S seconds until\n"
+			       "Ctrl+C (or --duration S), keeping every pid ever seen.\n");
+			return 0;
+		}
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (fts_pidmapper_start(output, interval, &m, &err)) {
+		fprintf(stderr, "ftscope pidmap: %s\n", err.msg);
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (interval > 0 && !g_stop) {
+		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (duration > 0 && (double)(now.tv_sec - t0.tv_sec) +
+		    (double)(now.tv_nsec - t0.tv_nsec) / 1e9 >= duration)
+			break;
+	}
+	if (fts_pidmapper_stop(m, &err)) {
+		fprintf(stderr, "ftscope pidmap: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}

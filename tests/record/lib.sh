@@ -1,0 +1,47 @@
+# Shared helpers for the recorder's end-to-end tests (sourced).
+# Usage in a test: source lib.sh "$@"  -> FTS, SRC, WORK set; skips without root/tracefs.
+FTS=$1
+SRC=$2
+WORK=$3
+T=/sys/kernel/tracing
+[ -d $T/instances ] || T=/sys/kernel/debug/tracing
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+[ "$(id -u)" = 0 ] || skip "needs root to reach tracefs"
+[ -w $T/instances ] || skip "tracefs with instances not available at /sys/kernel/tracing"
+command -v trace-cmd >/dev/null || skip "trace-cmd is not installed (needed to check trace.dat files)"
+rm -rf "$WORK" && mkdir -p "$WORK" || fail "cannot create $WORK"
+cd "$WORK" || exit 1
+
+# Everything `record` promises to leave as it was.
+state() {
+	for f in tracing_on current_tracer trace_clock buffer_size_kb buffer_total_size_kb \
+		 tracing_cpumask set_event events/enable; do
+		printf '%s: %s\n' "$f" "$(cat $T/$f | tr '\n' ' ')"
+	done
+	# Instances other helpers or tests create concurrently are not ours to judge.
+	printf 'instances: %s\n' "$(ls $T/instances | grep '^ftscope-' | tr '\n' ' ')"
+}
+
+LOAD_PIDS=""
+load() { # load SECONDS: hackbench in the background
+	if command -v hackbench >/dev/null; then
+		timeout "$1" hackbench -g 2 -l 100000000 >/dev/null 2>&1 &
+	else
+		timeout "$1" sh -c 'while :; do :; done' &
+	fi
+	LOAD_PIDS="$LOAD_PIDS $!"
+}
+cleanup_ours() {
+	for p in $LOAD_PIDS; do kill "$p" 2>/dev/null; done
+	# A failing run must not leave our instances behind.
+	for d in $T/instances/ftscope-*; do
+		[ -d "$d" ] || continue
+		pid=${d##*/ftscope-}; pid=${pid%%-*}
+		kill -0 "$pid" 2>/dev/null || rmdir "$d" 2>/dev/null
+	done
+}
+trap cleanup_ours EXIT
+
+# Number of events in a trace.dat as trace-cmd sees it.
+dat_events() { trace-cmd report -i "$1" 2>/dev/null | grep -c ': ' ; }
