@@ -169,7 +169,7 @@ kill -TERM "$SCAN"; wait "$SCAN" || true
 
 OVERRUN=$(awk '/^overrun:/ {s += $2} END {print s + 0}' "$T"/per_cpu/cpu*/stats)
 [ "$OVERRUN" = 0 ] || { echo "overrun $OVERRUN: raise buffer_size_kb" >&2; exit 1; }
-cp "$T/trace" "$OUT/sample.txt"
+cp "$T/trace" "$OUT/sample.txt"; chmod 644 "$OUT/sample.txt"
 trace-cmd extract -B "$INST" -o "$OUT/sample.dat" >/dev/null 2>&1   # removes the instance too
 trace-cmd report -i "$OUT/sample.dat" > "$OUT/sample.report"
 cp "$SCRATCH/pid_mapping.json" "$OUT/pid_mapping.json"

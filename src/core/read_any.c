@@ -101,7 +101,10 @@ static int looks_like_text(const char *buf, size_t len)
 			if (starts_with(p, le, "# tracer:") || starts_with(p, le, "cpus=") ||
 			    starts_with(p, le, "version =") || is_event_line(p, le))
 				return 1;
-			if (*p != '#')
+			/* loss notices and per-CPU banners may precede the first event */
+			if (*p != '#' && !memmem(p, (size_t)(le - p), "[LOST ", 6) &&
+			    !memmem(p, (size_t)(le - p), "EVENTS DROPPED]", 15) &&
+			    !starts_with(p, le, "##### CPU") && !starts_with(p, le, "CPU "))
 				return 0;
 		}
 		p = nl ? nl + 1 : end;

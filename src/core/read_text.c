@@ -327,6 +327,29 @@ static int parse_task_event(const char *p, const char *end, struct fts_ev_task *
 	return 0;
 }
 
+/* Hex number ("0x" optional) at @p, bounded by @end (the line is not NUL-terminated). */
+static uint64_t parse_hex(const char *p, const char *end)
+{
+	uint64_t v = 0;
+
+	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (; p < end; p++) {
+		int d;
+
+		if (is_digit(*p))
+			d = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (*p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			break;
+		v = v << 4 | (uint64_t)d;
+	}
+	return v;
+}
+
 static int parse_fields(struct text_ctx *x, struct fts_event *ev, const char *p, const char *end)
 {
 	const char *after, *c, *k;
@@ -421,18 +444,19 @@ static int parse_fields(struct text_ctx *x, struct fts_event *ev, const char *p,
 		ev->u.futex.op = 0;
 		c = find_str(p, end, "uaddr: ", 7);
 		if (c) {
-			ev->u.futex.uaddr = strtoull(c + 7, NULL, 16);
+			ev->u.futex.uaddr = parse_hex(c + 7, end);
 		}
 		c = find_str(p, end, "op: ", 4);
 		if (c) {
-			v = strtoull(c + 4, NULL, 16);
+			v = parse_hex(c + 4, end);
 			ev->u.futex.op = (int32_t)v;
 		}
 		return 0;
 	}
 	case FTS_EV_FUTEX_EXIT:
+		/* the kernel prints the return as 0x%lx: negative values wrap */
 		c = find_str(p, end, "-> ", 3);
-		ev->u.futex.ret = c ? (int64_t)strtoll(c + 3, NULL, 16) : 0;
+		ev->u.futex.ret = c ? (int64_t)parse_hex(c + 3, end) : 0;
 		return 0;
 	default:
 		return -1;
@@ -670,7 +694,7 @@ static int parse_line(struct text_ctx *x, const char *line, const char *end)
 		skip_line(x, line, end);
 		return 0;
 	}
-	if (parse_task_col(x, &ev, line, col)) {
+	if (parse_task_col(x, &ev, p, col)) {
 		skip_line(x, line, end);
 		return 0;
 	}

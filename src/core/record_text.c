@@ -65,7 +65,7 @@ static int render_one(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 
 int fts_rec_render_text(const char *dat_path, int fd, const char *clock_line, struct fts_err *err)
 {
-	struct tracecmd_input *h = tracecmd_open(dat_path, 0);
+	struct tracecmd_input *h = tracecmd_open(dat_path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	struct render rd = { 0 };
 	struct tep_event *pe;
 	int rc = 0, ofd;
@@ -82,6 +82,12 @@ int fts_rec_render_text(const char *dat_path, int fd, const char *clock_line, st
 	}
 	setvbuf(rd.out, NULL, _IOFBF, 1 << 20);
 	rd.tep = tracecmd_get_tep(h);
+	/* Plugin handlers (sched_switch as "a:1 [120] S ==> b:2") are not the kernel's text. */
+	for (int i = 0; i < tep_get_events_count(rd.tep); i++) {
+		struct tep_event *e = tep_get_event(rd.tep, i);
+		if (e)
+			e->handler = NULL;
+	}
 	pe = tep_find_event_by_name(rd.tep, "ftrace", "print");
 	rd.print_id = pe ? pe->id : -1;
 	trace_seq_init(&rd.seq);

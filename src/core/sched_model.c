@@ -94,6 +94,7 @@ struct fts_model {
 
 	uint64_t last_ts;         /* last event inside the window */
 	int seen_event;
+	int past_window;          /* an event came after the window: the trace outlasts it */
 
 	/* scratch for one item's arg values */
 	char vbuf[2048];
@@ -864,6 +865,7 @@ int fts_model_event(struct fts_model *m, const struct fts_event *ev)
 	m->st.events_in++;
 	if (ev->ts > tm->hi) {
 		m->st.after_window++;
+		m->past_window = 1;
 		return 0;
 	}
 	if (ev->ts < tm->lo)
@@ -915,7 +917,8 @@ int fts_model_event(struct fts_model *m, const struct fts_event *ev)
 
 int fts_model_finish(struct fts_model *m)
 {
-	uint64_t end = m->last_ts;
+	/* the end of the trace, or of the window when the trace goes on past it */
+	uint64_t end = m->past_window ? m->opts.tm->hi : m->last_ts;
 	int rc;
 
 	m->st.last_ts = m->last_ts;

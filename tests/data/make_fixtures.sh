@@ -62,7 +62,7 @@ save_all() {
     if [ "$ov" != 0 ] && [ "${ALLOW_OVERRUN:-0}" != 1 ]; then
         echo "overrun $ov in $INST: buffer too small" >&2; exit 1
     fi
-    cp "$T/trace" "$out.txt"
+    cp "$T/trace" "$out.txt"; chmod 644 "$out.txt"
     extract_dat "$out.dat"
     inst_rm
     local n_txt n_rep

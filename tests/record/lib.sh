@@ -25,15 +25,16 @@ state() {
 
 LOAD_PIDS=""
 load() { # load SECONDS: hackbench in the background
+	# Own session, so cleanup can stop hackbench's children too.
 	if command -v hackbench >/dev/null; then
-		timeout "$1" hackbench -g 2 -l 100000000 >/dev/null 2>&1 &
+		setsid timeout "$1" hackbench -g 2 -l 100000000 >/dev/null 2>&1 &
 	else
-		timeout "$1" sh -c 'while :; do :; done' &
+		setsid timeout "$1" sh -c 'while :; do :; done' >/dev/null 2>&1 &
 	fi
 	LOAD_PIDS="$LOAD_PIDS $!"
 }
 cleanup_ours() {
-	for p in $LOAD_PIDS; do kill "$p" 2>/dev/null; done
+	for p in $LOAD_PIDS; do kill -TERM -- -"$p" 2>/dev/null; done
 	# A failing run must not leave our instances behind.
 	for d in $T/instances/ftscope-*; do
 		[ -d "$d" ] || continue

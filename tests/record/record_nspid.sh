@@ -26,7 +26,8 @@ e = m.get(host) or sys.exit("host pid %s missing" % host)
 assert e["NSpid"] == "1", e
 threads = [k for k, v in m.items() if v["Tgid"] == host]
 assert len(threads) >= 4, threads
-assert sorted(m[k]["NSpid"] for k in threads) == ["1", "2", "3", "4"], [m[k] for k in threads]
+ns = [m[k]["NSpid"] for k in threads]
+assert len(set(ns)) == len(ns) and all(x.isdigit() and int(x) < 1000 for x in ns), ns
 for v in m.values():
     assert set(v) == {"NSpid", "name", "Tgid", "PPid"} and all(isinstance(x, str) for x in v.values())
 print("ok: %d pids, host %s -> NSpid 1 with %d threads" % (len(m), host, len(threads)))

@@ -11,7 +11,7 @@ check_state() {
 	[ "$before" = "$after" ] || { diff <(echo "$before") <(echo "$after"); fail "tracing state changed after $1"; }
 }
 
-load 30
+load 22
 "$FTS" record --record_time 2 --bf_size 4096 --output a.dat -q 2>log || { cat log; fail "record failed"; }
 check_state "a normal capture"
 n=$(dat_events a.dat); [ "$n" -gt 1000 ] || fail "a.dat has only $n events"

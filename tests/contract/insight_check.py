@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""Check an ftscope output the way MindStudio Insight reads it.
+
+Follows ../shared/docs/insight-import-contract.md: the tables and columns the
+server queries, the names its statistics match, string-only args, exact
+end_time, lane naming, and the depth rule (a lane splits into two rows when
+two of its slices overlap by even 1 ns). It then re-computes the Ftrace Task
+Summary the way the server's four parse units do, and fails when a part of it
+would stay empty.
+
+usage: insight_check.py FILE [--expect-irq] [--expect-cs] [--expect-lost]
+exit 0: all checks hold; 1: a check failed (each failure printed); 2: usage.
+"""
+import json
+import re
+import sqlite3
+import sys
+from collections import defaultdict
+
+STATE_NAMES = ("Running", "Runnable", "Sleeping")
+CPU_MARKERS = ("sched_switch", "irq", "softirq", "lost events")
+KERNEL_COMMS = ("migration", "swapper", "kworker")
+CPU_TID = re.compile(r"^CPU \d+$")
+
+errors = []
+
+
+def fail(msg):
+    if len(errors) < 50:
+        print("FAIL:", msg)
+    errors.append(msg)
+
+
+def split_task_tid(tid):
+    """<comm>:<pid>, split at the last colon, pid all digits (FtraceTimeStatisticsParseUnit)."""
+    comm, sep, pid = tid.rpartition(":")
+    if not sep or not comm or not pid.isdigit():
+        return None
+    return comm, int(pid)
+
+
+def us_to_ns(v):
+    """Insight's exact µs text -> ns: 3 decimals, the 4th rounds (NumberUtil.h)."""
+    s = v if isinstance(v, str) else json.dumps(v)
+    if s.startswith("-") or s.startswith(" ") or s.startswith("+") or not s:
+        return 0
+    whole, _, frac = s.partition(".")
+    frac = (frac + "0000")[:4]
+    ns = int(whole) * 1000 + int(frac[:3])
+    if int(frac[3]) >= 5:
+        ns += 1
+    return ns
+
+
+class Data:
+    """Lanes and slices in one shape, from either format."""
+
+    def __init__(self):
+        self.lanes = {}  # key -> (group, tid)
+        self.slices = []  # (lane key, ts, dur, name, args dict or None)
+
+
+def load_db(path):
+    d = Data()
+    con = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    cur = con.cursor()
+    tables = {r[0] for r in cur.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    for t in ("process", "thread", "slice", "counter", "flow"):
+        if t not in tables:
+            fail("table %s missing (Insight's min/max query or lane load fails)" % t)
+    if errors:
+        return d
+    cols = {r[1] for r in cur.execute("PRAGMA table_info(slice)")}
+    for c in ("id", "timestamp", "duration", "name", "depth", "track_id", "cat", "args",
+              "cname", "end_time", "flag_id"):
+        if c not in cols:
+            fail("slice.%s missing" % c)
+    # the server's min/max query unions slice and counter
+    lo, hi = cur.execute(
+        "SELECT MIN(t), MAX(e) FROM (SELECT timestamp t, end_time e FROM slice "
+        "UNION ALL SELECT timestamp, timestamp FROM counter)").fetchone()
+    if lo is None or lo <= 0:
+        fail("min timestamp %r: must be > 0" % lo)
+    procs = cur.execute("SELECT pid, process_name FROM process").fetchall()
+    for pid, name in procs:
+        if pid != name:
+            fail("process pid %r != process_name %r" % (pid, name))
+        if name not in ("CPU Scheduling", "Process Scheduling"):
+            fail("unexpected process %r" % name)
+    pids = {p for p, _ in procs}
+    seen = set()
+    for track, tid, pid, tname in cur.execute(
+            "SELECT track_id, tid, pid, thread_name FROM thread"):
+        if track is None or track < 1:
+            fail("thread track_id %r < 1" % track)
+        if pid not in pids:
+            fail("thread %r has pid %r with no process row" % (tid, pid))
+        if (pid, tid) in seen:
+            fail("duplicate lane (%r, %r)" % (pid, tid))
+        seen.add((pid, tid))
+        d.lanes[track] = (pid, tid)
+    for sid, ts, dur, end, name, track, args, cat in cur.execute(
+            "SELECT id, timestamp, duration, end_time, name, track_id, args, cat FROM slice"):
+        if sid is None or sid < 1:
+            fail("slice id %r < 1" % sid)
+        if not isinstance(ts, int) or not isinstance(dur, int) or not isinstance(end, int):
+            fail("slice %d: non-integer time (%r, %r, %r)" % (sid, ts, dur, end))
+            continue
+        if dur < 0 or end != ts + dur:
+            fail("slice %d: end_time %d != timestamp %d + duration %d" % (sid, end, ts, dur))
+        if name is None:
+            fail("slice %d: NULL name" % sid)
+        if cat == "python_function":
+            fail("slice %d: cat python_function" % sid)
+        if track not in d.lanes:
+            fail("slice %d: track_id %r has no thread row" % (sid, track))
+            continue
+        parsed = None
+        if args is not None:
+            try:
+                parsed = json.loads(args)
+            except ValueError:
+                fail("slice %d: args not JSON: %r" % (sid, args[:80]))
+        d.slices.append((track, ts, dur, name, parsed, "db"))
+    con.close()
+    return d
+
+
+def check_json_text(path):
+    """The >50 MiB splitter counts raw braces after a "ph": no brace may sit in a string."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw.startswith(b"\xef\xbb\xbf"):
+        fail("BOM at the start")
+    in_str = esc = False
+    for i, c in enumerate(raw):
+        if in_str:
+            if esc:
+                esc = False
+            elif c == 0x5C:
+                esc = True
+            elif c == 0x22:
+                in_str = False
+            elif c in (0x7B, 0x7D):
+                fail("raw brace inside a string at byte %d" % i)
+                break
+        elif c == 0x22:
+            in_str = True
+    return raw
+
+
+def load_json(path):
+    d = Data()
+    raw = check_json_text(path)
+    try:
+        doc = json.loads(raw, parse_float=str, parse_int=str)
+    except ValueError as e:
+        fail("not valid JSON: %s" % e)
+        return d
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    if not isinstance(events, list):
+        fail("root is neither an array nor {traceEvents: [...]}")
+        return d
+    if raw.count(b'"ph"') != len(events):
+        fail('the text "ph" appears %d times for %d events: some is inside a string'
+             % (raw.count(b'"ph"'), len(events)))
+    first_x = None
+    for n, ev in enumerate(events):
+        if "ph" not in ev:
+            fail("event %d has no ph" % n)
+            continue
+        if ev["ph"] != "X":
+            continue
+        if first_x is None:
+            first_x = ev
+            if not isinstance(ev.get("pid"), str) or ev["pid"] not in (
+                    "CPU Scheduling", "Process Scheduling"):
+                fail("first X event's pid %r: Insight would not see ftrace" % ev.get("pid"))
+        key = (ev.get("pid"), ev.get("tid"))
+        d.lanes[key] = key
+        args = ev.get("args")
+        if args is not None and not isinstance(args, dict):
+            fail("event %d: args not an object" % n)
+        d.slices.append((key, us_to_ns(ev.get("ts", "0")), us_to_ns(ev.get("dur", "0")),
+                         ev.get("name"), args, "json"))
+    if first_x is None:
+        fail("no X event")
+    return d
+
+
+def check_model(d, expect):
+    by_lane = defaultdict(list)
+    for s in d.slices:
+        by_lane[s[0]].append(s)
+    task_rows = defaultdict(lambda: [0, 0, 0])  # (comm, pid, cpu) -> running, runnable, sleeping
+    has_cpu_minus1 = set()
+    for key, (group, tid) in d.lanes.items():
+        if group == "CPU Scheduling":
+            if not CPU_TID.match(tid):
+                fail("CPU lane tid %r is not 'CPU <digits>'" % tid)
+        elif group == "Process Scheduling":
+            if split_task_tid(tid) is None:
+                fail("task lane tid %r is not '<comm>:<pid>'" % tid)
+        else:
+            fail("lane in unknown group %r" % group)
+    for key, items in by_lane.items():
+        group, tid = d.lanes[key]
+        for _, ts, dur, name, args, _ in items:
+            if ts <= 0:
+                fail("%s: ts %d <= 0" % (tid, ts))
+            if name in STATE_NAMES + CPU_MARKERS:
+                if not isinstance(args, dict):
+                    fail("%s %s: args missing" % (tid, name))
+                    continue
+                for k, v in args.items():
+                    if not isinstance(v, str):
+                        fail("%s %s: arg %s is %r, not a string" % (tid, name, k, v))
+        # depth: slices of one kind on a lane must only touch, never overlap
+        if group == "Process Scheduling":
+            body = sorted((s for s in items if s[3] in STATE_NAMES and s[2] > 0),
+                          key=lambda s: s[1])
+            t = split_task_tid(tid)
+            for s in items:
+                if s[3] not in STATE_NAMES or t is None:
+                    continue
+                cpu = s[4].get("cpu") if isinstance(s[4], dict) else None
+                try:
+                    cpu = int(cpu) if cpu is not None else -1
+                except ValueError:
+                    fail("%s: cpu arg %r does not parse" % (tid, cpu))
+                    cpu = -1
+                if cpu == -1:
+                    has_cpu_minus1.add(t)
+                task_rows[(t[0], t[1], cpu)][STATE_NAMES.index(s[3])] += s[2]
+            for s in items:
+                if s[3] not in STATE_NAMES:
+                    fail("%s: unexpected slice %r on a task lane" % (tid, s[3]))
+        else:
+            body = sorted((s for s in items if s[3] not in CPU_MARKERS and s[2] > 0),
+                          key=lambda s: s[1])
+        for a, b in zip(body, body[1:]):
+            if a[1] + a[2] > b[1]:
+                fail("%s: %s [%d,+%d] overlaps %s at %d (Insight draws a second row)" %
+                     (tid, a[3], a[1], a[2], b[3], b[1]))
+                break
+    # the statistics units
+    if not task_rows:
+        fail("Ftrace Task Summary: no Running/Runnable/Sleeping rows")
+    irq_hits = irq_total = 0
+    cs_hits = cs_total = 0
+    for key, items in by_lane.items():
+        group, tid = d.lanes[key]
+        if group != "CPU Scheduling":
+            continue
+        cpu = int(tid.split()[1])
+        for _, ts, dur, name, args, _ in items:
+            if name in ("irq", "softirq") and isinstance(args, dict):
+                need = "name" if name == "irq" else "action"
+                if not args.get(need):
+                    fail("%s %s: no %s" % (tid, name, need))
+                t = split_task_tid(args.get("task", ""))
+                if t is None:
+                    fail("%s %s: task %r is not comm:pid" % (tid, name, args.get("task")))
+                    continue
+                if t[0] == "<idle>" or any(k in t[0] for k in KERNEL_COMMS):
+                    continue
+                irq_total += 1
+                if (t[0], t[1], cpu) in task_rows:
+                    irq_hits += 1
+            elif name == "sched_switch" and isinstance(args, dict):
+                for k in ("prev_comm", "prev_pid", "prev_state"):
+                    if k not in args:
+                        fail("%s sched_switch: no %s" % (tid, k))
+                comm = args.get("prev_comm", "")
+                if any(k in comm for k in KERNEL_COMMS):
+                    continue
+                if not str(args.get("prev_pid", "")).isdigit():
+                    fail("%s sched_switch: prev_pid %r" % (tid, args.get("prev_pid")))
+                    continue
+                cs_total += 1
+                if (comm, int(args["prev_pid"])) in has_cpu_minus1:
+                    cs_hits += 1
+    if expect.get("irq") and irq_hits == 0:
+        fail("no irq/softirq slice lands on a task row: IRQ columns would stay empty")
+    if expect.get("cs") and cs_total and cs_hits == 0:
+        fail("no context switch lands on a cpu -1 row: context-switch columns would stay 0")
+    lost = sum(1 for s in d.slices if s[3] == "lost events")
+    if expect.get("lost") and lost == 0:
+        fail("no 'lost events' marker")
+    print("lanes %d, slices %d, summary rows %d, irq on task rows %d/%d, "
+          "switches on cpu -1 rows %d/%d, lost markers %d" %
+          (len(d.lanes), len(d.slices), len(task_rows), irq_hits, irq_total, cs_hits,
+           cs_total, lost))
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    path = argv[1]
+    expect = {"irq": "--expect-irq" in argv, "cs": "--expect-cs" in argv,
+              "lost": "--expect-lost" in argv}
+    with open(path, "rb") as f:
+        head = f.read(16)
+    d = load_db(path) if head.startswith(b"SQLite format 3") else load_json(path)
+    if not errors:
+        check_model(d, expect)
+    if errors:
+        print("%s: %d problem(s)" % (path, len(errors)))
+        return 1
+    print("%s: OK" % path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

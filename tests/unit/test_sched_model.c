@@ -1,0 +1,842 @@
+/* Unit tests for the sched model: every transition, through a capturing sink. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/sched_model.h"
+
+#define MAX_LANES 64
+#define MAX_ITEMS 512
+
+struct cap_lane {
+	uint32_t id;
+	enum fts_lane_group group;
+	int32_t sort_index;
+	char tid[96];
+};
+
+struct cap_item {
+	uint32_t lane;
+	uint64_t ts, dur;
+	char name[96];
+	int nargs;
+	char key[FTS_ITEM_MAX_ARGS][32];
+	char val[FTS_ITEM_MAX_ARGS][96];
+};
+
+struct cap_sink {
+	struct fts_sink s;
+	struct cap_lane lanes[MAX_LANES];
+	int nlanes;
+	struct cap_item items[MAX_ITEMS];
+	int nitems;
+};
+
+static int cap_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *err)
+{
+	struct cap_sink *c = (struct cap_sink *)s;
+	struct cap_lane *o;
+
+	(void)err;
+	assert_true(c->nlanes < MAX_LANES);
+	assert_int_equal(l->id, (uint32_t)c->nlanes); /* dense, in declaration order */
+	o = &c->lanes[c->nlanes++];
+	o->id = l->id;
+	o->group = l->group;
+	o->sort_index = l->sort_index;
+	snprintf(o->tid, sizeof(o->tid), "%s", l->tid);
+	return 0;
+}
+
+static int cap_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
+{
+	struct cap_sink *c = (struct cap_sink *)s;
+	struct cap_item *o;
+
+	(void)err;
+	assert_true(c->nitems < MAX_ITEMS);
+	assert_true(it->lane < (uint32_t)c->nlanes); /* declared before its first item */
+	assert_true(it->ts > 0);
+	o = &c->items[c->nitems++];
+	o->lane = it->lane;
+	o->ts = it->ts;
+	o->dur = it->dur;
+	snprintf(o->name, sizeof(o->name), "%s", it->name);
+	o->nargs = it->nargs;
+	for (int i = 0; i < it->nargs; i++) {
+		assert_non_null(it->args[i].key);
+		assert_non_null(it->args[i].val);
+		snprintf(o->key[i], sizeof(o->key[i]), "%s", it->args[i].key);
+		snprintf(o->val[i], sizeof(o->val[i]), "%s", it->args[i].val);
+	}
+	return 0;
+}
+
+static struct cap_sink sink;
+static struct fts_timemap tm;
+static struct fts_model *model;
+static struct fts_model_opts mopts;
+
+static void start(void)
+{
+	struct fts_err err = { 0 };
+
+	memset(&sink, 0, sizeof(sink));
+	sink.s.lane = cap_lane;
+	sink.s.item = cap_item;
+	mopts.tm = &tm;
+	assert_int_equal(fts_model_create(&mopts, &sink.s, &model, &err), 0);
+}
+
+static int setup_raw(void **state)
+{
+	(void)state;
+	fts_timemap_raw(&tm);
+	memset(&mopts, 0, sizeof(mopts));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	fts_model_free(model);
+	model = NULL;
+	return 0;
+}
+
+/* ---- event builders ---- */
+
+static void feed(const struct fts_event *ev)
+{
+	assert_int_equal(fts_model_event(model, ev), 0);
+}
+
+static void finish(void)
+{
+	assert_int_equal(fts_model_finish(model), 0);
+}
+
+static void base(struct fts_event *ev, enum fts_ev_type type, uint64_t ts, int cpu,
+		 const char *comm, int pid)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->ts = ts;
+	ev->cpu = cpu;
+	ev->pid = pid;
+	snprintf(ev->comm, sizeof(ev->comm), "%s", comm);
+}
+
+static void sw(uint64_t ts, int cpu, const char *prev, int prev_pid, const char *state,
+	       const char *next, int next_pid)
+{
+	struct fts_event ev;
+
+	base(&ev, FTS_EV_SWITCH, ts, cpu, prev, prev_pid);
+	snprintf(ev.u.sw.prev_comm, sizeof(ev.u.sw.prev_comm), "%s", prev);
+	ev.u.sw.prev_pid = prev_pid;
+	ev.u.sw.prev_prio = 120;
+	snprintf(ev.u.sw.prev_state, sizeof(ev.u.sw.prev_state), "%s", state);
+	snprintf(ev.u.sw.next_comm, sizeof(ev.u.sw.next_comm), "%s", next);
+	ev.u.sw.next_pid = next_pid;
+	ev.u.sw.next_prio = 110;
+	feed(&ev);
+}
+
+static void wake(enum fts_ev_type type, uint64_t ts, int cpu, const char *cur, int cur_pid,
+		 const char *comm, int pid, int target)
+{
+	struct fts_event ev;
+
+	base(&ev, type, ts, cpu, cur, cur_pid);
+	snprintf(ev.u.task.comm, sizeof(ev.u.task.comm), "%s", comm);
+	ev.u.task.pid = pid;
+	ev.u.task.prio = 120;
+	ev.u.task.target_cpu = target;
+	feed(&ev);
+}
+
+static void simple(enum fts_ev_type type, uint64_t ts, int cpu, const char *cur, int cur_pid,
+		   int a, int b)
+{
+	struct fts_event ev;
+
+	base(&ev, type, ts, cpu, cur, cur_pid);
+	switch (type) {
+	case FTS_EV_IRQ_ENTRY:
+		ev.u.irq.irq = a;
+		snprintf(ev.u.irq.name, sizeof(ev.u.irq.name), "eth%d", a);
+		break;
+	case FTS_EV_IRQ_EXIT:
+		ev.u.irq.irq = a;
+		ev.u.irq.ret = b;
+		break;
+	case FTS_EV_SOFTIRQ_ENTRY:
+	case FTS_EV_SOFTIRQ_EXIT:
+		ev.u.softirq.vec = a;
+		break;
+	case FTS_EV_LOST:
+		ev.u.lost.count = (uint64_t)a;
+		break;
+	case FTS_EV_EXIT:
+		snprintf(ev.u.task.comm, sizeof(ev.u.task.comm), "%s", cur);
+		ev.u.task.pid = a;
+		ev.u.task.target_cpu = -1;
+		break;
+	case FTS_EV_STAT_RUNTIME:
+		snprintf(ev.u.runtime.comm, sizeof(ev.u.runtime.comm), "%s", cur);
+		ev.u.runtime.pid = cur_pid;
+		ev.u.runtime.runtime = (uint64_t)a;
+		ev.u.runtime.vruntime = (uint64_t)b;
+		ev.u.runtime.has_vruntime = b != 0;
+		break;
+	case FTS_EV_MIGRATE:
+		ev.u.migrate.pid = a;
+		ev.u.migrate.orig_cpu = cpu;
+		ev.u.migrate.dest_cpu = b;
+		break;
+	default:
+		fail();
+	}
+	feed(&ev);
+}
+
+static void fork_ev(uint64_t ts, int cpu, const char *parent, int ppid, const char *child, int cpid)
+{
+	struct fts_event ev;
+
+	base(&ev, FTS_EV_FORK, ts, cpu, parent, ppid);
+	snprintf(ev.u.fork.parent_comm, sizeof(ev.u.fork.parent_comm), "%s", parent);
+	ev.u.fork.parent_pid = ppid;
+	snprintf(ev.u.fork.child_comm, sizeof(ev.u.fork.child_comm), "%s", child);
+	ev.u.fork.child_pid = cpid;
+	feed(&ev);
+}
+
+static void exec_ev(uint64_t ts, int cpu, const char *old, int pid, const char *newcomm)
+{
+	struct fts_event ev;
+
+	base(&ev, FTS_EV_EXEC, ts, cpu, old, pid);
+	snprintf(ev.u.exec.comm, sizeof(ev.u.exec.comm), "%s", newcomm);
+	ev.u.exec.pid = pid;
+	ev.u.exec.old_pid = pid;
+	feed(&ev);
+}
+
+/* ---- lookups ---- */
+
+static int lane_id(const char *tid)
+{
+	for (int i = 0; i < sink.nlanes; i++) {
+		if (!strcmp(sink.lanes[i].tid, tid))
+			return (int)sink.lanes[i].id;
+	}
+	return -1;
+}
+
+static const char *argv_of(const struct cap_item *it, const char *key)
+{
+	for (int i = 0; i < it->nargs; i++) {
+		if (!strcmp(it->key[i], key))
+			return it->val[i];
+	}
+	return NULL;
+}
+
+/* The @n-th item (in time order, then emission order) named @name on lane @tid. */
+static const struct cap_item *nth(const char *tid, const char *name, int n)
+{
+	const struct cap_item *found[MAX_ITEMS];
+	int k = 0, lane = lane_id(tid);
+
+	for (int i = 0; i < sink.nitems; i++) {
+		if ((int)sink.items[i].lane == lane && (!name || !strcmp(sink.items[i].name, name)))
+			found[k++] = &sink.items[i];
+	}
+	/* stable insertion sort by ts */
+	for (int i = 1; i < k; i++) {
+		for (int j = i; j > 0 && found[j - 1]->ts > found[j]->ts; j--) {
+			const struct cap_item *t = found[j];
+
+			found[j] = found[j - 1];
+			found[j - 1] = t;
+		}
+	}
+	return n < k ? found[n] : NULL;
+}
+
+static int count(const char *tid, const char *name)
+{
+	int n = 0, lane = lane_id(tid);
+
+	for (int i = 0; i < sink.nitems; i++) {
+		if ((int)sink.items[i].lane == lane && (!name || !strcmp(sink.items[i].name, name)))
+			n++;
+	}
+	return n;
+}
+
+static const struct cap_item *expect_at(const char *tid, const char *name, int n, uint64_t ts,
+					uint64_t dur, const char *file, int line)
+{
+	const struct cap_item *it = nth(tid, name, n);
+
+	if (!it) {
+		print_error("no item %d named %s on lane %s\n", n, name ? name : "*", tid);
+		_fail(file, line);
+	}
+	_assert_int_equal(it->ts, ts, file, line);
+	_assert_int_equal(it->dur, dur, file, line);
+	return it;
+}
+
+#define expect(tid, name, n, ts, dur) expect_at(tid, name, n, ts, dur, __FILE__, __LINE__)
+
+static void arg_is(const struct cap_item *it, const char *key, const char *val)
+{
+	const char *v = argv_of(it, key);
+
+	if (!v)
+		fail_msg("item %s at %llu has no arg %s", it->name, (unsigned long long)it->ts, key);
+	assert_string_equal(v, val);
+}
+
+static void no_arg(const struct cap_item *it, const char *key)
+{
+	assert_null(argv_of(it, key));
+}
+
+/* Every task lane: its slices, in time order, touch exactly (end == next start). */
+static void check_task_lanes_contiguous(void)
+{
+	for (int l = 0; l < sink.nlanes; l++) {
+		const struct cap_item *prev = NULL, *it;
+
+		if (sink.lanes[l].group != FTS_GROUP_TASK)
+			continue;
+		for (int i = 0; (it = nth(sink.lanes[l].tid, NULL, i)) != NULL; i++) {
+			if (it->dur == 0 && !argv_of(it, "cpu"))
+				continue; /* cs_rows marker */
+			if (prev)
+				assert_true(prev->ts + prev->dur <= it->ts);
+			prev = it;
+		}
+	}
+}
+
+/* ---- tests ---- */
+
+static void test_switch_states(void **state)
+{
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	sw(2000, 0, "A", 10, "R+", "B", 20);
+	sw(3000, 0, "B", 20, "D", "A", 10);
+	sw(4000, 0, "A", 10, "S", "C", 30);
+	sw(5000, 0, "C", 30, "I", "B", 20);
+	sw(6000, 0, "B", 20, "R", "swapper/0", 0);
+	finish();
+
+	/* CPU lane */
+	assert_int_equal(sink.lanes[0].group, FTS_GROUP_CPU);
+	assert_string_equal(sink.lanes[0].tid, "CPU 000");
+	assert_int_equal(sink.lanes[0].sort_index, 0);
+	assert_int_equal(count("CPU 000", "sched_switch"), 6);
+	it = expect("CPU 000", "sched_switch", 1, 2000, 0);
+	arg_is(it, "prev_comm", "A");
+	arg_is(it, "prev_pid", "10");
+	arg_is(it, "prev_prio", "120");
+	arg_is(it, "prev_state", "R+");
+	arg_is(it, "next_comm", "B");
+	arg_is(it, "next_pid", "20");
+	arg_is(it, "next_prio", "110");
+	it = expect("CPU 000", "A:10", 0, 1000, 1000);
+	arg_is(it, "host_pid", "10");
+	arg_is(it, "end_state", "R+");
+	arg_is(it, "total_runtime", "0 [ns]");
+	arg_is(it, "prio", "120");
+	no_arg(it, "vruntime");
+	expect("CPU 000", "B:20", 0, 2000, 1000);
+	it = expect("CPU 000", "A:10", 1, 3000, 1000);
+	arg_is(it, "end_state", "S");
+	expect("CPU 000", "C:30", 0, 4000, 1000);
+	it = expect("CPU 000", "B:20", 1, 5000, 1000);
+	arg_is(it, "end_state", "R");
+	assert_int_equal(count("CPU 000", NULL), 6 + 5); /* idle never gets a run slice */
+
+	/* A: Running, Runnable (preempted), Running, Sleeping (S) until the end */
+	assert_int_equal(count("A:10", NULL), 4);
+	it = expect("A:10", "Running", 0, 1000, 1000);
+	arg_is(it, "cpu", "0");
+	arg_is(it, "host_pid", "10");
+	it = expect("A:10", "Runnable", 0, 2000, 1000);
+	arg_is(it, "cpu", "0");
+	arg_is(it, "reason", "preempted");
+	no_arg(it, "wakeup_latency_ns");
+	no_arg(it, "waker");
+	expect("A:10", "Running", 1, 3000, 1000);
+	it = expect("A:10", "Sleeping", 0, 4000, 2000);
+	arg_is(it, "state", "S");
+	arg_is(it, "cpu", "0");
+
+	/* B slept in D: the raw state is kept; then its switch-in ends Sleeping */
+	it = expect("B:20", "Sleeping", 0, 3000, 2000);
+	arg_is(it, "state", "D");
+	expect("B:20", "Running", 1, 5000, 1000);
+	it = expect("B:20", "Runnable", 0, 6000, 0);
+	arg_is(it, "reason", "preempted");
+	it = expect("C:30", "Sleeping", 0, 5000, 1000);
+	arg_is(it, "state", "I");
+	assert_int_equal(lane_id("swapper/0:0"), -1);
+	check_task_lanes_contiguous();
+
+	assert_int_equal(fts_model_stats(model)->cpu_slices, 5);
+	assert_int_equal(fts_model_stats(model)->switch_markers, 6);
+	assert_int_equal(fts_model_stats(model)->cpu_lanes, 1);
+	assert_int_equal(fts_model_stats(model)->task_lanes, 3);
+	assert_int_equal(fts_model_stats(model)->switch_mismatch, 0);
+}
+
+static void test_wakeups(void **state)
+{
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "S1", 40);
+	sw(2000, 0, "S1", 40, "S", "W", 50);
+	/* CPU 1 first seen through a waking issued by X running there */
+	wake(FTS_EV_WAKING, 3000, 1, "X", 60, "S1", 40, 0);
+	wake(FTS_EV_WAKEUP, 3100, 1, "X", 60, "S1", 40, 0); /* already Runnable: no change */
+	/* queued for CPU 0, but switched in on CPU 1 */
+	sw(3500, 1, "X", 60, "S", "S1", 40);
+	/* a new task */
+	fork_ev(3600, 0, "W", 50, "W", 51);
+	wake(FTS_EV_WAKEUP_NEW, 3700, 0, "W", 50, "W", 51, 1);
+	sw(3900, 1, "S1", 40, "S", "W", 51);
+	/* woken from idle */
+	wake(FTS_EV_WAKING, 4000, 1, "W", 51, "S1", 40, 1);
+	sw(4100, 1, "W", 51, "S", "swapper/1", 0);
+	wake(FTS_EV_WAKING, 4200, 1, "<idle>", 0, "X", 60, 1);
+	sw(4300, 1, "swapper/1", 0, "R", "X", 60);
+	finish();
+
+	assert_string_equal(sink.lanes[lane_id("CPU 001")].tid, "CPU 001");
+	assert_int_equal(sink.lanes[lane_id("CPU 001")].sort_index, 1);
+	expect("S1:40", "Sleeping", 0, 2000, 1000);
+	it = expect("S1:40", "Runnable", 0, 3000, 500);
+	arg_is(it, "reason", "wakeup");
+	arg_is(it, "waker", "X:60");
+	arg_is(it, "wakeup_latency_ns", "500");
+	arg_is(it, "target_cpu", "0");
+	arg_is(it, "cpu", "1");
+	expect("S1:40", "Running", 1, 3500, 400);
+	/* X ran on CPU 1 from the waking (its first sight) to its switch-out */
+	expect("CPU 001", "X:60", 0, 3000, 500);
+	expect("X:60", "Running", 0, 3000, 500);
+
+	it = expect("W:51", "Runnable", 0, 3700, 200);
+	arg_is(it, "reason", "new");
+	arg_is(it, "waker", "W:50");
+	arg_is(it, "wakeup_latency_ns", "200");
+	arg_is(it, "target_cpu", "1");
+	arg_is(it, "cpu", "1");
+
+	it = expect("S1:40", "Runnable", 1, 4000, 300); /* not switched in again: closed at the last event */
+	arg_is(it, "waker", "W:51");
+	arg_is(it, "cpu", "1");
+	it = expect("X:60", "Runnable", 0, 4200, 100);
+	arg_is(it, "waker", "<idle>:0");
+	arg_is(it, "wakeup_latency_ns", "100");
+	check_task_lanes_contiguous();
+}
+
+static void test_migrate_and_runtime(void **state)
+{
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	simple(FTS_EV_STAT_RUNTIME, 1500, 0, "A", 10, 300, 0);
+	simple(FTS_EV_STAT_RUNTIME, 1800, 0, "A", 10, 200, 999);
+	simple(FTS_EV_STAT_RUNTIME, 1900, 0, "other", 11, 7777, 0); /* not who runs */
+	sw(2000, 0, "A", 10, "R", "B", 20);
+	simple(FTS_EV_MIGRATE, 2100, 0, "B", 20, 10, 3);
+	sw(2500, 0, "B", 20, "S", "swapper/0", 0);
+	finish();
+
+	it = expect("CPU 000", "A:10", 0, 1000, 1000);
+	arg_is(it, "total_runtime", "500 [ns]");
+	arg_is(it, "vruntime", "999");
+	it = expect("A:10", "Runnable", 0, 2000, 500);
+	arg_is(it, "cpu", "3"); /* migrated while queued */
+}
+
+static void test_exit_and_pid_reuse(void **state)
+{
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "old", 300);
+	simple(FTS_EV_EXIT, 1500, 0, "old", 300, 300, 0);
+	sw(2000, 0, "old", 300, "S", "bash", 10); /* after exit: ends whatever the state */
+	sw(2500, 0, "bash", 10, "R", "z", 301);
+	sw(2600, 0, "z", 301, "Z", "bash", 10);
+	sw(2700, 0, "bash", 10, "R", "x", 302);
+	sw(2800, 0, "x", 302, "X", "bash", 10);
+	/* pid 300 is reused by a new task */
+	fork_ev(5000, 0, "bash", 10, "old", 300);
+	wake(FTS_EV_WAKEUP_NEW, 5100, 0, "bash", 10, "old", 300, 0);
+	sw(6000, 0, "bash", 10, "R", "old", 300);
+	sw(7000, 0, "old", 300, "R", "bash", 10);
+	finish();
+
+	assert_int_equal(count("old:300", NULL), 4);
+	expect("old:300", "Running", 0, 1000, 1000);
+	expect("old:300", "Runnable", 0, 5100, 900);
+	arg_is(nth("old:300", "Runnable", 0), "reason", "new");
+	expect("old:300", "Running", 1, 6000, 1000);
+	expect("old:300", "Runnable", 1, 7000, 0);
+	assert_int_equal(count("old:300", "Sleeping"), 0);
+	assert_int_equal(count("z:301", NULL), 1);
+	expect("z:301", "Running", 0, 2500, 100);
+	assert_int_equal(count("x:302", NULL), 1);
+	expect("x:302", "Running", 0, 2700, 100);
+	check_task_lanes_contiguous();
+}
+
+static void test_exec(void **state)
+{
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "bash", 10);
+	exec_ev(1400, 0, "bash", 10, "python3");
+	sw(2000, 0, "python3", 10, "S", "swapper/0", 0);
+	wake(FTS_EV_WAKING, 2500, 0, "<idle>", 0, "python3", 10, 0);
+	sw(3000, 0, "swapper/0", 0, "R", "python3", 10);
+	finish();
+
+	it = expect("CPU 000", "bash:10", 0, 1000, 400);
+	arg_is(it, "end_state", "exec");
+	it = expect("CPU 000", "python3:10", 0, 1400, 600);
+	arg_is(it, "end_state", "S");
+	expect("CPU 000", "python3:10", 1, 3000, 0);
+	assert_int_equal(count("bash:10", NULL), 1);
+	expect("bash:10", "Running", 0, 1000, 400);
+	expect("python3:10", "Running", 0, 1400, 600);
+	expect("python3:10", "Sleeping", 0, 2000, 500);
+	expect("python3:10", "Runnable", 0, 2500, 500);
+	expect("python3:10", "Running", 1, 3000, 0);
+	assert_int_equal(count("python3:10", NULL), 4);
+	check_task_lanes_contiguous();
+}
+
+static void test_kernel_threads(void **state)
+{
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "kworker/0:1", 7);
+	sw(2000, 0, "kworker/0:1", 7, "I", "migration/0", 18);
+	sw(3000, 0, "migration/0", 18, "S", "ksoftirqd/0", 15);
+	sw(4000, 0, "ksoftirqd/0", 15, "S", "swapper/0", 0);
+	finish();
+
+	expect("CPU 000", "kworker/0:1:7", 0, 1000, 1000);
+	expect("CPU 000", "migration/0:18", 0, 2000, 1000);
+	expect("CPU 000", "ksoftirqd/0:15", 0, 3000, 1000);
+	expect("kworker/0:1:7", "Running", 0, 1000, 1000);
+	expect("kworker/0:1:7", "Sleeping", 0, 2000, 2000);
+	expect("migration/0:18", "Running", 0, 2000, 1000);
+	expect("ksoftirqd/0:15", "Running", 0, 3000, 1000);
+	assert_int_equal(count("CPU 000", NULL), 4 + 3);
+	for (int i = 0; i < sink.nlanes; i++)
+		assert_null(strstr(sink.lanes[i].tid, ":0\0"));
+	assert_int_equal(lane_id("swapper/0:0"), -1);
+	assert_int_equal(sink.nlanes, 4);
+}
+
+static void test_irq_softirq(void **state)
+{
+	const struct cap_item *it;
+	const struct fts_model_stats *ms;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	simple(FTS_EV_IRQ_ENTRY, 1100, 0, "A", 10, 36, 0);
+	simple(FTS_EV_IRQ_EXIT, 1150, 0, "A", 10, 36, 1);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1200, 0, "A", 10, 1, 0);
+	simple(FTS_EV_SOFTIRQ_EXIT, 1260, 0, "A", 10, 1, 0);
+	simple(FTS_EV_IRQ_EXIT, 1300, 0, "A", 10, 99, 1);       /* unmatched */
+	simple(FTS_EV_SOFTIRQ_EXIT, 1310, 0, "A", 10, 3, 0);    /* unmatched */
+	simple(FTS_EV_IRQ_ENTRY, 1400, 0, "A", 10, 37, 0);
+	simple(FTS_EV_IRQ_EXIT, 1400 + 1000000001ull, 0, "A", 10, 37, 0); /* > 1 s */
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1000002000ull, 0, "A", 10, 2, 0);
+	simple(FTS_EV_SOFTIRQ_EXIT, 2000002001ull, 0, "A", 10, 2, 0);  /* > 1 s */
+	/* on an idle CPU the task is <idle>:0 */
+	sw(2000003000ull, 0, "A", 10, "S", "swapper/0", 0);
+	simple(FTS_EV_IRQ_ENTRY, 2000004000ull, 0, "<idle>", 0, 5, 0);
+	simple(FTS_EV_IRQ_EXIT, 2000004010ull, 0, "<idle>", 0, 5, 0);
+	/* a lost-events marker forgets open entries */
+	simple(FTS_EV_IRQ_ENTRY, 2000005000ull, 0, "<idle>", 0, 6, 0);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 2000005001ull, 0, "<idle>", 0, 7, 0);
+	simple(FTS_EV_LOST, 2000005002ull, 0, "", 0, 42, 0);
+	simple(FTS_EV_LOST, 2000005003ull, 1, "", 0, 0, 0);
+	simple(FTS_EV_IRQ_EXIT, 2000005010ull, 0, "<idle>", 0, 6, 1);
+	simple(FTS_EV_SOFTIRQ_EXIT, 2000005011ull, 0, "<idle>", 0, 7, 0);
+	finish();
+
+	assert_int_equal(count("CPU 000", "irq"), 2);
+	it = expect("CPU 000", "irq", 0, 1100, 50);
+	arg_is(it, "irq", "36");
+	arg_is(it, "name", "eth36");
+	arg_is(it, "ret", "handled");
+	arg_is(it, "task", "A:10");
+	it = expect("CPU 000", "irq", 1, 2000004000ull, 10);
+	arg_is(it, "ret", "unhandled");
+	arg_is(it, "task", "<idle>:0");
+	arg_is(it, "name", "eth5");
+	assert_int_equal(count("CPU 000", "softirq"), 1);
+	it = expect("CPU 000", "softirq", 0, 1200, 60);
+	arg_is(it, "vec", "1");
+	arg_is(it, "action", "TIMER");
+	arg_is(it, "task", "A:10");
+	it = expect("CPU 000", "lost events", 0, 2000005002ull, 0);
+	arg_is(it, "count", "42");
+	it = expect("CPU 001", "lost events", 0, 2000005003ull, 0);
+	arg_is(it, "count", "unknown");
+	assert_int_equal(sink.lanes[lane_id("CPU 001")].sort_index, 1);
+
+	ms = fts_model_stats(model);
+	assert_int_equal(ms->irq_slices, 2);
+	assert_int_equal(ms->softirq_slices, 1);
+	assert_int_equal(ms->irq_unmatched_exit, 4);
+	assert_int_equal(ms->irq_too_long, 2);
+	assert_int_equal(ms->lost_markers, 2);
+	assert_int_equal(ms->lost_events, 42);
+	assert_true(ms->irq_unmatched_entry >= 1);
+}
+
+/* Slices on a lane touch exactly; integer ns; arg values are strings. */
+static void test_boundaries(void **state)
+{
+	(void)state;
+	start();
+	sw(1000000001ull, 0, "swapper/0", 0, "R", "A", 10);
+	sw(1000000002ull, 0, "A", 10, "R+", "B", 20);
+	sw(1000000003ull, 0, "B", 20, "R", "A", 10);
+	sw(1000000007ull, 0, "A", 10, "S", "B", 20);
+	wake(FTS_EV_WAKING, 1000000011ull, 0, "B", 20, "A", 10, 0);
+	sw(1000000013ull, 0, "B", 20, "R", "A", 10);
+	finish();
+
+	for (int i = 0; i < 6; i++) {
+		const struct cap_item *a = nth("A:10", NULL, i), *b = nth("A:10", NULL, i + 1);
+
+		assert_non_null(a);
+		if (b)
+			assert_int_equal(a->ts + a->dur, b->ts);
+	}
+	assert_int_equal(count("A:10", NULL), 6);
+	expect("A:10", "Running", 2, 1000000013ull, 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(nth("CPU 000", "A:10", i)->ts + nth("CPU 000", "A:10", i)->dur,
+				 nth("CPU 000", "B:20", i)->ts);
+}
+
+static void test_finish_closes_open_states(void **state)
+{
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	sw(1000, 1, "swapper/1", 0, "R", "B", 20);
+	sw(1500, 1, "B", 20, "S", "C", 30);
+	wake(FTS_EV_WAKING, 1600, 1, "C", 30, "D", 40, 1);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1700, 1, "C", 30, 1, 0);
+	finish();
+
+	expect("CPU 000", "A:10", 0, 1000, 700);
+	arg_is(nth("CPU 000", "A:10", 0), "end_state", "running");
+	expect("CPU 001", "C:30", 0, 1500, 200);
+	expect("A:10", "Running", 0, 1000, 700);
+	expect("B:20", "Sleeping", 0, 1500, 200);
+	expect("C:30", "Running", 0, 1500, 200);
+	expect("D:40", "Runnable", 0, 1600, 100);
+	assert_int_equal(fts_model_stats(model)->last_ts, 1700);
+	assert_int_equal(fts_model_stats(model)->first_ts, 1000);
+}
+
+static int setup_window(void **state)
+{
+	(void)state;
+	fts_timemap_raw(&tm);
+	tm.base = FTS_TIME_PROFILING;
+	tm.has_window = 1;
+	tm.lo = 2000;
+	tm.hi = 5000;
+	tm.offset = 1000000000000ll;
+	memset(&mopts, 0, sizeof(mopts));
+	return 0;
+}
+
+static void test_window(void **state)
+{
+	const struct fts_model_stats *ms;
+	const int64_t off = 1000000000000ll;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);       /* before the window */
+	simple(FTS_EV_IRQ_ENTRY, 1900, 0, "A", 10, 3, 0);
+	simple(FTS_EV_IRQ_EXIT, 2100, 0, "A", 10, 3, 1);  /* straddles lo */
+	sw(3000, 0, "A", 10, "S", "B", 20);
+	wake(FTS_EV_WAKING, 4000, 0, "B", 20, "A", 10, 0);
+	sw(4500, 0, "B", 20, "R", "A", 10);
+	sw(6000, 0, "A", 10, "S", "B", 20);               /* after it: ignored */
+	sw(7000, 0, "B", 20, "S", "A", 10);
+	finish();
+
+	ms = fts_model_stats(model);
+	assert_int_equal(ms->before_window, 2);
+	assert_int_equal(ms->after_window, 2);
+	assert_int_equal(ms->events_in, 8);
+	assert_int_equal(count("CPU 000", "sched_switch"), 2); /* 3000 and 4500 */
+	expect("CPU 000", "sched_switch", 0, 3000 + off, 0);
+	expect("CPU 000", "irq", 0, 2000 + off, 100);
+	expect("CPU 000", "A:10", 0, 2000 + off, 1000);
+	expect("CPU 000", "B:20", 0, 3000 + off, 1500);
+	expect("A:10", "Running", 0, 2000 + off, 1000);
+	expect("A:10", "Sleeping", 0, 3000 + off, 1000);
+	expect("A:10", "Runnable", 0, 4000 + off, 500);
+	/* the trace goes on past the window: open states run to its end */
+	expect("A:10", "Running", 1, 4500 + off, 500);
+	expect("CPU 000", "A:10", 1, 4500 + off, 500);
+	expect("B:20", "Runnable", 0, 4500 + off, 500);
+	assert_int_equal(count("A:10", NULL), 4);
+	assert_int_equal(count("B:20", NULL), 2);
+	for (int i = 0; i < sink.nitems; i++) {
+		assert_true(sink.items[i].ts >= 2000 + off);
+		assert_true(sink.items[i].ts + sink.items[i].dur <= 5000 + off);
+	}
+}
+
+static void write_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static void test_pid_mapping(void **state)
+{
+	char path[] = "/tmp/fts_unit_pm_XXXXXX";
+	struct fts_pidmap *pm;
+	struct fts_err err = { 0 };
+	const struct cap_item *it;
+
+	(void)state;
+	write_file(path, "{\"10\": {\"NSpid\": \"7\"}, \"20\": {\"NSpid\": \"8\"}, \"30\": {}}");
+	assert_int_equal(fts_pidmap_load(path, &pm, &err), 0);
+	unlink(path);
+	mopts.pm = pm;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	simple(FTS_EV_IRQ_ENTRY, 1100, 0, "A", 10, 36, 0);
+	simple(FTS_EV_IRQ_EXIT, 1150, 0, "A", 10, 36, 1);
+	sw(2000, 0, "A", 10, "S", "B", 20);
+	wake(FTS_EV_WAKING, 2500, 0, "B", 20, "A", 10, 0);
+	sw(3000, 0, "B", 20, "R", "C", 30);
+	finish();
+
+	assert_int_equal(lane_id("A:10"), -1);
+	it = expect("A:7", "Running", 0, 1000, 1000);
+	arg_is(it, "host_pid", "10");
+	it = expect("A:7", "Runnable", 0, 2500, 500);
+	arg_is(it, "waker", "B:8");
+	it = expect("CPU 000", "A:7", 0, 1000, 1000);
+	arg_is(it, "host_pid", "10");
+	it = expect("CPU 000", "sched_switch", 1, 2000, 0);
+	arg_is(it, "prev_pid", "7");
+	arg_is(it, "next_pid", "8");
+	it = expect("CPU 000", "sched_switch", 2, 3000, 0);
+	arg_is(it, "prev_pid", "8");
+	arg_is(it, "next_pid", "30");
+	arg_is(expect("CPU 000", "irq", 0, 1100, 50), "task", "A:7");
+	expect("C:30", "Running", 0, 3000, 0);
+	expect("B:8", "Runnable", 0, 3000, 0);
+	fts_model_free(model);
+	model = NULL;
+	fts_pidmap_free(pm);
+	mopts.pm = NULL;
+}
+
+static void test_cs_rows(void **state)
+{
+	(void)state;
+	mopts.cs_rows = 1;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	sw(2000, 0, "A", 10, "S", "B", 20);
+	wake(FTS_EV_WAKING, 2500, 0, "B", 20, "A", 10, 0);
+	sw(3000, 0, "B", 20, "R", "A", 10);
+	sw(4000, 0, "A", 10, "R", "B", 20);
+	sw(5000, 0, "B", 20, "S", "A", 10);
+	finish();
+	mopts.cs_rows = 0;
+
+	for (int l = 0; l < sink.nlanes; l++) {
+		int markers = 0;
+
+		if (sink.lanes[l].group != FTS_GROUP_TASK)
+			continue;
+		for (int i = 0; i < sink.nitems; i++) {
+			const struct cap_item *it = &sink.items[i];
+
+			if (it->lane == sink.lanes[l].id && !argv_of(it, "cpu")) {
+				assert_string_equal(it->name, "Sleeping");
+				assert_int_equal(it->dur, 0);
+				markers++;
+			}
+		}
+		assert_int_equal(markers, 1);
+	}
+	assert_int_equal(fts_model_stats(model)->cs_markers, 2);
+	/* every other task-lane item carries a cpu */
+	assert_int_equal(count("A:10", NULL), 6 + 1);
+	assert_int_equal(count("CPU 000", "Sleeping"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_switch_states, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_wakeups, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_and_runtime, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_and_pid_reuse, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_exec, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_threads, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_irq_softirq, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_boundaries, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_finish_closes_open_states, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_window, setup_window, teardown),
+		cmocka_unit_test_setup_teardown(test_pid_mapping, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_cs_rows, setup_raw, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,261 @@
+/* Unit tests for the profiling time map: start_info/end_info discovery and mapping. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/timemap.h"
+
+static char root[64];
+static struct fts_timemap tm;
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	/* make the parent directories */
+	for (slash = strchr(path + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static const char *at(const char *rel)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s%s%s", root, rel[0] ? "/" : "", rel);
+	return path;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/fts_unit_tm_XXXXXX");
+	assert_non_null(mkdtemp(root));
+	memset(&tm, 0x5a, sizeof(tm));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static void test_one_card(void **state)
+{
+	struct fts_err err = { 0 };
+
+	(void)state;
+	put("PROF_000001_x/host/start_info",
+	    "{\"collectionDateBegin\": \"2025\", \"clockMonotonicRaw\": \"612000000000\", \"collectionTimeBegin\": \"1750000000000000\"}");
+	put("PROF_000001_x/host/end_info",
+	    "{\"collectionTimeEnd\": \"1750000010000000\", \"clockMonotonicRaw\": \"622000000000\"}");
+	put("PROF_000001_x/host/other.json", "not json");
+	assert_int_equal(fts_timemap_from_profiling(root, &tm, &err), 0);
+	assert_int_equal(tm.base, FTS_TIME_PROFILING);
+	assert_int_equal(tm.ncards, 1);
+	assert_int_equal(tm.skipped_cards, 0);
+	assert_int_equal(tm.has_window, 1);
+	assert_int_equal(tm.lo, 612000000000ull);
+	assert_int_equal(tm.hi, 622000000000ull);
+	assert_true(tm.offset == 1750000000000000000ll - 612000000000ll);
+	assert_true(tm.offset_spread == 0);
+	assert_string_equal(tm.cards[0].dir, at("PROF_000001_x/host"));
+	assert_true(tm.cards[0].start_mono == 612000000000ll);
+	assert_true(tm.cards[0].end_mono == 622000000000ll);
+
+	/* pointing at the card's own directory works as well */
+	assert_int_equal(fts_timemap_from_profiling(at("PROF_000001_x/host"), &tm, &err), 0);
+	assert_int_equal(tm.ncards, 1);
+}
+
+static void test_several_cards(void **state)
+{
+	struct fts_err err = { 0 };
+
+	(void)state;
+	/* card b starts first; card a ends last; offsets differ by 3 us */
+	put("a_ascend_pt/PROF_1/host/start_info",
+	    "{\"clockMonotonicRaw\": 2000000, \"collectionTimeBegin\": 1750000000002003}");
+	put("a_ascend_pt/PROF_1/host/end_info", "{\"clockMonotonicRaw\": 9000000}");
+	put("b_ascend_pt/PROF_2/device_0/start_info.0",
+	    "{\"clockMonotonicRaw\": \"1000000\", \"collectionTimeBegin\": \"1750000000001000\"}");
+	put("b_ascend_pt/PROF_2/device_0/end_info.0", "{\"clockMonotonicRaw\": \"5000000\"}");
+	/* start_info without end_info: skipped, counted */
+	put("c_ascend_pt/PROF_3/host/start_info",
+	    "{\"clockMonotonicRaw\": \"500\", \"collectionTimeBegin\": \"1\"}");
+	/* bad JSON: skipped, counted */
+	put("d_ascend_pt/PROF_4/host/start_info", "{\"clockMonotonicRaw\": ");
+	put("d_ascend_pt/PROF_4/host/end_info", "{\"clockMonotonicRaw\": \"9\"}");
+	/* names that are not start_info[.N] */
+	put("e/start_info.x", "{\"clockMonotonicRaw\": \"1\", \"collectionTimeBegin\": \"1\"}");
+	put("e/end_info.x", "{\"clockMonotonicRaw\": \"2\"}");
+	put("e/start_info_backup", "{\"clockMonotonicRaw\": \"1\", \"collectionTimeBegin\": \"1\"}");
+
+	assert_int_equal(fts_timemap_from_profiling(root, &tm, &err), 0);
+	assert_int_equal(tm.ncards, 2);
+	assert_int_equal(tm.skipped_cards, 2);
+	assert_int_equal(tm.lo, 1000000);
+	assert_int_equal(tm.hi, 9000000);
+	/* the earliest card anchors the time base */
+	assert_true(tm.offset == 1750000000001000000ll - 1000000ll);
+	assert_true(tm.offset_spread ==
+		    (1750000000002003000ll - 2000000ll) - (1750000000001000000ll - 1000000ll));
+	assert_true(tm.cards[0].offset == 1750000000002003000ll - 2000000ll);
+	assert_string_equal(tm.cards[1].dir, at("b_ascend_pt/PROF_2/device_0"));
+}
+
+static void test_symlink_not_followed(void **state)
+{
+	struct fts_err err = { 0 };
+	char target[600];
+
+	(void)state;
+	put("real/PROF_1/host/start_info",
+	    "{\"clockMonotonicRaw\": \"100\", \"collectionTimeBegin\": \"7\"}");
+	put("real/PROF_1/host/end_info", "{\"clockMonotonicRaw\": \"200\"}");
+	put("top/readme", "x");
+	snprintf(target, sizeof(target), "%s", at("real"));
+	assert_int_equal(symlink(target, at("top/link")), 0);
+	err.msg[0] = '\0';
+	assert_int_equal(fts_timemap_from_profiling(at("top"), &tm, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "no start_info/end_info pair"));
+	assert_int_equal(tm.ncards, 0);
+	/* a symlinked info file is not read either */
+	snprintf(target, sizeof(target), "%s", at("real/PROF_1/host/start_info"));
+	assert_int_equal(symlink(target, at("top/start_info")), 0);
+	put("top/end_info", "{\"clockMonotonicRaw\": \"200\"}");
+	assert_int_equal(fts_timemap_from_profiling(at("top"), &tm, &err), -ENOENT);
+	/* the directory given itself may be a symlink */
+	assert_int_equal(fts_timemap_from_profiling(at("top/link"), &tm, &err), 0);
+	assert_int_equal(tm.ncards, 1);
+	assert_true(tm.offset == 7000 - 100);
+}
+
+static void test_errors(void **state)
+{
+	struct fts_err err = { 0 };
+
+	(void)state;
+	put("empty/readme", "x");
+	assert_int_equal(fts_timemap_from_profiling(at("empty"), &tm, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, at("empty")));
+	assert_int_equal(tm.base, FTS_TIME_RAW);
+	assert_int_equal(tm.has_window, 0);
+	assert_int_equal(tm.offset, 0);
+
+	err.msg[0] = '\0';
+	assert_int_equal(fts_timemap_from_profiling(at("empty/readme"), &tm, &err), -ENOTDIR);
+	assert_non_null(strstr(err.msg, "must be a directory"));
+
+	err.msg[0] = '\0';
+	assert_int_equal(fts_timemap_from_profiling(at("missing"), &tm, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "cannot open"));
+
+	/* only a bad pair: no card, error */
+	put("bad/start_info", "[1, 2]");
+	put("bad/end_info", "{\"clockMonotonicRaw\": \"9\"}");
+	assert_int_equal(fts_timemap_from_profiling(at("bad"), &tm, &err), -ENOENT);
+	assert_int_equal(tm.skipped_cards, 1);
+
+	/* end before start */
+	put("rev/start_info", "{\"clockMonotonicRaw\": \"900\", \"collectionTimeBegin\": \"1\"}");
+	put("rev/end_info", "{\"clockMonotonicRaw\": \"100\"}");
+	assert_int_equal(fts_timemap_from_profiling(at("rev"), &tm, &err), -ENOENT);
+	assert_int_equal(tm.skipped_cards, 1);
+}
+
+static void test_parse_info(void **state)
+{
+	int64_t mono = 0, begin = 0;
+	const char *s;
+
+	(void)state;
+	s = "{\"clockMonotonicRaw\": \"359850431659\", \"collectionTimeBegin\": \"1795968706681603\"}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, &begin), 0);
+	assert_true(mono == 359850431659ll);
+	assert_true(begin == 1795968706681603ll);
+	s = "{\"clockMonotonicRaw\": 359850431659, \"collectionTimeBegin\": 1795968706681603}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, &begin), 0);
+	assert_true(mono == 359850431659ll);
+	assert_true(begin == 1795968706681603ll);
+	s = "{\"clockMonotonicRaw\": \"77\"}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, NULL), 0);
+	assert_true(mono == 77);
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, &begin), -EINVAL);
+	s = "{\"clockMonotonicRaw\": \"12x\"}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, NULL), -EINVAL);
+	s = "{\"clockMonotonicRaw\": \"\"}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, NULL), -EINVAL);
+	s = "{\"clockMonotonicRaw\": true}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, NULL), -EINVAL);
+	s = "{\"clockMonotonicRaw\": \"-5\"}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, NULL), -EINVAL);
+	s = "\"clockMonotonicRaw\"";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, NULL), -EINVAL);
+	s = "{\"clockMonotonicRaw\": \"5\"";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, NULL), -EINVAL);
+}
+
+static void test_clock_and_raw(void **state)
+{
+	struct fts_clock_pair cp = { .valid = 1, .realtime_ns = 1795968706681603992ll,
+				     .mono_raw_ns = 359850431659ll };
+
+	(void)state;
+	fts_timemap_from_clock(&tm, &cp);
+	assert_int_equal(tm.base, FTS_TIME_CLOCK_PAIR);
+	assert_true(tm.offset == 1795968706681603992ll - 359850431659ll);
+	assert_int_equal(tm.has_window, 0);
+	assert_int_equal(tm.lo, 0);
+	assert_true(tm.hi == UINT64_MAX);
+	assert_int_equal(tm.ncards, 0);
+
+	cp.valid = 0;
+	fts_timemap_from_clock(&tm, &cp);
+	assert_int_equal(tm.base, FTS_TIME_RAW);
+	assert_int_equal(tm.offset, 0);
+	assert_true(tm.hi == UINT64_MAX);
+
+	memset(&tm, 0x5a, sizeof(tm));
+	fts_timemap_raw(&tm);
+	assert_int_equal(tm.base, FTS_TIME_RAW);
+	assert_int_equal(tm.offset, 0);
+	assert_int_equal(tm.lo, 0);
+	assert_true(tm.hi == UINT64_MAX);
+	assert_int_equal(tm.skipped_cards, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_one_card, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_several_cards, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_symlink_not_followed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+		cmocka_unit_test(test_parse_info),
+		cmocka_unit_test(test_clock_and_raw),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
