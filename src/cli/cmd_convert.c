@@ -194,6 +194,9 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_con
 		printf("irq       %llu exits without entry, %llu entries without exit, %llu longer than 1 s: dropped\n",
 		       (unsigned long long)m->irq_unmatched_exit,
 		       (unsigned long long)m->irq_unmatched_entry, (unsigned long long)m->irq_too_long);
+	if (rd->overwritten)
+		printf("warning   the ring buffer overwrote %llu older events before this text was copied (the capture keeps only its newest part); record with ftscope record, which streams to disk\n",
+		       (unsigned long long)rd->overwritten);
 	if (m->lost_markers)
 		printf("warning   the kernel lost %llu events in this capture (%llu places, marked 'lost events' on the CPU lanes); record with a larger --bf_size or fewer CPUs/events\n",
 		       (unsigned long long)m->lost_events, (unsigned long long)m->lost_markers);

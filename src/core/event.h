@@ -164,6 +164,9 @@ struct fts_read_stats {
 	uint64_t skipped;         /* lines or records not understood */
 	uint64_t other_events;    /* well-formed events of kinds we do not model */
 	uint64_t lost_events;     /* sum of lost counts */
+	uint64_t overwritten;     /* text copied from a full ring buffer: events the
+				     kernel overwrote before the copy (from the
+				     "entries-in-buffer/entries-written" header) */
 	uint64_t by_type[FTS_EV__COUNT];
 	char first_bad[160];      /* the first line skipped, sanitised, for the summary */
 	uint64_t first_bad_line;

@@ -556,6 +556,26 @@ static int parse_clock(const char *p, const char *end, struct fts_clock_pair *cp
 }
 
 /*
+ * Comment lines: the recorder's clock pair, and tracefs' header
+ * "# entries-in-buffer/entries-written: 423/1355   #P:2", whose difference is
+ * what the ring buffer overwrote before `trace` was copied.
+ */
+static void parse_header(struct text_ctx *x, const char *p, const char *end)
+{
+	const char *c = find_str(p, end, "entries-in-buffer/entries-written: ", 35);
+	uint64_t in, written;
+
+	if (parse_clock(p, end, &x->st->clock) || !c)
+		return;
+	c += 35;
+	if (parse_u64(&c, end, &in) || c >= end || *c != '/')
+		return;
+	c++;
+	if (parse_u64(&c, end, &written) == 0 && written > in)
+		x->st->overwritten += written - in;
+}
+
+/*
  * "CPU:3 [LOST 120 EVENTS]", "[LOST 5 EVENTS]", trace-cmd's
  * "CPU:3 [120 EVENTS DROPPED]" / "[EVENTS DROPPED]". 1 if it was one.
  */
@@ -674,7 +694,7 @@ static int parse_line(struct text_ctx *x, const char *line, const char *end)
 	if (p == end)
 		return 0;
 	if (*p == '#') {
-		parse_clock(p, end, &x->st->clock);
+		parse_header(x, p, end);
 		return 0;
 	}
 	if (x->st->lines == 1 && !strncmp(p, "cpus=", 5)) {

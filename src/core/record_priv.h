@@ -61,6 +61,7 @@ struct fts_recorder {
 	int max_cpu;                  /* highest recorded CPU */
 	int nrec;
 	struct rec_cpu *cpus;
+	long poll_ns;                 /* reader sleep when the buffer is empty */
 	long reader_delay_ns;         /* test hook: a deliberately slow reader */
 	int reserve_fd;               /* disk space held back to assemble the file after ENOSPC */
 

@@ -699,8 +699,11 @@ static int on_fork(struct fts_model *m, const struct fts_event *ev)
 {
 	struct task **pp = task_slot(m, ev->u.fork.child_pid);
 
-	/* a pid seen again after its task died is a new task */
-	if (*pp && (*pp)->state == T_UNKNOWN)
+	/*
+	 * a pid seen again after its task died is a new task (also when the
+	 * dead task's final switch was lost and it still looks alive)
+	 */
+	if (*pp && ((*pp)->state == T_UNKNOWN || (*pp)->exiting))
 		task_drop(m, ev->u.fork.child_pid);
 	return task_get(m, ev->u.fork.child_pid, ev->u.fork.child_comm) ? 0 :
 	       fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");

@@ -1,5 +1,121 @@
+/* Unit tests for the JSON buffer: escaping, microsecond times, args objects. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
-int main(void){return 0;}
+
+#include "export/jsonw.h"
+
+static const char *esc(const char *s)
+{
+	static char out[1024];
+	struct fts_buf b = { 0 };
+
+	fts_buf_put_str(&b, s);
+	assert_int_equal(b.oom, 0);
+	assert_true(b.len < sizeof(out));
+	memcpy(out, b.p, b.len);
+	out[b.len] = '\0';
+	fts_buf_free(&b);
+	return out;
+}
+
+static void test_escaping(void **state)
+{
+	(void)state;
+	assert_string_equal(esc(""), "\"\"");
+	assert_string_equal(esc("bash:123"), "\"bash:123\"");
+	assert_string_equal(esc("a\"b\\c"), "\"a\\\"b\\\\c\"");
+	assert_string_equal(esc("x\ny\tz\x01\x1f"), "\"x\\u000ay\\u0009z\\u0001\\u001f\"");
+	assert_string_equal(esc("\x1b[31mred"), "\"\\u001b[31mred\"");
+	assert_string_equal(esc("{a}"), "\"\\u007ba\\u007d\"");
+	assert_string_equal(esc("/ <>'\x7f"), "\"/ <>'\x7f\"");
+	/* valid UTF-8 kept: 2, 3 and 4 bytes */
+	assert_string_equal(esc("caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80"),
+			    "\"caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80\"");
+	/* invalid bytes as \u00XX */
+	assert_string_equal(esc("a\xff" "b"), "\"a\\u00ffb\"");
+	assert_string_equal(esc("\x80"), "\"\\u0080\"");
+	assert_string_equal(esc("\xc3"), "\"\\u00c3\"");             /* truncated */
+	assert_string_equal(esc("\xe4\xb8"), "\"\\u00e4\\u00b8\"");  /* truncated */
+	assert_string_equal(esc("\xc0\xaf"), "\"\\u00c0\\u00af\"");  /* overlong */
+	assert_string_equal(esc("\xe0\x80\xaf"), "\"\\u00e0\\u0080\\u00af\"");
+	assert_string_equal(esc("\xed\xa0\x80"), "\"\\u00ed\\u00a0\\u0080\"");  /* surrogate */
+	assert_string_equal(esc("\xf4\x90\x80\x80"), "\"\\u00f4\\u0090\\u0080\\u0080\""); /* > U+10FFFF */
+	assert_string_equal(esc("\xc3" "a"), "\"\\u00c3a\"");
+}
+
+static const char *us(uint64_t ns)
+{
+	static char out[64];
+	struct fts_buf b = { 0 };
+
+	fts_buf_put_us(&b, ns);
+	memcpy(out, b.p, b.len);
+	out[b.len] = '\0';
+	fts_buf_free(&b);
+	return out;
+}
+
+static void test_us(void **state)
+{
+	(void)state;
+	assert_string_equal(us(0), "0.000");
+	assert_string_equal(us(5), "0.005");
+	assert_string_equal(us(50), "0.050");
+	assert_string_equal(us(999), "0.999");
+	assert_string_equal(us(1000), "1.000");
+	assert_string_equal(us(1234567), "1234.567");
+	assert_string_equal(us(1795968706681603992ull), "1795968706681603.992");
+	assert_string_equal(us(UINT64_MAX), "18446744073709551.615");
+}
+
+static void test_args_and_growth(void **state)
+{
+	struct fts_buf b = { 0 };
+	struct fts_item it = { .nargs = 3 };
+	char big[10001];
+
+	(void)state;
+	it.args[0].key = "cpu";
+	it.args[0].val = "3";
+	it.args[1].key = "task";
+	it.args[1].val = "a\"b:1";
+	it.args[2].key = "name";
+	it.args[2].val = "{x}";
+	fts_buf_put_args(&b, &it);
+	fts_buf_put(&b, "", 1);
+	assert_string_equal(b.p, "{\"cpu\":\"3\",\"task\":\"a\\\"b:1\",\"name\":\"\\u007bx\\u007d\"}");
+	fts_buf_free(&b);
+	assert_null(b.p);
+
+	it.nargs = 0;
+	fts_buf_put_args(&b, &it);
+	fts_buf_put_u64(&b, 0);
+	fts_buf_put_u64(&b, 18446744073709551615ull);
+	fts_buf_puts(&b, "!");
+	fts_buf_put(&b, "", 1);
+	assert_string_equal(b.p, "{}018446744073709551615!");
+	fts_buf_free(&b);
+
+	memset(big, '\x01', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	fts_buf_put_str(&b, big);
+	assert_int_equal(b.len, 10000 * 6 + 2);
+	assert_int_equal(b.oom, 0);
+	assert_memory_equal(b.p + b.len - 7, "\\u0001\"", 7);
+	fts_buf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_us),
+		cmocka_unit_test(test_args_and_growth),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -516,6 +516,29 @@ static void test_exit_and_pid_reuse(void **state)
 	check_task_lanes_contiguous();
 }
 
+/* The dying task's last switch was lost: the fork that reuses its pid still starts afresh. */
+static void test_pid_reuse_after_lost_switch(void **state)
+{
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "old", 300);
+	simple(FTS_EV_EXIT, 1500, 0, "old", 300, 300, 0);
+	simple(FTS_EV_LOST, 2000, 0, "", 0, 10, 0);
+	sw(2500, 0, "bash", 10, "R", "swapper/0", 0);
+	sw(3000, 0, "swapper/0", 0, "R", "bash", 10);
+	fork_ev(5000, 0, "bash", 10, "new", 300);
+	wake(FTS_EV_WAKEUP_NEW, 5100, 0, "bash", 10, "new", 300, 0);
+	sw(6000, 0, "bash", 10, "R", "new", 300);
+	finish();
+
+	it = expect("new:300", "Runnable", 0, 5100, 900);
+	arg_is(it, "reason", "new");
+	expect("new:300", "Running", 0, 6000, 0);
+	assert_int_equal(count("new:300", NULL), 2);
+}
+
 static void test_exec(void **state)
 {
 	const struct cap_item *it;
@@ -828,6 +851,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_wakeups, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_and_runtime, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_exit_and_pid_reuse, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_pid_reuse_after_lost_switch, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_exec, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_threads, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_irq_softirq, setup_raw, teardown),

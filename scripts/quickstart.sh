@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# One command on a fresh Debian 12 machine: install dependencies, build, and
+# run ftscope on the bundled sample capture (a real trace with Ascend-style
+# profiling clock files and a container pid mapping).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/deps.sh"
+"$top/scripts/build.sh"
+S=$top/assets/sample
+out=${TMPDIR:-/tmp}/ftscope-quickstart
+mkdir -p "$out"
+echo
+echo "== ftscope convert (bundled sample -> $out/ftrace_data.db) =="
+"$top/build/ftscope" convert --input "$S/sample.dat" --profiling_data "$S/profiling" \
+	--pid_mapping "$S/pid_mapping.json" --output "$out/ftrace_data.db"
+echo
+echo "Import $out/ftrace_data.db into MindStudio Insight next to the profiling data."

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Golden tests: real captures in tests/data convert to exactly the rows in
+# tests/golden/*.slices (lane | name | ts | dur | args). A change in the model
+# shows up here as a diff to review; after a deliberate change regenerate with
+#   FTS_REGEN=1 ctest -R golden_convert
+source "$(dirname "$0")/lib.sh"
+D=$SRC/tests/data
+G=$SRC/tests/golden
+
+dump() {
+	sqlite3 -separator '|' "$1" "SELECT t.tid, s.name, s.timestamp, s.duration, s.args FROM slice s JOIN thread t ON t.track_id = s.track_id ORDER BY 1, 3, 2, 4, 5"
+}
+
+golden() {
+	local name=$1 input=$2; shift 2
+	mkdir -p "$WORK/$name"
+	expect_ok "$name: convert" "$FTSCOPE" convert -q --input "$input" --output "$WORK/$name/ftrace_data.db" "$@"
+	dump "$WORK/$name/ftrace_data.db" > "$WORK/$name.slices"
+	if [ "${FTS_REGEN:-0}" = 1 ]; then
+		cp "$WORK/$name.slices" "$G/$name.slices"
+		pass "$name: regenerated ($(wc -l < "$G/$name.slices") rows)"
+	elif diff -u "$G/$name.slices" "$WORK/$name.slices" > "$WORK/$name.diff"; then
+		pass "$name: $(wc -l < "$G/$name.slices") rows as expected"
+	else
+		bad "$name: rows differ from $G/$name.slices"
+		head -30 "$WORK/$name.diff"
+	fi
+}
+
+golden hackbench "$D/hackbench/hackbench.dat"
+golden irq "$D/irq/irq.txt"
+golden lost_pipe "$D/lost/trace_pipe.txt"
+golden lost_dat "$D/dat/lost.dat"
+golden overwrite "$D/lost/overwrite.txt"
+golden boot_padded "$D/boot_padded/idle.txt"
+golden cross1000 "$D/boot_padded/cross1000.txt"
+golden sample_aligned "$SRC/assets/sample/sample.txt" \
+	--profiling_data "$SRC/assets/sample/profiling_2cards" --pid_mapping "$SRC/assets/sample/pid_mapping.json"
+finish
