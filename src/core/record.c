@@ -154,7 +154,8 @@ static int owner_of(const char *name)
 /* Instances left by a killed run would keep their buffers forever. */
 static void remove_stale(const char *tracing_dir)
 {
-	char **list = tracefs_instances("^ftscope-");
+	/* No regex: libtracefs 1.6 leaks the compiled one. */
+	char **list = tracefs_instances(NULL);
 
 	for (int i = 0; list && list[i]; i++) {
 		int pid = owner_of(list[i]);

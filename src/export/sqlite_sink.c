@@ -15,12 +15,14 @@
 #include "export/sinks.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/outfile.h"
+#include "export/batchq.h"
 #include "export/jsonw.h"
 
 static const char *const schema =
@@ -51,13 +53,39 @@ static const char *const indexes =
 	"CREATE INDEX IF NOT EXISTS track_id_cat_index ON slice (track_id, cat);"
 	"CREATE INDEX IF NOT EXISTS flow_id_time_index ON flow (cat, type);";
 
+#define BATCH_BYTES (1u << 20)
+
 struct sqlite_sink {
 	struct fts_sink base;
 	struct fts_outfile out;
 	sqlite3 *db;
 	sqlite3_stmt *ins_slice;
 	sqlite3_stmt *ins_thread;
-	struct fts_buf args;
+	struct fts_buf args;       /* producer's scratch for one item's args JSON */
+
+	/*
+	 * Rows travel in batches to a writer thread that alone uses the
+	 * connection until finish: parsing and modelling on one core,
+	 * SQLite's b-tree work on the other.
+	 */
+	struct fts_batchq q;
+	pthread_t writer;
+	int writer_running;
+	struct fts_err werr;       /* the writer's failure, read after join */
+};
+
+enum rec_type { REC_LANE = 'L', REC_ITEM = 'I' };
+
+/* Fixed part of a record in a batch; strings follow it. */
+struct rec_hdr {
+	uint8_t type;
+	uint8_t group;
+	uint16_t name_len;
+	uint32_t args_len;
+	uint32_t lane;
+	int32_t sort_index;
+	uint64_t ts;
+	uint64_t dur;
 };
 
 static int db_error(struct sqlite_sink *s, struct fts_err *err, const char *what)
@@ -69,45 +97,118 @@ static int db_error(struct sqlite_sink *s, struct fts_err *err, const char *what
 			   code == SQLITE_FULL ? " (free some space, or write elsewhere with --output)" : "");
 }
 
+static int write_lane(struct sqlite_sink *s, const struct rec_hdr *h, const char *tid)
+{
+	const char *group = h->group == FTS_GROUP_CPU ? FTS_GROUP_CPU_NAME : FTS_GROUP_TASK_NAME;
+	sqlite3_stmt *st = s->ins_thread;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)h->lane + 1);
+	sqlite3_bind_text(st, 2, tid, h->name_len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, group, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, tid, h->name_len, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, h->sort_index);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, &s->werr, "cannot insert lane");
+}
+
+static int write_item(struct sqlite_sink *s, const struct rec_hdr *h, const char *name)
+{
+	sqlite3_stmt *st = s->ins_slice;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)h->ts);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)h->dur);
+	sqlite3_bind_text(st, 3, name, h->name_len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)h->lane + 1);
+	sqlite3_bind_text(st, 5, name + h->name_len, (int)h->args_len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)(h->ts + h->dur));
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, &s->werr, "cannot insert slice");
+}
+
+static void *writer_main(void *arg)
+{
+	struct sqlite_sink *s = arg;
+	struct fts_buf *b;
+
+	while ((b = fts_batchq_take(&s->q)) != NULL) {
+		size_t off = 0;
+		int rc = 0;
+
+		while (!rc && off + sizeof(struct rec_hdr) <= b->len) {
+			struct rec_hdr h;
+			const char *str;
+
+			memcpy(&h, b->p + off, sizeof(h));
+			str = b->p + off + sizeof(h);
+			rc = h.type == REC_LANE ? write_lane(s, &h, str) : write_item(s, &h, str);
+			off += sizeof(h) + h.name_len + h.args_len;
+		}
+		fts_batchq_release(&s->q);
+		if (rc) {
+			fts_batchq_fail(&s->q);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Append one record; hand the batch over when it is full. */
+static int put_rec(struct sqlite_sink *s, const struct rec_hdr *h, const char *name,
+		   const char *args, struct fts_err *err)
+{
+	struct fts_buf *b = fts_batchq_fill(&s->q);
+
+	fts_buf_put(b, (const char *)h, sizeof(*h));
+	fts_buf_put(b, name, h->name_len);
+	fts_buf_put(b, args, h->args_len);
+	if (b->oom)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	if (b->len >= BATCH_BYTES && fts_batchq_submit(&s->q))
+		return fts_err_set(err, s->werr.code ? s->werr.code : -EIO, "%s",
+				   s->werr.msg[0] ? s->werr.msg : "writer failed");
+	return 0;
+}
+
 static int sq_lane(struct fts_sink *base, const struct fts_lane *l, struct fts_err *err)
 {
 	struct sqlite_sink *s = (struct sqlite_sink *)base;
-	const char *group = l->group == FTS_GROUP_CPU ? FTS_GROUP_CPU_NAME : FTS_GROUP_TASK_NAME;
-	sqlite3_stmt *st = s->ins_thread;
+	struct rec_hdr h = { .type = REC_LANE, .group = (uint8_t)l->group, .lane = l->id,
+			     .sort_index = l->sort_index };
+	size_t n = strlen(l->tid);
 
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)l->id + 1);
-	sqlite3_bind_text(st, 2, l->tid, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, group, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, l->tid, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 5, l->sort_index);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		sqlite3_reset(st);
-		return db_error(s, err, "cannot insert lane");
-	}
-	sqlite3_reset(st);
-	return 0;
+	h.name_len = (uint16_t)(n > 0xffff ? 0xffff : n);
+	return put_rec(s, &h, l->tid, "", err);
 }
 
 static int sq_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
 {
 	struct sqlite_sink *s = (struct sqlite_sink *)base;
-	sqlite3_stmt *st = s->ins_slice;
+	struct rec_hdr h = { .type = REC_ITEM, .lane = it->lane, .ts = it->ts, .dur = it->dur };
+	size_t n = strlen(it->name);
 
 	s->args.len = 0;
 	fts_buf_put_args(&s->args, it);
 	if (s->args.oom)
 		return fts_err_set(err, -ENOMEM, "out of memory");
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)it->ts);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)it->dur);
-	sqlite3_bind_text(st, 3, it->name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)it->lane + 1);
-	sqlite3_bind_text(st, 5, s->args.p, (int)s->args.len, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, (sqlite3_int64)(it->ts + it->dur));
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		sqlite3_reset(st);
-		return db_error(s, err, "cannot insert slice");
-	}
-	sqlite3_reset(st);
+	h.name_len = (uint16_t)(n > 0xffff ? 0xffff : n);
+	h.args_len = (uint32_t)s->args.len;
+	return put_rec(s, &h, it->name, s->args.p, err);
+}
+
+/* Stop the writer after it drained everything; its error lands in @err. */
+static int join_writer(struct sqlite_sink *s, struct fts_err *err)
+{
+	if (!s->writer_running)
+		return 0;
+	fts_batchq_close(&s->q);
+	pthread_join(s->writer, NULL);
+	s->writer_running = 0;
+	if (s->werr.code)
+		return fts_err_set(err, s->werr.code, "%s", s->werr.msg);
 	return 0;
 }
 
@@ -125,9 +226,12 @@ static int sq_finish(struct fts_sink *base, int ok, struct fts_err *err)
 {
 	static const char *const sidecars[] = { "-wal", "-shm", "-journal", NULL };
 	struct sqlite_sink *s = (struct sqlite_sink *)base;
-	int rc = 0;
+	int rc;
 
-	if (ok) {
+	if (!ok)
+		fts_batchq_fail(&s->q);
+	rc = join_writer(s, err);
+	if (ok && !rc) {
 		if (sqlite3_exec(s->db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK)
 			rc = db_error(s, err, "cannot commit");
 		else if (sqlite3_exec(s->db, indexes, NULL, NULL, NULL) != SQLITE_OK)
@@ -145,9 +249,14 @@ static void sq_destroy(struct fts_sink *base)
 {
 	struct sqlite_sink *s = (struct sqlite_sink *)base;
 
+	if (s->writer_running) {
+		fts_batchq_fail(&s->q);
+		join_writer(s, NULL);
+	}
 	sq_close(s);
 	fts_outfile_abort(&s->out);
 	fts_buf_free(&s->args);
+	fts_batchq_destroy(&s->q);
 	free(s);
 }
 
@@ -160,6 +269,10 @@ int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_e
 	if (!s)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	s->out.fd = -1;
+	if (fts_batchq_init(&s->q)) {
+		free(s);
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	}
 	s->base.lane = sq_lane;
 	s->base.item = sq_item;
 	s->base.finish = sq_finish;
@@ -185,6 +298,11 @@ int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_e
 		rc = db_error(s, err, "cannot prepare statements");
 		goto fail;
 	}
+	if (pthread_create(&s->writer, NULL, writer_main, s)) {
+		rc = fts_err_set(err, -EAGAIN, "cannot start the writer thread");
+		goto fail;
+	}
+	s->writer_running = 1;
 	*out = &s->base;
 	return 0;
 fail:
