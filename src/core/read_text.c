@@ -612,6 +612,12 @@ static int parse_lost(struct text_ctx *x, const char *p, const char *end)
 	 * The loss happened before the next event we see: give the marker that
 	 * event's time (and its CPU when the line names none).
 	 */
+	if (x->has_pending_lost && x->pending_lost_cpu != (int)cpu) {
+		/* a second CPU's loss before any event: settle the first one now */
+		emit_lost(x, x->pending_lost_cpu >= 0 ? x->pending_lost_cpu : 0, x->pending_lost,
+			  x->last_ts);
+		x->pending_lost = 0;
+	}
 	x->has_pending_lost = 1;
 	x->pending_lost += count;
 	x->pending_lost_cpu = (int)cpu;
@@ -619,10 +625,31 @@ static int parse_lost(struct text_ctx *x, const char *p, const char *end)
 }
 
 /*
- * Locate the "[NNN]" CPU column: the first '[' followed by digits and ']'
- * and then a space, after at least one byte of task text.
+ * After "]": optional flags token(s), then "sec.frac:". Returns the position
+ * after the timestamp's ':', or NULL.
  */
-static const char *find_cpu_col(const char *p, const char *end, int32_t *cpu)
+static const char *after_cpu_col(const char *q, const char *end, uint64_t *ts)
+{
+	for (int tok = 0; tok < 3; tok++) {
+		while (q < end && *q == ' ')
+			q++;
+		if (parse_ts(&q, end, ts) == 0)
+			return q;
+		while (q < end && *q != ' ')
+			q++;
+		if (q >= end)
+			return NULL;
+	}
+	return NULL;
+}
+
+/*
+ * Locate the "[NNN]" CPU column and the timestamp after it. A comm may hold
+ * "[7] " itself, so each "[digits] " candidate is tried until the rest of the
+ * line has the shape of an event. Returns the '[' (and @rest, @ts), or NULL.
+ */
+static const char *find_cpu_col(const char *p, const char *end, int32_t *cpu,
+				const char **rest, uint64_t *ts)
 {
 	const char *q = p;
 
@@ -630,8 +657,8 @@ static const char *find_cpu_col(const char *p, const char *end, int32_t *cpu)
 		const char *d = q + 1;
 		uint64_t v;
 
-		if (parse_u64(&d, end, &v) == 0 && d + 1 < end && *d == ']' && d[1] == ' ' &&
-		    v < (1u << 20)) {
+		if (q > p && parse_u64(&d, end, &v) == 0 && d + 1 < end && *d == ']' &&
+		    d[1] == ' ' && v < (1u << 20) && (*rest = after_cpu_col(d + 1, end, ts))) {
 			*cpu = (int32_t)v;
 			return q;
 		}
@@ -707,8 +734,8 @@ static int parse_line(struct text_ctx *x, const char *line, const char *end)
 	if (!strncmp(p, "CPU ", 4) && find_str(p, end, " is empty", 9))
 		return 0;
 
-	col = find_cpu_col(line, end, &ev.cpu);
-	if (!col || col == line) {
+	col = find_cpu_col(p, end, &ev.cpu, &q, &ev.ts);
+	if (!col) {
 		if (parse_lost(x, p, end))
 			return 0;
 		skip_line(x, line, end);
@@ -717,20 +744,6 @@ static int parse_line(struct text_ctx *x, const char *line, const char *end)
 	if (parse_task_col(x, &ev, p, col)) {
 		skip_line(x, line, end);
 		return 0;
-	}
-	/* after "]": optional flags token(s), then "sec.frac:" */
-	q = memchr(col, ']', (size_t)(end - col)) + 1;
-	for (int tok = 0; tok < 3; tok++) {
-		while (q < end && *q == ' ')
-			q++;
-		if (parse_ts(&q, end, &ev.ts) == 0)
-			break;
-		while (q < end && *q != ' ')
-			q++;
-		if (tok == 2 || q >= end) {
-			skip_line(x, line, end);
-			return 0;
-		}
 	}
 	while (q < end && *q == ' ')
 		q++;

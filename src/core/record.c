@@ -12,6 +12,7 @@
 #include "core/tracedat_write.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -333,14 +334,49 @@ static int start_threads(struct fts_recorder *r, struct fts_err *err)
 	return 0;
 }
 
-static void write_clock_marker(struct fts_recorder *r, int which)
+struct marker_job {
+	struct fts_recorder *r;
+	int which;
+};
+
+static void *marker_main(void *arg)
 {
+	struct marker_job *j = arg;
+	struct fts_recorder *r = j->r;
 	char line[160];
 
-	fts_rec_clock_pair(&r->clock_rt[which], &r->clock_raw[which]);
+	fts_rec_clock_pair(&r->clock_rt[j->which], &r->clock_raw[j->which]);
 	snprintf(line, sizeof(line), "ftscope_clock realtime_ns=%lld mono_raw_ns=%lld\n",
-		 (long long)r->clock_rt[which], (long long)r->clock_raw[which]);
+		 (long long)r->clock_rt[j->which], (long long)r->clock_raw[j->which]);
 	(void)tracefs_instance_file_write(r->inst, "trace_marker", line);
+	return NULL;
+}
+
+/*
+ * A marker written on a CPU outside the instance's cpumask is dropped, so
+ * write it from a short-lived thread pinned to a recorded CPU (the caller's
+ * own affinity is left alone).
+ */
+static void write_clock_marker(struct fts_recorder *r, int which)
+{
+	struct marker_job j = { r, which };
+	pthread_attr_t attr;
+	pthread_t t;
+	cpu_set_t set;
+	sigset_t all, old;
+
+	CPU_ZERO(&set);
+	CPU_SET(r->cpus[0].cpu, &set);
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&t, &attr, marker_main, &j) == 0)
+		pthread_join(t, NULL);
+	else
+		marker_main(&j);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
 }
 
 static int setup_instance(struct fts_recorder *r, const struct fts_cpuset *set, struct fts_err *err)

@@ -710,12 +710,47 @@ static int on_fork(struct fts_model *m, const struct fts_event *ev)
 }
 
 /* exec renames the task: the old name's slices end here, the new name's begin */
+/*
+ * A non-leader thread that execs takes over the leader's pid (old_pid !=
+ * pid): the thread's task ends and the leader's pid continues under the new
+ * name, running on this CPU.
+ */
+static int exec_takeover(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_exec *x = &ev->u.exec;
+	struct cpu *c = &m->cpus[ev->cpu];
+	struct task *t = *task_slot(m, x->old_pid);
+	int rc;
+
+	if (c->known && c->curr_pid == x->old_pid) {
+		rc = close_cpu_run(m, ev->cpu, ev->ts, "exec");
+		if (rc)
+			return rc;
+		cpu_start(c, x->pid, x->comm, c->curr_prio, ev->ts);
+	}
+	if (t && t->state == T_RUNNING) {
+		rc = close_task_state(m, t, ev->ts);
+		if (rc)
+			return rc;
+	}
+	task_drop(m, x->old_pid);
+	task_drop(m, x->pid);
+	t = task_get(m, x->pid, x->comm);
+	if (!t)
+		return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+	task_set(t, T_RUNNING, ev->ts, ev->cpu);
+	return 0;
+}
+
+/* exec renames the task: the old name's slices end here, the new name's begin */
 static int on_exec(struct fts_model *m, const struct fts_event *ev)
 {
 	struct task *t = *task_slot(m, ev->u.exec.pid);
 	struct cpu *c = &m->cpus[ev->cpu];
 	int rc;
 
+	if (ev->u.exec.old_pid > 0 && ev->u.exec.old_pid != ev->u.exec.pid)
+		return exec_takeover(m, ev);
 	if (c->known && c->curr_pid == ev->u.exec.pid && strcmp(c->curr_comm, ev->u.exec.comm)) {
 		rc = close_cpu_run(m, ev->cpu, ev->ts, "exec");
 		if (rc)
@@ -937,6 +972,8 @@ int fts_model_finish(struct fts_model *m)
 		}
 		m->st.irq_unmatched_entry += (uint64_t)c->nirq;
 		c->nirq = 0;
+		for (int v = 0; v < SOFTIRQ_VECS; v++)
+			m->st.irq_unmatched_entry += c->softirq_ts[v] != 0;
 	}
 	for (int b = 0; b < TASK_BUCKETS; b++) {
 		for (struct task *t = m->tasks[b]; t; t = t->next) {

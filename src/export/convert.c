@@ -123,7 +123,7 @@ int fts_convert(const struct fts_convert_opts *opts, struct fts_convert_result *
 	ro.progress = opts->progress;
 	ro.progress_ctx = opts->progress_ctx;
 	rc = fts_read_any(opts->input, &ro, &res->read, err);
-	if (rc > 0 || (rc < 0 && fts_model_error(model)->code)) {
+	if (rc > 0 || fts_model_error(model)->code) {
 		/* the model (its sink) failed, not the reader */
 		rc = fts_model_error(model)->code ? fts_model_error(model)->code : -EIO;
 		fts_err_set(err, rc, "%s", fts_model_error(model)->msg);

@@ -524,6 +524,37 @@ static int stop_at_second(void *ctx, const struct fts_event *ev)
 	return ++*n == 2 ? 7 : 0;
 }
 
+/* A comm may hold "[7] " itself: the CPU column is the one followed by a timestamp. */
+static void test_bracket_in_comm(void **state)
+{
+	(void)state;
+	assert_int_equal(run("        x[7] y-321    [001] d..2.   50.000001: sched_waking: comm=a pid=9 prio=120 target_cpu=001\n",
+			     &cap, &st), 0);
+	assert_int_equal(cap.n, 1);
+	assert_int_equal(cap.ev[0].cpu, 1);
+	assert_int_equal(cap.ev[0].pid, 321);
+	assert_string_equal(cap.ev[0].comm, "x[7] y");
+	assert_int_equal(cap.ev[0].ts, 50000001000ull);
+}
+
+/* LOST lines for two CPUs before the next event give two markers, one per CPU. */
+static void test_lost_two_cpus(void **state)
+{
+	(void)state;
+	assert_int_equal(run("CPU:0 [LOST 5 EVENTS]\nCPU:1 [LOST 7 EVENTS]\n"
+			     "  bash-1 [001] ..... 1.000002: softirq_raise: vec=1 [action=TIMER]\n",
+			     &cap, &st), 0);
+	assert_int_equal(cap.n, 3);
+	assert_int_equal(cap.ev[0].type, FTS_EV_LOST);
+	assert_int_equal(cap.ev[0].cpu, 0);
+	assert_int_equal(cap.ev[0].u.lost.count, 5);
+	assert_int_equal(cap.ev[1].type, FTS_EV_LOST);
+	assert_int_equal(cap.ev[1].cpu, 1);
+	assert_int_equal(cap.ev[1].u.lost.count, 7);
+	assert_int_equal(cap.ev[1].ts, 1000002000ull);
+	assert_int_equal(st.lost_events, 12);
+}
+
 static void test_emit_stops_and_missing_file(void **state)
 {
 	const char *text =
@@ -565,6 +596,8 @@ int main(void)
 		cmocka_unit_test(test_clock_marker),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_emit_stops_and_missing_file),
+		cmocka_unit_test(test_bracket_in_comm),
+		cmocka_unit_test(test_lost_two_cpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -567,6 +567,34 @@ static void test_exec(void **state)
 	check_task_lanes_contiguous();
 }
 
+/* A thread (pid 11) of leader 10 execs: it takes over pid 10 under the new name. */
+static void test_exec_by_thread(void **state)
+{
+	struct fts_event ev;
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "worker", 11);
+	base(&ev, FTS_EV_EXEC, 1500, 0, "worker", 11);
+	snprintf(ev.u.exec.comm, sizeof(ev.u.exec.comm), "%s", "tool");
+	ev.u.exec.pid = 10;
+	ev.u.exec.old_pid = 11;
+	feed(&ev);
+	sw(2000, 0, "tool", 10, "S", "swapper/0", 0);
+	finish();
+
+	it = expect("CPU 000", "worker:11", 0, 1000, 500);
+	arg_is(it, "end_state", "exec");
+	it = expect("CPU 000", "tool:10", 0, 1500, 500);
+	arg_is(it, "end_state", "S");
+	expect("worker:11", "Running", 0, 1000, 500);
+	expect("tool:10", "Running", 0, 1500, 500);
+	expect("tool:10", "Sleeping", 0, 2000, 0);
+	assert_int_equal(fts_model_stats(model)->switch_mismatch, 0);
+	check_task_lanes_contiguous();
+}
+
 static void test_kernel_threads(void **state)
 {
 	(void)state;
@@ -853,6 +881,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exit_and_pid_reuse, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_pid_reuse_after_lost_switch, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_exec, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_exec_by_thread, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_threads, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_irq_softirq, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_boundaries, setup_raw, teardown),
