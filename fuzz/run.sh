@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run the libFuzzer targets: fuzz/run.sh [seconds-per-target, default 60]
 # Builds with clang into build-fuzz (needs clang and libclang-rt-14-dev);
-# new crashes land in build-fuzz/crash-*; the corpora grow in fuzz/corpus/.
+# new crashes land in build-fuzz/crash-*; the corpora grow in build-fuzz/corpus-*
+# (seeded from fuzz/corpus/, which holds only the hand-written seeds).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
@@ -9,7 +10,9 @@ CC=clang cmake -S "$top" -B "$top/build-fuzz" -DFTS_FUZZ=ON -DFTS_SANITIZE=ON -D
 cmake --build "$top/build-fuzz" -j "$(nproc)" --target fuzz_text fuzz_json fuzz_dat > /dev/null
 cd "$top/build-fuzz"
 for t in text json dat; do
-	seeds=("$top/fuzz/corpus/$t")
+	mkdir -p "corpus-$t"
+	cp -n "$top/fuzz/corpus/$t"/* "corpus-$t"/
+	seeds=("corpus-$t")
 	case $t in
 	text) seeds+=("$top/tests/data/hackbench" "$top/tests/data/lost") ;;
 	dat) seeds+=("$top/tests/data/dat") ;;

@@ -8,6 +8,15 @@
  * globally ordered stream without reading ahead more than one record per
  * source, so memory is O(buffers x CPUs).
  *
+ * Compressed (v7) CPU data is read here, not through libtracecmd: 1.3.x keeps
+ * every decompressed chunk in a per-CPU cache that it never frees (its
+ * free_zpage() range test cannot match), so a 24 MB zstd file held ~165 MB of
+ * heap by the end. We walk each CPU's chunk list ourselves, decompress one
+ * chunk at a time with the zstd that libtracecmd already loaded, and hand
+ * the pages to kbuffer exactly as libtracecmd's peek_data does. libtracecmd
+ * still parses the headers, formats and cmdlines, and reads anything we do not
+ * handle (v6, uncompressed v7, other codecs, TSC or guest time conversion).
+ *
  * Event ids and field descriptors are resolved once per tep handle into a
  * table indexed by event id, so decoding a record is a table lookup plus a
  * few fixed-offset reads. Fields missing from the file's format decode to
@@ -15,6 +24,7 @@
  */
 #include "core/reader.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -23,6 +33,7 @@
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
+#include <traceevent/kbuffer.h>
 
 #define DAT_MAX_FIELDS 7
 #define DAT_KIND_PRINT FTS_EV__COUNT   /* ftrace:print, for the clock anchor */
@@ -93,9 +104,29 @@ struct dat_tep {
 	struct dat_comm comms[DAT_COMM_CACHE];
 };
 
+/* One CPU of a compressed buffer, read chunk by chunk (see top comment). */
+struct dat_zcpu {
+	int cpu;
+	uint64_t pos;        /* file offset of the next chunk header */
+	uint64_t end;        /* end of this CPU's data in the file */
+	uint32_t left;       /* chunks not loaded yet */
+	uint64_t chunk_at;   /* file offset of the loaded chunk (record offset) */
+	unsigned char *raw;  /* decompressed chunk */
+	size_t raw_len, raw_cap;
+	size_t page_at;      /* offset of the loaded page in raw */
+	unsigned char *zbuf; /* compressed chunk */
+	size_t zbuf_cap;
+	int64_t ts_delta;    /* what libtracecmd adds to kbuffer time stamps */
+	int loaded;          /* a page is in kbuf */
+	struct kbuffer *kbuf;
+	struct tep_record rec;
+};
+
 struct dat_src {
 	struct tracecmd_input *handle;
 	struct dat_tep *tc;
+	struct dat_zcpu *z;  /* per CPU id when read here, else NULL */
+	int nr_z;
 };
 
 struct dat_cursor {
@@ -103,6 +134,8 @@ struct dat_cursor {
 	int src;
 	int cpu;
 };
+
+struct dat_v7;
 
 struct dat_ctx {
 	const char *path;
@@ -116,6 +149,10 @@ struct dat_ctx {
 	struct dat_cursor *heap;
 	int heap_len;
 	uint64_t next_progress;
+	int fd;              /* our own descriptor for compressed chunks */
+	int page_size;
+	int zerr;            /* a compressed chunk was bad */
+	const struct dat_v7 *v7;
 };
 
 /* ---- field access ---------------------------------------------------- */
@@ -625,6 +662,422 @@ static int handle_record(struct dat_ctx *c, struct dat_tep *tc, struct tep_recor
 	return emit(c, &ev);
 }
 
+/* ---- compressed v7 CPU data ------------------------------------------- */
+
+#define DAT_Z_MAX (64u << 20)          /* bound on one chunk or option section */
+#define DAT_OPT_DONE 0
+#define DAT_OPT_BUFFER 3
+#define DAT_OPT_TIME_SHIFT 12
+#define DAT_OPT_TSC2NSEC 14
+#define DAT_SEC_BUFFER 3
+#define DAT_SEC_COMPRESSED 1
+
+typedef size_t (*dat_zstd_fn)(void *dst, size_t cap, const void *src, size_t len);
+typedef unsigned (*dat_zstd_err_fn)(size_t code);
+
+struct dat_zcpu_info {
+	int id;
+	uint64_t off, size;
+};
+
+/* One BUFFER option of a v7 file. */
+struct dat_zbuffer {
+	char *name;
+	uint64_t section;
+	int page_size;
+	int cpus;
+	struct dat_zcpu_info *cpu;
+};
+
+struct dat_v7 {
+	uint64_t file_size;
+	dat_zstd_fn dec;
+	dat_zstd_err_fn is_err;
+	struct dat_zbuffer *bufs;
+	int nr_bufs;
+	int time_conv;       /* TSC2NSEC or TIME_SHIFT: leave time to libtracecmd */
+	int page_size;
+};
+
+static uint16_t le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const unsigned char *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static int pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+static int grow(unsigned char **buf, size_t *cap, size_t need)
+{
+	unsigned char *p;
+
+	if (need <= *cap)
+		return 0;
+	p = realloc(*buf, need);
+	if (!p)
+		return -1;
+	*buf = p;
+	*cap = need;
+	return 0;
+}
+
+/* Reads one option section at @off into *@out (decompressed). */
+static int v7_section(int fd, const struct dat_v7 *v, uint64_t off, unsigned char **out,
+		      size_t *len, uint16_t *id, uint16_t *flags)
+{
+	unsigned char h[16], *z = NULL;
+	uint64_t size;
+	size_t cap = 0;
+	uint32_t csize, rsize;
+
+	if (off > v->file_size || v->file_size - off < sizeof(h) ||
+	    pread_all(fd, h, sizeof(h), off))
+		return -1;
+	*id = le16(h);
+	*flags = le16(h + 2);
+	size = le64(h + 8);
+	off += sizeof(h);
+	if (size > v->file_size - off || size > DAT_Z_MAX)
+		return -1;
+	if (!(*flags & DAT_SEC_COMPRESSED)) {
+		*len = (size_t)size;
+		if (grow(out, &cap, *len + 1) || pread_all(fd, *out, *len, off))
+			return -1;
+		return 0;
+	}
+	if (size < 8 || pread_all(fd, h, 8, off))
+		return -1;
+	csize = le32(h);
+	rsize = le32(h + 4);
+	if (csize > size - 8 || rsize > DAT_Z_MAX || grow(&z, &cap, csize + 1u) ||
+	    pread_all(fd, z, csize, off + 8)) {
+		free(z);
+		return -1;
+	}
+	cap = 0;
+	if (grow(out, &cap, (size_t)rsize + 1)) {
+		free(z);
+		return -1;
+	}
+	*len = v->dec(*out, rsize, z, csize);
+	free(z);
+	return v->is_err(*len) || *len > rsize ? -1 : 0;
+}
+
+static const unsigned char *take_str(const unsigned char **p, const unsigned char *end)
+{
+	const unsigned char *s = *p, *nul = memchr(s, 0, (size_t)(end - s));
+
+	if (!nul)
+		return NULL;
+	*p = nul + 1;
+	return s;
+}
+
+static int v7_buffer_opt(struct dat_v7 *v, const unsigned char *p, const unsigned char *end)
+{
+	struct dat_zbuffer b = { 0 };
+	const unsigned char *name;
+	void *n;
+
+	if (end - p < 8)
+		return -1;
+	b.section = le64(p);
+	p += 8;
+	name = take_str(&p, end);
+	if (!name || !take_str(&p, end) || end - p < 8)   /* name, clock */
+		return -1;
+	b.page_size = (int)le32(p);
+	b.cpus = (int)le32(p + 4);
+	p += 8;
+	if (b.cpus < 0 || b.cpus > 65536 || (end - p) / 20 < b.cpus)
+		return -1;
+	b.name = strdup((const char *)name);
+	b.cpu = calloc((size_t)b.cpus + 1, sizeof(*b.cpu));
+	n = realloc(v->bufs, sizeof(*v->bufs) * (size_t)(v->nr_bufs + 1));
+	if (!b.name || !b.cpu || !n) {
+		free(b.name);
+		free(b.cpu);
+		free(n);
+		v->bufs = NULL;
+		return -1;
+	}
+	v->bufs = n;
+	for (int i = 0; i < b.cpus; i++, p += 20) {
+		b.cpu[i].id = (int)le32(p);
+		b.cpu[i].off = le64(p + 4);
+		b.cpu[i].size = le64(p + 12);
+	}
+	v->bufs[v->nr_bufs++] = b;
+	return 0;
+}
+
+static void v7_free(struct dat_v7 *v)
+{
+	for (int i = 0; i < v->nr_bufs; i++) {
+		free(v->bufs[i].name);
+		free(v->bufs[i].cpu);
+	}
+	free(v->bufs);
+	memset(v, 0, sizeof(*v));
+}
+
+/*
+ * Fills @v when the file is a little-endian v7 file compressed with zstd and
+ * the zstd library is loaded; returns -1 (and reading falls back to
+ * libtracecmd) otherwise.
+ */
+static int v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
+{
+	unsigned char h[512], *sec = NULL;
+	const unsigned char *p = h + sizeof(dat_magic), *end = h + sizeof(h), *ver, *zname;
+	uint64_t off;
+	int ret = -1;
+
+	memset(v, 0, sizeof(*v));
+	v->file_size = file_size;
+	if (file_size < 64 || pread_all(fd, h, file_size < sizeof(h) ? (size_t)file_size : sizeof(h), 0))
+		return -1;
+	if (file_size < sizeof(h))
+		end = h + file_size;
+	ver = take_str(&p, end);
+	if (!ver || strcmp((const char *)ver, "7") != 0 || end - p < 6 || p[0] != 0)
+		return -1;                      /* not v7, or big endian */
+	v->page_size = (int)le32(p + 2);
+	p += 6;                                 /* endian, long size, page size */
+	if (v->page_size < 64 || v->page_size > (1 << 24))
+		return -1;
+	zname = take_str(&p, end);
+	if (!zname || strcmp((const char *)zname, "zstd") != 0 || !take_str(&p, end) || end - p < 8)
+		return -1;
+	off = le64(p);
+	v->dec = (dat_zstd_fn)dlsym(RTLD_DEFAULT, "ZSTD_decompress");
+	v->is_err = (dat_zstd_err_fn)dlsym(RTLD_DEFAULT, "ZSTD_isError");
+	if (!v->dec || !v->is_err)
+		return -1;
+	for (int guard = 0; off && guard < 256; guard++) {
+		uint16_t id, flags;
+		size_t len = 0;
+		const unsigned char *q, *qend;
+
+		if (v7_section(fd, v, off, &sec, &len, &id, &flags) || id != 0)
+			goto out;
+		off = 0;
+		for (q = sec, qend = sec + len; qend - q >= 6;) {
+			uint16_t oid = le16(q);
+			uint32_t osz = le32(q + 2);
+
+			q += 6;
+			if (osz > (size_t)(qend - q))
+				goto out;
+			if (oid == DAT_OPT_DONE) {
+				off = osz >= 8 ? le64(q) : 0;
+				break;
+			}
+			if (oid == DAT_OPT_BUFFER && v7_buffer_opt(v, q, q + osz))
+				goto out;
+			if (oid == DAT_OPT_TIME_SHIFT || oid == DAT_OPT_TSC2NSEC)
+				v->time_conv = 1;
+			q += osz;
+		}
+		free(sec);
+		sec = NULL;
+	}
+	ret = off ? -1 : 0;
+out:
+	free(sec);
+	if (ret)
+		v7_free(v);
+	return ret;
+}
+
+static void zcpu_free(struct dat_zcpu *z)
+{
+	if (z->kbuf)
+		kbuffer_free(z->kbuf);
+	free(z->raw);
+	free(z->zbuf);
+}
+
+static void src_drop_z(struct dat_src *s)
+{
+	for (int i = 0; i < s->nr_z; i++)
+		zcpu_free(&s->z[i]);
+	free(s->z);
+	s->z = NULL;
+	s->nr_z = 0;
+}
+
+/* Loads the next chunk of @z. Returns 1, 0 at the end, -1 when corrupt. */
+static int zcpu_load_chunk(struct dat_ctx *c, struct dat_zcpu *z)
+{
+	unsigned char h[8];
+	uint32_t csize, rsize;
+	size_t n, cap;
+
+	if (!z->left)
+		return 0;
+	if (z->end - z->pos < sizeof(h) || pread_all(c->fd, h, sizeof(h), z->pos))
+		return -1;
+	csize = le32(h);
+	rsize = le32(h + 4);
+	cap = ((size_t)rsize + (size_t)c->page_size - 1) / (size_t)c->page_size * (size_t)c->page_size;
+	if (csize > z->end - z->pos - sizeof(h) || rsize > DAT_Z_MAX ||
+	    grow(&z->zbuf, &z->zbuf_cap, csize ? csize : 1) ||
+	    grow(&z->raw, &z->raw_cap, cap ? cap : 1) ||
+	    pread_all(c->fd, z->zbuf, csize, z->pos + sizeof(h)))
+		return -1;
+	n = c->v7->dec(z->raw, rsize, z->zbuf, csize);
+	if (c->v7->is_err(n) || n > rsize)
+		return -1;
+	/* a short last page reads as zero padding, never past the buffer */
+	memset(z->raw + n, 0, z->raw_cap - n);
+	z->raw_len = n;
+	z->page_at = 0;
+	z->chunk_at = z->pos;
+	z->pos += sizeof(h) + csize;
+	z->left--;
+	return 1;
+}
+
+/*
+ * The next record of @z, built the way libtracecmd's tracecmd_peek_data()
+ * builds it; the record and its data stay valid until the next call. NULL at
+ * the end, or with c->zerr set when the data is corrupt.
+ */
+static struct tep_record *z_next(struct dat_ctx *c, struct dat_zcpu *z)
+{
+	unsigned long long ts;
+	void *data;
+
+	for (;;) {
+		if (z->loaded) {
+			data = kbuffer_read_event(z->kbuf, &ts);
+			if (data)
+				break;
+			z->loaded = 0;
+			z->page_at += (size_t)c->page_size;
+		}
+		if (z->page_at >= z->raw_len) {
+			int r = zcpu_load_chunk(c, z);
+
+			if (r <= 0) {
+				if (r < 0)
+					c->zerr = 1;
+				return NULL;
+			}
+			continue;
+		}
+		if (kbuffer_load_subbuffer(z->kbuf, z->raw + z->page_at) < 0 ||
+		    kbuffer_subbuffer_size(z->kbuf) > c->page_size) {
+			c->zerr = 1;
+			return NULL;
+		}
+		z->loaded = 1;
+	}
+	z->rec.ts = ts + (unsigned long long)z->ts_delta;
+	z->rec.size = kbuffer_event_size(z->kbuf);
+	z->rec.record_size = kbuffer_curr_size(z->kbuf);
+	z->rec.missed_events = kbuffer_missed_events(z->kbuf);
+	z->rec.cpu = z->cpu;
+	z->rec.data = data;
+	z->rec.offset = z->chunk_at;    /* compressed file position, for progress */
+	z->rec.ref_count = 1;
+	kbuffer_next_event(z->kbuf, NULL);
+	return &z->rec;
+}
+
+/*
+ * Sets up our own reading of source @s when its buffer is compressed, and
+ * checks the first record of every CPU against libtracecmd's (same bytes;
+ * the time difference, e.g. a file ts offset, is kept and added). Any doubt
+ * leaves the source to libtracecmd.
+ */
+static void src_try_z(struct dat_ctx *c, struct dat_src *s, const char *name)
+{
+	struct tep_handle *tep = s->tc->tep;
+	const struct dat_zbuffer *b = NULL;
+	unsigned char h[16];
+
+	if (!c->v7 || c->v7->time_conv || tep_is_file_bigendian(tep))
+		return;
+	c->page_size = c->v7->page_size;
+	for (int i = 0; i < c->v7->nr_bufs; i++) {
+		if (strcmp(c->v7->bufs[i].name, name) == 0)
+			b = &c->v7->bufs[i];
+	}
+	if (!b || b->cpus <= 0 || b->page_size != c->page_size ||
+	    b->section > c->v7->file_size - sizeof(h) || pread_all(c->fd, h, sizeof(h), b->section) ||
+	    le16(h) != DAT_SEC_BUFFER || !(le16(h + 2) & DAT_SEC_COMPRESSED))
+		return;
+	s->z = calloc((size_t)b->cpus, sizeof(*s->z));
+	if (!s->z)
+		return;
+	s->nr_z = b->cpus;
+	for (int i = 0; i < b->cpus; i++) {
+		struct dat_zcpu *z = &s->z[i];
+		const struct dat_zcpu_info *ci = &b->cpu[i];
+		struct tep_record *lib, *own;
+		unsigned char cnt[4];
+		int ok;
+
+		z->cpu = ci->id;
+		z->kbuf = kbuffer_alloc(tep_get_header_page_size(tep) == 8 ? KBUFFER_LSIZE_8 :
+					KBUFFER_LSIZE_4, KBUFFER_ENDIAN_LITTLE);
+		if (!z->kbuf || ci->off > c->v7->file_size || ci->size > c->v7->file_size - ci->off)
+			goto fallback;
+		if (tep_is_old_format(tep))
+			kbuffer_set_old_format(z->kbuf);
+		z->end = ci->off + ci->size;
+		if (ci->size >= 4) {
+			if (pread_all(c->fd, cnt, sizeof(cnt), ci->off))
+				goto fallback;
+			z->left = le32(cnt);
+			z->pos = ci->off + 4;
+		}
+		own = z_next(c, z);
+		lib = tracecmd_read_cpu_first(s->handle, i);
+		ok = !c->zerr && !own == !lib;
+		if (ok && own) {
+			ok = lib->cpu == own->cpu && lib->size == own->size &&
+			     lib->missed_events == own->missed_events &&
+			     memcmp(lib->data, own->data, (size_t)own->size) == 0;
+			z->ts_delta = (int64_t)(lib->ts - own->ts);
+			own->ts = lib->ts;
+		}
+		tracecmd_free_record(lib);
+		if (!ok)
+			goto fallback;
+	}
+	return;
+fallback:
+	c->zerr = 0;
+	src_drop_z(s);
+}
+
 /* ---- merge ------------------------------------------------------------ */
 
 /* Ties go to the earlier source and CPU so the order is reproducible. */
@@ -682,6 +1135,7 @@ static int ctx_add_source(struct dat_ctx *c, struct tracecmd_input *h)
 	if (!p)
 		return -ENOMEM;
 	c->srcs = p;
+	memset(&c->srcs[c->nr_srcs], 0, sizeof(c->srcs[c->nr_srcs]));
 	c->srcs[c->nr_srcs].handle = h;
 	c->srcs[c->nr_srcs].tc = tc;
 	c->nr_srcs++;
@@ -693,15 +1147,18 @@ static int ctx_fill_heap(struct dat_ctx *c)
 	int total = 0;
 
 	for (int s = 0; s < c->nr_srcs; s++)
-		total += tep_get_cpus(c->srcs[s].tc->tep);
+		total += c->srcs[s].z ? c->srcs[s].nr_z : tep_get_cpus(c->srcs[s].tc->tep);
 	c->heap = calloc((size_t)total + 1, sizeof(*c->heap));
 	if (!c->heap)
 		return -ENOMEM;
 	for (int s = 0; s < c->nr_srcs; s++) {
-		int cpus = tep_get_cpus(c->srcs[s].tc->tep);
+		struct dat_src *src = &c->srcs[s];
+		int cpus = src->z ? src->nr_z : tep_get_cpus(src->tc->tep);
 
 		for (int cpu = 0; cpu < cpus; cpu++) {
-			struct tep_record *r = tracecmd_read_data(c->srcs[s].handle, cpu);
+			/* src_try_z read the first records already; cpu_first also rewinds */
+			struct tep_record *r = src->z ? (src->z[cpu].rec.data ? &src->z[cpu].rec : NULL) :
+					       tracecmd_read_cpu_first(src->handle, cpu);
 
 			if (!r)
 				continue;
@@ -733,8 +1190,14 @@ static int ctx_run(struct dat_ctx *c)
 
 		ret = handle_record(c, src->tc, top->rec);
 		progress(c, top->rec);
-		tracecmd_free_record(top->rec);
-		top->rec = tracecmd_read_data(src->handle, top->cpu);
+		if (src->z) {
+			top->rec = z_next(c, &src->z[top->cpu]);
+			if (c->zerr && !ret)
+				ret = -EIO;
+		} else {
+			tracecmd_free_record(top->rec);
+			top->rec = tracecmd_read_data(src->handle, top->cpu);
+		}
 		if (!top->rec)
 			c->heap[0] = c->heap[--c->heap_len];
 		heap_down(c->heap, c->heap_len, 0);
@@ -744,9 +1207,13 @@ static int ctx_run(struct dat_ctx *c)
 
 static void ctx_free(struct dat_ctx *c)
 {
-	for (int i = 0; i < c->heap_len; i++)
-		tracecmd_free_record(c->heap[i].rec);
+	for (int i = 0; i < c->heap_len; i++) {
+		if (!c->srcs[c->heap[i].src].z)
+			tracecmd_free_record(c->heap[i].rec);
+	}
 	free(c->heap);
+	for (int i = 0; i < c->nr_srcs; i++)
+		src_drop_z(&c->srcs[i]);
 	/* Instance handles first: they borrow state from the top handle. */
 	for (int i = 0; i < c->nr_srcs; i++) {
 		if (c->srcs[i].handle != c->top)
@@ -953,6 +1420,8 @@ static int open_sources(struct dat_ctx *c, struct fts_err *err)
 				   "%s: cannot parse trace.dat (truncated or corrupt?); re-extract the trace",
 				   c->path);
 	ret = ctx_add_source(c, c->top);
+	if (!ret)
+		src_try_z(c, &c->srcs[c->nr_srcs - 1], "");
 	n = tracecmd_buffer_instances(c->top);
 	for (int i = 0; !ret && i < n; i++) {
 		struct tracecmd_input *h = tracecmd_buffer_instance_handle(c->top, i);
@@ -962,8 +1431,12 @@ static int open_sources(struct dat_ctx *c, struct fts_err *err)
 					   "%s: cannot open buffer instance %d (truncated or corrupt?); re-extract the trace",
 					   c->path, i);
 		ret = ctx_add_source(c, h);
-		if (ret)
+		if (ret) {
 			tracecmd_close(h);
+			break;
+		}
+		if (tracecmd_buffer_instance_name(c->top, i))
+			src_try_z(c, &c->srcs[c->nr_srcs - 1], tracecmd_buffer_instance_name(c->top, i));
 	}
 	if (ret)
 		return fts_err_set(err, ret, "%s: out of memory opening trace.dat", c->path);
@@ -974,10 +1447,12 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		 struct fts_read_stats *st, struct fts_err *err)
 {
 	struct dat_ctx c;
+	struct dat_v7 v7;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
 	memset(&c, 0, sizeof(c));
+	c.fd = -1;
 	c.path = path;
 	c.opts = opts;
 	c.st = st;
@@ -990,16 +1465,27 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 	/* Both libraries warn on stderr about odd formats; we report errors ourselves. */
 	tep_set_loglevel(TEP_LOG_NONE);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	c.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c.fd >= 0 && v7_load(c.fd, st->bytes_total, &v7) == 0)
+		c.v7 = &v7;
 	ret = open_sources(&c, err);
 	if (!ret) {
 		ret = ctx_fill_heap(&c);
 		if (ret)
 			fts_err_set(err, ret, "%s: out of memory reading trace.dat", path);
 	}
-	if (!ret)
+	if (!ret) {
 		ret = ctx_run(&c);
+		if (c.zerr)
+			fts_err_set(err, -EIO,
+				    "%s: compressed trace data is corrupt; re-extract the trace", path);
+	}
 	if (!ret)
 		st->bytes_done = st->bytes_total;
 	ctx_free(&c);
+	if (c.v7)
+		v7_free(&v7);
+	if (c.fd >= 0)
+		close(c.fd);
 	return ret;
 }

@@ -95,6 +95,8 @@ static void child_reason(int fd, char *out, size_t len)
 		return;
 	buf[n] = '\0';
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		while (*line == ' ' || *line == '\t')
+			line++;
 		if (!*line)
 			continue;
 		snprintf(out, len, "%s", line);

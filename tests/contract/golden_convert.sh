@@ -7,8 +7,9 @@ source "$(dirname "$0")/lib.sh"
 D=$SRC/tests/data
 G=$SRC/tests/golden
 
+# rows of the DB; $WHERE (optional) narrows them for large captures
 dump() {
-	sqlite3 -separator '|' "$1" "SELECT t.tid, s.name, s.timestamp, s.duration, s.args FROM slice s JOIN thread t ON t.track_id = s.track_id ORDER BY 1, 3, 2, 4, 5"
+	sqlite3 -separator '|' "$1" "SELECT t.tid, s.name, s.timestamp, s.duration, s.args FROM slice s JOIN thread t ON t.track_id = s.track_id ${WHERE:+WHERE $WHERE} ORDER BY 1, 3, 2, 4, 5"
 }
 
 golden() {
@@ -34,6 +35,7 @@ golden lost_dat "$D/dat/lost.dat"
 golden overwrite "$D/lost/overwrite.txt"
 golden boot_padded "$D/boot_padded/idle.txt"
 golden cross1000 "$D/boot_padded/cross1000.txt"
-golden sample_aligned "$SRC/assets/sample/sample.txt" \
+# the containerised model's threads (container pids 1-6), aligned with two cards
+WHERE="t.pid = 'Process Scheduling' AND t.tid GLOB '*:[1-6]'" golden sample_aligned "$SRC/assets/sample/sample.txt" \
 	--profiling_data "$SRC/assets/sample/profiling_2cards" --pid_mapping "$SRC/assets/sample/pid_mapping.json"
 finish
