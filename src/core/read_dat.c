@@ -954,7 +954,8 @@ static int zcpu_load_chunk(struct dat_ctx *c, struct dat_zcpu *z)
 	if (c->v7->is_err(n) || n > rsize)
 		return -1;
 	/* a short last page reads as zero padding, never past the buffer */
-	memset(z->raw + n, 0, z->raw_cap - n);
+	memset(z->raw + n, 0, (n + (size_t)c->page_size - 1) / (size_t)c->page_size *
+	       (size_t)c->page_size - n);
 	z->raw_len = n;
 	z->page_at = 0;
 	z->chunk_at = z->pos;
@@ -1051,8 +1052,11 @@ static void src_try_z(struct dat_ctx *c, struct dat_src *s, const char *name)
 			goto fallback;
 		if (tep_is_old_format(tep))
 			kbuffer_set_old_format(z->kbuf);
-		z->end = ci->off + ci->size;
-		if (ci->size >= 4) {
+		/* the size counts the chunks, not the chunk count before them */
+		z->end = ci->off + ci->size + 4;
+		if (z->end > c->v7->file_size)
+			z->end = c->v7->file_size;
+		if (ci->size) {
 			if (pread_all(c->fd, cnt, sizeof(cnt), ci->off))
 				goto fallback;
 			z->left = le32(cnt);
