@@ -1,5 +1,7 @@
 /* cmd_convert.c - `ftscope convert`: a trace -> ftrace_data.db or Chrome JSON. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "cli/term_safe.h"
 #include "ftscope.h"
 
 enum { O_INPUT, O_OUTPUT, O_FORMAT, O_PROFILING, O_PIDMAP, O_NO_CS_ROWS, O_QUIET, O_HELP };
@@ -133,6 +136,22 @@ static void on_progress(void *ctx, const struct fts_read_stats *st)
 		(double)st->bytes_done / 1e6, (double)st->bytes_total / 1e6, rate / 1e6, eta);
 }
 
+/* One summary line; paths and skipped text may hold any byte. */
+static void line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void line(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0) {
+		fts_fputs_safe(stdout, s);
+		putchar('\n');
+	}
+	va_end(ap);
+	free(s);
+}
+
 static void print_summary(const struct fts_convert_opts *o, const struct fts_convert_result *r)
 {
 	const struct fts_read_stats *rd = &r->read;
@@ -141,7 +160,7 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_con
 			     m->lost_markers;
 	uint64_t task_items = m->task_running + m->task_runnable + m->task_sleeping + m->cs_markers;
 
-	printf("input     %s (%s, %.1f MB)\n", o->input, fts_input_format_name(r->input_format),
+	line("input     %s (%s, %.1f MB)", o->input, fts_input_format_name(r->input_format),
 	       (double)rd->bytes_total / 1e6);
 	printf("events    %llu:", (unsigned long long)rd->events);
 	for (int t = 0; t < FTS_EV__COUNT; t++) {
@@ -149,58 +168,58 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_con
 			printf(" %s %llu", fts_ev_type_name((enum fts_ev_type)t),
 			       (unsigned long long)rd->by_type[t]);
 	}
-	printf("\n");
+	putchar('\n');
 	if (rd->other_events)
-		printf("          %llu events of other kinds ignored\n", (unsigned long long)rd->other_events);
+		line("          %llu events of other kinds ignored", (unsigned long long)rd->other_events);
 	if (rd->skipped)
-		printf("          %llu lines not understood and skipped (first, line %llu: %s)\n",
+		line("          %llu lines not understood and skipped (first, line %llu: %s)",
 		       (unsigned long long)rd->skipped, (unsigned long long)rd->first_bad_line,
 		       rd->first_bad);
 	switch (r->time.base) {
 	case FTS_TIME_PROFILING:
-		printf("time      aligned with %d profiling card%s, window %.6f s\n", r->time.ncards,
+		line("time      aligned with %d profiling card%s, window %.6f s", r->time.ncards,
 		       r->time.ncards == 1 ? "" : "s",
 		       (double)(r->time.hi - r->time.lo) / 1e9);
 		for (int i = 0; i < r->time.ncards; i++)
-			printf("          card %s\n", r->time.cards[i].dir);
+			line("          card %s", r->time.cards[i].dir);
 		if (r->time.offset_spread > 1000000)
-			printf("warning   the cards' clock offsets differ by %.3f ms; times follow the earliest card\n",
+			line("warning   the cards' clock offsets differ by %.3f ms; times follow the earliest card",
 			       (double)r->time.offset_spread / 1e6);
 		if (r->time.skipped_cards)
-			printf("warning   %d start_info without a readable end_info ignored\n",
+			line("warning   %d start_info without a readable end_info ignored",
 			       r->time.skipped_cards);
-		printf("          %llu events before the window, %llu after it (not shown)\n",
+		line("          %llu events before the window, %llu after it (not shown)",
 		       (unsigned long long)m->before_window, (unsigned long long)m->after_window);
 		break;
 	case FTS_TIME_CLOCK_PAIR:
-		printf("time      placed on the wall clock by the recorder's clock pair (no profiling data)\n");
+		line("time      placed on the wall clock by the recorder's clock pair (no profiling data)");
 		break;
 	default:
-		printf("time      raw CLOCK_MONOTONIC_RAW ns (no profiling data, no recorder clock pair)\n");
+		line("time      raw CLOCK_MONOTONIC_RAW ns (no profiling data, no recorder clock pair)");
 		break;
 	}
 	if (o->pid_mapping)
-		printf("pids      %u of %u mapping entries map to container pids\n", r->pidmap_mapped,
+		line("pids      %u of %u mapping entries map to container pids", r->pidmap_mapped,
 		       r->pidmap_entries);
-	printf("written   CPU Scheduling: %u lanes, %llu items (%llu run slices, %llu sched_switch, %llu irq, %llu softirq, %llu lost-event markers)\n",
+	line("written   CPU Scheduling: %u lanes, %llu items (%llu run slices, %llu sched_switch, %llu irq, %llu softirq, %llu lost-event markers)",
 	       m->cpu_lanes, (unsigned long long)cpu_items, (unsigned long long)m->cpu_slices,
 	       (unsigned long long)m->switch_markers, (unsigned long long)m->irq_slices,
 	       (unsigned long long)m->softirq_slices, (unsigned long long)m->lost_markers);
-	printf("          Process Scheduling: %u lanes, %llu items (%llu Running, %llu Runnable, %llu Sleeping)\n",
+	line("          Process Scheduling: %u lanes, %llu items (%llu Running, %llu Runnable, %llu Sleeping)",
 	       m->task_lanes, (unsigned long long)task_items, (unsigned long long)m->task_running,
 	       (unsigned long long)m->task_runnable, (unsigned long long)m->task_sleeping);
-	printf("          %llu tasks seen on %d CPUs\n", (unsigned long long)m->tasks_seen, rd->cpus);
+	line("          %llu tasks seen on %d CPUs", (unsigned long long)m->tasks_seen, rd->cpus);
 	if (m->irq_unmatched_exit || m->irq_unmatched_entry || m->irq_too_long)
-		printf("irq       %llu exits without entry, %llu entries without exit, %llu longer than 1 s: dropped\n",
+		line("irq       %llu exits without entry, %llu entries without exit, %llu longer than 1 s: dropped",
 		       (unsigned long long)m->irq_unmatched_exit,
 		       (unsigned long long)m->irq_unmatched_entry, (unsigned long long)m->irq_too_long);
 	if (rd->overwritten)
-		printf("warning   the ring buffer overwrote %llu older events before this text was copied (the capture keeps only its newest part); record with ftscope record, which streams to disk\n",
+		line("warning   the ring buffer overwrote %llu older events before this text was copied (the capture keeps only its newest part); record with ftscope record, which streams to disk",
 		       (unsigned long long)rd->overwritten);
 	if (m->lost_markers)
-		printf("warning   the kernel lost %llu events in this capture (%llu places, marked 'lost events' on the CPU lanes); record with a larger --bf_size or fewer CPUs/events\n",
+		line("warning   the kernel lost %llu events in this capture (%llu places, marked 'lost events' on the CPU lanes); record with a larger --bf_size or fewer CPUs/events",
 		       (unsigned long long)m->lost_events, (unsigned long long)m->lost_markers);
-	printf("output    %s (%s) in %.2f s\n", o->output, o->format == FTS_OUT_JSON ? "json" : "db",
+	line("output    %s (%s) in %.2f s", o->output, o->format == FTS_OUT_JSON ? "json" : "db",
 	       r->seconds);
 }
 
@@ -256,7 +275,9 @@ int fts_cmd_convert(int argc, char **argv)
 	if (prog.on)
 		fprintf(stderr, "\r%72s\r", "");
 	if (rc) {
-		fprintf(stderr, "ftscope convert: %s\n", err.msg);
+		fputs("ftscope convert: ", stderr);
+		fts_fputs_safe(stderr, err.msg);
+		fputc('\n', stderr);
 		return 1;
 	}
 	if (!quiet)

@@ -4,6 +4,7 @@
  */
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "cli/term_safe.h"
 #include "core/error.h"
 #include "ftscope_record.h"
 
@@ -81,7 +82,9 @@ int fts_cmd_pidmap(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	if (fts_pidmapper_start(output, interval, &m, &err)) {
-		fprintf(stderr, "ftscope pidmap: %s\n", err.msg);
+		fputs("ftscope pidmap: ", stderr);
+		fts_fputs_safe(stderr, err.msg);
+		fputc('\n', stderr);
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -93,7 +96,9 @@ int fts_cmd_pidmap(int argc, char **argv)
 			break;
 	}
 	if (fts_pidmapper_stop(m, &err)) {
-		fprintf(stderr, "ftscope pidmap: %s\n", err.msg);
+		fputs("ftscope pidmap: ", stderr);
+		fts_fputs_safe(stderr, err.msg);
+		fputc('\n', stderr);
 		return 1;
 	}
 	return 0;

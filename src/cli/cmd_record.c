@@ -5,6 +5,7 @@
  */
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "cli/term_safe.h"
 #include "core/error.h"
 #include "ftscope_record.h"
 
@@ -104,18 +105,6 @@ static const char *bytes_h(double v, char *buf, size_t len)
 	return buf;
 }
 
-/* Paths may carry any byte; never send control characters to the terminal. */
-static void print_safe(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
-}
-
 static void show_status(const struct fts_record_health *h, int tty)
 {
 	char a[32], b[32];
@@ -177,7 +166,7 @@ static void show_summary(const struct fts_record_summary *s, unsigned bf)
 
 	fprintf(stderr, "recorded %.1f s, %s events, %llu lost, ", s->duration_s,
 		human((double)s->health.events, a, sizeof(a)), (unsigned long long)s->health.lost);
-	print_safe(stderr, s->output);
+	fts_fputs_safe(stderr, s->output);
 	fprintf(stderr, " (%s)\n", bytes_h((double)s->file_size, b, sizeof(b)));
 	for (int i = 0; s->cpu && i < s->health.ncpus; i++)
 		fprintf(stderr, "  cpu%-3d %10llu events  %10llu lost  %s streamed\n", s->cpu[i].cpu,
@@ -188,7 +177,7 @@ static void show_summary(const struct fts_record_summary *s, unsigned bf)
 			"(now %u KB) or record fewer CPUs/events\n", (unsigned long long)s->health.lost, bf);
 	if (s->pid_mapping[0]) {
 		fprintf(stderr, "pid mapping: ");
-		print_safe(stderr, s->pid_mapping);
+		fts_fputs_safe(stderr, s->pid_mapping);
 		fputc('\n', stderr);
 	}
 }
@@ -215,7 +204,7 @@ static const char *rewrite_txt(const char *out, char *buf, size_t len)
 	if (n >= 4 && !strcmp(out + n - 4, ".dat")) {
 		snprintf(buf, len, "%.*s.txt", (int)(n - 4), out);
 		fprintf(stderr, "ftscope record: warning: the debugfs backend writes text; output renamed to ");
-		print_safe(stderr, buf);
+		fts_fputs_safe(stderr, buf);
 		fputc('\n', stderr);
 		return buf;
 	}
@@ -301,7 +290,7 @@ int fts_cmd_record(int argc, char **argv)
 	}
 	if (rc) {
 		fprintf(stderr, "ftscope record: ");
-		print_safe(stderr, err.msg);
+		fts_fputs_safe(stderr, err.msg);
 		fputc('\n', stderr);
 		return 1;
 	}
@@ -312,7 +301,7 @@ int fts_cmd_record(int argc, char **argv)
 			fprintf(stderr, "ftscope record: warning: this kernel lacks %s; recording without them\n",
 				h.skipped_events);
 		fprintf(stderr, "recording %d CPUs with %s into ", h.ncpus, h.backend);
-		print_safe(stderr, o.output ? o.output : "trace.dat");
+		fts_fputs_safe(stderr, o.output ? o.output : "trace.dat");
 		if (record_time > 0)
 			fprintf(stderr, " for %lld s (Ctrl+C stops early)\n", record_time);
 		else
@@ -356,13 +345,13 @@ int fts_cmd_record(int argc, char **argv)
 	if (!g_hangup) {
 		if (rc) {
 			fprintf(stderr, "ftscope record: ");
-			print_safe(stderr, err.msg);
+			fts_fputs_safe(stderr, err.msg);
 			fputc('\n', stderr);
 		} else {
 			show_summary(&sum, o.bf_size_kb ? o.bf_size_kb : 40960);
 			if (sum.truncated) {
 				fprintf(stderr, "ftscope record: the capture was cut short (");
-				print_safe(stderr, sum.failure);
+				fts_fputs_safe(stderr, sum.failure);
 				fprintf(stderr, "); the file holds what was recorded until then\n");
 			}
 		}

@@ -67,6 +67,15 @@ grep -q "not understood and skipped" "$WORK/last.out" && pass "skips reported" |
 if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$WORK/last.out"; then bad "control bytes reached the terminal"; else pass "summary free of control bytes"; fi
 rm -f "$O"/*
 
+# a profiling directory named with an escape sequence (any user can make one):
+# the summary shows it escaped
+evil="$WORK/evil/$(printf 'a\033[31mRED')/PROF_1/host"
+mkdir -p "$evil" && cp "$(find "$S/profiling" -name start_info | head -1)" "$(find "$S/profiling" -name end_info | head -1)" "$evil/"
+expect_ok "escape sequence in a card path" "$FTSCOPE" convert --input "$S/sample.txt" --profiling_data "$WORK/evil" --output "$O/ftrace_data.db"
+if LC_ALL=C grep -q $'\x1b' "$WORK/last.out"; then bad "escape sequence reached the terminal"; else pass "card path escaped"; fi
+grep -qF 'a\x1b[31mRED' "$WORK/last.out" && pass "escaped form shown" || bad "escaped form missing"
+rm -f "$O"/*
+
 # no --input: trace.dat, else trace.txt, and the newer of both, said aloud
 mkdir -p "$WORK/cwd"; cd "$WORK/cwd"
 cp "$S/sample.txt" trace.txt
