@@ -10,6 +10,7 @@ if [ "${1:-}" = "--asan" ]; then
 	dir=$top/build-asan
 	args+=(-DFTS_SANITIZE=ON)
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+	export LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
 "$top/scripts/build.sh" "$dir" "${args[@]}"

@@ -999,8 +999,15 @@ static struct tep_record *z_next(struct dat_ctx *c, struct dat_zcpu *z)
 		}
 		z->loaded = 1;
 	}
-	z->rec.ts = ts + (unsigned long long)z->ts_delta;
 	z->rec.size = kbuffer_event_size(z->kbuf);
+	/* the decoders trust rec.size: a record must lie inside its page */
+	if ((unsigned char *)data < z->raw + z->page_at || z->rec.size < 0 ||
+	    (size_t)((unsigned char *)data - z->raw) + (size_t)z->rec.size >
+	    z->page_at + (size_t)c->page_size) {
+		c->zerr = 1;
+		return NULL;
+	}
+	z->rec.ts = ts + (unsigned long long)z->ts_delta;
 	z->rec.record_size = kbuffer_curr_size(z->kbuf);
 	z->rec.missed_events = kbuffer_missed_events(z->kbuf);
 	z->rec.cpu = z->cpu;
