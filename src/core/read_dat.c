@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -815,17 +816,17 @@ static int v7_buffer_opt(struct dat_v7 *v, const unsigned char *p, const unsigne
 	p += 8;
 	if (b.cpus < 0 || b.cpus > 65536 || (end - p) / 20 < b.cpus)
 		return -1;
+	n = realloc(v->bufs, sizeof(*v->bufs) * (size_t)(v->nr_bufs + 1));
+	if (!n)
+		return -1;
+	v->bufs = n;
 	b.name = strdup((const char *)name);
 	b.cpu = calloc((size_t)b.cpus + 1, sizeof(*b.cpu));
-	n = realloc(v->bufs, sizeof(*v->bufs) * (size_t)(v->nr_bufs + 1));
-	if (!b.name || !b.cpu || !n) {
+	if (!b.name || !b.cpu) {
 		free(b.name);
 		free(b.cpu);
-		free(n);
-		v->bufs = NULL;
 		return -1;
 	}
-	v->bufs = n;
 	for (int i = 0; i < b.cpus; i++, p += 20) {
 		b.cpu[i].id = (int)le32(p);
 		b.cpu[i].off = le64(p + 4);
@@ -1420,6 +1421,59 @@ static int check_version(const char *path, uint64_t size, struct fts_err *err)
 			   path);
 }
 
+/*
+ * libtracecmd 1.3 can crash (SIGSEGV) while opening a corrupt file, before
+ * any of our checks can run. Open it once in a child process first: if the
+ * library dies there, the file is reported as corrupt instead of taking
+ * ftscope down with it.
+ */
+static int probe_in_child(const char *path, struct fts_err *err)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return 0; /* no probe possible: go on without it */
+	if (pid == 0) {
+		struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
+							     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+		int n;
+
+		if (!h)
+			_exit(1);
+		n = tracecmd_buffer_instances(h);
+		for (int i = 0; i < n; i++) {
+			struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+
+			if (!b)
+				_exit(1);
+			for (int cpu = 0; cpu < tep_get_cpus(tracecmd_get_tep(b)); cpu++) {
+				struct tep_record *r = tracecmd_read_cpu_first(b, cpu);
+
+				tracecmd_free_record(r);
+			}
+			tracecmd_close(b);
+		}
+		for (int cpu = 0; cpu < tep_get_cpus(tracecmd_get_tep(h)); cpu++)
+			tracecmd_free_record(tracecmd_read_cpu_first(h, cpu));
+		tracecmd_close(h);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return 0;
+	}
+	if (WIFSIGNALED(status))
+		return fts_err_set(err, -EIO,
+				   "%s: trace.dat is corrupt (the trace-cmd library crashed reading it); re-extract the trace",
+				   path);
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		return fts_err_set(err, -EIO,
+				   "%s: cannot parse trace.dat (truncated or corrupt?); re-extract the trace",
+				   path);
+	return 0;
+}
+
 static int open_sources(struct dat_ctx *c, struct fts_err *err)
 {
 	int n, ret;
@@ -1476,6 +1530,9 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 	/* Both libraries warn on stderr about odd formats; we report errors ourselves. */
 	tep_set_loglevel(TEP_LOG_NONE);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	ret = probe_in_child(path, err);
+	if (ret)
+		return ret;
 	c.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (c.fd >= 0 && v7_load(c.fd, st->bytes_total, &v7) == 0)
 		c.v7 = &v7;

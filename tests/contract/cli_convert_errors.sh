@@ -15,6 +15,10 @@ expect_fail "missing input" "cannot open" "$FTSCOPE" convert --input "$WORK/nope
 expect_fail "empty input" "empty|not a trace" "$FTSCOPE" convert --input "$D/bad/empty.txt" --output "$O/ftrace_data.db"; no_output empty
 expect_fail "garbage input" "not a trace" "$FTSCOPE" convert --input "$D/bad/garbage.txt" --output "$O/ftrace_data.db"; no_output garbage
 expect_fail "truncated trace.dat" "truncated|corrupt|cannot" "$FTSCOPE" convert --input "$D/bad/truncated.dat" --output "$O/ftrace_data.db"; no_output truncated
+# corrupt headers that crash libtracecmd itself: reported, not crashed on
+for f in "$D"/bad/libtracecmd_crash*.dat; do
+	expect_fail "corrupt trace.dat $(basename "$f")" "corrupt" "$FTSCOPE" convert --input "$f" --output "$O/ftrace_data.db"; no_output "$(basename "$f")"
+done
 head -c 20000 "$S/sample.dat" > "$WORK/cut.dat"
 expect_fail "trace.dat cut at 20 KB" "truncated|corrupt|cannot" "$FTSCOPE" convert --input "$WORK/cut.dat" --output "$O/ftrace_data.db"; no_output cut
 expect_fail "malformed pid mapping" "not valid JSON" "$FTSCOPE" convert --input "$S/sample.txt" --pid_mapping "$D/bad/malformed_pidmap.json" --output "$O/ftrace_data.db"; no_output pidmap
