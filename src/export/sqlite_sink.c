@@ -30,7 +30,7 @@ static const char *const schema =
 	"PRAGMA journal_mode=OFF;"
 	"PRAGMA synchronous=OFF;"
 	"PRAGMA locking_mode=EXCLUSIVE;"
-	"PRAGMA cache_size=-8192;"
+	"PRAGMA cache_size=-4096;"
 	"PRAGMA temp_store=FILE;"
 	"CREATE TABLE process (pid TEXT PRIMARY KEY, process_name TEXT, label TEXT,"
 	" process_sort_index INTEGER);"
