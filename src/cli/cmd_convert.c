@@ -208,7 +208,8 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_con
 	line("          Process Scheduling: %u lanes, %llu items (%llu Running, %llu Runnable, %llu Sleeping)",
 	       m->task_lanes, (unsigned long long)task_items, (unsigned long long)m->task_running,
 	       (unsigned long long)m->task_runnable, (unsigned long long)m->task_sleeping);
-	line("          %llu tasks seen on %d CPUs", (unsigned long long)m->tasks_seen, rd->cpus);
+	line("          %llu tasks seen on %d CPUs, %llu migrations (Runnable slices carry migrated_from)",
+	     (unsigned long long)m->tasks_seen, rd->cpus, (unsigned long long)m->migrations);
 	if (m->irq_unmatched_exit || m->irq_unmatched_entry || m->irq_too_long)
 		line("irq       %llu exits without entry, %llu entries without exit, %llu longer than 1 s: dropped",
 		       (unsigned long long)m->irq_unmatched_exit,

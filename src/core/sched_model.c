@@ -38,6 +38,7 @@ struct task {
 	uint64_t since;
 	int32_t cpu;              /* where it runs / ran / was queued */
 	int32_t target_cpu;       /* the wakeup's target, -1 if none */
+	int32_t migrated_from;    /* CPU it was moved off while waiting, -1 if none */
 	int exiting;
 	const char *reason;       /* Runnable: "wakeup", "new", "preempted" */
 	char comm[FTS_COMM_MAX];
@@ -393,6 +394,8 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 			arg(&it, "waker", vstr(m, t->waker));
 		if (t->target_cpu >= 0)
 			arg(&it, "target_cpu", vnum(m, t->target_cpu));
+		if (t->migrated_from >= 0)
+			arg(&it, "migrated_from", vnum(m, t->migrated_from));
 		if (t->reason && strcmp(t->reason, "preempted"))
 			arg(&it, "wakeup_latency_ns", vnum(m, (int64_t)(end - t->since)));
 		m->st.task_runnable++;
@@ -417,6 +420,7 @@ static void task_set(struct task *t, enum tstate s, uint64_t ts, int32_t cpu)
 		t->waker[0] = '\0';
 		t->reason = NULL;
 		t->target_cpu = -1;
+		t->migrated_from = -1;
 	}
 }
 
@@ -491,6 +495,7 @@ static struct task *task_get(struct fts_model *m, int32_t pid, const char *comm)
 	t->pid = pid;
 	t->cpu = -1;
 	t->target_cpu = -1;
+	t->migrated_from = -1;
 	fts_copy_str(t->comm, FTS_COMM_MAX, comm ? comm : "", -1);
 	*pp = t;
 	m->st.tasks_seen++;
@@ -676,7 +681,13 @@ static int on_migrate(struct fts_model *m, const struct fts_event *ev)
 {
 	struct task *t = *task_slot(m, ev->u.migrate.pid);
 
-	if (t && t->state == T_RUNNABLE)
+	m->st.migrations++;
+	if (!t || t->state == T_RUNNING)
+		return 0;
+	/* the first CPU it left while waiting is the one worth showing */
+	if (t->migrated_from < 0 && ev->u.migrate.orig_cpu != ev->u.migrate.dest_cpu)
+		t->migrated_from = ev->u.migrate.orig_cpu;
+	if (t->state == T_RUNNABLE)
 		t->cpu = ev->u.migrate.dest_cpu;
 	return 0;
 }

@@ -50,6 +50,7 @@ struct fts_model_stats {
 	uint64_t irq_unmatched_entry;/* entries never closed */
 	uint64_t irq_too_long;       /* > 1 s: a pairing across lost events */
 	uint64_t switch_mismatch;    /* prev_pid was not who we saw running */
+	uint64_t migrations;         /* sched_migrate_task events */
 	uint32_t cpu_lanes;
 	uint32_t task_lanes;
 	uint64_t tasks_seen;

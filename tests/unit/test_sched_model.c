@@ -482,6 +482,8 @@ static void test_migrate_and_runtime(void **state)
 	arg_is(it, "vruntime", "999");
 	it = expect("A:10", "Runnable", 0, 2000, 500);
 	arg_is(it, "cpu", "3"); /* migrated while queued */
+	arg_is(it, "migrated_from", "0");
+	assert_int_equal(fts_model_stats(model)->migrations, 1);
 }
 
 static void test_exit_and_pid_reuse(void **state)
