@@ -1427,7 +1427,7 @@ static int check_version(const char *path, uint64_t size, struct fts_err *err)
  * library dies there, the file is reported as corrupt instead of taking
  * ftscope down with it.
  */
-static int probe_in_child(const char *path, struct fts_err *err)
+int fts_read_dat_probe(const char *path, struct fts_err *err)
 {
 	int status;
 	pid_t pid = fork();
@@ -1530,9 +1530,11 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 	/* Both libraries warn on stderr about odd formats; we report errors ourselves. */
 	tep_set_loglevel(TEP_LOG_NONE);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	ret = probe_in_child(path, err);
-	if (ret)
-		return ret;
+	if (!opts->probed) {
+		ret = fts_read_dat_probe(path, err);
+		if (ret)
+			return ret;
+	}
 	c.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (c.fd >= 0 && v7_load(c.fd, st->bytes_total, &v7) == 0)
 		c.v7 = &v7;

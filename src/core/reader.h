@@ -19,6 +19,11 @@ struct fts_read_opts {
 	void *emit_ctx;
 	fts_progress_fn progress;  /* may be NULL */
 	void *progress_ctx;
+	/*
+	 * The caller already ran fts_read_dat_probe on this file: skip it.
+	 * The probe forks, which must happen before the caller starts threads.
+	 */
+	int probed;
 };
 
 /*
@@ -46,6 +51,14 @@ int fts_read_text(const char *path, const struct fts_read_opts *opts,
  */
 int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		 struct fts_read_stats *st, struct fts_err *err);
+
+/*
+ * fts_read_dat_probe - open @path with libtracecmd in a child process, so a
+ * corrupt file that crashes the library is reported instead of crashing the
+ * caller. fts_read_dat runs it unless opts->probed; call it yourself before
+ * starting threads. Returns 0 or a negative code with @err filled.
+ */
+int fts_read_dat_probe(const char *path, struct fts_err *err);
 
 /* fts_read_any - detect the format of @path and run the matching reader. */
 int fts_read_any(const char *path, const struct fts_read_opts *opts,

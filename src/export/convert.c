@@ -34,7 +34,7 @@ static int scan_emit(void *ctx, const struct fts_event *ev)
 static void scan_clock(const char *path, struct fts_clock_pair *cp)
 {
 	struct scan_ctx s = { 0 };
-	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s };
+	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s, .probed = 1 };
 	struct fts_read_stats st;
 
 	memset(&st, 0, sizeof(st));
@@ -86,6 +86,8 @@ int fts_convert(const struct fts_convert_opts *opts, struct fts_convert_result *
 		res = &local;
 	memset(res, 0, sizeof(*res));
 	rc = fts_input_detect(opts->input, &res->input_format, err);
+	if (!rc && res->input_format == FTS_FMT_DAT)
+		rc = fts_read_dat_probe(opts->input, err); /* forks: before the sink's thread */
 	if (rc)
 		return rc;
 	if (opts->pid_mapping) {
@@ -122,6 +124,7 @@ int fts_convert(const struct fts_convert_opts *opts, struct fts_convert_result *
 	ro.emit_ctx = model;
 	ro.progress = opts->progress;
 	ro.progress_ctx = opts->progress_ctx;
+	ro.probed = 1;
 	rc = fts_read_any(opts->input, &ro, &res->read, err);
 	if (rc > 0 || fts_model_error(model)->code) {
 		/* the model (its sink) failed, not the reader */
