@@ -60,3 +60,16 @@ check_state "two concurrent captures"
 trace-cmd report -i c1.dat 2>/dev/null | awk '/ \[00[1-9]\] /{bad=1} END{exit bad}' || fail "c1 (--cpu 0) has other CPUs"
 [ "$(grep -c 'tracing_mark_write: ftscope_clock' c2.txt)" = 2 ] || fail "c2 lost its markers"
 echo "ok: two captures at once"
+
+# A killed run's instance (owner dead) is removed by the next start; an
+# instance whose owner lives is left alone.
+sh -c 'exit 0' & dead=$!; wait $dead
+while kill -0 "$dead" 2>/dev/null; do dead=$((dead + 1)); done
+mkdir "$T/instances/ftscope-$dead" || fail "cannot make a stale instance"
+mkdir "$T/instances/ftscope-$$" || fail "cannot make a live instance"
+"$FTS" record --record_time 1 --output d.dat -q 2>log || { cat log; rmdir "$T/instances/ftscope-$$"; fail "record with a stale instance failed"; }
+[ -d "$T/instances/ftscope-$dead" ] && { rmdir "$T/instances/ftscope-$dead" "$T/instances/ftscope-$$"; fail "stale instance ftscope-$dead kept"; }
+[ -d "$T/instances/ftscope-$$" ] || fail "a live owner's instance was removed"
+rmdir "$T/instances/ftscope-$$"
+check_state "stale instance cleanup"
+echo "ok: stale instance removed, live one kept"
