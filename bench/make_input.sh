@@ -20,6 +20,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+source "$REPO/scripts/capture_lib.sh"
 SIZE_MB=${1:-${SIZE_MB:-400}}
 DIR=${FTSCOPE_BENCH_DIR:-/tmp/ftscope-bench}
 BASE=${BENCH_BASE_TXT:-$REPO/assets/sample/sample.txt}
@@ -101,15 +102,7 @@ if [ "${FORCE:-0}" = 1 ] || [ ! -f "$DIR/trace.dat.key" ] || [ "$(cat "$DIR/trac
     rm -f "$DIR/trace.dat.key"
     [ -d "$TRACEFS/instances" ] || mount -t tracefs nodev "$TRACEFS"
     mkdir "$T"
-    echo 0 > "$T/tracing_on"                # a new instance starts with tracing_on=1
-    echo mono_raw > "$T/trace_clock"
-    echo "$DAT_KB" > "$T/buffer_size_kb"
-    for e in sched/sched_switch sched/sched_wakeup sched/sched_waking sched/sched_wakeup_new \
-             sched/sched_migrate_task sched/sched_stat_runtime sched/sched_process_fork \
-             sched/sched_process_exec sched/sched_process_exit irq/irq_handler_entry \
-             irq/irq_handler_exit irq/softirq_raise irq/softirq_entry irq/softirq_exit; do
-        echo 1 > "$T/events/$e/enable"
-    done
+    fts_instance_setup "$T" "$DAT_KB"
     entries() { awk '/^entries:/ {s += $2} END {print s + 0}' "$T"/per_cpu/cpu*/stats; }
     echo 1 > "$T/tracing_on"
     ( while :; do hackbench -g 2 -l 200 >/dev/null 2>&1 || true; sleep 0.05; done ) & LOADPID=$!

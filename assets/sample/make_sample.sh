@@ -21,6 +21,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../../scripts/capture_lib.sh"
 OUT=$(mkdir -p "${1:-$HERE}" && cd "${1:-$HERE}" && pwd)
 TRACEFS=/sys/kernel/tracing
 [ -d "$TRACEFS/instances" ] || mount -t tracefs nodev "$TRACEFS"
@@ -135,15 +136,7 @@ make_card() { # root_dir ascend_pt_name prof_name device rank start_pair end_pai
 
 # ---------------------------------------------------------------- capture
 mkdir "$T"
-echo 0 > "$T/tracing_on"                    # a new instance starts with tracing_on=1
-echo mono_raw > "$T/trace_clock"
-echo 20000 > "$T/buffer_size_kb"
-for e in sched/sched_switch sched/sched_wakeup sched/sched_waking sched/sched_wakeup_new \
-         sched/sched_migrate_task sched/sched_stat_runtime sched/sched_process_fork \
-         sched/sched_process_exec sched/sched_process_exit irq/irq_handler_entry \
-         irq/irq_handler_exit irq/softirq_raise irq/softirq_entry irq/softirq_exit; do
-    echo 1 > "$T/events/$e/enable"
-done
+fts_instance_setup "$T" 20000
 
 "$PY" "$SCRATCH/pidscan.py" "$SCRATCH/pid_mapping.json" & SCAN=$!; BGPIDS+=("$SCAN")
 sleep 0.3                                   # first scan done before the workload

@@ -12,12 +12,9 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/../../scripts/capture_lib.sh"
 TRACEFS=/sys/kernel/tracing
 [ -d "$TRACEFS/instances" ] || mount -t tracefs nodev "$TRACEFS"
-EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_waking sched/sched_wakeup_new
-sched/sched_migrate_task sched/sched_stat_runtime sched/sched_process_fork
-sched/sched_process_exec sched/sched_process_exit irq/irq_handler_entry
-irq/irq_handler_exit irq/softirq_raise irq/softirq_entry irq/softirq_exit"
 SEQ=0
 INSTANCES=()
 BGPIDS=()
@@ -41,10 +38,7 @@ trap cleanup EXIT INT TERM
 inst_new() {
     SEQ=$((SEQ + 1)); INST="ftsdata-$$-$SEQ"; T="$TRACEFS/instances/$INST"
     mkdir "$T"; INSTANCES+=("$INST")
-    echo 0 > "$T/tracing_on"            # a new instance starts with tracing_on=1
-    echo mono_raw > "$T/trace_clock"
-    echo "$1" > "$T/buffer_size_kb"
-    local e; for e in $EVENTS; do echo 1 > "$T/events/$e/enable"; done
+    fts_instance_setup "$T" "$1"
 }
 overrun_total() { awk '/^overrun:/ {s += $2} END {print s + 0}' "$T"/per_cpu/cpu*/stats; }
 # extract with /proc/kallsyms hidden (private mount namespace) -> small .dat.
