@@ -55,3 +55,34 @@ int fts_read_small_file(const char *path, size_t max, char **out, size_t *len, s
 	*len = got;
 	return 0;
 }
+
+int fts_read_head(const char *path, void *buf, size_t len, size_t *got, uint64_t *size,
+		  struct fts_err *err)
+{
+	struct stat sb;
+	ssize_t n;
+	int fd, e;
+
+	*got = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		return fts_err_set(err, -e, "%s: cannot open: %s; check the path and permissions",
+				   path, strerror(e));
+	}
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return fts_err_set(err, -EINVAL, "%s: not a regular file; give a trace file", path);
+	}
+	do
+		n = pread(fd, buf, len, 0);
+	while (n < 0 && errno == EINTR);
+	e = errno;
+	close(fd);
+	if (n < 0)
+		return fts_err_set(err, -e, "%s: cannot read: %s", path, strerror(e));
+	*got = (size_t)n;
+	if (size)
+		*size = (uint64_t)sb.st_size;
+	return 0;
+}

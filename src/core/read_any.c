@@ -7,6 +7,8 @@
  */
 #include "core/reader.h"
 
+#include "core/file_util.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -115,28 +117,20 @@ static int looks_like_text(const char *buf, size_t len)
 int fts_input_detect(const char *path, enum fts_input_format *fmt, struct fts_err *err)
 {
 	char buf[DETECT_HEAD];
-	ssize_t n;
-	int fd, e;
+	size_t n;
+	int rc;
 
 	*fmt = FTS_FMT_UNKNOWN;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		return fts_err_set(err, -e, "%s: cannot open: %s; check the path and permissions",
-				   path, strerror(e));
-	}
-	n = read(fd, buf, sizeof(buf));
-	e = errno;
-	close(fd);
-	if (n < 0)
-		return fts_err_set(err, -e, "%s: cannot read: %s", path, strerror(e));
+	rc = fts_read_head(path, buf, sizeof(buf), &n, NULL, err);
+	if (rc)
+		return rc;
 	if (n == 0)
 		return fts_err_set(err, -ENODATA, "%s: file is empty; nothing was captured", path);
-	if ((size_t)n >= sizeof(any_dat_magic) && memcmp(buf, any_dat_magic, sizeof(any_dat_magic)) == 0) {
+	if (n >= sizeof(any_dat_magic) && memcmp(buf, any_dat_magic, sizeof(any_dat_magic)) == 0) {
 		*fmt = FTS_FMT_DAT;
 		return 0;
 	}
-	if (looks_like_text(buf, (size_t)n)) {
+	if (looks_like_text(buf, n)) {
 		*fmt = FTS_FMT_TEXT;
 		return 0;
 	}

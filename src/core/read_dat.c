@@ -24,6 +24,8 @@
  */
 #include "core/reader.h"
 
+#include "core/file_util.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1244,25 +1246,12 @@ static void ctx_free(struct dat_ctx *c)
 static int check_file(const char *path, struct fts_read_stats *st, struct fts_err *err)
 {
 	char head[sizeof(dat_magic)];
-	struct stat sb;
-	ssize_t n;
-	int fd, e;
+	size_t n;
+	int rc = fts_read_head(path, head, sizeof(head), &n, &st->bytes_total, err);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		return fts_err_set(err, -e, "%s: cannot open: %s; check the path and permissions",
-				   path, strerror(e));
-	}
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return fts_err_set(err, -EINVAL, "%s: not a regular file; give a trace.dat file",
-				   path);
-	}
-	n = pread(fd, head, sizeof(head), 0);
-	close(fd);
-	st->bytes_total = (uint64_t)sb.st_size;
-	if (n != (ssize_t)sizeof(head) || memcmp(head, dat_magic, sizeof(head)) != 0)
+	if (rc)
+		return rc;
+	if (n != sizeof(head) || memcmp(head, dat_magic, sizeof(head)) != 0)
 		return fts_err_set(err, -EINVAL,
 				   "%s: not a trace.dat file (bad magic); record one with ftscope or trace-cmd",
 				   path);
