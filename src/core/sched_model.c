@@ -60,6 +60,14 @@ struct cpu {
 	int32_t curr_prio;
 	char curr_comm[FTS_COMM_MAX];
 	uint64_t since;
+	/*
+	 * The first event on this CPU, since curr started, that ran in another
+	 * task: when a switch goes missing (the kernel drops one now and then),
+	 * the real switch happened between the last event of curr and this one.
+	 */
+	uint64_t foreign_ts;      /* 0: none */
+	int32_t foreign_pid;
+	uint64_t last_ts;         /* the last event seen on this CPU */
 	uint64_t runtime;
 	uint64_t vruntime;
 	int has_vruntime;
@@ -169,17 +177,6 @@ static void fmt_tid(const struct fts_model *m, char *dst, const char *comm, int3
 	memcpy(dst, comm, n);
 	dst[n++] = ':';
 	fmt_i64(dst + n, fts_pidmap_lookup(m->opts.pm, host_pid));
-}
-
-static const char *vtid(struct fts_model *m, const char *comm, int32_t pid)
-{
-	char *p = vreserve(m, TID_MAX);
-
-	if (!p)
-		return "";
-	fmt_tid(m, p, comm, pid);
-	m->vlen -= TID_MAX - (strlen(p) + 1);
-	return p;
 }
 
 static void arg(struct fts_item *it, const char *k, const char *v)
@@ -538,8 +535,19 @@ static void cpu_start(struct cpu *c, int32_t pid, const char *comm, int32_t prio
 	c->curr_prio = prio;
 	fts_copy_str(c->curr_comm, FTS_COMM_MAX, comm, -1);
 	c->since = ts;
+	c->foreign_ts = 0;
 	c->runtime = 0;
 	c->has_vruntime = 0;
+}
+
+/* Remember the first event that ran in a task other than the one we think runs. */
+static void note_foreign(struct cpu *c, const struct fts_event *ev)
+{
+	if (c->known && !c->foreign_ts && ev->pid != c->curr_pid && ev->type != FTS_EV_SWITCH &&
+	    ev->type != FTS_EV_LOST) {
+		c->foreign_ts = ev->ts ? ev->ts : 1;
+		c->foreign_pid = ev->pid;
+	}
 }
 
 /*
@@ -550,6 +558,7 @@ static int first_sight(struct fts_model *m, const struct fts_event *ev)
 {
 	struct cpu *c = &m->cpus[ev->cpu];
 	struct task *t;
+	int rc;
 
 	if (c->known || ev->type == FTS_EV_SWITCH || ev->type == FTS_EV_LOST)
 		return 0;
@@ -559,8 +568,70 @@ static int first_sight(struct fts_model *m, const struct fts_event *ev)
 	t = task_get(m, ev->pid, ev->comm);
 	if (!t)
 		return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
-	if (t->state == T_UNKNOWN)
-		task_set(t, T_RUNNING, ev->ts, ev->cpu);
+	if (t->state == T_RUNNING)
+		return 0;
+	if (t->state != T_UNKNOWN) {
+		/* it was waiting (e.g. woken before this CPU's first event): now it runs */
+		if (t->state == T_RUNNABLE)
+			t->cpu = ev->cpu;
+		rc = close_task_state(m, t, ev->ts);
+		if (rc)
+			return rc;
+	}
+	task_set(t, T_RUNNING, ev->ts, ev->cpu);
+	return 0;
+}
+
+/*
+ * A switch went missing: the task we saw start on @cpu is no longer running
+ * there (a switch names someone else, or it is switched in elsewhere). Close
+ * its run slice and its Running state at the first event another task ran on
+ * this CPU (or at @ts), so both views agree, and forget its state until the
+ * next event about it.
+ */
+static int stop_unseen(struct fts_model *m, int cpu, uint64_t ts)
+{
+	struct cpu *c = &m->cpus[cpu];
+	struct task *t = c->curr_pid ? *task_slot(m, c->curr_pid) : NULL;
+	int rc;
+
+	if (c->foreign_ts && c->foreign_ts < ts && c->foreign_ts >= c->since)
+		ts = c->foreign_ts;
+	rc = close_cpu_run(m, cpu, ts, "?");
+
+	if (rc)
+		return rc;
+	if (t && t->state == T_RUNNING && t->cpu == cpu) {
+		rc = close_task_state(m, t, ts);
+		if (rc)
+			return rc;
+		task_set(t, T_UNKNOWN, ts, -1);
+	}
+	return 0;
+}
+
+/* The switch to @ev's prev task went missing: it has run here since @from. */
+static int start_unseen(struct fts_model *m, const struct fts_event *ev, uint64_t from)
+{
+	const struct fts_ev_switch *sw = &ev->u.sw;
+	struct task *t;
+	int rc;
+
+	cpu_start(&m->cpus[ev->cpu], sw->prev_pid, sw->prev_comm, sw->prev_prio, from);
+	if (sw->prev_pid == 0)
+		return 0;
+	t = task_get(m, sw->prev_pid, sw->prev_comm);
+	if (!t)
+		return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+	if (t->state == T_RUNNING)
+		return 0;
+	if (t->state != T_UNKNOWN && t->since <= from) {
+		t->cpu = t->state == T_RUNNABLE ? ev->cpu : t->cpu;
+		rc = close_task_state(m, t, from);
+		if (rc)
+			return rc;
+	}
+	task_set(t, T_RUNNING, from, ev->cpu);
 	return 0;
 }
 
@@ -573,8 +644,21 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 	uint32_t lane;
 	int rc;
 
-	if (c->known && c->curr_pid != sw->prev_pid)
+	if (c->known && c->curr_pid != sw->prev_pid) {
+		uint64_t from = c->foreign_ts;
+		int32_t who = c->foreign_pid;
+
 		m->st.switch_mismatch++;
+		rc = stop_unseen(m, ev->cpu, ev->ts);
+		if (rc)
+			return rc;
+		if (from && who == sw->prev_pid && from < ev->ts) {
+			/* prev ran at least since its first event here */
+			rc = start_unseen(m, ev, from);
+			if (rc)
+				return rc;
+		}
+	}
 	if (c->known && c->curr_pid == sw->prev_pid) {
 		/* the switch names the task authoritatively (comm may have changed) */
 		fts_copy_str(c->curr_comm, FTS_COMM_MAX, sw->prev_comm, -1);
@@ -629,6 +713,15 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 	t = task_get(m, sw->next_pid, sw->next_comm);
 	if (!t)
 		return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+	if (t->state == T_RUNNING && t->cpu != ev->cpu && t->cpu >= 0 && t->cpu < m->ncpus &&
+	    m->cpus[t->cpu].known && m->cpus[t->cpu].curr_pid == t->pid) {
+		/* still "running" elsewhere: its switch-out there was lost */
+		m->st.switch_mismatch++;
+		rc = stop_unseen(m, t->cpu, ev->ts);
+		if (rc)
+			return rc;
+		m->cpus[t->cpu].known = 0;
+	}
 	if (t->state == T_RUNNABLE || t->state == T_SLEEPING) {
 		/* a Runnable waited for this CPU: that is where it counts */
 		t->cpu = ev->cpu;
@@ -641,10 +734,24 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 	return 0;
 }
 
+/*
+ * "comm:pid" of the task an event ran in (the waker, the task an irq hit):
+ * the CPU's current task when the event agrees with it (the switch gave its
+ * exact name), else the event's own task (a switch to it went missing).
+ */
+static void event_task(const struct fts_model *m, const struct fts_event *ev, char *dst)
+{
+	const struct cpu *c = &m->cpus[ev->cpu];
+
+	if (c->known && c->curr_pid == ev->pid)
+		fmt_tid(m, dst, c->curr_pid == 0 ? "<idle>" : c->curr_comm, c->curr_pid);
+	else
+		fmt_tid(m, dst, ev->pid == 0 ? "<idle>" : ev->comm, ev->pid);
+}
+
 static int on_wake(struct fts_model *m, const struct fts_event *ev)
 {
 	const struct fts_ev_task *w = &ev->u.task;
-	struct cpu *c = &m->cpus[ev->cpu];
 	struct task *t;
 	int rc;
 
@@ -669,11 +776,7 @@ static int on_wake(struct fts_model *m, const struct fts_event *ev)
 	t->prio = w->prio;
 	t->target_cpu = w->target_cpu;
 	t->reason = ev->type == FTS_EV_WAKEUP_NEW ? "new" : "wakeup";
-	/* the waker is whoever ran on the CPU that issued the wakeup */
-	if (c->known)
-		fmt_tid(m, t->waker, c->curr_pid == 0 ? "<idle>" : c->curr_comm, c->curr_pid);
-	else
-		fmt_tid(m, t->waker, ev->comm, ev->pid);
+	event_task(m, ev, t->waker);
 	return 0;
 }
 
@@ -791,11 +894,10 @@ static int on_task_exit(struct fts_model *m, const struct fts_event *ev)
 
 static const char *curr_task(struct fts_model *m, const struct fts_event *ev)
 {
-	struct cpu *c = &m->cpus[ev->cpu];
+	char tid[TID_MAX];
 
-	if (c->known)
-		return vtid(m, c->curr_pid == 0 ? "<idle>" : c->curr_comm, c->curr_pid);
-	return vtid(m, ev->comm, ev->pid);
+	event_task(m, ev, tid);
+	return vstr(m, tid);
 }
 
 static int on_irq_entry(struct fts_model *m, const struct fts_event *ev)
@@ -885,7 +987,11 @@ static int on_softirq(struct fts_model *m, const struct fts_event *ev)
 	return emit(m, &it, start, ev->ts);
 }
 
-/* Lost events: mark them, and forget pairings that may now be wrong. */
+/*
+ * Lost events: mark them, and forget what may now be wrong: open irq
+ * pairings, and who runs here. The current run slice ends at the last event
+ * seen before the gap; the next event tells who runs after it.
+ */
 static int on_lost(struct fts_model *m, const struct fts_event *ev)
 {
 	struct cpu *c = &m->cpus[ev->cpu];
@@ -897,6 +1003,12 @@ static int on_lost(struct fts_model *m, const struct fts_event *ev)
 	m->st.irq_unmatched_entry += (uint64_t)c->nirq;
 	c->nirq = 0;
 	memset(c->softirq_ts, 0, sizeof(c->softirq_ts));
+	if (c->known) {
+		rc = stop_unseen(m, ev->cpu, c->last_ts > c->since ? c->last_ts : c->since);
+		if (rc)
+			return rc;
+		c->known = 0;
+	}
 	rc = cpu_lane(m, ev->cpu, &lane);
 	if (rc)
 		return rc;
@@ -905,6 +1017,8 @@ static int on_lost(struct fts_model *m, const struct fts_event *ev)
 	m->st.lost_markers++;
 	return emit(m, &it, ev->ts, ev->ts);
 }
+
+static int dispatch(struct fts_model *m, const struct fts_event *ev);
 
 int fts_model_event(struct fts_model *m, const struct fts_event *ev)
 {
@@ -933,6 +1047,14 @@ int fts_model_event(struct fts_model *m, const struct fts_event *ev)
 		rc = first_sight(m, ev);
 	if (rc)
 		return rc;
+	note_foreign(&m->cpus[ev->cpu], ev);
+	rc = dispatch(m, ev);
+	m->cpus[ev->cpu].last_ts = ev->ts;
+	return rc;
+}
+
+static int dispatch(struct fts_model *m, const struct fts_event *ev)
+{
 	switch (ev->type) {
 	case FTS_EV_SWITCH:
 		return on_switch(m, ev);

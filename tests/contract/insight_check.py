@@ -243,6 +243,21 @@ def check_model(d, expect):
                 fail("%s: %s [%d,+%d] overlaps %s at %d (Insight draws a second row)" %
                      (tid, a[3], a[1], a[2], b[3], b[1]))
                 break
+    # the two views agree: a task's Running time on its lane equals the time
+    # its run slices take on the CPU lanes
+    running = defaultdict(int)
+    on_cpu = defaultdict(int)
+    for key, items in by_lane.items():
+        group, tid = d.lanes[key]
+        for _, ts, dur, name, args, _ in items:
+            if group == "Process Scheduling" and name == "Running":
+                running[tid] += dur
+            elif group == "CPU Scheduling" and name not in CPU_MARKERS:
+                on_cpu[name] += dur
+    for tid in set(running) | set(on_cpu):
+        if running[tid] != on_cpu[tid]:
+            fail("%s: Running %d ns on its lane but %d ns on the CPU lanes" %
+                 (tid, running[tid], on_cpu[tid]))
     # the statistics units
     if not task_rows:
         fail("Ftrace Task Summary: no Running/Runnable/Sleeping rows")

@@ -597,6 +597,79 @@ static void test_exec_by_thread(void **state)
 	check_task_lanes_contiguous();
 }
 
+/*
+ * The kernel dropped the switch A -> B on CPU 0: A's slices end at B's first
+ * event there, B runs from it, and an irq in between is charged to B.
+ */
+static void test_missing_switch(void **state)
+{
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1500, 0, "B", 20, 1, 0);
+	simple(FTS_EV_SOFTIRQ_EXIT, 1600, 0, "B", 20, 1, 0);
+	sw(2000, 0, "B", 20, "S", "swapper/0", 0);
+	finish();
+
+	it = expect("CPU 000", "A:10", 0, 1000, 500);
+	arg_is(it, "end_state", "?");
+	expect("A:10", "Running", 0, 1000, 500);
+	assert_int_equal(count("A:10", "Running"), 1);
+	it = expect("CPU 000", "B:20", 0, 1500, 500);
+	arg_is(it, "end_state", "S");
+	expect("B:20", "Running", 0, 1500, 500);
+	expect("B:20", "Sleeping", 0, 2000, 0);
+	it = expect("CPU 000", "softirq", 0, 1500, 100);
+	arg_is(it, "task", "B:20");
+	assert_int_equal(fts_model_stats(model)->switch_mismatch, 1);
+	check_task_lanes_contiguous();
+}
+
+/* A is switched in on CPU 1 while CPU 0 still "runs" it: its CPU 0 stretch ends. */
+static void test_running_elsewhere(void **state)
+{
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1200, 0, "<idle>", 0, 1, 0);
+	sw(1500, 1, "swapper/1", 0, "R", "A", 10);
+	sw(2000, 1, "A", 10, "S", "swapper/1", 0);
+	finish();
+
+	expect("CPU 000", "A:10", 0, 1000, 200);
+	expect("CPU 001", "A:10", 0, 1500, 500);
+	expect("A:10", "Running", 0, 1000, 200);
+	expect("A:10", "Running", 1, 1500, 500);
+	assert_int_equal(count("A:10", "Running"), 2);
+	check_task_lanes_contiguous();
+}
+
+/* Lost events end the current run slice at the last event before the gap. */
+static void test_lost_ends_run(void **state)
+{
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1200, 0, "A", 10, 1, 0);
+	simple(FTS_EV_LOST, 9000, 0, "B", 20, 55, 0);
+	simple(FTS_EV_SOFTIRQ_EXIT, 9000, 0, "B", 20, 1, 0); /* its entry was lost */
+	sw(9500, 0, "B", 20, "S", "swapper/0", 0);
+	finish();
+
+	it = expect("CPU 000", "A:10", 0, 1000, 200);
+	arg_is(it, "end_state", "?");
+	expect("A:10", "Running", 0, 1000, 200);
+	expect("CPU 000", "lost events", 0, 9000, 0);
+	expect("CPU 000", "B:20", 0, 9000, 500);
+	expect("B:20", "Running", 0, 9000, 500);
+	assert_int_equal(count("CPU 000", "softirq"), 0);
+	check_task_lanes_contiguous();
+}
+
 static void test_kernel_threads(void **state)
 {
 	(void)state;
@@ -884,6 +957,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pid_reuse_after_lost_switch, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_exec, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_exec_by_thread, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_missing_switch, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_running_elsewhere, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_lost_ends_run, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_threads, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_irq_softirq, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_boundaries, setup_raw, teardown),
