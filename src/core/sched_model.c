@@ -595,7 +595,7 @@ static int stop_unseen(struct fts_model *m, int cpu, uint64_t ts)
 	struct task *t = c->curr_pid ? *task_slot(m, c->curr_pid) : NULL;
 	int rc;
 
-	if (c->foreign_ts && c->foreign_ts < ts && c->foreign_ts >= c->since)
+	if (c->foreign_ts && c->foreign_ts <= ts && c->foreign_ts >= c->since)
 		ts = c->foreign_ts;
 	rc = close_cpu_run(m, cpu, ts, "?");
 
@@ -652,7 +652,7 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 		rc = stop_unseen(m, ev->cpu, ev->ts);
 		if (rc)
 			return rc;
-		if (from && who == sw->prev_pid && from < ev->ts) {
+		if (from && who == sw->prev_pid && from <= ev->ts) {
 			/* prev ran at least since its first event here */
 			rc = start_unseen(m, ev, from);
 			if (rc)
