@@ -716,11 +716,13 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 	if (t->state == T_RUNNING && t->cpu != ev->cpu && t->cpu >= 0 && t->cpu < m->ncpus &&
 	    m->cpus[t->cpu].known && m->cpus[t->cpu].curr_pid == t->pid) {
 		/* still "running" elsewhere: its switch-out there was lost */
+		int other = t->cpu; /* stop_unseen forgets t->cpu */
+
 		m->st.switch_mismatch++;
-		rc = stop_unseen(m, t->cpu, ev->ts);
+		rc = stop_unseen(m, other, ev->ts);
 		if (rc)
 			return rc;
-		m->cpus[t->cpu].known = 0;
+		m->cpus[other].known = 0;
 	}
 	if (t->state == T_RUNNABLE || t->state == T_SLEEPING) {
 		/* a Runnable waited for this CPU: that is where it counts */
