@@ -84,6 +84,33 @@ static int insight_db_name(const char *path)
 }
 
 /*
+ * Insight's import refuses paths holding control characters or any of
+ * " ' % < > | & $ ; ` \ (contract section 1.5): say so now, not after the
+ * user has copied the file to their workstation.
+ */
+static void check_insight_path(const char *output)
+{
+	char abs[4096];
+	const char *p = output;
+
+	if (output[0] != '/' && getcwd(abs, sizeof(abs) - 1)) {
+		size_t n = strlen(abs);
+
+		snprintf(abs + n, sizeof(abs) - n, "/%s", output);
+		p = abs;
+	}
+	for (const char *c = p; *c; c++) {
+		if ((unsigned char)*c < 0x20 || strchr("\"'%<>|&$;`\\", *c)) {
+			fputs("ftscope convert: note: MindStudio Insight refuses paths containing control characters or any of \" ' % < > | & $ ; ` \\; import will fail from '",
+			      stderr);
+			fts_fputs_safe(stderr, p);
+			fputs("'\n", stderr);
+			return;
+		}
+	}
+}
+
+/*
  * Without --input: trace.dat, else trace.txt; with both, the newer one, and
  * say which (the reference silently converted a stale trace.dat).
  */
@@ -265,6 +292,8 @@ int fts_cmd_convert(int argc, char **argv)
 	if (o.format == FTS_OUT_DB && !insight_db_name(o.output) && !quiet)
 		fprintf(stderr, "ftscope convert: note: MindStudio Insight only recognises DBs named ftrace_data*.db; '%s' will not import as ftrace\n",
 			base_name(o.output));
+	if (!quiet)
+		check_insight_path(o.output);
 	if (!o.input)
 		o.input = default_input();
 

@@ -23,7 +23,8 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, struct fts_err 
 /*
  * fts_outfile_commit - close the temp file (after fsync) and rename it over
  * the target, removing the target's stale @sidecars (e.g. "-wal", "-shm";
- * NULL-terminated, may be NULL). On failure the temp file is removed.
+ * NULL-terminated, may be NULL). Under sudo the file is handed to the
+ * invoking user (SUDO_UID/SUDO_GID). On failure the temp file is removed.
  */
 int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struct fts_err *err);
 

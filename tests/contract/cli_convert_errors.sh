@@ -53,6 +53,20 @@ expect_ok "overwrite existing output" "$FTSCOPE" convert -q --input "$S/sample.t
 [ -z "$(ls -A "$O" | grep tmp)" ] && pass "no temp files left" || bad "temp files left"
 rm -f "$O"/*
 
+# run through sudo, the output belongs to the user who asked (Insight refuses
+# files owned by someone else)
+if [ "$(id -u)" = 0 ]; then
+	expect_ok "convert under sudo" env SUDO_UID=65534 SUDO_GID=65534 "$FTSCOPE" convert -q --input "$S/sample.txt" --output "$O/ftrace_data.db"
+	[ "$(stat -c %u:%g "$O/ftrace_data.db")" = 65534:65534 ] && pass "output handed to the sudo user" || bad "output owned by $(stat -c %u:%g "$O/ftrace_data.db")"
+	rm -f "$O"/*
+fi
+
+# paths Insight's import refuses are pointed out before the work is done
+mkdir -p "$WORK/a&b"
+expect_ok "output under a directory with '&'" "$FTSCOPE" convert --input "$S/sample.txt" --output "$WORK/a&b/ftrace_data.db"
+grep -q "Insight refuses paths containing" "$WORK/last.out" && pass "unsafe path pointed out" || bad "unsafe path not pointed out"
+rm -f "$O"/*
+
 # a full disk: stop with a clear error, no partial file
 if [ "$(id -u)" = 0 ] && mkdir -p "$WORK/tiny" && mount -t tmpfs -o size=256k tmpfs "$WORK/tiny" 2>/dev/null; then
 	expect_fail "disk full (DB)" "No space|full|disk" "$FTSCOPE" convert --input "$S/sample.txt" --output "$WORK/tiny/ftrace_data.db"
