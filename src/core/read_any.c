@@ -7,6 +7,7 @@
  */
 #include "core/reader.h"
 
+#include "core/dat_layout.h"
 #include "core/file_util.h"
 
 #include <ctype.h>
@@ -17,7 +18,6 @@
 
 #define DETECT_HEAD 4096
 
-static const char any_dat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
 static const char *skip_digits(const char *p, const char *end)
 {
@@ -126,7 +126,7 @@ int fts_input_detect(const char *path, enum fts_input_format *fmt, struct fts_er
 		return rc;
 	if (n == 0)
 		return fts_err_set(err, -ENODATA, "%s: file is empty; nothing was captured", path);
-	if (n >= sizeof(any_dat_magic) && memcmp(buf, any_dat_magic, sizeof(any_dat_magic)) == 0) {
+	if (n >= FTS_DAT_MAGIC_LEN && memcmp(buf, FTS_DAT_MAGIC, FTS_DAT_MAGIC_LEN) == 0) {
 		*fmt = FTS_FMT_DAT;
 		return 0;
 	}

@@ -8,7 +8,8 @@
  * globally ordered stream without reading ahead more than one record per
  * source, so memory is O(buffers x CPUs).
  *
- * Compressed (v7) CPU data is read here, not through libtracecmd: 1.3.x keeps
+ * Compressed (v7) CPU data is read here, not through libtracecmd (the chunk
+ * lists come from dat_layout.c): 1.3.x keeps
  * every decompressed chunk in a per-CPU cache that it never frees (its
  * free_zpage() range test cannot match), so a 24 MB zstd file held ~165 MB of
  * heap by the end. We walk each CPU's chunk list ourselves, decompress one
@@ -24,9 +25,9 @@
  */
 #include "core/reader.h"
 
+#include "core/dat_layout.h"
 #include "core/file_util.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -45,7 +46,6 @@
 #define DAT_COMM_CACHE 1024            /* power of two */
 #define DAT_PROGRESS_EVERY (1u << 20)
 
-static const char dat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
 struct dat_kind_desc {
 	const char *system;
@@ -138,7 +138,6 @@ struct dat_cursor {
 	int cpu;
 };
 
-struct dat_v7;
 
 struct dat_ctx {
 	const char *path;
@@ -665,257 +664,7 @@ static int handle_record(struct dat_ctx *c, struct dat_tep *tc, struct tep_recor
 	return emit(c, &ev);
 }
 
-/* ---- compressed v7 CPU data ------------------------------------------- */
-
-#define DAT_Z_MAX (64u << 20)          /* bound on one chunk or option section */
-#define DAT_OPT_DONE 0
-#define DAT_OPT_BUFFER 3
-#define DAT_OPT_TIME_SHIFT 12
-#define DAT_OPT_TSC2NSEC 14
-#define DAT_SEC_BUFFER 3
-#define DAT_SEC_COMPRESSED 1
-
-typedef size_t (*dat_zstd_fn)(void *dst, size_t cap, const void *src, size_t len);
-typedef unsigned (*dat_zstd_err_fn)(size_t code);
-
-struct dat_zcpu_info {
-	int id;
-	uint64_t off, size;
-};
-
-/* One BUFFER option of a v7 file. */
-struct dat_zbuffer {
-	char *name;
-	uint64_t section;
-	int page_size;
-	int cpus;
-	struct dat_zcpu_info *cpu;
-};
-
-struct dat_v7 {
-	uint64_t file_size;
-	dat_zstd_fn dec;
-	dat_zstd_err_fn is_err;
-	struct dat_zbuffer *bufs;
-	int nr_bufs;
-	int time_conv;       /* TSC2NSEC or TIME_SHIFT: leave time to libtracecmd */
-	int page_size;
-};
-
-static uint16_t le16(const unsigned char *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const unsigned char *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
-static int pread_all(int fd, void *buf, size_t n, uint64_t off)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	return 0;
-}
-
-static int grow(unsigned char **buf, size_t *cap, size_t need)
-{
-	unsigned char *p;
-
-	if (need <= *cap)
-		return 0;
-	p = realloc(*buf, need);
-	if (!p)
-		return -1;
-	*buf = p;
-	*cap = need;
-	return 0;
-}
-
-/* Reads one option section at @off into *@out (decompressed). */
-static int v7_section(int fd, const struct dat_v7 *v, uint64_t off, unsigned char **out,
-		      size_t *len, uint16_t *id, uint16_t *flags)
-{
-	unsigned char h[16], *z = NULL;
-	uint64_t size;
-	size_t cap = 0;
-	uint32_t csize, rsize;
-
-	if (off > v->file_size || v->file_size - off < sizeof(h) ||
-	    pread_all(fd, h, sizeof(h), off))
-		return -1;
-	*id = le16(h);
-	*flags = le16(h + 2);
-	size = le64(h + 8);
-	off += sizeof(h);
-	if (size > v->file_size - off || size > DAT_Z_MAX)
-		return -1;
-	if (!(*flags & DAT_SEC_COMPRESSED)) {
-		*len = (size_t)size;
-		if (grow(out, &cap, *len + 1) || pread_all(fd, *out, *len, off))
-			return -1;
-		return 0;
-	}
-	if (size < 8 || pread_all(fd, h, 8, off))
-		return -1;
-	csize = le32(h);
-	rsize = le32(h + 4);
-	if (csize > size - 8 || rsize > DAT_Z_MAX || grow(&z, &cap, csize + 1u) ||
-	    pread_all(fd, z, csize, off + 8)) {
-		free(z);
-		return -1;
-	}
-	cap = 0;
-	if (grow(out, &cap, (size_t)rsize + 1)) {
-		free(z);
-		return -1;
-	}
-	*len = v->dec(*out, rsize, z, csize);
-	free(z);
-	return v->is_err(*len) || *len > rsize ? -1 : 0;
-}
-
-static const unsigned char *take_str(const unsigned char **p, const unsigned char *end)
-{
-	const unsigned char *s = *p, *nul = memchr(s, 0, (size_t)(end - s));
-
-	if (!nul)
-		return NULL;
-	*p = nul + 1;
-	return s;
-}
-
-static int v7_buffer_opt(struct dat_v7 *v, const unsigned char *p, const unsigned char *end)
-{
-	struct dat_zbuffer b = { 0 };
-	const unsigned char *name;
-	void *n;
-
-	if (end - p < 8)
-		return -1;
-	b.section = le64(p);
-	p += 8;
-	name = take_str(&p, end);
-	if (!name || !take_str(&p, end) || end - p < 8)   /* name, clock */
-		return -1;
-	b.page_size = (int)le32(p);
-	b.cpus = (int)le32(p + 4);
-	p += 8;
-	if (b.cpus < 0 || b.cpus > 65536 || (end - p) / 20 < b.cpus)
-		return -1;
-	n = realloc(v->bufs, sizeof(*v->bufs) * (size_t)(v->nr_bufs + 1));
-	if (!n)
-		return -1;
-	v->bufs = n;
-	b.name = strdup((const char *)name);
-	b.cpu = calloc((size_t)b.cpus + 1, sizeof(*b.cpu));
-	if (!b.name || !b.cpu) {
-		free(b.name);
-		free(b.cpu);
-		return -1;
-	}
-	for (int i = 0; i < b.cpus; i++, p += 20) {
-		b.cpu[i].id = (int)le32(p);
-		b.cpu[i].off = le64(p + 4);
-		b.cpu[i].size = le64(p + 12);
-	}
-	v->bufs[v->nr_bufs++] = b;
-	return 0;
-}
-
-static void v7_free(struct dat_v7 *v)
-{
-	for (int i = 0; i < v->nr_bufs; i++) {
-		free(v->bufs[i].name);
-		free(v->bufs[i].cpu);
-	}
-	free(v->bufs);
-	memset(v, 0, sizeof(*v));
-}
-
-/*
- * Fills @v when the file is a little-endian v7 file compressed with zstd and
- * the zstd library is loaded; returns -1 (and reading falls back to
- * libtracecmd) otherwise.
- */
-static int v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
-{
-	unsigned char h[512], *sec = NULL;
-	const unsigned char *p = h + sizeof(dat_magic), *end = h + sizeof(h), *ver, *zname;
-	uint64_t off;
-	int ret = -1;
-
-	memset(v, 0, sizeof(*v));
-	v->file_size = file_size;
-	if (file_size < 64 || pread_all(fd, h, file_size < sizeof(h) ? (size_t)file_size : sizeof(h), 0))
-		return -1;
-	if (file_size < sizeof(h))
-		end = h + file_size;
-	ver = take_str(&p, end);
-	if (!ver || strcmp((const char *)ver, "7") != 0 || end - p < 6 || p[0] != 0)
-		return -1;                      /* not v7, or big endian */
-	v->page_size = (int)le32(p + 2);
-	p += 6;                                 /* endian, long size, page size */
-	if (v->page_size < 64 || v->page_size > (1 << 24))
-		return -1;
-	zname = take_str(&p, end);
-	if (!zname || strcmp((const char *)zname, "zstd") != 0 || !take_str(&p, end) || end - p < 8)
-		return -1;
-	off = le64(p);
-	v->dec = (dat_zstd_fn)dlsym(RTLD_DEFAULT, "ZSTD_decompress");
-	v->is_err = (dat_zstd_err_fn)dlsym(RTLD_DEFAULT, "ZSTD_isError");
-	if (!v->dec || !v->is_err)
-		return -1;
-	for (int guard = 0; off && guard < 256; guard++) {
-		uint16_t id, flags;
-		size_t len = 0;
-		const unsigned char *q, *qend;
-
-		if (v7_section(fd, v, off, &sec, &len, &id, &flags) || id != 0)
-			goto out;
-		off = 0;
-		for (q = sec, qend = sec + len; qend - q >= 6;) {
-			uint16_t oid = le16(q);
-			uint32_t osz = le32(q + 2);
-
-			q += 6;
-			if (osz > (size_t)(qend - q))
-				goto out;
-			if (oid == DAT_OPT_DONE) {
-				off = osz >= 8 ? le64(q) : 0;
-				break;
-			}
-			if (oid == DAT_OPT_BUFFER && v7_buffer_opt(v, q, q + osz))
-				goto out;
-			if (oid == DAT_OPT_TIME_SHIFT || oid == DAT_OPT_TSC2NSEC)
-				v->time_conv = 1;
-			q += osz;
-		}
-		free(sec);
-		sec = NULL;
-	}
-	ret = off ? -1 : 0;
-out:
-	free(sec);
-	if (ret)
-		v7_free(v);
-	return ret;
-}
+/* ---- compressed v7 CPU data (layout parsed in dat_layout.c) ---------- */
 
 static void zcpu_free(struct dat_zcpu *z)
 {
@@ -943,15 +692,15 @@ static int zcpu_load_chunk(struct dat_ctx *c, struct dat_zcpu *z)
 
 	if (!z->left)
 		return 0;
-	if (z->end - z->pos < sizeof(h) || pread_all(c->fd, h, sizeof(h), z->pos))
+	if (z->end - z->pos < sizeof(h) || fts_dat_pread_all(c->fd, h, sizeof(h), z->pos))
 		return -1;
-	csize = le32(h);
-	rsize = le32(h + 4);
+	csize = fts_le32(h);
+	rsize = fts_le32(h + 4);
 	cap = ((size_t)rsize + (size_t)c->page_size - 1) / (size_t)c->page_size * (size_t)c->page_size;
 	if (csize > z->end - z->pos - sizeof(h) || rsize > DAT_Z_MAX ||
-	    grow(&z->zbuf, &z->zbuf_cap, csize ? csize : 1) ||
-	    grow(&z->raw, &z->raw_cap, cap ? cap : 1) ||
-	    pread_all(c->fd, z->zbuf, csize, z->pos + sizeof(h)))
+	    fts_dat_grow(&z->zbuf, &z->zbuf_cap, csize ? csize : 1) ||
+	    fts_dat_grow(&z->raw, &z->raw_cap, cap ? cap : 1) ||
+	    fts_dat_pread_all(c->fd, z->zbuf, csize, z->pos + sizeof(h)))
 		return -1;
 	n = c->v7->dec(z->raw, rsize, z->zbuf, csize);
 	if (c->v7->is_err(n) || n > rsize)
@@ -1041,8 +790,8 @@ static void src_try_z(struct dat_ctx *c, struct dat_src *s, const char *name)
 			b = &c->v7->bufs[i];
 	}
 	if (!b || b->cpus <= 0 || b->page_size != c->page_size ||
-	    b->section > c->v7->file_size - sizeof(h) || pread_all(c->fd, h, sizeof(h), b->section) ||
-	    le16(h) != DAT_SEC_BUFFER || !(le16(h + 2) & DAT_SEC_COMPRESSED))
+	    b->section > c->v7->file_size - sizeof(h) || fts_dat_pread_all(c->fd, h, sizeof(h), b->section) ||
+	    fts_le16(h) != DAT_SEC_BUFFER || !(fts_le16(h + 2) & DAT_SEC_COMPRESSED))
 		return;
 	s->z = calloc((size_t)b->cpus, sizeof(*s->z));
 	if (!s->z)
@@ -1067,9 +816,9 @@ static void src_try_z(struct dat_ctx *c, struct dat_src *s, const char *name)
 		if (z->end > c->v7->file_size)
 			z->end = c->v7->file_size;
 		if (ci->size) {
-			if (pread_all(c->fd, cnt, sizeof(cnt), ci->off))
+			if (fts_dat_pread_all(c->fd, cnt, sizeof(cnt), ci->off))
 				goto fallback;
-			z->left = le32(cnt);
+			z->left = fts_le32(cnt);
 			z->pos = ci->off + 4;
 		}
 		own = z_next(c, z);
@@ -1245,152 +994,17 @@ static void ctx_free(struct dat_ctx *c)
 
 static int check_file(const char *path, struct fts_read_stats *st, struct fts_err *err)
 {
-	char head[sizeof(dat_magic)];
+	char head[FTS_DAT_MAGIC_LEN];
 	size_t n;
 	int rc = fts_read_head(path, head, sizeof(head), &n, &st->bytes_total, err);
 
 	if (rc)
 		return rc;
-	if (n != sizeof(head) || memcmp(head, dat_magic, sizeof(head)) != 0)
+	if (n != sizeof(head) || memcmp(head, FTS_DAT_MAGIC, sizeof(head)) != 0)
 		return fts_err_set(err, -EINVAL,
 				   "%s: not a trace.dat file (bad magic); record one with ftscope or trace-cmd",
 				   path);
 	return 0;
-}
-
-/*
- * v6 files map CPU data with mmap, so a file cut short inside the data makes
- * libtracecmd fault instead of fail. Walk the v6 header chain (man 5
- * trace-cmd.dat.v6) to the per-CPU (offset, size) lists and check that every
- * one lies inside the file. v7 needs no walk: its sections sit at the end and
- * tracecmd_open fails on them when cut.
- */
-struct v6_walk {
-	int fd;
-	uint64_t pos;
-	uint64_t size;
-	int big_endian;
-	int bad;
-};
-
-static uint64_t v6_num(struct v6_walk *w, int bytes)
-{
-	unsigned char b[8];
-	uint64_t v = 0;
-
-	if (w->bad || w->pos + (uint64_t)bytes > w->size ||
-	    pread(w->fd, b, (size_t)bytes, (off_t)w->pos) != bytes) {
-		w->bad = 1;
-		return 0;
-	}
-	w->pos += (uint64_t)bytes;
-	for (int i = 0; i < bytes; i++)
-		v |= (uint64_t)b[w->big_endian ? i : bytes - 1 - i] << (8 * (bytes - 1 - i));
-	return v;
-}
-
-static void v6_skip(struct v6_walk *w, uint64_t n)
-{
-	if (w->bad || n > w->size - w->pos)
-		w->bad = 1;
-	else
-		w->pos += n;
-}
-
-/* Skips a NUL-terminated string, bounded so a corrupt file cannot loop. */
-static void v6_skip_str(struct v6_walk *w, char *out, int out_size)
-{
-	for (int i = 0; !w->bad && i < 4096; i++) {
-		char ch = (char)v6_num(w, 1);
-
-		if (out && i < out_size - 1) {
-			out[i] = ch;
-			out[i + 1] = '\0';
-		}
-		if (!ch)
-			return;
-	}
-	w->bad = 1;
-}
-
-/* Checks @cpus (offset, size) pairs at the current position. */
-static void v6_check_cpus(struct v6_walk *w, uint64_t cpus)
-{
-	for (uint64_t i = 0; i < cpus && !w->bad; i++) {
-		uint64_t off = v6_num(w, 8), len = v6_num(w, 8);
-
-		if (off > w->size || len > w->size - off)
-			w->bad = 1;
-	}
-}
-
-static void v6_walk_meta(struct v6_walk *w)
-{
-	uint64_t n, m;
-
-	w->pos = 10;
-	v6_skip_str(w, NULL, 0);               /* version */
-	w->big_endian = (int)v6_num(w, 1);
-	v6_skip(w, 1 + 4);                     /* long size, page size */
-	v6_skip(w, 12);                        /* "header_page" */
-	v6_skip(w, v6_num(w, 8));
-	v6_skip(w, 13);                        /* "header_event" */
-	v6_skip(w, v6_num(w, 8));
-	n = v6_num(w, 4);                      /* ftrace event formats */
-	for (uint64_t i = 0; i < n && !w->bad; i++)
-		v6_skip(w, v6_num(w, 8));
-	n = v6_num(w, 4);                      /* event systems */
-	for (uint64_t i = 0; i < n && !w->bad; i++) {
-		v6_skip_str(w, NULL, 0);
-		m = v6_num(w, 4);
-		for (uint64_t j = 0; j < m && !w->bad; j++)
-			v6_skip(w, v6_num(w, 8));
-	}
-	v6_skip(w, v6_num(w, 4));              /* kallsyms */
-	v6_skip(w, v6_num(w, 4));              /* printk formats */
-	v6_skip(w, v6_num(w, 8));              /* cmdlines */
-}
-
-/* Returns 0 when every CPU data block of every buffer is inside the file. */
-static int v6_check_extents(const char *path, uint64_t file_size)
-{
-	struct v6_walk w = { .size = file_size };
-	uint64_t cpus, bufs[64];
-	int nbufs = 0;
-	char tag[16];
-
-	w.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (w.fd < 0)
-		return -1;
-	v6_walk_meta(&w);
-	cpus = v6_num(&w, 4);
-	v6_skip_str(&w, tag, sizeof(tag));
-	if (!w.bad && strncmp(tag, "options", 7) == 0) {
-		for (int i = 0; i < 4096 && !w.bad; i++) {
-			uint64_t id = v6_num(&w, 2), sz = v6_num(&w, 4), at = w.pos;
-
-			if (id == 0)
-				break;
-			if (id == 3 && nbufs < 64)     /* TRACECMD_OPTION_BUFFER */
-				bufs[nbufs++] = v6_num(&w, 8);
-			w.pos = at;
-			v6_skip(&w, sz);
-		}
-		v6_skip_str(&w, tag, sizeof(tag));
-	}
-	if (!w.bad && strcmp(tag, "flyrecord") == 0)
-		v6_check_cpus(&w, cpus);
-	for (int i = 0; i < nbufs && !w.bad; i++) {
-		w.pos = bufs[i];
-		if (w.pos > w.size)
-			w.bad = 1;
-		v6_skip_str(&w, tag, sizeof(tag));
-		if (!w.bad && strcmp(tag, "flyrecord") != 0)
-			w.pos = bufs[i];
-		v6_check_cpus(&w, cpus);
-	}
-	close(w.fd);
-	return w.bad ? -1 : 0;
 }
 
 static int check_version(const char *path, uint64_t size, struct fts_err *err)
@@ -1399,11 +1013,11 @@ static int check_version(const char *path, uint64_t size, struct fts_err *err)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd >= 0) {
-		if (pread(fd, ver, sizeof(ver) - 1, sizeof(dat_magic)) < 0)
+		if (pread(fd, ver, sizeof(ver) - 1, FTS_DAT_MAGIC_LEN) < 0)
 			ver[0] = '\0';
 		close(fd);
 	}
-	if (strcmp(ver, "6") != 0 || v6_check_extents(path, size) == 0)
+	if (strcmp(ver, "6") != 0 || fts_dat_v6_check_extents(path, size) == 0)
 		return 0;
 	return fts_err_set(err, -EIO,
 			   "%s: trace.dat is truncated or corrupt (data runs past the end of the file); re-extract the trace",
@@ -1525,7 +1139,7 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 			return ret;
 	}
 	c.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (c.fd >= 0 && v7_load(c.fd, st->bytes_total, &v7) == 0)
+	if (c.fd >= 0 && fts_dat_v7_load(c.fd, st->bytes_total, &v7) == 0)
 		c.v7 = &v7;
 	ret = open_sources(&c, err);
 	if (!ret) {
@@ -1543,7 +1157,7 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		st->bytes_done = st->bytes_total;
 	ctx_free(&c);
 	if (c.v7)
-		v7_free(&v7);
+		fts_dat_v7_free(&v7);
 	if (c.fd >= 0)
 		close(c.fd);
 	return ret;

@@ -1,0 +1,93 @@
+/*
+ * dat_layout.h - the on-disk layout of trace.dat files, read without
+ * libtracecmd (private to the trace.dat reader).
+ *
+ * Two jobs the library cannot do for us: find each CPU's compressed chunk
+ * list in a v7 file (so read_dat.c can stream it one chunk at a time instead
+ * of libtracecmd's never-freed chunk cache), and check that every per-CPU
+ * extent of a v6 file lies inside the file (libtracecmd mmaps them and
+ * faults on a cut file). Formats: man 5 trace-cmd.dat.v6 / v7.
+ */
+#ifndef FTS_DAT_LAYOUT_H
+#define FTS_DAT_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every trace.dat starts with these bytes (then the version as text). */
+#define FTS_DAT_MAGIC "\x17\x08\x44tracing"
+#define FTS_DAT_MAGIC_LEN 10
+
+#define DAT_Z_MAX (64u << 20)          /* bound on one chunk or option section */
+#define DAT_OPT_DONE 0
+#define DAT_OPT_BUFFER 3
+#define DAT_OPT_TIME_SHIFT 12
+#define DAT_OPT_TSC2NSEC 14
+#define DAT_SEC_BUFFER 3
+#define DAT_SEC_COMPRESSED 1
+
+typedef size_t (*dat_zstd_fn)(void *dst, size_t cap, const void *src, size_t len);
+typedef unsigned (*dat_zstd_err_fn)(size_t code);
+
+struct dat_zcpu_info {
+	int id;
+	uint64_t off, size;
+};
+
+/* One BUFFER option of a v7 file. */
+struct dat_zbuffer {
+	char *name;
+	uint64_t section;
+	int page_size;
+	int cpus;
+	struct dat_zcpu_info *cpu;
+};
+
+struct dat_v7 {
+	uint64_t file_size;
+	dat_zstd_fn dec;
+	dat_zstd_err_fn is_err;
+	struct dat_zbuffer *bufs;
+	int nr_bufs;
+	int time_conv;       /* TSC2NSEC or TIME_SHIFT: leave time to libtracecmd */
+	int page_size;
+};
+
+static inline uint16_t fts_le16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t fts_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t fts_le64(const unsigned char *p)
+{
+	return (uint64_t)fts_le32(p) | (uint64_t)fts_le32(p + 4) << 32;
+}
+
+/* fts_dat_pread_all - read exactly @n bytes at @off; 0, or -1 on error or EOF. */
+int fts_dat_pread_all(int fd, void *buf, size_t n, uint64_t off);
+
+/* fts_dat_grow - make *@buf hold at least @need bytes; 0 or -1 (out of memory). */
+int fts_dat_grow(unsigned char **buf, size_t *cap, size_t need);
+
+/*
+ * fts_dat_v7_load - the BUFFER options of a v7 file on @fd and the zstd
+ * decompressor libtracecmd loaded. 0, or -1 when the file is not v7 with
+ * zstd-compressed buffers (the caller then leaves it all to libtracecmd).
+ */
+int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v);
+
+/* fts_dat_v7_free - release what fts_dat_v7_load allocated. */
+void fts_dat_v7_free(struct dat_v7 *v);
+
+/*
+ * fts_dat_v6_check_extents - 0 when @path is not v6 or every per-CPU data
+ * extent lies inside its @file_size bytes; -1 when one runs past the end.
+ */
+int fts_dat_v6_check_extents(const char *path, uint64_t file_size);
+
+#endif
