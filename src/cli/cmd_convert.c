@@ -168,15 +168,11 @@ static void line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void line(const char *fmt, ...)
 {
 	va_list ap;
-	char *s = NULL;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0) {
-		fts_fputs_safe(stdout, s);
-		putchar('\n');
-	}
+	fts_vfprintf_safe(stdout, fmt, ap);
 	va_end(ap);
-	free(s);
+	putchar('\n');
 }
 
 static void print_summary(const struct fts_convert_opts *o, const struct fts_convert_result *r)

@@ -46,16 +46,11 @@ void fts_fputs_safe(FILE *f, const char *s)
 	}
 }
 
-void fts_fprintf_safe(FILE *f, const char *fmt, ...)
+void fts_vfprintf_safe(FILE *f, const char *fmt, va_list ap)
 {
-	va_list ap;
 	char *s = NULL;
-	int n;
 
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	if (vasprintf(&s, fmt, ap) < 0)
 		return;
 	fts_fputs_safe(f, s);
 	free(s);

@@ -7,12 +7,13 @@
 #ifndef FTS_TERM_SAFE_H
 #define FTS_TERM_SAFE_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* fts_fputs_safe - write @s to @f with every control or invalid byte escaped. */
 void fts_fputs_safe(FILE *f, const char *s);
 
-/* fts_fprintf_safe - printf, then write the result through fts_fputs_safe. */
-void fts_fprintf_safe(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* fts_vfprintf_safe - vprintf, then write the result through fts_fputs_safe. */
+void fts_vfprintf_safe(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 #endif

@@ -267,7 +267,7 @@ static int grow_lanes(struct fts_model *m)
 
 /* The lane of (comm, pid), declared on first use. */
 static int task_lane_of(struct fts_model *m, const char *comm, int32_t pid, uint32_t *id,
-			uint64_t first_ts, int *is_new)
+			int *is_new)
 {
 	uint32_t b;
 	struct lane_ent *e;
@@ -301,7 +301,6 @@ static int task_lane_of(struct fts_model *m, const char *comm, int32_t pid, uint
 	m->st.task_lanes++;
 	*id = e->id;
 	*is_new = 1;
-	(void)first_ts;
 	return 0;
 }
 
@@ -365,7 +364,7 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 	if (end < m->opts.tm->lo || t->since > m->opts.tm->hi)
 		return 0;
 	if (!t->lane_valid) {
-		rc = task_lane_of(m, t->comm, t->pid, &t->lane, t->since, &is_new);
+		rc = task_lane_of(m, t->comm, t->pid, &t->lane, &is_new);
 		if (rc)
 			return rc;
 		t->lane_valid = 1;
