@@ -6,7 +6,7 @@
  *
  * Writes OUTPUT.dat (and pid_mapping.json beside it), prints per-CPU figures.
  */
-#include <ftscope_record.h>
+#include <ftscope/record.h>
 
 #include <stdio.h>
 #include <sys/wait.h>

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/reader.h"
+#include "ftscope/reader.h"
 #include "fuzz_util.h"
 
 static int emit(void *ctx, const struct fts_event *ev)

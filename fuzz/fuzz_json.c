@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/pidmap.h"
-#include "core/timemap.h"
+#include "ftscope/pidmap.h"
+#include "ftscope/timemap.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

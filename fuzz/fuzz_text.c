@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/reader.h"
-#include "core/sched_model.h"
+#include "ftscope/reader.h"
+#include "ftscope/sched_model.h"
 #include "fuzz_util.h"
 
 struct check_sink {

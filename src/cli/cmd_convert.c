@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
-#include "cli/opts.h"
-#include "cli/term_safe.h"
-#include "ftscope.h"
+#include "commands.h"
+#include "opts.h"
+#include "term_safe.h"
+#include <ftscope/ftscope.h>
 
 enum { O_INPUT, O_OUTPUT, O_FORMAT, O_PROFILING, O_PIDMAP, O_NO_CS_ROWS, O_QUIET, O_HELP };
 

@@ -2,11 +2,11 @@
  * cmd_pidmap.c - `ftscope pidmap`: write pid_mapping.json once, or keep it
  * updated every --interval seconds until Ctrl+C/SIGTERM/SIGHUP.
  */
-#include "cli/commands.h"
-#include "cli/opts.h"
-#include "cli/term_safe.h"
-#include "core/error.h"
-#include "ftscope_record.h"
+#include "commands.h"
+#include "opts.h"
+#include "term_safe.h"
+#include <ftscope/error.h>
+#include <ftscope/record.h>
 
 #include <signal.h>
 #include <stdio.h>

@@ -3,11 +3,11 @@
  * recorder API, a compact live status, and stopping on --record_time,
  * Ctrl+C, SIGTERM and SIGHUP (a second Ctrl+C skips draining).
  */
-#include "cli/commands.h"
-#include "cli/opts.h"
-#include "cli/term_safe.h"
-#include "core/error.h"
-#include "ftscope_record.h"
+#include "commands.h"
+#include "opts.h"
+#include "term_safe.h"
+#include <ftscope/error.h>
+#include <ftscope/record.h>
 
 #include <errno.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 /* main.c - ftscope entry point: dispatch to one subcommand. */
-#include "cli/commands.h"
+#include "commands.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -36,7 +36,8 @@ int main(int argc, char **argv)
 		if (argc > 2) {
 			for (const struct command *c = commands; c->name; c++) {
 				if (!strcmp(c->name, argv[2])) {
-					char *hargv[] = { argv[2], "--help", NULL };
+					char help_flag[] = "--help";
+					char *hargv[] = { argv[2], help_flag, NULL };
 					return c->run(2, hargv);
 				}
 			}

@@ -1,4 +1,4 @@
-#include "cli/opts.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/outfile.h"
+#include "util/outfile.h"
 #include "export/jsonw.h"
 
 #define FLUSH_AT (1u << 20)

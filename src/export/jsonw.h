@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/lane.h"
+#include "ftscope/lane.h"
 
 struct fts_buf {
 	char *p;

@@ -2,7 +2,7 @@
 #ifndef FTS_SINKS_H
 #define FTS_SINKS_H
 
-#include "core/lane.h"
+#include "ftscope/lane.h"
 
 /*
  * fts_sqlite_sink_create - a sink writing Insight's ftrace DB to @path,

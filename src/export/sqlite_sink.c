@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/outfile.h"
+#include "util/outfile.h"
 #include "export/batchq.h"
 #include "export/jsonw.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/reader.h"
+#include "ftscope/reader.h"
 
 #define DAT_DIR FTS_TEST_DATA "/dat/"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/reader.h"
+#include "ftscope/reader.h"
 
 #define DAT_DIR FTS_TEST_DATA "/dat/"
 #define SMALL_V7 DAT_DIR "small.dat"

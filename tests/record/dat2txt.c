@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/error.h"
-#include "core/record_priv.h"
+#include "ftscope/error.h"
+#include "record/record_local.h"
 
 int main(int argc, char **argv)
 {

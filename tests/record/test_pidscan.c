@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
-#include "core/pidscan.h"
+#include "record/pidscan.h"
 
 static char root[256];
 

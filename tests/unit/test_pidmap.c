@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/pidmap.h"
+#include "ftscope/pidmap.h"
 
 static int load(const char *text, struct fts_pidmap **m, struct fts_err *err)
 {

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/reader.h"
+#include "ftscope/reader.h"
 
 #define MAX_EV 64
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/sched_model.h"
+#include "ftscope/sched_model.h"
 
 #define MAX_LANES 64
 #define MAX_ITEMS 512

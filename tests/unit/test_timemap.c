@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/timemap.h"
+#include "ftscope/timemap.h"
 
 static char root[64];
 static struct fts_timemap tm;

@@ -1,0 +1,61 @@
+/*
+ * lane.h - lanes, items and the sink interface between the sched model and every output.
+ *
+ * The model declares each lane once (before its first item), then hands over
+ * items (slices and zero-length markers) as they close; items are not in
+ * time order. Times are output nanoseconds (already mapped). Every arg value
+ * is a string: Insight's statistics read args without checking types.
+ *
+ * A sink is a struct of callbacks and its private state; SQLite, JSON and
+ * the TUI preview (src/export, src/tui) each implement one, so the model in
+ * core never depends on an output format.
+ */
+#ifndef FTS_LANE_H
+#define FTS_LANE_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+#define FTS_GROUP_CPU_NAME "CPU Scheduling"
+#define FTS_GROUP_TASK_NAME "Process Scheduling"
+#define FTS_ITEM_MAX_ARGS 12
+
+enum fts_lane_group {
+	FTS_GROUP_CPU,   /* "CPU Scheduling": one lane per CPU, tid "CPU 003" */
+	FTS_GROUP_TASK,  /* "Process Scheduling": one lane per task, tid "comm:pid" */
+};
+
+struct fts_lane {
+	uint32_t id;               /* dense, from 0, in declaration order */
+	enum fts_lane_group group;
+	int32_t sort_index;        /* CPU number for CPU lanes, else 0 */
+	const char *tid;           /* "CPU 003" or "comm:pid" (display pid) */
+};
+
+struct fts_arg {
+	const char *key;
+	const char *val;
+};
+
+struct fts_item {
+	uint32_t lane;
+	uint64_t ts;       /* ns, > 0 */
+	uint64_t dur;      /* ns; end = ts + dur exactly */
+	const char *name;
+	int nargs;
+	struct fts_arg args[FTS_ITEM_MAX_ARGS];
+};
+
+struct fts_sink {
+	/* Called once per lane before its first item. */
+	int (*lane)(struct fts_sink *s, const struct fts_lane *lane, struct fts_err *err);
+	/* One slice or marker. */
+	int (*item)(struct fts_sink *s, const struct fts_item *it, struct fts_err *err);
+	/* All items delivered: finish and publish (ok != 0) or discard (ok == 0). */
+	int (*finish)(struct fts_sink *s, int ok, struct fts_err *err);
+	/* Release everything; after finish, or instead of it on error. */
+	void (*destroy)(struct fts_sink *s);
+};
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * reader.h - trace input readers. The format is decided from the file's first
+ * bytes, never its name; every reader produces struct fts_event in time order.
+ */
+#ifndef FTS_READER_H
+#define FTS_READER_H
+
+#include "error.h"
+#include "event.h"
+
+enum fts_input_format {
+	FTS_FMT_UNKNOWN = 0,
+	FTS_FMT_DAT,   /* trace-cmd trace.dat, v6 or v7 (compressed or not) */
+	FTS_FMT_TEXT,  /* tracefs trace/trace_pipe text, or trace-cmd report */
+};
+
+struct fts_read_opts {
+	fts_event_fn emit;
+	void *emit_ctx;
+	fts_progress_fn progress;  /* may be NULL */
+	void *progress_ctx;
+	/*
+	 * The caller already ran fts_read_dat_probe on this file: skip it.
+	 * The probe forks, which must happen before the caller starts threads.
+	 */
+	int probed;
+};
+
+/*
+ * fts_input_detect - open @path and classify it by content.
+ * Returns 0 and sets @fmt, or a negative code with @err filled (missing,
+ * unreadable, empty, or not a trace).
+ */
+int fts_input_detect(const char *path, enum fts_input_format *fmt, struct fts_err *err);
+
+/* fts_input_format_name - "trace.dat", "text". */
+const char *fts_input_format_name(enum fts_input_format fmt);
+
+/*
+ * fts_read_text - parse kernel/trace-cmd text at @path, calling opts->emit per
+ * event. Unknown lines are counted in @st, never fatal. Returns 0, the
+ * emitter's non-zero value, or a negative code with @err filled.
+ */
+int fts_read_text(const char *path, const struct fts_read_opts *opts,
+		  struct fts_read_stats *st, struct fts_err *err);
+
+/*
+ * fts_read_dat - read a trace.dat (every buffer instance in it, merged in
+ * time order) through libtracecmd, fields through libtraceevent. Same
+ * contract as fts_read_text. A truncated file is an error.
+ */
+int fts_read_dat(const char *path, const struct fts_read_opts *opts,
+		 struct fts_read_stats *st, struct fts_err *err);
+
+/*
+ * fts_read_dat_probe - open @path with libtracecmd in a child process, so a
+ * corrupt file that crashes the library is reported instead of crashing the
+ * caller. fts_read_dat runs it unless opts->probed; call it yourself before
+ * starting threads. Returns 0 or a negative code with @err filled.
+ */
+int fts_read_dat_probe(const char *path, struct fts_err *err);
+
+/* fts_read_any - detect the format of @path and run the matching reader. */
+int fts_read_any(const char *path, const struct fts_read_opts *opts,
+		 struct fts_read_stats *st, struct fts_err *err);
+
+#endif

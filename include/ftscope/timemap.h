@@ -1,0 +1,65 @@
+/*
+ * timemap.h - trace clock (CLOCK_MONOTONIC_RAW ns) -> output time, and the
+ * profiling window.
+ *
+ * With Ascend profiling data, every card's start_info/end_info below the
+ * given directory is read: out = ts - clockMonotonicRaw + collectionTimeBegin
+ * * 1000 (Unix-epoch ns, the time base Insight aligns on), and the window is
+ * the union of the cards' [start, end]. Without it, a clock pair stored by
+ * the recorder places the trace on the epoch; otherwise times stay raw.
+ */
+#ifndef FTS_TIMEMAP_H
+#define FTS_TIMEMAP_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "event.h"
+
+#define FTS_TIMEMAP_MAX_CARDS 64
+
+enum fts_time_base {
+	FTS_TIME_RAW,        /* mono_raw ns as recorded */
+	FTS_TIME_PROFILING,  /* aligned with start_info/end_info */
+	FTS_TIME_CLOCK_PAIR, /* epoch from the recorder's (realtime, mono_raw) pair */
+};
+
+struct fts_card {
+	char dir[512];         /* the directory holding start_info/end_info */
+	int64_t start_mono;    /* ns */
+	int64_t end_mono;      /* ns */
+	int64_t offset;        /* collectionTimeBegin*1000 - clockMonotonicRaw */
+};
+
+struct fts_timemap {
+	enum fts_time_base base;
+	int64_t offset;          /* out = ts + offset */
+	int has_window;
+	uint64_t lo, hi;         /* window in trace-clock ns, inclusive */
+	int ncards;
+	struct fts_card cards[FTS_TIMEMAP_MAX_CARDS];
+	int64_t offset_spread;   /* max - min card offset, ns */
+	int skipped_cards;       /* start_info without end_info, or unreadable */
+};
+
+/* fts_timemap_raw - identity mapping, no window. */
+void fts_timemap_raw(struct fts_timemap *tm);
+
+/*
+ * fts_timemap_from_profiling - find every start_info/end_info pair below
+ * @dir (without following symlinks) and build the mapping. Returns 0, or a
+ * negative code with @err filled when @dir is missing or holds no pair.
+ */
+int fts_timemap_from_profiling(const char *dir, struct fts_timemap *tm, struct fts_err *err);
+
+/* fts_timemap_from_clock - epoch mapping from a recorder clock pair, no window. */
+void fts_timemap_from_clock(struct fts_timemap *tm, const struct fts_clock_pair *cp);
+
+/*
+ * fts_timemap_parse_info - parse one start_info/end_info text: clockMonotonicRaw
+ * (ns) and, for start_info, collectionTimeBegin (us; @begin_us may be NULL for
+ * end_info). Values may be JSON strings or numbers. 0 or negative code.
+ */
+int fts_timemap_parse_info(const char *text, size_t len, int64_t *mono_ns, int64_t *begin_us);
+
+#endif

@@ -1,0 +1,1173 @@
+/*
+ * sched_model.c - events -> lane items.
+ *
+ * Data structures first:
+ *   - struct cpu, one per CPU index seen: who runs there since when (the run
+ *     slice being built), its runtime sum, and the open irq/softirq entries.
+ *   - struct task, one per live pid in a chained hash: its current state
+ *     (Running / Runnable / Sleeping / unknown) and since when, the CPU, the
+ *     raw sleep state, the waker. A task is freed when it dies, so a reused
+ *     pid starts fresh.
+ *   - struct lane_ent, one per lane ever declared, in a hash keyed by
+ *     (comm, host pid): lanes are the only thing that outlives tasks.
+ *
+ * Every slice is emitted when it closes, through emit(), which clips it to
+ * the window and maps its times; all boundaries are integer ns, so adjacent
+ * slices share their boundary exactly.
+ */
+#include "ftscope/sched_model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TASK_BUCKETS 4096
+#define IRQ_STACK 8
+#define SOFTIRQ_VECS 16
+#define IRQ_MAX_NS 1000000000ull
+#define TID_MAX (FTS_COMM_MAX + 16)
+
+enum tstate { T_UNKNOWN, T_RUNNING, T_RUNNABLE, T_SLEEPING };
+
+struct task {
+	struct task *next;        /* hash chain */
+	int32_t pid;
+	int32_t prio;
+	enum tstate state;
+	uint64_t since;
+	int32_t cpu;              /* where it runs / ran / was queued */
+	int32_t target_cpu;       /* the wakeup's target, -1 if none */
+	int32_t migrated_from;    /* CPU it was moved off while waiting, -1 if none */
+	int exiting;
+	const char *reason;       /* Runnable: "wakeup", "new", "preempted" */
+	char comm[FTS_COMM_MAX];
+	char sleep_state[FTS_STATE_MAX];
+	char waker[TID_MAX];
+	uint32_t lane;            /* cached lane of (comm, pid) */
+	int lane_valid;
+};
+
+struct irq_open {
+	int32_t irq;
+	uint64_t ts;
+	char name[FTS_NAME_MAX];
+};
+
+struct cpu {
+	int known;                /* curr_* describe who runs here */
+	int32_t curr_pid;
+	int32_t curr_prio;
+	char curr_comm[FTS_COMM_MAX];
+	uint64_t since;
+	/*
+	 * The first event on this CPU, since curr started, that ran in another
+	 * task: when a switch goes missing (the kernel drops one now and then),
+	 * the real switch happened between the last event of curr and this one.
+	 */
+	uint64_t foreign_ts;      /* 0: none */
+	int32_t foreign_pid;
+	uint64_t last_ts;         /* the last event seen on this CPU */
+	uint64_t runtime;
+	uint64_t vruntime;
+	int has_vruntime;
+	int nirq;
+	struct irq_open irqs[IRQ_STACK];
+	uint64_t softirq_ts[SOFTIRQ_VECS]; /* 0: not open */
+	int lane_valid;
+	uint32_t lane;
+};
+
+struct lane_ent {
+	struct lane_ent *next;
+	uint32_t id;
+	int32_t pid;
+	char comm[FTS_COMM_MAX];
+};
+
+struct fts_model {
+	struct fts_model_opts opts;
+	struct fts_sink *sink;
+	struct fts_err err;
+	struct fts_model_stats st;
+
+	struct cpu *cpus;
+	int ncpus;
+
+	struct task *tasks[TASK_BUCKETS];
+
+	struct lane_ent **lanes;  /* hash of task lanes */
+	uint32_t lane_buckets;
+	uint32_t nlanes;          /* all lanes, CPU and task: the next id */
+	uint32_t ntask_lanes;
+
+	uint64_t last_ts;         /* last event inside the window */
+	int seen_event;
+	int past_window;          /* an event came after the window: the trace outlasts it */
+
+	/* scratch for one item's arg values */
+	char vbuf[2048];
+	size_t vlen;
+};
+
+/* ---- small formatting helpers (the hot path avoids printf) ---- */
+
+static char *fmt_u64(char *dst, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*dst++ = tmp[--n];
+	*dst = '\0';
+	return dst;
+}
+
+static char *fmt_i64(char *dst, int64_t v)
+{
+	if (v < 0) {
+		*dst++ = '-';
+		return fmt_u64(dst, (uint64_t)(-(v + 1)) + 1);
+	}
+	return fmt_u64(dst, (uint64_t)v);
+}
+
+/* Reserve room in the value scratch; NULL when an item would overflow it. */
+static char *vreserve(struct fts_model *m, size_t n)
+{
+	char *p;
+
+	if (m->vlen + n > sizeof(m->vbuf))
+		return NULL;
+	p = m->vbuf + m->vlen;
+	m->vlen += n;
+	return p;
+}
+
+static const char *vnum(struct fts_model *m, int64_t v)
+{
+	char *p = vreserve(m, 24);
+
+	if (!p)
+		return "";
+	m->vlen -= 24 - (size_t)(fmt_i64(p, v) - p + 1);
+	return p;
+}
+
+static const char *vstr(struct fts_model *m, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = vreserve(m, n);
+
+	if (!p)
+		return "";
+	memcpy(p, s, n);
+	return p;
+}
+
+/* "comm:pid" with the display pid, into @dst (TID_MAX). */
+static void fmt_tid(const struct fts_model *m, char *dst, const char *comm, int32_t host_pid)
+{
+	size_t n = strlen(comm);
+
+	memcpy(dst, comm, n);
+	dst[n++] = ':';
+	fmt_i64(dst + n, fts_pidmap_lookup(m->opts.pm, host_pid));
+}
+
+static void arg(struct fts_item *it, const char *k, const char *v)
+{
+	if (it->nargs < FTS_ITEM_MAX_ARGS) {
+		it->args[it->nargs].key = k;
+		it->args[it->nargs].val = v;
+		it->nargs++;
+	}
+}
+
+/* ---- lanes ---- */
+
+static int sink_fail(struct fts_model *m, int rc)
+{
+	if (rc >= 0)
+		rc = -EIO;
+	if (!m->err.code)
+		fts_err_set(&m->err, rc, "output failed");
+	return rc;
+}
+
+static int declare(struct fts_model *m, enum fts_lane_group g, int32_t sort, const char *tid,
+		   uint32_t *id)
+{
+	struct fts_lane l = { .id = m->nlanes, .group = g, .sort_index = sort, .tid = tid };
+	int rc = m->sink->lane(m->sink, &l, &m->err);
+
+	if (rc)
+		return sink_fail(m, rc);
+	*id = m->nlanes++;
+	return 0;
+}
+
+static int cpu_lane(struct fts_model *m, int cpu, uint32_t *id)
+{
+	struct cpu *c = &m->cpus[cpu];
+	char tid[32];
+	int rc;
+
+	if (c->lane_valid) {
+		*id = c->lane;
+		return 0;
+	}
+	/* zero-padded so Insight's string sort keeps CPU 2 before CPU 10 */
+	snprintf(tid, sizeof(tid), "CPU %03d", cpu);
+	rc = declare(m, FTS_GROUP_CPU, cpu, tid, &c->lane);
+	if (rc)
+		return rc;
+	c->lane_valid = 1;
+	m->st.cpu_lanes++;
+	*id = c->lane;
+	return 0;
+}
+
+static uint32_t lane_hash(const char *comm, int32_t pid)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)pid;
+
+	for (; *comm; comm++)
+		h = (h ^ (unsigned char)*comm) * 16777619u;
+	return h;
+}
+
+static int grow_lanes(struct fts_model *m)
+{
+	uint32_t nb = m->lane_buckets ? m->lane_buckets * 2 : 1024;
+	struct lane_ent **nl = calloc(nb, sizeof(*nl));
+
+	if (!nl)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < m->lane_buckets; i++) {
+		struct lane_ent *e = m->lanes[i], *nx;
+
+		for (; e; e = nx) {
+			uint32_t b = lane_hash(e->comm, e->pid) & (nb - 1);
+
+			nx = e->next;
+			e->next = nl[b];
+			nl[b] = e;
+		}
+	}
+	free(m->lanes);
+	m->lanes = nl;
+	m->lane_buckets = nb;
+	return 0;
+}
+
+/* The lane of (comm, pid), declared on first use. */
+static int task_lane_of(struct fts_model *m, const char *comm, int32_t pid, uint32_t *id,
+			int *is_new)
+{
+	uint32_t b;
+	struct lane_ent *e;
+	char tid[TID_MAX];
+	int rc;
+
+	*is_new = 0;
+	if (m->ntask_lanes * 2 >= m->lane_buckets && grow_lanes(m))
+		return sink_fail(m, fts_err_set(&m->err, -ENOMEM, "out of memory (task lanes)"));
+	b = lane_hash(comm, pid) & (m->lane_buckets - 1);
+	for (e = m->lanes[b]; e; e = e->next) {
+		if (e->pid == pid && !strcmp(e->comm, comm)) {
+			*id = e->id;
+			return 0;
+		}
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return sink_fail(m, fts_err_set(&m->err, -ENOMEM, "out of memory (task lanes)"));
+	fmt_tid(m, tid, comm, pid);
+	rc = declare(m, FTS_GROUP_TASK, 0, tid, &e->id);
+	if (rc) {
+		free(e);
+		return rc;
+	}
+	e->pid = pid;
+	fts_copy_str(e->comm, FTS_COMM_MAX, comm, -1);
+	e->next = m->lanes[b];
+	m->lanes[b] = e;
+	m->ntask_lanes++;
+	m->st.task_lanes++;
+	*id = e->id;
+	*is_new = 1;
+	return 0;
+}
+
+/* ---- emission ---- */
+
+/*
+ * Clip [s, e] to the window, map to output time and hand to the sink.
+ * Zero-length items outside the window are dropped.
+ */
+static int emit(struct fts_model *m, struct fts_item *it, uint64_t s, uint64_t e)
+{
+	const struct fts_timemap *tm = m->opts.tm;
+	int64_t out;
+	int rc;
+
+	if (e < s)
+		e = s;
+	if (e < tm->lo || s > tm->hi)
+		return 0;
+	if (s < tm->lo)
+		s = tm->lo;
+	if (e > tm->hi)
+		e = tm->hi;
+	out = (int64_t)s + tm->offset;
+	if (out <= 0)
+		return 0; /* Insight reads times as uint64 and ignores 0 */
+	it->ts = (uint64_t)out;
+	it->dur = e - s;
+	rc = m->sink->item(m->sink, it, &m->err);
+	return rc ? sink_fail(m, rc) : 0;
+}
+
+static void item_init(struct fts_model *m, struct fts_item *it, uint32_t lane, const char *name)
+{
+	m->vlen = 0;
+	it->lane = lane;
+	it->name = name;
+	it->nargs = 0;
+}
+
+static int emit_cs_marker(struct fts_model *m, uint32_t lane, uint64_t ts)
+{
+	struct fts_item it;
+
+	item_init(m, &it, lane, "Sleeping");
+	arg(&it, "note", "context-switch totals row (no cpu)");
+	m->st.cs_markers++;
+	return emit(m, &it, ts, ts);
+}
+
+/* The task's state slice [since, end] on its lane. */
+static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
+{
+	static const char *const names[] = { NULL, "Running", "Runnable", "Sleeping" };
+	struct fts_item it;
+	uint32_t lane;
+	int is_new, rc;
+
+	if (t->state == T_UNKNOWN || t->pid == 0)
+		return 0;
+	if (end < m->opts.tm->lo || t->since > m->opts.tm->hi)
+		return 0;
+	if (!t->lane_valid) {
+		rc = task_lane_of(m, t->comm, t->pid, &t->lane, &is_new);
+		if (rc)
+			return rc;
+		t->lane_valid = 1;
+		if (is_new && m->opts.cs_rows) {
+			uint64_t at = t->since < m->opts.tm->lo ? m->opts.tm->lo : t->since;
+
+			rc = emit_cs_marker(m, t->lane, at);
+			if (rc)
+				return rc;
+		}
+	}
+	lane = t->lane;
+	item_init(m, &it, lane, names[t->state]);
+	arg(&it, "cpu", vnum(m, t->cpu));
+	switch (t->state) {
+	case T_RUNNING:
+		arg(&it, "prio", vnum(m, t->prio));
+		m->st.task_running++;
+		break;
+	case T_RUNNABLE:
+		arg(&it, "reason", t->reason ? t->reason : "unknown");
+		if (t->waker[0])
+			arg(&it, "waker", vstr(m, t->waker));
+		if (t->target_cpu >= 0)
+			arg(&it, "target_cpu", vnum(m, t->target_cpu));
+		if (t->migrated_from >= 0)
+			arg(&it, "migrated_from", vnum(m, t->migrated_from));
+		if (t->reason && strcmp(t->reason, "preempted"))
+			arg(&it, "wakeup_latency_ns", vnum(m, (int64_t)(end - t->since)));
+		m->st.task_runnable++;
+		break;
+	case T_SLEEPING:
+		arg(&it, "state", t->sleep_state[0] ? vstr(m, t->sleep_state) : "S");
+		m->st.task_sleeping++;
+		break;
+	default:
+		break;
+	}
+	arg(&it, "host_pid", vnum(m, t->pid));
+	return emit(m, &it, t->since, end);
+}
+
+static void task_set(struct task *t, enum tstate s, uint64_t ts, int32_t cpu)
+{
+	t->state = s;
+	t->since = ts;
+	t->cpu = cpu;
+	if (s != T_RUNNABLE) {
+		t->waker[0] = '\0';
+		t->reason = NULL;
+		t->target_cpu = -1;
+		t->migrated_from = -1;
+	}
+}
+
+static void task_rename(struct task *t, const char *comm)
+{
+	if (strcmp(t->comm, comm)) {
+		fts_copy_str(t->comm, FTS_COMM_MAX, comm, -1);
+		t->lane_valid = 0;
+	}
+}
+
+/* The run slice on the CPU lane for whoever ran on @cpu since c->since. */
+static int close_cpu_run(struct fts_model *m, int cpu, uint64_t end, const char *end_state)
+{
+	struct cpu *c = &m->cpus[cpu];
+	struct fts_item it;
+	char name[TID_MAX];
+	uint32_t lane;
+	int rc;
+
+	if (!c->known || c->curr_pid == 0)
+		return 0;
+	if (end < m->opts.tm->lo || c->since > m->opts.tm->hi)
+		return 0;
+	rc = cpu_lane(m, cpu, &lane);
+	if (rc)
+		return rc;
+	fmt_tid(m, name, c->curr_comm, c->curr_pid);
+	item_init(m, &it, lane, name);
+	arg(&it, "host_pid", vnum(m, c->curr_pid));
+	{
+		char *p = vreserve(m, 32);
+
+		if (p) {
+			char *e = fmt_u64(p, c->runtime);
+
+			memcpy(e, " [ns]", 6);
+		}
+		arg(&it, "total_runtime", p ? p : "");
+	}
+	if (c->has_vruntime)
+		arg(&it, "vruntime", vnum(m, (int64_t)c->vruntime));
+	arg(&it, "end_state", end_state ? vstr(m, end_state) : "running");
+	arg(&it, "prio", vnum(m, c->curr_prio));
+	m->st.cpu_slices++;
+	return emit(m, &it, c->since, end);
+}
+
+/* ---- tables ---- */
+
+static struct task **task_slot(struct fts_model *m, int32_t pid)
+{
+	struct task **pp = &m->tasks[(uint32_t)pid & (TASK_BUCKETS - 1)];
+
+	while (*pp && (*pp)->pid != pid)
+		pp = &(*pp)->next;
+	return pp;
+}
+
+static struct task *task_get(struct fts_model *m, int32_t pid, const char *comm)
+{
+	struct task **pp = task_slot(m, pid), *t = *pp;
+
+	if (t) {
+		if (comm && comm[0])
+			task_rename(t, comm);
+		return t;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->cpu = -1;
+	t->target_cpu = -1;
+	t->migrated_from = -1;
+	fts_copy_str(t->comm, FTS_COMM_MAX, comm ? comm : "", -1);
+	*pp = t;
+	m->st.tasks_seen++;
+	return t;
+}
+
+static void task_drop(struct fts_model *m, int32_t pid)
+{
+	struct task **pp = task_slot(m, pid), *t = *pp;
+
+	if (t) {
+		*pp = t->next;
+		free(t);
+	}
+}
+
+static int ensure_cpu(struct fts_model *m, int cpu)
+{
+	struct cpu *nc;
+	int n;
+
+	if (cpu < m->ncpus)
+		return 0;
+	n = cpu + 1;
+	nc = realloc(m->cpus, (size_t)n * sizeof(*nc));
+	if (!nc)
+		return fts_err_set(&m->err, -ENOMEM, "out of memory (cpus)");
+	memset(nc + m->ncpus, 0, (size_t)(n - m->ncpus) * sizeof(*nc));
+	m->cpus = nc;
+	m->ncpus = n;
+	return 0;
+}
+
+/* ---- transitions ---- */
+
+static void cpu_start(struct cpu *c, int32_t pid, const char *comm, int32_t prio, uint64_t ts)
+{
+	c->known = 1;
+	c->curr_pid = pid;
+	c->curr_prio = prio;
+	fts_copy_str(c->curr_comm, FTS_COMM_MAX, comm, -1);
+	c->since = ts;
+	c->foreign_ts = 0;
+	c->runtime = 0;
+	c->has_vruntime = 0;
+}
+
+/* Remember the first event that ran in a task other than the one we think runs. */
+static void note_foreign(struct cpu *c, const struct fts_event *ev)
+{
+	if (c->known && !c->foreign_ts && ev->pid != c->curr_pid && ev->type != FTS_EV_SWITCH &&
+	    ev->type != FTS_EV_LOST) {
+		c->foreign_ts = ev->ts ? ev->ts : 1;
+		c->foreign_pid = ev->pid;
+	}
+}
+
+/*
+ * The first event on a CPU tells who was running there: start its run slice
+ * (and Running state) at that event, so the first stretch is not lost.
+ */
+static int first_sight(struct fts_model *m, const struct fts_event *ev)
+{
+	struct cpu *c = &m->cpus[ev->cpu];
+	struct task *t;
+	int rc;
+
+	if (c->known || ev->type == FTS_EV_SWITCH || ev->type == FTS_EV_LOST)
+		return 0;
+	cpu_start(c, ev->pid, ev->comm, 0, ev->ts);
+	if (ev->pid == 0)
+		return 0;
+	t = task_get(m, ev->pid, ev->comm);
+	if (!t)
+		return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+	if (t->state == T_RUNNING)
+		return 0;
+	if (t->state != T_UNKNOWN) {
+		/* it was waiting (e.g. woken before this CPU's first event): now it runs */
+		if (t->state == T_RUNNABLE)
+			t->cpu = ev->cpu;
+		rc = close_task_state(m, t, ev->ts);
+		if (rc)
+			return rc;
+	}
+	task_set(t, T_RUNNING, ev->ts, ev->cpu);
+	return 0;
+}
+
+/*
+ * A switch went missing: the task we saw start on @cpu is no longer running
+ * there (a switch names someone else, or it is switched in elsewhere). Close
+ * its run slice and its Running state at the first event another task ran on
+ * this CPU (or at @ts), so both views agree, and forget its state until the
+ * next event about it.
+ */
+static int stop_unseen(struct fts_model *m, int cpu, uint64_t ts)
+{
+	struct cpu *c = &m->cpus[cpu];
+	struct task *t = c->curr_pid ? *task_slot(m, c->curr_pid) : NULL;
+	int rc;
+
+	if (c->foreign_ts && c->foreign_ts <= ts && c->foreign_ts >= c->since)
+		ts = c->foreign_ts;
+	rc = close_cpu_run(m, cpu, ts, "?");
+
+	if (rc)
+		return rc;
+	if (t && t->state == T_RUNNING && t->cpu == cpu) {
+		rc = close_task_state(m, t, ts);
+		if (rc)
+			return rc;
+		task_set(t, T_UNKNOWN, ts, -1);
+	}
+	return 0;
+}
+
+/* The switch to @ev's prev task went missing: it has run here since @from. */
+static int start_unseen(struct fts_model *m, const struct fts_event *ev, uint64_t from)
+{
+	const struct fts_ev_switch *sw = &ev->u.sw;
+	struct task *t;
+	int rc;
+
+	cpu_start(&m->cpus[ev->cpu], sw->prev_pid, sw->prev_comm, sw->prev_prio, from);
+	if (sw->prev_pid == 0)
+		return 0;
+	t = task_get(m, sw->prev_pid, sw->prev_comm);
+	if (!t)
+		return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+	if (t->state == T_RUNNING)
+		return 0;
+	if (t->state != T_UNKNOWN && t->since <= from) {
+		t->cpu = t->state == T_RUNNABLE ? ev->cpu : t->cpu;
+		rc = close_task_state(m, t, from);
+		if (rc)
+			return rc;
+	}
+	task_set(t, T_RUNNING, from, ev->cpu);
+	return 0;
+}
+
+static int on_switch(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_switch *sw = &ev->u.sw;
+	struct cpu *c = &m->cpus[ev->cpu];
+	struct fts_item it;
+	struct task *t;
+	uint32_t lane;
+	int rc;
+
+	if (c->known && c->curr_pid != sw->prev_pid) {
+		uint64_t from = c->foreign_ts;
+		int32_t who = c->foreign_pid;
+
+		m->st.switch_mismatch++;
+		rc = stop_unseen(m, ev->cpu, ev->ts);
+		if (rc)
+			return rc;
+		if (from && who == sw->prev_pid && from <= ev->ts) {
+			/* prev ran at least since its first event here */
+			rc = start_unseen(m, ev, from);
+			if (rc)
+				return rc;
+		}
+	}
+	if (c->known && c->curr_pid == sw->prev_pid) {
+		/* the switch names the task authoritatively (comm may have changed) */
+		fts_copy_str(c->curr_comm, FTS_COMM_MAX, sw->prev_comm, -1);
+		c->curr_prio = sw->prev_prio;
+		rc = close_cpu_run(m, ev->cpu, ev->ts, sw->prev_state);
+		if (rc)
+			return rc;
+	}
+
+	rc = cpu_lane(m, ev->cpu, &lane);
+	if (rc)
+		return rc;
+	if (ev->ts >= m->opts.tm->lo) {
+		item_init(m, &it, lane, "sched_switch");
+		arg(&it, "prev_comm", vstr(m, sw->prev_comm));
+		arg(&it, "prev_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->prev_pid)));
+		arg(&it, "prev_prio", vnum(m, sw->prev_prio));
+		arg(&it, "prev_state", vstr(m, sw->prev_state));
+		arg(&it, "next_comm", vstr(m, sw->next_comm));
+		arg(&it, "next_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->next_pid)));
+		arg(&it, "next_prio", vnum(m, sw->next_prio));
+		m->st.switch_markers++;
+		rc = emit(m, &it, ev->ts, ev->ts);
+		if (rc)
+			return rc;
+	}
+
+	if (sw->prev_pid != 0) {
+		t = task_get(m, sw->prev_pid, sw->prev_comm);
+		if (!t)
+			return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+		t->prio = sw->prev_prio;
+		if (t->state == T_RUNNING) {
+			rc = close_task_state(m, t, ev->ts);
+			if (rc)
+				return rc;
+		}
+		if (t->exiting || sw->prev_state[0] == 'X' || sw->prev_state[0] == 'Z') {
+			task_drop(m, sw->prev_pid);
+		} else if (sw->prev_state[0] == 'R') {
+			task_set(t, T_RUNNABLE, ev->ts, ev->cpu);
+			t->reason = "preempted";
+		} else {
+			task_set(t, T_SLEEPING, ev->ts, ev->cpu);
+			fts_copy_str(t->sleep_state, FTS_STATE_MAX, sw->prev_state, -1);
+		}
+	}
+
+	cpu_start(c, sw->next_pid, sw->next_comm, sw->next_prio, ev->ts);
+	if (sw->next_pid == 0)
+		return 0;
+	t = task_get(m, sw->next_pid, sw->next_comm);
+	if (!t)
+		return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+	if (t->state == T_RUNNING && t->cpu != ev->cpu && t->cpu >= 0 && t->cpu < m->ncpus &&
+	    m->cpus[t->cpu].known && m->cpus[t->cpu].curr_pid == t->pid) {
+		/* still "running" elsewhere: its switch-out there was lost */
+		int other = t->cpu; /* stop_unseen forgets t->cpu */
+
+		m->st.switch_mismatch++;
+		rc = stop_unseen(m, other, ev->ts);
+		if (rc)
+			return rc;
+		m->cpus[other].known = 0;
+	}
+	if (t->state == T_RUNNABLE || t->state == T_SLEEPING) {
+		/* a Runnable waited for this CPU: that is where it counts */
+		t->cpu = ev->cpu;
+		rc = close_task_state(m, t, ev->ts);
+		if (rc)
+			return rc;
+	}
+	t->prio = sw->next_prio;
+	task_set(t, T_RUNNING, ev->ts, ev->cpu);
+	return 0;
+}
+
+/*
+ * "comm:pid" of the task an event ran in (the waker, the task an irq hit):
+ * the CPU's current task when the event agrees with it (the switch gave its
+ * exact name), else the event's own task (a switch to it went missing).
+ */
+static void event_task(const struct fts_model *m, const struct fts_event *ev, char *dst)
+{
+	const struct cpu *c = &m->cpus[ev->cpu];
+
+	if (c->known && c->curr_pid == ev->pid)
+		fmt_tid(m, dst, c->curr_pid == 0 ? "<idle>" : c->curr_comm, c->curr_pid);
+	else
+		fmt_tid(m, dst, ev->pid == 0 ? "<idle>" : ev->comm, ev->pid);
+}
+
+static int on_wake(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_task *w = &ev->u.task;
+	struct task *t;
+	int rc;
+
+	if (w->pid == 0)
+		return 0;
+	t = task_get(m, w->pid, w->comm);
+	if (!t)
+		return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+	if (t->state == T_RUNNING)
+		return 0;
+	if (t->state == T_RUNNABLE) {
+		if (w->target_cpu >= 0)
+			t->target_cpu = w->target_cpu;
+		return 0;
+	}
+	if (t->state == T_SLEEPING) {
+		rc = close_task_state(m, t, ev->ts);
+		if (rc)
+			return rc;
+	}
+	task_set(t, T_RUNNABLE, ev->ts, w->target_cpu >= 0 ? w->target_cpu : ev->cpu);
+	t->prio = w->prio;
+	t->target_cpu = w->target_cpu;
+	t->reason = ev->type == FTS_EV_WAKEUP_NEW ? "new" : "wakeup";
+	event_task(m, ev, t->waker);
+	return 0;
+}
+
+static int on_migrate(struct fts_model *m, const struct fts_event *ev)
+{
+	struct task *t = *task_slot(m, ev->u.migrate.pid);
+
+	m->st.migrations++;
+	if (!t || t->state == T_RUNNING)
+		return 0;
+	/* the first CPU it left while waiting is the one worth showing */
+	if (t->migrated_from < 0 && ev->u.migrate.orig_cpu != ev->u.migrate.dest_cpu)
+		t->migrated_from = ev->u.migrate.orig_cpu;
+	if (t->state == T_RUNNABLE)
+		t->cpu = ev->u.migrate.dest_cpu;
+	return 0;
+}
+
+static int on_runtime(struct fts_model *m, const struct fts_event *ev)
+{
+	struct cpu *c = &m->cpus[ev->cpu];
+
+	if (c->known && c->curr_pid == ev->u.runtime.pid) {
+		c->runtime += ev->u.runtime.runtime;
+		if (ev->u.runtime.has_vruntime) {
+			c->vruntime = ev->u.runtime.vruntime;
+			c->has_vruntime = 1;
+		}
+	}
+	return 0;
+}
+
+static int on_fork(struct fts_model *m, const struct fts_event *ev)
+{
+	struct task **pp = task_slot(m, ev->u.fork.child_pid);
+
+	/*
+	 * a pid seen again after its task died is a new task (also when the
+	 * dead task's final switch was lost and it still looks alive)
+	 */
+	if (*pp && ((*pp)->state == T_UNKNOWN || (*pp)->exiting))
+		task_drop(m, ev->u.fork.child_pid);
+	return task_get(m, ev->u.fork.child_pid, ev->u.fork.child_comm) ? 0 :
+	       fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+}
+
+/* exec renames the task: the old name's slices end here, the new name's begin */
+/*
+ * A non-leader thread that execs takes over the leader's pid (old_pid !=
+ * pid): the thread's task ends and the leader's pid continues under the new
+ * name, running on this CPU.
+ */
+static int exec_takeover(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_exec *x = &ev->u.exec;
+	struct cpu *c = &m->cpus[ev->cpu];
+	struct task *t = *task_slot(m, x->old_pid);
+	int rc;
+
+	if (c->known && c->curr_pid == x->old_pid) {
+		rc = close_cpu_run(m, ev->cpu, ev->ts, "exec");
+		if (rc)
+			return rc;
+		cpu_start(c, x->pid, x->comm, c->curr_prio, ev->ts);
+	}
+	if (t && t->state == T_RUNNING) {
+		rc = close_task_state(m, t, ev->ts);
+		if (rc)
+			return rc;
+	}
+	task_drop(m, x->old_pid);
+	task_drop(m, x->pid);
+	t = task_get(m, x->pid, x->comm);
+	if (!t)
+		return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+	task_set(t, T_RUNNING, ev->ts, ev->cpu);
+	return 0;
+}
+
+/* exec renames the task: the old name's slices end here, the new name's begin */
+static int on_exec(struct fts_model *m, const struct fts_event *ev)
+{
+	struct task *t = *task_slot(m, ev->u.exec.pid);
+	struct cpu *c = &m->cpus[ev->cpu];
+	int rc;
+
+	if (ev->u.exec.old_pid > 0 && ev->u.exec.old_pid != ev->u.exec.pid)
+		return exec_takeover(m, ev);
+	if (c->known && c->curr_pid == ev->u.exec.pid && strcmp(c->curr_comm, ev->u.exec.comm)) {
+		rc = close_cpu_run(m, ev->cpu, ev->ts, "exec");
+		if (rc)
+			return rc;
+		cpu_start(c, c->curr_pid, ev->u.exec.comm, c->curr_prio, ev->ts);
+	}
+	if (!t)
+		return 0;
+	if (t->state == T_RUNNING && strcmp(t->comm, ev->u.exec.comm)) {
+		rc = close_task_state(m, t, ev->ts);
+		if (rc)
+			return rc;
+		t->since = ev->ts;
+	}
+	task_rename(t, ev->u.exec.comm);
+	return 0;
+}
+
+static int on_task_exit(struct fts_model *m, const struct fts_event *ev)
+{
+	struct task *t = *task_slot(m, ev->u.task.pid);
+
+	if (t)
+		t->exiting = 1;
+	return 0;
+}
+
+static const char *curr_task(struct fts_model *m, const struct fts_event *ev)
+{
+	char tid[TID_MAX];
+
+	event_task(m, ev, tid);
+	return vstr(m, tid);
+}
+
+static int on_irq_entry(struct fts_model *m, const struct fts_event *ev)
+{
+	struct cpu *c = &m->cpus[ev->cpu];
+	struct irq_open *o;
+
+	if (c->nirq == IRQ_STACK) {
+		/* entries that never exited (lost events): forget the oldest */
+		memmove(c->irqs, c->irqs + 1, sizeof(c->irqs[0]) * (IRQ_STACK - 1));
+		c->nirq--;
+		m->st.irq_unmatched_entry++;
+	}
+	o = &c->irqs[c->nirq++];
+	o->irq = ev->u.irq.irq;
+	o->ts = ev->ts;
+	fts_copy_str(o->name, FTS_NAME_MAX, ev->u.irq.name, -1);
+	return 0;
+}
+
+static int on_irq_exit(struct fts_model *m, const struct fts_event *ev)
+{
+	struct cpu *c = &m->cpus[ev->cpu];
+	struct fts_item it;
+	uint32_t lane;
+	int i, rc;
+
+	for (i = c->nirq - 1; i >= 0 && c->irqs[i].irq != ev->u.irq.irq; i--)
+		;
+	if (i < 0) {
+		m->st.irq_unmatched_exit++;
+		return 0;
+	}
+	m->st.irq_unmatched_entry += (uint64_t)(c->nirq - 1 - i);
+	c->nirq = i;
+	if (ev->ts - c->irqs[i].ts > IRQ_MAX_NS) {
+		m->st.irq_too_long++;
+		return 0;
+	}
+	rc = cpu_lane(m, ev->cpu, &lane);
+	if (rc)
+		return rc;
+	item_init(m, &it, lane, "irq");
+	arg(&it, "irq", vnum(m, ev->u.irq.irq));
+	arg(&it, "name", vstr(m, c->irqs[i].name));
+	arg(&it, "ret", ev->u.irq.ret ? "handled" : "unhandled");
+	arg(&it, "task", curr_task(m, ev));
+	m->st.irq_slices++;
+	return emit(m, &it, c->irqs[i].ts, ev->ts);
+}
+
+static int on_softirq(struct fts_model *m, const struct fts_event *ev)
+{
+	struct cpu *c = &m->cpus[ev->cpu];
+	int vec = ev->u.softirq.vec;
+	struct fts_item it;
+	uint64_t start;
+	uint32_t lane;
+	int rc;
+
+	if (vec < 0 || vec >= SOFTIRQ_VECS)
+		return 0;
+	if (ev->type == FTS_EV_SOFTIRQ_ENTRY) {
+		if (c->softirq_ts[vec])
+			m->st.irq_unmatched_entry++;
+		c->softirq_ts[vec] = ev->ts ? ev->ts : 1;
+		return 0;
+	}
+	start = c->softirq_ts[vec];
+	if (!start) {
+		m->st.irq_unmatched_exit++;
+		return 0;
+	}
+	c->softirq_ts[vec] = 0;
+	if (ev->ts - start > IRQ_MAX_NS) {
+		m->st.irq_too_long++;
+		return 0;
+	}
+	rc = cpu_lane(m, ev->cpu, &lane);
+	if (rc)
+		return rc;
+	item_init(m, &it, lane, "softirq");
+	arg(&it, "vec", vnum(m, vec));
+	arg(&it, "action", fts_softirq_name(vec));
+	arg(&it, "task", curr_task(m, ev));
+	m->st.softirq_slices++;
+	return emit(m, &it, start, ev->ts);
+}
+
+/*
+ * Lost events: mark them, and forget what may now be wrong: open irq
+ * pairings, and who runs here. The current run slice ends at the last event
+ * seen before the gap; the next event tells who runs after it.
+ */
+static int on_lost(struct fts_model *m, const struct fts_event *ev)
+{
+	struct cpu *c = &m->cpus[ev->cpu];
+	struct fts_item it;
+	uint32_t lane;
+	int rc;
+
+	m->st.lost_events += ev->u.lost.count;
+	m->st.irq_unmatched_entry += (uint64_t)c->nirq;
+	c->nirq = 0;
+	memset(c->softirq_ts, 0, sizeof(c->softirq_ts));
+	if (c->known) {
+		rc = stop_unseen(m, ev->cpu, c->last_ts > c->since ? c->last_ts : c->since);
+		if (rc)
+			return rc;
+		c->known = 0;
+	}
+	rc = cpu_lane(m, ev->cpu, &lane);
+	if (rc)
+		return rc;
+	item_init(m, &it, lane, "lost events");
+	arg(&it, "count", ev->u.lost.count ? vnum(m, (int64_t)ev->u.lost.count) : "unknown");
+	m->st.lost_markers++;
+	return emit(m, &it, ev->ts, ev->ts);
+}
+
+static int dispatch(struct fts_model *m, const struct fts_event *ev);
+
+int fts_model_event(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_timemap *tm = m->opts.tm;
+	int rc;
+
+	m->st.events_in++;
+	if (ev->ts > tm->hi) {
+		m->st.after_window++;
+		m->past_window = 1;
+		return 0;
+	}
+	if (ev->ts < tm->lo)
+		m->st.before_window++;
+	else {
+		if (!m->seen_event)
+			m->st.first_ts = ev->ts;
+		m->seen_event = 1;
+		if (ev->ts > m->last_ts)
+			m->last_ts = ev->ts;
+	}
+	if (ev->cpu < 0 || ev->cpu >= 8192)
+		return 0;
+	rc = ensure_cpu(m, ev->cpu);
+	if (!rc)
+		rc = first_sight(m, ev);
+	if (rc)
+		return rc;
+	note_foreign(&m->cpus[ev->cpu], ev);
+	rc = dispatch(m, ev);
+	m->cpus[ev->cpu].last_ts = ev->ts;
+	return rc;
+}
+
+static int dispatch(struct fts_model *m, const struct fts_event *ev)
+{
+	switch (ev->type) {
+	case FTS_EV_SWITCH:
+		return on_switch(m, ev);
+	case FTS_EV_WAKING:
+	case FTS_EV_WAKEUP:
+	case FTS_EV_WAKEUP_NEW:
+		return on_wake(m, ev);
+	case FTS_EV_MIGRATE:
+		return on_migrate(m, ev);
+	case FTS_EV_STAT_RUNTIME:
+		return on_runtime(m, ev);
+	case FTS_EV_FORK:
+		return on_fork(m, ev);
+	case FTS_EV_EXEC:
+		return on_exec(m, ev);
+	case FTS_EV_EXIT:
+		return on_task_exit(m, ev);
+	case FTS_EV_IRQ_ENTRY:
+		return on_irq_entry(m, ev);
+	case FTS_EV_IRQ_EXIT:
+		return on_irq_exit(m, ev);
+	case FTS_EV_SOFTIRQ_ENTRY:
+	case FTS_EV_SOFTIRQ_EXIT:
+		return on_softirq(m, ev);
+	case FTS_EV_LOST:
+		return on_lost(m, ev);
+	default:
+		return 0;
+	}
+}
+
+int fts_model_finish(struct fts_model *m)
+{
+	/* the end of the trace, or of the window when the trace goes on past it */
+	uint64_t end = m->past_window ? m->opts.tm->hi : m->last_ts;
+	int rc;
+
+	m->st.last_ts = m->last_ts;
+	if (!m->seen_event)
+		return 0;
+	for (int i = 0; i < m->ncpus; i++) {
+		struct cpu *c = &m->cpus[i];
+
+		if (c->known && c->since <= end) {
+			rc = close_cpu_run(m, i, end, NULL);
+			if (rc)
+				return rc;
+		}
+		m->st.irq_unmatched_entry += (uint64_t)c->nirq;
+		c->nirq = 0;
+		for (int v = 0; v < SOFTIRQ_VECS; v++)
+			m->st.irq_unmatched_entry += c->softirq_ts[v] != 0;
+	}
+	for (int b = 0; b < TASK_BUCKETS; b++) {
+		for (struct task *t = m->tasks[b]; t; t = t->next) {
+			if (t->state != T_UNKNOWN && t->since <= end) {
+				rc = close_task_state(m, t, end);
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
+		     struct fts_model **out, struct fts_err *err)
+{
+	struct fts_model *m = calloc(1, sizeof(*m));
+
+	*out = NULL;
+	if (!m || grow_lanes(m)) {
+		free(m);
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	}
+	m->opts = *opts;
+	m->sink = sink;
+	*out = m;
+	return 0;
+}
+
+const struct fts_err *fts_model_error(const struct fts_model *m)
+{
+	return &m->err;
+}
+
+const struct fts_model_stats *fts_model_stats(const struct fts_model *m)
+{
+	return &m->st;
+}
+
+void fts_model_free(struct fts_model *m)
+{
+	if (!m)
+		return;
+	for (int b = 0; b < TASK_BUCKETS; b++) {
+		struct task *t = m->tasks[b], *nx;
+
+		for (; t; t = nx) {
+			nx = t->next;
+			free(t);
+		}
+	}
+	for (uint32_t i = 0; i < m->lane_buckets; i++) {
+		struct lane_ent *e = m->lanes[i], *nx;
+
+		for (; e; e = nx) {
+			nx = e->next;
+			free(e);
+		}
+	}
+	free(m->lanes);
+	free(m->cpus);
+	free(m);
+}

@@ -1,0 +1,332 @@
+#include "ftscope/error.h"
+#include "record/tracedat_write.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/falloc.h>
+
+/* A growable byte buffer for the header; the file is little endian like the host. */
+struct buf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+
+static void put(struct buf *b, const void *d, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 65536;
+		char *np;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		np = realloc(b->p, cap);
+		if (!np) {
+			b->oom = 1;
+			return;
+		}
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+static void put4(struct buf *b, uint32_t v) { put(b, &v, 4); }
+static void put8(struct buf *b, uint64_t v) { put(b, &v, 8); }
+static void put2(struct buf *b, uint16_t v) { put(b, &v, 2); }
+
+/* Read a whole (tracefs) file; tracefs files cannot be sized with stat. */
+static char *slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 8192, n = 0;
+	char *p;
+
+	if (fd < 0)
+		return NULL;
+	p = malloc(cap);
+	while (p) {
+		ssize_t r;
+
+		if (n + 4096 > cap) {
+			char *np = realloc(p, cap * 2);
+			if (!np) {
+				free(p);
+				p = NULL;
+				break;
+			}
+			p = np;
+			cap *= 2;
+		}
+		r = read(fd, p + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r < 0) {
+				free(p);
+				p = NULL;
+			}
+			break;
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	if (p) {
+		p[n] = '\0';
+		*len = n;
+	}
+	return p;
+}
+
+/* Append "<8-byte size><content>" of @path; a missing file is an error. */
+static int put_file8(struct buf *b, const char *path)
+{
+	size_t n;
+	char *d = slurp(path, &n);
+
+	if (!d)
+		return -1;
+	put8(b, n);
+	put(b, d, n);
+	free(d);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The ftrace/ formats (print, ...) let readers decode trace_marker lines. */
+static int put_ftrace_formats(struct buf *b, const char *dir)
+{
+	static const char *const ftrace_events[] = { "print", "raw_data", "bputs", "bprint" };
+	char path[4096];
+	int n = 0;
+	size_t count_at;
+
+	count_at = b->len;
+	put4(b, 0);
+	for (size_t i = 0; i < sizeof(ftrace_events) / sizeof(ftrace_events[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events/ftrace/%s/format", dir, ftrace_events[i]);
+		if (put_file8(b, path) == 0)
+			n++;
+	}
+	if (!b->oom)
+		memcpy(b->p + count_at, &(uint32_t){ (uint32_t)n }, 4);
+	return 0;
+}
+
+static int put_event_formats(struct buf *b, const char *dir, const char *const *events,
+			     struct fts_err *err)
+{
+	size_t n = 0, i = 0;
+	const char **sorted;
+	uint32_t nsys = 0;
+	size_t nsys_at;
+	char path[4096];
+
+	while (events && events[n])
+		n++;
+	sorted = calloc(n + 1, sizeof(*sorted));
+	if (!sorted)
+		return fts_err_set(err, -ENOMEM, "out of memory writing trace.dat header");
+	memcpy(sorted, events, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_str);
+	nsys_at = b->len;
+	put4(b, 0);
+	while (i < n) {
+		const char *slash = strchr(sorted[i], '/');
+		size_t syslen = slash ? (size_t)(slash - sorted[i]) : 0;
+		size_t j = i, count_at;
+		uint32_t count = 0;
+
+		if (!slash) {
+			i++;
+			continue;
+		}
+		put(b, sorted[i], syslen);
+		put(b, "", 1);
+		count_at = b->len;
+		put4(b, 0);
+		while (j < n && !strncmp(sorted[j], sorted[i], syslen + 1)) {
+			snprintf(path, sizeof(path), "%s/events/%s/format", dir, sorted[j]);
+			if (put_file8(b, path) == 0)
+				count++;
+			j++;
+		}
+		if (!b->oom)
+			memcpy(b->p + count_at, &count, 4);
+		nsys++;
+		i = j;
+	}
+	if (!b->oom)
+		memcpy(b->p + nsys_at, &nsys, 4);
+	free(sorted);
+	return 0;
+}
+
+static int write_all(int fd, const void *d, size_t n, off_t at)
+{
+	const char *p = d;
+
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		n -= (size_t)w;
+		at += w;
+	}
+	return 0;
+}
+
+/* Copy @size bytes of @in to @out at @at, freeing source ranges when @punch. */
+static int copy_range(int in, int out, uint64_t size, off_t at, int punch)
+{
+	const size_t chunk = 4u << 20;
+	off_t src = 0;
+	char *bounce = NULL;
+
+	while ((uint64_t)src < size) {
+		size_t want = size - (uint64_t)src < chunk ? (size_t)(size - (uint64_t)src) : chunk;
+		off_t s = src, d = at + src;
+		ssize_t n = bounce ? -1 : copy_file_range(in, &s, out, &d, want, 0);
+
+		if (n < 0 && (bounce || errno == EXDEV || errno == ENOSYS || errno == EINVAL ||
+			      errno == EOPNOTSUPP)) {
+			/* Different filesystems or no kernel support: plain read/write. */
+			if (!bounce && !(bounce = malloc(chunk)))
+				return -ENOMEM;
+			n = pread(in, bounce, want, src);
+			if (n > 0) {
+				int rc = write_all(out, bounce, (size_t)n, at + src);
+				if (rc) {
+					free(bounce);
+					return rc;
+				}
+			}
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int rc = n < 0 ? -errno : -EIO;
+			free(bounce);
+			return rc;
+		}
+		if (punch)
+			(void)fallocate(in, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, src, n);
+		src += n;
+	}
+	free(bounce);
+	return 0;
+}
+
+int fts_tracedat_write(int out, const struct fts_dat_meta *m, const struct fts_dat_cpu *cpus,
+		       int ncpus, struct fts_err *err)
+{
+	struct buf b = { 0 };
+	char path[4096];
+	const char *cl = m->cmdlines ? m->cmdlines : "";
+	size_t table_at;
+	uint64_t off;
+	int rc;
+
+	put(&b, "\027\010Dtracing", 10);
+	put(&b, "6", 2);
+	put(&b, "\0", 1);  /* little endian */
+	put(&b, "\010", 1); /* 8-byte longs */
+	put4(&b, (uint32_t)m->page_size);
+
+	snprintf(path, sizeof(path), "%s/events/header_page", m->tracing_dir);
+	put(&b, "header_page", 12);
+	if (put_file8(&b, path))
+		goto no_header;
+	snprintf(path, sizeof(path), "%s/events/header_event", m->tracing_dir);
+	put(&b, "header_event", 13);
+	if (put_file8(&b, path))
+		goto no_header;
+	put_ftrace_formats(&b, m->tracing_dir);
+	rc = put_event_formats(&b, m->tracing_dir, m->events, err);
+	if (rc)
+		goto out;
+	put4(&b, 0); /* no kallsyms: none of our events print kernel addresses */
+	{
+		size_t n = 0;
+		char *pf;
+
+		snprintf(path, sizeof(path), "%s/printk_formats", m->tracing_dir);
+		pf = slurp(path, &n);
+		put4(&b, (uint32_t)(pf ? n : 0));
+		if (pf)
+			put(&b, pf, n);
+		free(pf);
+	}
+	put8(&b, strlen(cl));
+	put(&b, cl, strlen(cl));
+	put4(&b, (uint32_t)ncpus);
+
+	put(&b, "options  ", 10);
+	for (int c = 0; c < ncpus; c++) {
+		if (cpus[c].stats) {
+			put2(&b, 2); /* CPUSTAT */
+			put4(&b, (uint32_t)strlen(cpus[c].stats) + 1);
+			put(&b, cpus[c].stats, strlen(cpus[c].stats) + 1);
+		}
+	}
+	if (m->clock) {
+		put2(&b, 4); /* TRACECLOCK */
+		put4(&b, (uint32_t)strlen(m->clock) + 1);
+		put(&b, m->clock, strlen(m->clock) + 1);
+	}
+	put2(&b, 0);
+
+	put(&b, "flyrecord", 10);
+	table_at = b.len;
+	for (int c = 0; c < ncpus; c++) {
+		put8(&b, 0);
+		put8(&b, 0);
+	}
+	if (b.oom) {
+		rc = fts_err_set(err, -ENOMEM, "out of memory writing trace.dat header");
+		goto out;
+	}
+	off = b.len;
+	for (int c = 0; c < ncpus; c++) {
+		uint64_t size = cpus[c].fd >= 0 ? cpus[c].size : 0;
+
+		off = (off + (uint64_t)m->page_size - 1) / (uint64_t)m->page_size * (uint64_t)m->page_size;
+		memcpy(b.p + table_at + (size_t)c * 16, &off, 8);
+		memcpy(b.p + table_at + (size_t)c * 16 + 8, &size, 8);
+		off += size;
+	}
+	rc = write_all(out, b.p, b.len, 0);
+	for (int c = 0; !rc && c < ncpus; c++) {
+		uint64_t at, size;
+
+		memcpy(&at, b.p + table_at + (size_t)c * 16, 8);
+		memcpy(&size, b.p + table_at + (size_t)c * 16 + 8, 8);
+		if (size)
+			rc = copy_range(cpus[c].fd, out, size, (off_t)at, m->punch);
+	}
+	/* An empty last CPU still needs the file to reach its page-aligned offset. */
+	if (!rc && ftruncate(out, (off_t)off) < 0)
+		rc = -errno;
+	if (rc)
+		fts_err_set(err, rc, "cannot write trace data: %s", strerror(-rc));
+out:
+	free(b.p);
+	return rc;
+no_header:
+	free(b.p);
+	return fts_err_set(err, -ENOENT, "cannot read %s (is tracefs mounted?)", path);
+}

@@ -1,0 +1,34 @@
+/*
+ * outfile.h - outputs written as root: never through a symlink, never
+ * half-written. Data goes to a new temp file beside the target (created with
+ * O_EXCL | O_NOFOLLOW) and is renamed over the target only when complete.
+ */
+#ifndef FTS_OUTFILE_H
+#define FTS_OUTFILE_H
+
+#include "ftscope/error.h"
+
+struct fts_outfile {
+	char target[4096];
+	char tmp[4096];
+	int fd;             /* open on tmp until commit/abort; -1 after */
+};
+
+/*
+ * fts_outfile_begin - check @target (not a symlink, not a directory, its
+ * directory exists) and create the temp file. Returns 0 or a negative code.
+ */
+int fts_outfile_begin(struct fts_outfile *o, const char *target, struct fts_err *err);
+
+/*
+ * fts_outfile_commit - close the temp file (after fsync) and rename it over
+ * the target, removing the target's stale @sidecars (e.g. "-wal", "-shm";
+ * NULL-terminated, may be NULL). Under sudo the file is handed to the
+ * invoking user (SUDO_UID/SUDO_GID). On failure the temp file is removed.
+ */
+int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struct fts_err *err);
+
+/* fts_outfile_abort - close and remove the temp file; safe to call twice. */
+void fts_outfile_abort(struct fts_outfile *o);
+
+#endif
