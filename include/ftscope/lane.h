@@ -38,8 +38,29 @@ struct fts_arg {
 	const char *val;
 };
 
+/* What an item is, so no consumer has to compare names. */
+enum fts_item_kind {
+	FTS_ITEM_RUN,           /* CPU lane: a task's run slice, name "comm:pid" */
+	FTS_ITEM_SWITCH,        /* CPU lane: zero-length "sched_switch" marker */
+	FTS_ITEM_IRQ,           /* CPU lane: "irq" slice */
+	FTS_ITEM_SOFTIRQ,       /* CPU lane: "softirq" slice */
+	FTS_ITEM_LOST,          /* CPU lane: zero-length "lost events" marker */
+	FTS_ITEM_RUNNING,       /* task lane: "Running" */
+	FTS_ITEM_RUNNABLE,      /* task lane: "Runnable" (woken or preempted, waiting) */
+	FTS_ITEM_SLEEPING,      /* task lane: "Sleeping", interruptible (S) or other */
+	FTS_ITEM_BLOCKED,       /* task lane: "Sleeping" in uninterruptible state (D) */
+	FTS_ITEM_MARKER,        /* task lane: zero-length context-switch totals row */
+	FTS_ITEM__COUNT
+};
+
+/*
+ * One slice or zero-length marker. Lifetime: @name and every args[].key/val
+ * point into the producer's scratch and are valid only during the sink's
+ * item() call; a sink that keeps them copies (or interns) them.
+ */
 struct fts_item {
 	uint32_t lane;
+	enum fts_item_kind kind;
 	uint64_t ts;       /* ns, > 0 */
 	uint64_t dur;      /* ns; end = ts + dur exactly */
 	const char *name;
@@ -48,7 +69,7 @@ struct fts_item {
 };
 
 struct fts_sink {
-	/* Called once per lane before its first item. */
+	/* Called once per lane before its first item; @lane->tid lives as long as the call. */
 	int (*lane)(struct fts_sink *s, const struct fts_lane *lane, struct fts_err *err);
 	/* One slice or marker. */
 	int (*item)(struct fts_sink *s, const struct fts_item *it, struct fts_err *err);

@@ -333,10 +333,12 @@ static int emit(struct fts_model *m, struct fts_item *it, uint64_t s, uint64_t e
 	return rc ? sink_fail(m, rc) : 0;
 }
 
-static void item_init(struct fts_model *m, struct fts_item *it, uint32_t lane, const char *name)
+static void item_init(struct fts_model *m, struct fts_item *it, uint32_t lane,
+		      enum fts_item_kind kind, const char *name)
 {
 	m->vlen = 0;
 	it->lane = lane;
+	it->kind = kind;
 	it->name = name;
 	it->nargs = 0;
 }
@@ -345,10 +347,19 @@ static int emit_cs_marker(struct fts_model *m, uint32_t lane, uint64_t ts)
 {
 	struct fts_item it;
 
-	item_init(m, &it, lane, "Sleeping");
+	item_init(m, &it, lane, FTS_ITEM_MARKER, "Sleeping");
 	arg(&it, "note", "context-switch totals row (no cpu)");
 	m->st.cs_markers++;
 	return emit(m, &it, ts, ts);
+}
+
+static enum fts_item_kind task_kind(const struct task *t)
+{
+	if (t->state == T_RUNNING)
+		return FTS_ITEM_RUNNING;
+	if (t->state == T_RUNNABLE)
+		return FTS_ITEM_RUNNABLE;
+	return strchr(t->sleep_state, 'D') ? FTS_ITEM_BLOCKED : FTS_ITEM_SLEEPING;
 }
 
 /* The task's state slice [since, end] on its lane. */
@@ -377,7 +388,7 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 		}
 	}
 	lane = t->lane;
-	item_init(m, &it, lane, names[t->state]);
+	item_init(m, &it, lane, task_kind(t), names[t->state]);
 	arg(&it, "cpu", vnum(m, t->cpu));
 	switch (t->state) {
 	case T_RUNNING:
@@ -445,7 +456,7 @@ static int close_cpu_run(struct fts_model *m, int cpu, uint64_t end, const char 
 	if (rc)
 		return rc;
 	fmt_tid(m, name, c->curr_comm, c->curr_pid);
-	item_init(m, &it, lane, name);
+	item_init(m, &it, lane, FTS_ITEM_RUN, name);
 	arg(&it, "host_pid", vnum(m, c->curr_pid));
 	{
 		char *p = vreserve(m, 32);
@@ -671,7 +682,7 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 	if (rc)
 		return rc;
 	if (ev->ts >= m->opts.tm->lo) {
-		item_init(m, &it, lane, "sched_switch");
+		item_init(m, &it, lane, FTS_ITEM_SWITCH, "sched_switch");
 		arg(&it, "prev_comm", vstr(m, sw->prev_comm));
 		arg(&it, "prev_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->prev_pid)));
 		arg(&it, "prev_prio", vnum(m, sw->prev_prio));
@@ -941,7 +952,7 @@ static int on_irq_exit(struct fts_model *m, const struct fts_event *ev)
 	rc = cpu_lane(m, ev->cpu, &lane);
 	if (rc)
 		return rc;
-	item_init(m, &it, lane, "irq");
+	item_init(m, &it, lane, FTS_ITEM_IRQ, "irq");
 	arg(&it, "irq", vnum(m, ev->u.irq.irq));
 	arg(&it, "name", vstr(m, c->irqs[i].name));
 	arg(&it, "ret", ev->u.irq.ret ? "handled" : "unhandled");
@@ -980,7 +991,7 @@ static int on_softirq(struct fts_model *m, const struct fts_event *ev)
 	rc = cpu_lane(m, ev->cpu, &lane);
 	if (rc)
 		return rc;
-	item_init(m, &it, lane, "softirq");
+	item_init(m, &it, lane, FTS_ITEM_SOFTIRQ, "softirq");
 	arg(&it, "vec", vnum(m, vec));
 	arg(&it, "action", fts_softirq_name(vec));
 	arg(&it, "task", curr_task(m, ev));
@@ -1013,7 +1024,7 @@ static int on_lost(struct fts_model *m, const struct fts_event *ev)
 	rc = cpu_lane(m, ev->cpu, &lane);
 	if (rc)
 		return rc;
-	item_init(m, &it, lane, "lost events");
+	item_init(m, &it, lane, FTS_ITEM_LOST, "lost events");
 	arg(&it, "count", ev->u.lost.count ? vnum(m, (int64_t)ev->u.lost.count) : "unknown");
 	m->st.lost_markers++;
 	return emit(m, &it, ev->ts, ev->ts);

@@ -55,6 +55,35 @@ static int cap_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err
 	return 0;
 }
 
+/* The kind every item carries must agree with the name Insight sees. */
+static void check_kind(const struct fts_item *it)
+{
+	static const char *const names[FTS_ITEM__COUNT] = {
+		[FTS_ITEM_SWITCH] = "sched_switch", [FTS_ITEM_IRQ] = "irq",
+		[FTS_ITEM_SOFTIRQ] = "softirq", [FTS_ITEM_LOST] = "lost events",
+		[FTS_ITEM_RUNNING] = "Running", [FTS_ITEM_RUNNABLE] = "Runnable",
+		[FTS_ITEM_SLEEPING] = "Sleeping", [FTS_ITEM_BLOCKED] = "Sleeping",
+		[FTS_ITEM_MARKER] = "Sleeping",
+	};
+
+	assert_true(it->kind < FTS_ITEM__COUNT);
+	if (it->kind == FTS_ITEM_RUN)
+		assert_non_null(strrchr(it->name, ':'));
+	else
+		assert_string_equal(it->name, names[it->kind]);
+	if (it->kind == FTS_ITEM_BLOCKED || it->kind == FTS_ITEM_SLEEPING) {
+		const char *st = NULL;
+
+		for (int i = 0; i < it->nargs; i++)
+			if (!strcmp(it->args[i].key, "state"))
+				st = it->args[i].val;
+		assert_non_null(st);
+		assert_int_equal(it->kind == FTS_ITEM_BLOCKED, strchr(st, 'D') != NULL);
+	}
+	if (it->kind == FTS_ITEM_MARKER || it->kind == FTS_ITEM_SWITCH || it->kind == FTS_ITEM_LOST)
+		assert_int_equal(it->dur, 0);
+}
+
 static int cap_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
 {
 	struct cap_sink *c = (struct cap_sink *)s;
@@ -64,6 +93,7 @@ static int cap_item(struct fts_sink *s, const struct fts_item *it, struct fts_er
 	assert_true(c->nitems < MAX_ITEMS);
 	assert_true(it->lane < (uint32_t)c->nlanes); /* declared before its first item */
 	assert_true(it->ts > 0);
+	check_kind(it);
 	o = &c->items[c->nitems++];
 	o->lane = it->lane;
 	o->ts = it->ts;
