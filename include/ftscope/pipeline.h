@@ -1,0 +1,95 @@
+/*
+ * pipeline.h - read -> time map -> pid map -> sched model -> the caller's sinks.
+ *
+ * One pass over a trace (trace.dat or text) feeding any set of sinks (SQLite,
+ * JSON, the preview store, statistics, a caller's own), with staged progress
+ * that can cancel. fts_convert (ftscope.h) is a thin wrapper that makes one
+ * SQLite or JSON sink and calls fts_pipeline_run.
+ */
+#ifndef FTS_PIPELINE_H
+#define FTS_PIPELINE_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "event.h"
+#include "lane.h"
+#include "reader.h"
+#include "sched_model.h"
+#include "timemap.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The stages a run goes through, in order; a run may skip some. */
+enum fts_stage {
+	FTS_STAGE_PROBE,   /* format detection, trace.dat sanity probe */
+	FTS_STAGE_CLOCK,   /* pre-scan for the recorder's clock anchor */
+	FTS_STAGE_READ,    /* reading and modelling events (the long one) */
+	FTS_STAGE_FINISH,  /* sinks finishing: SQLite commit and indexes, renames */
+	FTS_STAGE_INDEX,   /* preview store: sorting and building its summary */
+	FTS_STAGE__COUNT
+};
+
+/* A progress report. Units: bytes while reading a trace, rows for a DB. */
+struct fts_progress {
+	enum fts_stage stage;
+	uint64_t done;          /* in @unit; 0 when unknown */
+	uint64_t total;         /* in @unit; 0 when unknown */
+	const char *unit;       /* "bytes", "rows", "items" */
+	uint64_t events;        /* events read so far */
+	uint64_t items;         /* lane items produced so far */
+	double elapsed_s;       /* since the run started */
+};
+
+/*
+ * Called from the running thread a few times a second (and once at each stage
+ * change). A non-zero return cancels the run: it returns -ECANCELED and leaves
+ * no output behind.
+ */
+typedef int (*fts_stage_fn)(void *ctx, const struct fts_progress *p);
+
+/* fts_stage_name - "probe", "clock", "read", "finish", "index". */
+const char *fts_stage_name(enum fts_stage stage);
+
+struct fts_pipeline_opts {
+	const char *input;           /* trace.dat or text; format detected from content */
+	const char *profiling_data;  /* NULL: no alignment window */
+	const char *pid_mapping;     /* NULL: host pids */
+	int cs_rows;                 /* see struct fts_model_opts */
+	fts_stage_fn progress;       /* may be NULL */
+	void *progress_ctx;
+};
+
+struct fts_pipeline_result {
+	enum fts_input_format input_format;
+	struct fts_read_stats read;
+	struct fts_model_stats model;
+	struct fts_timemap time;
+	uint32_t pidmap_entries;     /* entries in the pid mapping file */
+	uint32_t pidmap_mapped;      /* of which map to another pid */
+	double seconds;
+};
+
+/**
+ * fts_pipeline_run - convert one trace into lane items for every sink in @sinks
+ * @opts: input and the maps to apply
+ * @sinks: @nsinks sinks, each fed every lane and item (through a tee when more than one)
+ * @nsinks: 1 or more
+ * @res: may be NULL; filled with counters for a summary, also on error
+ * @err: filled on error
+ *
+ * On success every sink's finish(ok=1) has run; on error or cancel every sink's
+ * finish(ok=0) has run, so no sink leaves output. The caller destroys the sinks.
+ *
+ * Returns 0, -ECANCELED when progress asked to stop, or a negative errno.
+ */
+int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *const *sinks,
+		     int nsinks, struct fts_pipeline_result *res, struct fts_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,190 @@
+/*
+ * preview.h - the lane store behind the terminal previewer.
+ *
+ * Every lane's items in compact columns sorted by start time (start deltas,
+ * durations, kind, interned names, args interned or fetched on demand), plus a
+ * multi-resolution summary built once at load, so that any time bucket of any
+ * lane is answered without walking its items (KernelShark's bins, Perfetto's
+ * per-zoom summaries). The store is filled from a trace through the pipeline
+ * and the sched model (exactly what `convert` would write), or read back from
+ * an ftrace DB (ours or the reference converter's, whose slices overlap) or
+ * our Chrome JSON. It needs no terminal: the view and the tests use it alike.
+ *
+ * Times are output nanoseconds, as in the DB. Budget: <= 32 bytes per item,
+ * summary included.
+ */
+#ifndef FTS_PREVIEW_H
+#define FTS_PREVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "lane.h"
+#include "pipeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct fts_store;
+
+/* Interned string id meaning "none" (an idle bucket, a missing name). */
+#define FTS_STR_NONE UINT32_MAX
+
+enum fts_store_source {
+	FTS_SRC_TRACE_DAT,
+	FTS_SRC_TRACE_TEXT,
+	FTS_SRC_DB,        /* an ftrace DB: ours or the reference converter's */
+	FTS_SRC_JSON,      /* our Chrome-trace JSON */
+};
+
+struct fts_store_open_opts {
+	const char *path;            /* trace.dat, text, ftrace_data*.db or .json (by content) */
+	const char *profiling_data;  /* traces only; NULL: none */
+	const char *pid_mapping;     /* traces only; NULL: host pids */
+	/*
+	 * Optional: one more sink fed every lane and item while loading (e.g. the
+	 * statistics sink), borrowed; the store runs its finish(), not destroy().
+	 */
+	struct fts_sink *extra;
+	fts_stage_fn progress;       /* may be NULL; non-zero return cancels */
+	void *progress_ctx;
+};
+
+/*
+ * fts_store_open - load @o->path into a new store
+ * @o: what to load
+ * @out: the store, owned by the caller (fts_store_free)
+ * @err: filled on error
+ *
+ * Returns 0, -ECANCELED when progress asked to stop, or a negative errno.
+ */
+int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
+		   struct fts_err *err);
+
+/* fts_store_free - release @s (NULL is fine). */
+void fts_store_free(struct fts_store *s);
+
+/* What the status line shows. */
+struct fts_store_info {
+	enum fts_store_source source;
+	uint64_t t_begin, t_end;     /* first start and last end over all lanes */
+	int has_window;              /* a profiling window is known */
+	uint64_t win_begin, win_end;
+	uint64_t items;              /* items stored */
+	uint64_t events;             /* events read (traces), rows read (DB/JSON) */
+	uint64_t lost_events;        /* sum over CPUs; see fts_store_lane.lost */
+	uint32_t ncpu_lanes, ntask_lanes;
+	double load_seconds;
+};
+
+/* fts_store_info - the store's totals; valid as long as @s. */
+const struct fts_store_info *fts_store_info(const struct fts_store *s);
+
+struct fts_store_lane {
+	enum fts_lane_group group;
+	int32_t cpu;       /* CPU lanes: the CPU number; task lanes: -1 */
+	int32_t pid;       /* task lanes: the pid Insight shows (container pid when mapped) */
+	int32_t host_pid;  /* task lanes: the host pid when known, else -1 */
+	uint32_t comm;     /* task lanes: interned comm; CPU lanes: FTS_STR_NONE */
+	uint32_t tid;      /* interned lane name: "CPU 003" or "comm:pid" */
+	uint64_t nitems;
+	uint64_t lost;     /* CPU lanes: events lost on this CPU (sum of counts) */
+	uint64_t lost_marks; /* CPU lanes: lost-event markers (some carry no count) */
+};
+
+/* fts_store_nlanes - lanes, CPU lanes first (by CPU), then task lanes. */
+uint32_t fts_store_nlanes(const struct fts_store *s);
+
+/* fts_store_lane - lane @lane (< fts_store_nlanes); valid as long as @s. */
+const struct fts_store_lane *fts_store_lane(const struct fts_store *s, uint32_t lane);
+
+/* fts_store_str - the interned string @id ("" for FTS_STR_NONE); raw bytes, escape before display. */
+const char *fts_store_str(const struct fts_store *s, uint32_t id);
+
+/* Bucket flags: what happened inside [t0, t1), however short. */
+#define FTS_BK_ANY      0x0001u  /* at least one item intersects the bucket */
+#define FTS_BK_IRQ      0x0002u  /* an irq slice */
+#define FTS_BK_SOFTIRQ  0x0004u  /* a softirq slice */
+#define FTS_BK_LOST     0x0008u  /* a lost-events marker */
+#define FTS_BK_SWITCH   0x0010u  /* a context switch */
+#define FTS_BK_MIXED    0x0020u  /* CPU lane: more than one task ran in it */
+#define FTS_BK_RUNNING  0x0040u  /* task lane: some Running */
+#define FTS_BK_RUNNABLE 0x0080u  /* task lane: some Runnable wait */
+#define FTS_BK_SLEEPING 0x0100u  /* task lane: some Sleeping (S) */
+#define FTS_BK_BLOCKED  0x0200u  /* task lane: some uninterruptible sleep (D) */
+
+/* The summary of one lane over one time bucket. */
+struct fts_bucket {
+	uint32_t flags;
+	/*
+	 * CPU lanes: the interned "comm:pid" of the task that ran most of the
+	 * bucket (FTS_STR_NONE when idle covered most of it). Task lanes: the
+	 * enum fts_item_kind that covered most of it (FTS_STR_NONE: nothing).
+	 */
+	uint32_t top;
+	uint64_t top_ns;   /* time @top covered */
+	uint64_t busy_ns;  /* CPU lanes: time covered by run slices; task lanes: Running time */
+	uint64_t items;    /* items intersecting the bucket (may be an estimate when huge) */
+};
+
+/*
+ * fts_store_bucket - summarise @lane over [@t0, @t1) without walking its items
+ * @s: the store
+ * @lane: the lane
+ * @t0: bucket start (output ns)
+ * @t1: bucket end, > @t0
+ * @b: filled
+ *
+ * Cost O(log n) whatever the bucket's width.
+ */
+void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
+		      struct fts_bucket *b);
+
+/* One stored item, decoded. */
+struct fts_store_item {
+	uint64_t ts, dur;
+	enum fts_item_kind kind;
+	uint32_t name;     /* interned item name ("comm:pid" for run slices) */
+	int32_t cpu;       /* task-lane items: the CPU; CPU-lane items: the lane's CPU; -1 unknown */
+};
+
+/* Kind masks for the searches below: 1u << FTS_ITEM_xxx; 0 means every kind. */
+#define FTS_KIND_BIT(k) (1u << (k))
+
+/*
+ * fts_store_item - item @idx (0 .. nitems-1, ordered by start time) of @lane.
+ * Returns 0 or -ERANGE.
+ */
+int fts_store_item(const struct fts_store *s, uint32_t lane, uint64_t idx,
+		   struct fts_store_item *it);
+
+/*
+ * fts_store_find - the item of @lane whose kind is in @kinds that covers @t
+ * (the shortest such, so an irq wins over the run slice it interrupts), else
+ * the nearest one by time. Returns its index, or -1 when the lane has none.
+ */
+int64_t fts_store_find(const struct fts_store *s, uint32_t lane, uint64_t t, uint32_t kinds);
+
+/*
+ * fts_store_step - from item @idx, the next (@dir > 0) or previous (@dir < 0)
+ * item of @lane whose kind is in @kinds. Returns its index or -1.
+ */
+int64_t fts_store_step(const struct fts_store *s, uint32_t lane, uint64_t idx, int dir,
+		       uint32_t kinds);
+
+/*
+ * fts_store_args - the args of item @idx of @lane, as Insight would show them
+ * @args: filled with up to @max key/value pairs pointing into @buf or the store
+ * @buf, @bufsz: scratch for values built on demand
+ * Returns the number of pairs, or a negative errno.
+ */
+int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,
+		   struct fts_arg *args, int max, char *buf, size_t bufsz);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
