@@ -80,6 +80,10 @@ struct fts_pipeline_result {
  * @res: may be NULL; filled with counters for a summary, also on error
  * @err: filled on error
  *
+ * @opts->input may also be an ftrace DB (ours or the reference converter's) or
+ * our Chrome JSON: their lanes and items are read back and replayed into the
+ * sinks (the time and pid maps do not apply; kinds are inferred from names).
+ *
  * On success every sink's finish(ok=1) has run; on error or cancel every sink's
  * finish(ok=0) has run, so no sink leaves output. The caller destroys the sinks.
  *
