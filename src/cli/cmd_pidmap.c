@@ -8,6 +8,7 @@
 #include <ftscope/error.h>
 #include <ftscope/record.h>
 
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,8 @@ static int parse_secs(const char *s, double *out)
 	char *end;
 	double v = strtod(s, &end);
 
-	if (end == s || *end || v < 0 || v > 1e7)
+	/* strtod takes "nan" and "inf": neither is a number of seconds. */
+	if (end == s || *end || !isfinite(v) || v < 0 || v > 1e7)
 		return -1;
 	*out = v;
 	return 0;
