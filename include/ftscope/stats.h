@@ -24,8 +24,8 @@
  * Context-switch markers (FTS_ITEM_MARKER) carry no time and are ignored.
  *
  * Memory: per task and per CPU, not per item (wakeup latencies are kept
- * exactly up to a small number per task, then in a log-linear histogram with
- * under 1% error).
+ * exactly up to 64 per task, then in a log-linear histogram: percentiles
+ * within 1% of the true sample, the maximum exact).
  */
 #ifndef FTS_STATS_H
 #define FTS_STATS_H
