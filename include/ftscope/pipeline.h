@@ -50,7 +50,12 @@ struct fts_progress {
  */
 typedef int (*fts_stage_fn)(void *ctx, const struct fts_progress *p);
 
-/* fts_stage_name - "probe", "clock", "read", "finish", "index". */
+/**
+ * fts_stage_name - a stage's short name
+ * @stage: the stage
+ *
+ * Returns "probe", "clock", "read", "finish", "index", or "?".
+ */
 const char *fts_stage_name(enum fts_stage stage);
 
 struct fts_pipeline_opts {
@@ -60,7 +65,45 @@ struct fts_pipeline_opts {
 	int cs_rows;                 /* see struct fts_model_opts */
 	fts_stage_fn progress;       /* may be NULL */
 	void *progress_ctx;
+	/*
+	 * Added: the caller already ran fts_read_dat_probe on @input. The probe
+	 * forks, which must happen before any sink starts a thread (the SQLite
+	 * sink does at creation): probe, create the sinks, then run with this set.
+	 */
+	int probed;
 };
+
+/* What the pipeline found at its input (added). */
+enum fts_pipeline_input {
+	FTS_PIPE_TRACE,    /* trace.dat or text: read, mapped and modelled */
+	FTS_PIPE_DB,       /* an ftrace DB (ours or the reference's): read back */
+	FTS_PIPE_JSON,     /* our Chrome JSON: read back */
+};
+
+/**
+ * fts_pipeline_detect - classify @path by content as a trace, a DB or a JSON
+ * @path: the input
+ * @kind: filled
+ * @err: filled on error (missing, unreadable, empty, or none of these)
+ *
+ * Returns 0 or a negative errno.
+ */
+int fts_pipeline_detect(const char *path, enum fts_pipeline_input *kind, struct fts_err *err);
+
+/**
+ * fts_sink_tee - one sink forwarding every lane and item to each of @sinks in order
+ * @sinks: the outputs, borrowed (the tee's destroy leaves them alone)
+ * @n: how many, >= 1
+ * @out: the tee, destroyed with its destroy()
+ * @err: filled on error
+ *
+ * Its finish() finishes every output; after the first failure the rest are
+ * finished with ok=0, so they leave nothing behind.
+ *
+ * Returns 0 or a negative errno.
+ */
+int fts_sink_tee(struct fts_sink *const *sinks, int n, struct fts_sink **out,
+		 struct fts_err *err);
 
 struct fts_pipeline_result {
 	enum fts_input_format input_format;
@@ -70,6 +113,10 @@ struct fts_pipeline_result {
 	uint32_t pidmap_entries;     /* entries in the pid mapping file */
 	uint32_t pidmap_mapped;      /* of which map to another pid */
 	double seconds;
+	/* Added: what @opts->input turned out to be (read back: no read/model counters). */
+	enum fts_pipeline_input input_kind;
+	uint64_t rows;               /* DB/JSON: rows read back */
+	uint64_t items;              /* lane items handed to the sinks */
 };
 
 /**

@@ -1,166 +1,79 @@
 /*
- * convert.c - the whole conversion: reader -> model -> sink, with the time
- * and pid maps. The CLI and outside programs call this one function.
+ * convert.c - fts_convert: one SQLite or JSON sink behind fts_pipeline_run.
+ * Kept for the CLI and outside programs that want a file, not sinks.
  */
 #include "ftscope/ftscope.h"
+#include "ftscope/pipeline.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "ftscope/pidmap.h"
 #include "export/sinks.h"
 
-/* Stop the clock pre-scan after this many events: the anchor comes first. */
-#define CLOCK_SCAN_EVENTS 200000
-
-struct scan_ctx {
-	uint64_t n;
+struct legacy_progress {
+	fts_progress_fn fn;
+	void *ctx;
 };
 
-static int scan_emit(void *ctx, const struct fts_event *ev)
+/* The old progress callback sees read counters; it cannot cancel. */
+static int to_legacy(void *ctx, const struct fts_progress *p)
 {
-	struct scan_ctx *s = ctx;
-
-	(void)ev;
-	return ++s->n >= CLOCK_SCAN_EVENTS ? 1 : 0;
-}
-
-/*
- * ftscope's recorder stores a (realtime, mono_raw) pair at the start of the
- * trace; find it before converting so every item is placed on the epoch.
- */
-static void scan_clock(const char *path, struct fts_clock_pair *cp)
-{
-	struct scan_ctx s = { 0 };
-	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s, .probed = 1 };
+	struct legacy_progress *lp = ctx;
 	struct fts_read_stats st;
 
+	if (p->stage != FTS_STAGE_READ)
+		return 0;
 	memset(&st, 0, sizeof(st));
-	if (fts_read_any(path, &ro, &st, NULL) >= 0 && st.clock.valid)
-		*cp = st.clock;
-}
-
-static int model_emit(void *ctx, const struct fts_event *ev)
-{
-	return fts_model_event(ctx, ev);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int check_window(const struct fts_model_stats *ms, const char *path, struct fts_err *err)
-{
-	const char *where;
-
-	if (ms->events_in == 0)
-		return 0;
-	if (ms->before_window + ms->after_window < ms->events_in)
-		return 0;
-	where = ms->after_window == ms->events_in ? "entirely after it" :
-		ms->before_window == ms->events_in ? "entirely before it" : "around it, with none inside";
-	return fts_err_set(err, -ERANGE,
-			   "%s: no event falls inside the profiling window (the trace is %s); check that both were recorded on this host at the same time, or leave out --profiling_data",
-			   path, where);
+	st.bytes_done = p->done;
+	st.bytes_total = p->total;
+	st.events = p->events;
+	lp->fn(lp->ctx, &st);
+	return 0;
 }
 
 int fts_convert(const struct fts_convert_opts *opts, struct fts_convert_result *res,
 		struct fts_err *err)
 {
-	struct fts_convert_result local;
-	struct fts_pidmap *pm = NULL;
+	struct legacy_progress lp = { opts->progress, opts->progress_ctx };
+	struct fts_pipeline_opts po;
+	struct fts_pipeline_result pr;
+	enum fts_pipeline_input kind;
 	struct fts_sink *sink = NULL;
-	struct fts_model *model = NULL;
-	struct fts_model_opts mo;
-	struct fts_read_opts ro;
-	double t0 = now_s();
 	int rc;
 
-	if (!res)
-		res = &local;
-	memset(res, 0, sizeof(*res));
-	rc = fts_input_detect(opts->input, &res->input_format, err);
-	if (!rc && res->input_format == FTS_FMT_DAT)
-		rc = fts_read_dat_probe(opts->input, err); /* forks: before the sink's thread */
+	memset(&po, 0, sizeof(po));
+	po.input = opts->input;
+	po.profiling_data = opts->profiling_data;
+	po.pid_mapping = opts->pid_mapping;
+	po.cs_rows = opts->cs_rows;
+	po.progress = opts->progress ? to_legacy : NULL;
+	po.progress_ctx = &lp;
+	if (res)
+		memset(res, 0, sizeof(*res));
+	/* probe (it forks) before the SQLite sink starts its writer thread */
+	rc = fts_pipeline_detect(opts->input, &kind, err);
+	if (!rc && kind == FTS_PIPE_TRACE) {
+		enum fts_input_format fmt = FTS_FMT_UNKNOWN;
+
+		rc = fts_input_detect(opts->input, &fmt, err);
+		if (!rc && fmt == FTS_FMT_DAT)
+			rc = fts_read_dat_probe(opts->input, err);
+		po.probed = 1;
+	}
+	if (!rc)
+		rc = opts->format == FTS_OUT_JSON ? fts_json_sink_create(opts->output, &sink, err) :
+						    fts_sqlite_sink_create(opts->output, &sink, err);
 	if (rc)
 		return rc;
-	if (opts->pid_mapping) {
-		rc = fts_pidmap_load(opts->pid_mapping, &pm, err);
-		if (rc)
-			return rc;
-		res->pidmap_entries = fts_pidmap_entries(pm);
-		res->pidmap_mapped = fts_pidmap_size(pm);
+	rc = fts_pipeline_run(&po, &sink, 1, &pr, err);
+	sink->destroy(sink);
+	if (res) {
+		res->input_format = pr.input_format;
+		res->read = pr.read;
+		res->model = pr.model;
+		res->time = pr.time;
+		res->pidmap_entries = pr.pidmap_entries;
+		res->pidmap_mapped = pr.pidmap_mapped;
+		res->seconds = pr.seconds;
 	}
-	if (opts->profiling_data) {
-		rc = fts_timemap_from_profiling(opts->profiling_data, &res->time, err);
-		if (rc)
-			goto out;
-	} else {
-		struct fts_clock_pair cp = { 0 };
-
-		scan_clock(opts->input, &cp);
-		fts_timemap_from_clock(&res->time, &cp);
-	}
-
-	rc = opts->format == FTS_OUT_JSON ? fts_json_sink_create(opts->output, &sink, err) :
-					    fts_sqlite_sink_create(opts->output, &sink, err);
-	if (rc)
-		goto out;
-	mo.tm = &res->time;
-	mo.pm = pm;
-	mo.cs_rows = opts->cs_rows;
-	rc = fts_model_create(&mo, sink, &model, err);
-	if (rc)
-		goto out;
-
-	memset(&ro, 0, sizeof(ro));
-	ro.emit = model_emit;
-	ro.emit_ctx = model;
-	ro.progress = opts->progress;
-	ro.progress_ctx = opts->progress_ctx;
-	ro.probed = 1;
-	rc = fts_read_any(opts->input, &ro, &res->read, err);
-	if (rc > 0 || fts_model_error(model)->code) {
-		/* the model (its sink) failed, not the reader */
-		rc = fts_model_error(model)->code ? fts_model_error(model)->code : -EIO;
-		fts_err_set(err, rc, "%s", fts_model_error(model)->msg);
-	}
-	if (rc)
-		goto out;
-	if (res->read.events == 0) {
-		rc = fts_err_set(err, -ENODATA,
-				 "%s: no scheduler or irq events found (%llu lines, %llu not understood%s%s); is this an ftrace capture with sched/irq events?",
-				 opts->input, (unsigned long long)res->read.lines,
-				 (unsigned long long)res->read.skipped,
-				 res->read.first_bad[0] ? ", first: " : "", res->read.first_bad);
-		goto out;
-	}
-	rc = fts_model_finish(model);
-	if (rc) {
-		fts_err_set(err, rc, "%s", fts_model_error(model)->msg);
-		goto out;
-	}
-	res->model = *fts_model_stats(model);
-	rc = check_window(&res->model, opts->input, err);
-	if (rc)
-		goto out;
-	rc = sink->finish(sink, 1, err);
-out:
-	if (model)
-		res->model = *fts_model_stats(model);
-	if (sink) {
-		if (rc)
-			sink->finish(sink, 0, NULL);
-		sink->destroy(sink);
-	}
-	fts_model_free(model);
-	fts_pidmap_free(pm);
-	res->seconds = now_s() - t0;
 	return rc;
 }

@@ -1,0 +1,66 @@
+/*
+ * readback.h - reading an ftrace DB (ours or the reference converter's) or our
+ * Chrome JSON back into lanes and rows, for the pipeline's replay and the
+ * preview store. Rows come in file order, not time order.
+ */
+#ifndef FTS_READBACK_H
+#define FTS_READBACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ftscope/lane.h"
+
+/* One slice as stored; the strings live only during the row() call. */
+struct fts_rb_row {
+	uint32_t lane;          /* dense lane id, as declared through lane() */
+	enum fts_item_kind kind;/* inferred from the group, name and args */
+	uint64_t ts, dur;
+	const char *name;
+	size_t name_len;
+	const char *args;       /* JSON object text, or NULL */
+	size_t args_len;
+};
+
+struct fts_rb_ops {
+	/* Each lane once, before its first row (a DB declares all first: CPU lanes by CPU). */
+	int (*lane)(void *ctx, const struct fts_lane *lane, struct fts_err *err);
+	int (*row)(void *ctx, const struct fts_rb_row *row, struct fts_err *err);
+	/* A few times a second; non-zero cancels (the reader returns -ECANCELED). */
+	int (*progress)(void *ctx, uint64_t done, uint64_t total, uint64_t rows);
+	void *ctx;
+};
+
+/*
+ * fts_db_readback - every lane and slice of the ftrace DB at @path, opened
+ * read-only (Insight's own tables are ignored). @rows gets the slice count.
+ * Returns 0, -ECANCELED, or a negative errno with @err filled.
+ */
+int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *rows,
+		    struct fts_err *err);
+
+/*
+ * fts_json_readback - every lane and "X" event of a Chrome-trace JSON whose
+ * events carry the string pids "CPU Scheduling" / "Process Scheduling".
+ * Same contract as fts_db_readback.
+ */
+int fts_json_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *rows,
+		      struct fts_err *err);
+
+/*
+ * fts_rb_kind - the item kind of a slice named @name (length @n) on a lane of
+ * @group; @args (may be NULL) tells uninterruptible sleep from the rest.
+ */
+enum fts_item_kind fts_rb_kind(enum fts_lane_group group, const char *name, size_t n,
+			       uint64_t dur, const char *args, size_t args_len);
+
+/*
+ * fts_args_parse - split a flat JSON object into key/value strings. Values
+ * that are numbers keep their text; nested values are kept as raw JSON text.
+ * Keys and values are unescaped into @buf (@bufsz). Returns the number of
+ * pairs (at most @max), or -EINVAL when @json is not an object.
+ */
+int fts_args_parse(const char *json, size_t len, struct fts_arg *args, int max, char *buf,
+		   size_t bufsz);
+
+#endif

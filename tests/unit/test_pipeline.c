@@ -1,0 +1,255 @@
+/*
+ * Unit tests for the open pipeline: several sinks at once through the tee,
+ * staged progress in order, cancel at each stage leaving no file behind,
+ * DB and JSON inputs replayed, and library messages that name no CLI flag.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ftscope/ftscope.h"
+#include "ftscope/pipeline.h"
+#include "export/sinks.h"
+
+#define IRQ_TXT FTS_TEST_DATA "/irq/irq.txt"
+#define IRQ_DAT FTS_TEST_DATA "/irq/irq.dat"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/fts_pipe_XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static int entries(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void clean(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -f '%s'/*", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static char *path(const char *name)
+{
+	static char p[4][128];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", dir, name);
+	return p[k];
+}
+
+static long long q(const char *db, const char *sql)
+{
+	char cmd[512];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "sqlite3 '%s' '%s'", db, sql);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%lld", &v), 1);
+	pclose(f);
+	return v;
+}
+
+struct seen {
+	enum fts_stage order[64];
+	int n;
+	int cancel_at;    /* stage to cancel at, or -1 */
+	uint64_t items_max;
+};
+
+static int on_stage(void *ctx, const struct fts_progress *p)
+{
+	struct seen *s = ctx;
+
+	if (s->n == 0 || s->order[s->n - 1] != p->stage)
+		if (s->n < 64)
+			s->order[s->n++] = p->stage;
+	if (p->items > s->items_max)
+		s->items_max = p->items;
+	assert_non_null(p->unit);
+	return (int)p->stage == s->cancel_at;
+}
+
+static int run(const char *input, const char *db, const char *json, struct seen *seen,
+	       struct fts_pipeline_result *res, struct fts_err *err)
+{
+	struct fts_pipeline_opts o = { .input = input, .cs_rows = 1 };
+	struct fts_sink *sinks[2] = { NULL, NULL };
+	int n = 0, rc;
+
+	if (seen) {
+		o.progress = on_stage;
+		o.progress_ctx = seen;
+	}
+	/* probe before the SQLite sink's thread exists, as fts_convert does */
+	o.probed = 1;
+	if (db)
+		assert_int_equal(fts_sqlite_sink_create(db, &sinks[n++], err), 0);
+	if (json)
+		assert_int_equal(fts_json_sink_create(json, &sinks[n++], err), 0);
+	rc = fts_pipeline_run(&o, sinks, n, res, err);
+	for (int i = 0; i < n; i++)
+		sinks[i]->destroy(sinks[i]);
+	return rc;
+}
+
+/* One pass, two sinks: the DB and the JSON hold the same slices, and the stages come in order. */
+static void test_tee_two_sinks(void **state)
+{
+	struct fts_pipeline_result res;
+	struct fts_err err = { 0 };
+	struct seen seen = { .cancel_at = -1 };
+	char cmd[512];
+
+	(void)state;
+	clean();
+	assert_int_equal(run(IRQ_TXT, path("ftrace_data.db"), path("t.json"), &seen, &res, &err), 0);
+	assert_int_equal(res.input_kind, FTS_PIPE_TRACE);
+	assert_true(res.items > 100);
+	assert_int_equal(q(path("ftrace_data.db"), "select count(*) from slice"), (long long)res.items);
+	snprintf(cmd, sizeof(cmd), "test $(grep -c '\"ph\":\"X\"' '%s') -eq %llu", path("t.json"),
+		 (unsigned long long)res.items);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(entries(), 2);
+	/* probe, clock, read, finish: in that order, each once */
+	assert_int_equal(seen.n, 4);
+	assert_int_equal(seen.order[0], FTS_STAGE_PROBE);
+	assert_int_equal(seen.order[1], FTS_STAGE_CLOCK);
+	assert_int_equal(seen.order[2], FTS_STAGE_READ);
+	assert_int_equal(seen.order[3], FTS_STAGE_FINISH);
+	assert_string_equal(fts_stage_name(FTS_STAGE_INDEX), "index");
+}
+
+/* Cancel at any stage: -ECANCELED, and neither output nor a temp file is left. */
+static void test_cancel_leaves_nothing(void **state)
+{
+	enum fts_stage at[] = { FTS_STAGE_PROBE, FTS_STAGE_CLOCK, FTS_STAGE_READ, FTS_STAGE_FINISH };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		struct fts_err err = { 0 };
+		struct seen seen = { .cancel_at = (int)at[i] };
+
+		clean();
+		assert_int_equal(run(IRQ_DAT, path("ftrace_data.db"), path("t.json"), &seen, NULL, &err),
+				 -ECANCELED);
+		assert_int_equal(entries(), 0);
+	}
+}
+
+/* An existing output survives a cancelled run untouched. */
+static void test_cancel_keeps_old_output(void **state)
+{
+	struct fts_err err = { 0 };
+	struct seen seen = { .cancel_at = FTS_STAGE_READ };
+	struct stat a, b;
+
+	(void)state;
+	clean();
+	assert_int_equal(run(IRQ_TXT, path("ftrace_data.db"), NULL, NULL, NULL, &err), 0);
+	assert_int_equal(stat(path("ftrace_data.db"), &a), 0);
+	assert_int_equal(run(IRQ_DAT, path("ftrace_data.db"), NULL, &seen, NULL, &err), -ECANCELED);
+	assert_int_equal(stat(path("ftrace_data.db"), &b), 0);
+	assert_int_equal(a.st_ino, b.st_ino);
+	assert_int_equal(entries(), 1);
+}
+
+/* A DB and a JSON given as input are replayed: the same slices come out. */
+static void test_replay_db_and_json(void **state)
+{
+	struct fts_pipeline_result r1, r2, r3;
+	struct fts_err err = { 0 };
+
+	(void)state;
+	clean();
+	assert_int_equal(run(IRQ_TXT, path("ftrace_data.db"), path("a.json"), NULL, &r1, &err), 0);
+	assert_int_equal(run(path("ftrace_data.db"), path("ftrace_data2.db"), NULL, NULL, &r2, &err), 0);
+	assert_int_equal(r2.input_kind, FTS_PIPE_DB);
+	assert_int_equal(r2.rows, r1.items);
+	assert_int_equal(r2.items, r1.items);
+	assert_int_equal(run(path("a.json"), path("ftrace_data3.db"), NULL, NULL, &r3, &err), 0);
+	assert_int_equal(r3.input_kind, FTS_PIPE_JSON);
+	assert_int_equal(r3.items, r1.items);
+	/* same rows, same args text, whichever way they came */
+	{
+		char cmd[1024];
+
+		snprintf(cmd, sizeof(cmd),
+			 "cd '%s' && test \"$(sqlite3 ftrace_data.db 'select timestamp,duration,name,args from slice order by 1,2,3,4' | md5sum)\" = "
+			 "\"$(sqlite3 ftrace_data3.db 'select timestamp,duration,name,args from slice order by 1,2,3,4' | md5sum)\"",
+			 dir);
+		assert_int_equal(system(cmd), 0);
+		snprintf(cmd, sizeof(cmd),
+			 "cd '%s' && test \"$(sqlite3 ftrace_data.db 'select timestamp,duration,name,args from slice order by 1,2,3,4' | md5sum)\" = "
+			 "\"$(sqlite3 ftrace_data2.db 'select timestamp,duration,name,args from slice order by 1,2,3,4' | md5sum)\"",
+			 dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+/* Library messages say what is wrong without naming a flag of the CLI. */
+static void test_messages_name_no_flag(void **state)
+{
+	const char *bad[] = { FTS_TEST_DATA "/bad/garbage.txt", FTS_TEST_DATA "/bad/empty.txt",
+			      "/nonexistent/trace.dat", FTS_TEST_DATA "/bad/truncated.dat",
+			      FTS_TEST_DATA "/bad/malformed_pidmap.json" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct fts_err err = { 0 };
+
+		clean();
+		assert_true(run(bad[i], path("ftrace_data.db"), NULL, NULL, NULL, &err) < 0);
+		assert_null(strstr(err.msg, "--"));
+		assert_int_equal(entries(), 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tee_two_sinks),
+		cmocka_unit_test(test_cancel_leaves_nothing),
+		cmocka_unit_test(test_cancel_keeps_old_output),
+		cmocka_unit_test(test_replay_db_and_json),
+		cmocka_unit_test(test_messages_name_no_flag),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

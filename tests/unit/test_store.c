@@ -1,0 +1,639 @@
+/*
+ * Unit tests for the preview lane store: a real capture loaded through the
+ * pipeline, checked item by item against what the model handed any sink, and
+ * bucket by bucket against a brute-force walk; a DB and a JSON of the same
+ * capture read back; and a small DB shaped like the reference converter's
+ * (overlapping slices, numeric args, "Unknown" states) with hand-checked
+ * buckets.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "ftscope/ftscope.h"
+#include "ftscope/preview.h"
+
+#define IRQ_TXT FTS_TEST_DATA "/irq/irq.txt"
+
+/* ---- a sink that keeps everything, as the oracle ---- */
+
+struct rec_item {
+	uint32_t lane;
+	enum fts_item_kind kind;
+	uint64_t ts, dur;
+	char *name;
+	char *args; /* "k=v;k=v;" */
+};
+
+struct rec_sink {
+	struct fts_sink s;
+	char *tid[1024];
+	enum fts_lane_group group[1024];
+	uint32_t nlanes;
+	struct rec_item *it;
+	size_t n, cap;
+};
+
+static char *args_str(const struct fts_arg *a, int n)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < n; i++)
+		len += strlen(a[i].key) + strlen(a[i].val) + 2;
+	s = malloc(len);
+	s[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		strcat(s, a[i].key);
+		strcat(s, "=");
+		strcat(s, a[i].val);
+		strcat(s, ";");
+	}
+	return s;
+}
+
+static int rec_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *err)
+{
+	struct rec_sink *r = (struct rec_sink *)s;
+
+	(void)err;
+	assert_true(l->id < 1024);
+	r->tid[l->id] = strdup(l->tid);
+	r->group[l->id] = l->group;
+	if (l->id >= r->nlanes)
+		r->nlanes = l->id + 1;
+	return 0;
+}
+
+static int rec_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
+{
+	struct rec_sink *r = (struct rec_sink *)s;
+
+	(void)err;
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 1024;
+		r->it = realloc(r->it, r->cap * sizeof(*r->it));
+	}
+	r->it[r->n].lane = it->lane;
+	r->it[r->n].kind = it->kind;
+	r->it[r->n].ts = it->ts;
+	r->it[r->n].dur = it->dur;
+	r->it[r->n].name = strdup(it->name);
+	r->it[r->n].args = args_str(it->args, it->nargs);
+	r->n++;
+	return 0;
+}
+
+static int rec_finish(struct fts_sink *s, int ok, struct fts_err *err)
+{
+	struct rec_sink *r = (struct rec_sink *)s;
+
+	(void)err;
+	r->s.lane = ok ? r->s.lane : NULL; /* marks "finished with ok=0" for the cancel test */
+	return 0;
+}
+
+static void rec_destroy(struct fts_sink *s)
+{
+	struct rec_sink *r = (struct rec_sink *)s;
+
+	for (uint32_t i = 0; i < r->nlanes; i++)
+		free(r->tid[i]);
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->it[i].name);
+		free(r->it[i].args);
+	}
+	free(r->it);
+	free(r);
+}
+
+static struct rec_sink *rec_new(void)
+{
+	struct rec_sink *r = calloc(1, sizeof(*r));
+
+	r->s.lane = rec_lane;
+	r->s.item = rec_item;
+	r->s.finish = rec_finish;
+	r->s.destroy = rec_destroy;
+	return r;
+}
+
+/* ---- helpers ---- */
+
+static struct fts_store *open_store(const char *path, struct fts_sink *extra)
+{
+	struct fts_store_open_opts o = { .path = path, .extra = extra };
+	struct fts_err err = { 0 };
+	struct fts_store *s = NULL;
+	int rc = fts_store_open(&o, &s, &err);
+
+	if (rc)
+		fprintf(stderr, "fts_store_open(%s): %s\n", path, err.msg);
+	assert_int_equal(rc, 0);
+	assert_non_null(s);
+	return s;
+}
+
+static int32_t lane_by_tid(const struct fts_store *s, const char *tid)
+{
+	for (uint32_t i = 0; i < fts_store_nlanes(s); i++)
+		if (!strcmp(fts_store_str(s, fts_store_lane(s, i)->tid), tid))
+			return (int32_t)i;
+	return -1;
+}
+
+static char *store_args_str(const struct fts_store *s, uint32_t lane, uint64_t i)
+{
+	struct fts_arg a[FTS_ITEM_MAX_ARGS];
+	char buf[512];
+	int n = fts_store_args(s, lane, i, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf));
+
+	assert_true(n >= 0);
+	return args_str(a, n);
+}
+
+/* brute force over the oracle's items of one lane */
+static void oracle_bucket(const struct rec_sink *r, uint32_t src_lane, uint64_t t0, uint64_t t1,
+			  uint32_t *flags, uint64_t *items, uint64_t *busy)
+{
+	*flags = 0;
+	*items = 0;
+	*busy = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rec_item *it = &r->it[i];
+		uint64_t e = it->ts + it->dur, a, b;
+		static const uint32_t kf[FTS_ITEM__COUNT] = {
+			[FTS_ITEM_SWITCH] = FTS_BK_SWITCH, [FTS_ITEM_IRQ] = FTS_BK_IRQ,
+			[FTS_ITEM_SOFTIRQ] = FTS_BK_SOFTIRQ, [FTS_ITEM_LOST] = FTS_BK_LOST,
+			[FTS_ITEM_RUNNING] = FTS_BK_RUNNING, [FTS_ITEM_RUNNABLE] = FTS_BK_RUNNABLE,
+			[FTS_ITEM_SLEEPING] = FTS_BK_SLEEPING, [FTS_ITEM_BLOCKED] = FTS_BK_BLOCKED,
+		};
+
+		if (it->lane != src_lane || it->ts >= t1 || (it->dur ? e <= t0 : it->ts < t0))
+			continue;
+		(*items)++;
+		*flags |= FTS_BK_ANY | kf[it->kind];
+		a = it->ts > t0 ? it->ts : t0;
+		b = e < t1 ? e : t1;
+		if (it->kind == FTS_ITEM_RUN || it->kind == FTS_ITEM_RUNNING)
+			*busy += b - a;
+	}
+}
+
+/* ---- tests ---- */
+
+/* Every item the model produced is in the store, in start order, with its args. */
+static void test_trace_items_match_model(void **state)
+{
+	struct rec_sink *r = rec_new();
+	struct fts_store *s;
+	uint64_t total = 0;
+
+	(void)state;
+	s = open_store(IRQ_TXT, &r->s);
+	assert_int_equal(fts_store_info(s)->source, FTS_SRC_TRACE_TEXT);
+	assert_int_equal(fts_store_info(s)->items, r->n);
+	assert_int_equal(fts_store_nlanes(s), r->nlanes);
+	for (uint32_t src = 0; src < r->nlanes; src++) {
+		int32_t lane = lane_by_tid(s, r->tid[src]);
+		uint64_t n = 0, prev = 0;
+
+		assert_true(lane >= 0);
+		for (size_t i = 0; i < r->n; i++)
+			n += r->it[i].lane == src;
+		assert_int_equal(fts_store_lane(s, (uint32_t)lane)->nitems, n);
+		total += n;
+		for (uint64_t k = 0; k < n; k++) {
+			struct fts_store_item si;
+			int found = 0;
+			char *as;
+
+			assert_int_equal(fts_store_item(s, (uint32_t)lane, k, &si), 0);
+			assert_true(si.ts >= prev);
+			prev = si.ts;
+			as = store_args_str(s, (uint32_t)lane, k);
+			for (size_t i = 0; i < r->n && !found; i++) {
+				const struct rec_item *it = &r->it[i];
+
+				found = it->lane == src && it->ts == si.ts && it->dur == si.dur &&
+					it->kind == si.kind &&
+					!strcmp(it->name, fts_store_str(s, si.name)) && !strcmp(it->args, as);
+			}
+			if (!found)
+				fprintf(stderr, "lane %s item %llu (%s %s) not produced by the model\n",
+					r->tid[src], (unsigned long long)k, fts_store_str(s, si.name), as);
+			assert_true(found);
+			free(as);
+		}
+	}
+	assert_int_equal(total, r->n);
+	/* CPU lanes come first, by CPU */
+	assert_int_equal(fts_store_lane(s, 0)->group, FTS_GROUP_CPU);
+	assert_int_equal(fts_store_lane(s, 0)->cpu, 0);
+	assert_int_equal(fts_store_lane(s, 1)->cpu, 1);
+	assert_int_equal(fts_store_lane(s, 2)->group, FTS_GROUP_TASK);
+	assert_int_equal(fts_store_info(s)->ncpu_lanes, 2);
+	fts_store_free(s);
+	r->s.destroy(&r->s);
+}
+
+/* Buckets of every width agree with a brute-force walk over the model's items. */
+static void test_trace_buckets_match_brute_force(void **state)
+{
+	struct rec_sink *r = rec_new();
+	struct fts_store *s;
+	const struct fts_store_info *in;
+	unsigned seed = 7;
+
+	(void)state;
+	s = open_store(IRQ_TXT, &r->s);
+	in = fts_store_info(s);
+	assert_true(in->t_end > in->t_begin);
+	for (uint32_t src = 0; src < r->nlanes; src++) {
+		uint32_t lane = (uint32_t)lane_by_tid(s, r->tid[src]);
+
+		for (int k = 0; k < 300; k++) {
+			uint64_t span = in->t_end - in->t_begin + 1;
+			uint64_t w = k % 3 == 0 ? span / (1 + rand_r(&seed) % 4) :
+				     k % 3 == 1 ? 1 + (uint64_t)rand_r(&seed) % 100000 :
+						  1 + (uint64_t)rand_r(&seed) % 10000000;
+			uint64_t t0 = in->t_begin - 10 + (uint64_t)rand_r(&seed) % span, items, busy;
+			uint32_t flags;
+			struct fts_bucket b;
+
+			fts_store_bucket(s, lane, t0, t0 + w, &b);
+			oracle_bucket(r, src, t0, t0 + w, &flags, &items, &busy);
+			assert_int_equal(b.flags & ~FTS_BK_MIXED, flags);
+			assert_int_equal(b.items, items);
+			assert_int_equal(b.busy_ns, busy);
+			if (r->group[src] == FTS_GROUP_TASK && b.top != FTS_STR_NONE)
+				assert_true(b.top >= FTS_ITEM_RUNNING && b.top <= FTS_ITEM_BLOCKED);
+		}
+	}
+	fts_store_free(s);
+	r->s.destroy(&r->s);
+}
+
+/*
+ * Hand-checked on irq.txt: bash-14349 on CPU 1 takes irq 36 from 597.121733
+ * to 597.121738 (lines 31 and 33). A bucket of a whole second around it, and
+ * one of 1 us on its start, both show it; the shortest item covering its
+ * middle is the irq itself, 5 us long, with the irq's args.
+ */
+static void test_trace_irq_hand_checked(void **state)
+{
+	struct fts_store *s = open_store(IRQ_TXT, NULL);
+	int32_t cpu1 = lane_by_tid(s, "CPU 001");
+	struct fts_store_item it;
+	struct fts_arg a[FTS_ITEM_MAX_ARGS];
+	struct fts_bucket b;
+	char buf[256];
+	int64_t idx;
+	int n, seen = 0;
+
+	(void)state;
+	assert_true(cpu1 >= 0);
+	fts_store_bucket(s, (uint32_t)cpu1, 597000000000ull, 598000000000ull, &b);
+	assert_true(b.flags & FTS_BK_IRQ);
+	assert_true(b.flags & FTS_BK_MIXED);
+	fts_store_bucket(s, (uint32_t)cpu1, 597121733000ull, 597121734000ull, &b);
+	assert_true(b.flags & FTS_BK_IRQ);
+	assert_string_equal(fts_store_str(s, b.top), "bash:14349");
+	assert_int_equal(b.top_ns, 1000);
+	assert_int_equal(b.busy_ns, 1000);
+	/* 1 us before it: no irq */
+	fts_store_bucket(s, (uint32_t)cpu1, 597121732000ull, 597121733000ull, &b);
+	assert_false(b.flags & FTS_BK_IRQ);
+
+	idx = fts_store_find(s, (uint32_t)cpu1, 597121735000ull, 0);
+	assert_true(idx >= 0);
+	assert_int_equal(fts_store_item(s, (uint32_t)cpu1, (uint64_t)idx, &it), 0);
+	assert_int_equal(it.kind, FTS_ITEM_IRQ);
+	assert_int_equal(it.ts, 597121733000ull);
+	assert_int_equal(it.dur, 5000);
+	assert_int_equal(it.cpu, 1);
+	n = fts_store_args(s, (uint32_t)cpu1, (uint64_t)idx, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf));
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(a[i].key, "name")) {
+			assert_string_equal(a[i].val, "virtio1-req.0");
+			seen++;
+		}
+		if (!strcmp(a[i].key, "task")) {
+			assert_string_equal(a[i].val, "bash:14349");
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 2);
+	/* asking for run slices only gives the slice the irq interrupted */
+	idx = fts_store_find(s, (uint32_t)cpu1, 597121735000ull, FTS_KIND_BIT(FTS_ITEM_RUN));
+	assert_int_equal(fts_store_item(s, (uint32_t)cpu1, (uint64_t)idx, &it), 0);
+	assert_int_equal(it.kind, FTS_ITEM_RUN);
+	assert_string_equal(fts_store_str(s, it.name), "bash:14349");
+	assert_true(it.ts <= 597121733000ull && it.ts + it.dur >= 597121738000ull);
+	fts_store_free(s);
+}
+
+/* Stepping by kind visits exactly the items of that kind, both ways. */
+static void test_step_by_kind(void **state)
+{
+	struct fts_store *s = open_store(IRQ_TXT, NULL);
+
+	(void)state;
+	for (uint32_t lane = 0; lane < fts_store_nlanes(s); lane++) {
+		uint64_t n = fts_store_lane(s, lane)->nitems, want = 0, got = 0;
+		uint32_t mask = FTS_KIND_BIT(FTS_ITEM_IRQ) | FTS_KIND_BIT(FTS_ITEM_RUNNABLE);
+		int64_t i, last = -1;
+
+		for (uint64_t k = 0; k < n; k++) {
+			struct fts_store_item it;
+
+			fts_store_item(s, lane, k, &it);
+			if (mask & FTS_KIND_BIT(it.kind)) {
+				want++;
+				last = (int64_t)k;
+			}
+		}
+		for (i = fts_store_step(s, lane, 0, 1, mask); i >= 0;
+		     i = fts_store_step(s, lane, (uint64_t)i, 1, mask))
+			got++;
+		{
+			struct fts_store_item it0;
+
+			fts_store_item(s, lane, 0, &it0);
+			got += (mask & FTS_KIND_BIT(it0.kind)) ? 1 : 0;
+		}
+		assert_int_equal(got, want);
+		if (last >= 0) {
+			uint64_t back = 1;
+
+			for (i = fts_store_step(s, lane, (uint64_t)last, -1, mask); i >= 0;
+			     i = fts_store_step(s, lane, (uint64_t)i, -1, mask))
+				back++;
+			assert_int_equal(back, want);
+		}
+	}
+	fts_store_free(s);
+}
+
+static char tmpdir[64];
+
+static int make_tmp(void **state)
+{
+	(void)state;
+	strcpy(tmpdir, "/tmp/fts_store_XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int rm_tmp(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Our DB and JSON of a capture read back into the same store as the capture. */
+static void compare_readback(enum fts_out_format fmt, const char *name, enum fts_store_source src)
+{
+	struct fts_convert_opts co = { .input = IRQ_TXT, .format = fmt, .cs_rows = 1 };
+	struct fts_err err = { 0 };
+	struct fts_store *a, *b;
+	char out[128];
+
+	snprintf(out, sizeof(out), "%s/%s", tmpdir, name);
+	co.output = out;
+	assert_int_equal(fts_convert(&co, NULL, &err), 0);
+	a = open_store(IRQ_TXT, NULL);
+	b = open_store(out, NULL);
+	assert_int_equal(fts_store_info(b)->source, src);
+	assert_int_equal(fts_store_info(b)->items, fts_store_info(a)->items);
+	assert_int_equal(fts_store_info(b)->t_begin, fts_store_info(a)->t_begin);
+	assert_int_equal(fts_store_info(b)->t_end, fts_store_info(a)->t_end);
+	assert_int_equal(fts_store_nlanes(b), fts_store_nlanes(a));
+	for (uint32_t la = 0; la < fts_store_nlanes(a); la++) {
+		const struct fts_store_lane *x = fts_store_lane(a, la);
+		int32_t lb = lane_by_tid(b, fts_store_str(a, x->tid));
+		uint64_t step = (fts_store_info(a)->t_end - fts_store_info(a)->t_begin) / 97 + 1;
+
+		assert_true(lb >= 0);
+		assert_int_equal(fts_store_lane(b, (uint32_t)lb)->nitems, x->nitems);
+		assert_int_equal(fts_store_lane(b, (uint32_t)lb)->host_pid, x->host_pid);
+		for (uint64_t k = 0; k < x->nitems; k++) {
+			char *sa = store_args_str(a, la, k), *sb = store_args_str(b, (uint32_t)lb, k);
+			struct fts_store_item ia, ib;
+
+			fts_store_item(a, la, k, &ia);
+			fts_store_item(b, (uint32_t)lb, k, &ib);
+			assert_int_equal(ia.ts, ib.ts);
+			assert_int_equal(ia.dur, ib.dur);
+			assert_int_equal(ia.kind, ib.kind);
+			assert_string_equal(fts_store_str(a, ia.name), fts_store_str(b, ib.name));
+			assert_string_equal(sa, sb);
+			free(sa);
+			free(sb);
+		}
+		for (uint64_t t = fts_store_info(a)->t_begin; t < fts_store_info(a)->t_end; t += step) {
+			struct fts_bucket ba, bb;
+
+			fts_store_bucket(a, la, t, t + step, &ba);
+			fts_store_bucket(b, (uint32_t)lb, t, t + step, &bb);
+			assert_int_equal(ba.flags, bb.flags);
+			assert_int_equal(ba.items, bb.items);
+			assert_int_equal(ba.busy_ns, bb.busy_ns);
+			assert_int_equal(ba.top_ns, bb.top_ns);
+			/* two tasks with the same time: either may be named, ties are not ordered */
+			if (strcmp(fts_store_str(a, ba.top), fts_store_str(b, bb.top)))
+				assert_true(ba.top != FTS_STR_NONE && bb.top != FTS_STR_NONE);
+		}
+	}
+	fts_store_free(a);
+	fts_store_free(b);
+}
+
+static void test_db_readback(void **state)
+{
+	(void)state;
+	compare_readback(FTS_OUT_DB, "ftrace_data.db", FTS_SRC_DB);
+}
+
+static void test_json_readback(void **state)
+{
+	(void)state;
+	compare_readback(FTS_OUT_JSON, "ftrace_data.json", FTS_SRC_JSON);
+}
+
+/*
+ * A DB shaped like the reference converter's: thread rows keyed by tid with
+ * no sort index, lanes declared out of CPU order, run slices overlapping by
+ * 250 ns (its float round trip), numeric args, an "Unknown" state.
+ *
+ *   CPU 1  a:10  [1000, 2250)  b:20 [2000, 3000)  irq [2100, 2150)
+ *   CPU 0  a:10  [5000, 6000)
+ *   a:10   Running [1000, 2250)  Unknown [2250, 5000)  Running [5000, 6000)
+ */
+static void make_ref_db(const char *path)
+{
+	static const char *sql =
+		"CREATE TABLE process (pid TEXT PRIMARY KEY, process_name TEXT, label TEXT, process_sort_index INTEGER);"
+		"CREATE TABLE thread (track_id INTEGER PRIMARY KEY, tid TEXT, pid TEXT, thread_name TEXT, thread_sort_index INTEGER);"
+		"CREATE TABLE slice (id INTEGER PRIMARY KEY AUTOINCREMENT, timestamp INTEGER, duration INTEGER, name TEXT, depth INTEGER, track_id INTEGER, cat TEXT, args TEXT, cname TEXT, end_time INTEGER, flag_id TEXT);"
+		"CREATE TABLE counter (id INTEGER, name TEXT, pid TEXT, timestamp INTEGER, cat TEXT, args TEXT);"
+		"CREATE TABLE flow (id INTEGER, flow_id TEXT, name TEXT, cat TEXT, track_id INTEGER, timestamp INTEGER, type TEXT);"
+		"INSERT INTO process VALUES ('CPU Scheduling','CPU Scheduling',NULL,NULL),('Process Scheduling','Process Scheduling',NULL,NULL);"
+		"INSERT INTO thread VALUES (1,'a:10','Process Scheduling','a:10',NULL),(2,'CPU 1','CPU Scheduling','CPU 1',NULL),(3,'CPU 0','CPU Scheduling','CPU 0',NULL);"
+		"INSERT INTO slice (timestamp,duration,name,track_id,args,end_time) VALUES"
+		" (1000,1250,'a:10',2,'{\"host_pid\": 10, \"total_runtime\": \"900 [ns]\", \"vruntime\": 0, \"end_state\": \"R\", \"prio\": 120}',2250),"
+		" (2000,1000,'b:20',2,'{\"host_pid\": 20, \"total_runtime\": \"1000 [ns]\", \"vruntime\": 0, \"end_state\": \"S\", \"prio\": 120}',3000),"
+		" (2100,50,'irq',2,'{\"irq\": \"36\", \"name\": \"virtio\", \"ret\": \"handled\", \"task\": \"b:20\"}',2150),"
+		" (5000,1000,'a:10',3,'{\"host_pid\": 10}',6000),"
+		" (1000,1250,'Running',1,'{\"cpu\": \"1\"}',2250),"
+		" (2250,2750,'Unknown',1,'{\"cpu\": \"1\"}',5000),"
+		" (5000,1000,'Running',1,'{\"cpu\": \"0\"}',6000);";
+	sqlite3 *db;
+	char *msg = NULL;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fprintf(stderr, "%s\n", msg);
+	assert_null(msg);
+	sqlite3_close(db);
+}
+
+static void test_reference_db_hand_checked(void **state)
+{
+	struct fts_store *s;
+	struct fts_bucket b;
+	struct fts_store_item it;
+	struct fts_arg a[FTS_ITEM_MAX_ARGS];
+	char path[128], buf[256];
+	int32_t cpu1, task;
+	int n;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/ftrace_data_ref.db", tmpdir);
+	make_ref_db(path);
+	s = open_store(path, NULL);
+	assert_int_equal(fts_store_info(s)->source, FTS_SRC_DB);
+	assert_int_equal(fts_store_info(s)->items, 7);
+	assert_int_equal(fts_store_info(s)->t_begin, 1000);
+	assert_int_equal(fts_store_info(s)->t_end, 6000);
+	assert_int_equal(fts_store_nlanes(s), 3);
+	/* CPU 0 before CPU 1 although declared after it */
+	assert_string_equal(fts_store_str(s, fts_store_lane(s, 0)->tid), "CPU 0");
+	cpu1 = lane_by_tid(s, "CPU 1");
+	task = lane_by_tid(s, "a:10");
+	assert_int_equal(cpu1, 1);
+	assert_int_equal(task, 2);
+	assert_int_equal(fts_store_lane(s, 2)->pid, 10);
+	assert_string_equal(fts_store_str(s, fts_store_lane(s, 2)->comm), "a");
+
+	/* [1500, 2500) on CPU 1: a:10 750 ns, b:20 500 ns, overlapping; the irq; two tasks */
+	fts_store_bucket(s, (uint32_t)cpu1, 1500, 2500, &b);
+	assert_string_equal(fts_store_str(s, b.top), "a:10");
+	assert_int_equal(b.top_ns, 750);
+	assert_int_equal(b.busy_ns, 1250);
+	assert_int_equal(b.items, 3);
+	assert_int_equal(b.flags, FTS_BK_ANY | FTS_BK_IRQ | FTS_BK_MIXED);
+	/* [2300, 4000): b:20 700 ns, idle 1000 ns: idle wins */
+	fts_store_bucket(s, (uint32_t)cpu1, 2300, 4000, &b);
+	assert_int_equal(b.top, FTS_STR_NONE);
+	assert_int_equal(b.top_ns, 1000);
+	assert_int_equal(b.busy_ns, 700);
+	assert_int_equal(b.flags, FTS_BK_ANY);
+	/* the task lane over all of it: Unknown (a sleep) 2750 ns beats Running 2250 */
+	fts_store_bucket(s, (uint32_t)task, 0, 10000, &b);
+	assert_int_equal(b.top, FTS_ITEM_SLEEPING);
+	assert_int_equal(b.top_ns, 2750);
+	assert_int_equal(b.busy_ns, 2250);
+	assert_int_equal(b.flags, FTS_BK_ANY | FTS_BK_RUNNING | FTS_BK_SLEEPING);
+	/* an empty stretch */
+	fts_store_bucket(s, (uint32_t)cpu1, 3000, 3500, &b);
+	assert_int_equal(b.flags, 0);
+	assert_int_equal(b.items, 0);
+
+	/* numeric args come back as their JSON text; the task lane's item carries its cpu */
+	assert_int_equal(fts_store_item(s, (uint32_t)cpu1, 0, &it), 0);
+	assert_string_equal(fts_store_str(s, it.name), "a:10");
+	n = fts_store_args(s, (uint32_t)cpu1, 0, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf));
+	assert_int_equal(n, 5);
+	assert_string_equal(a[0].key, "host_pid");
+	assert_string_equal(a[0].val, "10");
+	assert_string_equal(a[1].val, "900 [ns]");
+	assert_string_equal(a[2].val, "0");
+	assert_int_equal(fts_store_item(s, (uint32_t)task, 2, &it), 0);
+	assert_int_equal(it.cpu, 0);
+	assert_int_equal(fts_store_lane(s, (uint32_t)task)->host_pid, -1);
+	/* nothing covers 3500 on CPU 1: the nearest is b:20's end (500 ns away) */
+	assert_int_equal(fts_store_find(s, (uint32_t)cpu1, 3500, 0), 1);
+	fts_store_free(s);
+}
+
+static int cancel_at_read(void *ctx, const struct fts_progress *p)
+{
+	int *stages = ctx;
+
+	stages[p->stage]++;
+	return p->stage == FTS_STAGE_READ;
+}
+
+/* Cancelling stops the load with -ECANCELED and no store. */
+static void test_cancel(void **state)
+{
+	int stages[FTS_STAGE__COUNT] = { 0 };
+	struct fts_store_open_opts o = { .path = IRQ_TXT, .progress = cancel_at_read,
+					 .progress_ctx = stages };
+	struct fts_err err = { 0 };
+	struct fts_store *s = (struct fts_store *)&o;
+
+	(void)state;
+	assert_int_equal(fts_store_open(&o, &s, &err), -ECANCELED);
+	assert_null(s);
+	assert_int_equal(stages[FTS_STAGE_PROBE], 1);
+	assert_int_equal(stages[FTS_STAGE_READ], 1);
+	assert_int_equal(stages[FTS_STAGE_INDEX], 0);
+}
+
+/* Bad input: one error, no store. */
+static void test_bad_inputs(void **state)
+{
+	const char *bad[] = { FTS_TEST_DATA "/bad/garbage.txt", FTS_TEST_DATA "/bad/empty.txt",
+			      "/nonexistent/x.db", FTS_TEST_DATA "/bad/malformed_pidmap.json" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct fts_store_open_opts o = { .path = bad[i] };
+		struct fts_err err = { 0 };
+		struct fts_store *s = NULL;
+
+		assert_true(fts_store_open(&o, &s, &err) < 0);
+		assert_null(s);
+		assert_true(err.msg[0] != '\0');
+		assert_null(strchr(err.msg, '\n'));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trace_items_match_model),
+		cmocka_unit_test(test_trace_buckets_match_brute_force),
+		cmocka_unit_test(test_trace_irq_hand_checked),
+		cmocka_unit_test(test_step_by_kind),
+		cmocka_unit_test(test_db_readback),
+		cmocka_unit_test(test_json_readback),
+		cmocka_unit_test(test_reference_db_hand_checked),
+		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_bad_inputs),
+	};
+
+	return cmocka_run_group_tests(tests, make_tmp, rm_tmp);
+}
