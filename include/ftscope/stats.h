@@ -57,6 +57,8 @@ struct fts_stats_opts {
 	 */
 	const unsigned char *cpus;
 	int ncpus;
+	/* Or the same as a list ("0-3,8"), used when @cpus is NULL; NULL: all. */
+	const char *cpu_list;
 };
 
 /* Columns of the per-task table, in the order the CLI prints them. */
@@ -135,7 +137,7 @@ struct fts_stats_info {
  * @out: the collector, owned by the caller (fts_stats_free)
  * @err: filled on error
  *
- * Returns 0 or -ENOMEM.
+ * Returns 0, -EINVAL (an empty window, a bad CPU list) or -ENOMEM.
  */
 int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
 		     struct fts_err *err);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "model/latency_hist.h"
+#include "util/cpuset.h"
 
 struct named_acc {
 	const char *name;  /* interned */
@@ -750,6 +751,27 @@ void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int desce
 
 /* ---- lifetime and accessors ---- */
 
+/* The CPU list as the selection bitmap (opts.cpus). */
+static int cpus_from_list(struct fts_stats *st, const char *list, struct fts_err *err)
+{
+	struct fts_cpuset set;
+	int rc = fts_cpuset_parse(list, &set, err), n;
+
+	if (rc)
+		return rc;
+	n = 0;
+	for (int c = fts_cpuset_next(&set, 0); c >= 0; c = fts_cpuset_next(&set, c + 1))
+		n = c + 1;
+	st->cpus_sel = calloc(n ? (size_t)n : 1, 1);
+	if (!st->cpus_sel)
+		return nomem(err);
+	for (int c = fts_cpuset_next(&set, 0); c >= 0; c = fts_cpuset_next(&set, c + 1))
+		st->cpus_sel[c] = 1;
+	st->opts.cpus = st->cpus_sel;
+	st->opts.ncpus = n;
+	return 0;
+}
+
 int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
 		     struct fts_err *err)
 {
@@ -767,7 +789,15 @@ int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
 			free(st);
 			return fts_err_set(err, -EINVAL, "the statistics window is empty (end <= begin)");
 		}
-		if (o->cpus) {
+		if (!o->cpus && o->cpu_list) {
+			int rc = cpus_from_list(st, o->cpu_list, err);
+
+			if (rc) {
+				free(st->strs);
+				free(st);
+				return rc;
+			}
+		} else if (o->cpus) {
 			st->cpus_sel = malloc(o->ncpus > 0 ? (size_t)o->ncpus : 1);
 			if (!st->cpus_sel) {
 				free(st->strs);
