@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "opts.h"
+#include "sigcleanup.h"
 #include "term_safe.h"
 #include <ftscope/ftscope.h>
 
@@ -293,6 +294,7 @@ int fts_cmd_convert(int argc, char **argv)
 	if (!o.input)
 		o.input = default_input();
 
+	fts_front_cleanup_on_signals();   /* a signal leaves no temp output behind */
 	prog.on = !quiet && isatty(STDERR_FILENO);
 	prog.t0 = now_s();
 	o.progress = on_progress;
