@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "msg.h"
 #include "opts.h"
 #include "sigcleanup.h"
 #include "term_safe.h"
@@ -273,7 +274,7 @@ int fts_cmd_convert(int argc, char **argv)
 		}
 	}
 	if (format && strcmp(format, "db") && strcmp(format, "json")) {
-		fprintf(stderr, "ftscope convert: --format must be db or json, not '%s'\n", format);
+		fts_msg_err("convert", "--format must be db or json, not '%s'", format);
 		return 2;
 	}
 	if (!format)
@@ -282,13 +283,13 @@ int fts_cmd_convert(int argc, char **argv)
 	if (!o.output)
 		o.output = o.format == FTS_OUT_JSON ? "ftrace_data.json" : "ftrace_data.db";
 	if (!ends_with(o.output, o.format == FTS_OUT_JSON ? ".json" : ".db")) {
-		fprintf(stderr, "ftscope convert: --output '%s' must end in .%s for --format %s\n",
-			o.output, format, format);
+		fts_msg_err("convert", "--output '%s' must end in .%s for --format %s", o.output,
+			    format, format);
 		return 2;
 	}
 	if (o.format == FTS_OUT_DB && !insight_db_name(o.output) && !quiet)
-		fprintf(stderr, "ftscope convert: note: MindStudio Insight only recognises DBs named ftrace_data*.db; '%s' will not import as ftrace\n",
-			base_name(o.output));
+		fts_msg_err("convert", "note: MindStudio Insight only recognises DBs named ftrace_data*.db; '%s' will not import as ftrace",
+			    base_name(o.output));
 	if (!quiet)
 		check_insight_path(o.output);
 	if (!o.input)
@@ -303,9 +304,7 @@ int fts_cmd_convert(int argc, char **argv)
 	if (prog.on)
 		fprintf(stderr, "\r%72s\r", "");
 	if (rc) {
-		fputs("ftscope convert: ", stderr);
-		fts_fputs_safe(stderr, err.msg);
-		fputc('\n', stderr);
+		fts_msg_err("convert", "%s", err.msg);
 		return 1;
 	}
 	if (!quiet)
