@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define FTS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define REC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- instance.c ---------------------------------------------------------- */
 
@@ -86,9 +86,6 @@ void rec_instance_sweep(const char *tracing_dir);
  */
 int rec_instance_create(const char *tracing_dir, const struct fts_cpuset *set, unsigned bf_kb,
 			const struct rec_events *ev, struct rec_instance **out, struct fts_err *err);
-
-/* rec_instance_name - "ftscope-<pid>[-n]". */
-const char *rec_instance_name(const struct rec_instance *in);
 
 /* rec_instance_clock - the instance's trace_clock file text (for the trace.dat option). */
 const char *rec_instance_clock(const struct rec_instance *in);
