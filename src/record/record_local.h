@@ -6,6 +6,7 @@
  *     -> health.c   (sampler thread: rates, loss, the duration deadline)
  *          -> stream.c, instance.c
  *     -> stream.c   (per-CPU reader threads splicing pages to stream files)
+ *     -> top.c      (optional live top decoded from the streams) -> stream.c
  *     -> tracecmd.c (the `trace-cmd record` backend)  -> instance.c
  *     -> assemble.c (trace.dat / text output at stop)
  *          -> tracedat_write.c, text_render.c, pidscan.c
@@ -189,6 +190,26 @@ void rec_health_final(struct rec_health *hs);
 
 /* rec_health_free - stop the thread and free. */
 void rec_health_free(struct rec_health *hs);
+
+/* ---- top.c ----------------------------------------------------------------- */
+
+struct rec_top;
+
+/*
+ * rec_top_start - start the live-top thread: it decodes @st's streamed pages
+ * (sub-buffers of @page_size) with the sched formats of @tracing_dir.
+ */
+int rec_top_start(const char *tracing_dir, struct rec_stream *st, int page_size, struct rec_top **out,
+		  struct fts_err *err);
+
+/* rec_top_snapshot - the latest published top (any thread). */
+void rec_top_snapshot(struct rec_top *t, struct fts_record_top *out);
+
+/* rec_top_finish - stop the thread, decode what is left (bounded) and snapshot into @out. */
+void rec_top_finish(struct rec_top *t, struct fts_record_top *out);
+
+/* rec_top_free - stop the thread and free. */
+void rec_top_free(struct rec_top *t);
 
 /* ---- tracecmd.c ------------------------------------------------------------ */
 
