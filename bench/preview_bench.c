@@ -12,6 +12,14 @@
 
 #include <ftscope/preview.h>
 
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -45,7 +53,7 @@ int main(int argc, char **argv)
 	int cols = 240, rows = 70;
 	long rss0, rss1, hwm;
 	struct stat sb;
-	double t0, t;
+	double t0, t, c0, c;
 	unsigned seed = 1;
 
 	if (argc < 2) {
@@ -60,11 +68,13 @@ int main(int argc, char **argv)
 	stat(argv[1], &sb);
 	rss0 = status_kb("VmRSS:");
 	t0 = now();
+	c0 = cpu_now();
 	if (fts_store_open(&o, &s, &err)) {
 		fprintf(stderr, "preview_bench: %s\n", err.msg);
 		return 1;
 	}
 	t = now() - t0;
+	c = cpu_now() - c0;
 	rss1 = status_kb("VmRSS:");
 	hwm = status_kb("VmHWM:");
 	in = fts_store_info(s);
@@ -72,8 +82,10 @@ int main(int argc, char **argv)
 	printf("items         %llu in %u CPU + %u task lanes (%llu events/rows read)\n",
 	       (unsigned long long)in->items, in->ncpu_lanes, in->ntask_lanes,
 	       (unsigned long long)in->events);
-	printf("load          %.2f s: %.2f M items/s, %.1f MB/s\n", t, (double)in->items / t / 1e6,
-	       (double)sb.st_size / t / 1e6);
+	printf("load          %.2f s wall: %.2f M items/s, %.1f MB/s\n", t,
+	       (double)in->items / t / 1e6, (double)sb.st_size / t / 1e6);
+	printf("              %.2f s CPU:  %.2f M items/s, %.1f MB/s (what a quiet machine would give)\n",
+	       c, (double)in->items / c / 1e6, (double)sb.st_size / c / 1e6);
 	printf("memory        store %.1f B/item (%.1f MB); RSS growth %.1f B/item (%.1f MB); peak RSS %.1f MB\n",
 	       (double)fts_store_bytes(s) / (double)in->items, (double)fts_store_bytes(s) / 1e6,
 	       (double)(rss1 - rss0) * 1024 / (double)in->items, (double)(rss1 - rss0) / 1024,
