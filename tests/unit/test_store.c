@@ -341,6 +341,44 @@ static void test_trace_irq_hand_checked(void **state)
 	fts_store_free(s);
 }
 
+/* A row of buckets at once answers as the buckets one by one do. */
+static void test_buckets_row_matches_single(void **state)
+{
+	struct fts_store *s = open_store(IRQ_TXT, NULL);
+	const struct fts_store_info *in = fts_store_info(s);
+	struct fts_bucket row[300], one;
+	unsigned seed = 3;
+
+	(void)state;
+	for (uint32_t lane = 0; lane < fts_store_nlanes(s); lane++) {
+		for (int k = 0; k < 40; k++) {
+			uint64_t span = in->t_end - in->t_begin + 1;
+			uint32_t n = 1 + (uint32_t)rand_r(&seed) % 300;
+			uint64_t w = k == 0 ? span : n + (uint64_t)rand_r(&seed) % (span / (1 + k % 7));
+			uint64_t t0 = k == 0 ? in->t_begin : in->t_begin + (uint64_t)rand_r(&seed) % span;
+
+			assert_int_equal(fts_store_buckets(s, lane, t0, t0 + w, n, row), 0);
+			for (uint32_t c = 0; c < n; c++) {
+				uint64_t a = t0 + (uint64_t)((unsigned __int128)w * c / n);
+				uint64_t b = t0 + (uint64_t)((unsigned __int128)w * (c + 1) / n);
+
+				fts_store_bucket(s, lane, a, b, &one);
+				assert_int_equal(row[c].flags, one.flags);
+				assert_int_equal(row[c].items, one.items);
+				assert_int_equal(row[c].busy_ns, one.busy_ns);
+				/* where both are exact (few items), the dominant one agrees too */
+				if (one.items <= 2) {
+					assert_int_equal(row[c].top, one.top);
+					assert_int_equal(row[c].top_ns, one.top_ns);
+				}
+			}
+		}
+	}
+	assert_int_equal(fts_store_buckets(s, 0, 10, 10, 1, row), -EINVAL);
+	assert_int_equal(fts_store_buckets(s, 0, 10, 12, 3, row), -EINVAL);
+	fts_store_free(s);
+}
+
 /* Stepping by kind visits exactly the items of that kind, both ways. */
 static void test_step_by_kind(void **state)
 {
@@ -555,6 +593,25 @@ static void test_reference_db_hand_checked(void **state)
 	assert_int_equal(b.top_ns, 2750);
 	assert_int_equal(b.busy_ns, 2250);
 	assert_int_equal(b.flags, FTS_BK_ANY | FTS_BK_RUNNING | FTS_BK_SLEEPING);
+	/* five buckets of 1 us at once */
+	{
+		struct fts_bucket row[5];
+
+		assert_int_equal(fts_store_buckets(s, (uint32_t)cpu1, 1000, 6000, 5, row), 0);
+		assert_string_equal(fts_store_str(s, row[0].top), "a:10");
+		assert_int_equal(row[0].top_ns, 1000);
+		assert_int_equal(row[0].items, 1);
+		assert_int_equal(row[0].flags, FTS_BK_ANY);
+		assert_string_equal(fts_store_str(s, row[1].top), "b:20");
+		assert_int_equal(row[1].top_ns, 1000);
+		assert_int_equal(row[1].busy_ns, 1250);
+		assert_int_equal(row[1].items, 3);
+		assert_int_equal(row[1].flags, FTS_BK_ANY | FTS_BK_IRQ | FTS_BK_MIXED);
+		assert_int_equal(row[2].items, 0);
+		assert_int_equal(row[2].top, FTS_STR_NONE);
+		assert_int_equal(row[2].top_ns, 1000);
+		assert_int_equal(row[4].items, 0);
+	}
 	/* an empty stretch */
 	fts_store_bucket(s, (uint32_t)cpu1, 3000, 3500, &b);
 	assert_int_equal(b.flags, 0);
@@ -627,6 +684,7 @@ int main(void)
 		cmocka_unit_test(test_trace_items_match_model),
 		cmocka_unit_test(test_trace_buckets_match_brute_force),
 		cmocka_unit_test(test_trace_irq_hand_checked),
+		cmocka_unit_test(test_buckets_row_matches_single),
 		cmocka_unit_test(test_step_by_kind),
 		cmocka_unit_test(test_db_readback),
 		cmocka_unit_test(test_json_readback),
