@@ -48,6 +48,7 @@ struct q {
 	const struct st_lane *l;
 	uint64_t t0, t1, ilo, ihi;
 	struct acc *acc;                /* one per bucket */
+	uint64_t *edges;                /* n + 1 bucket edges, t0 .. t1 */
 	uint32_t n;                     /* buckets */
 	uint32_t kinds;                 /* find: wanted kinds */
 	int64_t best;                   /* find: shortest covering item */
@@ -87,21 +88,30 @@ static uint32_t top_key(const struct st_lane *l, uint64_t i)
 }
 
 /* Bucket k's start: t0 + w * k / n, exactly, whatever the width. */
-static uint64_t edge(const struct q *q, uint64_t k)
+static uint64_t edge_at(uint64_t t0, uint64_t t1, uint64_t k, uint32_t n)
 {
-	return q->t0 + (uint64_t)((unsigned __int128)(q->t1 - q->t0) * k / q->n);
+	return t0 + (uint64_t)((unsigned __int128)(t1 - t0) * k / n);
 }
 
-/* The bucket holding @t (t0 <= t < t1). */
+static uint64_t edge(const struct q *q, uint64_t k)
+{
+	return q->edges[k];
+}
+
+/* The bucket holding @t (t0 <= t < t1): a binary search of the edges, no division. */
 static uint64_t bucket_of(const struct q *q, uint64_t t)
 {
-	uint64_t k = (uint64_t)((unsigned __int128)(t - q->t0) * q->n / (q->t1 - q->t0));
+	uint32_t lo = 0, hi = q->n; /* edges[lo] <= t < edges[hi] */
 
-	while (k > 0 && edge(q, k) > t)
-		k--;
-	while (k + 1 < q->n && edge(q, k + 1) <= t)
-		k++;
-	return k;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (q->edges[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* One item crossing bucket edges: clipped into every bucket it touches. */
@@ -118,7 +128,7 @@ static void scan_item(struct q *q, uint64_t i)
 	klast = d ? bucket_of(q, (e < q->t1 ? e : q->t1) - 1) : k;
 	for (; k <= klast; k++) {
 		struct acc *a = &q->acc[k];
-		uint64_t b0 = edge(q, k), b1 = k + 1 < q->n ? edge(q, k + 1) : q->t1;
+		uint64_t b0 = edge(q, k), b1 = edge(q, k + 1);
 		uint64_t x = ts > b0 ? ts : b0, y = e < b1 ? e : b1;
 
 		a->items++;
@@ -199,10 +209,13 @@ static void finish(const struct st_lane *l, const struct acc *q, uint64_t t0, ui
 }
 
 static void run(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
-		struct q *q, struct acc *acc, uint32_t n)
+		struct q *q, struct acc *acc, uint64_t *edges, uint32_t n)
 {
 	memset(q, 0, sizeof(*q));
 	memset(acc, 0, n * sizeof(*acc));
+	for (uint32_t k = 0; k <= n; k++)
+		edges[k] = edge_at(t0, t1, k, n);
+	q->edges = edges;
 	q->l = s->lanes[lane];
 	q->t0 = t0;
 	q->t1 = t1;
@@ -216,6 +229,7 @@ static void run(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t 
 void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
 		      struct fts_bucket *b)
 {
+	uint64_t edges[2];
 	struct acc acc;
 	struct q q;
 
@@ -223,7 +237,7 @@ void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uin
 	b->top = FTS_STR_NONE;
 	if (!s || lane >= s->nlanes || t1 <= t0 || s->lanes[lane]->n == 0)
 		return;
-	run(s, lane, t0, t1, &q, &acc, 1);
+	run(s, lane, t0, t1, &q, &acc, edges, 1);
 	finish(q.l, &acc, t0, t1, b);
 }
 
@@ -234,6 +248,7 @@ int fts_store_buckets(const struct fts_store *s, uint32_t lane, uint64_t t0, uin
 		      uint32_t n, struct fts_bucket *out)
 {
 	struct acc stack[STACK_BUCKETS], *acc = stack;
+	uint64_t sedges[STACK_BUCKETS + 1], *edges = sedges;
 	struct q q;
 
 	if (!s || lane >= s->nlanes || t1 <= t0 || n == 0 || t1 - t0 < n)
@@ -245,16 +260,22 @@ int fts_store_buckets(const struct fts_store *s, uint32_t lane, uint64_t t0, uin
 		}
 		return 0;
 	}
-	if (n > sizeof(stack) / sizeof(stack[0])) {
+	if (n > STACK_BUCKETS) {
 		acc = malloc(n * sizeof(*acc));
-		if (!acc)
+		edges = malloc((n + 1) * sizeof(*edges));
+		if (!acc || !edges) {
+			free(acc);
+			free(edges);
 			return -ENOMEM;
+		}
 	}
-	run(s, lane, t0, t1, &q, acc, n);
+	run(s, lane, t0, t1, &q, acc, edges, n);
 	for (uint32_t k = 0; k < n; k++)
-		finish(q.l, &acc[k], edge(&q, k), k + 1 < n ? edge(&q, k + 1) : t1, &out[k]);
-	if (acc != stack)
+		finish(q.l, &acc[k], edges[k], edges[k + 1], &out[k]);
+	if (acc != stack) {
 		free(acc);
+		free(edges);
+	}
 	return 0;
 }
 
