@@ -98,7 +98,12 @@ static int one_line(struct jr *j, const char *line, size_t len, uint64_t *rows,
 	struct fts_rb_row row;
 	int n, rc;
 
-	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ','))
+	/* "[{...}," on the first line, "{...}]" on the last: the array's brackets */
+	while (len && (line[0] == '[' || line[0] == ' ' || line[0] == '\t')) {
+		line++;
+		len--;
+	}
+	while (len && strchr("\n\r,] \t", line[len - 1]))
 		len--;
 	n = fts_args_parse(line, len, f, LINE_FIELDS, j->buf, j->bufsz);
 	if (n <= 0)
