@@ -46,6 +46,8 @@ struct fts_store_open_opts {
 	/*
 	 * Optional: one more sink fed every lane and item while loading (e.g. the
 	 * statistics sink), borrowed; the store runs its finish(), not destroy().
+	 * Its finish(ok=1) runs when reading ends, before the store is indexed: a
+	 * cancel during indexing does not undo it.
 	 */
 	struct fts_sink *extra;
 	fts_stage_fn progress;       /* may be NULL; non-zero return cancels */
