@@ -34,8 +34,11 @@ static int us_to_ns(const char *s, uint64_t *ns)
 
 	if (*s < '0' || *s > '9')
 		return -1;
-	for (; *s >= '0' && *s <= '9'; s++)
+	for (; *s >= '0' && *s <= '9'; s++) {
 		whole = whole * 10 + (uint64_t)(*s - '0');
+		if (whole > 4000000000000000ull) /* past year 2096 in us: not a time */
+			return -1;
+	}
 	if (*s == '.') {
 		for (s++; *s >= '0' && *s <= '9'; s++) {
 			if (digits < 3) {

@@ -634,6 +634,95 @@ static void test_reference_db_hand_checked(void **state)
 	fts_store_free(s);
 }
 
+/*
+ * A hostile DB: NULLs everywhere, text where numbers go, negative and huge
+ * times, args that are not JSON or nest deeply, escapes and control bytes in
+ * names, a lane declared twice, slices on a lane that does not exist. It
+ * loads what makes sense, skips the rest, and never reads out of bounds.
+ */
+static void test_hostile_db(void **state)
+{
+	static const char *schema =
+		"CREATE TABLE thread (track_id INTEGER, tid TEXT, pid TEXT);"
+		"CREATE TABLE slice (id INTEGER PRIMARY KEY, timestamp, duration, name, track_id, args);"
+		"INSERT INTO thread VALUES (1,'CPU 0','CPU Scheduling'),(1,'CPU 0','CPU Scheduling'),"
+		" (2,NULL,'CPU Scheduling'),(3,'x' || char(27) || '[2J:12','Process Scheduling'),"
+		" (4,'CPU ','CPU Scheduling'),(5,':','Process Scheduling'),(NULL,'CPU 9','CPU Scheduling'),"
+		" (6,'t:1','other');"
+		"INSERT INTO slice (timestamp,duration,name,track_id,args) VALUES"
+		" (NULL,NULL,NULL,1,NULL),('abc','def','irq',1,'not json'),(-5,10,'irq',1,'{}'),"
+		" (9223372036854775807,9223372036854775807,'lost events',1,'{\"count\":\"18446744073709551615\"}'),"
+		" (400,1,'Sleeping',5,'{\"state\":\"D\"}'),(500,1,'x',99,'{}'),(600,1,'y',6,'{}'),"
+		" (300,1,CAST(x'52756e6e696e6700' AS TEXT),3,'[1,2]');";
+	/* values a shell or a C literal would mangle, bound as they are */
+	static const char *nested = "{\"a\":{\"b\":[1,{\"c\":\"}\"}]},\"d\":\"\\u00e9\\n\\\"\"}";
+	static const char *cut = "{\"cpu\":\"\x01\",\"x\":";
+	struct fts_store *s;
+	struct fts_bucket b;
+	struct fts_arg a[FTS_ITEM_MAX_ARGS];
+	char path[128], buf[256];
+	uint64_t total = 0;
+	sqlite3_stmt *st;
+	sqlite3 *db;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/ftrace_data_hostile.db", tmpdir);
+	unlink(path);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, schema, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "INSERT INTO slice (timestamp,duration,name,track_id,args) VALUES (?,?,?,?,?)",
+					    -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_int64(st, 1, 100);
+	sqlite3_bind_int64(st, 2, -7);
+	sqlite3_bind_text(st, 3, "sched_switch", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, 1);
+	sqlite3_bind_text(st, 5, nested, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, 200);
+	sqlite3_bind_int64(st, 2, 5);
+	sqlite3_bind_text(st, 3, "Running", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, 3);
+	sqlite3_bind_text(st, 5, cut, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+
+	s = open_store(path, NULL);
+	for (uint32_t l = 0; l < fts_store_nlanes(s); l++) {
+		const struct fts_store_lane *ln = fts_store_lane(s, l);
+
+		total += ln->nitems;
+		fts_store_str(s, ln->tid);
+		fts_store_str(s, ln->comm);
+		fts_store_bucket(s, l, 1, UINT64_MAX, &b);
+		assert_int_equal(b.items, ln->nitems);
+		for (uint64_t k = 0; k < ln->nitems; k++) {
+			struct fts_store_item it;
+
+			assert_int_equal(fts_store_item(s, l, k, &it), 0);
+			assert_true(it.ts > 0);
+			assert_true(fts_store_args(s, l, k, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf)) >= 0);
+		}
+		assert_true(fts_store_find(s, l, 150, 0) >= -1);
+	}
+	/* kept: sched_switch, lost events, Running, "Running\0...", Sleeping (D); times <= 0 dropped */
+	assert_int_equal(total, 5);
+	assert_int_equal(fts_store_info(s)->lost_events, UINT64_MAX);
+	{
+		int32_t cpu0 = lane_by_tid(s, "CPU 0");
+		int n;
+
+		assert_true(cpu0 >= 0);
+		/* the nested args: "a" keeps its JSON text, "d" is unescaped */
+		n = fts_store_args(s, (uint32_t)cpu0, 0, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf));
+		assert_int_equal(n, 2);
+		assert_string_equal(a[0].val, "{\"b\":[1,{\"c\":\"}\"}]}");
+		assert_string_equal(a[1].val, "\xc3\xa9\n\"");
+	}
+	fts_store_free(s);
+}
+
 static int cancel_at_read(void *ctx, const struct fts_progress *p)
 {
 	int *stages = ctx;
@@ -689,6 +778,7 @@ int main(void)
 		cmocka_unit_test(test_db_readback),
 		cmocka_unit_test(test_json_readback),
 		cmocka_unit_test(test_reference_db_hand_checked),
+		cmocka_unit_test(test_hostile_db),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_bad_inputs),
 	};
