@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "cleanup.h"
 #include "error.h"
 #include "event.h"
 #include "reader.h"

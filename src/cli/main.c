@@ -1,5 +1,6 @@
 /* main.c - ftscope entry point: dispatch to one subcommand. */
 #include "commands.h"
+#include "msg.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,10 @@ static const struct command commands[] = {
 	{ "record", fts_cmd_record, "capture scheduler/irq events through a private tracefs instance" },
 	{ "convert", fts_cmd_convert, "turn a trace (trace.dat or text) into ftrace_data.db or Chrome JSON" },
 	{ "pidmap", fts_cmd_pidmap, "write the host pid -> container pid mapping (pid_mapping.json)" },
+	{ "stats", fts_cmd_stats, "per-task and per-CPU scheduling numbers (waits, switches, preempters, irqs)" },
+#ifdef FTS_HAVE_TUI
+	{ "preview", fts_cmd_preview, "show a capture's CPU and task lanes in the terminal (or --print a screen)" },
+#endif
 	{ NULL, NULL, NULL },
 };
 
@@ -53,7 +58,7 @@ int main(int argc, char **argv)
 		if (!strcmp(c->name, argv[1]))
 			return c->run(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "ftscope: unknown command '%s'\n", argv[1]);
+	fts_msg_err(NULL, "unknown command '%s'", argv[1]);
 	usage(stderr);
 	return 2;
 }
