@@ -399,7 +399,7 @@ static void csv_field(const char *raw)
 	char *s = escaped(raw);
 	const char *p = s ? s : "";
 
-	if (strpbrk(p, ",\" ") || strchr("=+-@", p[0]) != NULL) {
+	if (strpbrk(p, ",\" ") || (p[0] && strchr("=+-@", p[0]))) {
 		fputc('"', stdout);
 		if (p[0] && strchr("=+-@", p[0]))
 			fputc('\'', stdout);
@@ -524,7 +524,9 @@ static void print_json(const struct fts_stats *st, struct out_row *rows, size_t 
 		}
 		fputs(", \"comm\": ", stdout);
 		json_str(t->comm);
-		fputc('}', stdout);
+		printf(", \"top_irq_ns\": %llu, \"top_preempter_count\": %llu, \"first_ns\": %llu, \"last_ns\": %llu}",
+		       (unsigned long long)t->top_irq_ns, (unsigned long long)t->top_preempter_count,
+		       (unsigned long long)t->first_ns, (unsigned long long)t->last_ns);
 	}
 	printf("\n ],\n \"cpus\": [");
 	for (size_t i = 0; i < fts_stats_ncpus(st); i++) {
