@@ -632,16 +632,29 @@ int fts_cmd_stats(int argc, char **argv)
 	size_t n = 0;
 	int rc;
 
-	/* the input is the first argument that is not an option */
+	/*
+	 * The input comes first (ftscope stats FILE --top 5) or last (ftscope
+	 * stats --top 5 FILE): last when it is not the value of the option
+	 * before it (every option but --help takes one).
+	 */
+	memset(&a, 0, sizeof(a));
 	if (argc >= 2 && argv[1][0] != '-') {
 		a.po.input = argv[1];
 		argv[1] = argv[0];
 		argc--;
 		argv++;
-	} else if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage(stdout);
-		return 0;
-	} else {
+	} else if (argc >= 3 && argv[argc - 1][0] != '-' &&
+		   (argv[argc - 2][0] != '-' || strchr(argv[argc - 2], '=') ||
+		    !strcmp(argv[argc - 2], "-h") || !strcmp(argv[argc - 2], "--help"))) {
+		a.po.input = argv[--argc];
+	}
+	if (!a.po.input) {
+		for (int i = 1; i < argc; i++) {
+			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+				usage(stdout);
+				return 0;
+			}
+		}
 		fprintf(stderr, "ftscope stats: which file? usage: ftscope stats FILE [options] (--help)\n");
 		return 2;
 	}

@@ -59,6 +59,9 @@ rows = list(csv.DictReader(l for l in open(sys.argv[1]) if l.strip() and not l.s
 v = [int(r["switches"]) for r in rows]
 assert v == sorted(v, reverse=True) and len(v) == 3, v
 PY
+expect_ok "the file after the options" "$FTSCOPE" stats --top 2 --format csv "$SRC/tests/data/stats/irq_excerpt.txt"
+grep -q '^kdamond.0:77,77,940000,' "$WORK/last.out" && pass "file last: same numbers" || bad "file last"
+expect_fail "an option's value is not the file" 'which file' "$FTSCOPE" stats --top 2
 expect_ok "--task by pid" "$FTSCOPE" stats "$D/hackbench/hackbench.dat" --task 15 --format csv
 [ "$(grep -c '^rcu_preempt:15,' "$WORK/last.out")" = 1 ] && pass "--task 15 keeps rcu_preempt:15" || bad "--task 15"
 
