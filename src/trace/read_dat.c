@@ -1248,11 +1248,16 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		if (ret)
 			return ret;
 	}
-	c.fd = open(path, O_RDONLY | O_CLOEXEC);
+	{
+		struct stat sb;
+
+		c.fd = fts_open_regular(path, 0, &sb, err);
+		if (c.fd < 0)
+			return c.fd;
+	}
 	if (c.fd >= 0 && fts_dat_v7_load(c.fd, st->bytes_total, &v7) == 0)
 		c.v7 = &v7;
-	ret = c.fd < 0 ? fts_err_set(err, -errno, "%s: cannot open: %s", path, strerror(errno)) :
-			 open_sources(&c, err);
+	ret = open_sources(&c, err);
 	if (!ret && c.check_pages)
 		ret = check_pages(&c, err);
 	if (!ret) {

@@ -16,6 +16,7 @@
  * Input is read in large blocks; lines are parsed in place, never copied.
  */
 #include "ftscope/reader.h"
+#include "util/file_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -871,11 +872,10 @@ int fts_read_text(const char *path, const struct fts_read_opts *opts,
 	memset(&x, 0, sizeof(x));
 	x.opts = opts;
 	x.st = st;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = fts_open_regular(path, 0, &sb, err);   /* a FIFO would hang a plain open */
 	if (fd < 0)
-		return fts_err_set(err, -errno, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fd, &sb) == 0)
-		st->bytes_total = (uint64_t)sb.st_size;
+		return fd;
+	st->bytes_total = (uint64_t)sb.st_size;
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	rc = read_fd(&x, fd, path, err);
 	close(fd);
