@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TASK_BUCKETS 4096
+#define TASK_BITS_MIN 12         /* 4096 buckets to start; doubles with the live tasks */
 #define IRQ_STACK 8
 #define SOFTIRQ_VECS 16
 #define IRQ_MAX_NS 1000000000ull
@@ -102,7 +102,9 @@ struct fts_model {
 	struct cpu *cpus;
 	int ncpus;
 
-	struct task *tasks[TASK_BUCKETS];
+	struct task **tasks;      /* hash of live tasks: 1 << task_bits chains */
+	int task_bits;
+	uint32_t ntasks;
 
 	struct lane_ent **lanes;  /* hash of task lanes */
 	uint32_t lane_buckets;
@@ -544,9 +546,47 @@ static int close_cpu_run(struct fts_model *m, int cpu, uint64_t end, const char 
 
 /* ---- tables ---- */
 
+/* Multiplicative hash: pids a crafted trace picks all alike mod 2^k still spread. */
+static uint32_t task_hash(int32_t pid, int bits)
+{
+	return ((uint32_t)pid * 2654435761u) >> (32 - bits);
+}
+
+/*
+ * Doubles the table when the live tasks outnumber the buckets, so a chain
+ * stays O(1) long however many tasks a trace holds (a fixed 4096 buckets
+ * made 400 k tasks take 33 s). On allocation failure the table stays as it
+ * is: slower, still correct.
+ */
+static void task_grow(struct fts_model *m)
+{
+	int bits = m->task_bits + 1;
+	struct task **nt;
+
+	if (bits > 30)
+		return;
+	nt = calloc((size_t)1 << bits, sizeof(*nt));
+	if (!nt)
+		return;
+	for (uint32_t b = 0; b < (1u << m->task_bits); b++) {
+		struct task *t = m->tasks[b], *nx;
+
+		for (; t; t = nx) {
+			uint32_t h = task_hash(t->pid, bits);
+
+			nx = t->next;
+			t->next = nt[h];
+			nt[h] = t;
+		}
+	}
+	free(m->tasks);
+	m->tasks = nt;
+	m->task_bits = bits;
+}
+
 static struct task **task_slot(struct fts_model *m, int32_t pid)
 {
-	struct task **pp = &m->tasks[(uint32_t)pid & (TASK_BUCKETS - 1)];
+	struct task **pp = &m->tasks[task_hash(pid, m->task_bits)];
 
 	while (*pp && (*pp)->pid != pid)
 		pp = &(*pp)->next;
@@ -572,6 +612,8 @@ static struct task *task_get(struct fts_model *m, int32_t pid, const char *comm)
 	fts_copy_str(t->comm, FTS_COMM_MAX, comm ? comm : "", -1);
 	*pp = t;
 	m->st.tasks_seen++;
+	if (++m->ntasks > (1u << m->task_bits))
+		task_grow(m);
 	return t;
 }
 
@@ -582,6 +624,7 @@ static void task_drop(struct fts_model *m, int32_t pid)
 	if (t) {
 		*pp = t->next;
 		free(t);
+		m->ntasks--;
 	}
 }
 
@@ -1269,7 +1312,7 @@ int fts_model_finish(struct fts_model *m)
 		for (int v = 0; v < SOFTIRQ_VECS; v++)
 			m->st.irq_unmatched_entry += c->softirq_ts[v] != 0;
 	}
-	for (int b = 0; b < TASK_BUCKETS; b++) {
+	for (uint32_t b = 0; b < (1u << m->task_bits); b++) {
 		for (struct task *t = m->tasks[b]; t; t = t->next) {
 			if (t->state != T_UNKNOWN && t->since <= end) {
 				rc = close_task_state(m, t, end);
@@ -1287,7 +1330,15 @@ int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
 	struct fts_model *m = calloc(1, sizeof(*m));
 
 	*out = NULL;
-	if (!m || grow_lanes(m)) {
+	if (m) {
+		m->task_bits = TASK_BITS_MIN;
+		m->tasks = calloc((size_t)1 << m->task_bits, sizeof(*m->tasks));
+	}
+	if (!m || !m->tasks || grow_lanes(m)) {
+		if (m) {
+			free(m->tasks);
+			free(m->lanes);
+		}
 		free(m);
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	}
@@ -1311,7 +1362,7 @@ void fts_model_free(struct fts_model *m)
 {
 	if (!m)
 		return;
-	for (int b = 0; b < TASK_BUCKETS; b++) {
+	for (uint32_t b = 0; m->tasks && b < (1u << m->task_bits); b++) {
 		struct task *t = m->tasks[b], *nx;
 
 		for (; t; t = nx) {
@@ -1319,6 +1370,7 @@ void fts_model_free(struct fts_model *m)
 			free(t);
 		}
 	}
+	free(m->tasks);
 	for (uint32_t i = 0; i < m->lane_buckets; i++) {
 		struct lane_ent *e = m->lanes[i], *nx;
 

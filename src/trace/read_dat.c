@@ -27,6 +27,7 @@
 
 #include "trace/dat_layout.h"
 #include "trace/dat_pages.h"
+#include "trace/timecheck.h"
 #include "util/file_util.h"
 
 #include <errno.h>
@@ -162,6 +163,7 @@ struct dat_ctx {
 	struct dat_page_fault zfault;
 	const struct dat_v7 *v7;
 	struct fts_err *err;
+	struct fts_timecheck tcheck;   /* time per CPU: forward only, in range */
 	struct dat_page_fmt pfmt;
 	char version;        /* '6' or '7' */
 	int check_pages;     /* the page layout is one dat_pages.c knows */
@@ -637,12 +639,21 @@ static int take_clock(struct dat_ctx *c, struct dat_kind *k, const struct tep_re
 		return 0;
 	c->st->clock.realtime_ns = parse_i64(buf, "realtime_ns=");
 	c->st->clock.mono_raw_ns = parse_i64(buf, "mono_raw_ns=");
+	if (c->st->clock.realtime_ns <= 0 || c->st->clock.mono_raw_ns <= 0 ||
+	    !fts_clock_pair_ok((uint64_t)c->st->clock.realtime_ns, (uint64_t)c->st->clock.mono_raw_ns)) {
+		memset(&c->st->clock, 0, sizeof(c->st->clock));
+		return 0;   /* implausible (crafted): keep raw times */
+	}
 	c->st->clock.valid = 1;
 	return 1;
 }
 
 static int emit(struct dat_ctx *c, const struct fts_event *ev)
 {
+	int rc = fts_timecheck_event(&c->tcheck, c->path, ev->cpu, ev->ts, c->err);
+
+	if (rc)
+		return rc;
 	c->st->events++;
 	c->st->by_type[ev->type]++;
 	return c->opts->emit ? c->opts->emit(c->opts->emit_ctx, ev) : 0;
@@ -1044,6 +1055,7 @@ static void ctx_free(struct dat_ctx *c)
 	for (int i = 0; i < c->nr_teps; i++)
 		tep_cache_free(c->teps[i]);
 	free(c->teps);
+	fts_timecheck_free(&c->tcheck);
 }
 
 /* ---- open and validate ------------------------------------------------ */
@@ -1248,11 +1260,16 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		if (ret)
 			return ret;
 	}
-	c.fd = open(path, O_RDONLY | O_CLOEXEC);
+	{
+		struct stat sb;
+
+		c.fd = fts_open_regular(path, 0, &sb, err);
+		if (c.fd < 0)
+			return c.fd;
+	}
 	if (c.fd >= 0 && fts_dat_v7_load(c.fd, st->bytes_total, &v7) == 0)
 		c.v7 = &v7;
-	ret = c.fd < 0 ? fts_err_set(err, -errno, "%s: cannot open: %s", path, strerror(errno)) :
-			 open_sources(&c, err);
+	ret = open_sources(&c, err);
 	if (!ret && c.check_pages)
 		ret = check_pages(&c, err);
 	if (!ret) {
