@@ -11,6 +11,7 @@
 #include "keys.h"
 #include "term_safe.h"
 #include "tui.h"
+#include <ftscope/stats.h>
 #include "view.h"
 
 #define MAX_KEYS 100000
@@ -52,6 +53,7 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 					  .pid_mapping = a->pid_mapping };
 	struct fts_view_opts vo = { .title = a->path };
 	struct fts_store *store = NULL;
+	struct fts_stats *stats = NULL;
 	struct fts_view *view = NULL;
 	struct fts_err err = { 0 };
 	int *keys = NULL, nkeys = 0, rc = 1;
@@ -74,6 +76,9 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 	vo.utf8 = fts_locale_utf8();
 	vo.colors = a->color ? 256 : 0;
 	vo.no_color = fts_no_color();
+	/* the summary table's numbers, computed while loading (ftscope stats' code) */
+	if (fts_stats_create(NULL, &stats, NULL) == 0)
+		so.extra = fts_stats_sink(stats);
 	if (fts_store_open(&so, &store, &err)) {
 		error_line(errf, err.msg[0] ? err.msg : "cannot load the input");
 		goto out;
@@ -82,6 +87,7 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 		error_line(errf, "out of memory");
 		goto out;
 	}
+	fts_view_set_stats(view, stats);
 	ms = calloc((size_t)nkeys + 1, sizeof(*ms));
 	if (!ms) {
 		error_line(errf, "out of memory");
@@ -114,5 +120,6 @@ out:
 	free(keys);
 	fts_view_free(view);
 	fts_store_free(store);
+	fts_stats_free(stats);
 	return rc;
 }
