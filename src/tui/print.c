@@ -56,7 +56,7 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 	struct fts_stats *stats = NULL;
 	struct fts_view *view = NULL;
 	struct fts_err err = { 0 };
-	int *keys = NULL, nkeys = 0, rc = 1;
+	int *keys = NULL, nkeys = 0, rc = 1, frames = 0;
 	double *ms = NULL, t;
 
 	if (a->keys) {
@@ -99,17 +99,24 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 	if (a->timing)
 		fprintf(errf, "first frame %.3f ms\n", ms[0]);
 	for (int i = 0; i < nkeys; i++) {
-		unsigned r = fts_view_key(view, keys[i]);
+		unsigned r;
 
+		/* a real session handles the key then redraws: time both, as the user waits for both */
+		t = now_ms();
+		r = fts_view_key(view, keys[i]);
 		if (r & FTS_VR_QUIT)
 			break;
-		/* a real session redraws after every key: time each frame as the user would wait for it */
-		t = now_ms();
 		fts_view_draw(view);
 		ms[i + 1] = now_ms() - t;
+		frames++;
+		if (a->timing > 1) {
+			char kn[16];
+
+			fprintf(errf, "key %d %s %.3f ms\n", i, fts_key_name(keys[i], kn, sizeof(kn)), ms[i + 1]);
+		}
 	}
 	if (a->timing)
-		report_timing(errf, ms + 1, nkeys);
+		report_timing(errf, ms + 1, frames);
 	rc = fts_grid_write(fts_view_draw(view), out, a->color && !vo.no_color) ? 1 : 0;
 	if (fflush(out) || rc) {
 		error_line(errf, "cannot write the screen to the output");
