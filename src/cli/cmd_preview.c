@@ -1,0 +1,111 @@
+/* cmd_preview.c - `ftscope preview`: the terminal lane viewer, or one screen as text with --print. */
+#ifdef FTS_HAVE_TUI
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "opts.h"
+#include "term_safe.h"
+#include "tui.h"
+
+enum { O_INPUT, O_PROFILING, O_PIDMAP, O_PRINT, O_KEYS, O_COLOR, O_TIMING, O_HELP };
+
+static const struct fts_opt_spec spec[] = {
+	{ "input", 'i', 1, O_INPUT },
+	{ "profiling_data", 'p', 1, O_PROFILING },
+	{ "pid_mapping", 'm', 1, O_PIDMAP },
+	{ "print", 0, 1, O_PRINT },
+	{ "keys", 0, 1, O_KEYS },
+	{ "color", 0, 0, O_COLOR },
+	{ "timing", 0, 0, O_TIMING },
+	{ "help", 'h', 0, O_HELP },
+	{ NULL, 0, 0, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: ftscope preview FILE [--profiling_data DIR] [--pid_mapping FILE]\n"
+"       ftscope preview FILE --print WxH [--keys KEYS] [--color] [--timing]\n"
+"\n"
+"Show a capture's CPU and task lanes in the terminal: trace.dat, ftrace text,\n"
+"an ftrace_data*.db (ours or the reference converter's) or our Chrome JSON.\n"
+"Press ? inside for the keys.\n"
+"\n"
+"  -p, --profiling_data DIR   align with Ascend profiling output and shade its\n"
+"                             window (traces only)\n"
+"  -m, --pid_mapping FILE     show container pids (traces only)\n"
+"      --print WxH            no terminal: render one W x H screen to stdout\n"
+"      --keys KEYS            with --print: replay these keys first, as typed\n"
+"                             ('/kworker\\n++l'; \\n Enter, \\e Esc, <Up> <PgDn>...)\n"
+"      --color                with --print: ANSI colours (NO_COLOR wins)\n"
+"      --timing               with --print: frame times after each key to stderr\n"
+"  -h, --help                 this text\n");
+}
+
+/* "WxH", both within what a screen can be. */
+static int parse_size(const char *s, int *w, int *h)
+{
+	char *end;
+	long a = strtol(s, &end, 10), b;
+
+	if (end == s || (*end != 'x' && *end != 'X'))
+		return -1;
+	s = end + 1;
+	b = strtol(s, &end, 10);
+	if (end == s || *end || a < 20 || b < 6 || a > 1000 || b > 1000)
+		return -1;
+	*w = (int)a;
+	*h = (int)b;
+	return 0;
+}
+
+int fts_cmd_preview(int argc, char **argv)
+{
+	struct fts_preview_args a = { 0 };
+	struct fts_opts o;
+	int id;
+
+	fts_opts_init(&o, "preview", argc, argv);
+	for (;;) {
+		/* the FILE operand may stand anywhere among the options */
+		if (o.index < o.argc && o.argv[o.index][0] != '-' && !a.path) {
+			a.path = o.argv[o.index++];
+			continue;
+		}
+		id = fts_opts_next(&o, spec);
+		if (id == -1)
+			break;
+		switch (id) {
+		case O_INPUT: a.path = o.arg; break;
+		case O_PROFILING: a.profiling_data = o.arg; break;
+		case O_PIDMAP: a.pid_mapping = o.arg; break;
+		case O_PRINT:
+			if (parse_size(o.arg, &a.print_w, &a.print_h)) {
+				fputs("ftscope preview: --print takes WxH, from 20x6 to 1000x1000 (e.g. 80x24), not '", stderr);
+				fts_fputs_safe(stderr, o.arg);
+				fputs("'\n", stderr);
+				return 2;
+			}
+			break;
+		case O_KEYS: a.keys = o.arg; break;
+		case O_COLOR: a.color = 1; break;
+		case O_TIMING: a.timing = 1; break;
+		case O_HELP: usage(stdout); return 0;
+		default: return 2;
+		}
+	}
+	if (!a.path) {
+		fputs("ftscope preview: which capture? give a FILE (trace.dat, text, ftrace_data.db or .json)\n", stderr);
+		return 2;
+	}
+	if (!a.print_w && (a.keys || a.color || a.timing)) {
+		fputs("ftscope preview: --keys, --color and --timing go with --print WxH\n", stderr);
+		return 2;
+	}
+	if (a.print_w)
+		return fts_tui_print(&a, stdout, stderr);
+	return fts_tui_preview(&a);
+}
+#endif

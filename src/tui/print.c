@@ -1,0 +1,118 @@
+/*
+ * print.c - `ftscope preview --print WxH [--keys K] [--color] [--timing]`:
+ * the same view as the terminal, replayed from keys and written as text.
+ * For bug reports, README captures, scripts and the golden tests.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "keys.h"
+#include "term_safe.h"
+#include "tui.h"
+#include "view.h"
+
+#define MAX_KEYS 100000
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void report_timing(FILE *errf, double *ms, int n)
+{
+	if (n <= 0)
+		return;
+	qsort(ms, (size_t)n, sizeof(*ms), cmp_double);
+	fprintf(errf, "frames %d  p50 %.3f ms  p99 %.3f ms  max %.3f ms\n", n, ms[n / 2],
+		ms[(int)((double)(n - 1) * 0.99)], ms[n - 1]);
+}
+
+static void error_line(FILE *errf, const char *msg)
+{
+	fputs("ftscope preview: ", errf);
+	fts_fputs_safe(errf, msg);
+	fputc('\n', errf);
+}
+
+int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
+{
+	struct fts_store_open_opts so = { .path = a->path, .profiling_data = a->profiling_data,
+					  .pid_mapping = a->pid_mapping };
+	struct fts_view_opts vo = { .title = a->path };
+	struct fts_store *store = NULL;
+	struct fts_view *view = NULL;
+	struct fts_err err = { 0 };
+	int *keys = NULL, nkeys = 0, rc = 1;
+	double *ms = NULL, t;
+
+	if (a->keys) {
+		keys = calloc(MAX_KEYS, sizeof(*keys));
+		if (!keys) {
+			error_line(errf, "out of memory");
+			return 1;
+		}
+		nkeys = fts_keys_parse(a->keys, keys, MAX_KEYS);
+		if (nkeys < 0) {
+			error_line(errf, nkeys == -E2BIG ? "too many keys (100000 at most)" :
+				   "bad key name in the keys (known: <Up> <Down> <Left> <Right> <S-Left> <S-Right> <PgUp> <PgDn> <Home> <End> <Enter> <Tab> <S-Tab> <Esc> <BS> <Space> <C-x>, and \\n \\t \\e \\\\)");
+			free(keys);
+			return 2;
+		}
+	}
+	vo.utf8 = fts_locale_utf8();
+	vo.colors = a->color ? 256 : 0;
+	vo.no_color = fts_no_color();
+	if (fts_store_open(&so, &store, &err)) {
+		error_line(errf, err.msg[0] ? err.msg : "cannot load the input");
+		goto out;
+	}
+	if (fts_view_create(store, &vo, a->print_w, a->print_h, &view)) {
+		error_line(errf, "out of memory");
+		goto out;
+	}
+	ms = calloc((size_t)nkeys + 1, sizeof(*ms));
+	if (!ms) {
+		error_line(errf, "out of memory");
+		goto out;
+	}
+	t = now_ms();
+	fts_view_draw(view);
+	ms[0] = now_ms() - t;
+	if (a->timing)
+		fprintf(errf, "first frame %.3f ms\n", ms[0]);
+	for (int i = 0; i < nkeys; i++) {
+		unsigned r = fts_view_key(view, keys[i]);
+
+		if (r & FTS_VR_QUIT)
+			break;
+		/* a real session redraws after every key: time each frame as the user would wait for it */
+		t = now_ms();
+		fts_view_draw(view);
+		ms[i + 1] = now_ms() - t;
+	}
+	if (a->timing)
+		report_timing(errf, ms + 1, nkeys);
+	rc = fts_grid_write(fts_view_draw(view), out, a->color && !vo.no_color) ? 1 : 0;
+	if (fflush(out) || rc) {
+		error_line(errf, "cannot write the screen to the output");
+		rc = 1;
+	}
+out:
+	free(ms);
+	free(keys);
+	fts_view_free(view);
+	fts_store_free(store);
+	return rc;
+}
