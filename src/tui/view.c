@@ -452,8 +452,8 @@ static unsigned action(struct fts_view *v, enum fts_action a)
 		break;
 	case FTS_ACT_SEARCH:
 		v->searching = 1;
-		snprintf(v->edit, sizeof(v->edit), "%s", v->query);
-		v->edit_len = strlen(v->edit);
+		v->edit[0] = 0;
+		v->edit_len = 0;
 		break;
 	case FTS_ACT_FILTER:
 		if (!v->query[0]) {
