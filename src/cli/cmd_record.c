@@ -366,6 +366,7 @@ struct stop_view {
 	int tty;
 	int count_at_stop;
 	enum fts_record_stop_mode said;
+	long delay_ms;                /* test hook: a slow stop, to send Ctrl+C during it */
 };
 
 static enum fts_record_stop_mode on_progress(const struct fts_record_progress *p, void *arg)
@@ -375,6 +376,8 @@ static enum fts_record_stop_mode on_progress(const struct fts_record_progress *p
 	int extra = (int)g_stop_count - v->count_at_stop;
 	enum fts_record_stop_mode m = extra <= 0 ? FTS_STOP_DRAIN : extra == 1 ? FTS_STOP_FAST : FTS_STOP_CUT;
 
+	if (v->delay_ms)
+		nanosleep(&(struct timespec){ v->delay_ms / 1000, v->delay_ms % 1000 * 1000000L }, NULL);
 	if (g_hangup)
 		return m;
 	if (m > v->said) {
@@ -428,11 +431,16 @@ static void show_summary(const struct fts_record_summary *s, unsigned bf)
 
 static int finish_and_report(struct fts_recorder *r, const struct record_args *a)
 {
-	struct stop_view v = { isatty(2) && !a->quiet, (int)g_stop_count, FTS_STOP_DRAIN };
+	struct stop_view v = { isatty(2) && !a->quiet, (int)g_stop_count, FTS_STOP_DRAIN, 0 };
 	struct fts_record_summary sum;
 	struct fts_err err = { 0 };
 	unsigned bf = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;
+	const char *d = getenv("FTSCOPE_TEST_STOP_DELAY_MS");
 	int rc;
+
+	/* Test hook (docs/record.md): every progress step sleeps, so a test can signal mid-stop. */
+	if (d && atol(d) > 0 && atol(d) < 10000)
+		v.delay_ms = atol(d);
 
 	if (g_stop_signal && !g_hangup)
 		say("%s, stopping (Ctrl+C again to skip draining)",

@@ -10,6 +10,7 @@
 #include "util/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,29 +79,36 @@ static char *gather_cmdlines(void)
 	return all;
 }
 
-/* Keep only whole lines of a text cut by a full disk. */
-static void trim_to_line(int fd)
+/* Keep only whole lines of a text cut by a full disk (@fd is write-only: read @path). */
+static void trim_to_line(int fd, const char *path)
 {
 	struct stat st;
 	char buf[65536];
 	off_t end, from;
 	ssize_t n;
+	int rfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
-	if (fstat(fd, &st) < 0)
+	if (rfd < 0 || fstat(fd, &st) < 0) {
+		if (rfd >= 0)
+			close(rfd);
+		(void)ftruncate(fd, 0);
 		return;
+	}
 	end = st.st_size;
 	while (end > 0) {
 		from = end > (off_t)sizeof(buf) ? end - (off_t)sizeof(buf) : 0;
-		n = pread(fd, buf, (size_t)(end - from), from);
+		n = pread(rfd, buf, (size_t)(end - from), from);
 		if (n <= 0)
 			break;
 		for (ssize_t i = n - 1; i >= 0; i--)
 			if (buf[i] == '\n') {
 				(void)ftruncate(fd, from + i + 1);
+				close(rfd);
 				return;
 			}
 		end = from;
 	}
+	close(rfd);
 	(void)ftruncate(fd, 0);
 }
 
@@ -138,7 +146,7 @@ static int write_text(const struct rec_assembly *a, struct fts_dat_meta *m, cons
 	if (!rc) {
 		rc = fts_rec_render_text(dat.tmp, f.fd, a->clock_line, render_step, ctl, &stopped, err);
 		if (rc == -ENOSPC || rc == -EDQUOT) {
-			trim_to_line(f.fd);
+			trim_to_line(f.fd, f.tmp);
 			*cut = 2;
 			rc = 0;
 		}

@@ -429,10 +429,13 @@ static int assemble(struct fts_recorder *r, const struct stop_data *d, struct st
 	rc = rec_assemble(&a, assemble_progress, ctl, &cut, err);
 	if (sum && cut == 1)
 		sum->cut = 1;
-	if (sum && cut == 2 && !sum->truncated) {
+	if (sum && cut == 2) {
+		size_t l = strlen(sum->failure);
+
 		sum->truncated = 1;
-		snprintf(sum->failure, sizeof(sum->failure),
-			 "disk full while writing the text; it holds the events up to that point");
+		snprintf(sum->failure + l, sizeof(sum->failure) - l, "%s",
+			 l ? "; the disk filled up again while writing the text, which keeps the events before that"
+			   : "disk full while writing the text; it keeps the events before that");
 	}
 	return rc;
 }

@@ -66,8 +66,9 @@ static int render_one(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	trace_seq_terminate(&rd->seq);
 	fprintf(rd->out, "%.*s\n", (int)rd->seq.len, rd->seq.buffer);
 	if (ferror(rd->out)) {
+		/* Stop as the step hook does (1): -1 makes libtracecmd complain about locked records. */
 		rd->werr = errno ? errno : EIO;
-		return -1;
+		return 1;
 	}
 	/* Ask the caller every 4096 events whether to go on (a progress hook). */
 	if (++rd->events % 4096 == 0 && rd->step && rd->step(rd->arg, rd->events)) {
@@ -117,7 +118,8 @@ int fts_rec_render_text(const char *dat_path, int fd, const char *clock_line,
 	      "#                              |||| /     delay\n"
 	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 	      "#              | |         |   |||||     |         |\n", rd.out);
-	if (tracecmd_iterate_events(h, NULL, 0, render_one, &rd) < 0 && ferror(rd.out))
+	(void)tracecmd_iterate_events(h, NULL, 0, render_one, &rd);
+	if (rd.werr)
 		rc = fts_err_set(err, -rd.werr, "cannot write the text trace: %s", strerror(rd.werr));
 	if (fclose(rd.out) != 0 && !rc) {
 		int e = errno ? errno : EIO;
