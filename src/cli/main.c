@@ -2,7 +2,9 @@
 #include "commands.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct command {
 	const char *name;
@@ -16,6 +18,7 @@ static const struct command commands[] = {
 	{ "pidmap", fts_cmd_pidmap, "write the host pid -> container pid mapping (pid_mapping.json)" },
 #ifdef FTS_HAVE_TUI
 	{ "preview", fts_cmd_preview, "show a capture's CPU and task lanes in the terminal (or --print a screen)" },
+	{ "tui", fts_cmd_tui, "the interactive session: record with live health, preview, export (also: ftscope alone)" },
 #endif
 	{ NULL, NULL, NULL },
 };
@@ -32,6 +35,15 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
+#ifdef FTS_HAVE_TUI
+		/* on a terminal, no command means the interactive session */
+		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+			const char *term = getenv("TERM");
+
+			if (term && *term && strcmp(term, "dumb"))
+				return fts_cmd_tui(argc, argv);
+		}
+#endif
 		usage(stderr);
 		return 2;
 	}
