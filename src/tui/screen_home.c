@@ -109,9 +109,9 @@ static void draw_caps(struct fts_session *s, struct fts_grid *g, int y)
 		return;
 	}
 	if (h->caps.native_ok)
-		fts_grid_printf(g, 1, y, g->w - 1, ok, "Recording: ready - %d CPUs, %d NUMA node%s, private instance under %s",
+		fts_grid_printf(g, 1, y, g->w - 1, ok, "Recording: ready (%d CPUs, %d NUMA node%s, tracefs %s)",
 				h->caps.ncpus, h->caps.nnodes, h->caps.nnodes == 1 ? "" : "s",
-				h->caps.tracing_dir[0] ? h->caps.tracing_dir : "tracefs (mounted on start)");
+				h->caps.tracing_dir[0] ? h->caps.tracing_dir : "mounted on start");
 	else
 		fts_grid_printf(g, 1, y, g->w - 1, ok, "Recording: with trace-cmd (%s)", h->caps.problem);
 }

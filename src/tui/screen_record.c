@@ -239,7 +239,7 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 			fts_grid_printf(g, 2 + x, y, g->w - 2 - x, dim, "  disk %s free", fts_fmt_bytes(avail, a, sizeof(a)));
 	}
 	y++;
-	x = fts_grid_printf(g, 1, y, g->w - 1, nrm, "Total %s  %s events  %s written (%s/s)  lost ",
+	x = fts_grid_printf(g, 1, y, g->w - 1, nrm, "Total %s  %s events  %s (%s/s)  lost ",
 			    fts_fmt_rate(h->events_per_s, a, sizeof(a)), fts_fmt_count((double)h->events, b, sizeof(b)),
 			    fts_fmt_bytes((double)h->bytes_written, c, sizeof(c)), fts_fmt_bytes(st->write_rate, d, sizeof(d)));
 	if (h->counters)
@@ -247,7 +247,8 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 				h->lost_delta ? " (rising)" : "");
 	else
 		fts_grid_text(g, 1 + x, y, g->w - 1 - x, "? (trace-cmd keeps no live counters)", dim);
-	fts_grid_printf(g, g->w - 16, y, 16, dim, "  via %s", h->backend ? h->backend : "?");
+	if (g->w >= 100)
+		fts_grid_printf(g, g->w - 16, y, 16, dim, "  via %s", h->backend ? h->backend : "?");
 	y++;
 	if (st->stopping) {
 		draw_stopping(s, g, y + 1);
@@ -305,7 +306,7 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 		fts_grid_printf(g, 1, y++, g->w - 1, dim, "%d more CPUs, all healthy ones (worst shown first)", h->ncpus - n);
 	if (y <= maxy && maxy - y >= 1)
 		fts_grid_text(g, 1, maxy, g->w - 1,
-			      "Live top (Runnable/CPU tasks): not available yet - the recorder does not decode pages live",
+			      "Live top: not available yet (the recorder does not decode pages live)",
 			      dim);
 }
 

@@ -204,22 +204,16 @@ static void draw_probe(struct fts_session *s, struct fts_grid *g, int y)
 		return;
 	}
 	fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_NORMAL),
-			"Probe: %s total; busiest CPU %d writes %s/s: the buffer lasts %s if the disk stalls%s",
-			fts_fmt_rate(st->probe_ev_s, a, sizeof(a)), st->probe_worst_cpu,
-			fts_fmt_bytes(st->probe_worst_bytes_s, b, sizeof(b)),
-			st->probe_lasts_s < 0 ? "indefinitely" : fts_fmt_duration(st->probe_lasts_s, c, sizeof(c)),
-			st->probe_lost ? " - LOST EVENTS" : "");
+			"Probe: %s in total; the busiest CPU, %d, writes %s/s", fts_fmt_rate(st->probe_ev_s, a, sizeof(a)),
+			st->probe_worst_cpu, fts_fmt_bytes(st->probe_worst_bytes_s, b, sizeof(b)));
 	if (st->probe_lost || (st->probe_lasts_s >= 0 && st->probe_lasts_s < 1.0))
 		fts_grid_printf(g, 1, y + 1, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
-				"Warning: likely to lose events (%llu lost in 1 s); raise the buffer or record fewer CPUs/events",
-				(unsigned long long)st->probe_lost);
-	else if (st->nprobe && g->h > 30) {
-		int x = 1;
-
-		for (int i = 0; i < st->nprobe && x < g->w - 16; i++)
-			x += fts_grid_printf(g, x, y + 1, g->w - x, dim, "cpu%d %s  ", st->pc[i].cpu,
-					     fts_fmt_rate(st->pc[i].ev_s, a, sizeof(a)));
-	}
+				"Likely to lose events (%llu lost in 1 s; the buffer lasts %s): raise it or record less",
+				(unsigned long long)st->probe_lost,
+				st->probe_lasts_s < 0 ? "?" : fts_fmt_duration(st->probe_lasts_s, c, sizeof(c)));
+	else
+		fts_grid_printf(g, 1, y + 1, g->w - 1, dim, "No loss; the buffer would last %s there if the disk stalled",
+				st->probe_lasts_s < 0 ? "indefinitely" : fts_fmt_duration(st->probe_lasts_s, c, sizeof(c)));
 }
 
 static void draw(struct fts_session *s, struct fts_grid *g)
@@ -339,8 +333,10 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 			fts_grid_printf(g, 1, y++, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
 					"The buffers need more memory than is available: lower the buffer or the CPUs");
 		else
-			fts_grid_printf(g, 1, y++, g->w - 1, dim,
-					"A private tracefs instance records; nothing global changes. %s %s%s%s",
+			fts_grid_text(g, 1, y++, g->w - 1,
+				      "A private tracefs instance records: no global tracing setting changes.", dim);
+		if (y <= maxy)
+			fts_grid_printf(g, 1, y++, g->w - 1, dim, "%s %s%s%s",
 					access(st->m.output, F_OK) == 0 ? "Replaces" : "Writes",
 					st->m.output[0] == '/' ? "" : cwd, st->m.output[0] == '/' ? "" : "/", st->m.output);
 	}
