@@ -68,6 +68,21 @@ struct fts_item {
 	struct fts_arg args[FTS_ITEM_MAX_ARGS];
 };
 
+/*
+ * A wakeup link: from the waker, at the wakeup, to the woken task's next run
+ * (its Running slice on its task lane). Delivered after both lanes are
+ * declared; Insight draws it from the DB `flow` table, Perfetto from JSON
+ * flow events. @name lives as long as the call.
+ */
+struct fts_flow {
+	uint64_t id;        /* unique in the output, from 1 */
+	const char *name;   /* "wakeup" */
+	uint32_t from_lane; /* the waker's task lane */
+	uint64_t from_ts;   /* output ns: the wakeup */
+	uint32_t to_lane;   /* the woken task's lane */
+	uint64_t to_ts;     /* output ns: the start of its Running slice */
+};
+
 struct fts_sink {
 	/* Called once per lane before its first item; @lane->tid lives as long as the call. */
 	int (*lane)(struct fts_sink *s, const struct fts_lane *lane, struct fts_err *err);
@@ -77,6 +92,8 @@ struct fts_sink {
 	int (*finish)(struct fts_sink *s, int ok, struct fts_err *err);
 	/* Release everything; after finish, or instead of it on error. */
 	void (*destroy)(struct fts_sink *s);
+	/* Optional (NULL: the sink ignores links): one wakeup link. */
+	int (*flow)(struct fts_sink *s, const struct fts_flow *f, struct fts_err *err);
 };
 
 #endif

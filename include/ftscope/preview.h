@@ -52,10 +52,10 @@ struct fts_store_open_opts {
 	void *progress_ctx;
 };
 
-/*
+/**
  * fts_store_open - load @o->path into a new store
  * @o: what to load
- * @out: the store, owned by the caller (fts_store_free)
+ * @out: the store, owned by the caller (fts_store_free); NULL on error
  * @err: filled on error
  *
  * Returns 0, -ECANCELED when progress asked to stop, or a negative errno.
@@ -63,8 +63,21 @@ struct fts_store_open_opts {
 int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 		   struct fts_err *err);
 
-/* fts_store_free - release @s (NULL is fine). */
+/**
+ * fts_store_free - release a store
+ * @s: the store (NULL is fine)
+ */
 void fts_store_free(struct fts_store *s);
+
+/**
+ * fts_store_bytes - heap memory the store holds (columns, summaries, strings)
+ * @s: the store
+ *
+ * Added for the memory budget (<= 32 bytes per item): bench/preview.sh prints it.
+ *
+ * Returns the number of bytes.
+ */
+size_t fts_store_bytes(const struct fts_store *s);
 
 /* What the status line shows. */
 struct fts_store_info {
@@ -79,7 +92,12 @@ struct fts_store_info {
 	double load_seconds;
 };
 
-/* fts_store_info - the store's totals; valid as long as @s. */
+/**
+ * fts_store_info - the store's totals
+ * @s: the store
+ *
+ * Returns the totals, valid as long as @s.
+ */
 const struct fts_store_info *fts_store_info(const struct fts_store *s);
 
 struct fts_store_lane {
@@ -94,13 +112,30 @@ struct fts_store_lane {
 	uint64_t lost_marks; /* CPU lanes: lost-event markers (some carry no count) */
 };
 
-/* fts_store_nlanes - lanes, CPU lanes first (by CPU), then task lanes. */
+/**
+ * fts_store_nlanes - how many lanes: CPU lanes first (by CPU), then task lanes
+ * @s: the store
+ *
+ * Returns the number of lanes.
+ */
 uint32_t fts_store_nlanes(const struct fts_store *s);
 
-/* fts_store_lane - lane @lane (< fts_store_nlanes); valid as long as @s. */
+/**
+ * fts_store_lane - one lane's description
+ * @s: the store
+ * @lane: the lane, < fts_store_nlanes
+ *
+ * Returns the lane, valid as long as @s, or NULL when @lane is out of range.
+ */
 const struct fts_store_lane *fts_store_lane(const struct fts_store *s, uint32_t lane);
 
-/* fts_store_str - the interned string @id ("" for FTS_STR_NONE); raw bytes, escape before display. */
+/**
+ * fts_store_str - an interned string
+ * @s: the store
+ * @id: its id
+ *
+ * Returns the string ("" for FTS_STR_NONE): raw bytes, escape before display.
+ */
 const char *fts_store_str(const struct fts_store *s, uint32_t id);
 
 /* Bucket flags: what happened inside [t0, t1), however short. */
@@ -129,7 +164,7 @@ struct fts_bucket {
 	uint64_t items;    /* items intersecting the bucket (may be an estimate when huge) */
 };
 
-/*
+/**
  * fts_store_bucket - summarise @lane over [@t0, @t1) without walking its items
  * @s: the store
  * @lane: the lane
@@ -153,32 +188,61 @@ struct fts_store_item {
 /* Kind masks for the searches below: 1u << FTS_ITEM_xxx; 0 means every kind. */
 #define FTS_KIND_BIT(k) (1u << (k))
 
-/*
- * fts_store_item - item @idx (0 .. nitems-1, ordered by start time) of @lane.
+/**
+ * fts_store_item - one item, decoded
+ * @s: the store
+ * @lane: the lane
+ * @idx: the item, 0 .. nitems-1, ordered by start time (longer first on ties)
+ * @it: filled
+ *
  * Returns 0 or -ERANGE.
  */
 int fts_store_item(const struct fts_store *s, uint32_t lane, uint64_t idx,
 		   struct fts_store_item *it);
 
-/*
- * fts_store_find - the item of @lane whose kind is in @kinds that covers @t
- * (the shortest such, so an irq wins over the run slice it interrupts), else
- * the nearest one by time. Returns its index, or -1 when the lane has none.
+/**
+ * fts_store_find - the item under a cursor
+ * @s: the store
+ * @lane: the lane
+ * @t: the time (output ns)
+ * @kinds: FTS_KIND_BIT mask; 0 means every kind
+ *
+ * The item of @lane whose kind is in @kinds that covers @t (the shortest
+ * such, so an irq wins over the run slice it interrupts), else the nearest
+ * one by time.
+ *
+ * Returns its index, or -1 when the lane has none.
  */
 int64_t fts_store_find(const struct fts_store *s, uint32_t lane, uint64_t t, uint32_t kinds);
 
-/*
- * fts_store_step - from item @idx, the next (@dir > 0) or previous (@dir < 0)
- * item of @lane whose kind is in @kinds. Returns its index or -1.
+/**
+ * fts_store_step - the next or previous item of some kinds
+ * @s: the store
+ * @lane: the lane
+ * @idx: the item to start from
+ * @dir: > 0 next, < 0 previous
+ * @kinds: FTS_KIND_BIT mask; 0 means every kind
+ *
+ * Cost O(log n), however far the next one is.
+ *
+ * Returns its index, or -1 when there is none.
  */
 int64_t fts_store_step(const struct fts_store *s, uint32_t lane, uint64_t idx, int dir,
 		       uint32_t kinds);
 
-/*
+/**
  * fts_store_args - the args of item @idx of @lane, as Insight would show them
+ * @s: the store
+ * @lane: the lane
+ * @idx: the item
  * @args: filled with up to @max key/value pairs pointing into @buf or the store
- * @buf, @bufsz: scratch for values built on demand
- * Returns the number of pairs, or a negative errno.
+ * @max: room in @args
+ * @buf: scratch for values rebuilt on demand
+ * @bufsz: its size (256 is plenty)
+ *
+ * Values are raw bytes (task names): escape before display.
+ *
+ * Returns the number of pairs, or a negative errno (-ERANGE, -ENOSPC).
  */
 int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,
 		   struct fts_arg *args, int max, char *buf, size_t bufsz);

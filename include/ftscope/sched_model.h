@@ -5,7 +5,11 @@
  * (`comm:pid`, kernel threads included, idle left out), a zero-length
  * `sched_switch` marker per switch, `irq` and `softirq` slices, and
  * zero-length `lost events` markers. Task lanes ("Process Scheduling"):
- * consecutive `Running` / `Runnable` / `Sleeping` slices with `cpu` in args.
+ * consecutive `Running` / `Runnable` / `Sleeping` slices with `cpu` in args,
+ * never zero-length (a state that lasted 0 ns is left out). Runnable slices
+ * say why they wait (`reason`: wakeup, new, preempted) and, when known, who
+ * woke the task (`waker`) or who took its CPU (`preempted_by`), as "comm:pid".
+ * The `task` of an irq/softirq slice that hit the idle task is `<idle>`.
  *
  * State is kept per CPU and per live task only, so memory does not grow with
  * trace length (lane names are kept per task name ever seen).
@@ -25,9 +29,13 @@ struct fts_model_opts {
 	const struct fts_timemap *tm;  /* required */
 	const struct fts_pidmap *pm;   /* NULL: pids as recorded */
 	/*
-	 * Give every task lane one zero-length `Sleeping` marker without a cpu
-	 * arg: Insight only lands context-switch counts on (comm, pid, cpu -1)
-	 * rows (contract section 6.4 B), so without it that column stays 0.
+	 * Give each task lane for which Insight will count at least one switch
+	 * (one sched_switch item with its prev_comm:prev_pid, prev_comm not a
+	 * kernel thread Insight skips) one zero-length `Sleeping` marker with
+	 * `"cpu": "-1"` at the lane's last end time: Insight only lands
+	 * context-switch counts on (comm, pid, cpu -1) rows (contract 6.4 B),
+	 * so without it that column stays 0. The markers come last, from
+	 * fts_model_finish.
 	 */
 	int cs_rows;
 };

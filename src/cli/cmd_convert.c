@@ -4,12 +4,13 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "opts.h"
+#include "insight.h"
+#include "inputs.h"
 #include "term_safe.h"
 #include <ftscope/ftscope.h>
 
@@ -57,32 +58,6 @@ static void usage(FILE *f)
 "Multi-word flags may be spelled with '_' or '-' (--profiling-data).\n");
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-
-	return s ? s + 1 : p;
-}
-
-/* Insight recognises an ftrace DB by name only: ^ftrace_data[0-9]*\.db$ */
-static int insight_db_name(const char *path)
-{
-	const char *b = base_name(path), *p;
-
-	if (strncmp(b, "ftrace_data", 11))
-		return 0;
-	for (p = b + 11; *p >= '0' && *p <= '9'; p++)
-		;
-	return !strcmp(p, ".db");
-}
-
 /*
  * Insight's import refuses paths holding control characters or any of
  * " ' % < > | & $ ; ` \ (contract section 1.5): say so now, not after the
@@ -91,49 +66,27 @@ static int insight_db_name(const char *path)
 static void check_insight_path(const char *output)
 {
 	char abs[4096];
-	const char *p = output;
 
-	if (output[0] != '/' && getcwd(abs, sizeof(abs) - 1)) {
-		size_t n = strlen(abs);
-
-		snprintf(abs + n, sizeof(abs) - n, "/%s", output);
-		p = abs;
-	}
-	for (const char *c = p; *c; c++) {
-		if ((unsigned char)*c < 0x20 || strchr("\"'%<>|&$;`\\", *c)) {
-			fputs("ftscope convert: note: MindStudio Insight refuses paths containing control characters or any of \" ' % < > | & $ ; ` \\; import will fail from '",
-			      stderr);
-			fts_fputs_safe(stderr, p);
-			fputs("'\n", stderr);
-			return;
-		}
-	}
+	if (fts_insight_path_ok(output, abs, sizeof(abs)))
+		return;
+	fputs("ftscope convert: note: MindStudio Insight refuses paths containing control characters or any of " FTS_INSIGHT_BAD_CHARS "; import will fail from '",
+	      stderr);
+	fts_fputs_safe(stderr, abs);
+	fputs("'\n", stderr);
 }
 
-/*
- * Without --input: trace.dat, else trace.txt; with both, the newer one, and
- * say which (the reference silently converted a stale trace.dat).
- */
+/* Without --input: the shared rule, and say which was taken when it is not obvious. */
 static const char *default_input(void)
 {
-	struct stat d, t;
-	int has_d = stat("trace.dat", &d) == 0, has_t = stat("trace.txt", &t) == 0;
+	enum fts_input_pick why;
+	const char *pick = fts_default_input(&why);
 
-	if (has_d && has_t) {
-		int txt_newer = t.st_mtim.tv_sec > d.st_mtim.tv_sec ||
-				(t.st_mtim.tv_sec == d.st_mtim.tv_sec &&
-				 t.st_mtim.tv_nsec > d.st_mtim.tv_nsec);
-		const char *pick = txt_newer ? "trace.txt" : "trace.dat";
-
+	if (why == FTS_PICK_NEWER_DAT || why == FTS_PICK_NEWER_TXT)
 		fprintf(stderr, "ftscope convert: both trace.dat and trace.txt exist; converting the newer, %s (use --input to choose)\n",
 			pick);
-		return pick;
-	}
-	if (!has_d && has_t) {
+	else if (why == FTS_PICK_TXT_ONLY)
 		fprintf(stderr, "ftscope convert: trace.dat not found; converting trace.txt\n");
-		return "trace.txt";
-	}
-	return "trace.dat";
+	return pick;
 }
 
 struct progress {
@@ -271,23 +224,21 @@ int fts_cmd_convert(int argc, char **argv)
 		default: return 2;
 		}
 	}
-	if (format && strcmp(format, "db") && strcmp(format, "json")) {
+	switch (fts_output_choose(format, o.output, &o.format, &o.output)) {
+	case FTS_OUT_BAD_FORMAT:
 		fprintf(stderr, "ftscope convert: --format must be db or json, not '%s'\n", format);
 		return 2;
-	}
-	if (!format)
-		format = o.output && ends_with(o.output, ".json") ? "json" : "db";
-	o.format = !strcmp(format, "json") ? FTS_OUT_JSON : FTS_OUT_DB;
-	if (!o.output)
-		o.output = o.format == FTS_OUT_JSON ? "ftrace_data.json" : "ftrace_data.db";
-	if (!ends_with(o.output, o.format == FTS_OUT_JSON ? ".json" : ".db")) {
+	case FTS_OUT_SUFFIX_MISMATCH:
+		format = o.format == FTS_OUT_JSON ? "json" : "db";
 		fprintf(stderr, "ftscope convert: --output '%s' must end in .%s for --format %s\n",
 			o.output, format, format);
 		return 2;
+	case FTS_OUT_OK:
+		break;
 	}
-	if (o.format == FTS_OUT_DB && !insight_db_name(o.output) && !quiet)
+	if (o.format == FTS_OUT_DB && !fts_insight_db_name_ok(o.output) && !quiet)
 		fprintf(stderr, "ftscope convert: note: MindStudio Insight only recognises DBs named ftrace_data*.db; '%s' will not import as ftrace\n",
-			base_name(o.output));
+			fts_base_name(o.output));
 	if (!quiet)
 		check_insight_path(o.output);
 	if (!o.input)

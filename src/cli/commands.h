@@ -5,6 +5,7 @@
 int fts_cmd_convert(int argc, char **argv);
 int fts_cmd_record(int argc, char **argv);
 int fts_cmd_pidmap(int argc, char **argv);
+int fts_cmd_stats(int argc, char **argv);
 #ifdef FTS_HAVE_TUI
 struct fts_record_opts;
 int fts_cmd_preview(int argc, char **argv);

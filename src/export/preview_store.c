@@ -197,3 +197,19 @@ int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,
 			       fts_strtab_len(&s->strs, l->args[idx]), fts_store_dur(l, idx),
 			       l->aux ? l->aux[idx] : FTS_AUX_NONE, args, max, buf, bufsz);
 }
+
+size_t fts_store_bytes(const struct fts_store *s)
+{
+	size_t b = sizeof(*s) + fts_strtab_bytes(&s->strs) +
+		   (size_t)(s->capsrc + s->nlanes) * sizeof(struct st_lane *);
+
+	for (uint32_t i = 0; i < s->nlanes; i++) {
+		const struct st_lane *l = s->lanes[i];
+		size_t per = sizeof(*l->ts) + sizeof(*l->dur) + sizeof(*l->name) + sizeof(*l->args) +
+			     sizeof(*l->kind) + (l->aux ? sizeof(*l->aux) : 0);
+
+		b += sizeof(*l) + (size_t)l->cap * per + l->capbig * sizeof(*l->big) +
+		     (size_t)(2 * l->nleaf_pow) * sizeof(*l->tree);
+	}
+	return b;
+}

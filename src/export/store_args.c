@@ -11,14 +11,23 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
+/* @s is exactly the decimal of @v (no sign, no leading zero): no printf per arg. */
 static int is_u64(const char *s, uint64_t v)
 {
-	char d[24];
-	int n = snprintf(d, sizeof(d), "%llu", (unsigned long long)v);
+	uint64_t x = 0;
+	const char *p = s;
 
-	return !strncmp(s, d, (size_t)n) && s[n] == '\0';
+	if (*p < '0' || *p > '9' || (*p == '0' && p[1]))
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (p - s >= 19)
+			return 0;
+		x = x * 10 + (uint64_t)(*p - '0');
+	}
+	return *p == '\0' && x == v;
 }
 
 /* "<digits><rest>" with digits < FTS_AUX_NONE: the number, and where rest starts. */

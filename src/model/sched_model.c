@@ -8,8 +8,11 @@
  *     (Running / Runnable / Sleeping / unknown) and since when, the CPU, the
  *     raw sleep state, the waker. A task is freed when it dies, so a reused
  *     pid starts fresh.
- *   - struct lane_ent, one per lane ever declared, in a hash keyed by
- *     (comm, host pid): lanes are the only thing that outlives tasks.
+ *   - struct lane_ent, one per task lane, in a hash keyed by (comm, host
+ *     pid): lanes are the only thing that outlives tasks. An entry exists
+ *     before its lane is declared (a switch can be counted for it first) and
+ *     keeps what the context-switch marker needs: how many switches Insight
+ *     will count for it and where the lane ends.
  *
  * Every slice is emitted when it closes, through emit(), which clips it to
  * the window and maps its times; all boundaries are integer ns, so adjacent
@@ -43,9 +46,9 @@ struct task {
 	const char *reason;       /* Runnable: "wakeup", "new", "preempted" */
 	char comm[FTS_COMM_MAX];
 	char sleep_state[FTS_STATE_MAX];
-	char waker[TID_MAX];
-	uint32_t lane;            /* cached lane of (comm, pid) */
-	int lane_valid;
+	char waker[TID_MAX];      /* Runnable after a wakeup: who woke it */
+	char preempter[TID_MAX];  /* Runnable after a preemption: who took the CPU */
+	struct lane_ent *lent;    /* cached lane entry of (comm, pid); NULL: look up */
 };
 
 struct irq_open {
@@ -81,7 +84,10 @@ struct cpu {
 struct lane_ent {
 	struct lane_ent *next;
 	uint32_t id;
+	int declared;             /* @id is valid: the sink has seen the lane */
 	int32_t pid;
+	uint64_t switches;        /* sched_switch items Insight counts for this tid */
+	uint64_t max_end;         /* output ns: the latest end of an item on the lane */
 	char comm[FTS_COMM_MAX];
 };
 
@@ -265,56 +271,62 @@ static int grow_lanes(struct fts_model *m)
 	return 0;
 }
 
-/* The lane of (comm, pid), declared on first use. */
-static int task_lane_of(struct fts_model *m, const char *comm, int32_t pid, uint32_t *id,
-			int *is_new)
+/* The lane entry of (comm, pid), created (not declared) on first use; NULL: no memory. */
+static struct lane_ent *lane_entry(struct fts_model *m, const char *comm, int32_t pid)
 {
 	uint32_t b;
 	struct lane_ent *e;
-	char tid[TID_MAX];
-	int rc;
 
-	*is_new = 0;
 	if (m->ntask_lanes * 2 >= m->lane_buckets && grow_lanes(m))
-		return sink_fail(m, fts_err_set(&m->err, -ENOMEM, "out of memory (task lanes)"));
+		return NULL;
 	b = lane_hash(comm, pid) & (m->lane_buckets - 1);
 	for (e = m->lanes[b]; e; e = e->next) {
-		if (e->pid == pid && !strcmp(e->comm, comm)) {
-			*id = e->id;
-			return 0;
-		}
+		if (e->pid == pid && !strcmp(e->comm, comm))
+			return e;
 	}
 	e = calloc(1, sizeof(*e));
 	if (!e)
-		return sink_fail(m, fts_err_set(&m->err, -ENOMEM, "out of memory (task lanes)"));
-	fmt_tid(m, tid, comm, pid);
-	rc = declare(m, FTS_GROUP_TASK, 0, tid, &e->id);
-	if (rc) {
-		free(e);
-		return rc;
-	}
+		return NULL;
 	e->pid = pid;
 	fts_copy_str(e->comm, FTS_COMM_MAX, comm, -1);
 	e->next = m->lanes[b];
 	m->lanes[b] = e;
 	m->ntask_lanes++;
+	return e;
+}
+
+/* Declare @e's lane to the sink if it is not yet. */
+static int lane_declare(struct fts_model *m, struct lane_ent *e)
+{
+	char tid[TID_MAX];
+	int rc;
+
+	if (e->declared)
+		return 0;
+	fmt_tid(m, tid, e->comm, e->pid);
+	rc = declare(m, FTS_GROUP_TASK, 0, tid, &e->id);
+	if (rc)
+		return rc;
+	e->declared = 1;
 	m->st.task_lanes++;
-	*id = e->id;
-	*is_new = 1;
 	return 0;
+}
+
+static int no_lane_memory(struct fts_model *m)
+{
+	return sink_fail(m, fts_err_set(&m->err, -ENOMEM, "out of memory (task lanes)"));
 }
 
 /* ---- emission ---- */
 
 /*
- * Clip [s, e] to the window, map to output time and hand to the sink.
- * Zero-length items outside the window are dropped.
+ * Clip [s, e] to the window and map it to output time in @it. Returns 0 when
+ * nothing of it is left to show (outside the window, or at a time <= 0).
  */
-static int emit(struct fts_model *m, struct fts_item *it, uint64_t s, uint64_t e)
+static int place(const struct fts_model *m, struct fts_item *it, uint64_t s, uint64_t e)
 {
 	const struct fts_timemap *tm = m->opts.tm;
 	int64_t out;
-	int rc;
 
 	if (e < s)
 		e = s;
@@ -329,8 +341,20 @@ static int emit(struct fts_model *m, struct fts_item *it, uint64_t s, uint64_t e
 		return 0; /* Insight reads times as uint64 and ignores 0 */
 	it->ts = (uint64_t)out;
 	it->dur = e - s;
-	rc = m->sink->item(m->sink, it, &m->err);
+	return 1;
+}
+
+static int deliver(struct fts_model *m, const struct fts_item *it)
+{
+	int rc = m->sink->item(m->sink, it, &m->err);
+
 	return rc ? sink_fail(m, rc) : 0;
+}
+
+/* Clip, map and hand to the sink; what falls outside the window is dropped. */
+static int emit(struct fts_model *m, struct fts_item *it, uint64_t s, uint64_t e)
+{
+	return place(m, it, s, e) ? deliver(m, it) : 0;
 }
 
 static void item_init(struct fts_model *m, struct fts_item *it, uint32_t lane,
@@ -343,14 +367,49 @@ static void item_init(struct fts_model *m, struct fts_item *it, uint32_t lane,
 	it->nargs = 0;
 }
 
-static int emit_cs_marker(struct fts_model *m, uint32_t lane, uint64_t ts)
+/*
+ * Insight's sched statistics skip switches whose prev_comm contains one of
+ * these (FtraceSchedStatisticsParseUnit), so such lanes never get a count.
+ */
+static int kernel_comm(const char *comm)
+{
+	return strstr(comm, "migration") || strstr(comm, "swapper") || strstr(comm, "kworker");
+}
+
+/*
+ * The zero-length `Sleeping` with cpu -1 on which Insight lands the lane's
+ * context-switch count (contract 6.2, 6.4 B). It sits at the lane's last end:
+ * no slice of the lane starts there (task-lane slices are never zero-length)
+ * nor contains it, so Insight's depth pass keeps the lane on one row whatever
+ * order its unstable re-sort puts equal starts in.
+ */
+static int emit_cs_marker(struct fts_model *m, const struct lane_ent *e)
 {
 	struct fts_item it;
 
-	item_init(m, &it, lane, FTS_ITEM_MARKER, "Sleeping");
-	arg(&it, "note", "context-switch totals row (no cpu)");
+	item_init(m, &it, e->id, FTS_ITEM_MARKER, "Sleeping");
+	arg(&it, "cpu", "-1");
+	arg(&it, "note", "context-switch totals row");
+	it.ts = e->max_end;
+	it.dur = 0;
 	m->st.cs_markers++;
-	return emit(m, &it, ts, ts);
+	return deliver(m, &it);
+}
+
+/* A marker on every lane for which Insight will count at least one switch. */
+static int emit_cs_markers(struct fts_model *m)
+{
+	for (uint32_t b = 0; b < m->lane_buckets; b++) {
+		for (const struct lane_ent *e = m->lanes[b]; e; e = e->next) {
+			if (e->declared && e->switches && e->max_end && !kernel_comm(e->comm)) {
+				int rc = emit_cs_marker(m, e);
+
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	return 0;
 }
 
 static enum fts_item_kind task_kind(const struct task *t)
@@ -367,28 +426,25 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 {
 	static const char *const names[] = { NULL, "Running", "Runnable", "Sleeping" };
 	struct fts_item it;
-	uint32_t lane;
-	int is_new, rc;
+	int rc;
 
 	if (t->state == T_UNKNOWN || t->pid == 0)
 		return 0;
-	if (end < m->opts.tm->lo || t->since > m->opts.tm->hi)
+	/*
+	 * A zero-length state holds no time, and Insight's unstable re-sort may
+	 * put it after the slice starting at the same ns: a second row.
+	 */
+	if (!place(m, &it, t->since, end) || it.dur == 0)
 		return 0;
-	if (!t->lane_valid) {
-		rc = task_lane_of(m, t->comm, t->pid, &t->lane, &is_new);
-		if (rc)
-			return rc;
-		t->lane_valid = 1;
-		if (is_new && m->opts.cs_rows) {
-			uint64_t at = t->since < m->opts.tm->lo ? m->opts.tm->lo : t->since;
-
-			rc = emit_cs_marker(m, t->lane, at);
-			if (rc)
-				return rc;
-		}
+	if (!t->lent) {
+		t->lent = lane_entry(m, t->comm, t->pid);
+		if (!t->lent)
+			return no_lane_memory(m);
 	}
-	lane = t->lane;
-	item_init(m, &it, lane, task_kind(t), names[t->state]);
+	rc = lane_declare(m, t->lent);
+	if (rc)
+		return rc;
+	item_init(m, &it, t->lent->id, task_kind(t), names[t->state]);
 	arg(&it, "cpu", vnum(m, t->cpu));
 	switch (t->state) {
 	case T_RUNNING:
@@ -403,6 +459,8 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 			arg(&it, "target_cpu", vnum(m, t->target_cpu));
 		if (t->migrated_from >= 0)
 			arg(&it, "migrated_from", vnum(m, t->migrated_from));
+		if (t->preempter[0])
+			arg(&it, "preempted_by", vstr(m, t->preempter));
 		if (t->reason && strcmp(t->reason, "preempted"))
 			arg(&it, "wakeup_latency_ns", vnum(m, (int64_t)(end - t->since)));
 		m->st.task_runnable++;
@@ -415,7 +473,9 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 		break;
 	}
 	arg(&it, "host_pid", vnum(m, t->pid));
-	return emit(m, &it, t->since, end);
+	if (it.ts + it.dur > t->lent->max_end)
+		t->lent->max_end = it.ts + it.dur;
+	return deliver(m, &it);
 }
 
 static void task_set(struct task *t, enum tstate s, uint64_t ts, int32_t cpu)
@@ -425,6 +485,7 @@ static void task_set(struct task *t, enum tstate s, uint64_t ts, int32_t cpu)
 	t->cpu = cpu;
 	if (s != T_RUNNABLE) {
 		t->waker[0] = '\0';
+		t->preempter[0] = '\0';
 		t->reason = NULL;
 		t->target_cpu = -1;
 		t->migrated_from = -1;
@@ -435,7 +496,7 @@ static void task_rename(struct task *t, const char *comm)
 {
 	if (strcmp(t->comm, comm)) {
 		fts_copy_str(t->comm, FTS_COMM_MAX, comm, -1);
-		t->lane_valid = 0;
+		t->lent = NULL;
 	}
 }
 
@@ -645,6 +706,20 @@ static int start_unseen(struct fts_model *m, const struct fts_event *ev, uint64_
 	return 0;
 }
 
+/* An emitted switch: one more for the lane Insight will credit it to (prev_comm:prev_pid). */
+static int count_switch(struct fts_model *m, const struct fts_ev_switch *sw)
+{
+	struct lane_ent *e;
+
+	if (sw->prev_pid == 0)
+		return 0;
+	e = lane_entry(m, sw->prev_comm, sw->prev_pid);
+	if (!e)
+		return no_lane_memory(m);
+	e->switches++;
+	return 0;
+}
+
 static int on_switch(struct fts_model *m, const struct fts_event *ev)
 {
 	const struct fts_ev_switch *sw = &ev->u.sw;
@@ -690,10 +765,15 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 		arg(&it, "next_comm", vstr(m, sw->next_comm));
 		arg(&it, "next_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->next_pid)));
 		arg(&it, "next_prio", vnum(m, sw->next_prio));
-		m->st.switch_markers++;
-		rc = emit(m, &it, ev->ts, ev->ts);
-		if (rc)
-			return rc;
+		if (place(m, &it, ev->ts, ev->ts)) {
+			m->st.switch_markers++;
+			rc = deliver(m, &it);
+			if (rc)
+				return rc;
+			rc = count_switch(m, sw);
+			if (rc)
+				return rc;
+		}
 	}
 
 	if (sw->prev_pid != 0) {
@@ -711,6 +791,8 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 		} else if (sw->prev_state[0] == 'R') {
 			task_set(t, T_RUNNABLE, ev->ts, ev->cpu);
 			t->reason = "preempted";
+			fmt_tid(m, t->preempter, sw->next_pid == 0 ? "<idle>" : sw->next_comm,
+				sw->next_pid);
 		} else {
 			task_set(t, T_SLEEPING, ev->ts, ev->cpu);
 			fts_copy_str(t->sleep_state, FTS_STATE_MAX, sw->prev_state, -1);
@@ -904,10 +986,19 @@ static int on_task_exit(struct fts_model *m, const struct fts_event *ev)
 	return 0;
 }
 
+/*
+ * The `task` of an irq/softirq slice. The idle task is written as `<idle>`,
+ * the exact string Insight's IRQ statistics skip (FtraceIrqStatisticsParseUnit);
+ * `<idle>:0` would reach trace_irq_detail as a task no row matches.
+ */
 static const char *curr_task(struct fts_model *m, const struct fts_event *ev)
 {
+	const struct cpu *c = &m->cpus[ev->cpu];
+	int32_t pid = c->known && c->curr_pid == ev->pid ? c->curr_pid : ev->pid;
 	char tid[TID_MAX];
 
+	if (pid == 0)
+		return "<idle>";
 	event_task(m, ev, tid);
 	return vstr(m, tid);
 }
@@ -1129,7 +1220,7 @@ int fts_model_finish(struct fts_model *m)
 			}
 		}
 	}
-	return 0;
+	return m->opts.cs_rows ? emit_cs_markers(m) : 0;
 }
 
 int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,

@@ -34,7 +34,7 @@ void view_layout(const struct fts_view *v, struct view_layout *l)
 {
 	int w = v->grid.w, h = v->grid.h;
 
-	l->label_w = w / 5;
+	l->label_w = w / 4;
 	if (l->label_w < 12)
 		l->label_w = 12;
 	if (l->label_w > 28)

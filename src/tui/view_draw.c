@@ -273,6 +273,29 @@ static void task_cell(const struct fts_view *v, const struct fts_bucket *b, int 
 		st->attr |= FTS_A_BOLD;
 }
 
+/*
+ * "comm:pid" in @maxw columns: when too long, the comm is cut, never the
+ * pid, which is what tells two threads of the same name apart.
+ */
+static void task_label(struct fts_view *v, int x, int y, int maxw, const char *tid,
+		       struct fts_style st)
+{
+	const char *colon = strrchr(tid, ':');
+	char comm[256];
+	int pw;
+
+	if (!colon || fts_text_width(tid, v->theme.utf8) <= maxw ||
+	    (pw = fts_text_width(colon, v->theme.utf8)) >= maxw - 2 ||
+	    (size_t)(colon - tid) >= sizeof(comm)) {
+		fts_grid_text(&v->grid, x, y, maxw, tid, st);
+		return;
+	}
+	memcpy(comm, tid, (size_t)(colon - tid));
+	comm[colon - tid] = 0;
+	x += fts_grid_text(&v->grid, x, y, maxw - pw, comm, st);
+	fts_grid_text(&v->grid, x, y, pw, colon, st);
+}
+
 static void lane_label(struct fts_view *v, int y, uint32_t lane)
 {
 	const struct fts_store_lane *sl = fts_store_lane(v->store, lane);
@@ -295,7 +318,7 @@ static void lane_label(struct fts_view *v, int y, uint32_t lane)
 		x += fts_grid_text(&v->grid, x, y, w - x - n, fts_store_str(v->store, sl->tid), st);
 		fts_grid_text(&v->grid, x, y, w - x, buf, S(v, lane == v->sel ? r : FTS_R_LOST));
 	} else {
-		fts_grid_text(&v->grid, x, y, w - x, fts_store_str(v->store, sl->tid), st);
+		task_label(v, x, y, w - x, fts_store_str(v->store, sl->tid), st);
 	}
 	fts_grid_put(&v->grid, w, y, G(v, FTS_G_VLINE), S(v, FTS_R_DIM));
 }

@@ -75,10 +75,11 @@ static int details_lines(const struct fts_view *v, char lines[][LINE_LEN], int m
 	}
 	view_fmt_rel(v, it.ts, start, sizeof(start));
 	view_fmt_dur(v, it.dur, dur, sizeof(dur));
-	snprintf(lines[n++], LINE_LEN, "%s%s %s  CPU %d  start %s  dur %s",
+	/* run slices are named after their task; other items after their kind */
+	snprintf(lines[n++], LINE_LEN, "%s%s%s%s  CPU %d  start %s  dur %s",
 		 (v->cursor >= it.ts && v->cursor < it.ts + (it.dur ? it.dur : 1)) ? "" : "nearest: ",
-		 kind_name(it.kind), sl->group == FTS_GROUP_CPU ? fts_store_str(v->store, it.name) : "",
-		 it.cpu, start, dur);
+		 kind_name(it.kind), it.kind == FTS_ITEM_RUN ? " " : "",
+		 it.kind == FTS_ITEM_RUN ? fts_store_str(v->store, it.name) : "", it.cpu, start, dur);
 	if (it.kind == FTS_ITEM_RUN && n < max) {
 		char before[200], after[200];
 
@@ -97,7 +98,7 @@ static int details_lines(const struct fts_view *v, char lines[][LINE_LEN], int m
 		n++;
 	}
 	for (int i = 0; v->details_big && i < nargs && n < max; i++)
-		snprintf(lines[n++], LINE_LEN, "  %-16s %s", args[i].key, args[i].val);
+		snprintf(lines[n++], LINE_LEN, "  %-18s %s", args[i].key, args[i].val);
 	return n;
 }
 
@@ -152,12 +153,25 @@ static void lost_text(const struct fts_view *v, char *buf, size_t n)
 		snprintf(buf + o, n - o, ")");
 }
 
+/* Append " | @seg" to @line when it fits in @w columns (segments come in priority order). */
+static void add_seg(const struct fts_view *v, char *line, size_t n, int w, const char *seg)
+{
+	size_t len = strlen(line);
+
+	if (!seg[0] || len + strlen(seg) + 3 >= n)
+		return;
+	snprintf(line + len, n - len, "%s%s", len ? " | " : "", seg);
+	if (fts_text_width(line, v->theme.utf8) > w)
+		line[len] = 0;
+}
+
 void view_draw_status(struct fts_view *v)
 {
 	struct fts_grid *g = &v->grid;
 	int y = v->lay.status_y, x = 0;
 	struct fts_style st = S(v, FTS_R_STATUS);
-	char span[64], zoom[32], cur[48], lost[160], win[128] = "", mark[64] = "";
+	char span[32], zoom[32], cur[48], lost[160], win[128] = "", mark[64] = "", view[96];
+	char events[48], line[1024] = "";
 	const char *file = strrchr(v->title, '/') ? strrchr(v->title, '/') + 1 : v->title;
 
 	fts_grid_fill(g, 0, y, g->w, ' ', st);
@@ -174,26 +188,34 @@ void view_draw_status(struct fts_view *v)
 	}
 	view_fmt_dur(v, v->t_end - v->t_begin, span, sizeof(span));
 	view_fmt_dur(v, v->npc * (uint64_t)v->lay.time_w, zoom, sizeof(zoom));
-	view_fmt_rel(v, v->cursor, cur, sizeof(cur));
+	snprintf(view, sizeof(view), "view %s of %s", zoom, span);
+	view_fmt_rel(v, v->cursor, cur + 7, sizeof(cur) - 7);
+	memcpy(cur, "cursor ", 7);
 	lost_text(v, lost, sizeof(lost));
+	snprintf(events, sizeof(events), "%" PRIu64 " events", v->info->events);
 	if (v->info->has_window) {
 		char a[48], b[48];
 
 		view_fmt_rel(v, v->info->win_begin, a, sizeof(a));
 		view_fmt_rel(v, v->info->win_end, b, sizeof(b));
-		snprintf(win, sizeof(win), " | window %s..%s", a, b);
+		snprintf(win, sizeof(win), "window %s..%s", a, b);
 	}
 	if (v->has_marker) {
 		char d[32];
 		uint64_t dt = v->cursor > v->marker ? v->cursor - v->marker : v->marker - v->cursor;
 
 		view_fmt_dur(v, dt, d, sizeof(d));
-		snprintf(mark, sizeof(mark), " | marker%s%s", v->cursor >= v->marker ? " +" : " -", d);
+		snprintf(mark, sizeof(mark), "marker%s%s", v->cursor >= v->marker ? " +" : " -", d);
 	}
-	x += fts_grid_text(g, x, y, g->w - x, file, st);
-	fts_grid_printf(g, x, y, g->w - x, st,
-			" | cursor %s%s | view %s of %s | %" PRIu64 " events | %s%s", cur, mark, zoom,
-			span, v->info->events, lost, win);
+	/* what matters most first; what does not fit is left out whole, not cut */
+	add_seg(v, line, sizeof(line), g->w - x, file);
+	add_seg(v, line, sizeof(line), g->w - x, lost);
+	add_seg(v, line, sizeof(line), g->w - x, mark);
+	add_seg(v, line, sizeof(line), g->w - x, view);
+	add_seg(v, line, sizeof(line), g->w - x, cur);
+	add_seg(v, line, sizeof(line), g->w - x, win);
+	add_seg(v, line, sizeof(line), g->w - x, events);
+	fts_grid_text(g, x, y, g->w - x, line, st);
 }
 
 void view_draw_help(struct fts_view *v)

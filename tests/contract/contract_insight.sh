@@ -43,10 +43,10 @@ lo=$(python3 -c "print(min($mono, *[int(__import__('json').load(open(p))['clockM
 # the checker is not a rubber stamp: break a copy in each way it must catch
 db=$WORK/sample_txt/ftrace_data.db
 breakit() {
-	local desc=$1 sql=$2
+	local desc=$1 sql=$2 pat=${3:-FAIL}
 	cp "$db" "$WORK/broken.db"
 	sqlite3 "$WORK/broken.db" "$sql"
-	expect_fail "checker catches $desc" 'FAIL' $CHECK "$WORK/broken.db"
+	expect_fail "checker catches $desc" "$pat" $CHECK "$WORK/broken.db"
 }
 breakit "end_time mismatch" "UPDATE slice SET end_time = end_time + 1 WHERE id = 5"
 breakit "numeric arg" "UPDATE slice SET args = json_set(args, '$.cpu', 3) WHERE id = (SELECT MIN(id) FROM slice WHERE name = 'Running')"
@@ -54,6 +54,23 @@ breakit "overlap" "UPDATE slice SET duration = duration + 1000, end_time = end_t
 breakit "missing counter table" "DROP TABLE counter"
 breakit "bad cpu lane name" "UPDATE thread SET tid = 'CPU0' WHERE tid = 'CPU 000'"
 breakit "process pid != name" "UPDATE process SET pid = 'x' WHERE pid = 'CPU Scheduling'"
+# what the real server drew badly (issue 11)
+marker="(SELECT MIN(id) FROM slice WHERE name = 'Sleeping' AND duration = 0)"
+breakit "a marker at its lane's first start (second row)" \
+	"UPDATE slice SET timestamp = (SELECT MIN(s.timestamp) FROM slice s WHERE s.track_id = slice.track_id AND s.duration > 0), end_time = (SELECT MIN(s.timestamp) FROM slice s WHERE s.track_id = slice.track_id AND s.duration > 0) WHERE id = $marker" \
+	'with 2 rows'
+breakit "a marker strictly inside a slice" \
+	"UPDATE slice SET timestamp = (SELECT MIN(s.timestamp) + 1 FROM slice s WHERE s.track_id = slice.track_id AND s.duration > 1), end_time = (SELECT MIN(s.timestamp) + 1 FROM slice s WHERE s.track_id = slice.track_id AND s.duration > 1) WHERE id = $marker" \
+	'with 2 rows'
+breakit "a marker without cpu" "UPDATE slice SET args = json_remove(args, '\$.cpu') WHERE id = $marker" 'args.cpu'
+breakit "a marker for a task with no counted switch" \
+	"INSERT INTO slice (timestamp, duration, end_time, name, track_id, args) SELECT MAX(s.end_time), 0, MAX(s.end_time), 'Sleeping', t.track_id, '{\"cpu\":\"-1\"}' FROM slice s JOIN thread t ON t.track_id = s.track_id WHERE t.tid GLOB 'kworker*' GROUP BY t.track_id LIMIT 1" \
+	'counts no switch'
+breakit "idle interrupts as <idle>:0" \
+	"UPDATE slice SET args = json_set(args, '\$.task', '<idle>:0') WHERE id = (SELECT MIN(id) FROM slice WHERE json_extract(args, '\$.task') = '<idle>')" \
+	'idle filter'
+n=$(sqlite3 "$db" "SELECT COUNT(*) FROM slice WHERE json_extract(args, '\$.task') = '<idle>'")
+[ "$n" -gt 0 ] && pass "idle interrupts written as <idle> ($n)" || bad "no irq/softirq with task <idle>"
 
 # JSON: every event has "ph" and no raw brace in a string, even for hostile comms
 printf '%s\n' \

@@ -8,6 +8,19 @@ two of its slices overlap by even 1 ns). It then re-computes the Ftrace Task
 Summary the way the server's four parse units do, and fails when a part of it
 would stay empty.
 
+Rules learnt from the real server (contract section 10, issue 11):
+- rows: the server re-sorts a lane's slices with an unstable sort on start
+  time, so a zero-length item on a task lane that starts where another item
+  starts may land after it and open a second row; one strictly inside
+  another always does. Either fails (task lanes must draw as one row).
+- markers: a zero-length state slice with cpu -1 (the context-switch totals
+  row) for a task the sched statistics never count a switch for (no
+  sched_switch with its prev_comm:prev_pid, or a kernel comm) is an all-zero
+  summary row: fails.
+- warnings: a state slice without `cpu` makes the server log
+  "slice.args.cpu missing"; irq/softirq `task` `<idle>:0` slips past its
+  idle filter (exactly `<idle>`): both fail.
+
 usage: insight_check.py FILE [--expect-irq] [--expect-cs] [--expect-lost]
 exit 0: all checks hold; 1: a check failed (each failure printed); 2: usage.
 """
@@ -188,12 +201,44 @@ def load_json(path):
     return d
 
 
+def assign_depths(spans):
+    """The server's greedy depth pass (SliceAnalyzer::AssignSliceDepths): each
+    slice, in the given order, takes the first row where it overlaps nothing
+    (strictly: a.start < b.end and b.start < a.end). Returns the row count.
+    @spans must be sorted by start, so a row's slices all start at or before
+    the new one, and only its latest end can reach past the new start."""
+    rows = []  # [latest end, slices]
+    for s, e in spans:
+        for r in rows:
+            if r[0] <= s or (s == e and not any(a < s < b for a, b in r[1])):
+                r[0] = max(r[0], e)
+                r[1].append((s, e))
+                break
+        else:
+            rows.append([e, [(s, e)]])
+    return len(rows)
+
+
+def task_lane_rows(items):
+    """Rows Insight draws for a task lane, in the worst order its unstable
+    re-sort may choose: zero-length items after every slice starting at the
+    same ns. There the measured server gives a zero-length item a row of its
+    own (contract section 10), so that counts as a second row too."""
+    spans = sorted(((s[1], s[1] + s[2]) for s in items), key=lambda x: (x[0], x[0] == x[1]))
+    rows = assign_depths(spans)
+    starts = {s for s, e in spans if e > s}
+    if any(s == e and s in starts for s, e in spans):
+        rows = max(rows, 2)
+    return rows
+
+
 def check_model(d, expect):
     by_lane = defaultdict(list)
     for s in d.slices:
         by_lane[s[0]].append(s)
     task_rows = defaultdict(lambda: [0, 0, 0])  # (comm, pid, cpu) -> running, runnable, sleeping
     has_cpu_minus1 = set()
+    minus1_markers = set()  # tasks with a zero-length cpu -1 state slice
     for key, (group, tid) in d.lanes.items():
         if group == "CPU Scheduling":
             if not CPU_TID.match(tid):
@@ -203,6 +248,8 @@ def check_model(d, expect):
                 fail("task lane tid %r is not '<comm>:<pid>'" % tid)
         else:
             fail("lane in unknown group %r" % group)
+    second_row = []  # (task lane tid, rows Insight would draw)
+    warn_cpu = []    # task lanes with a state slice lacking args.cpu
     for key, items in by_lane.items():
         group, tid = d.lanes[key]
         for _, ts, dur, name, args, _ in items:
@@ -224,6 +271,8 @@ def check_model(d, expect):
                 if s[3] not in STATE_NAMES or t is None:
                     continue
                 cpu = s[4].get("cpu") if isinstance(s[4], dict) else None
+                if cpu is None:
+                    warn_cpu.append(tid)
                 try:
                     cpu = int(cpu) if cpu is not None else -1
                 except ValueError:
@@ -231,10 +280,15 @@ def check_model(d, expect):
                     cpu = -1
                 if cpu == -1:
                     has_cpu_minus1.add(t)
+                    if s[2] == 0:
+                        minus1_markers.add(t)
                 task_rows[(t[0], t[1], cpu)][STATE_NAMES.index(s[3])] += s[2]
             for s in items:
                 if s[3] not in STATE_NAMES:
                     fail("%s: unexpected slice %r on a task lane" % (tid, s[3]))
+            rows = task_lane_rows(items)
+            if rows > 1:
+                second_row.append((tid, rows))
         else:
             body = sorted((s for s in items if s[3] not in CPU_MARKERS and s[2] > 0),
                           key=lambda s: s[1])
@@ -254,6 +308,14 @@ def check_model(d, expect):
                 running[tid] += dur
             elif group == "CPU Scheduling" and name not in CPU_MARKERS:
                 on_cpu[name] += dur
+    for tid, rows in second_row[:10]:
+        fail("%s: Insight draws this task lane with %d rows (a zero-length item at another"
+             " item's start or inside one)" % (tid, rows))
+    if len(second_row) > 10:
+        fail("... %d task lanes with more than one row in all" % len(second_row))
+    if warn_cpu:
+        fail("%d state slice(s) without args.cpu (the server logs 'slice.args.cpu missing'),"
+             " first on %s" % (len(warn_cpu), warn_cpu[0]))
     for tid in set(running) | set(on_cpu):
         if running[tid] != on_cpu[tid]:
             fail("%s: Running %d ns on its lane but %d ns on the CPU lanes" %
@@ -263,6 +325,7 @@ def check_model(d, expect):
         fail("Ftrace Task Summary: no Running/Runnable/Sleeping rows")
     irq_hits = irq_total = 0
     cs_hits = cs_total = 0
+    counted = defaultdict(int)
     for key, items in by_lane.items():
         group, tid = d.lanes[key]
         if group != "CPU Scheduling":
@@ -274,10 +337,17 @@ def check_model(d, expect):
                 if not args.get(need):
                     fail("%s %s: no %s" % (tid, name, need))
                 t = split_task_tid(args.get("task", ""))
+                # the server skips exactly "<idle>" before parsing the task
+                if args.get("task") == "<idle>":
+                    continue
                 if t is None:
                     fail("%s %s: task %r is not comm:pid" % (tid, name, args.get("task")))
                     continue
-                if t[0] == "<idle>" or any(k in t[0] for k in KERNEL_COMMS):
+                if t[0] == "<idle>":
+                    fail("%s %s: task %r: the server's idle filter wants exactly '<idle>'"
+                         % (tid, name, args.get("task")))
+                    continue
+                if any(k in t[0] for k in KERNEL_COMMS):
                     continue
                 irq_total += 1
                 if (t[0], t[1], cpu) in task_rows:
@@ -293,8 +363,14 @@ def check_model(d, expect):
                     fail("%s sched_switch: prev_pid %r" % (tid, args.get("prev_pid")))
                     continue
                 cs_total += 1
+                counted[(comm, int(args["prev_pid"]))] += 1
                 if (comm, int(args["prev_pid"])) in has_cpu_minus1:
                     cs_hits += 1
+    # a cpu -1 row with no switch to count is an all-zero summary row
+    for t in sorted(minus1_markers):
+        if not counted.get(t) or any(k in t[0] for k in KERNEL_COMMS):
+            fail("%s:%d: context-switch marker but the server counts no switch for it"
+                 " (an all-zero summary row)" % t)
     if expect.get("irq") and irq_hits == 0:
         fail("no irq/softirq slice lands on a task row: IRQ columns would stay empty")
     if expect.get("cs") and cs_total and cs_hits == 0:

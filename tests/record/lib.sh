@@ -29,8 +29,14 @@ state() {
 		 tracing_cpumask set_event events/enable; do
 		printf '%s: %s\n' "$f" "$(cat $T/$f | tr '\n' ' ')"
 	done
-	# Instances other helpers or tests create concurrently are not ours to judge.
-	printf 'instances: %s\n' "$(ls $T/instances | grep '^ftscope-' | tr '\n' ' ')"
+	# Leaked instances: ones nobody holds open. A running recorder (another
+	# test, another user) holds its own, and is not ours to judge.
+	local held leaked=""
+	held=$(ls -l /proc/[0-9]*/fd 2>/dev/null | sed -n 's|.*/instances/\(ftscope-[^/]*\)/.*|\1|p' | sort -u)
+	for i in $(ls $T/instances | grep '^ftscope-'); do
+		grep -qx "$i" <<<"$held" || leaked="$leaked$i "
+	done
+	printf 'leaked instances: %s\n' "$leaked"
 }
 
 LOAD_PIDS=""

@@ -353,7 +353,8 @@ static void check_task_lanes_contiguous(void)
 		if (sink.lanes[l].group != FTS_GROUP_TASK)
 			continue;
 		for (int i = 0; (it = nth(sink.lanes[l].tid, NULL, i)) != NULL; i++) {
-			if (it->dur == 0 && !argv_of(it, "cpu"))
+			assert_true(it->dur > 0 || !strcmp(argv_of(it, "cpu"), "-1"));
+			if (it->dur == 0)
 				continue; /* cs_rows marker */
 			if (prev)
 				assert_true(prev->ts + prev->dur <= it->ts);
@@ -424,8 +425,9 @@ static void test_switch_states(void **state)
 	it = expect("B:20", "Sleeping", 0, 3000, 2000);
 	arg_is(it, "state", "D");
 	expect("B:20", "Running", 1, 5000, 1000);
-	it = expect("B:20", "Runnable", 0, 6000, 0);
-	arg_is(it, "reason", "preempted");
+	/* B's preemption at the last event lasted 0 ns: no zero-length slice on a task lane */
+	assert_int_equal(count("B:20", "Runnable"), 0);
+	arg_is(nth("A:10", "Runnable", 0), "preempted_by", "B:20");
 	it = expect("C:30", "Sleeping", 0, 5000, 1000);
 	arg_is(it, "state", "I");
 	assert_int_equal(lane_id("swapper/0:0"), -1);
@@ -534,12 +536,12 @@ static void test_exit_and_pid_reuse(void **state)
 	sw(7000, 0, "old", 300, "R", "bash", 10);
 	finish();
 
-	assert_int_equal(count("old:300", NULL), 4);
+	assert_int_equal(count("old:300", NULL), 3);
 	expect("old:300", "Running", 0, 1000, 1000);
 	expect("old:300", "Runnable", 0, 5100, 900);
 	arg_is(nth("old:300", "Runnable", 0), "reason", "new");
 	expect("old:300", "Running", 1, 6000, 1000);
-	expect("old:300", "Runnable", 1, 7000, 0);
+	assert_int_equal(count("old:300", "Runnable"), 1); /* the 0 ns one at 7000 is left out */
 	assert_int_equal(count("old:300", "Sleeping"), 0);
 	assert_int_equal(count("z:301", NULL), 1);
 	expect("z:301", "Running", 0, 2500, 100);
@@ -567,8 +569,7 @@ static void test_pid_reuse_after_lost_switch(void **state)
 
 	it = expect("new:300", "Runnable", 0, 5100, 900);
 	arg_is(it, "reason", "new");
-	expect("new:300", "Running", 0, 6000, 0);
-	assert_int_equal(count("new:300", NULL), 2);
+	assert_int_equal(count("new:300", NULL), 1); /* its 0 ns Running at the end is left out */
 }
 
 static void test_exec(void **state)
@@ -594,8 +595,7 @@ static void test_exec(void **state)
 	expect("python3:10", "Running", 0, 1400, 600);
 	expect("python3:10", "Sleeping", 0, 2000, 500);
 	expect("python3:10", "Runnable", 0, 2500, 500);
-	expect("python3:10", "Running", 1, 3000, 0);
-	assert_int_equal(count("python3:10", NULL), 4);
+	assert_int_equal(count("python3:10", NULL), 3); /* not the 0 ns Running at 3000 */
 	check_task_lanes_contiguous();
 }
 
@@ -622,7 +622,7 @@ static void test_exec_by_thread(void **state)
 	arg_is(it, "end_state", "S");
 	expect("worker:11", "Running", 0, 1000, 500);
 	expect("tool:10", "Running", 0, 1500, 500);
-	expect("tool:10", "Sleeping", 0, 2000, 0);
+	assert_int_equal(count("tool:10", "Sleeping"), 0); /* 0 ns at the end */
 	assert_int_equal(fts_model_stats(model)->switch_mismatch, 0);
 	check_task_lanes_contiguous();
 }
@@ -650,7 +650,7 @@ static void test_missing_switch(void **state)
 	it = expect("CPU 000", "B:20", 0, 1500, 500);
 	arg_is(it, "end_state", "S");
 	expect("B:20", "Running", 0, 1500, 500);
-	expect("B:20", "Sleeping", 0, 2000, 0);
+	assert_int_equal(count("B:20", "Sleeping"), 0);
 	it = expect("CPU 000", "softirq", 0, 1500, 100);
 	arg_is(it, "task", "B:20");
 	assert_int_equal(fts_model_stats(model)->switch_mismatch, 1);
@@ -742,7 +742,7 @@ static void test_irq_softirq(void **state)
 	simple(FTS_EV_IRQ_EXIT, 1400 + 1000000001ull, 0, "A", 10, 37, 0); /* > 1 s */
 	simple(FTS_EV_SOFTIRQ_ENTRY, 1000002000ull, 0, "A", 10, 2, 0);
 	simple(FTS_EV_SOFTIRQ_EXIT, 2000002001ull, 0, "A", 10, 2, 0);  /* > 1 s */
-	/* on an idle CPU the task is <idle>:0 */
+	/* on an idle CPU the task is exactly <idle>, what Insight's idle filter skips */
 	sw(2000003000ull, 0, "A", 10, "S", "swapper/0", 0);
 	simple(FTS_EV_IRQ_ENTRY, 2000004000ull, 0, "<idle>", 0, 5, 0);
 	simple(FTS_EV_IRQ_EXIT, 2000004010ull, 0, "<idle>", 0, 5, 0);
@@ -763,7 +763,7 @@ static void test_irq_softirq(void **state)
 	arg_is(it, "task", "A:10");
 	it = expect("CPU 000", "irq", 1, 2000004000ull, 10);
 	arg_is(it, "ret", "unhandled");
-	arg_is(it, "task", "<idle>:0");
+	arg_is(it, "task", "<idle>");
 	arg_is(it, "name", "eth5");
 	assert_int_equal(count("CPU 000", "softirq"), 1);
 	it = expect("CPU 000", "softirq", 0, 1200, 60);
@@ -799,15 +799,14 @@ static void test_boundaries(void **state)
 	sw(1000000013ull, 0, "B", 20, "R", "A", 10);
 	finish();
 
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 5; i++) {
 		const struct cap_item *a = nth("A:10", NULL, i), *b = nth("A:10", NULL, i + 1);
 
 		assert_non_null(a);
 		if (b)
 			assert_int_equal(a->ts + a->dur, b->ts);
 	}
-	assert_int_equal(count("A:10", NULL), 6);
-	expect("A:10", "Running", 2, 1000000013ull, 0);
+	assert_int_equal(count("A:10", NULL), 5); /* its Running from ...13 lasts 0 ns */
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(nth("CPU 000", "A:10", i)->ts + nth("CPU 000", "A:10", i)->dur,
 				 nth("CPU 000", "B:20", i)->ts);
@@ -933,48 +932,78 @@ static void test_pid_mapping(void **state)
 	arg_is(it, "prev_pid", "8");
 	arg_is(it, "next_pid", "30");
 	arg_is(expect("CPU 000", "irq", 0, 1100, 50), "task", "A:7");
-	expect("C:30", "Running", 0, 3000, 0);
-	expect("B:8", "Runnable", 0, 3000, 0);
+	assert_int_equal(lane_id("C:30"), -1); /* its only state lasted 0 ns */
+	assert_int_equal(count("B:8", "Runnable"), 0);
+	arg_is(nth("B:8", "Running", 0), "cpu", "0");
 	fts_model_free(model);
 	model = NULL;
 	fts_pidmap_free(pm);
 	mopts.pm = NULL;
 }
 
+/*
+ * cs_rows markers: one zero-length `Sleeping` with cpu -1 per task lane that
+ * Insight will credit with at least one switch, at the lane's last end, where
+ * no slice of the lane starts and none strictly contains it.
+ *   A:10 switches out at 2000 (S) and 4000 (R): marker, lane ends at 6000.
+ *   B:20 switches out at 3000 (R) and 5000 (S); its wakeup at 5500 is still
+ *        Runnable at the end (6000): marker at 6000.
+ *   kworker/0:1:7 switches out at 6000: Insight skips kworker switches, so none.
+ *   N:40 only ever runs (CPU 1, until the end): no switch out, no marker.
+ */
 static void test_cs_rows(void **state)
 {
 	(void)state;
 	mopts.cs_rows = 1;
 	start();
 	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	sw(1000, 1, "swapper/1", 0, "R", "N", 40);
 	sw(2000, 0, "A", 10, "S", "B", 20);
 	wake(FTS_EV_WAKING, 2500, 0, "B", 20, "A", 10, 0);
 	sw(3000, 0, "B", 20, "R", "A", 10);
 	sw(4000, 0, "A", 10, "R", "B", 20);
-	sw(5000, 0, "B", 20, "S", "A", 10);
+	sw(5000, 0, "B", 20, "S", "kworker/0:1", 7);
+	wake(FTS_EV_WAKING, 5500, 0, "kworker/0:1", 7, "B", 20, 0);
+	sw(6000, 0, "kworker/0:1", 7, "I", "A", 10);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 6000, 1, "N", 40, 1, 0);
 	finish();
 	mopts.cs_rows = 0;
 
+	assert_int_equal(fts_model_stats(model)->cs_markers, 2);
 	for (int l = 0; l < sink.nlanes; l++) {
-		int markers = 0;
+		const struct cap_item *m = NULL;
 
 		if (sink.lanes[l].group != FTS_GROUP_TASK)
 			continue;
 		for (int i = 0; i < sink.nitems; i++) {
 			const struct cap_item *it = &sink.items[i];
 
-			if (it->lane == sink.lanes[l].id && !argv_of(it, "cpu")) {
-				assert_string_equal(it->name, "Sleeping");
-				assert_int_equal(it->dur, 0);
-				markers++;
-			}
+			if (it->lane != sink.lanes[l].id || strcmp(argv_of(it, "cpu"), "-1"))
+				continue;
+			assert_null(m); /* at most one per lane */
+			m = it;
+			assert_string_equal(it->name, "Sleeping");
+			assert_int_equal(it->dur, 0);
 		}
-		assert_int_equal(markers, 1);
+		if (!m)
+			continue;
+		assert_int_equal(m->ts, 6000);
+		for (int i = 0; i < sink.nitems; i++) {
+			const struct cap_item *it = &sink.items[i];
+
+			if (it->lane != m->lane || it == m)
+				continue;
+			assert_true(it->ts != m->ts);
+			assert_false(it->ts < m->ts && m->ts < it->ts + it->dur);
+		}
 	}
-	assert_int_equal(fts_model_stats(model)->cs_markers, 2);
-	/* every other task-lane item carries a cpu */
-	assert_int_equal(count("A:10", NULL), 6 + 1);
+	assert_int_equal(count("A:10", "Sleeping"), 2);  /* 2000-2500, and the marker */
+	assert_int_equal(count("B:20", "Sleeping"), 2);  /* 5000-5500, and the marker */
+	assert_int_equal(count("kworker/0:1:7", "Sleeping"), 0);
+	assert_int_equal(count("N:40", "Sleeping"), 0);
+	expect("N:40", "Running", 0, 1000, 5000);
 	assert_int_equal(count("CPU 000", "Sleeping"), 0);
+	check_task_lanes_contiguous();
 }
 
 int main(void)

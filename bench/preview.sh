@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# preview.sh — the preview lane store on a capture of ~10 million slices.
+#
+# What: loads the capture into the store (the library call `ftscope preview` makes)
+#   from ftrace_data.db and from the text trace, and prints per input: items, load
+#   seconds, M items/s and MB/s, memory per item (the store's own count of its heap,
+#   and the RSS growth of the process across the load), peak RSS, then the cost of
+#   frames of COLS x ROWS buckets (default 240 x 70) at zooms 1/1 .. 1/10^6 of the
+#   capture (20 random viewports each: mean us per bucket, mean and worst ms/frame).
+#   Figures only, not a pass/fail test.
+# Inputs (cached in $FTSCOPE_BENCH_DIR, default /tmp/ftscope-bench-10m):
+#   trace.txt        bench/make_input.sh's replicated real capture (assets/sample/sample.txt
+#                    copied with shifted timestamps), SIZE_MB (default 1140) MB: the sample
+#                    gives ~8,400 slices per MB, so ~10 M slices
+#   ftrace_data.db   `ftscope convert` of trace.txt (made once)
+# How: bench/preview.sh [COLS ROWS]     env: FTSCOPE (default build/ftscope), SIZE_MB,
+#      FTSCOPE_BENCH_DIR, BUILD (default build; must hold libftscope.a)
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$REPO/build}
+FTSCOPE=${FTSCOPE:-$BUILD/ftscope}
+DIR=${FTSCOPE_BENCH_DIR:-/tmp/ftscope-bench-10m}
+SIZE_MB=${SIZE_MB:-1140}
+COLS=${1:-240}; ROWS=${2:-70}
+[ -x "$FTSCOPE" ] && [ -f "$BUILD/libftscope.a" ] || { echo "build first (scripts/build.sh)" >&2; exit 1; }
+mkdir -p "$DIR"
+
+FTSCOPE_BENCH_DIR="$DIR" SKIP_DAT=1 "$REPO/bench/make_input.sh" "$SIZE_MB"
+if [ ! -f "$DIR/ftrace_data.db" ] || [ "$DIR/trace.txt" -nt "$DIR/ftrace_data.db" ]; then
+    echo "converting trace.txt -> ftrace_data.db ..."
+    "$FTSCOPE" convert -q --input "$DIR/trace.txt" --output "$DIR/ftrace_data.db"
+fi
+
+BENCH="$BUILD/preview_bench"
+if [ ! -x "$BENCH" ] || [ "$REPO/bench/preview_bench.c" -nt "$BENCH" ] || [ "$BUILD/libftscope.a" -nt "$BENCH" ]; then
+    # shellcheck disable=SC2046
+    cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -I"$REPO/include" "$REPO/bench/preview_bench.c" \
+        "$BUILD/libftscope.a" $(pkg-config --libs sqlite3 libcjson libtracecmd libtracefs libtraceevent) \
+        -lpthread -lm -o "$BENCH"
+fi
+
+echo "host: $(uname -r), $(nproc) CPUs; frame ${COLS}x${ROWS} buckets"
+for in in "$DIR/ftrace_data.db" "$DIR/trace.txt"; do
+    echo
+    "$BENCH" "$in" "$COLS" "$ROWS"
+done

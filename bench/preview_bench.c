@@ -1,0 +1,120 @@
+/*
+ * preview_bench.c - load a capture into the preview store and print figures:
+ * load time and rate, items, memory per item (the store's own count and the
+ * process's RSS growth), and the cost of bucket queries at several zooms.
+ * Built and run by bench/preview.sh; public API only (<ftscope/preview.h>).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <ftscope/preview.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* kB of "VmRSS:" or "VmHWM:" from /proc/self/status */
+static long status_kb(const char *key)
+{
+	char line[256];
+	long v = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			v = strtol(line + strlen(key), NULL, 10);
+	fclose(f);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct fts_store_open_opts o = { 0 };
+	const struct fts_store_info *in;
+	struct fts_err err = { 0 };
+	struct fts_store *s = NULL;
+	int cols = 240, rows = 70;
+	long rss0, rss1, hwm;
+	struct stat sb;
+	double t0, t;
+	unsigned seed = 1;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: preview_bench FILE [COLS ROWS]\n");
+		return 2;
+	}
+	if (argc >= 4) {
+		cols = atoi(argv[2]);
+		rows = atoi(argv[3]);
+	}
+	o.path = argv[1];
+	stat(argv[1], &sb);
+	rss0 = status_kb("VmRSS:");
+	t0 = now();
+	if (fts_store_open(&o, &s, &err)) {
+		fprintf(stderr, "preview_bench: %s\n", err.msg);
+		return 1;
+	}
+	t = now() - t0;
+	rss1 = status_kb("VmRSS:");
+	hwm = status_kb("VmHWM:");
+	in = fts_store_info(s);
+	printf("input         %s (%.1f MB)\n", argv[1], (double)sb.st_size / 1e6);
+	printf("items         %llu in %u CPU + %u task lanes (%llu events/rows read)\n",
+	       (unsigned long long)in->items, in->ncpu_lanes, in->ntask_lanes,
+	       (unsigned long long)in->events);
+	printf("load          %.2f s: %.2f M items/s, %.1f MB/s\n", t, (double)in->items / t / 1e6,
+	       (double)sb.st_size / t / 1e6);
+	printf("memory        store %.1f B/item (%.1f MB); RSS growth %.1f B/item (%.1f MB); peak RSS %.1f MB\n",
+	       (double)fts_store_bytes(s) / (double)in->items, (double)fts_store_bytes(s) / 1e6,
+	       (double)(rss1 - rss0) * 1024 / (double)in->items, (double)(rss1 - rss0) / 1024,
+	       (double)hwm / 1024);
+	/* frames of COLS buckets on ROWS lanes, at zooms from the whole capture down */
+	printf("%-12s %12s %14s %14s %14s\n", "viewport", "bucket", "us/bucket", "ms/frame",
+	       "max ms/frame");
+	for (double zoom = 1; zoom <= 1e6; zoom *= 10) {
+		uint64_t span = in->t_end - in->t_begin, w = (uint64_t)((double)span / zoom);
+		uint32_t nl = fts_store_nlanes(s);
+		double tot = 0, worst = 0;
+		int frames = 20;
+
+		if (w < (uint64_t)cols)
+			break;
+		for (int f = 0; f < frames; f++) {
+			uint64_t start = in->t_begin + (span > w ? (uint64_t)rand_r(&seed) % (span - w) : 0);
+			uint32_t first = nl > (uint32_t)rows ? (uint32_t)rand_r(&seed) % (nl - (uint32_t)rows) : 0;
+			double f0 = now(), ft;
+
+			/* the CPU lanes are always on screen; then a page of task lanes */
+			for (uint32_t r = 0; r < (uint32_t)rows && r < nl; r++) {
+				uint32_t lane = r < in->ncpu_lanes ? r : first + r;
+
+				if (lane >= nl)
+					break;
+				for (int c = 0; c < cols; c++) {
+					struct fts_bucket b;
+
+					fts_store_bucket(s, lane, start + w * (uint64_t)c / (uint64_t)cols,
+							 start + w * (uint64_t)(c + 1) / (uint64_t)cols, &b);
+				}
+			}
+			ft = now() - f0;
+			tot += ft;
+			if (ft > worst)
+				worst = ft;
+		}
+		printf("1/%-10.0f %9.3f ms %14.3f %14.3f %14.3f\n", zoom, (double)w / cols / 1e6,
+		       tot / frames / ((double)cols * rows) * 1e6, tot / frames * 1e3, worst * 1e3);
+	}
+	fts_store_free(s);
+	return 0;
+}

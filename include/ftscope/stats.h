@@ -1,0 +1,225 @@
+/*
+ * stats.h - Host Bound triage numbers, per task and per CPU, from lane items.
+ *
+ * One implementation for every front end: the statistics are a struct
+ * fts_sink fed the same lanes and items the SQLite and JSON sinks get, so
+ * they are the same whether the items come from a trace through the sched
+ * model (fts_pipeline_run), from a DB or JSON replayed by the pipeline, or
+ * from the terminal previewer's loader (fts_store_open_opts.extra).
+ *
+ * What each number is, in item terms (sched_model.h says where items come from):
+ *   running/runnable/sleeping/blocked  task lane Running / Runnable /
+ *                      Sleeping (S, I, ...) / Sleeping in D: sums of durations
+ *   switches           CPU lane sched_switch items whose prev_comm:prev_pid is
+ *                      the task; involuntary: prev_state starting with R
+ *                      (preempted while runnable, R and R+)
+ *   migrations         a Running slice on another CPU than the task's previous one
+ *   irq/softirq        CPU lane irq/softirq slices whose `task` is the task
+ *   wakeup latency     task lane Runnable slices with reason wakeup or new:
+ *                      waking to running (nearest-rank percentiles)
+ *   top preempter      Runnable slices with reason preempted, grouped by
+ *                      `preempted_by`: the task that took the most time from it
+ *   per CPU            run slices (busy), irq/softirq slices, sched_switch
+ *                      items, lost-events markers (sum of their counts)
+ * Context-switch markers (FTS_ITEM_MARKER) carry no time and are ignored.
+ *
+ * Memory: per task and per CPU, not per item (wakeup latencies are kept
+ * exactly up to 64 per task, then in a log-linear histogram: percentiles
+ * within 1% of the true sample, the maximum exact).
+ */
+#ifndef FTS_STATS_H
+#define FTS_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "lane.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct fts_stats;
+
+struct fts_stats_opts {
+	/*
+	 * Only what happens in [win_begin, win_end) (output ns) counts: slices
+	 * are clipped to it, zero-length items and wakeups count when they start
+	 * inside it. has_window == 0: everything.
+	 */
+	int has_window;
+	uint64_t win_begin, win_end;
+	/*
+	 * Only these CPUs count (NULL: all): cpus[n] != 0 selects CPU n, for
+	 * n < ncpus. Task-lane slices count by their `cpu` arg, CPU-lane items by
+	 * their lane.
+	 */
+	const unsigned char *cpus;
+	int ncpus;
+	/* Or the same as a list ("0-3,8"), used when @cpus is NULL; NULL: all. */
+	const char *cpu_list;
+};
+
+/* Columns of the per-task table, in the order the CLI prints them. */
+enum fts_task_col {
+	FTS_TCOL_TASK,          /* "task": comm:pid */
+	FTS_TCOL_PID,           /* "pid" */
+	FTS_TCOL_RUNNING,       /* "running_ns" */
+	FTS_TCOL_RUNNABLE,      /* "runnable_ns" */
+	FTS_TCOL_SLEEPING,      /* "sleeping_ns": S, I and other interruptible states */
+	FTS_TCOL_BLOCKED,       /* "blocked_ns": D (uninterruptible) */
+	FTS_TCOL_SWITCHES,      /* "switches" */
+	FTS_TCOL_INVOLUNTARY,   /* "involuntary" */
+	FTS_TCOL_MIGRATIONS,    /* "migrations" */
+	FTS_TCOL_IRQ_COUNT,     /* "irq_count" */
+	FTS_TCOL_IRQ_NS,        /* "irq_ns" */
+	FTS_TCOL_SOFTIRQ_COUNT, /* "softirq_count" */
+	FTS_TCOL_SOFTIRQ_NS,    /* "softirq_ns" */
+	FTS_TCOL_TOP_IRQ,       /* "top_irq": the irq name / softirq action that took most */
+	FTS_TCOL_WAKEUPS,       /* "wakeups" */
+	FTS_TCOL_WAKE_P50,      /* "wakeup_p50_ns" */
+	FTS_TCOL_WAKE_P99,      /* "wakeup_p99_ns" */
+	FTS_TCOL_WAKE_MAX,      /* "wakeup_max_ns" */
+	FTS_TCOL_PREEMPTER,     /* "top_preempter": comm:pid */
+	FTS_TCOL_PREEMPTER_NS,  /* "top_preempter_ns": the runnable time after its preemptions */
+	FTS_TCOL__COUNT
+};
+
+/* One task (one task lane: comm:pid, the pid Insight shows). */
+struct fts_task_stats {
+	const char *tid;            /* "comm:pid"; raw bytes: escape before display */
+	const char *comm;           /* the comm part; raw bytes */
+	int64_t pid;                /* the pid part (container pid when mapped) */
+	uint64_t running_ns;
+	uint64_t runnable_ns;
+	uint64_t sleeping_ns;       /* Sleeping in any state but D */
+	uint64_t blocked_ns;        /* Sleeping in D */
+	uint64_t switches;
+	uint64_t involuntary;
+	uint64_t migrations;
+	uint64_t irq_count, irq_ns;
+	uint64_t softirq_count, softirq_ns;
+	const char *top_irq;        /* "" when none; raw bytes */
+	uint64_t top_irq_ns;
+	uint64_t wakeups;           /* latency samples */
+	uint64_t wake_p50_ns, wake_p99_ns, wake_max_ns; /* 0 when no samples */
+	const char *top_preempter;  /* "" when never preempted; raw bytes */
+	uint64_t top_preempter_count;
+	uint64_t top_preempter_ns;
+	uint64_t first_ns, last_ns; /* first state start, last state end (inside the window) */
+};
+
+/* One CPU lane. */
+struct fts_cpu_stats {
+	int32_t cpu;
+	uint64_t busy_ns;           /* run slices (any task but idle) */
+	uint64_t wall_ns;           /* the window, or the span of all items seen */
+	double util;                /* busy_ns / wall_ns, 0..1 */
+	uint64_t irq_count, irq_ns;
+	uint64_t softirq_count, softirq_ns;
+	uint64_t switches;
+	uint64_t lost_events;       /* sum of the lost markers' counts */
+	uint64_t lost_markers;      /* markers (some carry no count) */
+};
+
+/* Totals over everything counted. */
+struct fts_stats_info {
+	uint64_t t_begin, t_end;    /* the span counted (the window, else first start .. last end) */
+	uint64_t items;             /* items fed in */
+	uint64_t items_counted;     /* of which inside the window and CPU filter */
+	uint64_t flows;             /* wakeup links seen (not used for numbers) */
+};
+
+/**
+ * fts_stats_create - an empty statistics collector
+ * @o: window and CPU filter; NULL: everything (copied, @o->cpus too)
+ * @out: the collector, owned by the caller (fts_stats_free)
+ * @err: filled on error
+ *
+ * Returns 0, -EINVAL (an empty window, a bad CPU list) or -ENOMEM.
+ */
+int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
+		     struct fts_err *err);
+
+/**
+ * fts_stats_sink - the sink that feeds @st
+ * @st: the collector
+ *
+ * Hand it to fts_pipeline_run or fts_store_open_opts.extra. Its finish(ok=1)
+ * computes the rows (after which the fts_stats_task/cpu calls answer); its
+ * destroy() does nothing: the sink lives and dies with @st (fts_stats_free).
+ *
+ * Returns the sink, valid as long as @st.
+ */
+struct fts_sink *fts_stats_sink(struct fts_stats *st);
+
+/**
+ * fts_stats_finish - compute the rows, if the sink's finish has not
+ * @st: the collector
+ * @err: filled on error
+ *
+ * For callers that feed the sink by hand. Returns 0 or -ENOMEM.
+ */
+int fts_stats_finish(struct fts_stats *st, struct fts_err *err);
+
+/* fts_stats_free - release @st and its sink (NULL is fine). */
+void fts_stats_free(struct fts_stats *st);
+
+/* fts_stats_info - totals; valid as long as @st. */
+const struct fts_stats_info *fts_stats_info(const struct fts_stats *st);
+
+/* fts_stats_ntasks - task rows (0 before finish). */
+size_t fts_stats_ntasks(const struct fts_stats *st);
+
+/**
+ * fts_stats_task - task row @i in the current order
+ * @st: the collector, finished
+ * @i: < fts_stats_ntasks()
+ *
+ * Returns the row, valid until @st is freed (sorting reorders, never moves rows).
+ */
+const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i);
+
+/* fts_stats_ncpus - CPU rows, by CPU number (0 before finish). */
+size_t fts_stats_ncpus(const struct fts_stats *st);
+
+/* fts_stats_cpu - CPU row @i (< fts_stats_ncpus), valid as long as @st. */
+const struct fts_cpu_stats *fts_stats_cpu(const struct fts_stats *st, size_t i);
+
+/**
+ * fts_stats_sort_tasks - order the task rows by a column
+ * @st: the collector, finished
+ * @col: the column
+ * @descending: non-zero for largest first
+ *
+ * Ties are broken by tid, so the order is the same on every run.
+ */
+void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int descending);
+
+/* fts_task_col_name - the column's name with its unit ("running_ns"), or NULL. */
+const char *fts_task_col_name(enum fts_task_col col);
+
+/**
+ * fts_task_col_parse - a column from its name
+ * @name: as fts_task_col_name gives it; "running" without the unit also works
+ * @col: filled
+ *
+ * Returns 0 or -EINVAL.
+ */
+int fts_task_col_parse(const char *name, enum fts_task_col *col);
+
+/**
+ * fts_task_col_value - a numeric column of @t, for sorting and printing
+ * @t: the row
+ * @col: any column but FTS_TCOL_TASK, FTS_TCOL_TOP_IRQ, FTS_TCOL_PREEMPTER
+ *
+ * Returns the value (0 for the text columns).
+ */
+uint64_t fts_task_col_value(const struct fts_task_stats *t, enum fts_task_col col);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

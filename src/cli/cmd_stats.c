@@ -1,0 +1,721 @@
+/*
+ * cmd_stats.c - `ftscope stats`: per-task and per-CPU triage numbers for a
+ * trace or an ftrace DB, as a table, CSV or JSON. The numbers come from the
+ * library's statistics sink (stats.h); this file parses flags and prints.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "opts.h"
+#include "term_safe.h"
+#include <ftscope/pipeline.h>
+#include <ftscope/stats.h>
+
+enum { O_PROFILING, O_PIDMAP, O_TOP, O_TASK, O_CPU, O_SORT, O_FORMAT, O_WINDOW, O_HELP };
+
+static const struct fts_opt_spec spec[] = {
+	{ "profiling_data", 'p', 1, O_PROFILING },
+	{ "pid_mapping", 'm', 1, O_PIDMAP },
+	{ "top", 'n', 1, O_TOP },
+	{ "task", 't', 1, O_TASK },
+	{ "cpu", 'c', 1, O_CPU },
+	{ "sort", 's', 1, O_SORT },
+	{ "format", 'f', 1, O_FORMAT },
+	{ "window", 'w', 1, O_WINDOW },
+	{ "help", 'h', 0, O_HELP },
+	{ NULL, 0, 0, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: ftscope stats FILE [--profiling_data DIR] [--pid_mapping FILE] [--top N]\n"
+"                     [--task NAME|PID] [--cpu LIST] [--sort COLUMN]\n"
+"                     [--format table|csv|json] [--window A..B]\n"
+"\n"
+"Per-task and per-CPU scheduling numbers of a capture (trace.dat, text, or an\n"
+"ftrace DB: ftscope's or the reference converter's): which tasks waited, how\n"
+"long, why, and who took their CPU.\n"
+"\n"
+"  -p, --profiling_data DIR   align with Ascend profiling and count only its window\n"
+"  -m, --pid_mapping FILE     show container pids (pid_mapping.json)\n"
+"  -n, --top N                the N first tasks after sorting (default 20; 0: all)\n"
+"  -t, --task NAME|PID        only tasks with this exact comm or pid\n"
+"  -c, --cpu LIST             only what happened on these CPUs (0-3,8)\n"
+"  -s, --sort COLUMN          task column to sort by, largest first (default\n"
+"                             running_ns; names as in the CSV header)\n"
+"  -f, --format table|csv|json  (default table)\n"
+"  -w, --window A..B          only [A, B), times from the start of the data with a\n"
+"                             unit (ns, us, ms, s): 1.5s..2s, 200ms.., ..3s;\n"
+"                             reads the input twice\n"
+"  -h, --help                 this text\n"
+"\n"
+"Columns (CSV/JSON names; the table shows ms and us):\n"
+"  running/runnable/sleeping/blocked_ns  time Running, waiting for a CPU, asleep (S),\n"
+"                             asleep uninterruptibly (D)\n"
+"  switches, involuntary      context switches out; involuntary = preempted while\n"
+"                             runnable (prev_state R/R+)\n"
+"  migrations                 runs on another CPU than the previous run\n"
+"  irq_*, softirq_*, top_irq  interrupts that hit the task, and the one taking most\n"
+"  wakeups, wakeup_p50/p99/max_ns  waking -> running latency\n"
+"  top_preempter(_ns)         the task that preempted it for the most wait time\n");
+}
+
+/* ---- window ---- */
+
+/* "1.5s", "200ms", "30us", "100ns" -> ns; -1 when it does not parse. */
+static int parse_time(const char *s, size_t n, uint64_t *out)
+{
+	static const struct { const char *u; double mul; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	char buf[64], *end;
+	double v;
+
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (buf[0] < '0' || buf[0] > '9')
+		return -1;
+	v = strtod(buf, &end);
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].u)) {
+			v *= units[i].mul;
+			if (v < 0 || v > 1.8e19)
+				return -1;
+			*out = (uint64_t)(v + 0.5);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+struct window {
+	int set;
+	int has_a, has_b;
+	uint64_t a, b;   /* relative to the start of the data */
+};
+
+static int parse_window(const char *s, struct window *w)
+{
+	const char *dots = strstr(s, "..");
+
+	if (!dots)
+		return -1;
+	w->set = 1;
+	w->has_a = dots > s;
+	w->has_b = dots[2] != '\0';
+	if (w->has_a && parse_time(s, (size_t)(dots - s), &w->a))
+		return -1;
+	if (w->has_b && parse_time(dots + 2, strlen(dots + 2), &w->b))
+		return -1;
+	if (!w->has_a && !w->has_b)
+		return -1;
+	if (w->has_a && w->has_b && w->b <= w->a)
+		return -1;
+	return 0;
+}
+
+/* A sink that only finds the span of the data, for a relative window. */
+struct span_sink {
+	struct fts_sink base;
+	int any;
+	uint64_t lo, hi;
+};
+
+static int span_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *err)
+{
+	(void)s;
+	(void)l;
+	(void)err;
+	return 0;
+}
+
+static int span_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
+{
+	struct span_sink *sp = (struct span_sink *)s;
+
+	(void)err;
+	if (!sp->any || it->ts < sp->lo)
+		sp->lo = it->ts;
+	if (!sp->any || it->ts + it->dur > sp->hi)
+		sp->hi = it->ts + it->dur;
+	sp->any = 1;
+	return 0;
+}
+
+static int span_finish(struct fts_sink *s, int ok, struct fts_err *err)
+{
+	(void)s;
+	(void)ok;
+	(void)err;
+	return 0;
+}
+
+static void span_destroy(struct fts_sink *s)
+{
+	(void)s;
+}
+
+/* ---- escaping for every output (stdout may be a terminal) ---- */
+
+/* @s with control and invalid bytes escaped (term_safe), malloc'd; NULL: no memory. */
+static char *escaped(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fts_fputs_safe(f, s);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Display width: code points of the escaped (valid UTF-8) text. */
+static size_t width_of(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xC0) != 0x80;
+	return w;
+}
+
+/* ---- rows ---- */
+
+struct out_row {
+	const struct fts_task_stats *t;
+};
+
+static int task_matches(const struct fts_task_stats *t, const char *want)
+{
+	long long pid;
+
+	if (!want)
+		return 1;
+	if (!fts_parse_int(want, &pid) && pid == t->pid)
+		return 1;
+	return !strcmp(t->comm, want);
+}
+
+/* ---- table ---- */
+
+#define NCOLS_T 20
+#define NCOLS_C 9
+
+struct table {
+	int ncols;
+	const char *head[NCOLS_T];
+	int left[NCOLS_T];        /* left-aligned (text) columns */
+	size_t width[NCOLS_T];
+	char ***cells;            /* [row][col], escaped, malloc'd */
+	size_t nrows;
+};
+
+static char *fmt_ms(uint64_t ns)
+{
+	char *s;
+
+	return asprintf(&s, "%.3f", (double)ns / 1e6) < 0 ? NULL : s;
+}
+
+static char *fmt_us(uint64_t ns)
+{
+	char *s;
+
+	return asprintf(&s, "%.1f", (double)ns / 1e3) < 0 ? NULL : s;
+}
+
+static char *fmt_u(uint64_t v)
+{
+	char *s;
+
+	return asprintf(&s, "%llu", (unsigned long long)v) < 0 ? NULL : s;
+}
+
+/* Append a row of @tb->ncols cells; takes @cells (freed with the table, also on error). */
+static int table_add(struct table *tb, char **cells)
+{
+	char ***nc = realloc(tb->cells, (tb->nrows + 1) * sizeof(*nc));
+
+	if (!nc) {
+		for (int c = 0; c < tb->ncols; c++)
+			free(cells[c]);
+		free(cells);
+		return -ENOMEM;
+	}
+	tb->cells = nc;
+	tb->cells[tb->nrows++] = cells;
+	for (int c = 0; c < tb->ncols; c++) {
+		if (!cells[c])
+			return -ENOMEM;
+		if (width_of(cells[c]) > tb->width[c])
+			tb->width[c] = width_of(cells[c]);
+	}
+	return 0;
+}
+
+static void table_print(const struct table *tb)
+{
+	for (size_t r = 0; r <= tb->nrows; r++) {
+		for (int c = 0; c < tb->ncols; c++) {
+			const char *s = r ? tb->cells[r - 1][c] : tb->head[c];
+			size_t pad = tb->width[c] - width_of(s);
+
+			if (c)
+				fputs("  ", stdout);
+			if (!tb->left[c])
+				printf("%*s", (int)pad, "");
+			fputs(s, stdout); /* already escaped (cells) or ours (heads) */
+			if (tb->left[c] && c + 1 < tb->ncols)
+				printf("%*s", (int)pad, "");
+		}
+		fputc('\n', stdout);
+	}
+}
+
+static void table_free(struct table *tb)
+{
+	for (size_t r = 0; r < tb->nrows; r++) {
+		for (int c = 0; c < tb->ncols; c++)
+			free(tb->cells[r][c]);
+		free(tb->cells[r]);
+	}
+	free(tb->cells);
+}
+
+static void table_init(struct table *tb, int ncols, const char *const *head, const int *left)
+{
+	memset(tb, 0, sizeof(*tb));
+	tb->ncols = ncols;
+	for (int c = 0; c < ncols; c++) {
+		tb->head[c] = head[c];
+		tb->left[c] = left[c];
+		tb->width[c] = width_of(head[c]);
+	}
+}
+
+static int print_task_table(struct out_row *rows, size_t n)
+{
+	static const char *const head[NCOLS_T] = {
+		"task", "pid", "run_ms", "wait_ms", "sleep_ms", "D_ms", "cs", "invol", "migr",
+		"irq", "irq_ms", "sirq", "sirq_ms", "top_irq", "wakeups", "wake_p50_us",
+		"wake_p99_us", "wake_max_us", "top_preempter", "preempt_ms",
+	};
+	static const int left[NCOLS_T] = { [0] = 1, [13] = 1, [18] = 1 };
+	struct table tb;
+	int rc = 0;
+
+	table_init(&tb, NCOLS_T, head, left);
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct fts_task_stats *t = rows[i].t;
+		char **c = calloc(NCOLS_T, sizeof(*c));
+		char *pid;
+
+		if (!c)
+			return -ENOMEM;
+		c[0] = escaped(t->tid);
+		c[1] = asprintf(&pid, "%lld", (long long)t->pid) < 0 ? NULL : pid;
+		c[2] = fmt_ms(t->running_ns);
+		c[3] = fmt_ms(t->runnable_ns);
+		c[4] = fmt_ms(t->sleeping_ns);
+		c[5] = fmt_ms(t->blocked_ns);
+		c[6] = fmt_u(t->switches);
+		c[7] = fmt_u(t->involuntary);
+		c[8] = fmt_u(t->migrations);
+		c[9] = fmt_u(t->irq_count);
+		c[10] = fmt_ms(t->irq_ns);
+		c[11] = fmt_u(t->softirq_count);
+		c[12] = fmt_ms(t->softirq_ns);
+		c[13] = escaped(t->top_irq[0] ? t->top_irq : "-");
+		c[14] = fmt_u(t->wakeups);
+		c[15] = t->wakeups ? fmt_us(t->wake_p50_ns) : strdup("-");
+		c[16] = t->wakeups ? fmt_us(t->wake_p99_ns) : strdup("-");
+		c[17] = t->wakeups ? fmt_us(t->wake_max_ns) : strdup("-");
+		c[18] = escaped(t->top_preempter[0] ? t->top_preempter : "-");
+		c[19] = t->top_preempter[0] ? fmt_ms(t->top_preempter_ns) : strdup("-");
+		rc = table_add(&tb, c);
+	}
+	if (!rc)
+		table_print(&tb);
+	table_free(&tb);
+	return rc;
+}
+
+static int print_cpu_table(const struct fts_stats *st)
+{
+	static const char *const head[NCOLS_C] = {
+		"cpu", "util_%", "busy_ms", "irq", "irq_ms", "sirq", "sirq_ms", "switches", "lost",
+	};
+	static const int left[NCOLS_C] = { 0 };
+	struct table tb;
+	int rc = 0;
+
+	table_init(&tb, NCOLS_C, head, left);
+	for (size_t i = 0; i < fts_stats_ncpus(st) && !rc; i++) {
+		const struct fts_cpu_stats *c = fts_stats_cpu(st, i);
+		char **v = calloc(NCOLS_C, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		if (asprintf(&v[0], "%d", c->cpu) < 0)
+			v[0] = NULL;
+		if (asprintf(&v[1], "%.1f", c->util * 100) < 0)
+			v[1] = NULL;
+		v[2] = fmt_ms(c->busy_ns);
+		v[3] = fmt_u(c->irq_count);
+		v[4] = fmt_ms(c->irq_ns);
+		v[5] = fmt_u(c->softirq_count);
+		v[6] = fmt_ms(c->softirq_ns);
+		v[7] = fmt_u(c->switches);
+		v[8] = fmt_u(c->lost_events);
+		rc = table_add(&tb, v);
+	}
+	if (!rc)
+		table_print(&tb);
+	table_free(&tb);
+	return rc;
+}
+
+/* ---- CSV and JSON ---- */
+
+/*
+ * A CSV field: escaped like everything printed, quoted when it holds a
+ * comma, quote or space, and defused when a spreadsheet would read it as a
+ * formula (a leading = + - @).
+ */
+static void csv_field(const char *raw)
+{
+	char *s = escaped(raw);
+	const char *p = s ? s : "";
+
+	if (strpbrk(p, ",\" ") || strchr("=+-@", p[0]) != NULL) {
+		fputc('"', stdout);
+		if (p[0] && strchr("=+-@", p[0]))
+			fputc('\'', stdout);
+		for (; *p; p++) {
+			if (*p == '"')
+				fputc('"', stdout);
+			fputc(*p, stdout);
+		}
+		fputc('"', stdout);
+	} else {
+		fputs(p, stdout);
+	}
+	free(s);
+}
+
+/*
+ * A JSON string. Bytes that are not valid UTF-8 become \u00XX (the byte as
+ * Latin-1), controls and C1 code points \u escapes, so the output is valid
+ * JSON and safe on a terminal.
+ */
+static void json_str(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', stdout);
+	while (*p) {
+		unsigned c = *p;
+		int n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
+			(c & 0xF8) == 0xF0 ? 4 : 0;
+		int ok = n > 0 && (n != 2 || c >= 0xC2);
+
+		for (int i = 1; ok && i < n; i++)
+			ok = (p[i] & 0xC0) == 0x80;
+		if (ok && n == 3 && ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0)))
+			ok = 0;
+		if (ok && n == 4 && ((c == 0xF0 && p[1] < 0x90) || c > 0xF4 || (c == 0xF4 && p[1] >= 0x90)))
+			ok = 0;
+		if (!ok) {
+			printf("\\u%04x", c);
+			p++;
+		} else if (n == 1) {
+			if (c == '"' || c == '\\')
+				printf("\\%c", c);
+			else if (c < 0x20 || c == 0x7F)
+				printf("\\u%04x", c);
+			else
+				fputc((int)c, stdout);
+			p++;
+		} else if (n == 2 && c == 0xC2 && p[1] < 0xA0) {
+			printf("\\u%04x", p[1]); /* C1 control */
+			p += 2;
+		} else {
+			fwrite(p, 1, (size_t)n, stdout);
+			p += n;
+		}
+	}
+	fputc('"', stdout);
+}
+
+static void print_csv(struct out_row *rows, size_t n)
+{
+	for (int c = 0; c < FTS_TCOL__COUNT; c++)
+		printf("%s%s", c ? "," : "", fts_task_col_name((enum fts_task_col)c));
+	fputc('\n', stdout);
+	for (size_t i = 0; i < n; i++) {
+		const struct fts_task_stats *t = rows[i].t;
+
+		for (int c = 0; c < FTS_TCOL__COUNT; c++) {
+			if (c)
+				fputc(',', stdout);
+			if (c == FTS_TCOL_TASK)
+				csv_field(t->tid);
+			else if (c == FTS_TCOL_TOP_IRQ)
+				csv_field(t->top_irq);
+			else if (c == FTS_TCOL_PREEMPTER)
+				csv_field(t->top_preempter);
+			else if (c == FTS_TCOL_PID)
+				printf("%lld", (long long)t->pid);
+			else
+				printf("%llu", (unsigned long long)fts_task_col_value(t, (enum fts_task_col)c));
+		}
+		fputc('\n', stdout);
+	}
+}
+
+static void print_cpu_csv(const struct fts_stats *st)
+{
+	printf("\ncpu,util,busy_ns,wall_ns,irq_count,irq_ns,softirq_count,softirq_ns,switches,lost_events\n");
+	for (size_t i = 0; i < fts_stats_ncpus(st); i++) {
+		const struct fts_cpu_stats *c = fts_stats_cpu(st, i);
+
+		printf("%d,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", c->cpu, c->util,
+		       (unsigned long long)c->busy_ns, (unsigned long long)c->wall_ns,
+		       (unsigned long long)c->irq_count, (unsigned long long)c->irq_ns,
+		       (unsigned long long)c->softirq_count, (unsigned long long)c->softirq_ns,
+		       (unsigned long long)c->switches, (unsigned long long)c->lost_events);
+	}
+}
+
+static void print_json(const struct fts_stats *st, struct out_row *rows, size_t n)
+{
+	const struct fts_stats_info *in = fts_stats_info(st);
+
+	printf("{\"window\": {\"begin_ns\": %llu, \"end_ns\": %llu},\n \"tasks\": [",
+	       (unsigned long long)in->t_begin, (unsigned long long)in->t_end);
+	for (size_t i = 0; i < n; i++) {
+		const struct fts_task_stats *t = rows[i].t;
+
+		printf("%s\n  {", i ? "," : "");
+		for (int c = 0; c < FTS_TCOL__COUNT; c++) {
+			printf("%s\"%s\": ", c ? ", " : "", fts_task_col_name((enum fts_task_col)c));
+			if (c == FTS_TCOL_TASK)
+				json_str(t->tid);
+			else if (c == FTS_TCOL_TOP_IRQ)
+				json_str(t->top_irq);
+			else if (c == FTS_TCOL_PREEMPTER)
+				json_str(t->top_preempter);
+			else if (c == FTS_TCOL_PID)
+				printf("%lld", (long long)t->pid);
+			else
+				printf("%llu", (unsigned long long)fts_task_col_value(t, (enum fts_task_col)c));
+		}
+		fputs(", \"comm\": ", stdout);
+		json_str(t->comm);
+		fputc('}', stdout);
+	}
+	printf("\n ],\n \"cpus\": [");
+	for (size_t i = 0; i < fts_stats_ncpus(st); i++) {
+		const struct fts_cpu_stats *c = fts_stats_cpu(st, i);
+
+		printf("%s\n  {\"cpu\": %d, \"util\": %.6f, \"busy_ns\": %llu, \"wall_ns\": %llu, "
+		       "\"irq_count\": %llu, \"irq_ns\": %llu, \"softirq_count\": %llu, "
+		       "\"softirq_ns\": %llu, \"switches\": %llu, \"lost_events\": %llu}",
+		       i ? "," : "", c->cpu, c->util, (unsigned long long)c->busy_ns,
+		       (unsigned long long)c->wall_ns, (unsigned long long)c->irq_count,
+		       (unsigned long long)c->irq_ns, (unsigned long long)c->softirq_count,
+		       (unsigned long long)c->softirq_ns, (unsigned long long)c->switches,
+		       (unsigned long long)c->lost_events);
+	}
+	printf("\n ]}\n");
+}
+
+/* ---- the command ---- */
+
+struct stats_args {
+	struct fts_pipeline_opts po;
+	const char *task, *cpu_list, *sort, *format;
+	long long top;
+	struct window win;
+};
+
+static int fail(const char *what, const struct fts_err *err)
+{
+	fputs("ftscope stats: ", stderr);
+	if (what)
+		fts_fputs_safe(stderr, what);
+	if (err)
+		fts_fputs_safe(stderr, err->msg);
+	fputc('\n', stderr);
+	return 1;
+}
+
+/* Resolve a relative window against the data's span (a first pass). */
+static int resolve_window(struct stats_args *a, struct fts_stats_opts *so)
+{
+	struct span_sink sp = { .base = { span_lane, span_item, span_finish, span_destroy, NULL } };
+	struct fts_sink *sinks[1] = { &sp.base };
+	struct fts_err err = { 0 };
+
+	if (fts_pipeline_run(&a->po, sinks, 1, NULL, &err))
+		return fail(NULL, &err);
+	if (!sp.any)
+		return fail("the input holds no scheduling data", NULL);
+	so->has_window = 1;
+	so->win_begin = sp.lo + (a->win.has_a ? a->win.a : 0);
+	so->win_end = a->win.has_b ? sp.lo + a->win.b : sp.hi + 1;
+	if (so->win_begin >= so->win_end)
+		return fail("the window starts after the end of the data", NULL);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct stats_args *a)
+{
+	struct fts_opts op;
+	int id;
+
+	memset(a, 0, sizeof(*a));
+	a->top = 20;
+	a->format = "table";
+	a->sort = "running_ns";
+	fts_opts_init(&op, "stats", argc, argv);
+	while ((id = fts_opts_next(&op, spec)) != -1) {
+		switch (id) {
+		case O_PROFILING: a->po.profiling_data = op.arg; break;
+		case O_PIDMAP: a->po.pid_mapping = op.arg; break;
+		case O_TASK: a->task = op.arg; break;
+		case O_CPU: a->cpu_list = op.arg; break;
+		case O_SORT: a->sort = op.arg; break;
+		case O_FORMAT: a->format = op.arg; break;
+		case O_TOP:
+			if (fts_parse_int(op.arg, &a->top) || a->top < 0) {
+				fprintf(stderr, "ftscope stats: --top wants a count >= 0\n");
+				return 2;
+			}
+			break;
+		case O_WINDOW:
+			if (parse_window(op.arg, &a->win)) {
+				fprintf(stderr, "ftscope stats: --window wants A..B with units, A < B (e.g. 1.5s..2s, 200ms.., ..3s)\n");
+				return 2;
+			}
+			break;
+		case O_HELP: usage(stdout); return -1;
+		default: return 2;
+		}
+	}
+	return 0;
+}
+
+int fts_cmd_stats(int argc, char **argv)
+{
+	struct stats_args a;
+	struct fts_stats_opts so = { 0 };
+	struct fts_stats *st = NULL;
+	struct fts_err err = { 0 };
+	enum fts_task_col col;
+	struct out_row *rows = NULL;
+	struct fts_sink *sinks[1];
+	size_t n = 0;
+	int rc;
+
+	/* the input is the first argument that is not an option */
+	if (argc >= 2 && argv[1][0] != '-') {
+		a.po.input = argv[1];
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	} else if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	} else {
+		fprintf(stderr, "ftscope stats: which file? usage: ftscope stats FILE [options] (--help)\n");
+		return 2;
+	}
+	{
+		const char *input = a.po.input;
+
+		rc = parse_args(argc, argv, &a);
+		if (rc)
+			return rc < 0 ? 0 : rc;
+		a.po.input = input;
+	}
+	if (strcmp(a.format, "table") && strcmp(a.format, "csv") && strcmp(a.format, "json")) {
+		fprintf(stderr, "ftscope stats: --format must be table, csv or json\n");
+		return 2;
+	}
+	if (fts_task_col_parse(a.sort, &col)) {
+		fprintf(stderr, "ftscope stats: --sort: no column '");
+		fts_fputs_safe(stderr, a.sort);
+		fprintf(stderr, "' (see --help for the names)\n");
+		return 2;
+	}
+	a.po.cs_rows = 0; /* markers carry no numbers */
+	so.cpu_list = a.cpu_list;
+	if (a.win.set && resolve_window(&a, &so))
+		return 1;
+	rc = fts_stats_create(&so, &st, &err);
+	if (rc)
+		return fail(a.cpu_list && rc == -EINVAL ? "--cpu: " : NULL, &err);
+	sinks[0] = fts_stats_sink(st);
+	rc = fts_pipeline_run(&a.po, sinks, 1, NULL, &err);
+	if (rc) {
+		fts_stats_free(st);
+		return fail(NULL, &err);
+	}
+	fts_stats_sort_tasks(st, col, col != FTS_TCOL_TASK && col != FTS_TCOL_TOP_IRQ &&
+				      col != FTS_TCOL_PREEMPTER);
+	rows = calloc(fts_stats_ntasks(st) + 1, sizeof(*rows));
+	if (!rows) {
+		fts_stats_free(st);
+		return fail("out of memory", NULL);
+	}
+	for (size_t i = 0; i < fts_stats_ntasks(st); i++) {
+		const struct fts_task_stats *t = fts_stats_task(st, i);
+
+		if (task_matches(t, a.task) && (a.top == 0 || n < (size_t)a.top))
+			rows[n++].t = t;
+	}
+	if (a.task && n == 0) {
+		free(rows);
+		fts_stats_free(st);
+		fputs("ftscope stats: no task named or numbered '", stderr);
+		fts_fputs_safe(stderr, a.task);
+		fputs("'\n", stderr);
+		return 1;
+	}
+	rc = 0;
+	if (!strcmp(a.format, "csv")) {
+		print_csv(rows, n);
+		print_cpu_csv(st);
+	} else if (!strcmp(a.format, "json")) {
+		print_json(st, rows, n);
+	} else {
+		const struct fts_stats_info *in = fts_stats_info(st);
+
+		printf("window %.6f s (%llu .. %llu ns), %zu tasks shown of %zu\n\n",
+		       (double)(in->t_end - in->t_begin) / 1e9, (unsigned long long)in->t_begin,
+		       (unsigned long long)in->t_end, n, fts_stats_ntasks(st));
+		rc = print_task_table(rows, n);
+		if (!rc) {
+			fputc('\n', stdout);
+			rc = print_cpu_table(st);
+		}
+	}
+	free(rows);
+	fts_stats_free(st);
+	if (rc)
+		return fail("out of memory", NULL);
+	return fflush(stdout) ? 1 : 0;
+}

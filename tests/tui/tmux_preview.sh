@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The real binary in a real terminal: tmux on a private socket, keys sent,
+# the pane captured. Open a capture, search, zoom, details, help, resize to
+# 80x24, quit (exit 0, terminal restored); SIGTERM and Ctrl+C restore too; a
+# task named with escape sequences shows escaped and the pane title stays.
+# usage: tmux_preview.sh FTSCOPE SRCDIR WORKDIR
+set -uo pipefail
+bin=$(readlink -f "$1") src=$(readlink -f "$2") work=$3
+command -v tmux > /dev/null || { echo "no tmux: skipped"; exit 77; }
+rm -rf "$work"; mkdir -p "$work"
+sock=fts$$
+T() { tmux -L "$sock" "$@"; }
+trap 'T kill-server 2> /dev/null' EXIT
+fail=0
+ok() { echo "ok $*"; }
+bad() { echo "FAIL $*"; echo "---- pane:"; T capture-pane -p; echo "----"; fail=1; }
+
+# wait until the pane shows $1 (a grep -E pattern), up to 20 s
+wait_for() {
+	for _ in $(seq 200); do
+		T capture-pane -p | grep -qE -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+keys() { T send-keys "$@"; sleep 0.4; }
+pane() { T capture-pane -p; }
+flag() { T display -p "#{$1}"; }
+
+T -f /dev/null new-session -d -x 120 -y 40 "env -i PATH=$PATH HOME=$work PS1='$ ' TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
+T set-option -g set-titles off > /dev/null
+T select-pane -T origtitle
+sleep 0.3
+
+# --- open, search, zoom, details, help, resize, quit ---
+keys "cd $src && $bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
+wait_for 'Process Scheduling' && ok "opens" || bad "the lanes never showed"
+[ "$(flag alternate_on)" = 1 ] && ok "alternate screen while running" || bad "not on the alternate screen"
+before=$(pane | grep -oE '[0-9.]+ [mµn]?s/col' | head -1)
+keys / d l _ w o r k e r Enter
+pane | grep -qE '^>dl_worker:15236' && ok "search selects dl_worker" || bad "search did not select dl_worker"
+pane | grep -q "1 task match 'dl_worker'" && ok "search says how many match" || bad "no match count"
+keys + +
+after=$(pane | grep -oE '[0-9.]+ [mµn]?s/col' | head -1)
+[ -n "$before" ] && [ "$before" != "$after" ] && ok "zoom: $before -> $after" || bad "zoom did not change the scale ($before -> $after)"
+keys ]
+keys Enter
+pane | grep -q 'Details (Enter: smaller)' && ok "details pane opens" || bad "no big details pane"
+pane | grep -qE 'task dl_worker:15236' && ok "details name the task" || bad "details do not name the task"
+keys Enter
+keys '?'
+pane | grep -q 'zoom in around the cursor' && ok "help lists the keys" || bad "no help"
+keys q
+T resize-window -x 80 -y 24
+sleep 0.6
+p=$(pane)
+echo "$p" | grep -q 'CPU Scheduling' && ok "redrawn at 80x24" || bad "not redrawn at 80x24"
+[ "$(echo "$p" | wc -L)" -le 80 ] && ok "nothing wider than 80 columns" || bad "a line wider than 80"
+echo "$p" | sed -n 24p | grep -q 'sample.dat' && ok "status line on the last row" || bad "status line not on row 24"
+keys q
+wait_for 'EXIT=0' && ok "q exits 0" || bad "q did not exit 0"
+[ "$(flag alternate_on)" = 0 ] && ok "alternate screen left" || bad "still on the alternate screen"
+[ "$(flag cursor_flag)" = 1 ] && ok "cursor visible again" || bad "cursor still hidden"
+[ "$(flag mouse_any_flag)$(flag mouse_button_flag)$(flag mouse_standard_flag)" = 000 ] && ok "mouse reporting off" || bad "mouse reporting still on"
+T resize-window -x 120 -y 40
+keys clear Enter
+
+# --- a task named with escape sequences (OSC 0 sets a title; CSI clears) ---
+printf '%s\n' '# tracer: nop' \
+"          <idle>-0       [001] d..2.   100.001000: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=x"$'\e]0;PWNED\a\e[2J'" next_pid=300 next_prio=120" \
+"x"$'\e]0;PWNED\a\e[2J'"-300     [001] d..2.   100.008000: sched_switch: prev_comm=x"$'\e]0;PWNED\a\e[2J'" prev_pid=300 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120" \
+> "$work/evil.txt"
+keys "$bin preview $work/evil.txt; echo EXIT=\$?" Enter
+wait_for 'Process Scheduling' || bad "evil capture did not open"
+keys / P W N Enter
+pane | grep -qF 'x^[]0;PWNED^G^[[2J:300' && ok "escape sequences shown escaped" || bad "escaped name not shown"
+[ "$(flag pane_title)" = origtitle ] && ok "pane title unchanged" || bad "pane title changed to '$(flag pane_title)'"
+keys q
+wait_for 'EXIT=0' || bad "evil: q did not exit 0"
+keys clear Enter
+
+# --- SIGTERM and Ctrl+C: the terminal is restored, the signal is re-raised ---
+keys "$bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
+wait_for 'Process Scheduling' || bad "did not open for SIGTERM"
+pid=$(pgrep -P "$(flag pane_pid)" -x ftscope)
+[ -n "$pid" ] && kill -TERM "$pid"
+wait_for 'EXIT=143' && ok "SIGTERM: exit 143" || bad "SIGTERM did not end it with 143"
+[ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "SIGTERM: terminal restored" || bad "SIGTERM left the terminal in curses mode"
+keys clear Enter
+keys "$bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
+wait_for 'Process Scheduling' || bad "did not open for Ctrl+C"
+pid=$(pgrep -P "$(flag pane_pid)" -x ftscope)
+keys C-c
+# an interactive bash drops the rest of the line when its child dies of SIGINT: no EXIT= to read
+sleep 0.5
+[ -n "$pid" ] && ! kill -0 "$pid" 2> /dev/null && ok "Ctrl+C: ended" || bad "Ctrl+C did not end it"
+[ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "Ctrl+C: terminal restored" || bad "Ctrl+C left the terminal in curses mode"
+keys clear Enter
+
+# --- a crash (SIGSEGV): restored, then it dies of the signal ---
+keys "$bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
+wait_for 'Process Scheduling' || bad "did not open for SIGSEGV"
+pid=$(pgrep -P "$(flag pane_pid)" -x ftscope)
+[ -n "$pid" ] && kill -SEGV "$pid"
+wait_for 'EXIT=139' && ok "SIGSEGV: exit 139" || bad "SIGSEGV did not end it with 139"
+[ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "SIGSEGV: terminal restored" || bad "SIGSEGV left the terminal in curses mode"
+keys clear Enter
+
+# --- TERM=dumb: one line pointing at --print, exit 2 ---
+keys "TERM=dumb $bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
+wait_for 'EXIT=2' && ok "TERM=dumb: exit 2" || bad "TERM=dumb did not exit 2"
+pane | grep -q -- 'use --print WxH' && ok "TERM=dumb points at --print" || bad "TERM=dumb message"
+exit $fail
