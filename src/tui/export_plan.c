@@ -8,17 +8,8 @@
 #include <string.h>
 
 #include "export_plan.h"
-#include "home_list.h"
+#include "insight.h"
 #include "setup_model.h"
-
-const char *fts_insight_path_bad(const char *path)
-{
-	for (const char *c = path; *c; c++) {
-		if ((unsigned char)*c < 0x20 || *c == 0x7f || strchr("\"'%<>|&$;`\\", *c))
-			return c;
-	}
-	return NULL;
-}
 
 static int ends_with(const char *s, const char *sfx)
 {
@@ -27,11 +18,10 @@ static int ends_with(const char *s, const char *sfx)
 	return n >= k && !strcmp(s + n - k, sfx);
 }
 
-void fts_export_check(struct fts_export_plan *p, const char *cwd)
+void fts_export_check(struct fts_export_plan *p)
 {
 	struct fts_err err = { 0 };
-	char abs[8300];
-	const char *bad;
+	char abs[4096];
 
 	p->output_note[0] = 0;
 	p->output_bad = 0;
@@ -42,20 +32,14 @@ void fts_export_check(struct fts_export_plan *p, const char *cwd)
 		snprintf(p->output_note, sizeof(p->output_note), "the output must end in .%s for the %s format",
 			 p->json ? "json" : "db", p->json ? "json" : "db");
 		p->output_bad = 1;
-	} else if (!p->json && !fts_insight_db_name(p->output)) {
+	} else if (!p->json && !fts_insight_db_name_ok(p->output)) {
 		snprintf(p->output_note, sizeof(p->output_note),
 			 "Insight only recognises DBs named ftrace_data*.db: this one will not import as ftrace");
 	}
-	if (!p->output_note[0] && p->output[0]) {
-		if (p->output[0] == '/' || !cwd)
-			snprintf(abs, sizeof(abs), "%s", p->output);
-		else
-			snprintf(abs, sizeof(abs), "%s/%s", cwd, p->output);
-		if ((bad = fts_insight_path_bad(abs)))
-			snprintf(p->output_note, sizeof(p->output_note),
-				 "Insight's import refuses paths holding control characters or \" ' %% < > | & $ ; ` \\ (this one has %s%c)",
-				 (unsigned char)*bad < 0x20 ? "^" : "", (unsigned char)*bad < 0x20 ? *bad + '@' : *bad);
-	}
+	if (!p->output_note[0] && p->output[0] && !fts_insight_path_ok(p->output, abs, sizeof(abs)))
+		snprintf(p->output_note, sizeof(p->output_note),
+			 "Insight's import refuses paths holding control characters or %s: %.300s",
+			 FTS_INSIGHT_BAD_CHARS, abs);
 	p->prof_ok = 0;
 	p->prof_note[0] = 0;
 	memset(&p->tm, 0, sizeof(p->tm));

@@ -29,21 +29,12 @@ struct fts_export_plan {
 };
 
 /**
- * fts_insight_path_bad - the first character Insight's import refuses in @path
- * @path: an absolute path
- *
- * Insight refuses control characters and any of " ' % < > | & $ ; ` \.
- *
- * Returns a pointer to it, or NULL when the path is acceptable.
- */
-const char *fts_insight_path_bad(const char *path);
-
-/**
  * fts_export_check - fill the plan's notes and cards from its fields
  * @p: the plan
- * @cwd: the directory relative outputs are in (for the path check)
+ *
+ * The name and path rules are src/front's (insight.h), shared with convert.
  */
-void fts_export_check(struct fts_export_plan *p, const char *cwd);
+void fts_export_check(struct fts_export_plan *p);
 
 /**
  * fts_export_epoch - whether capture times are Unix-epoch ns (else raw mono ns)

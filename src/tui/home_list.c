@@ -16,6 +16,7 @@
 #include <ftscope/reader.h>
 
 #include "home_list.h"
+#include "insight.h"
 
 const char *fts_home_kind_name(enum fts_home_kind k)
 {
@@ -26,18 +27,6 @@ const char *fts_home_kind_name(enum fts_home_kind k)
 	case FTS_HOME_JSON: return "json";
 	}
 	return "?";
-}
-
-int fts_insight_db_name(const char *path)
-{
-	const char *b = strrchr(path, '/'), *p;
-
-	b = b ? b + 1 : path;
-	if (strncmp(b, "ftrace_data", 11))
-		return 0;
-	for (p = b + 11; *p >= '0' && *p <= '9'; p++)
-		;
-	return !strcmp(p, ".db");
 }
 
 static int ends_with(const char *s, const char *sfx)
@@ -142,7 +131,7 @@ int fts_home_scan(const char *dir, int max, struct fts_home_list *l, struct fts_
 		e->kind = (enum fts_home_kind)k;
 		e->size = (uint64_t)st.st_size;
 		e->mtime = st.st_mtime;
-		e->insight_name = k == FTS_HOME_DB && fts_insight_db_name(e->name);
+		e->insight_name = k == FTS_HOME_DB && fts_insight_db_name_ok(e->name);
 	}
 	closedir(d);
 	if (l->n)

@@ -61,14 +61,4 @@ void fts_home_list_free(struct fts_home_list *l);
  */
 const char *fts_home_kind_name(enum fts_home_kind k);
 
-/**
- * fts_insight_db_name - whether Insight recognises @path's base name as an ftrace DB
- * @path: a path
- *
- * Insight matches ^ftrace_data[0-9]*\.db$ on the file name.
- *
- * Returns 1 or 0.
- */
-int fts_insight_db_name(const char *path);
-
 #endif

@@ -59,7 +59,6 @@ struct job {
 
 struct fts_export_state {
 	struct fts_export_plan plan;
-	char cwd[4096];
 	enum field focus;
 	struct fts_line_edit ed;
 	struct job job;
@@ -147,7 +146,11 @@ static void *job_main(void *arg)
 		po.probed = 1;
 	}
 	if (!rc && j->kind == JOB_RANGE) {
-		j->range.base = (struct fts_sink){ range_lane, range_item, range_finish, range_destroy };
+		memset(&j->range.base, 0, sizeof(j->range.base));
+		j->range.base.lane = range_lane;
+		j->range.base.item = range_item;
+		j->range.base.finish = range_finish;
+		j->range.base.destroy = range_destroy;
 		sink = &j->range.base;
 	} else if (!rc) {
 		rc = j->plan.json ? fts_json_sink_create(j->plan.output, &sink, &j->err)
@@ -225,7 +228,7 @@ static void plan_defaults(struct fts_session *s, struct fts_export_state *st)
 
 static void check(struct fts_export_state *st)
 {
-	fts_export_check(&st->plan, st->cwd);
+	fts_export_check(&st->plan);
 }
 
 static void enter(struct fts_session *s)
@@ -240,8 +243,6 @@ static void enter(struct fts_session *s)
 			return;
 		pthread_mutex_init(&st->job.mu, NULL);
 	}
-	if (!getcwd(st->cwd, sizeof(st->cwd)))
-		snprintf(st->cwd, sizeof(st->cwd), ".");
 	st->exported = 0;
 	st->range_known = 0;
 	st->range_err[0] = 0;
