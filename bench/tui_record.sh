@@ -61,7 +61,7 @@ while screen | grep -q "REC .* left"; do
 	done
 	# only while the table is still live (not yet stopping)
 	screen | grep -q "REC .* left" || break
-	ui1=$u; rec1=$r; t1=$(date +%s.%N); el=$(screen | sed -n 's/.*REC \([0-9.]*\) s of.*/\1/p')
+	ui1=$u; rec1=$r; t1=$(date +%s.%N); el=$(screen | sed -n 's|.*REC \([0-9.]*\) s / .*|\1|p')
 	sleep 0.2
 done
 for _ in $(seq 300); do screen | grep -q "ftscope preview" && break; sleep 0.1; done

@@ -296,8 +296,8 @@ static void draw_bars(struct fts_session *s, struct fts_grid *g, int *y, int max
 			      "Record while the model runs.", fts_theme_style(&s->theme, FTS_R_ERROR));
 	else
 		fts_grid_printf(g, 2, (*y)++, g->w - 2, ov < 0.999 ? fts_theme_style(&s->theme, FTS_R_RUNNABLE) : nrm,
-				"%.0f%% of the capture lies inside the profiling window%s", ov * 100,
-				ov < 0.999 ? " (the rest is left out of the DB)" : "");
+				"%.0f%% of the capture is inside the profiling window%s", ov * 100,
+				ov < 0.999 ? "; the rest is left out" : "");
 }
 
 static void draw_form(struct fts_session *s, struct fts_grid *g, int y, int maxy)
@@ -390,7 +390,7 @@ static void draw_done(struct fts_session *s, struct fts_grid *g, int y, int maxy
 			st->done_output, r->seconds, fts_fmt_count((double)r->items, a, sizeof(a)), m->cpu_lanes, m->task_lanes);
 	if (r->time.base == FTS_TIME_PROFILING && y <= maxy)
 		fts_grid_printf(g, 2, y++, g->w - 2, (m->before_window || m->after_window) ? fts_theme_style(&s->theme, FTS_R_RUNNABLE) : nrm,
-				"aligned with %d profiling card%s; %llu events before the window, %llu after it (left out)",
+				"aligned with %d profiling card%s; left out: %llu events before the window, %llu after",
 				r->time.ncards, r->time.ncards == 1 ? "" : "s", (unsigned long long)m->before_window,
 				(unsigned long long)m->after_window);
 	if (m->lost_markers && y <= maxy)
@@ -399,8 +399,10 @@ static void draw_done(struct fts_session *s, struct fts_grid *g, int y, int maxy
 	if (y <= maxy)
 		fts_grid_text(g, 2, y++, g->w - 2,
 			      st->plan.json ? "Next: open it in MindStudio Insight or ui.perfetto.dev."
-			      : "Next: copy it beside the profiling data and import it in MindStudio Insight into the same project as the profiling data.",
+			      : "Next: copy it with the profiling data to your workstation and import it",
 			      dim);
+	if (!st->plan.json && y <= maxy)
+		fts_grid_text(g, 2, y++, g->w - 2, "in MindStudio Insight into the same project as the profiling data.", dim);
 	if (y <= maxy)
 		fts_grid_text(g, 2, y, g->w - 2, "o opens the written file in the preview; q goes home.", dim);
 }

@@ -125,6 +125,12 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	int y = fts_session_frame(s, g, "home", "r record  Enter open  e export  R rescan  ? help  q quit");
 	int bottom = g->h - 4, rows, namew = g->w - 40;
 	char q[4200];
+	static const char *const actions[] = {
+		"r", "record a new capture (CPUs, events, buffer) with live per-CPU health",
+		"Enter", "open the selected file in the preview (CPU and task lanes)",
+		"e", "export it for MindStudio Insight (ftrace_data.db) or Perfetto (JSON)",
+		"?", "help on the keys of each screen",
+	};
 
 	if (!h) {
 		fts_grid_text(g, 1, y, g->w - 1, "out of memory", fts_theme_style(&s->theme, FTS_R_ERROR));
@@ -133,6 +139,17 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	draw_caps(s, g, y++);
 	fts_grid_printf(g, 1, y++, g->w - 1, dim, "Directory: %s", h->cwd);
 	y++;
+	/* the actions, at the bottom while the list leaves room for them */
+	if (bottom - y >= 12) {
+		int ay = bottom - 4;
+
+		fts_draw_section(s, g, 0, ay++, g->w, "Actions");
+		for (int i = 0; i < 8; i += 2, ay++) {
+			fts_grid_text(g, 2, ay, 7, actions[i], hs);
+			fts_grid_text(g, 9, ay, g->w - 9, actions[i + 1], st);
+		}
+		bottom -= 6;
+	}
 	fts_draw_section(s, g, 0, y++, g->w, "Captures and DBs here");
 	if (h->scan_err[0]) {
 		fts_grid_text(g, 1, y, g->w - 1, h->scan_err, fts_theme_style(&s->theme, FTS_R_ERROR));

@@ -210,7 +210,7 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	h = &st->h;
 	/* headline: elapsed / remaining, output, disk */
 	if (s->rec_opts.duration_s > 0)
-		x = fts_grid_printf(g, 1, y, g->w - 1, hs, "%s %s of %s, %s left", s->theme.utf8 ? "\u25cf REC" : "* REC",
+		x = fts_grid_printf(g, 1, y, g->w - 1, hs, "%s %s / %s (%s left)", s->theme.utf8 ? "\u25cf REC" : "* REC",
 				    fts_fmt_duration(h->elapsed_s, a, sizeof(a)),
 				    fts_fmt_duration(s->rec_opts.duration_s, b, sizeof(b)),
 				    fts_fmt_duration(fmax(0, s->rec_opts.duration_s - h->elapsed_s), c, sizeof(c)));
@@ -233,7 +233,7 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 		double avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
 
 		if (st->write_rate > 0)
-			fts_grid_printf(g, 2 + x, y, g->w - 2 - x, dim, "  disk %s free, full in %s", fts_fmt_bytes(avail, a, sizeof(a)),
+			fts_grid_printf(g, 2 + x, y, g->w - 2 - x, dim, "  disk %s free (full in %s)", fts_fmt_bytes(avail, a, sizeof(a)),
 					fts_fmt_duration(avail / st->write_rate, b, sizeof(b)));
 		else
 			fts_grid_printf(g, 2 + x, y, g->w - 2 - x, dim, "  disk %s free", fts_fmt_bytes(avail, a, sizeof(a)));

@@ -214,6 +214,14 @@ static void draw_probe(struct fts_session *s, struct fts_grid *g, int y)
 	else
 		fts_grid_printf(g, 1, y + 1, g->w - 1, dim, "No loss; the buffer would last %s there if the disk stalled",
 				st->probe_lasts_s < 0 ? "indefinitely" : fts_fmt_duration(st->probe_lasts_s, c, sizeof(c)));
+	/* per CPU, in CPU order; as many as fit */
+	if (y + 2 <= g->h - 4) {
+		int x = fts_grid_text(g, 1, y + 2, 10, "per CPU: ", dim) + 1;
+
+		for (int i = 0; i < st->nprobe && x < g->w - 2; i++)
+			x += fts_grid_printf(g, x, y + 2, g->w - x, st->pc[i].lost ? fts_theme_style(&s->theme, FTS_R_ERROR) : dim,
+					     "%d:%s ", st->pc[i].cpu, fts_fmt_rate(st->pc[i].ev_s, a, sizeof(a)));
+	}
 }
 
 static void draw(struct fts_session *s, struct fts_grid *g)
@@ -238,12 +246,14 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 			fts_setup_selected(&st->m), st->m.ncpus,
 			fts_setup_cpulist(&st->m, list, sizeof(list), 0));
 	rows = (st->m.ncpus + per - 1) / per;
-	/* leave room for the rest (events 3, options 5, note 2, probe 2) */
-	cpu_rows = maxy - y + 1 - 14 - (st->expanded ? 3 : 0);
+	/* leave room for the rest: events 1+3, capture 1+5, what happens 2, probe 3 */
+	cpu_rows = maxy - y + 1 - 15 - (st->expanded ? 3 : 0);
 	if (cpu_rows < 1)
 		cpu_rows = 1;
 	if (cpu_rows > rows)
 		cpu_rows = rows;
+	if (rows > cpu_rows && cpu_rows > 1)
+		cpu_rows--; /* the "more rows" line */
 	if (st->cur / per < st->cpu_top)
 		st->cpu_top = st->cur / per;
 	if (st->cur / per >= st->cpu_top + cpu_rows)

@@ -32,12 +32,12 @@ wait_for "Probe: .* in total" 10
 ls /tmp | grep -q "^ftscope-probe-" && fail "the probe left its temporary directory"
 ok "probe: $(screen | grep 'Probe:' | sed 's/^ *//')"
 
-t0_mono=$(python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC_RAW))')
-t0_us=$(python3 -c 'import time; print(time.time_ns() // 1000)')
+# both clocks in one process, so the cards' offset matches the recorder's clock pair
+read -r t0_mono t0_us < <(python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC_RAW), time.time_ns() // 1000)')
 load 20
 sleep 0.5
 keys r
-wait_for "REC .* of 3.0 s" 5
+wait_for "REC .* / 3.0 s" 5
 wait_for "^ cpu0 +[0-9.]+k?/s" 5
 pid=$(app_pid)
 [ -n "$pid" ] && [ -d $T/instances/ftscope-$pid ] || fail "no private instance ftscope-$pid while recording"
@@ -71,11 +71,11 @@ wait_for "2 cards found" 5
 wait_for "No overlap with the profiling run" 20
 ok "the bundled sample's window (another day) is flagged as not overlapping"
 keys Enter C-u; text "$WORK/prof"; keys Enter
-wait_for "100% of the capture lies inside the profiling window" 20
+wait_for "100% of the capture is inside the profiling window" 20
 at80 "export" "capture +"
 keys x
 wait_for "Exported" 60
-wait_for "Next: copy it beside the profiling data" 5
+wait_for "Next: copy it with the profiling data" 5
 [ -s ftrace_data.db ] || fail "no ftrace_data.db"
 python3 "$SRC/tests/contract/insight_check.py" ftrace_data.db || fail "ftrace_data.db fails insight_check.py"
 ok "ftrace_data.db passes insight_check.py"
