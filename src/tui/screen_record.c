@@ -187,7 +187,7 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
 	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
 	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
-	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN], d[FTS_FMT_LEN];
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN];
 	int y = fts_session_frame(s, g, "recording", st && st->stopping ? "s skip drain  (stopping...)" :
 				  "s stop and save  q stop (asks)  ? help");
 	int maxy = g->h - 4, spark_w, rows, order[4096], n, x;
@@ -220,6 +220,18 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	fts_grid_style(g, 1, y, 5, 0, fts_theme_style(&s->theme, FTS_R_LOST).fg, -2);
 	x += 3;
 	x += fts_grid_text(g, 1 + x, y, g->w - 1 - x, st->output, nrm);
+	if (g->w >= 100)
+		fts_grid_printf(g, g->w - 16, y, 16, dim, "  via %s", h->backend ? h->backend : "?");
+	y++;
+	x = fts_grid_printf(g, 1, y, g->w - 1, nrm, "Events %s, %s in total; lost ",
+			    fts_fmt_rate(h->events_per_s, a, sizeof(a)), fts_fmt_count((double)h->events, b, sizeof(b)));
+	if (h->counters)
+		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, h->lost ? red : nrm, "%llu%s", (unsigned long long)h->lost,
+				h->lost_delta ? " (rising)" : "");
+	else
+		fts_grid_text(g, 1 + x, y, g->w - 1 - x, "? (trace-cmd keeps no live counters)", dim);
+	y++;
+	/* the disk the output is on: room, and how long it lasts at this rate */
 	snprintf(dir, sizeof(dir), "%s", st->output);
 	{
 		char *sl = strrchr(dir, '/');
@@ -229,26 +241,17 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 		else
 			snprintf(dir, sizeof(dir), ".");
 	}
+	x = fts_grid_printf(g, 1, y, g->w - 1, nrm, "Output %s at %s/s",
+			    fts_fmt_bytes((double)h->bytes_written, a, sizeof(a)), fts_fmt_bytes(st->write_rate, b, sizeof(b)));
 	if (statvfs(dir, &vfs) == 0) {
 		double avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
 
 		if (st->write_rate > 0)
-			fts_grid_printf(g, 2 + x, y, g->w - 2 - x, dim, "  disk %s free (full in %s)", fts_fmt_bytes(avail, a, sizeof(a)),
+			fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free, full in %s", fts_fmt_bytes(avail, a, sizeof(a)),
 					fts_fmt_duration(avail / st->write_rate, b, sizeof(b)));
 		else
-			fts_grid_printf(g, 2 + x, y, g->w - 2 - x, dim, "  disk %s free", fts_fmt_bytes(avail, a, sizeof(a)));
+			fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free", fts_fmt_bytes(avail, a, sizeof(a)));
 	}
-	y++;
-	x = fts_grid_printf(g, 1, y, g->w - 1, nrm, "Total %s  %s events  %s (%s/s)  lost ",
-			    fts_fmt_rate(h->events_per_s, a, sizeof(a)), fts_fmt_count((double)h->events, b, sizeof(b)),
-			    fts_fmt_bytes((double)h->bytes_written, c, sizeof(c)), fts_fmt_bytes(st->write_rate, d, sizeof(d)));
-	if (h->counters)
-		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, h->lost ? red : nrm, "%llu%s", (unsigned long long)h->lost,
-				h->lost_delta ? " (rising)" : "");
-	else
-		fts_grid_text(g, 1 + x, y, g->w - 1 - x, "? (trace-cmd keeps no live counters)", dim);
-	if (g->w >= 100)
-		fts_grid_printf(g, g->w - 16, y, 16, dim, "  via %s", h->backend ? h->backend : "?");
 	y++;
 	if (st->stopping) {
 		draw_stopping(s, g, y + 1);

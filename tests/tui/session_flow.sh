@@ -41,7 +41,7 @@ wait_for "REC .* / 3.0 s" 5
 wait_for "^ cpu0 +[0-9.]+k?/s" 5
 pid=$(app_pid)
 [ -n "$pid" ] && [ -d $T/instances/ftscope-$pid ] || fail "no private instance ftscope-$pid while recording"
-ok "recording in instance ftscope-$pid: $(screen | grep '^ Total' | sed 's/^ *//')"
+ok "recording in instance ftscope-$pid: $(screen | grep '^ Events' | sed 's/^ *//')"
 resize 80 24; screen | grep -Eq "^ cpu0" || fail "record at 80x24: no cpu0 row"; ok "record at 80x24"; resize 120 40
 
 wait_for "ftscope preview +trace.dat" 30
