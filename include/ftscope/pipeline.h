@@ -105,6 +105,29 @@ int fts_pipeline_detect(const char *path, enum fts_pipeline_input *kind, struct 
 int fts_sink_tee(struct fts_sink *const *sinks, int n, struct fts_sink **out,
 		 struct fts_err *err);
 
+/**
+ * fts_sqlite_sink_create - a sink writing Insight's ftrace DB to @path
+ * @path: the DB; written through a temporary file in the same directory,
+ *        renamed into place at finish(ok=1), never through a symlink
+ * @out: the sink, destroyed with its destroy()
+ * @err: filled on error
+ *
+ * For callers that run fts_pipeline_run themselves (to cancel, or to tee).
+ *
+ * Returns 0 or a negative errno.
+ */
+int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_err *err);
+
+/**
+ * fts_json_sink_create - a sink writing Chrome-trace JSON to @path
+ * @path: the file; written through a temporary file renamed into place at finish(ok=1)
+ * @out: the sink, destroyed with its destroy()
+ * @err: filled on error
+ *
+ * Returns 0 or a negative errno.
+ */
+int fts_json_sink_create(const char *path, struct fts_sink **out, struct fts_err *err);
+
 struct fts_pipeline_result {
 	enum fts_input_format input_format;
 	struct fts_read_stats read;

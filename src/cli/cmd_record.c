@@ -36,7 +36,7 @@ static void on_signal(int sig)
 }
 
 enum { O_CPU = 1, O_OUTPUT, O_TIME, O_BF, O_BACKEND, O_SCHED, O_IRQ, O_FUTEX, O_NSPID,
-       O_PIDMAP, O_QUIET, O_TOP, O_HELP };
+       O_PIDMAP, O_QUIET, O_TOP, O_TUI, O_HELP };
 
 static const struct fts_opt_spec record_opts[] = {
 	{ "cpu", 0, 1, O_CPU },
@@ -52,6 +52,7 @@ static const struct fts_opt_spec record_opts[] = {
 	{ "pid_mapping", 0, 1, O_PIDMAP },
 	{ "quiet", 'q', 0, O_QUIET },
 	{ "live_top", 0, 0, O_TOP },
+	{ "tui", 0, 0, O_TUI },
 	{ "help", 'h', 0, O_HELP },
 	{ NULL, 0, 0, 0 },
 };
@@ -61,6 +62,7 @@ struct record_args {
 	struct fts_record_opts o;
 	long long record_time;
 	int quiet;
+	int tui;
 	char txtbuf[4096];
 };
 
@@ -82,7 +84,8 @@ static void usage(FILE *f)
 		"  --pid_mapping FILE  where it goes (default pid_mapping.json beside the output)\n"
 		"  --quiet             no live status, only warnings and the summary\n"
 		"  --live_top          also show the tasks waiting and running most, and the worst\n"
-		"                      wakeup latency, over the last 5 s (decoded from the capture)\n\n"
+		"                      wakeup latency, over the last 5 s (decoded from the capture)\n"
+		"  --tui               the interactive setup screen, pre-filled with these options\n\n"
 		"Stops on --record_time, Ctrl+C, SIGTERM or SIGHUP and saves a complete file.\n"
 		"While stopping, Ctrl+C again skips draining; a third cuts the file short (still valid).\n"
 		"Exit status: 0 saved, 1 error, 2 bad arguments, 3 saved but cut short by a disk error.\n");
@@ -190,6 +193,7 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 		case O_PIDMAP: a->o.pid_mapping = p.arg; break;
 		case O_QUIET: a->quiet = 1; break;
 		case O_TOP: a->o.live_top = 1; break;
+		case O_TUI: a->tui = 1; break;
 		case O_HELP: usage(stdout); *exit_now = 1; return 0;
 		}
 	}
@@ -530,6 +534,16 @@ int fts_cmd_record(int argc, char **argv)
 	rc = parse_args(argc, argv, &a, &exit_now);
 	if (exit_now)
 		return rc;
+	if (a.tui) {
+#ifdef FTS_HAVE_TUI
+		/* an explicit --record_time 0 means until stopped, as on the command line */
+		a.o.duration_s = a.record_time > 0 ? (double)a.record_time : 0;
+		return fts_tui_record_setup(&a.o);
+#else
+		say("--tui needs the TUI, which this build left out (built without ncursesw)");
+		return 2;
+#endif
+	}
 	if ((rc = start(&a, &r)))
 		return rc;
 	/* The status and the stop must not starve behind a loaded machine. Best effort. */

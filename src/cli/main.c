@@ -3,7 +3,9 @@
 #include "msg.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct command {
 	const char *name;
@@ -18,6 +20,7 @@ static const struct command commands[] = {
 	{ "stats", fts_cmd_stats, "per-task and per-CPU scheduling numbers (waits, switches, preempters, irqs)" },
 #ifdef FTS_HAVE_TUI
 	{ "preview", fts_cmd_preview, "show a capture's CPU and task lanes in the terminal (or --print a screen)" },
+	{ "tui", fts_cmd_tui, "the interactive session: record with live health, preview, export (also: ftscope alone)" },
 #endif
 	{ NULL, NULL, NULL },
 };
@@ -34,6 +37,15 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
+#ifdef FTS_HAVE_TUI
+		/* on a terminal, no command means the interactive session */
+		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+			const char *term = getenv("TERM");
+
+			if (term && *term && strcmp(term, "dumb"))
+				return fts_cmd_tui(argc, argv);
+		}
+#endif
 		usage(stderr);
 		return 2;
 	}

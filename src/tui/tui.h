@@ -43,6 +43,22 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf);
 int fts_tui_preview(const struct fts_preview_args *a);
 
 /**
+ * fts_tui_preview_here - the previewer on a terminal the caller already opened
+ * @a: arguments (path, profiling_data, pid_mapping)
+ * @colors: what fts_term_open reported
+ * @exit_key: a key that leaves the view with 2 (the session's export), 0: none
+ * @msg: filled with the load error
+ * @msglen: its size
+ *
+ * The terminal stays open (the interactive session goes on after it).
+ *
+ * Returns 0 when the user quit, 1 when the input cannot be loaded, 2 after
+ * @exit_key, or -signal when a terminating signal arrived.
+ */
+int fts_tui_preview_here(const struct fts_preview_args *a, int colors, int exit_key, char *msg,
+			 size_t msglen);
+
+/**
  * fts_progress_draw - the loading screen into @g
  * @g: the grid (any size)
  * @t: the theme

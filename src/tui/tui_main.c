@@ -55,8 +55,11 @@ static void fail(const char *msg)
 	fputc('\n', stderr);
 }
 
-/* The view's loop; returns the exit status or re-raises a signal. */
-static int run_view(struct fts_view *view)
+/*
+ * The view's loop; returns the exit status, 2 when @exit_key (0: none) was
+ * pressed, or -signal.
+ */
+static int run_view(struct fts_view *view, int exit_key)
 {
 	unsigned r = FTS_VR_REDRAW;
 
@@ -80,6 +83,8 @@ static int run_view(struct fts_view *view)
 				r = FTS_VR_REDRAW | FTS_VR_CLEAR;
 		} else if (k == FTS_TERM_MOUSE) {
 			r = fts_view_mouse(view, m.ev, m.x, m.y);
+		} else if (exit_key && k == exit_key) {
+			return 2;
 		} else {
 			r = fts_view_key(view, k);
 		}
@@ -139,12 +144,56 @@ int fts_tui_preview(const struct fts_preview_args *a)
 		return 1;
 	}
 	fts_view_set_stats(view, stats);
-	rc = run_view(view);
+	rc = run_view(view, 0);
 	fts_term_close();
 	fts_view_free(view);
 	fts_store_free(store);
 	fts_stats_free(stats);
 	if (rc < 0)
 		fts_term_reraise(-rc);
+	return rc;
+}
+
+int fts_tui_preview_here(const struct fts_preview_args *a, int colors, int exit_key, char *msg,
+			 size_t msglen)
+{
+	struct load_ctx lc = { .path = a->path };
+	struct fts_store_open_opts so = { .path = a->path, .profiling_data = a->profiling_data,
+					  .pid_mapping = a->pid_mapping, .progress = on_progress,
+					  .progress_ctx = &lc };
+	struct fts_view_opts vo = { .title = a->path };
+	struct fts_store *store = NULL;
+	struct fts_view *view = NULL;
+	struct fts_err err = { 0 };
+	int w, h, rc;
+
+	msg[0] = 0;
+	vo.utf8 = fts_locale_utf8();
+	vo.no_color = fts_no_color();
+	vo.colors = colors;
+	fts_theme_init(&lc.theme, vo.utf8, colors, vo.no_color);
+	rc = fts_store_open(&so, &store, &err);
+	fts_grid_free(&lc.grid);
+	if (lc.stop_sig) {
+		fts_store_free(store);
+		return -lc.stop_sig;
+	}
+	if (lc.quit || rc == -ECANCELED) {
+		fts_store_free(store);
+		return 0;
+	}
+	if (rc) {
+		snprintf(msg, msglen, "%s", err.msg[0] ? err.msg : "cannot load the input");
+		return 1;
+	}
+	fts_term_size(&w, &h);
+	if (fts_view_create(store, &vo, w, h, &view)) {
+		snprintf(msg, msglen, "out of memory");
+		fts_store_free(store);
+		return 1;
+	}
+	rc = run_view(view, exit_key);
+	fts_view_free(view);
+	fts_store_free(store);
 	return rc;
 }

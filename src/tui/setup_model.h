@@ -1,0 +1,175 @@
+/*
+ * setup_model.h - what the setup screen edits, without curses: the CPU
+ * selection (grid, typed lists, all, a NUMA node), each CPU's utilisation from
+ * /proc/stat, event groups, buffer memory against free memory, duration,
+ * output, and the equivalent `ftscope record` command line.
+ */
+#ifndef FTS_TUI_SETUP_MODEL_H
+#define FTS_TUI_SETUP_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <ftscope/error.h>
+#include <ftscope/record.h>
+
+/* Cumulative /proc/stat jiffies per CPU number. */
+struct fts_cpustat {
+	int n;                   /* entries (highest CPU number + 1) */
+	uint64_t *busy, *total;  /* indexed by CPU number; 0 when the CPU has no line */
+};
+
+/**
+ * fts_cpustat_read - read the per-CPU lines of a /proc/stat file
+ * @path: "/proc/stat" (a test passes its own)
+ * @st: filled (free with fts_cpustat_free); zeroed first
+ *
+ * Returns 0, or a negative errno.
+ */
+int fts_cpustat_read(const char *path, struct fts_cpustat *st);
+
+/**
+ * fts_cpustat_free - release @st's arrays
+ * @st: the sample; safe twice
+ */
+void fts_cpustat_free(struct fts_cpustat *st);
+
+/**
+ * fts_cpustat_util - a CPU's busy fraction between two samples
+ * @a: the older sample
+ * @b: the newer sample
+ * @cpu: CPU number
+ *
+ * Returns 0..1, or -1 when unknown (no line, or no time passed).
+ */
+double fts_cpustat_util(const struct fts_cpustat *a, const struct fts_cpustat *b, int cpu);
+
+/**
+ * fts_meminfo_available - MemAvailable of a /proc/meminfo file, in bytes
+ * @path: "/proc/meminfo"
+ * @bytes: filled
+ *
+ * Returns 0, or a negative errno (-ENOENT when the line is missing).
+ */
+int fts_meminfo_available(const char *path, uint64_t *bytes);
+
+struct fts_setup {
+	int ncpus;
+	int *cpu;                /* online CPU numbers, ascending */
+	int *node;               /* NUMA node of each, -1 unknown */
+	unsigned char *sel;      /* 1: record it */
+	double *util;            /* 0..1, -1 unknown */
+	int nnodes;
+	int sched, irq, futex;   /* event groups */
+	unsigned bf_kb;          /* per-CPU ring buffer */
+	long duration_s;         /* 0: until stopped */
+	char output[4096];
+	int nspid;
+	enum fts_record_backend backend;
+};
+
+/**
+ * fts_setup_init - the choices, from the probed CPUs and a preset
+ * @s: filled (free with fts_setup_free)
+ * @caps: what fts_record_probe found (CPUs and nodes)
+ * @preset: options to start from (e.g. record flags); NULL for the defaults
+ * @err: message when the preset's CPU list does not parse
+ *
+ * A preset duration of 0 means "until stopped"; the default is 30 s, as the CLI.
+ *
+ * Returns 0, -EINVAL (bad CPU list, @s still usable with all CPUs), or -ENOMEM.
+ */
+int fts_setup_init(struct fts_setup *s, const struct fts_record_caps *caps,
+		   const struct fts_record_opts *preset, struct fts_err *err);
+
+/**
+ * fts_setup_free - release @s's arrays
+ * @s: the choices; safe twice
+ */
+void fts_setup_free(struct fts_setup *s);
+
+/**
+ * fts_setup_select_list - select exactly the CPUs of a typed list
+ * @s: the choices
+ * @list: "0-15,32"; every CPU in it must be online
+ * @err: what is wrong with the list
+ *
+ * Returns 0 or -EINVAL (the selection is then unchanged).
+ */
+int fts_setup_select_list(struct fts_setup *s, const char *list, struct fts_err *err);
+
+/**
+ * fts_setup_select_node - select the CPUs of NUMA node @node only
+ * @s: the choices
+ * @node: the node
+ *
+ * Returns the CPUs selected (0 leaves the selection unchanged).
+ */
+int fts_setup_select_node(struct fts_setup *s, int node);
+
+/**
+ * fts_setup_selected - how many CPUs are selected
+ * @s: the choices
+ *
+ * Returns the count.
+ */
+int fts_setup_selected(const struct fts_setup *s);
+
+/**
+ * fts_setup_cpulist - the selection as a compact list ("0-3,8"), "" when all
+ * @s: the choices
+ * @buf: output
+ * @len: its size
+ * @all_empty: 1: all online CPUs give ""; 0: always the full list
+ *
+ * Returns @buf.
+ */
+const char *fts_setup_cpulist(const struct fts_setup *s, char *buf, size_t len, int all_empty);
+
+/**
+ * fts_setup_mem_bytes - the ring buffer memory the choice takes (CPUs x size)
+ * @s: the choices
+ *
+ * Returns bytes.
+ */
+uint64_t fts_setup_mem_bytes(const struct fts_setup *s);
+
+/**
+ * fts_setup_opts - the recorder options for the choice
+ * @s: the choices
+ * @o: filled; its strings point into @s and @cpubuf
+ * @cpubuf: room for the CPU list
+ * @len: its size
+ */
+void fts_setup_opts(const struct fts_setup *s, struct fts_record_opts *o, char *cpubuf, size_t len);
+
+/**
+ * fts_setup_cmdline - the equivalent `ftscope record` command line
+ * @s: the choices
+ * @buf: output; the output path is shell-quoted
+ * @len: its size
+ *
+ * Returns @buf.
+ */
+const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len);
+
+/**
+ * fts_shell_quote - @s quoted for a POSIX shell when it needs it
+ * @s: any bytes
+ * @buf: output
+ * @len: its size
+ *
+ * Returns @buf.
+ */
+const char *fts_shell_quote(const char *s, char *buf, size_t len);
+
+/**
+ * fts_buffer_lasts_s - how long a per-CPU buffer lasts if nothing drains it
+ * @bf_kb: buffer per CPU in KB
+ * @bytes_per_s: the busiest CPU's raw data rate
+ *
+ * Returns seconds, or -1 when the rate is 0.
+ */
+double fts_buffer_lasts_s(unsigned bf_kb, double bytes_per_s);
+
+#endif

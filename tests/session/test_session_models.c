@@ -1,0 +1,391 @@
+/*
+ * Unit tests of the interactive session's curses-free models: the home
+ * screen's capture list (classified by content, symlinks skipped, newest
+ * first), the setup choices (/proc/stat utilisation, CPU lists, NUMA
+ * selection, memory, the equivalent command line), the export plan
+ * (Insight's name and path rules, profiling cards, overlap bars) and the
+ * one-line editor.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <ftscope/ftscope.h>
+
+#include "tui/export_plan.h"
+#include "tui/home_list.h"
+#include "tui/keys.h"
+#include "tui/line_edit.h"
+#include "tui/setup_model.h"
+
+static char tmpdir[256];
+
+static void write_file(const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void copy_file(const char *from, const char *name, time_t mtime)
+{
+	char cmd[1024], path[512];
+	struct timeval tv[2] = { { mtime, 0 }, { mtime, 0 } };
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", from, path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(utimes(path, tv), 0);
+}
+
+static int setup_dir(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/fts_sess_XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	return 0;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[512];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd);
+}
+
+static void test_home_scan(void **state)
+{
+	struct fts_home_list l;
+	struct fts_err err = { 0 };
+	struct fts_convert_opts co = { 0 };
+	char path[512], db[512];
+
+	(void)state;
+	copy_file(FTS_ASSETS "/sample/sample.dat", "old.dat", 1000000);
+	copy_file(FTS_ASSETS "/sample/sample.txt", "renamed_capture.txt", 2000000);
+	copy_file(FTS_ASSETS "/sample/pid_mapping.json", "pid_mapping.json", 3000000);
+	write_file("notes.txt", "hello, not a trace\n");
+	write_file("README", "not a candidate\n");
+	snprintf(path, sizeof(path), "%s/link.dat", tmpdir);
+	assert_int_equal(symlink(FTS_ASSETS "/sample/sample.dat", path), 0);
+	/* a real DB through the converter, with a name Insight ignores */
+	snprintf(db, sizeof(db), "%s/mine.db", tmpdir);
+	co.input = FTS_ASSETS "/sample/sample.dat";
+	co.output = db;
+	co.format = FTS_OUT_DB;
+	assert_int_equal(fts_convert(&co, NULL, &err), 0);
+
+	assert_int_equal(fts_home_scan(tmpdir, 100, &l, &err), 0);
+	/* newest first: mine.db (now), renamed_capture.txt, old.dat; the rest skipped */
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.e[0].name, "mine.db");
+	assert_int_equal(l.e[0].kind, FTS_HOME_DB);
+	assert_int_equal(l.e[0].insight_name, 0);
+	assert_string_equal(l.e[1].name, "renamed_capture.txt");
+	assert_int_equal(l.e[1].kind, FTS_HOME_TEXT);
+	assert_string_equal(l.e[2].name, "old.dat");
+	assert_int_equal(l.e[2].kind, FTS_HOME_DAT);
+	assert_true(l.e[2].size > 1000);
+	assert_int_equal(l.skipped, 2); /* notes.txt and the pid mapping */
+	fts_home_list_free(&l);
+	fts_home_list_free(&l);
+
+	assert_int_equal(fts_home_scan(tmpdir, 1, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	fts_home_list_free(&l);
+
+	assert_true(fts_home_scan("/nonexistent/dir", 10, &l, &err) < 0);
+	assert_non_null(strstr(err.msg, "/nonexistent/dir"));
+}
+
+static void test_insight_names(void **state)
+{
+	(void)state;
+	/* the rules are src/front's; the plan turns them into notes */
+	struct fts_export_plan p;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.output, sizeof(p.output), "/home/u/run 1/ftrace_data12.db");
+	fts_export_check(&p);
+	assert_string_equal(p.output_note, "");
+	snprintf(p.output, sizeof(p.output), "/home/u/a&b/ftrace_data.db");
+	fts_export_check(&p);
+	assert_non_null(strstr(p.output_note, "refuses"));
+	assert_non_null(strstr(p.output_note, "/home/u/a&b/ftrace_data.db"));
+	snprintf(p.output, sizeof(p.output), "/tmp/x\x1b/ftrace_data.db");
+	fts_export_check(&p);
+	assert_non_null(strstr(p.output_note, "refuses"));
+	snprintf(p.output, sizeof(p.output), "/tmp/ftrace_data_1.db");
+	fts_export_check(&p);
+	assert_non_null(strstr(p.output_note, "ftrace_data*.db"));
+	assert_int_equal(p.output_bad, 0);
+}
+
+static void test_cpustat(void **state)
+{
+	struct fts_cpustat a, b;
+	uint64_t mem = 0;
+
+	(void)state;
+	write_file("stat1", "cpu  100 0 100 800 0 0 0 0 0 0\n"
+			    "cpu0 50 0 50 400 0 0 0 0 0 0\n"
+			    "cpu2 0 0 0 500 0 0 0 0\n"
+			    "intr 12345\n");
+	write_file("stat2", "cpu  200 0 200 1600 0 0 0 0 0 0\n"
+			    "cpu0 125 0 125 450 0 0 0 0 0 0\n" /* +150 busy of +200 */
+			    "cpu2 0 0 0 600 0 0 0 0\n");        /* idle */
+	write_file("meminfo", "MemTotal: 1000 kB\nMemFree: 10 kB\nMemAvailable: 2048 kB\n");
+	assert_int_equal(fts_cpustat_read(strcat(strcpy((char[600]){ 0 }, tmpdir), "/stat1"), &a), 0);
+	assert_int_equal(fts_cpustat_read(strcat(strcpy((char[600]){ 0 }, tmpdir), "/stat2"), &b), 0);
+	assert_int_equal(a.n, 3);
+	assert_float_equal(fts_cpustat_util(&a, &b, 0), 0.75, 1e-9);
+	assert_float_equal(fts_cpustat_util(&a, &b, 2), 0.0, 1e-9);
+	assert_float_equal(fts_cpustat_util(&a, &b, 1), -1, 1e-9);  /* no line */
+	assert_float_equal(fts_cpustat_util(&a, &a, 0), -1, 1e-9);  /* no time passed */
+	assert_float_equal(fts_cpustat_util(&a, &b, 99), -1, 1e-9);
+	fts_cpustat_free(&a);
+	fts_cpustat_free(&b);
+	fts_cpustat_free(&b);
+	assert_int_equal(fts_meminfo_available(strcat(strcpy((char[600]){ 0 }, tmpdir), "/meminfo"), &mem), 0);
+	assert_int_equal(mem, 2048u * 1024u);
+	assert_int_equal(fts_meminfo_available(strcat(strcpy((char[600]){ 0 }, tmpdir), "/stat1"), &mem), -ENOENT);
+	assert_true(fts_cpustat_read("/nonexistent", &a) < 0);
+}
+
+/* 8 online CPUs 0-3 (node 0) and 8-11 (node 1). */
+static void fake_caps(struct fts_record_caps *c, struct fts_record_cpu_cap *cpu)
+{
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i < 8; i++) {
+		cpu[i].cpu = i < 4 ? i : i + 4;
+		cpu[i].node = i < 4 ? 0 : 1;
+	}
+	c->ncpus = 8;
+	c->cpu = cpu;
+	c->nnodes = 2;
+}
+
+static void test_setup_choices(void **state)
+{
+	struct fts_record_cpu_cap cpu[8];
+	struct fts_record_caps caps;
+	struct fts_record_opts o, pre;
+	struct fts_setup s;
+	struct fts_err err = { 0 };
+	char buf[1024], cmd[2048];
+
+	(void)state;
+	fake_caps(&caps, cpu);
+	assert_int_equal(fts_setup_init(&s, &caps, NULL, &err), 0);
+	assert_int_equal(fts_setup_selected(&s), 8);
+	assert_string_equal(fts_setup_cpulist(&s, buf, sizeof(buf), 1), "");
+	assert_string_equal(fts_setup_cpulist(&s, buf, sizeof(buf), 0), "0-3,8-11");
+	assert_int_equal(s.duration_s, 30);
+	assert_int_equal(fts_setup_mem_bytes(&s), 8ull * 40960 * 1024);
+	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)), "ftscope record --sched 1 --irq 1 --record_time 30");
+
+	assert_int_equal(fts_setup_select_list(&s, "0, 2-3 ,9", &err), 0);
+	assert_string_equal(fts_setup_cpulist(&s, buf, sizeof(buf), 1), "0,2-3,9");
+	/* an offline CPU and garbage are refused and change nothing */
+	assert_int_equal(fts_setup_select_list(&s, "0-5", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "CPU 4 is not online"));
+	assert_int_equal(fts_setup_select_list(&s, "1-", &err), -EINVAL);
+	assert_int_equal(fts_setup_select_list(&s, "3-1", &err), -EINVAL);
+	assert_int_equal(fts_setup_select_list(&s, "", &err), -EINVAL);
+	assert_int_equal(fts_setup_select_list(&s, "x", &err), -EINVAL);
+	assert_string_equal(fts_setup_cpulist(&s, buf, sizeof(buf), 1), "0,2-3,9");
+
+	assert_int_equal(fts_setup_select_node(&s, 1), 4);
+	assert_string_equal(fts_setup_cpulist(&s, buf, sizeof(buf), 1), "8-11");
+	assert_int_equal(fts_setup_select_node(&s, 7), 0);
+	assert_string_equal(fts_setup_cpulist(&s, buf, sizeof(buf), 1), "8-11");
+
+	s.irq = 0;
+	s.duration_s = 0;
+	s.bf_kb = 1024;
+	s.nspid = 1;
+	s.backend = FTS_BACKEND_TRACE_CMD;
+	snprintf(s.output, sizeof(s.output), "my run's.dat");
+	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)),
+			    "ftscope record --cpu 8-11 --sched 1 --irq 0 --record_time 0 --bf_size 1024 "
+			    "--backend trace-cmd --NSpid -o 'my run'\\''s.dat'");
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_string_equal(o.cpus, "8-11");
+	assert_string_equal(o.output, "my run's.dat");
+	assert_int_equal(o.bf_size_kb, 1024);
+	assert_int_equal(o.irq, 0);
+	assert_int_equal(o.nspid, 1);
+	assert_true(o.duration_s == 0);
+	assert_int_equal(fts_setup_mem_bytes(&s), 4ull * 1024 * 1024);
+	fts_setup_free(&s);
+	fts_setup_free(&s);
+
+	/* a preset from record flags; a bad CPU list keeps all CPUs and says why */
+	fts_record_opts_init(&pre);
+	pre.cpus = "8,9";
+	pre.futex = 1;
+	pre.duration_s = 5;
+	assert_int_equal(fts_setup_init(&s, &caps, &pre, &err), 0);
+	assert_string_equal(fts_setup_cpulist(&s, buf, sizeof(buf), 1), "8-9");
+	assert_int_equal(s.futex, 1);
+	assert_int_equal(s.duration_s, 5);
+	fts_setup_free(&s);
+	pre.cpus = "64";
+	assert_int_equal(fts_setup_init(&s, &caps, &pre, &err), -EINVAL);
+	assert_int_equal(fts_setup_selected(&s), 8);
+	fts_setup_free(&s);
+
+	assert_float_equal(fts_buffer_lasts_s(1024, 1024 * 1024), 1.0, 1e-9);
+	assert_float_equal(fts_buffer_lasts_s(1024, 0), -1, 1e-9);
+}
+
+static void test_shell_quote(void **state)
+{
+	char b[64];
+
+	(void)state;
+	assert_string_equal(fts_shell_quote("trace.dat", b, sizeof(b)), "trace.dat");
+	assert_string_equal(fts_shell_quote("/a/b-c_d", b, sizeof(b)), "/a/b-c_d");
+	assert_string_equal(fts_shell_quote("a b", b, sizeof(b)), "'a b'");
+	assert_string_equal(fts_shell_quote("$(rm -rf)", b, sizeof(b)), "'$(rm -rf)'");
+	assert_string_equal(fts_shell_quote("", b, sizeof(b)), "''");
+	/* never overflows */
+	assert_true(strlen(fts_shell_quote("'''''''''''''''''''''''''''''''''", b, 16)) < 16);
+}
+
+static void test_export_plan(void **state)
+{
+	struct fts_export_plan p;
+	char cmd[9000];
+	int64_t lo, hi;
+	int x0, x1;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	snprintf(p.input, sizeof(p.input), "trace.dat");
+	snprintf(p.output, sizeof(p.output), "ftrace_data.db");
+	fts_export_check(&p);
+	assert_string_equal(p.output_note, "");
+	assert_int_equal(p.output_bad, 0);
+	snprintf(p.output, sizeof(p.output), "run.db");
+	fts_export_check(&p);
+	assert_non_null(strstr(p.output_note, "ftrace_data*.db"));
+	assert_int_equal(p.output_bad, 0);
+	snprintf(p.output, sizeof(p.output), "ftrace_data.json");
+	fts_export_check(&p);
+	assert_int_equal(p.output_bad, 1);
+	p.json = 1;
+	fts_export_check(&p);
+	assert_int_equal(p.output_bad, 0);
+	p.json = 0;
+	snprintf(p.output, sizeof(p.output), "ftrace_data.db");
+	snprintf(p.output, sizeof(p.output), "/home/u/a;b/ftrace_data.db");
+	fts_export_check(&p);
+	assert_non_null(strstr(p.output_note, "refuses"));
+	snprintf(p.output, sizeof(p.output), "ftrace_data.db");
+
+	/* the bundled profiling sample: two cards */
+	snprintf(p.profiling, sizeof(p.profiling), "%s", FTS_ASSETS "/sample/profiling");
+	fts_export_check(&p);
+	assert_int_equal(p.prof_ok, 1);
+	assert_int_equal(p.tm.ncards, 2);
+	/* a capture in epoch ns: inside, half inside, outside the window */
+	fts_export_card_range(&(struct fts_export_plan){ .tm = p.tm, .cap_lo = 1795968970902116000ull }, 0, &lo, &hi);
+	assert_int_equal(lo, 1795968970902116000ll);
+	assert_int_equal(hi - lo, 626655780308ll - 623805628706ll);
+	p.cap_lo = (uint64_t)lo + 1000;
+	p.cap_hi = (uint64_t)hi - 1000;
+	assert_float_equal(fts_export_overlap(&p), 1.0, 1e-9);
+	p.cap_lo = (uint64_t)lo - (uint64_t)(hi - lo);
+	p.cap_hi = (uint64_t)hi;
+	assert_float_equal(fts_export_overlap(&p), 0.5, 1e-6);
+	p.cap_lo = (uint64_t)hi + 10;
+	p.cap_hi = (uint64_t)hi + 1000000;
+	assert_float_equal(fts_export_overlap(&p), 0.0, 1e-9);
+	/* a capture in raw mono ns compares with the cards' clockMonotonicRaw */
+	assert_false(fts_export_epoch(623805628706ull));
+	p.cap_lo = 623805628706ull;
+	p.cap_hi = 624805628706ull;
+	assert_float_equal(fts_export_overlap(&p), 1.0, 1e-9);
+	p.cap_hi = p.cap_lo;
+	assert_float_equal(fts_export_overlap(&p), -1, 1e-9);
+
+	snprintf(p.profiling, sizeof(p.profiling), "/nonexistent");
+	fts_export_check(&p);
+	assert_int_equal(p.prof_ok, 0);
+	assert_true(p.prof_note[0] != 0);
+
+	fts_export_bar(0, 50, 0, 100, 10, &x0, &x1);
+	assert_int_equal(x0, 0);
+	assert_int_equal(x1, 5);
+	fts_export_bar(99, 100, 0, 100, 10, &x0, &x1);  /* tiny: still one column */
+	assert_int_equal(x0, 9);
+	assert_int_equal(x1, 10);
+	fts_export_bar(200, 300, 0, 100, 10, &x0, &x1); /* outside: nothing */
+	assert_int_equal(x1 - x0, 0);
+	fts_export_bar(-50, 500, 0, 100, 10, &x0, &x1); /* clipped */
+	assert_int_equal(x0, 0);
+	assert_int_equal(x1, 10);
+
+	snprintf(p.profiling, sizeof(p.profiling), "/data/prof run");
+	snprintf(p.pid_mapping, sizeof(p.pid_mapping), "pid_mapping.json");
+	assert_string_equal(fts_export_cmdline(&p, cmd, sizeof(cmd)),
+			    "ftscope convert -i trace.dat -o ftrace_data.db --profiling_data '/data/prof run' "
+			    "--pid_mapping pid_mapping.json");
+}
+
+static void test_line_edit(void **state)
+{
+	struct fts_line_edit e;
+
+	(void)state;
+	fts_edit_begin(&e, 3, "ab");
+	assert_int_equal(e.field, 3);
+	assert_int_equal(fts_edit_key(&e, 'c'), FTS_EDIT_GOING);
+	assert_int_equal(fts_edit_key(&e, FTS_KEY_BACKSPACE), FTS_EDIT_GOING);
+	assert_int_equal(fts_edit_key(&e, FTS_KEY_BACKSPACE), FTS_EDIT_GOING);
+	assert_int_equal(fts_edit_key(&e, 0x1b5b), FTS_EDIT_GOING);  /* not printable: ignored */
+	assert_int_equal(fts_edit_key(&e, FTS_KEY_UP), FTS_EDIT_GOING);
+	assert_string_equal(e.buf, "a");
+	assert_int_equal(fts_edit_key(&e, FTS_KEY_ENTER), FTS_EDIT_DONE);
+	assert_int_equal(e.active, 0);
+	fts_edit_begin(&e, 1, "xyz");
+	assert_int_equal(fts_edit_key(&e, FTS_KEY_CTRL('u')), FTS_EDIT_GOING);
+	assert_string_equal(e.buf, "");
+	for (int i = 0; i < FTS_EDIT_MAX + 10; i++)
+		fts_edit_key(&e, 'a');
+	assert_int_equal(strlen(e.buf), FTS_EDIT_MAX - 1);
+	assert_int_equal(fts_edit_key(&e, FTS_KEY_ESC), FTS_EDIT_CANCEL);
+	fts_edit_begin(&e, 1, NULL);
+	assert_string_equal(e.buf, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_home_scan, setup_dir, remove_dir),
+		cmocka_unit_test(test_insight_names),
+		cmocka_unit_test_setup_teardown(test_cpustat, setup_dir, remove_dir),
+		cmocka_unit_test(test_setup_choices),
+		cmocka_unit_test(test_shell_quote),
+		cmocka_unit_test(test_export_plan),
+		cmocka_unit_test(test_line_edit),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

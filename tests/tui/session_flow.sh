@@ -1,0 +1,93 @@
+#!/bin/bash
+# Issue 8, the whole loop in a real terminal as root on real tracefs:
+# home -> setup (CPU 0, sched only, 3 s) -> probe -> recording under
+# hackbench with the live table -> the preview opens -> export to
+# ftrace_data.db with profiling data -> insight_check.py passes; global
+# tracing state unchanged and our instance gone; every screen at 80x24.
+source "$(dirname "$0")/lib_session.sh" "$@"
+need_root_tracefs
+command -v hackbench >/dev/null || skip "hackbench (rt-tests) is not installed"
+before=$(state)
+cp "$SRC/assets/sample/sample.txt" old_capture.txt
+
+start 120 40 "$FTS"
+wait_for "Captures and DBs here"
+wait_for "old_capture.txt"
+screen | grep -q "Recording: ready" || fail "home does not say recording is ready as root"
+at80 "home" "Captures and DBs"
+keys '?'; wait_for "Keys: home"; keys x; sleep 0.3
+
+keys r; wait_for "ftscope . setup"
+keys c; text "0"; keys Enter
+wait_for "1 of [0-9]+ selected: 0 "
+keys j; sleep 0.2; keys j; sleep 0.2; keys Space   # focus: CPUs -> sched -> irq; irq off
+wait_for '\$ ftscope record --cpu 0 --sched 1 --irq 0 --record_time 30'
+keys j j j; sleep 0.2; keys Enter; keys C-u; text 3; keys Enter  # futex -> buffer -> duration
+wait_for '\$ ftscope record --cpu 0 --sched 1 --irq 0 --record_time 3$'
+ok "setup: CPU 0, sched only, 3 s, and the equivalent command line shows it"
+at80 "setup" "Buffer +40960 KB per CPU x 1"
+
+keys p
+wait_for "Probe: .* in total" 10
+ls /tmp | grep -q "^ftscope-probe-" && fail "the probe left its temporary directory"
+ok "probe: $(screen | grep 'Probe:' | sed 's/^ *//')"
+
+# both clocks in one process, so the cards' offset matches the recorder's clock pair
+read -r t0_mono t0_us < <(python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC_RAW), time.time_ns() // 1000)')
+load 20
+sleep 0.5
+keys r
+wait_for "REC .* / 3.0 s" 5
+wait_for "^ cpu0 +[0-9.]+k?/s" 5
+pid=$(app_pid)
+[ -n "$pid" ] && [ -d $T/instances/ftscope-$pid ] || fail "no private instance ftscope-$pid while recording"
+ok "recording in instance ftscope-$pid: $(screen | grep '^ Events' | sed 's/^ *//')"
+resize 80 24; screen | grep -Eq "^ cpu0" || fail "record at 80x24: no cpu0 row"; ok "record at 80x24"; resize 120 40
+
+wait_for "ftscope preview +trace.dat" 30
+wait_for "CPU Scheduling" 20
+kill -TERM -- -"$LOAD" 2>/dev/null; LOAD=
+t1_mono=$(python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC_RAW))')
+[ -d $T/instances/ftscope-$pid ] && fail "instance ftscope-$pid still there after the capture was saved"
+[ -s trace.dat ] || fail "no trace.dat"
+n=$(trace-cmd report -i trace.dat 2>/dev/null | grep -c sched_switch)
+[ "$n" -gt 100 ] || fail "trace.dat has only $n sched_switch events"
+trace-cmd report -i trace.dat 2>/dev/null | grep -q irq_handler_entry && fail "irq events recorded although irq was off"
+ok "trace.dat: $n sched_switch events, no irq events"
+at80 "preview" "CPU Scheduling"
+
+# A profiling run around the capture: the bundled sample's layout with this run's clocks.
+rm -rf prof && cp -r "$SRC/assets/sample/profiling" prof
+for d in $(find prof -name start_info -printf '%h\n'); do
+	printf '{"collectionTimeBegin": "%s", "clockMonotonicRaw": "%s"}\n' "$t0_us" "$t0_mono" > "$d/start_info"
+	printf '{"collectionTimeEnd": "%s", "clockMonotonicRaw": "%s"}\n' \
+		"$((t0_us + (t1_mono - t0_mono) / 1000))" "$t1_mono" > "$d/end_info"
+done
+
+keys e; wait_for "ftscope . export"
+wait_for "Output +ftrace_data.db"
+keys j j; sleep 0.2; keys Enter; text "$SRC/assets/sample/profiling"; keys Enter
+wait_for "2 cards found" 5
+wait_for "No overlap with the profiling run" 20
+ok "the bundled sample's window (another day) is flagged as not overlapping"
+keys Enter C-u; text "$WORK/prof"; keys Enter
+wait_for "100% of the capture is inside the profiling window" 20
+at80 "export" "capture +"
+keys x
+wait_for "Exported" 60
+wait_for "Next: copy it with the profiling data" 5
+[ -s ftrace_data.db ] || fail "no ftrace_data.db"
+python3 "$SRC/tests/contract/insight_check.py" ftrace_data.db || fail "ftrace_data.db fails insight_check.py"
+ok "ftrace_data.db passes insight_check.py"
+at80 "export summary" "Exported"
+keys o; wait_for "ftscope preview +ftrace_data.db" 20; wait_for "CPU Scheduling" 10
+keys q; wait_for "ftscope . export" 5
+keys q; wait_for "ftscope . home" 5
+wait_for " trace.dat" 5
+keys q
+[ "$(wait_exit)" = EXIT=0 ] || fail "exit status $(cat exit.status), want 0"
+terminal_restored
+[ "$before" = "$(state)" ] || { diff <(echo "$before") <(state); fail "global tracing state changed"; }
+[ -d $T/instances/ftscope-$pid ] && fail "instance ftscope-$pid left behind"
+ok "global tracing state unchanged, instance ftscope-$pid removed"
+echo "PASS"
