@@ -40,6 +40,12 @@ struct fts_convert_opts {
 	int cs_rows;                 /* see struct fts_model_opts */
 	fts_progress_fn progress;    /* may be NULL */
 	void *progress_ctx;
+	/*
+	 * DB only: also write Insight's Ftrace Task Summary tables with
+	 * per-CPU context switches (fts_sqlite_sink_create_summary); cs_rows
+	 * is then ignored (no marker rows).
+	 */
+	int with_summary;
 };
 
 struct fts_convert_result {

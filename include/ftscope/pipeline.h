@@ -119,6 +119,26 @@ int fts_sink_tee(struct fts_sink *const *sinks, int n, struct fts_sink **out,
 int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_err *err);
 
 /**
+ * fts_sqlite_sink_create_summary - fts_sqlite_sink_create, plus MindStudio
+ * Insight's Ftrace Task Summary tables precomputed at finish
+ * @path: the DB, as for fts_sqlite_sink_create
+ * @out: the sink, destroyed with its destroy()
+ * @err: filled on error
+ *
+ * At finish(ok=1) it also writes trace_task_summary and trace_irq_detail the
+ * way Insight's server computes them from the same DB, except that context
+ * switches are counted per CPU, and marks the server's four ftrace
+ * statistics units FINISH in status_info so it shows these numbers instead
+ * of computing its own. This relies on the server's internal behaviour
+ * (insight-import-contract.md 6.4 C). Run the pipeline with cs_rows = 0:
+ * the cpu -1 marker rows are not needed and would show as extra rows.
+ *
+ * Returns 0 or a negative errno.
+ */
+int fts_sqlite_sink_create_summary(const char *path, struct fts_sink **out,
+				   struct fts_err *err);
+
+/**
  * fts_json_sink_create - a sink writing Chrome-trace JSON to @path
  * @path: the file; written through a temporary file renamed into place at finish(ok=1)
  * @out: the sink, destroyed with its destroy()

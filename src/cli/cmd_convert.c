@@ -17,7 +17,7 @@
 #include <ftscope/ftscope.h>
 #include <ftscope/util.h>
 
-enum { O_INPUT, O_OUTPUT, O_FORMAT, O_PROFILING, O_PIDMAP, O_NO_CS_ROWS, O_QUIET, O_HELP };
+enum { O_INPUT, O_OUTPUT, O_FORMAT, O_PROFILING, O_PIDMAP, O_NO_CS_ROWS, O_WITH_SUMMARY, O_QUIET, O_HELP };
 
 static const struct fts_opt_spec spec[] = {
 	{ "input", 'i', 1, O_INPUT },
@@ -26,6 +26,7 @@ static const struct fts_opt_spec spec[] = {
 	{ "profiling_data", 'p', 1, O_PROFILING },
 	{ "pid_mapping", 'm', 1, O_PIDMAP },
 	{ "no_cs_rows", 0, 0, O_NO_CS_ROWS },
+	{ "with_summary", 0, 0, O_WITH_SUMMARY },
 	{ "quiet", 'q', 0, O_QUIET },
 	{ "help", 'h', 0, O_HELP },
 	{ NULL, 0, 0, 0 },
@@ -54,7 +55,12 @@ static void usage(FILE *f)
 "  -m, --pid_mapping FILE     pid_mapping.json from 'ftscope record --NSpid' or\n"
 "                             'ftscope pidmap': show container pids\n"
 "      --no_cs_rows           do not add the zero-length per-task marker that\n"
-"                             makes Insight show context-switch counts\n"
+"                             makes Insight show context-switch counts (the\n"
+"                             default adds it: switches show on cpu -1 rows)\n"
+"      --with_summary         DB only: write Insight's Ftrace Task Summary\n"
+"                             tables ourselves, with context switches per CPU\n"
+"                             and no marker rows; relies on Insight's internal\n"
+"                             behaviour (see README)\n"
 "  -q, --quiet                no progress line and no summary\n"
 "  -h, --help                 this text\n"
 "\n"
@@ -212,6 +218,7 @@ int fts_cmd_convert(int argc, char **argv)
 		case O_PROFILING: o.profiling_data = op.arg; break;
 		case O_PIDMAP: o.pid_mapping = op.arg; break;
 		case O_NO_CS_ROWS: o.cs_rows = 0; break;
+		case O_WITH_SUMMARY: o.with_summary = 1; break;
 		case O_QUIET: quiet = 1; break;
 		case O_HELP: usage(stdout); return 0;
 		default: return 2;
@@ -228,6 +235,10 @@ int fts_cmd_convert(int argc, char **argv)
 		return 2;
 	case FTS_OUT_OK:
 		break;
+	}
+	if (o.with_summary && o.format != FTS_OUT_DB) {
+		fts_msg_err("convert", "--with-summary writes tables into a DB: it cannot be used with --format json");
+		return 2;
 	}
 	if (o.format == FTS_OUT_DB && !fts_insight_db_name_ok(o.output) && !quiet)
 		fts_msg_err("convert", "note: MindStudio Insight only recognises DBs named ftrace_data*.db; '%s' will not import as ftrace",

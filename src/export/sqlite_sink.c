@@ -13,6 +13,7 @@
  * complete.
  */
 #include "export/sinks.h"
+#include "ftscope/pipeline.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -24,6 +25,7 @@
 #include "util/outfile.h"
 #include "export/batchq.h"
 #include "export/jsonw.h"
+#include "export/summary_tables.h"
 
 static const char *const schema =
 	"PRAGMA page_size=65536;"
@@ -73,6 +75,7 @@ struct sqlite_sink {
 	pthread_t writer;
 	int writer_running;
 	struct fts_err werr;       /* the writer's failure, read after join */
+	int summary;               /* write the Ftrace Task Summary tables at finish */
 };
 
 /*
@@ -275,6 +278,8 @@ static int sq_finish(struct fts_sink *base, int ok, struct fts_err *err)
 			rc = db_error(s, err, "cannot commit");
 		else if (sqlite3_exec(s->db, indexes, NULL, NULL, NULL) != SQLITE_OK)
 			rc = db_error(s, err, "cannot build indexes");
+		else if (s->summary)
+			rc = fts_summary_tables_write(s->db, s->out.target, err);
 	}
 	sq_close(s);
 	if (!ok || rc) {
@@ -299,7 +304,7 @@ static void sq_destroy(struct fts_sink *base)
 	free(s);
 }
 
-int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_err *err)
+static int create(const char *path, int summary, struct fts_sink **out, struct fts_err *err)
 {
 	struct sqlite_sink *s = calloc(1, sizeof(*s));
 	int rc;
@@ -308,6 +313,7 @@ int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_e
 	if (!s)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	s->out.fd = -1;
+	s->summary = summary;
 	if (fts_batchq_init(&s->q)) {
 		free(s);
 		return fts_err_set(err, -ENOMEM, "out of memory");
@@ -351,4 +357,14 @@ int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_e
 fail:
 	sq_destroy(&s->base);
 	return rc;
+}
+
+int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_err *err)
+{
+	return create(path, 0, out, err);
+}
+
+int fts_sqlite_sink_create_summary(const char *path, struct fts_sink **out, struct fts_err *err)
+{
+	return create(path, 1, out, err);
 }

@@ -5,6 +5,7 @@
 #include "ftscope/ftscope.h"
 #include "ftscope/pipeline.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "export/sinks.h"
@@ -44,11 +45,14 @@ int fts_convert(const struct fts_convert_opts *opts, struct fts_convert_result *
 	po.input = opts->input;
 	po.profiling_data = opts->profiling_data;
 	po.pid_mapping = opts->pid_mapping;
-	po.cs_rows = opts->cs_rows;
+	po.cs_rows = opts->with_summary ? 0 : opts->cs_rows;
 	po.progress = opts->progress ? to_legacy : NULL;
 	po.progress_ctx = &lp;
 	if (res)
 		memset(res, 0, sizeof(*res));
+	if (opts->with_summary && opts->format != FTS_OUT_DB)
+		return fts_err_set(err, -EINVAL,
+				   "the task summary tables can only be written into a DB, not JSON");
 	/* probe (it forks) before the SQLite sink starts its writer thread */
 	rc = fts_pipeline_detect(opts->input, &kind, err);
 	if (!rc && kind == FTS_PIPE_TRACE) {
@@ -61,6 +65,8 @@ int fts_convert(const struct fts_convert_opts *opts, struct fts_convert_result *
 	}
 	if (!rc)
 		rc = opts->format == FTS_OUT_JSON ? fts_json_sink_create(opts->output, &sink, err) :
+						    opts->with_summary ?
+						    fts_sqlite_sink_create_summary(opts->output, &sink, err) :
 						    fts_sqlite_sink_create(opts->output, &sink, err);
 	if (rc)
 		return rc;
