@@ -72,6 +72,9 @@ class Data:
         self.lanes = {}  # key -> (group, tid)
         self.slices = []  # (lane key, ts, dur, name, args dict or None)
         self.flows = []   # (flow id, lane key, ts, type s/t/f)
+        self.summary = None  # precomputed trace_task_summary rows, when present
+        self.irq_detail = None
+        self.status = {}     # status_info key -> value
 
 
 def load_db(path):
@@ -139,8 +142,88 @@ def load_db(path):
     for fid, name, cat, track, ts, typ in cur.execute(
             "SELECT flow_id, name, cat, track_id, timestamp, type FROM flow"):
         d.flows.append((fid, track, ts, typ))
+    load_summary(cur, tables, d)
     con.close()
     return d
+
+
+# The server's own schemas (TextTraceDatabaseFtrace.cpp:29-72, 134-155):
+# (name, type, notnull, default, pk position) as PRAGMA table_info reports them.
+SUMMARY_SCHEMA = [("comm", "TEXT", 1, None, 1), ("pid", "INTEGER", 1, None, 2),
+                  ("cpu_id", "INTEGER", 1, None, 3)] + [
+    (c, "INTEGER", 0, "0", 0) for c in (
+        "running_ns", "sleeping_ns", "runnable_ns", "cs_count", "cs_involuntary_count",
+        "soft_irq_count", "soft_irq_duration", "hard_irq_count", "hard_irq_duration")]
+IRQ_DETAIL_SCHEMA = [("comm", "TEXT", 1, None, 1), ("pid", "INTEGER", 1, None, 2),
+                     ("cpu_id", "INTEGER", 1, None, 3), ("irq_type", "TEXT", 1, None, 4),
+                     ("irq_name", "TEXT", 1, None, 5), ("count", "INTEGER", 0, "0", 0),
+                     ("time_ns", "INTEGER", 0, "0", 0)]
+FTRACE_UNITS = ("FTRACE_TIME_STATISTICS", "FTRACE_IRQ_STATISTICS",
+                "FTRACE_SCHED_STATISTICS", "FTRACE_IRQ_AGGREGATION")
+
+
+def load_summary(cur, tables, d):
+    """Precomputed summary tables (convert --with-summary, contract 6.4 C)."""
+    if "status_info" in tables:
+        d.status = {k: v for k, v in cur.execute("SELECT key, value FROM status_info")}
+    have = [t for t in ("trace_task_summary", "trace_irq_detail") if t in tables]
+    finished = [k for k in FTRACE_UNITS if d.status.get(k) == "FINISH"]
+    if not have and not finished:
+        return
+    if len(have) != 2 or len(finished) != 4:
+        fail("summary tables %s with FINISH keys %s: the server would mix its rows with ours"
+             " (contract 6.4: both tables and all four keys, or none)" % (have, finished))
+        return
+    for table, want in (("trace_task_summary", SUMMARY_SCHEMA),
+                        ("trace_irq_detail", IRQ_DETAIL_SCHEMA)):
+        got = [(r[1], r[2], r[3], r[4], r[5]) for r in cur.execute("PRAGMA table_info(%s)" % table)]
+        if got != want:
+            fail("%s schema differs from the server's: %r" % (table, got))
+    d.summary = {}
+    for r in cur.execute(
+            "SELECT comm, pid, cpu_id, running_ns, runnable_ns, sleeping_ns, cs_count,"
+            " cs_involuntary_count, soft_irq_count, soft_irq_duration, hard_irq_count,"
+            " hard_irq_duration FROM trace_task_summary"):
+        for v in r[1:]:
+            if not isinstance(v, int):
+                fail("trace_task_summary %r: non-integer value %r" % (r[:3], v))
+        d.summary[(r[0], r[1], r[2])] = tuple(r[3:])
+    d.irq_detail = {}
+    for r in cur.execute("SELECT comm, pid, cpu_id, irq_type, irq_name, count, time_ns"
+                         " FROM trace_irq_detail"):
+        d.irq_detail[tuple(r[:5])] = (r[5], r[6])
+
+
+def check_summary(d, task_rows, cs_cpu, irq_cpu):
+    """The precomputed tables equal what the server's units would compute
+    from the slices (re-derived here), except that switches count on the CPU
+    lane's cpu; no cpu -1 rows."""
+    want = {}
+    for k, (run, rnb, slp) in task_rows.items():
+        want[k] = [run, rnb, slp, 0, 0, 0, 0, 0, 0]
+    for k, (n, inv) in cs_cpu.items():
+        if k in want:
+            want[k][3] += n
+            want[k][4] += inv
+    for (comm, pid, cpu, typ, name), (n, t) in irq_cpu.items():
+        k = (comm, pid, cpu)
+        if k in want:
+            off = 5 if typ == "softirq" else 7
+            want[k][off] += n
+            want[k][off + 1] += t
+    for k in sorted(set(want) | set(d.summary))[:100000]:
+        if k[2] == -1:
+            fail("trace_task_summary row %r has cpu -1 (a marker row)" % (k,))
+        w = tuple(want.get(k, ()))
+        g = d.summary.get(k, ())
+        if w != g:
+            fail("trace_task_summary %r: %r, the slices give %r (running, runnable, sleeping,"
+                 " cs, cs_invol, soft n/ns, hard n/ns)" % (k, g, w))
+    if d.irq_detail != irq_cpu:
+        for k in sorted(set(d.irq_detail) | set(irq_cpu))[:20]:
+            if d.irq_detail.get(k) != irq_cpu.get(k):
+                fail("trace_irq_detail %r: %r, the slices give %r" %
+                     (k, d.irq_detail.get(k), irq_cpu.get(k)))
 
 
 def check_json_text(path):
@@ -336,6 +419,8 @@ def check_model(d, expect):
     irq_hits = irq_total = 0
     cs_hits = cs_total = 0
     counted = defaultdict(int)
+    cs_cpu = defaultdict(lambda: [0, 0])      # (prev comm, prev pid, lane cpu) -> n, involuntary
+    irq_cpu = defaultdict(lambda: [0, 0])     # (comm, pid, cpu, type, name) -> n, ns
     for key, items in by_lane.items():
         group, tid = d.lanes[key]
         if group != "CPU Scheduling":
@@ -360,6 +445,10 @@ def check_model(d, expect):
                 if any(k in t[0] for k in KERNEL_COMMS):
                     continue
                 irq_total += 1
+                if args.get(need):
+                    e = irq_cpu[(t[0], t[1], cpu, name, args[need])]
+                    e[0] += 1
+                    e[1] += dur
                 if (t[0], t[1], cpu) in task_rows:
                     irq_hits += 1
             elif name == "sched_switch" and isinstance(args, dict):
@@ -374,6 +463,10 @@ def check_model(d, expect):
                     continue
                 cs_total += 1
                 counted[(comm, int(args["prev_pid"]))] += 1
+                if comm:
+                    e = cs_cpu[(comm, int(args["prev_pid"]), cpu)]
+                    e[0] += 1
+                    e[1] += args.get("prev_state") == "R"  # the server's rule: exactly R
                 if (comm, int(args["prev_pid"])) in has_cpu_minus1:
                     cs_hits += 1
     # a cpu -1 row with no switch to count is an all-zero summary row
@@ -383,7 +476,14 @@ def check_model(d, expect):
                  " (an all-zero summary row)" % t)
     if expect.get("irq") and irq_hits == 0:
         fail("no irq/softirq slice lands on a task row: IRQ columns would stay empty")
-    if expect.get("cs") and cs_total and cs_hits == 0:
+    summary_cs = 0
+    if d.summary is not None:
+        check_summary(d, task_rows, {k: tuple(v) for k, v in cs_cpu.items()},
+                      {k: tuple(v) for k, v in irq_cpu.items()})
+        summary_cs = sum(v[3] for v in d.summary.values())
+        if expect.get("cs") and cs_total and summary_cs == 0:
+            fail("precomputed summary: no context switch counted")
+    elif expect.get("cs") and cs_total and cs_hits == 0:
         fail("no context switch lands on a cpu -1 row: context-switch columns would stay 0")
     # wakeup links: one start and one end per id, on known lanes, start <= end
     ends = defaultdict(dict)
@@ -407,6 +507,9 @@ def check_model(d, expect):
           "switches on cpu -1 rows %d/%d, lost markers %d, wakeup links %d" %
           (len(d.lanes), len(d.slices), len(task_rows), irq_hits, irq_total, cs_hits,
            cs_total, lost, len(ends)))
+    if d.summary is not None:
+        print("precomputed summary: %d rows, %d irq detail rows, %d switches on per-CPU rows" %
+              (len(d.summary), len(d.irq_detail), summary_cs))
 
 
 def main(argv):
