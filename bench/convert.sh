@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # convert.sh — time `ftscope convert` on the large inputs from bench/make_input.sh.
 #
-# What: runs txt->db, txt->json and dat->db once each and prints, per case:
+# What: runs txt->db, txt->db --with-summary (the added time of Insight's summary
+#   tables), txt->json and dat->db once each and prints, per case:
 #   input MB, wall seconds, MB/s, events/s, peak RSS (KB, /usr/bin/time -f %M),
 #   output MB. Events = event lines of trace.txt (counted once with grep by
 #   make_input.sh) and the per-CPU entry count recorded for trace.dat.
@@ -45,6 +46,7 @@ run() { # name input events output [extra args...]
 }
 rc=0
 run txt-db   "$DIR/trace.txt" "$(cat "$DIR/trace.txt.events")" "$OUT/txt.db" || rc=1
+run txt-db-sum "$DIR/trace.txt" "$(cat "$DIR/trace.txt.events")" "$OUT/txt-sum.db" --with-summary || rc=1
 run txt-json "$DIR/trace.txt" "$(cat "$DIR/trace.txt.events")" "$OUT/txt.json" --format json || rc=1
 run dat-db   "$DIR/trace.dat" "$(cat "$DIR/trace.dat.events")" "$OUT/dat.db" || rc=1
 exit $rc
