@@ -20,8 +20,9 @@
  * status_info columns (id, key, value) are the contract's.
  *
  * Done in SQL over the rows just written, in one transaction after the
- * rows are committed: three scans of slice, aggregates that SQLite sorts with
- * its bounded, spilling sorter, so memory stays flat with the input size.
+ * rows are committed: one scan of slice per unit, each summed by UPSERT into
+ * a temp table as small as the number of (lane, key) pairs, so memory stays
+ * flat with the input size and nothing sorts the whole input.
  */
 #include "export/summary_tables.h"
 
@@ -102,6 +103,10 @@ static const char *const summary_sql =
 	"CREATE TABLE IF NOT EXISTS status_info (id INTEGER PRIMARY KEY AUTOINCREMENT,"
 	" key TEXT, value TEXT);"
 	/*
+	 * Each unit is one scan of slice, summed into a small temp table keyed
+	 * by lane and the raw args it needs (an UPSERT per row: no sort of the
+	 * whole input), then reduced to the server's keys.
+	 *
 	 * FTRACE_TIME_STATISTICS: per (comm, pid, cpu) of the task lanes, the
 	 * summed durations of Running/Runnable/Sleeping; cpu is args.cpu
 	 * (std::stoi: a leading integer, else -1). Every key gets a row.
@@ -110,35 +115,42 @@ static const char *const summary_sql =
 	" fts_task_comm(t.tid) AS comm, fts_task_pid(t.tid) AS pid FROM thread t"
 	" JOIN process p ON p.pid = t.pid WHERE p.process_name = 'Process Scheduling'"
 	" AND fts_task_comm(t.tid) IS NOT NULL;"
-	"CREATE UNIQUE INDEX temp.fts_task_lane_id ON fts_task_lane (track_id);"
+	"CREATE TEMP TABLE fts_time (track_id INTEGER NOT NULL, cpu INTEGER NOT NULL,"
+	" run INTEGER, rnb INTEGER, slp INTEGER, PRIMARY KEY (track_id, cpu)) WITHOUT ROWID;"
+	"INSERT INTO fts_time SELECT track_id,"
+	"  CASE WHEN c GLOB '[0-9]*' OR c GLOB '-[0-9]*' THEN CAST(c AS INTEGER) ELSE -1 END,"
+	"  CASE WHEN name = 'Running' THEN duration ELSE 0 END,"
+	"  CASE WHEN name = 'Runnable' THEN duration ELSE 0 END,"
+	"  CASE WHEN name = 'Sleeping' THEN duration ELSE 0 END"
+	" FROM (SELECT track_id, name, duration, json_extract(args, '$.cpu') AS c FROM slice"
+	"       WHERE name IN ('Running', 'Runnable', 'Sleeping')) WHERE 1"
+	" ON CONFLICT DO UPDATE SET run = run + excluded.run, rnb = rnb + excluded.rnb,"
+	"  slp = slp + excluded.slp;"
 	"INSERT INTO trace_task_summary (comm, pid, cpu_id, running_ns, sleeping_ns, runnable_ns)"
-	" SELECT l.comm, l.pid, s.cpu,"
-	"  SUM(CASE WHEN s.name = 'Running' THEN s.duration ELSE 0 END),"
-	"  SUM(CASE WHEN s.name = 'Sleeping' THEN s.duration ELSE 0 END),"
-	"  SUM(CASE WHEN s.name = 'Runnable' THEN s.duration ELSE 0 END)"
-	" FROM (SELECT track_id, name, duration, CASE WHEN c GLOB '[0-9]*' OR c GLOB '-[0-9]*'"
-	"        THEN CAST(c AS INTEGER) ELSE -1 END AS cpu"
-	"       FROM (SELECT track_id, name, duration, json_extract(args, '$.cpu') AS c FROM slice"
-	"             WHERE name IN ('Running', 'Runnable', 'Sleeping'))) s"
-	" JOIN fts_task_lane l ON l.track_id = s.track_id"
-	" GROUP BY l.comm, l.pid, s.cpu;"
+	" SELECT l.comm, l.pid, t.cpu, SUM(t.run), SUM(t.slp), SUM(t.rnb)"
+	" FROM fts_time t JOIN fts_task_lane l ON l.track_id = t.track_id"
+	" GROUP BY l.comm, l.pid, t.cpu;"
 	/*
 	 * FTRACE_IRQ_STATISTICS: irq/softirq slices on CPU lanes, per (task
 	 * comm, task pid, lane cpu, slice name, irq name: args.name for irq,
 	 * args.action for softirq). Skipped: task exactly "<idle>" or not
 	 * "<comm>:<pid>", kernel comms, an empty irq name.
 	 */
+	"CREATE TEMP TABLE fts_irq (track_id INTEGER NOT NULL, name TEXT NOT NULL,"
+	" task TEXT NOT NULL, irq_name TEXT NOT NULL, n INTEGER, ns INTEGER,"
+	" PRIMARY KEY (track_id, name, task, irq_name)) WITHOUT ROWID;"
+	"INSERT INTO fts_irq SELECT track_id, name,"
+	"  COALESCE(json_extract(args, '$.task'), ''),"
+	"  COALESCE(json_extract(args, CASE name WHEN 'irq' THEN '$.name' ELSE '$.action' END), ''),"
+	"  1, duration"
+	" FROM slice WHERE name IN ('irq', 'softirq')"
+	" ON CONFLICT DO UPDATE SET n = n + 1, ns = ns + excluded.ns;"
 	"INSERT INTO trace_irq_detail (comm, pid, cpu_id, irq_type, irq_name, count, time_ns)"
-	" SELECT fts_task_comm(task) AS comm, fts_task_pid(task), cpu, name, irq_name,"
-	"  COUNT(*), SUM(duration)"
-	" FROM (SELECT s.name AS name, s.duration AS duration, c.cpu AS cpu,"
-	"        json_extract(s.args, '$.task') AS task,"
-	"        json_extract(s.args, CASE s.name WHEN 'irq' THEN '$.name' ELSE '$.action' END)"
-	"          AS irq_name"
-	"       FROM slice s JOIN " CPU_LANES " c ON c.track_id = s.track_id"
-	"       WHERE s.name IN ('irq', 'softirq'))"
-	" WHERE task IS NOT '<idle>' AND fts_task_comm(task) IS NOT NULL"
-	"  AND " KERNEL_COMM("fts_task_comm(task)") " AND irq_name IS NOT NULL AND irq_name <> ''"
+	" SELECT fts_task_comm(i.task) AS comm, fts_task_pid(i.task), c.cpu, i.name, i.irq_name,"
+	"  SUM(i.n), SUM(i.ns)"
+	" FROM fts_irq i JOIN " CPU_LANES " c ON c.track_id = i.track_id"
+	" WHERE i.task <> '<idle>' AND fts_task_comm(i.task) IS NOT NULL"
+	"  AND " KERNEL_COMM("fts_task_comm(i.task)") " AND i.irq_name <> ''"
 	" GROUP BY 1, 2, 3, 4, 5;"
 	/*
 	 * FTRACE_SCHED_STATISTICS: one switch per CPU-lane sched_switch, keyed by
@@ -147,17 +159,22 @@ static const char *const summary_sql =
 	 * is not counted). Kernel comms are skipped; counts are added to
 	 * existing rows only, as the server's UPDATE does.
 	 */
+	"CREATE TEMP TABLE fts_cs (track_id INTEGER NOT NULL, comm TEXT NOT NULL,"
+	" pid TEXT NOT NULL, n INTEGER, inv INTEGER,"
+	" PRIMARY KEY (track_id, comm, pid)) WITHOUT ROWID;"
+	"INSERT INTO fts_cs SELECT track_id,"
+	"  COALESCE(json_extract(args, '$.prev_comm'), ''),"
+	"  COALESCE(json_extract(args, '$.prev_pid'), ''), 1,"
+	"  json_extract(args, '$.prev_state') IS 'R'"
+	" FROM slice WHERE name = 'sched_switch'"
+	" ON CONFLICT DO UPDATE SET n = n + 1, inv = inv + excluded.inv;"
 	"UPDATE trace_task_summary SET cs_count = cs_count + x.n,"
 	" cs_involuntary_count = cs_involuntary_count + x.inv"
-	" FROM (SELECT comm, CAST(pid AS INTEGER) AS pid, cpu, COUNT(*) AS n,"
-	"        SUM(state IS 'R') AS inv"
-	"       FROM (SELECT json_extract(s.args, '$.prev_comm') AS comm,"
-	"              json_extract(s.args, '$.prev_pid') AS pid,"
-	"              json_extract(s.args, '$.prev_state') AS state, c.cpu AS cpu"
-	"             FROM slice s JOIN " CPU_LANES " c ON c.track_id = s.track_id"
-	"             WHERE s.name = 'sched_switch')"
-	"       WHERE comm IS NOT NULL AND comm <> '' AND " KERNEL_COMM("comm")
-	"        AND pid GLOB '[0-9]*' AND NOT pid GLOB '*[^0-9]*'"
+	" FROM (SELECT s.comm AS comm, CAST(s.pid AS INTEGER) AS pid, c.cpu AS cpu,"
+	"        SUM(s.n) AS n, SUM(s.inv) AS inv"
+	"       FROM fts_cs s JOIN " CPU_LANES " c ON c.track_id = s.track_id"
+	"       WHERE s.comm <> '' AND " KERNEL_COMM("s.comm")
+	"        AND s.pid GLOB '[0-9]*' AND NOT s.pid GLOB '*[^0-9]*'"
 	"       GROUP BY 1, 2, 3) x"
 	" WHERE trace_task_summary.comm = x.comm AND trace_task_summary.pid = x.pid"
 	"  AND trace_task_summary.cpu_id = x.cpu;"
@@ -177,7 +194,8 @@ static const char *const summary_sql =
 	"       FROM trace_irq_detail GROUP BY comm, pid, cpu_id) x"
 	" WHERE trace_task_summary.comm = x.comm AND trace_task_summary.pid = x.pid"
 	"  AND trace_task_summary.cpu_id = x.cpu_id;"
-	"DROP TABLE temp.fts_task_lane;"
+	"DROP TABLE temp.fts_task_lane; DROP TABLE temp.fts_time; DROP TABLE temp.fts_irq;"
+	"DROP TABLE temp.fts_cs;"
 	/* key strings inferred from the unit names; the server skips a unit whose key says FINISH */
 	"INSERT INTO status_info (key, value) VALUES"
 	" ('FTRACE_TIME_STATISTICS', 'FINISH'), ('FTRACE_IRQ_STATISTICS', 'FINISH'),"
