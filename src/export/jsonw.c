@@ -1,4 +1,5 @@
 #include "export/jsonw.h"
+#include "ftscope/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,38 +37,6 @@ void fts_buf_puts(struct fts_buf *b, const char *s)
 	fts_buf_put(b, s, strlen(s));
 }
 
-/* Length of the valid UTF-8 sequence at @s (1-4), or 0 if invalid. */
-static int utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	int n, i;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
-
 void fts_buf_put_str(struct fts_buf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -95,7 +64,7 @@ void fts_buf_put_str(struct fts_buf *b, const char *s)
 			p++;
 			continue;
 		}
-		if (c >= 0x80 && (l = utf8_len(p)) > 1) {
+		if (c >= 0x80 && (l = fts_utf8_decode(p, NULL)) > 1) {
 			memcpy(o, p, (size_t)l);
 			o += l;
 			p += l;
