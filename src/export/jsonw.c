@@ -4,39 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int fts_buf_reserve(struct fts_buf *b, size_t n)
-{
-	size_t cap;
-	char *p;
-
-	if (b->len + n <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + n)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p) {
-		b->oom = 1;
-		return -1;
-	}
-	b->p = p;
-	b->cap = cap;
-	return 0;
-}
-
-void fts_buf_put(struct fts_buf *b, const char *s, size_t n)
-{
-	if (fts_buf_reserve(b, n))
-		return;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-}
-
-void fts_buf_puts(struct fts_buf *b, const char *s)
-{
-	fts_buf_put(b, s, strlen(s));
-}
-
 void fts_buf_put_str(struct fts_buf *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -118,9 +85,3 @@ void fts_buf_put_args(struct fts_buf *b, const struct fts_item *it)
 	fts_buf_put(b, "}", 1);
 }
 
-void fts_buf_free(struct fts_buf *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
-}
