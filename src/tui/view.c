@@ -119,7 +119,6 @@ static void show_range(struct fts_view *v, uint64_t a, uint64_t b)
 
 int fts_view_resize(struct fts_view *v, int w, int h)
 {
-	int col = v->grid.w ? cursor_col(v) : 0;
 	int rc;
 
 	if (w < 1)
@@ -137,9 +136,7 @@ int fts_view_resize(struct fts_view *v, int w, int h)
 	if (!v->npc) {
 		show_range(v, v->t_begin, v->t_end);
 	} else {
-		if (col >= v->lay.time_w)
-			col = v->lay.time_w - 1;
-		zoom_to(v, v->npc);
+		zoom_to(v, v->npc); /* same scale; the cursor's time stays on screen */
 	}
 	return 0;
 }
