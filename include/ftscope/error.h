@@ -13,9 +13,13 @@ struct fts_err {
 	char msg[512];   /* one line: what, which file, what to do */
 };
 
-/*
- * fts_err_set - fill @err (may be NULL) with @code and a printf message.
- * Returns @code, so callers can `return fts_err_set(err, -EINVAL, ...)`.
+/**
+ * fts_err_set - fill an error with a code and a printf-style message
+ * @err: the error to fill; NULL is fine (the message is dropped)
+ * @code: a negative errno
+ * @fmt: printf format of the one-line message (what, which file, what to do)
+ *
+ * Returns @code, so callers can write `return fts_err_set(err, -EINVAL, ...)`.
  */
 int fts_err_set(struct fts_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -125,18 +125,39 @@ struct fts_event {
 	} u;
 };
 
-/* fts_ev_type_name - the kernel event name for @type ("sched_switch", ...). */
+/**
+ * fts_ev_type_name - the kernel's name of an event type
+ * @type: the type
+ *
+ * Returns a static string ("sched_switch", ...), "unknown" when out of range.
+ */
 const char *fts_ev_type_name(enum fts_ev_type type);
 
-/* fts_ev_type_from_name - the type for a kernel event name, or -1. */
+/**
+ * fts_ev_type_from_name - the event type of a kernel event name
+ * @name: the name, not necessarily NUL-terminated
+ * @len: its length in bytes
+ *
+ * Returns the enum fts_ev_type value, or -1 for an event ftscope does not model.
+ */
 int fts_ev_type_from_name(const char *name, int len);
 
-/* fts_softirq_name - the kernel's name for softirq vector @vec ("TIMER"). */
+/**
+ * fts_softirq_name - the kernel's name of a softirq vector
+ * @vec: the vector number
+ *
+ * Returns a static string ("TIMER", "NET_RX", ...), "UNKNOWN" when out of range.
+ */
 const char *fts_softirq_name(int vec);
 
-/*
- * fts_copy_str - copy @len bytes of @src into @dst (size @size), truncating,
- * always NUL-terminating. Returns @dst.
+/**
+ * fts_copy_str - bounded string copy that always terminates
+ * @dst: the destination
+ * @size: its size in bytes (> 0)
+ * @src: the source
+ * @len: bytes of @src to copy, or -1 for up to its NUL
+ *
+ * Truncates to @size - 1 bytes. Returns @dst.
  */
 char *fts_copy_str(char *dst, int size, const char *src, int len);
 

@@ -1,12 +1,15 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * ftscope_record.h - the recorder's public C API.
+ * ftscope/record.h - the recorder's public C API.
  *
- * Start a capture of scheduler/irq events through a private tracefs instance
- * (or trace-cmd), sample its per-CPU health while it runs, stop it and get a
- * trace.dat (or kernel text) file; and keep a host pid -> container pid
- * mapping file up to date. Handles are opaque; every fallible call returns 0
- * or a negative errno and fills a struct fts_err message. Nothing here prints,
- * exits or installs signal handlers: the caller owns the process.
+ * Probe what this machine can record, start a capture of scheduler/irq
+ * events through a private tracefs instance (or trace-cmd), take health
+ * snapshots while it runs, stop it with progress and get a trace.dat (or
+ * kernel text) file; and keep a host pid -> container pid mapping file up to
+ * date. Handles are opaque; every fallible call returns 0 or a negative errno
+ * and fills a struct fts_err message. Nothing here prints, exits or installs
+ * signal handlers, and every thread the library starts blocks all signals:
+ * the caller owns the process.
  */
 #ifndef FTSCOPE_RECORD_H
 #define FTSCOPE_RECORD_H
@@ -19,9 +22,8 @@
 extern "C" {
 #endif
 
-
 enum fts_record_backend {
-	FTS_BACKEND_AUTO = 0,   /* native; trace-cmd only if the native one cannot start */
+	FTS_BACKEND_AUTO = 0,   /* native; trace-cmd only when the native one is unavailable */
 	FTS_BACKEND_TRACEFS,    /* native private instance ("debugfs" is an alias) */
 	FTS_BACKEND_TRACE_CMD,  /* drive `trace-cmd record` */
 };
@@ -29,7 +31,7 @@ enum fts_record_backend {
 /* What to record; mirrors the `ftscope record` flags. */
 struct fts_record_opts {
 	const char *cpus;          /* "0-3,8"; NULL or "" = all online CPUs */
-	const char *output;        /* NULL = "trace.dat"; a .txt name gives kernel text */
+	const char *output;        /* NULL = "trace.dat"; a .txt name gives kernel text; "" is refused */
 	unsigned int bf_size_kb;   /* per-CPU ring buffer in KB; 0 = 40960 */
 	enum fts_record_backend backend;
 	int sched;                 /* 1: scheduler events */
@@ -38,91 +40,265 @@ struct fts_record_opts {
 	int nspid;                 /* 1: also keep pid_mapping.json up to date */
 	const char *pid_mapping;   /* NULL = pid_mapping.json beside the output */
 	double pidmap_interval_s;  /* rescan period with nspid; 0 = 1 s */
+	double duration_s;         /* > 0: tracing stops by itself after this long; 0 = until stopped */
+};
+
+/* One event of the reference set and whether this kernel has it. */
+struct fts_record_event_cap {
+	const char *group;         /* "sched", "irq" or "futex" */
+	const char *name;          /* "sched/sched_switch" */
+	int available;             /* 1: the kernel has it; 0: it lacks it, or unknown (no root / tracefs not mounted) */
+};
+
+/* One online CPU. */
+struct fts_record_cpu_cap {
+	int cpu;
+	int node;                  /* NUMA node, -1 when unknown */
+};
+
+/* What fts_record_probe found; free with fts_record_caps_release. */
+struct fts_record_caps {
+	int root;                  /* effective uid 0 */
+	int tracefs_mounted;
+	int tracefs_mountable;     /* not mounted, but the kernel has tracefs and we are root */
+	char tracing_dir[4096];    /* where it is mounted, or "" */
+	int instances;             /* private instances can be created */
+	int mono_raw;              /* the mono_raw trace clock exists */
+	int trace_cmd;             /* a trace-cmd program is on PATH */
+	int native_ok;             /* the native backend can start (root, tracefs, instances, mono_raw) */
+	char problem[256];         /* why native_ok is 0, and what to do; "" otherwise */
+	int nevents;
+	struct fts_record_event_cap events[24]; /* every event of sched, irq and futex */
+	char missing_sched[256];   /* "sys:event,..." this kernel lacks per group, or "" */
+	char missing_irq[256];
+	char missing_futex[256];
+	int ncpus;
+	struct fts_record_cpu_cap *cpu;  /* the online CPUs, ascending */
+	int nnodes;                /* NUMA nodes seen (1 without NUMA) */
 };
 
 /* Live figures of one recorded CPU. */
 struct fts_record_cpu_health {
 	int cpu;
 	uint64_t events;           /* arrived in the ring buffer so far (read + pending + overrun) */
-	double events_per_s;       /* since the previous health call */
+	double events_per_s;       /* over the recorder's last sampling period */
 	uint64_t bytes_written;    /* raw pages streamed to disk */
 	double fill;               /* ring buffer fill, 0..1 */
 	uint64_t overrun;          /* kernel counters, totals since start */
 	uint64_t commit_overrun;
 	uint64_t dropped;
 	uint64_t lost;             /* overrun + commit_overrun + dropped */
-	uint64_t lost_delta;       /* lost since the previous health call */
+	uint64_t lost_delta;       /* lost during the recorder's last sampling period */
 };
 
-/* A health snapshot; @cpu points into the recorder and stays valid until the next call. */
+/*
+ * A health snapshot. The recorder samples on its own tick (@period_s), so
+ * rates do not depend on who polled last; to report every loss, compare
+ * @lost (or a CPU's) with your previous snapshot. @cpu is owned by the
+ * snapshot: free it with fts_record_health_release.
+ */
 struct fts_record_health {
 	double elapsed_s;
+	double period_s;           /* the sampling period the rates cover */
+	uint64_t sample;           /* sample number; equal numbers mean equal figures */
 	int ncpus;
-	const struct fts_record_cpu_health *cpu;
+	struct fts_record_cpu_health *cpu;
 	uint64_t events;
 	double events_per_s;
 	uint64_t bytes_written;
 	uint64_t lost;
 	uint64_t lost_delta;
+	int counters;              /* 1: per-CPU counters are known (0 with trace-cmd) */
+	int done;                  /* duration_s reached: tracing is off, call fts_record_stop */
 	int failed;                /* a reader hit an error (e.g. disk full): stop now */
 	char failure[256];         /* what it was, empty when !failed */
-	const char *backend;       /* "tracefs" or "trace-cmd" */
-	const char *skipped_events;/* events the kernel lacks, comma separated, or "" */
+	const char *backend;       /* "tracefs" or "trace-cmd" (static) */
+	char skipped_events[512];  /* events the kernel lacks, comma separated, or "" */
+	char fallback[256];        /* why AUTO fell back to trace-cmd, or "" */
 };
 
-/* How fts_record_stop ends the capture. */
+/* How fts_record_stop ends the capture; each mode does less than the one before. */
 enum fts_record_stop_mode {
 	FTS_STOP_DRAIN = 0,        /* read everything still in the ring buffers */
-	FTS_STOP_FAST,             /* skip draining (second Ctrl+C); file stays valid */
+	FTS_STOP_FAST,             /* skip (the rest of) draining; file stays valid */
+	FTS_STOP_CUT,              /* also stop copying data now: a valid, shorter file */
 };
+
+/* The steps of fts_record_stop, in order. */
+enum fts_record_stage {
+	FTS_STAGE_DRAIN = 0,       /* reading what is left in the ring buffers */
+	FTS_STAGE_ASSEMBLE,        /* copying the streams into the trace.dat */
+	FTS_STAGE_RENDER,          /* rendering kernel text (.txt outputs) */
+};
+
+/* Where fts_record_stop is; @done and @total count bytes (events for RENDER; total 0 = unknown). */
+struct fts_record_progress {
+	enum fts_record_stage stage;
+	uint64_t done;
+	uint64_t total;
+};
+
+/*
+ * Called from fts_record_stop's thread at least every 100 ms of work; it
+ * returns the mode to go on with (FTS_STOP_DRAIN to keep going; a mode can
+ * only escalate).
+ */
+typedef enum fts_record_stop_mode (*fts_record_progress_fn)(const struct fts_record_progress *p,
+							    void *arg);
 
 /* The final summary fts_record_stop fills. */
 struct fts_record_summary {
-	struct fts_record_health health;  /* the last sample, per-CPU totals */
+	struct fts_record_health health;  /* the last sample with per-CPU totals; owns health.cpu */
 	double duration_s;
 	uint64_t file_size;
 	char output[4096];         /* the file written */
 	char pid_mapping[4096];    /* the mapping written, empty without nspid */
 	int truncated;             /* 1 when a disk error cut the capture short */
+	int cut;                   /* 1 when FTS_STOP_CUT left a shorter file */
 	char failure[256];         /* why, when truncated */
-	struct fts_record_cpu_health *cpu; /* per-CPU totals (health.ncpus of them); free with fts_record_summary_release */
 };
 
 struct fts_recorder;
 struct fts_pidmapper;
 
-/* fts_record_summary_release - free what fts_record_stop allocated in @sum. */
-void fts_record_summary_release(struct fts_record_summary *sum);
-
-/* fts_record_opts_init - fill @o with the reference defaults (all online CPUs, trace.dat, 40960 KB, sched+irq). */
+/**
+ * fts_record_opts_init - fill options with the reference defaults
+ * @o: the options to fill
+ *
+ * All online CPUs, trace.dat, 40960 KB per CPU, sched and irq events, AUTO
+ * backend, no duration.
+ */
 void fts_record_opts_init(struct fts_record_opts *o);
 
-/*
- * fts_record_start - validate @o, set up the capture and start recording;
- * on success *@out is the running recorder. Needs root and tracefs; errors
- * (-EPERM, -ENODEV, -EINVAL for a bad CPU list, ...) leave nothing behind.
+/**
+ * fts_record_probe - what this machine can record, before starting
+ * @o: the options (events and CPUs of interest); NULL for the defaults
+ * @caps: filled with root, tracefs, instances, mono_raw, events, CPUs and NUMA nodes
+ * @err: message on failure
+ *
+ * Changes nothing (it does not mount tracefs). A machine that cannot record
+ * is not an error: @caps->native_ok is 0 and @caps->problem says why.
+ *
+ * Returns 0, or a negative errno (-ENOMEM) with @err filled.
+ */
+int fts_record_probe(const struct fts_record_opts *o, struct fts_record_caps *caps,
+		     struct fts_err *err);
+
+/**
+ * fts_record_caps_release - free what fts_record_probe allocated
+ * @caps: the capabilities; safe on a zeroed struct and twice
+ */
+void fts_record_caps_release(struct fts_record_caps *caps);
+
+/**
+ * fts_record_start - validate the options, set up the capture and start it
+ * @o: what to record
+ * @out: set to the running recorder on success, NULL otherwise
+ * @err: message on failure
+ *
+ * The output (and the pid mapping with nspid) is checked before anything is
+ * recorded: a directory, symlink, device or FIFO, a missing directory, a
+ * name too long for its temporary name or a disk without room for the
+ * reserve are refused. With FTS_BACKEND_AUTO, trace-cmd is used only when
+ * the native backend is unavailable here (no tracefs instances or mono_raw).
+ * On error nothing is left behind.
+ *
+ * Returns 0, or a negative errno: -EPERM (not root), -ENODEV (no tracefs),
+ * -EINVAL (bad CPU list, no events), -ENOSPC, -EISDIR, -ELOOP, ...
  */
 int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out, struct fts_err *err);
 
-/* fts_record_health - sample @r's live per-CPU figures into @h (call at >= 2 Hz for good rates). */
+/**
+ * fts_record_health - a snapshot of the live per-CPU figures
+ * @r: the recorder
+ * @h: filled; @h->cpu is allocated, free it with fts_record_health_release
+ *
+ * Safe to call from several threads at any rate: it reads the recorder's
+ * latest sample and changes nothing.
+ *
+ * Returns 0, or -ENOMEM (then @h->ncpus is 0).
+ */
 int fts_record_health(struct fts_recorder *r, struct fts_record_health *h);
 
-/*
- * fts_record_stop - stop @r, drain it (unless @mode is FTS_STOP_FAST), write
- * the output atomically, restore the tracing state and free @r (always, even
- * on error). @sum (may be NULL) gets the final figures.
+/**
+ * fts_record_health_release - free a snapshot's per-CPU array
+ * @h: the snapshot; safe twice
+ */
+void fts_record_health_release(struct fts_record_health *h);
+
+/**
+ * fts_record_worst_cpus - order a snapshot's CPUs worst first
+ * @h: the snapshot
+ * @idx: filled with indices into @h->cpu: most lost first, then fullest buffer
+ * @max: room in @idx
+ *
+ * Returns how many indices were written (min(@max, @h->ncpus)).
+ */
+int fts_record_worst_cpus(const struct fts_record_health *h, int *idx, int max);
+
+/**
+ * fts_record_stop - stop, drain, write the output and free the recorder
+ * @r: the recorder; freed always, even on error
+ * @mode: FTS_STOP_DRAIN, FTS_STOP_FAST (skip draining) or FTS_STOP_CUT
+ * @sum: the final figures (may be NULL); release with fts_record_summary_release
+ * @err: message on failure
+ *
+ * Same as fts_record_stop_progress without a callback.
+ *
+ * Returns 0 or a negative errno.
  */
 int fts_record_stop(struct fts_recorder *r, enum fts_record_stop_mode mode,
 		    struct fts_record_summary *sum, struct fts_err *err);
 
-/*
- * fts_pidmapper_start - write @path now and rescan /proc every @interval_s
- * seconds (<= 0: 1 s) in a thread, keeping every pid ever seen.
+/**
+ * fts_record_stop_progress - stop with progress, so a UI never freezes
+ * @r: the recorder; freed always, even on error
+ * @mode: the mode to start with
+ * @progress: called during drain, assembly and render (may be NULL); its
+ *            return value escalates the mode (e.g. on a second Ctrl+C)
+ * @arg: passed to @progress
+ * @sum: the final figures (may be NULL); release with fts_record_summary_release
+ * @err: message on failure
+ *
+ * Tracing stops first, the tracing state is restored and the instance
+ * removed before the (possibly long) assembly. The output is written
+ * atomically; after a disk error or FTS_STOP_CUT it holds what was recorded
+ * (or copied) until then and @sum says so.
+ *
+ * Returns 0 or a negative errno.
+ */
+int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode mode,
+			     fts_record_progress_fn progress, void *arg,
+			     struct fts_record_summary *sum, struct fts_err *err);
+
+/**
+ * fts_record_summary_release - free what fts_record_stop put in a summary
+ * @sum: the summary; safe on a zeroed struct and twice
+ */
+void fts_record_summary_release(struct fts_record_summary *sum);
+
+/**
+ * fts_pidmapper_start - keep a pid mapping file up to date
+ * @path: the JSON file to write (never through a symlink)
+ * @interval_s: rescan period in seconds; <= 0 writes once at stop too (1 s)
+ * @out: set to the running mapper
+ * @err: message on failure
+ *
+ * Writes @path now and rescans /proc every @interval_s in a thread, keeping
+ * every pid ever seen.
+ *
+ * Returns 0 or a negative errno.
  */
 int fts_pidmapper_start(const char *path, double interval_s, struct fts_pidmapper **out,
 			struct fts_err *err);
 
-/* fts_pidmapper_stop - rescan once more, write the file, stop the thread and free @m. */
+/**
+ * fts_pidmapper_stop - rescan once more, write the file, stop and free
+ * @m: the mapper; freed always
+ * @err: message on failure
+ *
+ * Returns 0 or a negative errno.
+ */
 int fts_pidmapper_stop(struct fts_pidmapper *m, struct fts_err *err);
 
 #ifdef __cplusplus

@@ -3,11 +3,13 @@
  * updated every --interval seconds until Ctrl+C/SIGTERM/SIGHUP.
  */
 #include "commands.h"
+#include "msg.h"
 #include "opts.h"
 #include "term_safe.h"
 #include <ftscope/error.h>
 #include <ftscope/record.h>
 
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,17 +34,6 @@ static const struct fts_opt_spec pidmap_opts[] = {
 	{ NULL, 0, 0, 0 },
 };
 
-static int parse_secs(const char *s, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || v < 0 || v > 1e7)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int fts_cmd_pidmap(int argc, char **argv)
 {
 	const char *output = "pid_mapping.json";
@@ -62,9 +53,9 @@ int fts_cmd_pidmap(int argc, char **argv)
 		case P_OUTPUT: output = p.arg; break;
 		case P_INTERVAL:
 		case P_DURATION:
-			if (parse_secs(p.arg, id == P_INTERVAL ? &interval : &duration)) {
-				fprintf(stderr, "ftscope pidmap: --%s takes seconds, not '%s'\n",
-					id == P_INTERVAL ? "interval" : "duration", p.arg);
+			if (fts_parse_seconds(p.arg, 1e7, id == P_INTERVAL ? &interval : &duration)) {
+				fts_msg_err("pidmap", "--%s takes seconds (0 to 1e7), not '%s'",
+					    id == P_INTERVAL ? "interval" : "duration", p.arg);
 				return 2;
 			}
 			break;

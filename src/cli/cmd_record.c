@@ -1,9 +1,13 @@
 /*
  * cmd_record.c - `ftscope record`: the reference recorder's flags over the
  * recorder API, a compact live status, and stopping on --record_time,
- * Ctrl+C, SIGTERM and SIGHUP (a second Ctrl+C skips draining).
+ * Ctrl+C, SIGTERM and SIGHUP. During the stop a second Ctrl+C skips the
+ * drain and a third cuts the file short (still valid).
+ *
+ * parse_args -> start -> status_loop -> finish_and_report.
  */
 #include "commands.h"
+#include "fmt.h"
 #include "opts.h"
 #include "term_safe.h"
 #include <ftscope/error.h>
@@ -11,9 +15,11 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +55,14 @@ static const struct fts_opt_spec record_opts[] = {
 	{ NULL, 0, 0, 0 },
 };
 
+/* What the command line asked for beyond the library's options. */
+struct record_args {
+	struct fts_record_opts o;
+	long long record_time;
+	int quiet;
+	char txtbuf[4096];
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -58,15 +72,30 @@ static void usage(FILE *f)
 		"  --output FILE       trace.dat (default) or a .txt name for kernel text\n"
 		"  --record_time SECS  stop after SECS seconds; <= 0 records until Ctrl+C (default 30)\n"
 		"  --bf_size KB        per-CPU ring buffer in KB (default 40960)\n"
-		"  --backend NAME      auto (default: native), tracefs (alias debugfs), trace-cmd\n"
+		"  --backend NAME      auto (default: native, trace-cmd only when native is unavailable),\n"
+		"                      tracefs (alias debugfs), trace-cmd\n"
 		"  --sched 0|1         scheduler events (default 1)\n"
 		"  --irq 0|1           hard and soft irq events (default 1)\n"
 		"  --futex 0|1         futex syscall events, when the kernel has them (default 0)\n"
 		"  --NSpid             also write the host pid -> container pid mapping\n"
 		"  --pid_mapping FILE  where it goes (default pid_mapping.json beside the output)\n"
 		"  --quiet             no live status, only warnings and the summary\n\n"
-		"Stops on --record_time, Ctrl+C, SIGTERM or SIGHUP and saves a complete file;\n"
-		"a second Ctrl+C skips draining the ring buffers.\n");
+		"Stops on --record_time, Ctrl+C, SIGTERM or SIGHUP and saves a complete file.\n"
+		"While stopping, Ctrl+C again skips draining; a third cuts the file short (still valid).\n"
+		"Exit status: 0 saved, 1 error, 2 bad arguments, 3 saved but cut short by a disk error.\n");
+}
+
+/* One escaped line "ftscope record: ..." on stderr. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ftscope record: ", stderr);
+	va_start(ap, fmt);
+	fts_vfprintf_safe(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 static int parse_bool(const char *name, const char *v, int *out)
@@ -75,111 +104,106 @@ static int parse_bool(const char *name, const char *v, int *out)
 		*out = v[0] - '0';
 		return 0;
 	}
-	fprintf(stderr, "ftscope record: --%s takes 0 or 1, not '%s'\n", name, v);
+	say("--%s takes 0 or 1, not '%s'", name, v);
 	return -1;
 }
 
-static const char *human(double v, char *buf, size_t len)
+static int parse_backend(const char *v, struct record_args *a, int *debugfs)
 {
-	const char *u[] = { "", "k", "M", "G", "T" };
-	int i = 0;
-
-	while (v >= 1000 && i < 4) {
-		v /= 1000;
-		i++;
+	if (!strcmp(v, "auto"))
+		a->o.backend = FTS_BACKEND_AUTO;
+	else if (!strcmp(v, "tracefs"))
+		a->o.backend = FTS_BACKEND_TRACEFS;
+	else if (!strcmp(v, "debugfs")) {
+		a->o.backend = FTS_BACKEND_TRACEFS;
+		*debugfs = 1;
+	} else if (!strcmp(v, "trace-cmd") || !strcmp(v, "trace_cmd"))
+		a->o.backend = FTS_BACKEND_TRACE_CMD;
+	else {
+		say("--backend is auto, tracefs, debugfs or trace-cmd");
+		return -1;
 	}
-	snprintf(buf, len, i ? "%.1f%s" : "%.0f%s", v, u[i]);
-	return buf;
+	return 0;
 }
 
-static const char *bytes_h(double v, char *buf, size_t len)
+/* Replace ".dat" by ".txt" for the text-only debugfs habit. */
+static const char *rewrite_txt(const char *out, char *buf, size_t len)
 {
-	const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	int i = 0;
+	size_t n = strlen(out);
 
-	while (v >= 1024 && i < 4) {
-		v /= 1024;
-		i++;
+	if (n >= 4 && !strcmp(out + n - 4, ".dat")) {
+		snprintf(buf, len, "%.*s.txt", (int)(n - 4), out);
+		say("warning: the debugfs backend writes text; output renamed to %s", buf);
+		return buf;
 	}
-	snprintf(buf, len, "%.1f %s", v, u[i]);
-	return buf;
+	return out;
 }
 
-static void show_status(const struct fts_record_health *h, int tty)
+/* Returns 0 to go on, or the exit status (0 after --help, 2 on bad arguments). */
+static int parse_args(int argc, char **argv, struct record_args *a, int *exit_now)
 {
-	char a[32], b[32];
+	struct fts_opts p;
+	long long v;
+	int id, debugfs = 0;
 
-	if (h->ncpus <= 16) {
-		for (int i = 0; i < h->ncpus; i++) {
-			const struct fts_record_cpu_health *c = &h->cpu[i];
-			fprintf(stderr, "  cpu%-3d %8s ev/s %9s ev  %10s  fill %3.0f%%  lost %llu%s\n",
-				c->cpu, human(c->events_per_s, a, sizeof(a)), human((double)c->events, b, sizeof(b)),
-				bytes_h((double)c->bytes_written, (char[32]){ 0 }, 32), c->fill * 100,
-				(unsigned long long)c->lost, c->lost_delta ? " (+NEW)" : "");
-		}
-	} else {
-		/* Many CPUs: totals and the three worst. */
-		int worst[3] = { -1, -1, -1 };
-
-		for (int i = 0; i < h->ncpus; i++) {
-			for (int k = 0; k < 3; k++) {
-				int w = worst[k];
-				if (w < 0 || h->cpu[i].lost > h->cpu[w].lost ||
-				    (h->cpu[i].lost == h->cpu[w].lost && h->cpu[i].fill > h->cpu[w].fill)) {
-					memmove(&worst[k + 1], &worst[k], (size_t)(2 - k) * sizeof(int));
-					worst[k] = i;
-					break;
-				}
+	*exit_now = 0;
+	fts_record_opts_init(&a->o);
+	a->record_time = 30;
+	fts_opts_init(&p, "record", argc, argv);
+	while ((id = fts_opts_next(&p, record_opts)) != -1) {
+		switch (id) {
+		case -2: *exit_now = 1; return 2;
+		case O_CPU: a->o.cpus = p.arg; break;
+		case O_OUTPUT: a->o.output = p.arg; break;
+		case O_TIME:
+			if (fts_parse_int(p.arg, &a->record_time) || a->record_time > 1000000000LL) {
+				say("--record_time takes whole seconds, not '%s'", p.arg);
+				*exit_now = 1;
+				return 2;
 			}
+			break;
+		case O_BF:
+			if (fts_parse_int(p.arg, &v) || v <= 0 || v > (1 << 22)) {
+				say("--bf_size takes KB per CPU (1..4194304), not '%s'", p.arg);
+				*exit_now = 1;
+				return 2;
+			}
+			a->o.bf_size_kb = (unsigned)v;
+			break;
+		case O_BACKEND:
+			if (parse_backend(p.arg, a, &debugfs)) {
+				*exit_now = 1;
+				return 2;
+			}
+			break;
+		case O_SCHED: case O_IRQ: case O_FUTEX:
+			if (parse_bool(id == O_SCHED ? "sched" : id == O_IRQ ? "irq" : "futex", p.arg,
+				       id == O_SCHED ? &a->o.sched : id == O_IRQ ? &a->o.irq : &a->o.futex)) {
+				*exit_now = 1;
+				return 2;
+			}
+			break;
+		case O_NSPID: a->o.nspid = 1; break;
+		case O_PIDMAP: a->o.pid_mapping = p.arg; break;
+		case O_QUIET: a->quiet = 1; break;
+		case O_HELP: usage(stdout); *exit_now = 1; return 0;
 		}
-		fprintf(stderr, "  worst:");
-		for (int k = 0; k < 3 && worst[k] >= 0; k++)
-			fprintf(stderr, " cpu%d fill %.0f%% lost %llu;", h->cpu[worst[k]].cpu,
-				h->cpu[worst[k]].fill * 100, (unsigned long long)h->cpu[worst[k]].lost);
-		fputc('\n', stderr);
 	}
-	fprintf(stderr, "%s %6.1fs  %s ev/s  %s events  %s written  lost %llu%s",
-		tty ? "\r" : "", h->elapsed_s, human(h->events_per_s, a, sizeof(a)),
-		human((double)h->events, b, sizeof(b)), bytes_h((double)h->bytes_written, (char[32]){ 0 }, 32),
-		(unsigned long long)h->lost, tty ? "\n" : "\n");
-	if (tty && h->ncpus)
-		fprintf(stderr, "\033[%dA", (h->ncpus <= 16 ? h->ncpus : 1) + 1);
-}
-
-static void show_loss(const struct fts_record_health *h, unsigned bf)
-{
-	for (int i = 0; i < h->ncpus; i++) {
-		const struct fts_record_cpu_health *c = &h->cpu[i];
-		if (!c->lost_delta)
-			continue;
-		fprintf(stderr, "ftscope record: LOST %llu events on CPU %d (ring buffer full: overrun %llu, "
-			"commit overrun %llu, dropped %llu); try a bigger --bf_size (now %u KB) or fewer "
-			"CPUs/events\n", (unsigned long long)c->lost_delta, c->cpu,
-			(unsigned long long)c->overrun, (unsigned long long)c->commit_overrun,
-			(unsigned long long)c->dropped, bf);
+	if (a->o.output && !*a->o.output) {
+		say("--output is empty; give a file name");
+		*exit_now = 1;
+		return 2;
 	}
-}
-
-static void show_summary(const struct fts_record_summary *s, unsigned bf)
-{
-	char a[32], b[32];
-
-	fprintf(stderr, "recorded %.1f s, %s events, %llu lost, ", s->duration_s,
-		human((double)s->health.events, a, sizeof(a)), (unsigned long long)s->health.lost);
-	fts_fputs_safe(stderr, s->output);
-	fprintf(stderr, " (%s)\n", bytes_h((double)s->file_size, b, sizeof(b)));
-	for (int i = 0; s->cpu && i < s->health.ncpus; i++)
-		fprintf(stderr, "  cpu%-3d %10llu events  %10llu lost  %s streamed\n", s->cpu[i].cpu,
-			(unsigned long long)s->cpu[i].events, (unsigned long long)s->cpu[i].lost,
-			bytes_h((double)s->cpu[i].bytes_written, a, sizeof(a)));
-	if (s->health.lost)
-		fprintf(stderr, "warning: %llu events were lost (total_loss_counters); increase --bf_size "
-			"(now %u KB) or record fewer CPUs/events\n", (unsigned long long)s->health.lost, bf);
-	if (s->pid_mapping[0]) {
-		fprintf(stderr, "pid mapping: ");
-		fts_fputs_safe(stderr, s->pid_mapping);
-		fputc('\n', stderr);
+	if (a->o.pid_mapping && !*a->o.pid_mapping) {
+		say("--pid_mapping is empty; give a file name");
+		*exit_now = 1;
+		return 2;
 	}
+	if (debugfs)
+		a->o.output = a->o.output ? rewrite_txt(a->o.output, a->txtbuf, sizeof(a->txtbuf)) : "trace.txt";
+	if (a->record_time > 0)
+		a->o.duration_s = (double)a->record_time;
+	return 0;
 }
 
 static void install_signals(void)
@@ -196,166 +220,265 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Replace ".dat" by ".txt" for the text-only debugfs habit. */
-static const char *rewrite_txt(const char *out, char *buf, size_t len)
+/* Validate before starting: a bad CPU list is a usage error (2), not a failure (1). */
+static int start(struct record_args *a, struct fts_recorder **r)
 {
-	size_t n = strlen(out);
-
-	if (n >= 4 && !strcmp(out + n - 4, ".dat")) {
-		snprintf(buf, len, "%.*s.txt", (int)(n - 4), out);
-		fprintf(stderr, "ftscope record: warning: the debugfs backend writes text; output renamed to ");
-		fts_fputs_safe(stderr, buf);
-		fputc('\n', stderr);
-		return buf;
-	}
-	return out;
-}
-
-int fts_cmd_record(int argc, char **argv)
-{
-	struct fts_record_opts o;
-	struct fts_opts p;
+	struct fts_record_caps caps;
 	struct fts_err err = { 0 };
-	struct fts_recorder *r = NULL;
-	struct fts_record_summary sum;
-	long long record_time = 30, v;
-	int id, quiet = 0, debugfs = 0, tty, rc;
-	const char *backend_name = "auto";
-	char txtbuf[4096];
-	uint64_t last_status = 0;
-	struct timespec t0, now;
+	struct fts_record_health h;
+	int rc = fts_record_probe(&a->o, &caps, &err);
 
-	fts_record_opts_init(&o);
-	fts_opts_init(&p, "record", argc, argv);
-	while ((id = fts_opts_next(&p, record_opts)) != -1) {
-		switch (id) {
-		case -2:
-			return 2;
-		case O_CPU: o.cpus = p.arg; break;
-		case O_OUTPUT: o.output = p.arg; break;
-		case O_TIME:
-			if (fts_parse_int(p.arg, &record_time)) {
-				fprintf(stderr, "ftscope record: --record_time takes whole seconds, not '%s'\n", p.arg);
-				return 2;
-			}
-			break;
-		case O_BF:
-			if (fts_parse_int(p.arg, &v) || v <= 0 || v > (1 << 22)) {
-				fprintf(stderr, "ftscope record: --bf_size takes KB per CPU (1..4194304), not '%s'\n", p.arg);
-				return 2;
-			}
-			o.bf_size_kb = (unsigned)v;
-			break;
-		case O_BACKEND:
-			backend_name = p.arg;
-			if (!strcmp(p.arg, "auto"))
-				o.backend = FTS_BACKEND_AUTO;
-			else if (!strcmp(p.arg, "tracefs"))
-				o.backend = FTS_BACKEND_TRACEFS;
-			else if (!strcmp(p.arg, "debugfs")) {
-				o.backend = FTS_BACKEND_TRACEFS;
-				debugfs = 1;
-			} else if (!strcmp(p.arg, "trace-cmd") || !strcmp(p.arg, "trace_cmd"))
-				o.backend = FTS_BACKEND_TRACE_CMD;
-			else {
-				fprintf(stderr, "ftscope record: --backend is auto, tracefs, debugfs or trace-cmd\n");
-				return 2;
-			}
-			break;
-		case O_SCHED: if (parse_bool("sched", p.arg, &o.sched)) return 2; break;
-		case O_IRQ: if (parse_bool("irq", p.arg, &o.irq)) return 2; break;
-		case O_FUTEX: if (parse_bool("futex", p.arg, &o.futex)) return 2; break;
-		case O_NSPID: o.nspid = 1; break;
-		case O_PIDMAP: o.pid_mapping = p.arg; break;
-		case O_QUIET: quiet = 1; break;
-		case O_HELP: usage(stdout); return 0;
-		}
-	}
-	(void)backend_name;
-	if (debugfs)
-		o.output = o.output ? rewrite_txt(o.output, txtbuf, sizeof(txtbuf)) : "trace.txt";
-
-	install_signals();
-	rc = fts_record_start(&o, &r, &err);
-	if (rc && o.backend == FTS_BACKEND_AUTO) {
-		/* auto: native first; trace-cmd only when the native backend cannot work here. */
-		struct fts_err e2 = { 0 };
-		if (rc != -EPERM && rc != -EINVAL && rc != -ENODEV) {
-			o.backend = FTS_BACKEND_TRACE_CMD;
-			if (fts_record_start(&o, &r, &e2) == 0)
-				rc = 0;
-			else
-				fprintf(stderr, "ftscope record: %s\n", e2.msg);
-		}
-	}
+	fts_record_caps_release(&caps);
 	if (rc) {
-		fprintf(stderr, "ftscope record: ");
-		fts_fputs_safe(stderr, err.msg);
-		fputc('\n', stderr);
+		say("%s", err.msg);
+		return rc == -EINVAL ? 2 : 1;
+	}
+	install_signals();
+	if (fts_record_start(&a->o, r, &err)) {
+		say("%s", err.msg);
 		return 1;
 	}
-	{
-		struct fts_record_health h;
-		fts_record_health(r, &h);
-		if (h.skipped_events && *h.skipped_events)
-			fprintf(stderr, "ftscope record: warning: this kernel lacks %s; recording without them\n",
-				h.skipped_events);
-		fprintf(stderr, "recording %d CPUs with %s into ", h.ncpus, h.backend);
-		fts_fputs_safe(stderr, o.output ? o.output : "trace.dat");
-		if (record_time > 0)
-			fprintf(stderr, " for %lld s (Ctrl+C stops early)\n", record_time);
-		else
-			fprintf(stderr, " until Ctrl+C\n");
+	fts_record_health(*r, &h);
+	if (h.fallback[0])
+		say("the native backend is unavailable here (%s); recording with trace-cmd", h.fallback);
+	if (h.skipped_events[0])
+		say("warning: this kernel lacks %s; recording without them", h.skipped_events);
+	fprintf(stderr, "recording %d CPUs with %s into ", h.ncpus, h.backend);
+	fts_fputs_safe(stderr, a->o.output ? a->o.output : "trace.dat");
+	if (a->record_time > 0)
+		fprintf(stderr, " for %lld s (Ctrl+C stops early)\n", a->record_time);
+	else
+		fprintf(stderr, " until Ctrl+C\n");
+	fts_record_health_release(&h);
+	return 0;
+}
+
+static void show_cpu_lines(const struct fts_record_health *h)
+{
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN];
+
+	if (h->ncpus <= 16) {
+		for (int i = 0; i < h->ncpus; i++) {
+			const struct fts_record_cpu_health *ch = &h->cpu[i];
+			fprintf(stderr, "  cpu%-3d %10s %9s ev  %10s  fill %3.0f%%  lost %llu\n", ch->cpu,
+				fts_fmt_rate(ch->events_per_s, a, sizeof(a)),
+				fts_fmt_count((double)ch->events, b, sizeof(b)),
+				fts_fmt_bytes((double)ch->bytes_written, c, sizeof(c)), ch->fill * 100,
+				(unsigned long long)ch->lost);
+		}
+		return;
 	}
-	tty = isatty(2) && !quiet;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* Many CPUs: the three worst. */
+	{
+		int worst[3], n = fts_record_worst_cpus(h, worst, 3);
+
+		fprintf(stderr, "  worst:");
+		for (int k = 0; k < n; k++)
+			fprintf(stderr, " cpu%d fill %.0f%% lost %llu;", h->cpu[worst[k]].cpu,
+				h->cpu[worst[k]].fill * 100, (unsigned long long)h->cpu[worst[k]].lost);
+		fputc('\n', stderr);
+	}
+}
+
+static void show_status(const struct fts_record_health *h, int tty)
+{
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN];
+
+	show_cpu_lines(h);
+	fprintf(stderr, "%s %6.1fs  %s  %s events  %s written  lost %llu\n", tty ? "\r" : "",
+		h->elapsed_s, fts_fmt_rate(h->events_per_s, a, sizeof(a)),
+		fts_fmt_count((double)h->events, b, sizeof(b)),
+		fts_fmt_bytes((double)h->bytes_written, c, sizeof(c)), (unsigned long long)h->lost);
+	if (tty && h->ncpus)
+		fprintf(stderr, "\033[%dA", (h->ncpus <= 16 ? h->ncpus : 1) + 1);
+}
+
+/* Every loss not yet reported, by CPU (against what this caller saw last). */
+static void show_loss(const struct fts_record_health *h, uint64_t *reported, int n, unsigned bf)
+{
+	for (int i = 0; i < h->ncpus && i < n; i++) {
+		const struct fts_record_cpu_health *c = &h->cpu[i];
+
+		if (c->lost <= reported[i])
+			continue;
+		fprintf(stderr, "ftscope record: LOST %llu events on CPU %d (ring buffer full: overrun %llu, "
+			"commit overrun %llu, dropped %llu); try a bigger --bf_size (now %u KB) or fewer "
+			"CPUs/events\n", (unsigned long long)(c->lost - reported[i]), c->cpu,
+			(unsigned long long)c->overrun, (unsigned long long)c->commit_overrun,
+			(unsigned long long)c->dropped, bf);
+		reported[i] = c->lost;
+	}
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * Until a signal, the recorder's own deadline or a failure: loss as soon as
+ * the recorder samples it, the status every 0.5 s on a terminal and every
+ * 5 s otherwise (logs, pipes, nohup).
+ */
+static void status_loop(struct fts_recorder *r, const struct record_args *a)
+{
+	int tty = isatty(2) && !a->quiet;
+	uint64_t next_status = now_ms(), *reported = NULL, last_sample = 0;
+	unsigned bf = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;
+	int nrep = 0;
+
 	while (!g_stop_signal) {
 		struct fts_record_health h;
-		double el;
-		uint64_t ms;
+		int stop;
 
 		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
-		ms = (uint64_t)(el * 1000);
-		if (record_time > 0 && el >= (double)record_time)
-			break;
-		if (ms - last_status < 500 && last_status)
+		if (fts_record_health(r, &h))
 			continue;
-		last_status = ms;
-		fts_record_health(r, &h);
-		if (!g_hangup) {
-			show_loss(&h, o.bf_size_kb ? o.bf_size_kb : 40960);
-			if (!quiet && (tty || ms % 5000 < 500))
-				show_status(&h, tty);
+		if (!reported && h.ncpus && (reported = calloc((size_t)h.ncpus, sizeof(*reported))))
+			nrep = h.ncpus;
+		if (!g_hangup && reported && h.sample != last_sample)
+			show_loss(&h, reported, nrep, bf);
+		last_sample = h.sample;
+		if (!g_hangup && !a->quiet && now_ms() >= next_status) {
+			show_status(&h, tty);
+			next_status = now_ms() + (tty ? 500 : 5000);
 		}
-		if (h.failed) {
-			if (!g_hangup)
-				fprintf(stderr, "%sftscope record: %s; stopping and saving what was recorded\n",
-					tty ? "\033[J" : "", h.failure);
+		stop = h.done || h.failed;
+		if (h.failed && !g_hangup) {
+			if (tty)
+				fprintf(stderr, "\033[J");
+			say("%s; stopping and saving what was recorded", h.failure);
+		}
+		fts_record_health_release(&h);
+		if (stop)
 			break;
-		}
 	}
+	free(reported);
 	if (tty && !g_hangup)
 		fprintf(stderr, "\033[J");
+}
+
+/* Progress while stopping: each further Ctrl+C escalates; a line on a terminal. */
+struct stop_view {
+	int tty;
+	int count_at_stop;
+	enum fts_record_stop_mode said;
+	long delay_ms;                /* test hook: a slow stop, to send Ctrl+C during it */
+};
+
+static enum fts_record_stop_mode on_progress(const struct fts_record_progress *p, void *arg)
+{
+	static const char *const stage[] = { "draining", "assembling", "rendering text" };
+	struct stop_view *v = arg;
+	int extra = (int)g_stop_count - v->count_at_stop;
+	enum fts_record_stop_mode m = extra <= 0 ? FTS_STOP_DRAIN : extra == 1 ? FTS_STOP_FAST : FTS_STOP_CUT;
+
+	if (v->delay_ms)
+		nanosleep(&(struct timespec){ v->delay_ms / 1000, v->delay_ms % 1000 * 1000000L }, NULL);
+	if (g_hangup)
+		return m;
+	if (m > v->said) {
+		fprintf(stderr, "%sftscope record: %s\n", v->tty ? "\r\033[K" : "",
+			m == FTS_STOP_FAST ? "skipping the rest of the drain (Ctrl+C again cuts the file short)"
+					   : "cutting the file short here; it stays valid");
+		v->said = m;
+	}
+	if (v->tty) {
+		char a[FTS_FMT_LEN], b[FTS_FMT_LEN];
+
+		if (p->stage == FTS_STAGE_RENDER)
+			fprintf(stderr, "\r\033[K  %s: %s events", stage[p->stage],
+				fts_fmt_count((double)p->done, a, sizeof(a)));
+		else if (p->total)
+			fprintf(stderr, "\r\033[K  %s: %s of %s", stage[p->stage],
+				fts_fmt_bytes((double)p->done, a, sizeof(a)),
+				fts_fmt_bytes((double)p->total, b, sizeof(b)));
+		else
+			fprintf(stderr, "\r\033[K  %s: %s", stage[p->stage], fts_fmt_bytes((double)p->done, a, sizeof(a)));
+	}
+	return m;
+}
+
+static void show_summary(const struct fts_record_summary *s, unsigned bf)
+{
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN];
+
+	fprintf(stderr, "recorded %.1f s, %s events, %llu lost, ", s->duration_s,
+		fts_fmt_count((double)s->health.events, a, sizeof(a)), (unsigned long long)s->health.lost);
+	fts_fputs_safe(stderr, s->output);
+	fprintf(stderr, " (%s)\n", fts_fmt_bytes((double)s->file_size, b, sizeof(b)));
+	for (int i = 0; s->health.cpu && i < s->health.ncpus; i++)
+		fprintf(stderr, "  cpu%-3d %10llu events  %10llu lost  %s streamed\n", s->health.cpu[i].cpu,
+			(unsigned long long)s->health.cpu[i].events, (unsigned long long)s->health.cpu[i].lost,
+			fts_fmt_bytes((double)s->health.cpu[i].bytes_written, a, sizeof(a)));
+	if (!s->health.counters)
+		fprintf(stderr, "  (trace-cmd keeps no live counters: loss is not known here; "
+			"trace-cmd report shows it)\n");
+	if (s->health.lost)
+		fprintf(stderr, "warning: %llu events were lost (total_loss_counters); increase --bf_size "
+			"(now %u KB) or record fewer CPUs/events\n", (unsigned long long)s->health.lost, bf);
+	if (s->pid_mapping[0]) {
+		fprintf(stderr, "pid mapping: ");
+		fts_fputs_safe(stderr, s->pid_mapping);
+		fputc('\n', stderr);
+	}
+	if (s->cut)
+		say("the file was cut short on request; it holds what was copied until then");
+}
+
+static int finish_and_report(struct fts_recorder *r, const struct record_args *a)
+{
+	struct stop_view v = { isatty(2) && !a->quiet, (int)g_stop_count, FTS_STOP_DRAIN, 0 };
+	struct fts_record_summary sum;
+	struct fts_err err = { 0 };
+	unsigned bf = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;
+	const char *d = getenv("FTSCOPE_TEST_STOP_DELAY_MS");
+	int rc;
+
+	/* Test hook (docs/record.md): every progress step sleeps, so a test can signal mid-stop. */
+	if (d && atol(d) > 0 && atol(d) < 10000)
+		v.delay_ms = atol(d);
+
 	if (g_stop_signal && !g_hangup)
-		fprintf(stderr, "ftscope record: %s, stopping (Ctrl+C again to skip draining)\n",
-			g_stop_signal == SIGINT ? "interrupted" : "terminated");
-	rc = fts_record_stop(r, g_stop_count >= 2 ? FTS_STOP_FAST : FTS_STOP_DRAIN, &sum, &err);
+		say("%s, stopping (Ctrl+C again to skip draining)",
+		    g_stop_signal == SIGINT ? "interrupted" : "terminated");
+	/* A second Ctrl+C before the stop began already means "skip the drain". */
+	if (g_stop_count >= 2)
+		v.count_at_stop = 1;
+	rc = fts_record_stop_progress(r, FTS_STOP_DRAIN, on_progress, &v, &sum, &err);
+	if (v.tty && !g_hangup)
+		fprintf(stderr, "\r\033[K");
 	if (!g_hangup) {
 		if (rc) {
-			fprintf(stderr, "ftscope record: ");
-			fts_fputs_safe(stderr, err.msg);
-			fputc('\n', stderr);
+			say("%s", err.msg);
 		} else {
-			show_summary(&sum, o.bf_size_kb ? o.bf_size_kb : 40960);
-			if (sum.truncated) {
-				fprintf(stderr, "ftscope record: the capture was cut short (");
-				fts_fputs_safe(stderr, sum.failure);
-				fprintf(stderr, "); the file holds what was recorded until then\n");
-			}
+			show_summary(&sum, bf);
+			if (sum.truncated)
+				say("the capture was cut short (%s); the file holds what was recorded until then",
+				    sum.failure);
 		}
 	}
 	fts_record_summary_release(&sum);
 	return rc ? 1 : (sum.truncated ? 3 : 0);
+}
+
+int fts_cmd_record(int argc, char **argv)
+{
+	struct record_args a;
+	struct fts_recorder *r = NULL;
+	int exit_now, rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = parse_args(argc, argv, &a, &exit_now);
+	if (exit_now)
+		return rc;
+	if ((rc = start(&a, &r)))
+		return rc;
+	/* The status and the stop must not starve behind a loaded machine. Best effort. */
+	(void)setpriority(PRIO_PROCESS, 0, -10);
+	status_loop(r, &a);
+	return finish_and_report(r, &a);
 }

@@ -1,5 +1,6 @@
 #include "ftscope/error.h"
 #include "record/tracedat_write.h"
+#include "trace/dat_layout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -190,13 +191,25 @@ static int write_all(int fd, const void *d, size_t n, off_t at)
 	return 0;
 }
 
-/* Copy @size bytes of @in to @out at @at, freeing source ranges when @punch. */
-static int copy_range(int in, int out, uint64_t size, off_t at, int punch)
+/* Progress of the data copy across CPUs. */
+struct copy_ctl {
+	struct fts_dat_meta *m;
+	uint64_t done, total;
+};
+
+/*
+ * Copy @size bytes of @in to @out at @at, freeing source ranges when
+ * @punch. *@copied gets the bytes copied (whole chunks, so whole pages).
+ * Returns 0, 1 when the step hook cut the copy, or a negative errno.
+ */
+static int copy_range(int in, int out, uint64_t size, off_t at, struct copy_ctl *ctl, uint64_t *copied)
 {
 	const size_t chunk = 4u << 20;
 	off_t src = 0;
 	char *bounce = NULL;
+	int punch = ctl->m->punch;
 
+	*copied = 0;
 	while ((uint64_t)src < size) {
 		size_t want = size - (uint64_t)src < chunk ? (size_t)(size - (uint64_t)src) : chunk;
 		off_t s = src, d = at + src;
@@ -226,12 +239,41 @@ static int copy_range(int in, int out, uint64_t size, off_t at, int punch)
 		if (punch)
 			(void)fallocate(in, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, src, n);
 		src += n;
+		ctl->done += (uint64_t)n;
+		/* Cut only at page boundaries: a short copy may end mid-page. */
+		if (ctl->m->step && (uint64_t)src % (uint64_t)ctl->m->page_size == 0 &&
+		    ctl->m->step(ctl->m->step_arg, ctl->done, ctl->total)) {
+			*copied = (uint64_t)src;
+			free(bounce);
+			return 1;
+		}
 	}
+	*copied = (uint64_t)src;
 	free(bounce);
 	return 0;
 }
 
-int fts_tracedat_write(int out, const struct fts_dat_meta *m, const struct fts_dat_cpu *cpus,
+/*
+ * After a cut in CPU @cut_cpu at @kept bytes: that CPU keeps @kept, the
+ * later ones nothing (placed at the end of the data). Returns the new end.
+ */
+static uint64_t cut_table(char *table, int ncpus, int cut_cpu, uint64_t kept)
+{
+	uint64_t at, end;
+
+	memcpy(&at, table + (size_t)cut_cpu * 16, 8);
+	memcpy(table + (size_t)cut_cpu * 16 + 8, &kept, 8);
+	end = at + kept;
+	for (int c = cut_cpu + 1; c < ncpus; c++) {
+		uint64_t zero = 0;
+
+		memcpy(table + (size_t)c * 16, &end, 8);
+		memcpy(table + (size_t)c * 16 + 8, &zero, 8);
+	}
+	return end;
+}
+
+int fts_tracedat_write(int out, struct fts_dat_meta *m, const struct fts_dat_cpu *cpus,
 		       int ncpus, struct fts_err *err)
 {
 	struct buf b = { 0 };
@@ -241,7 +283,7 @@ int fts_tracedat_write(int out, const struct fts_dat_meta *m, const struct fts_d
 	uint64_t off;
 	int rc;
 
-	put(&b, "\027\010Dtracing", 10);
+	put(&b, FTS_DAT_MAGIC, 10);
 	put(&b, "6", 2);
 	put(&b, "\0", 1);  /* little endian */
 	put(&b, "\010", 1); /* 8-byte longs */
@@ -310,13 +352,25 @@ int fts_tracedat_write(int out, const struct fts_dat_meta *m, const struct fts_d
 		off += size;
 	}
 	rc = write_all(out, b.p, b.len, 0);
-	for (int c = 0; !rc && c < ncpus; c++) {
-		uint64_t at, size;
+	{
+		struct copy_ctl ctl = { m, 0, 0 };
 
-		memcpy(&at, b.p + table_at + (size_t)c * 16, 8);
-		memcpy(&size, b.p + table_at + (size_t)c * 16 + 8, 8);
-		if (size)
-			rc = copy_range(cpus[c].fd, out, size, (off_t)at, m->punch);
+		for (int c = 0; c < ncpus; c++)
+			ctl.total += cpus[c].fd >= 0 ? cpus[c].size : 0;
+		for (int c = 0; !rc && c < ncpus; c++) {
+			uint64_t at, size, copied = 0;
+
+			memcpy(&at, b.p + table_at + (size_t)c * 16, 8);
+			memcpy(&size, b.p + table_at + (size_t)c * 16 + 8, 8);
+			if (size)
+				rc = copy_range(cpus[c].fd, out, size, (off_t)at, &ctl, &copied);
+			if (rc == 1) {
+				/* Cut short: rewrite the CPU table to what was copied. */
+				m->cut = 1;
+				off = cut_table(b.p + table_at, ncpus, c, copied);
+				rc = write_all(out, b.p + table_at, (size_t)ncpus * 16, (off_t)table_at);
+			}
+		}
 	}
 	/* An empty last CPU still needs the file to reach its page-aligned offset. */
 	if (!rc && ftruncate(out, (off_t)off) < 0)

@@ -29,6 +29,14 @@ struct fts_dat_meta {
 	const char *clock;         /* the trace_clock file text, e.g. "... [mono_raw] ..." */
 	int page_size;             /* ring-buffer sub-buffer size */
 	int punch;                 /* 1: free the copied ranges of the sources as we go */
+	/*
+	 * Called after every copied chunk with the bytes copied so far and in
+	 * all (may be NULL); non-zero cuts the copy short: the file then holds
+	 * the pages copied until then and is still valid.
+	 */
+	int (*step)(void *arg, uint64_t done, uint64_t total);
+	void *step_arg;
+	int cut;                   /* set to 1 when @step cut the copy */
 };
 
 /*
@@ -36,7 +44,7 @@ struct fts_dat_meta {
  * @cpus[0..@ncpus) (index = CPU number). Returns 0 or a negative errno with
  * a message; on error @out holds garbage the caller removes.
  */
-int fts_tracedat_write(int out, const struct fts_dat_meta *m, const struct fts_dat_cpu *cpus,
+int fts_tracedat_write(int out, struct fts_dat_meta *m, const struct fts_dat_cpu *cpus,
 		       int ncpus, struct fts_err *err);
 
 #endif

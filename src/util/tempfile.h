@@ -1,9 +1,9 @@
 /*
- * record_outfile.h - scratch files for the recorder's per-CPU streams.
- * (Final outputs go through core/outfile.h: temp + rename, no symlinks.)
+ * tempfile.h - scratch files for the recorder's per-CPU streams and reserve.
+ * (Final outputs go through util/outfile.h: temp + rename, no symlinks.)
  */
-#ifndef FTS_RECORD_OUTFILE_H
-#define FTS_RECORD_OUTFILE_H
+#ifndef FTS_TEMPFILE_H
+#define FTS_TEMPFILE_H
 
 /*
  * fts_rec_tempfile - an already-unlinked read/write file in the directory of

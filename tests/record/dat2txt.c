@@ -14,7 +14,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: fts_dat2txt trace.dat > trace.txt\n");
 		return 2;
 	}
-	if (fts_rec_render_text(argv[1], 1, "# rendered by fts_dat2txt\n", &err)) {
+	if (fts_rec_render_text(argv[1], 1, "# rendered by fts_dat2txt\n", NULL, NULL, NULL, &err)) {
 		fprintf(stderr, "fts_dat2txt: %s\n", err.msg);
 		return 1;
 	}

@@ -4,11 +4,21 @@ FTS=$1
 SRC=$2
 WORK=$3
 T=/sys/kernel/tracing
-[ -d $T/instances ] || T=/sys/kernel/debug/tracing
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 [ "$(id -u)" = 0 ] || skip "needs root to reach tracefs"
-[ -w $T/instances ] || skip "tracefs with instances not available at /sys/kernel/tracing"
+# A fresh machine (CI) may not have tracefs mounted yet; `ftscope record`
+# mounts it itself, and so do we, so the recorder is exercised there too.
+if [ ! -d $T/instances ]; then
+	if [ -d /sys/kernel/debug/tracing/instances ]; then
+		T=/sys/kernel/debug/tracing
+	else
+		mount -t tracefs nodev $T 2>/dev/null ||
+			skip "tracefs is not mounted and cannot be mounted at $T (kernel without CONFIG_FTRACE, or no mount permission)"
+		echo "mounted tracefs at $T"
+	fi
+fi
+[ -w $T/instances ] || skip "tracefs at $T has no writable instances/ directory"
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed (needed to check trace.dat files)"
 rm -rf "$WORK" && mkdir -p "$WORK" || fail "cannot create $WORK"
 cd "$WORK" || exit 1
@@ -19,8 +29,14 @@ state() {
 		 tracing_cpumask set_event events/enable; do
 		printf '%s: %s\n' "$f" "$(cat $T/$f | tr '\n' ' ')"
 	done
-	# Instances other helpers or tests create concurrently are not ours to judge.
-	printf 'instances: %s\n' "$(ls $T/instances | grep '^ftscope-' | tr '\n' ' ')"
+	# Leaked instances: ones nobody holds open. A running recorder (another
+	# test, another user) holds its own, and is not ours to judge.
+	local held leaked=""
+	held=$(ls -l /proc/[0-9]*/fd 2>/dev/null | sed -n 's|.*/instances/\(ftscope-[^/]*\)/.*|\1|p' | sort -u)
+	for i in $(ls $T/instances | grep '^ftscope-'); do
+		grep -qx "$i" <<<"$held" || leaked="$leaked$i "
+	done
+	printf 'leaked instances: %s\n' "$leaked"
 }
 
 LOAD_PIDS=""

@@ -61,15 +61,34 @@ trace-cmd report -i c1.dat 2>/dev/null | awk '/ \[00[1-9]\] /{bad=1} END{exit ba
 [ "$(grep -c 'tracing_mark_write: ftscope_clock' c2.txt)" = 2 ] || fail "c2 lost its markers"
 echo "ok: two captures at once"
 
-# A killed run's instance (owner dead) is removed by the next start; an
-# instance whose owner lives is left alone.
+# Stale-instance liveness: an instance is live while a process holds one of
+# its files open (as every recorder does), whatever its name says. A dead
+# owner's instance goes; so does one whose pid was reused (named after a live
+# pid, held by nobody); one held open stays, even under a name whose pid is
+# not visible (another pid namespace), and the sweep does not wait on it.
 sh -c 'exit 0' & dead=$!; wait $dead
 while kill -0 "$dead" 2>/dev/null; do dead=$((dead + 1)); done
 mkdir "$T/instances/ftscope-$dead" || fail "cannot make a stale instance"
-mkdir "$T/instances/ftscope-$$" || fail "cannot make a live instance"
-"$FTS" record --record_time 1 --output d.dat -q 2>log || { cat log; rmdir "$T/instances/ftscope-$$"; fail "record with a stale instance failed"; }
-[ -d "$T/instances/ftscope-$dead" ] && { rmdir "$T/instances/ftscope-$dead" "$T/instances/ftscope-$$"; fail "stale instance ftscope-$dead kept"; }
-[ -d "$T/instances/ftscope-$$" ] || fail "a live owner's instance was removed"
-rmdir "$T/instances/ftscope-$$"
+mkdir "$T/instances/ftscope-$$" || fail "cannot make a reused-pid instance"
+mkdir "$T/instances/ftscope-999999999" || fail "cannot make a live instance"
+sleep 60 9<"$T/instances/ftscope-999999999/tracing_on" &
+holder=$!
+cleanup_held() { kill $holder 2>/dev/null; wait $holder 2>/dev/null; rmdir "$T/instances/ftscope-999999999" 2>/dev/null; }
+"$FTS" record --record_time 1 --output d.dat -q 2>log || { cat log; cleanup_held; fail "record with stale instances failed"; }
+[ -d "$T/instances/ftscope-$dead" ] && { cleanup_held; rmdir "$T/instances/ftscope-$dead"; fail "stale instance ftscope-$dead kept"; }
+[ -d "$T/instances/ftscope-$$" ] && { cleanup_held; rmdir "$T/instances/ftscope-$$"; fail "reused-pid instance ftscope-$$ kept"; }
+[ -d "$T/instances/ftscope-999999999" ] || { cleanup_held; fail "a live (held) instance was removed"; }
+echo "ok: dead and reused-pid instances removed, held one kept"
+if command -v unshare >/dev/null && unshare --pid --fork --mount-proc true 2>/dev/null; then
+	start=$(date +%s%N)
+	unshare --pid --fork --mount-proc "$FTS" record --record_time 1 --output ns.dat -q 2>log ||
+		{ cat log; cleanup_held; fail "record in a pid namespace failed"; }
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	[ -d "$T/instances/ftscope-999999999" ] || { cleanup_held; fail "a recorder in a pid namespace removed a live instance"; }
+	[ $ms -lt 4000 ] || { cleanup_held; fail "a recorder in a pid namespace took $ms ms (retrying a live instance?)"; }
+	trace-cmd report -i ns.dat >/dev/null 2>&1 || { cleanup_held; fail "ns.dat does not open"; }
+	echo "ok: a recorder in a pid namespace keeps the host's live instance ($ms ms)"
+fi
+cleanup_held
+[ -d "$T/instances/ftscope-999999999" ] && fail "cannot remove the test's own instance"
 check_state "stale instance cleanup"
-echo "ok: stale instance removed, live one kept"

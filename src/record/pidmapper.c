@@ -1,5 +1,5 @@
 /*
- * record_pidmap.c - the pid mapper: a thread that rescans /proc every
+ * pidmapper.c - the pid mapper: a thread that rescans /proc every
  * interval and rewrites pid_mapping.json, so threads of a model started after
  * the recorder are mapped too. The table only grows: pids that exited stay.
  */

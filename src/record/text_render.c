@@ -1,5 +1,5 @@
 /*
- * record_text.c - render a trace.dat as the kernel's text format
+ * text_render.c - render a trace.dat as the kernel's text format
  * ("comm-pid [cpu] flags secs.usecs: name: info"), in time order across
  * CPUs, with the kernel's "CPU:N [LOST n EVENTS]" lines where pages were
  * dropped. Rendering from the streamed pages (not the instance's `trace`
@@ -22,6 +22,11 @@ struct render {
 	struct tep_handle *tep;
 	struct trace_seq seq;
 	int print_id;
+	uint64_t events;
+	int (*step)(void *arg, uint64_t events);
+	void *arg;
+	int stopped;
+	int werr;                     /* errno of the first failed write */
 };
 
 static int render_one(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
@@ -60,13 +65,25 @@ static int render_one(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	}
 	trace_seq_terminate(&rd->seq);
 	fprintf(rd->out, "%.*s\n", (int)rd->seq.len, rd->seq.buffer);
-	return ferror(rd->out) ? -1 : 0;
+	if (ferror(rd->out)) {
+		/* Stop as the step hook does (1): -1 makes libtracecmd complain about locked records. */
+		rd->werr = errno ? errno : EIO;
+		return 1;
+	}
+	/* Ask the caller every 4096 events whether to go on (a progress hook). */
+	if (++rd->events % 4096 == 0 && rd->step && rd->step(rd->arg, rd->events)) {
+		rd->stopped = 1;
+		return 1;
+	}
+	return 0;
 }
 
-int fts_rec_render_text(const char *dat_path, int fd, const char *clock_line, struct fts_err *err)
+int fts_rec_render_text(const char *dat_path, int fd, const char *clock_line,
+			int (*step)(void *arg, uint64_t events), void *arg, int *stopped,
+			struct fts_err *err)
 {
 	struct tracecmd_input *h = tracecmd_open(dat_path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	struct render rd = { 0 };
+	struct render rd = { .step = step, .arg = arg };
 	struct tep_event *pe;
 	int rc = 0, ofd;
 
@@ -101,11 +118,16 @@ int fts_rec_render_text(const char *dat_path, int fd, const char *clock_line, st
 	      "#                              |||| /     delay\n"
 	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 	      "#              | |         |   |||||     |         |\n", rd.out);
-	if (tracecmd_iterate_events(h, NULL, 0, render_one, &rd) < 0 && ferror(rd.out))
-		rc = fts_err_set(err, -EIO, "cannot write the text trace: %s", strerror(errno));
-	if (fclose(rd.out) != 0 && !rc)
-		rc = fts_err_set(err, -errno, "cannot write the text trace: %s", strerror(errno));
+	(void)tracecmd_iterate_events(h, NULL, 0, render_one, &rd);
+	if (rd.werr)
+		rc = fts_err_set(err, -rd.werr, "cannot write the text trace: %s", strerror(rd.werr));
+	if (fclose(rd.out) != 0 && !rc) {
+		int e = errno ? errno : EIO;
+		rc = fts_err_set(err, -e, "cannot write the text trace: %s", strerror(e));
+	}
 	trace_seq_destroy(&rd.seq);
 	tracecmd_close(h);
+	if (stopped)
+		*stopped = rd.stopped;
 	return rc;
 }

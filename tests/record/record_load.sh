@@ -1,0 +1,40 @@
+#!/bin/bash
+# Issue 10 class 10: under heavy load `--record_time 3` stops at ~3 s (the
+# recorder ends the capture on its own thread, at the readers' priority);
+# the status block is printed also when stderr is not a terminal; loss is
+# reported live within one status period.
+source "$(dirname "$0")/lib.sh" "$@"
+ncpu=$(nproc)
+heavy() { # heavy SECONDS: several hackbench groups per CPU
+	for i in $(seq $((ncpu * 2))); do load "$1"; done
+}
+heavy 30
+sleep 0.5
+start=$(date +%s%N)
+"$FTS" record --record_time 3 --bf_size 4096 --output l.dat -q 2>log || { cat log; fail "record under load failed"; }
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+dur=$(sed -n 's/^recorded \([0-9.]*\) s.*/\1/p' log)
+echo "under load: recorded ${dur} s, the command took $ms ms"
+awk -v d="$dur" 'BEGIN { exit !(d >= 2.9 && d <= 3.3) }' || fail "--record_time 3 recorded $dur s"
+[ $ms -lt 6000 ] || fail "--record_time 3 took $ms ms under load"
+first=$(trace-cmd report -i l.dat 2>/dev/null | grep -m1 -o ' [0-9]*\.[0-9]*: ' | tr -d ' :')
+last=$(trace-cmd report -i l.dat 2>/dev/null | tail -1 | grep -o ' [0-9]*\.[0-9]*: ' | tr -d ' :')
+awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a <= 3.3) }' || fail "the events span $first..$last (more than 3 s)"
+echo "ok: --record_time 3 under load stops at ${dur} s (events span $first..$last)"
+
+# Not a terminal: a status block at the start and every 5 s (0, 5, 10).
+"$FTS" record --record_time 11 --bf_size 4096 --output s.dat 2>log </dev/null || { cat log; fail "record failed"; }
+n=$(grep -c ' events .* written  lost ' log)
+[ "$n" -ge 3 ] || { cat log; fail "only $n status blocks in 11 s with stderr not a terminal"; }
+echo "ok: $n status blocks in 11 s with stderr to a file"
+
+# Loss, under the same load, is reported within a status period of when it starts.
+stamp() { while IFS= read -r l; do echo "$(date +%s%N) $l"; done; }
+start=$(date +%s%N)
+FTSCOPE_TEST_READER_DELAY_MS=300 "$FTS" record --record_time 4 --bf_size 16 --output slow.dat -q 2> >(stamp > slowlog)
+sleep 0.5
+first_loss=$(grep -m1 'LOST [0-9]* events on CPU' slowlog | cut -d' ' -f1)
+[ -n "$first_loss" ] || { cat slowlog; fail "no live loss report under load"; }
+ms=$(( (first_loss - start) / 1000000 ))
+[ $ms -lt 2500 ] || fail "first loss reported after $ms ms"
+echo "ok: loss reported live $ms ms after the start"
