@@ -46,7 +46,9 @@ struct task {
 	const char *reason;       /* Runnable: "wakeup", "new", "preempted" */
 	char comm[FTS_COMM_MAX];
 	char sleep_state[FTS_STATE_MAX];
-	char waker[TID_MAX];      /* Runnable after a wakeup: who woke it */
+	char waker[TID_MAX];      /* Runnable after a wakeup: who woke it ("comm:pid") */
+	char waker_comm[FTS_COMM_MAX]; /* ... and its lane key, for the wakeup link */
+	int32_t waker_pid;        /* host pid; 0: idle or unknown (no link) */
 	char preempter[TID_MAX];  /* Runnable after a preemption: who took the CPU */
 	struct lane_ent *lent;    /* cached lane entry of (comm, pid); NULL: look up */
 };
@@ -110,6 +112,8 @@ struct fts_model {
 	uint64_t last_ts;         /* last event inside the window */
 	int seen_event;
 	int past_window;          /* an event came after the window: the trace outlasts it */
+
+	uint64_t flows;           /* wakeup links handed out: the next id - 1 */
 
 	/* scratch for one item's arg values */
 	char vbuf[2048];
@@ -485,6 +489,7 @@ static void task_set(struct task *t, enum tstate s, uint64_t ts, int32_t cpu)
 	t->cpu = cpu;
 	if (s != T_RUNNABLE) {
 		t->waker[0] = '\0';
+		t->waker_pid = 0;
 		t->preempter[0] = '\0';
 		t->reason = NULL;
 		t->target_cpu = -1;
@@ -706,6 +711,45 @@ static int start_unseen(struct fts_model *m, const struct fts_event *ev, uint64_
 	return 0;
 }
 
+/*
+ * The wakeup link of @t, woken at t->since and switched in at @run: from its
+ * waker's task lane at the wakeup to its own lane where its Running starts.
+ * Only for sinks that take links, with both ends inside the window.
+ */
+static int emit_wakeup_link(struct fts_model *m, struct task *t, uint64_t run)
+{
+	struct fts_item from, to;
+	struct lane_ent *w;
+	struct fts_flow f;
+	int rc;
+
+	if (!m->sink->flow || !place(m, &from, t->since, t->since) || !place(m, &to, run, run) ||
+	    t->since < m->opts.tm->lo)
+		return 0;
+	w = lane_entry(m, t->waker_comm, t->waker_pid);
+	if (!w)
+		return no_lane_memory(m);
+	if (!t->lent) {
+		t->lent = lane_entry(m, t->comm, t->pid);
+		if (!t->lent)
+			return no_lane_memory(m);
+	}
+	rc = lane_declare(m, w);
+	if (!rc)
+		rc = lane_declare(m, t->lent);
+	if (rc)
+		return rc;
+	f.id = ++m->flows;
+	f.name = "wakeup";
+	f.from_lane = w->id;
+	f.from_ts = from.ts;
+	f.to_lane = t->lent->id;
+	f.to_ts = to.ts;
+	m->st.wakeup_links++;
+	rc = m->sink->flow(m->sink, &f, &m->err);
+	return rc ? sink_fail(m, rc) : 0;
+}
+
 /* An emitted switch: one more for the lane Insight will credit it to (prev_comm:prev_pid). */
 static int count_switch(struct fts_model *m, const struct fts_ev_switch *sw)
 {
@@ -820,6 +864,9 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 		/* a Runnable waited for this CPU: that is where it counts */
 		t->cpu = ev->cpu;
 		rc = close_task_state(m, t, ev->ts);
+		if (!rc && t->state == T_RUNNABLE && t->waker_pid > 0 && t->reason &&
+		    strcmp(t->reason, "preempted"))
+			rc = emit_wakeup_link(m, t, ev->ts);
 		if (rc)
 			return rc;
 	}
@@ -841,6 +888,16 @@ static void event_task(const struct fts_model *m, const struct fts_event *ev, ch
 		fmt_tid(m, dst, c->curr_pid == 0 ? "<idle>" : c->curr_comm, c->curr_pid);
 	else
 		fmt_tid(m, dst, ev->pid == 0 ? "<idle>" : ev->comm, ev->pid);
+}
+
+/* The waker's (comm, host pid), as event_task names it: the key of its task lane. */
+static void waker_key(const struct fts_model *m, const struct fts_event *ev, struct task *t)
+{
+	const struct cpu *c = &m->cpus[ev->cpu];
+	int same = c->known && c->curr_pid == ev->pid;
+
+	t->waker_pid = same ? c->curr_pid : ev->pid;
+	fts_copy_str(t->waker_comm, FTS_COMM_MAX, same ? c->curr_comm : ev->comm, -1);
 }
 
 static int on_wake(struct fts_model *m, const struct fts_event *ev)
@@ -871,6 +928,7 @@ static int on_wake(struct fts_model *m, const struct fts_event *ev)
 	t->target_cpu = w->target_cpu;
 	t->reason = ev->type == FTS_EV_WAKEUP_NEW ? "new" : "wakeup";
 	event_task(m, ev, t->waker);
+	waker_key(m, ev, t);
 	return 0;
 }
 
