@@ -27,7 +27,12 @@ keys() { T send-keys "$@"; sleep 0.4; }
 pane() { T capture-pane -p; }
 flag() { T display -p "#{$1}"; }
 
-T -f /dev/null new-session -d -x 120 -y 40 "env -i PATH=$PATH HOME=$work PS1='$ ' TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
+# a clean environment, but the sanitizers' settings (suppressions) come along
+san=
+for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+	[ -n "${!v:-}" ] && san+=" $v=${!v}"
+done
+T -f /dev/null new-session -d -x 120 -y 40 "env -i PATH=$PATH HOME=$work PS1='$ ' TERM=xterm-256color LANG=C.UTF-8$san bash --norc --noprofile"
 T set-option -g set-titles off > /dev/null
 T select-pane -T origtitle
 sleep 0.3
