@@ -111,6 +111,13 @@ wait_for 'EXIT=139' && ok "SIGSEGV: exit 139" || bad "SIGSEGV did not end it wit
 [ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "SIGSEGV: terminal restored" || bad "SIGSEGV left the terminal in curses mode"
 keys clear Enter
 
+# --- bad input on a terminal: the terminal is given back, then one error line, exit 1 ---
+keys "$bin preview tests/data/bad/garbage.txt; echo EXIT=\$?" Enter
+wait_for 'EXIT=1' && ok "bad input: exit 1" || bad "bad input did not exit 1"
+pane | grep -q 'ftscope preview: tests/data/bad/garbage.txt: not a trace' && ok "bad input: the error is on the restored terminal" || bad "bad input: no error line"
+[ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "bad input: terminal restored" || bad "bad input left the terminal in curses mode"
+keys clear Enter
+
 # --- TERM=dumb: one line pointing at --print, exit 2 ---
 keys "TERM=dumb $bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
 wait_for 'EXIT=2' && ok "TERM=dumb: exit 2" || bad "TERM=dumb did not exit 2"
