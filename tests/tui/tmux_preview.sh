@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The real binary in a real terminal: tmux on a private socket, keys sent,
 # the pane captured. Open a capture, search, zoom, details, help, resize to
-# 80x24, quit (exit 0, terminal restored); SIGTERM and Ctrl+C restore too; a
+# 80x24, quit (exit 0, terminal restored); SIGTERM, SIGHUP, Ctrl+C, SIGSEGV and
+# bad input restore it too; a
 # task named with escape sequences shows escaped and the pane title stays.
 # usage: tmux_preview.sh FTSCOPE SRCDIR WORKDIR
 set -uo pipefail
@@ -91,6 +92,13 @@ pid=$(pgrep -P "$(flag pane_pid)" -x ftscope)
 [ -n "$pid" ] && kill -TERM "$pid"
 wait_for 'EXIT=143' && ok "SIGTERM: exit 143" || bad "SIGTERM did not end it with 143"
 [ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "SIGTERM: terminal restored" || bad "SIGTERM left the terminal in curses mode"
+keys clear Enter
+keys "$bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
+wait_for 'Process Scheduling' || bad "did not open for SIGHUP"
+pid=$(pgrep -P "$(flag pane_pid)" -x ftscope)
+[ -n "$pid" ] && kill -HUP "$pid"
+wait_for 'EXIT=129' && ok "SIGHUP: exit 129" || bad "SIGHUP did not end it with 129"
+[ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "SIGHUP: terminal restored" || bad "SIGHUP left the terminal in curses mode"
 keys clear Enter
 keys "$bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
 wait_for 'Process Scheduling' || bad "did not open for Ctrl+C"
