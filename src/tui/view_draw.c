@@ -264,30 +264,46 @@ static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint3
 	}
 }
 
+/*
+ * A task-lane cell: the glyph of the state that covered most of the bucket,
+ * so a zoomed-out lane keeps its proportions, except that what must never be
+ * hidden still shows: any uninterruptible sleep is a D, and a Runnable wait
+ * inside a mostly running or mostly sleeping bucket turns it into the
+ * "with a wait" glyph of that state (▓, ░).
+ */
 static void task_cell(const struct fts_view *v, const struct fts_bucket *b, int selected,
 		      uint32_t *ch, struct fts_style *st)
 {
-	static const struct {
-		uint32_t flag;
-		enum fts_glyph g;
-		enum fts_role r;
-	} order[] = {
-		{ FTS_BK_BLOCKED, FTS_G_BLOCKED, FTS_R_BLOCKED },
-		{ FTS_BK_RUNNABLE, FTS_G_RUNNABLE, FTS_R_RUNNABLE },
-		{ FTS_BK_RUNNING, FTS_G_RUNNING, FTS_R_RUNNING },
-		{ FTS_BK_SLEEPING, FTS_G_SLEEPING, FTS_R_SLEEPING },
-	};
+	int waited = (b->flags & FTS_BK_RUNNABLE) != 0;
+	enum fts_glyph g;
+	enum fts_role r;
 
 	*ch = ' ';
 	*st = S(v, FTS_R_IDLE);
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		if (b->flags & order[i].flag) {
-			*ch = G(v, order[i].g);
-			*st = S(v, order[i].r);
-			break;
-		}
+	if (b->flags & FTS_BK_BLOCKED) {
+		g = FTS_G_BLOCKED;
+		r = FTS_R_BLOCKED;
+	} else if (b->top == FTS_ITEM_RUNNABLE) {
+		g = FTS_G_RUNNABLE;
+		r = FTS_R_RUNNABLE;
+	} else if (b->top == FTS_ITEM_RUNNING) {
+		g = waited ? FTS_G_RUNNING_WAIT : FTS_G_RUNNING;
+		r = FTS_R_RUNNING;
+	} else if (b->top == FTS_ITEM_SLEEPING || (b->flags & FTS_BK_SLEEPING)) {
+		g = waited ? FTS_G_SLEEPING_WAIT : FTS_G_SLEEPING;
+		r = FTS_R_SLEEPING;
+	} else if (waited) {
+		g = FTS_G_RUNNABLE;
+		r = FTS_R_RUNNABLE;
+	} else if (b->flags & FTS_BK_RUNNING) {
+		g = FTS_G_RUNNING;
+		r = FTS_R_RUNNING;
+	} else {
+		return;
 	}
-	if (selected && *ch != ' ')
+	*ch = G(v, g);
+	*st = S(v, r);
+	if (selected)
 		st->attr |= FTS_A_BOLD;
 }
 
@@ -442,10 +458,12 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 	} else {
 		struct seg s[] = {
 			{ title, FTS_R_HEADER, -1 },
-			{ " running  ", FTS_R_RUNNING, FTS_G_RUNNING },
-			{ " runnable  ", FTS_R_RUNNABLE, FTS_G_RUNNABLE },
-			{ " sleeping  ", FTS_R_SLEEPING, FTS_G_SLEEPING },
-			{ " uninterruptible", FTS_R_BLOCKED, FTS_G_BLOCKED },
+			{ " run ", FTS_R_RUNNING, FTS_G_RUNNING },
+			{ " run+wait ", FTS_R_RUNNING, FTS_G_RUNNING_WAIT },
+			{ " runnable ", FTS_R_RUNNABLE, FTS_G_RUNNABLE },
+			{ " sleep+wait ", FTS_R_SLEEPING, FTS_G_SLEEPING_WAIT },
+			{ " sleep ", FTS_R_SLEEPING, FTS_G_SLEEPING },
+			{ " D-state", FTS_R_BLOCKED, FTS_G_BLOCKED },
 		};
 		char shown[48] = "";
 
@@ -453,7 +471,7 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 			snprintf(shown, sizeof(shown), ", %u shown", v->nmatch);
 		snprintf(title, sizeof(title), "Process Scheduling (%u%s, by %s)  ", n, shown,
 			 view_sort_name(v->sort));
-		draw_segs(v, 0, y, s, 5);
+		draw_segs(v, 0, y, s, 6);
 	}
 }
 
