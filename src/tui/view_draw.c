@@ -10,8 +10,8 @@
  * rows x columns x log n whatever the zoom. Marks never hide: a lost event
  * always shows '!', an irq under a task underlines its cell and shows '^'
  * on idle, a brief task on an idle CPU shows a thin bar, and a task lane
- * shows its most important state of the bucket (D > Runnable > Running >
- * Sleeping) rather than the longest.
+ * shows the state that covered most of the bucket, with a Runnable wait or a
+ * D inside it still marked (see task_cell).
  */
 #include <inttypes.h>
 #include <stdio.h>
