@@ -148,7 +148,7 @@ int fts_session_preview(struct fts_session *s, const char *path, const char *pro
 			const char *pid_mapping);
 
 /**
- * fts_draw_box_title - a section header line "── name ───" at (@x, @y)
+ * fts_draw_section - a section header line "── name ───" at (@x, @y)
  * @s: the session
  * @g: the grid
  * @x: column
