@@ -254,14 +254,9 @@ static void draw_top(struct fts_session *s, struct fts_grid *g, int y0, int maxy
 	}
 	draw_top_col(s, g, 1, y0 + 1, half, "Waiting Runnable", t->wait, t->nwait, 1);
 	draw_top_col(s, g, 2 + half, y0 + 1, half, "On CPU", t->run, t->nrun, 0);
-	if (t->worst_latency.tid && y0 + TOP_ROWS + 2 <= maxy) {
-		char label[96];
-
-		snprintf(label, sizeof(label), "%s:%d", t->worst_latency.comm, t->worst_latency.tid);
-		fts_grid_printf(g, 1, y0 + TOP_ROWS + 2, g->w - 1, dim, "worst average wait before a run: %.2f ms",
-				t->worst_latency.wait_per_run_ms);
-		fts_grid_text(g, 44, y0 + TOP_ROWS + 2, g->w - 44, label, dim);
-	}
+	if (t->worst_latency.tid && y0 + TOP_ROWS + 2 <= maxy)
+		fts_grid_printf(g, 1, y0 + TOP_ROWS + 2, g->w - 1, dim, "worst average wait before a run: %.2f ms (%s:%d)",
+				t->worst_latency.wait_per_run_ms, t->worst_latency.comm, t->worst_latency.tid);
 }
 
 static void draw(struct fts_session *s, struct fts_grid *g)
