@@ -79,6 +79,16 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Why nothing can be recorded here, or NULL when it can. */
+static const char *cannot_record(const struct fts_record_caps *c)
+{
+	if (!c->root)
+		return "recording needs root (tracefs is root-only): run ftscope as root, e.g. sudo ftscope";
+	if (!c->native_ok && !c->trace_cmd)
+		return c->problem[0] ? c->problem : "tracefs is not usable here";
+	return NULL;
+}
+
 static void enter(struct fts_session *s)
 {
 	struct fts_setup_state *st = s->setup;
@@ -239,6 +249,9 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	if (!st || !st->ready) {
 		fts_grid_text(g, 1, y + 1, g->w - 1, "The recorder cannot be set up here (see below). q goes back.", dim);
 		return;
+	}
+	if (cannot_record(&st->caps)) {
+		fts_grid_text(g, 1, y++, g->w - 1, cannot_record(&st->caps), fts_theme_style(&s->theme, FTS_R_ERROR));
 	}
 	/* CPUs */
 	fts_draw_section(s, g, 0, y++, g->w, "CPUs");
@@ -553,6 +566,10 @@ static unsigned start_recording(struct fts_session *s)
 {
 	struct fts_setup_state *st = s->setup;
 
+	if (cannot_record(&st->caps)) {
+		fts_session_say(s, 1, "cannot record: %s", cannot_record(&st->caps));
+		return FTS_SR_REDRAW;
+	}
 	if (!fts_setup_selected(&st->m)) {
 		fts_session_say(s, 1, "no CPU selected: Space toggles one, a selects all");
 		return FTS_SR_REDRAW;
@@ -650,7 +667,10 @@ static unsigned key(struct fts_session *s, int k)
 		st->expanded = !st->expanded;
 		break;
 	case 'p':
-		probe_start(s);
+		if (cannot_record(&st->caps))
+			fts_session_say(s, 1, "cannot probe: %s", cannot_record(&st->caps));
+		else
+			probe_start(s);
 		break;
 	case 'r':
 		return start_recording(s);
