@@ -59,7 +59,7 @@ struct fts_setup_state {
 static const char *const help[] = {
 	"Up Down", "move between fields (also j k, Tab)",
 	"Left Right", "move on the CPU grid (also h l)",
-	"Space", "toggle the CPU or option under the cursor",
+	"Space", "toggle the CPU or option; on Output: trace.dat <-> kernel text (.txt)",
 	"a", "all CPUs",
 	"n", "the next NUMA node's CPUs only",
 	"c", "type a CPU list (0-15,32)",
@@ -321,7 +321,7 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 		opt[2].label = "Output";
 		snprintf(opt[2].val, sizeof(opt[2].val), "%s (%s)", fts_shell_quote(st->m.output, q, sizeof(q)),
 			 strlen(st->m.output) > 4 && !strcmp(st->m.output + strlen(st->m.output) - 4, ".txt") ?
-			 "kernel text" : "trace.dat; a .txt name gives kernel text");
+			 "kernel text; Space: back to .dat" : "trace.dat; Space: .txt for kernel text");
 		opt[3].f = F_NSPID;
 		opt[3].label = "Pid map";
 		snprintf(opt[3].val, sizeof(opt[3].val), "%s", st->m.nspid ? "on: pid_mapping.json beside the output (container pids)" : "off");
@@ -556,6 +556,18 @@ static void toggle(struct fts_session *s)
 	case F_BACKEND:
 		st->m.backend = (enum fts_record_backend)((st->m.backend + 1) % 3);
 		break;
+	case F_OUTPUT: {
+		/* the format follows the name: .dat <-> .txt (kernel text) */
+		size_t n = strlen(st->m.output);
+
+		if (n > 4 && !strcmp(st->m.output + n - 4, ".txt"))
+			memcpy(st->m.output + n - 4, ".dat", 4);
+		else if (n > 4 && !strcmp(st->m.output + n - 4, ".dat"))
+			memcpy(st->m.output + n - 4, ".txt", 4);
+		else
+			start_edit(st, st->focus);
+		break;
+	}
 	default:
 		start_edit(st, st->focus);
 		break;
@@ -645,6 +657,8 @@ static unsigned key(struct fts_session *s, int k)
 	case FTS_KEY_ENTER:
 		if (st->focus == F_CPUS)
 			fts_edit_begin(&st->ed, F_CPUS, "");
+		else if (st->focus == F_OUTPUT || st->focus == F_BUFFER || st->focus == F_DURATION)
+			start_edit(st, st->focus);
 		else
 			toggle(s);
 		break;
