@@ -444,6 +444,8 @@ static unsigned stop_and_save(struct fts_session *s)
 			sum.truncated ? "; cut short: " : sum.cut ? "; cut short on request" : "",
 			sum.truncated ? sum.failure : "");
 	snprintf(s->preview_path, sizeof(s->preview_path), "%s", sum.output);
+	/* recorded with container pids: show them */
+	snprintf(s->preview_pidmap, sizeof(s->preview_pidmap), "%s", sum.pid_mapping);
 	fts_record_summary_release(&sum);
 	return FTS_SR_PREVIEW | FTS_SR_REDRAW;
 }

@@ -151,11 +151,6 @@ static void draw(struct fts_session *s, int clear)
 	fts_term_blit(&s->grid, clear);
 }
 
-int fts_session_hungup(void)
-{
-	return fts_term_pending_signal() == SIGHUP;
-}
-
 int fts_session_pump(struct fts_session *s, int *keys, int max, int *sig)
 {
 	struct fts_term_mouse m;
@@ -208,7 +203,10 @@ static unsigned follow(struct fts_session *s, unsigned r, int *sig)
 		r |= FTS_SR_REDRAW | FTS_SR_CLEAR;
 	}
 	if (r & FTS_SR_PREVIEW) {
-		int rc = fts_session_preview(s, s->preview_path, NULL, NULL);
+		int rc = fts_session_preview(s, s->preview_path, NULL,
+					     s->preview_pidmap[0] ? s->preview_pidmap : NULL);
+
+		s->preview_pidmap[0] = 0;
 
 		if (rc < 0) {
 			*sig = -rc;
