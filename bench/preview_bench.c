@@ -12,6 +12,14 @@
 
 #include <ftscope/preview.h>
 
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -43,9 +51,10 @@ int main(int argc, char **argv)
 	struct fts_err err = { 0 };
 	struct fts_store *s = NULL;
 	int cols = 240, rows = 70;
+	struct fts_bucket *row;
 	long rss0, rss1, hwm;
 	struct stat sb;
-	double t0, t;
+	double t0, t, c0, c;
 	unsigned seed = 1;
 
 	if (argc < 2) {
@@ -60,11 +69,13 @@ int main(int argc, char **argv)
 	stat(argv[1], &sb);
 	rss0 = status_kb("VmRSS:");
 	t0 = now();
+	c0 = cpu_now();
 	if (fts_store_open(&o, &s, &err)) {
 		fprintf(stderr, "preview_bench: %s\n", err.msg);
 		return 1;
 	}
 	t = now() - t0;
+	c = cpu_now() - c0;
 	rss1 = status_kb("VmRSS:");
 	hwm = status_kb("VmHWM:");
 	in = fts_store_info(s);
@@ -72,13 +83,19 @@ int main(int argc, char **argv)
 	printf("items         %llu in %u CPU + %u task lanes (%llu events/rows read)\n",
 	       (unsigned long long)in->items, in->ncpu_lanes, in->ntask_lanes,
 	       (unsigned long long)in->events);
-	printf("load          %.2f s: %.2f M items/s, %.1f MB/s\n", t, (double)in->items / t / 1e6,
-	       (double)sb.st_size / t / 1e6);
+	printf("load          %.2f s wall: %.2f M items/s, %.1f MB/s\n", t,
+	       (double)in->items / t / 1e6, (double)sb.st_size / t / 1e6);
+	printf("              %.2f s CPU:  %.2f M items/s, %.1f MB/s (what a quiet machine would give)\n",
+	       c, (double)in->items / c / 1e6, (double)sb.st_size / c / 1e6);
 	printf("memory        store %.1f B/item (%.1f MB); RSS growth %.1f B/item (%.1f MB); peak RSS %.1f MB\n",
 	       (double)fts_store_bytes(s) / (double)in->items, (double)fts_store_bytes(s) / 1e6,
 	       (double)(rss1 - rss0) * 1024 / (double)in->items, (double)(rss1 - rss0) / 1024,
 	       (double)hwm / 1024);
 	/* frames of COLS buckets on ROWS lanes, at zooms from the whole capture down */
+	row = calloc((size_t)cols, sizeof(*row));
+	for (int per_cell = 1; per_cell >= 0; per_cell--) {
+	printf("frames of %dx%d, %s (CPU time)\n", cols, rows,
+	       per_cell ? "fts_store_bucket per cell" : "fts_store_buckets per row");
 	printf("%-12s %12s %14s %14s %14s\n", "viewport", "bucket", "us/bucket", "ms/frame",
 	       "max ms/frame");
 	for (double zoom = 1; zoom <= 1e6; zoom *= 10) {
@@ -92,7 +109,7 @@ int main(int argc, char **argv)
 		for (int f = 0; f < frames; f++) {
 			uint64_t start = in->t_begin + (span > w ? (uint64_t)rand_r(&seed) % (span - w) : 0);
 			uint32_t first = nl > (uint32_t)rows ? (uint32_t)rand_r(&seed) % (nl - (uint32_t)rows) : 0;
-			double f0 = now(), ft;
+			double f0 = cpu_now(), ft;
 
 			/* the CPU lanes are always on screen; then a page of task lanes */
 			for (uint32_t r = 0; r < (uint32_t)rows && r < nl; r++) {
@@ -100,14 +117,16 @@ int main(int argc, char **argv)
 
 				if (lane >= nl)
 					break;
-				for (int c = 0; c < cols; c++) {
-					struct fts_bucket b;
-
-					fts_store_bucket(s, lane, start + w * (uint64_t)c / (uint64_t)cols,
-							 start + w * (uint64_t)(c + 1) / (uint64_t)cols, &b);
+				if (per_cell) {
+					for (int c = 0; c < cols; c++)
+						fts_store_bucket(s, lane, start + w * (uint64_t)c / (uint64_t)cols,
+								 start + w * (uint64_t)(c + 1) / (uint64_t)cols,
+								 &row[c]);
+				} else {
+					fts_store_buckets(s, lane, start, start + w, (uint32_t)cols, row);
 				}
 			}
-			ft = now() - f0;
+			ft = cpu_now() - f0;
 			tot += ft;
 			if (ft > worst)
 				worst = ft;
@@ -115,6 +134,8 @@ int main(int argc, char **argv)
 		printf("1/%-10.0f %9.3f ms %14.3f %14.3f %14.3f\n", zoom, (double)w / cols / 1e6,
 		       tot / frames / ((double)cols * rows) * 1e6, tot / frames * 1e3, worst * 1e3);
 	}
+	}
+	free(row);
 	fts_store_free(s);
 	return 0;
 }

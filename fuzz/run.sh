@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
-# Run the libFuzzer targets: fuzz/run.sh [seconds-per-target, default 60]
+# Run the libFuzzer targets: fuzz/run.sh [seconds-per-target, default 60] [target...]
+# (targets: text json dat dat_pages; default all)
 # Builds with clang into build-fuzz (needs clang and libclang-rt-14-dev);
 # new crashes land in build-fuzz/crash-*; the corpora grow in build-fuzz/corpus-*
 # (seeded from fuzz/corpus/, which holds only the hand-written seeds).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(text json dat dat_pages)
 CC=clang cmake -S "$top" -B "$top/build-fuzz" -DFTS_FUZZ=ON -DFTS_SANITIZE=ON -DFTS_WERROR=OFF > /dev/null
-cmake --build "$top/build-fuzz" -j "$(nproc)" --target fuzz_text fuzz_json fuzz_dat > /dev/null
+jobs=$(nproc); [ "$jobs" -le 2 ] || jobs=2
+cmake --build "$top/build-fuzz" -j "$jobs" --target "${targets[@]/#/fuzz_}" > /dev/null
 cd "$top/build-fuzz"
-for t in text json dat; do
+for t in "${targets[@]}"; do
 	mkdir -p "corpus-$t"
-	cp -n "$top/fuzz/corpus/$t"/* "corpus-$t"/
+	[ ! -d "$top/fuzz/corpus/$t" ] || cp -n "$top/fuzz/corpus/$t"/* "corpus-$t"/
 	seeds=("corpus-$t")
 	case $t in
 	text) seeds+=("$top/tests/data/hackbench" "$top/tests/data/lost") ;;
 	dat) seeds+=("$top/tests/data/dat") ;;
+	dat_pages) seeds+=("fuzz/dat_pages/seeds") ;;   # cut from the real v6 capture
 	esac
 	echo "== fuzz_$t for ${secs}s"
 	ASAN_OPTIONS=detect_leaks=1 ./fuzz/fuzz_$t -max_total_time="$secs" -max_len=65536 \
-		-rss_limit_mb=1024 "${seeds[@]}" 2>&1 | tail -3
+		-rss_limit_mb=1024 -print_final_stats=1 "${seeds[@]}" 2>&1 |
+		grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss)|ERROR|SUMMARY|crash-" || true
 done

@@ -1,22 +1,30 @@
 /*
- * ftscope.h - the public C API of libftscope.
+ * ftscope.h - the public C API of libftscope, in one include.
  *
- * Conversion (this file) and recording (ftscope_record.h). Every call returns
- * 0 or a negative errno-style code and fills a struct fts_err message; the
- * library never prints or exits.
+ * Conversion to a file (this file), the open pipeline behind it with
+ * caller-chosen sinks (pipeline.h), the preview lane store (preview.h) and
+ * recording (record.h). Every call returns 0 or a negative errno-style code
+ * and fills a struct fts_err message; the library never prints or exits.
  */
 #ifndef FTSCOPE_H
 #define FTSCOPE_H
 
 #include <stdint.h>
 
+#include "cleanup.h"
 #include "error.h"
 #include "event.h"
 #include "reader.h"
 #include "sched_model.h"
 #include "timemap.h"
 
+#include "pipeline.h"
+#include "preview.h"
 #include "record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum fts_out_format {
 	FTS_OUT_DB,    /* MindStudio Insight ftrace DB (ftrace_data.db) */
@@ -44,12 +52,23 @@ struct fts_convert_result {
 	double seconds;
 };
 
-/*
- * fts_convert - read opts->input, run the sched model and write opts->output.
- * On error nothing is left at opts->output (an existing file is untouched).
- * @res (may be NULL) receives counters for a summary. Returns 0 or negative.
+/**
+ * fts_convert - read a trace, run the sched model and write one DB or JSON file
+ * @opts: input, output, format, maps; @opts->input may also be an ftrace DB or
+ *        our JSON, which is read back and rewritten (see fts_pipeline_run)
+ * @res: may be NULL; counters for a summary
+ * @err: filled on error
+ *
+ * A thin wrapper over fts_pipeline_run with one SQLite or JSON sink. On error
+ * nothing is left at @opts->output (an existing file is untouched).
+ *
+ * Returns 0 or a negative errno.
  */
 int fts_convert(const struct fts_convert_opts *opts, struct fts_convert_result *res,
 		struct fts_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -46,6 +46,8 @@ struct fts_store_open_opts {
 	/*
 	 * Optional: one more sink fed every lane and item while loading (e.g. the
 	 * statistics sink), borrowed; the store runs its finish(), not destroy().
+	 * Its finish(ok=1) runs when reading ends, before the store is indexed: a
+	 * cancel during indexing does not undo it.
 	 */
 	struct fts_sink *extra;
 	fts_stage_fn progress;       /* may be NULL; non-zero return cancels */
@@ -176,6 +178,24 @@ struct fts_bucket {
  */
 void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
 		      struct fts_bucket *b);
+
+/**
+ * fts_store_buckets - summarise @lane over @n equal buckets of [@t0, @t1) at once
+ * @s: the store
+ * @lane: the lane
+ * @t0: start of the first bucket (output ns)
+ * @t1: end of the last, with @t1 - @t0 >= @n
+ * @n: how many buckets (a row of the screen)
+ * @out: @n summaries; bucket k is [t0 + (t1-t0)*k/n, t0 + (t1-t0)*(k+1)/n)
+ *
+ * Added: the same answers as @n calls of fts_store_bucket (the dominant task
+ * may differ where fts_store_bucket itself estimates), in one walk of the
+ * summary, so a frame costs about one query per row, not one per cell.
+ *
+ * Returns 0, -EINVAL on bad arguments, or -ENOMEM.
+ */
+int fts_store_buckets(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
+		      uint32_t n, struct fts_bucket *out);
 
 /* One stored item, decoded. */
 struct fts_store_item {

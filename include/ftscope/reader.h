@@ -19,10 +19,7 @@ struct fts_read_opts {
 	void *emit_ctx;
 	fts_progress_fn progress;  /* may be NULL */
 	void *progress_ctx;
-	/*
-	 * The caller already ran fts_read_dat_probe on this file: skip it.
-	 * The probe forks, which must happen before the caller starts threads.
-	 */
+	/* The caller already ran fts_read_dat_probe on this file: skip it. */
 	int probed;
 };
 
@@ -53,10 +50,13 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		 struct fts_read_stats *st, struct fts_err *err);
 
 /*
- * fts_read_dat_probe - open @path with libtracecmd in a child process, so a
- * corrupt file that crashes the library is reported instead of crashing the
- * caller. fts_read_dat runs it unless opts->probed; call it yourself before
- * starting threads. Returns 0 or a negative code with @err filled.
+ * fts_read_dat_probe - open @path with libtracecmd in a freshly exec'd copy
+ * of the running program (/proc/self/exe; no fork of the caller, so it is
+ * safe with threads running), so a corrupt header that crashes or hangs the
+ * library is reported instead of crashing the caller. fts_read_dat runs it
+ * unless opts->probed. A program that is not linked with this library
+ * (an interpreter loading it later) cannot answer: the probe then passes.
+ * Returns 0 or a negative code with @err filled.
  */
 int fts_read_dat_probe(const char *path, struct fts_err *err);
 

@@ -41,6 +41,7 @@ struct fts_record_opts {
 	const char *pid_mapping;   /* NULL = pid_mapping.json beside the output */
 	double pidmap_interval_s;  /* rescan period with nspid; 0 = 1 s */
 	double duration_s;         /* > 0: tracing stops by itself after this long; 0 = until stopped */
+	int live_top;              /* 1: decode the streamed pages for fts_record_health's top (needs sched) */
 };
 
 /* One event of the reference set and whether this kernel has it. */
@@ -91,6 +92,37 @@ struct fts_record_cpu_health {
 	uint64_t lost_delta;       /* lost during the recorder's last sampling period */
 };
 
+#define FTS_RECORD_TOP_N 8
+
+/* One task of the live top. @comm is the kernel's: escape it before display. */
+struct fts_record_top_task {
+	int pid;
+	char comm[16];
+	double runnable_s;         /* waiting for a CPU (Runnable) during the window */
+	double cpu_s;              /* running during the window */
+};
+
+/*
+ * The live top (opts.live_top): decoded off the capture's critical path by a
+ * low-priority thread from the pages already streamed, over the last
+ * @window_s seconds of trace time. When the decoder falls behind it skips
+ * pages (@skipped_bytes) rather than slow anything.
+ */
+struct fts_record_top {
+	int enabled;
+	double window_s;
+	int nrunnable;
+	struct fts_record_top_task runnable[FTS_RECORD_TOP_N];  /* most Runnable time first */
+	int ncpu;
+	struct fts_record_top_task cpu[FTS_RECORD_TOP_N];       /* most CPU time first */
+	double worst_wakeup_ms;    /* longest wakeup -> running latency in the window */
+	int worst_pid;
+	char worst_comm[16];
+	uint64_t events;           /* decoded so far */
+	uint64_t skipped_bytes;    /* not decoded, to stay within budget */
+	double cpu_cost_s;         /* the decoder's own CPU time so far */
+};
+
 /*
  * A health snapshot. The recorder samples on its own tick (@period_s), so
  * rates do not depend on who polled last; to report every loss, compare
@@ -115,6 +147,7 @@ struct fts_record_health {
 	const char *backend;       /* "tracefs" or "trace-cmd" (static) */
 	char skipped_events[512];  /* events the kernel lacks, comma separated, or "" */
 	char fallback[256];        /* why AUTO fell back to trace-cmd, or "" */
+	struct fts_record_top top; /* the live top; top.enabled is 0 without opts.live_top */
 };
 
 /* How fts_record_stop ends the capture; each mode does less than the one before. */

@@ -54,6 +54,7 @@ struct fts_model_stats {
 	uint64_t task_runnable;
 	uint64_t task_sleeping;
 	uint64_t cs_markers;
+	uint64_t wakeup_links;       /* flows handed to the sink (waker -> woken's run) */
 	uint64_t irq_unmatched_exit; /* exits without their entry (incl. softirq) */
 	uint64_t irq_unmatched_entry;/* entries never closed */
 	uint64_t irq_too_long;       /* > 1 s: a pairing across lost events */

@@ -8,9 +8,11 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "msg.h"
 #include "opts.h"
 #include "insight.h"
 #include "inputs.h"
+#include "sigcleanup.h"
 #include "term_safe.h"
 #include <ftscope/ftscope.h>
 
@@ -69,10 +71,8 @@ static void check_insight_path(const char *output)
 
 	if (fts_insight_path_ok(output, abs, sizeof(abs)))
 		return;
-	fputs("ftscope convert: note: MindStudio Insight refuses paths containing control characters or any of " FTS_INSIGHT_BAD_CHARS "; import will fail from '",
-	      stderr);
-	fts_fputs_safe(stderr, abs);
-	fputs("'\n", stderr);
+	fts_msg_err("convert", "note: MindStudio Insight refuses paths containing control characters or any of %s; import will fail from '%s'",
+		    FTS_INSIGHT_BAD_CHARS, abs);
 }
 
 /* Without --input: the shared rule, and say which was taken when it is not obvious. */
@@ -82,10 +82,10 @@ static const char *default_input(void)
 	const char *pick = fts_default_input(&why);
 
 	if (why == FTS_PICK_NEWER_DAT || why == FTS_PICK_NEWER_TXT)
-		fprintf(stderr, "ftscope convert: both trace.dat and trace.txt exist; converting the newer, %s (use --input to choose)\n",
+		fts_msg_err("convert", "both trace.dat and trace.txt exist; converting the newer, %s (use --input to choose)",
 			pick);
 	else if (why == FTS_PICK_TXT_ONLY)
-		fprintf(stderr, "ftscope convert: trace.dat not found; converting trace.txt\n");
+		fts_msg_err("convert", "trace.dat not found; converting trace.txt");
 	return pick;
 }
 
@@ -226,24 +226,25 @@ int fts_cmd_convert(int argc, char **argv)
 	}
 	switch (fts_output_choose(format, o.output, &o.format, &o.output)) {
 	case FTS_OUT_BAD_FORMAT:
-		fprintf(stderr, "ftscope convert: --format must be db or json, not '%s'\n", format);
+		fts_msg_err("convert", "--format must be db or json, not '%s'", format);
 		return 2;
 	case FTS_OUT_SUFFIX_MISMATCH:
 		format = o.format == FTS_OUT_JSON ? "json" : "db";
-		fprintf(stderr, "ftscope convert: --output '%s' must end in .%s for --format %s\n",
+		fts_msg_err("convert", "--output '%s' must end in .%s for --format %s",
 			o.output, format, format);
 		return 2;
 	case FTS_OUT_OK:
 		break;
 	}
 	if (o.format == FTS_OUT_DB && !fts_insight_db_name_ok(o.output) && !quiet)
-		fprintf(stderr, "ftscope convert: note: MindStudio Insight only recognises DBs named ftrace_data*.db; '%s' will not import as ftrace\n",
+		fts_msg_err("convert", "note: MindStudio Insight only recognises DBs named ftrace_data*.db; '%s' will not import as ftrace",
 			fts_base_name(o.output));
 	if (!quiet)
 		check_insight_path(o.output);
 	if (!o.input)
 		o.input = default_input();
 
+	fts_front_cleanup_on_signals();   /* a signal leaves no temp output behind */
 	prog.on = !quiet && isatty(STDERR_FILENO);
 	prog.t0 = now_s();
 	o.progress = on_progress;
@@ -252,9 +253,7 @@ int fts_cmd_convert(int argc, char **argv)
 	if (prog.on)
 		fprintf(stderr, "\r%72s\r", "");
 	if (rc) {
-		fputs("ftscope convert: ", stderr);
-		fts_fputs_safe(stderr, err.msg);
-		fputc('\n', stderr);
+		fts_msg_err("convert", "%s", err.msg);
 		return 1;
 	}
 	if (!quiet)

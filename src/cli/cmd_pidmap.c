@@ -3,6 +3,7 @@
  * updated every --interval seconds until Ctrl+C/SIGTERM/SIGHUP.
  */
 #include "commands.h"
+#include "msg.h"
 #include "opts.h"
 #include "term_safe.h"
 #include <ftscope/error.h>
@@ -33,18 +34,6 @@ static const struct fts_opt_spec pidmap_opts[] = {
 	{ NULL, 0, 0, 0 },
 };
 
-static int parse_secs(const char *s, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	/* strtod takes "nan" and "inf": neither is a number of seconds. */
-	if (end == s || *end || !isfinite(v) || v < 0 || v > 1e7)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int fts_cmd_pidmap(int argc, char **argv)
 {
 	const char *output = "pid_mapping.json";
@@ -64,9 +53,9 @@ int fts_cmd_pidmap(int argc, char **argv)
 		case P_OUTPUT: output = p.arg; break;
 		case P_INTERVAL:
 		case P_DURATION:
-			if (parse_secs(p.arg, id == P_INTERVAL ? &interval : &duration)) {
-				fprintf(stderr, "ftscope pidmap: --%s takes seconds, not '%s'\n",
-					id == P_INTERVAL ? "interval" : "duration", p.arg);
+			if (fts_parse_seconds(p.arg, 1e7, id == P_INTERVAL ? &interval : &duration)) {
+				fts_msg_err("pidmap", "--%s takes seconds (0 to 1e7), not '%s'",
+					    id == P_INTERVAL ? "interval" : "duration", p.arg);
 				return 2;
 			}
 			break;

@@ -40,7 +40,8 @@ static void usage(FILE *f)
 "      --keys KEYS            with --print: replay these keys first, as typed\n"
 "                             ('/kworker\\n++l'; \\n Enter, \\e Esc, <Up> <PgDn>...)\n"
 "      --color                with --print: ANSI colours (NO_COLOR wins)\n"
-"      --timing               with --print: frame times after each key to stderr\n"
+"      --timing               with --print: p50/p99/max of the key+redraw times\n"
+"                             to stderr (given twice: every frame's time)\n"
 "  -h, --help                 this text\n");
 }
 
@@ -91,7 +92,7 @@ int fts_cmd_preview(int argc, char **argv)
 			break;
 		case O_KEYS: a.keys = o.arg; break;
 		case O_COLOR: a.color = 1; break;
-		case O_TIMING: a.timing = 1; break;
+		case O_TIMING: a.timing++; break;
 		case O_HELP: usage(stdout); return 0;
 		default: return 2;
 		}

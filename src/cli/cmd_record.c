@@ -36,7 +36,7 @@ static void on_signal(int sig)
 }
 
 enum { O_CPU = 1, O_OUTPUT, O_TIME, O_BF, O_BACKEND, O_SCHED, O_IRQ, O_FUTEX, O_NSPID,
-       O_PIDMAP, O_QUIET, O_TUI, O_HELP };
+       O_PIDMAP, O_QUIET, O_TOP, O_TUI, O_HELP };
 
 static const struct fts_opt_spec record_opts[] = {
 	{ "cpu", 0, 1, O_CPU },
@@ -51,6 +51,7 @@ static const struct fts_opt_spec record_opts[] = {
 	{ "nspid", 0, 0, O_NSPID },
 	{ "pid_mapping", 0, 1, O_PIDMAP },
 	{ "quiet", 'q', 0, O_QUIET },
+	{ "live_top", 0, 0, O_TOP },
 	{ "tui", 0, 0, O_TUI },
 	{ "help", 'h', 0, O_HELP },
 	{ NULL, 0, 0, 0 },
@@ -82,6 +83,8 @@ static void usage(FILE *f)
 		"  --NSpid             also write the host pid -> container pid mapping\n"
 		"  --pid_mapping FILE  where it goes (default pid_mapping.json beside the output)\n"
 		"  --quiet             no live status, only warnings and the summary\n"
+		"  --live_top          also show the tasks waiting and running most, and the worst\n"
+		"                      wakeup latency, over the last 5 s (decoded from the capture)\n"
 		"  --tui               the interactive setup screen, pre-filled with these options\n\n"
 		"Stops on --record_time, Ctrl+C, SIGTERM or SIGHUP and saves a complete file.\n"
 		"While stopping, Ctrl+C again skips draining; a third cuts the file short (still valid).\n"
@@ -189,6 +192,7 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 		case O_NSPID: a->o.nspid = 1; break;
 		case O_PIDMAP: a->o.pid_mapping = p.arg; break;
 		case O_QUIET: a->quiet = 1; break;
+		case O_TOP: a->o.live_top = 1; break;
 		case O_TUI: a->tui = 1; break;
 		case O_HELP: usage(stdout); *exit_now = 1; return 0;
 		}
@@ -284,17 +288,50 @@ static void show_cpu_lines(const struct fts_record_health *h)
 	}
 }
 
+/* "comm(pid) value" with the task name escaped (it is the kernel's, attacker-controlled). */
+static void show_task(const char *comm, int pid, const char *value)
+{
+	fputc(' ', stderr);
+	fts_fputs_safe(stderr, comm);
+	fprintf(stderr, "(%d) %s", pid, value);
+}
+
+/* Three lines: most Runnable, most CPU, worst wakeup latency. */
+static void show_top(const struct fts_record_top *t)
+{
+	char v[FTS_FMT_LEN];
+
+	fprintf(stderr, "  top runnable:");
+	for (int i = 0; i < t->nrunnable && i < 3; i++) {
+		snprintf(v, sizeof(v), "%.2fs", t->runnable[i].runnable_s);
+		show_task(t->runnable[i].comm, t->runnable[i].pid, v);
+	}
+	fprintf(stderr, "\n  top cpu:     ");
+	for (int i = 0; i < t->ncpu && i < 3; i++) {
+		snprintf(v, sizeof(v), "%.2fs", t->cpu[i].cpu_s);
+		show_task(t->cpu[i].comm, t->cpu[i].pid, v);
+	}
+	fprintf(stderr, "\n  worst wakeup:");
+	if (t->worst_pid) {
+		snprintf(v, sizeof(v), "%.2f ms", t->worst_wakeup_ms);
+		show_task(t->worst_comm, t->worst_pid, v);
+	}
+	fputc('\n', stderr);
+}
+
 static void show_status(const struct fts_record_health *h, int tty)
 {
 	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN];
 
 	show_cpu_lines(h);
+	if (h->top.enabled)
+		show_top(&h->top);
 	fprintf(stderr, "%s %6.1fs  %s  %s events  %s written  lost %llu\n", tty ? "\r" : "",
 		h->elapsed_s, fts_fmt_rate(h->events_per_s, a, sizeof(a)),
 		fts_fmt_count((double)h->events, b, sizeof(b)),
 		fts_fmt_bytes((double)h->bytes_written, c, sizeof(c)), (unsigned long long)h->lost);
 	if (tty && h->ncpus)
-		fprintf(stderr, "\033[%dA", (h->ncpus <= 16 ? h->ncpus : 1) + 1);
+		fprintf(stderr, "\033[%dA", (h->ncpus <= 16 ? h->ncpus : 1) + 1 + (h->top.enabled ? 3 : 0));
 }
 
 /* Every loss not yet reported, by CPU (against what this caller saw last). */
@@ -365,6 +402,17 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 		fprintf(stderr, "\033[J");
 }
 
+/* Not a terminal: the last figures too, so a log ends with them. */
+static void final_status(struct fts_recorder *r, const struct record_args *a)
+{
+	struct fts_record_health h;
+
+	if (a->quiet || g_hangup || isatty(2) || fts_record_health(r, &h))
+		return;
+	show_status(&h, 0);
+	fts_record_health_release(&h);
+}
+
 /* Progress while stopping: each further Ctrl+C escalates; a line on a terminal. */
 struct stop_view {
 	int tty;
@@ -429,6 +477,13 @@ static void show_summary(const struct fts_record_summary *s, unsigned bf)
 		fts_fputs_safe(stderr, s->pid_mapping);
 		fputc('\n', stderr);
 	}
+	if (s->health.top.enabled)
+		show_top(&s->health.top);
+	if (s->health.top.enabled)
+		fprintf(stderr, "live top: decoded %llu events with %.3f s of CPU (%.2f%% of one core)%s\n",
+			(unsigned long long)s->health.top.events, s->health.top.cpu_cost_s,
+			s->duration_s > 0 ? 100 * s->health.top.cpu_cost_s / s->duration_s : 0,
+			s->health.top.skipped_bytes ? "; it skipped pages to stay within budget" : "");
 	if (s->cut)
 		say("the file was cut short on request; it holds what was copied until then");
 }
@@ -494,5 +549,6 @@ int fts_cmd_record(int argc, char **argv)
 	/* The status and the stop must not starve behind a loaded machine. Best effort. */
 	(void)setpriority(PRIO_PROCESS, 0, -10);
 	status_loop(r, &a);
+	final_status(r, &a);
 	return finish_and_report(r, &a);
 }

@@ -399,7 +399,7 @@ static void csv_field(const char *raw)
 	char *s = escaped(raw);
 	const char *p = s ? s : "";
 
-	if (strpbrk(p, ",\" ") || strchr("=+-@", p[0]) != NULL) {
+	if (strpbrk(p, ",\" ") || (p[0] && strchr("=+-@", p[0]))) {
 		fputc('"', stdout);
 		if (p[0] && strchr("=+-@", p[0]))
 			fputc('\'', stdout);
@@ -524,7 +524,9 @@ static void print_json(const struct fts_stats *st, struct out_row *rows, size_t 
 		}
 		fputs(", \"comm\": ", stdout);
 		json_str(t->comm);
-		fputc('}', stdout);
+		printf(", \"top_irq_ns\": %llu, \"top_preempter_count\": %llu, \"first_ns\": %llu, \"last_ns\": %llu}",
+		       (unsigned long long)t->top_irq_ns, (unsigned long long)t->top_preempter_count,
+		       (unsigned long long)t->first_ns, (unsigned long long)t->last_ns);
 	}
 	printf("\n ],\n \"cpus\": [");
 	for (size_t i = 0; i < fts_stats_ncpus(st); i++) {
@@ -630,16 +632,29 @@ int fts_cmd_stats(int argc, char **argv)
 	size_t n = 0;
 	int rc;
 
-	/* the input is the first argument that is not an option */
+	/*
+	 * The input comes first (ftscope stats FILE --top 5) or last (ftscope
+	 * stats --top 5 FILE): last when it is not the value of the option
+	 * before it (every option but --help takes one).
+	 */
+	memset(&a, 0, sizeof(a));
 	if (argc >= 2 && argv[1][0] != '-') {
 		a.po.input = argv[1];
 		argv[1] = argv[0];
 		argc--;
 		argv++;
-	} else if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage(stdout);
-		return 0;
-	} else {
+	} else if (argc >= 3 && argv[argc - 1][0] != '-' &&
+		   (argv[argc - 2][0] != '-' || strchr(argv[argc - 2], '=') ||
+		    !strcmp(argv[argc - 2], "-h") || !strcmp(argv[argc - 2], "--help"))) {
+		a.po.input = argv[--argc];
+	}
+	if (!a.po.input) {
+		for (int i = 1; i < argc; i++) {
+			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+				usage(stdout);
+				return 0;
+			}
+		}
 		fprintf(stderr, "ftscope stats: which file? usage: ftscope stats FILE [options] (--help)\n");
 		return 2;
 	}

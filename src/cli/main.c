@@ -1,5 +1,6 @@
 /* main.c - ftscope entry point: dispatch to one subcommand. */
 #include "commands.h"
+#include "msg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +70,7 @@ int main(int argc, char **argv)
 		if (!strcmp(c->name, argv[1]))
 			return c->run(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "ftscope: unknown command '%s'\n", argv[1]);
+	fts_msg_err(NULL, "unknown command '%s'", argv[1]);
 	usage(stderr);
 	return 2;
 }

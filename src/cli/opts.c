@@ -1,6 +1,9 @@
 #include "opts.h"
+#include "msg.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,14 @@ static int name_eq(const char *arg, size_t len, const char *spec)
 	return spec[i] == '\0';
 }
 
+/* No option takes an empty value: `-o ""` is a slip (an unset variable), not a name. */
+static int empty_value(struct fts_opts *o, const struct fts_opt_spec *s)
+{
+	fts_msg_err(o->cmd, "option '--%s' needs a value, not an empty string", s->name);
+	o->arg = NULL;
+	return -2;
+}
+
 int fts_opts_next(struct fts_opts *o, const struct fts_opt_spec *spec)
 {
 	const char *a, *eq;
@@ -38,8 +49,7 @@ int fts_opts_next(struct fts_opts *o, const struct fts_opt_spec *spec)
 		return -1;
 	a = o->argv[o->index++];
 	if (a[0] != '-' || a[1] == '\0') {
-		fprintf(stderr, "ftscope %s: unexpected argument '%s' (see 'ftscope %s --help')\n",
-			o->cmd, a, o->cmd);
+		fts_msg_err(o->cmd, "unexpected argument '%s' (see 'ftscope %s --help')", a, o->cmd);
 		return -2;
 	}
 	if (a[1] != '-') {
@@ -48,8 +58,7 @@ int fts_opts_next(struct fts_opts *o, const struct fts_opt_spec *spec)
 				break;
 		}
 		if (!s->name || (a[2] != '\0' && !s->has_arg)) {
-			fprintf(stderr, "ftscope %s: unknown option '%s' (see 'ftscope %s --help')\n",
-				o->cmd, a, o->cmd);
+			fts_msg_err(o->cmd, "unknown option '%s' (see 'ftscope %s --help')", a, o->cmd);
 			return -2;
 		}
 		if (s->has_arg) {
@@ -58,9 +67,11 @@ int fts_opts_next(struct fts_opts *o, const struct fts_opt_spec *spec)
 			else if (o->index < o->argc)
 				o->arg = o->argv[o->index++];
 			else {
-				fprintf(stderr, "ftscope %s: option '%s' needs a value\n", o->cmd, a);
+				fts_msg_err(o->cmd, "option '%s' needs a value", a);
 				return -2;
 			}
+			if (!o->arg[0])
+				return empty_value(o, s);
 		}
 		return s->id;
 	}
@@ -72,13 +83,13 @@ int fts_opts_next(struct fts_opts *o, const struct fts_opt_spec *spec)
 			break;
 	}
 	if (!s->name) {
-		fprintf(stderr, "ftscope %s: unknown option '--%.*s' (see 'ftscope %s --help')\n",
-			o->cmd, (int)len, a, o->cmd);
+		fts_msg_err(o->cmd, "unknown option '--%.*s' (see 'ftscope %s --help')", (int)len, a,
+			    o->cmd);
 		return -2;
 	}
 	if (!s->has_arg) {
 		if (eq) {
-			fprintf(stderr, "ftscope %s: option '--%s' takes no value\n", o->cmd, s->name);
+			fts_msg_err(o->cmd, "option '--%s' takes no value", s->name);
 			return -2;
 		}
 		return s->id;
@@ -88,9 +99,11 @@ int fts_opts_next(struct fts_opts *o, const struct fts_opt_spec *spec)
 	else if (o->index < o->argc)
 		o->arg = o->argv[o->index++];
 	else {
-		fprintf(stderr, "ftscope %s: option '--%s' needs a value\n", o->cmd, s->name);
+		fts_msg_err(o->cmd, "option '--%s' needs a value", s->name);
 		return -2;
 	}
+	if (!o->arg[0])
+		return empty_value(o, s);
 	return s->id;
 }
 
@@ -104,6 +117,22 @@ int fts_parse_int(const char *s, long long *out)
 	errno = 0;
 	v = strtoll(s, &end, 10);
 	if (errno || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int fts_parse_seconds(const char *s, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
+		return -1;   /* no sign, no leading space */
+	errno = 0;
+	v = strtod(s, &end);
+	/* strtod takes "nan", "inf" and hex floats: only finite values in range */
+	if (errno || *end != '\0' || !isfinite(v) || v < 0 || v > max)
 		return -1;
 	*out = v;
 	return 0;

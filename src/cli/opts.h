@@ -29,11 +29,18 @@ void fts_opts_init(struct fts_opts *o, const char *cmd, int argc, char **argv);
 
 /*
  * fts_opts_next - the id of the next option, -1 at the end, or -2 after
- * printing an error (unknown option, missing value, stray argument) to stderr.
+ * printing an error (unknown option, missing or empty value, stray argument)
+ * to stderr, escaped. Callers exit 2 on -2 (usage error).
  */
 int fts_opts_next(struct fts_opts *o, const struct fts_opt_spec *spec);
 
 /* fts_parse_int - parse a whole decimal int into @out; 0 on success, -1 otherwise. */
 int fts_parse_int(const char *s, long long *out);
+
+/*
+ * fts_parse_seconds - parse a finite number of seconds in [0, @max] into
+ * @out (not "nan", "inf" or a negative). 0 on success, -1 otherwise.
+ */
+int fts_parse_seconds(const char *s, double max, double *out);
 
 #endif

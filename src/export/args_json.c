@@ -15,9 +15,14 @@ struct cur {
 	char *out, *oend;
 };
 
+static int is_ws(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
 static void ws(struct cur *c)
 {
-	while (c->p < c->end && strchr(" \t\r\n", *c->p) && *c->p)
+	while (c->p < c->end && is_ws(*c->p))
 		c->p++;
 }
 
@@ -83,14 +88,24 @@ static const char *string(struct cur *c)
 	const char *start = c->out;
 
 	while (c->p < c->end && *c->p != '"') {
-		if (*c->p == '\\') {
+		const char *q = c->p;
+		size_t n;
+
+		if (*q == '\\') {
 			c->p++;
 			if (escape(c))
 				return NULL;
 			continue;
 		}
-		if (put(c, *c->p++))
+		/* a run of plain bytes at once: most values hold no escape */
+		while (q < c->end && *q != '"' && *q != '\\')
+			q++;
+		n = (size_t)(q - c->p);
+		if ((size_t)(c->oend - c->out) < n)
 			return NULL;
+		memcpy(c->out, c->p, n);
+		c->out += n;
+		c->p = q;
 	}
 	if (c->p >= c->end || put(c, '\0'))
 		return NULL;
@@ -129,7 +144,7 @@ static const char *raw(struct cur *c)
 		if (put(c, ch))
 			return NULL;
 	}
-	while (c->out > start && strchr(" \t\r\n", c->out[-1]))
+	while (c->out > start && is_ws(c->out[-1]))
 		c->out--;
 	return put(c, '\0') ? NULL : start;
 }

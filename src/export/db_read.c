@@ -212,7 +212,7 @@ int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *ro
 	if (!rows)
 		rows = &local;
 	*rows = 0;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW, NULL)) {
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, NULL)) {
 		rc = fts_err_set(err, -EIO, "%s: cannot open as SQLite: %s", path,
 				 db ? sqlite3_errmsg(db) : "out of memory");
 		goto out;

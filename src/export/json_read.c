@@ -34,8 +34,11 @@ static int us_to_ns(const char *s, uint64_t *ns)
 
 	if (*s < '0' || *s > '9')
 		return -1;
-	for (; *s >= '0' && *s <= '9'; s++)
+	for (; *s >= '0' && *s <= '9'; s++) {
 		whole = whole * 10 + (uint64_t)(*s - '0');
+		if (whole > 4000000000000000ull) /* past year 2096 in us: not a time */
+			return -1;
+	}
 	if (*s == '.') {
 		for (s++; *s >= '0' && *s <= '9'; s++) {
 			if (digits < 3) {
@@ -98,7 +101,12 @@ static int one_line(struct jr *j, const char *line, size_t len, uint64_t *rows,
 	struct fts_rb_row row;
 	int n, rc;
 
-	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ','))
+	/* "[{...}," on the first line, "{...}]" on the last: the array's brackets */
+	while (len && (line[0] == '[' || line[0] == ' ' || line[0] == '\t')) {
+		line++;
+		len--;
+	}
+	while (len && strchr("\n\r,] \t", line[len - 1]))
 		len--;
 	n = fts_args_parse(line, len, f, LINE_FIELDS, j->buf, j->bufsz);
 	if (n <= 0)

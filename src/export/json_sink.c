@@ -138,6 +138,41 @@ static int js_item(struct fts_sink *base, const struct fts_item *it, struct fts_
 	return b->oom ? fts_err_set(err, -ENOMEM, "out of memory") : 0;
 }
 
+/* One end of a wakeup link: a Chrome flow event ("s" start, "f" end bound to its slice). */
+static void flow_event(struct json_sink *s, const struct fts_flow *f, int end)
+{
+	struct fts_buf *b = &s->buf;
+	uint32_t lane = end ? f->to_lane : f->from_lane;
+
+	sep(s);
+	fts_buf_puts(b, "{\"name\":");
+	fts_buf_put_str(b, f->name);
+	fts_buf_puts(b, ",\"cat\":");
+	fts_buf_put_str(b, f->name);
+	fts_buf_puts(b, end ? ",\"ph\":\"f\",\"bp\":\"e\",\"id\":" : ",\"ph\":\"s\",\"id\":");
+	fts_buf_put_u64(b, f->id);
+	fts_buf_puts(b, ",\"ts\":");
+	fts_buf_put_us(b, end ? f->to_ts : f->from_ts);
+	fts_buf_puts(b, ",\"pid\":");
+	fts_buf_put_str(b, s->groups[lane]);
+	fts_buf_puts(b, ",\"tid\":");
+	fts_buf_put_str(b, s->tids[lane]);
+	fts_buf_put(b, "}", 1);
+}
+
+static int js_flow(struct fts_sink *base, const struct fts_flow *f, struct fts_err *err)
+{
+	struct json_sink *s = (struct json_sink *)base;
+
+	if (f->from_lane >= s->nlanes || f->to_lane >= s->nlanes)
+		return fts_err_set(err, -EINVAL, "internal error: a link to an undeclared lane");
+	flow_event(s, f, 0);
+	flow_event(s, f, 1);
+	if (s->buf.len >= FLUSH_AT)
+		return flush(s, err);
+	return s->buf.oom ? fts_err_set(err, -ENOMEM, "out of memory") : 0;
+}
+
 static int js_finish(struct fts_sink *base, int ok, struct fts_err *err)
 {
 	struct json_sink *s = (struct json_sink *)base;
@@ -183,6 +218,7 @@ int fts_json_sink_create(const char *path, struct fts_sink **out, struct fts_err
 	s->base.item = js_item;
 	s->base.finish = js_finish;
 	s->base.destroy = js_destroy;
+	s->base.flow = js_flow;
 	rc = fts_outfile_begin(&s->out, path, err);
 	if (rc) {
 		js_destroy(&s->base);

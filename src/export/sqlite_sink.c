@@ -61,6 +61,7 @@ struct sqlite_sink {
 	sqlite3 *db;
 	sqlite3_stmt *ins_slice;
 	sqlite3_stmt *ins_thread;
+	sqlite3_stmt *ins_flow;
 	struct fts_buf args;       /* producer's scratch for one item's args JSON */
 
 	/*
@@ -74,7 +75,11 @@ struct sqlite_sink {
 	struct fts_err werr;       /* the writer's failure, read after join */
 };
 
-enum rec_type { REC_LANE = 'L', REC_ITEM = 'I' };
+/*
+ * A flow record reuses the header: lane/ts are its start, sort_index/dur its
+ * end's lane and time, the name its name and the "args" part its id in decimal.
+ */
+enum rec_type { REC_LANE = 'L', REC_ITEM = 'I', REC_FLOW = 'F' };
 
 /* Fixed part of a record in a batch; strings follow it. */
 struct rec_hdr {
@@ -129,6 +134,25 @@ static int write_item(struct sqlite_sink *s, const struct rec_hdr *h, const char
 	return rc == SQLITE_DONE ? 0 : db_error(s, &s->werr, "cannot insert slice");
 }
 
+/* One wakeup link: its start ('s') and end ('f') rows, sharing a flow_id. */
+static int write_flow(struct sqlite_sink *s, const struct rec_hdr *h, const char *name)
+{
+	sqlite3_stmt *st = s->ins_flow;
+	int rc = SQLITE_DONE;
+
+	for (int end = 0; end < 2 && rc == SQLITE_DONE; end++) {
+		sqlite3_bind_text(st, 1, name + h->name_len, (int)h->args_len, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, name, h->name_len, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, name, h->name_len, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)(end ? (uint32_t)h->sort_index : h->lane) + 1);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)(end ? h->dur : h->ts));
+		sqlite3_bind_text(st, 6, end ? "f" : "s", 1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	return rc == SQLITE_DONE ? 0 : db_error(s, &s->werr, "cannot insert flow");
+}
+
 static void *writer_main(void *arg)
 {
 	struct sqlite_sink *s = arg;
@@ -144,7 +168,8 @@ static void *writer_main(void *arg)
 
 			memcpy(&h, b->p + off, sizeof(h));
 			str = b->p + off + sizeof(h);
-			rc = h.type == REC_LANE ? write_lane(s, &h, str) : write_item(s, &h, str);
+			rc = h.type == REC_LANE ? write_lane(s, &h, str) :
+			     h.type == REC_FLOW ? write_flow(s, &h, str) : write_item(s, &h, str);
 			off += sizeof(h) + h.name_len + h.args_len;
 		}
 		fts_batchq_release(&s->q);
@@ -199,6 +224,19 @@ static int sq_item(struct fts_sink *base, const struct fts_item *it, struct fts_
 	return put_rec(s, &h, it->name, s->args.p, err);
 }
 
+static int sq_flow(struct fts_sink *base, const struct fts_flow *f, struct fts_err *err)
+{
+	struct sqlite_sink *s = (struct sqlite_sink *)base;
+	struct rec_hdr h = { .type = REC_FLOW, .lane = f->from_lane, .ts = f->from_ts,
+			     .sort_index = (int32_t)f->to_lane, .dur = f->to_ts };
+	char id[24];
+	size_t n = strlen(f->name);
+
+	h.name_len = (uint16_t)(n > 0xffff ? 0xffff : n);
+	h.args_len = (uint32_t)snprintf(id, sizeof(id), "%llu", (unsigned long long)f->id);
+	return put_rec(s, &h, f->name, id, err);
+}
+
 /* Stop the writer after it drained everything; its error lands in @err. */
 static int join_writer(struct sqlite_sink *s, struct fts_err *err)
 {
@@ -216,7 +254,8 @@ static void sq_close(struct sqlite_sink *s)
 {
 	sqlite3_finalize(s->ins_slice);
 	sqlite3_finalize(s->ins_thread);
-	s->ins_slice = s->ins_thread = NULL;
+	sqlite3_finalize(s->ins_flow);
+	s->ins_slice = s->ins_thread = s->ins_flow = NULL;
 	if (s->db)
 		sqlite3_close(s->db);
 	s->db = NULL;
@@ -277,6 +316,7 @@ int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_e
 	s->base.item = sq_item;
 	s->base.finish = sq_finish;
 	s->base.destroy = sq_destroy;
+	s->base.flow = sq_flow;
 	rc = fts_outfile_begin(&s->out, path, err);
 	if (rc)
 		goto fail;
@@ -294,7 +334,10 @@ int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_e
 			       " VALUES (?, ?, ?, ?, ?, ?)", -1, &s->ins_slice, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db,
 			       "INSERT INTO thread (track_id, tid, pid, thread_name, thread_sort_index)"
-			       " VALUES (?, ?, ?, ?, ?)", -1, &s->ins_thread, NULL) != SQLITE_OK) {
+			       " VALUES (?, ?, ?, ?, ?)", -1, &s->ins_thread, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db,
+			       "INSERT INTO flow (flow_id, name, cat, track_id, timestamp, type)"
+			       " VALUES (?, ?, ?, ?, ?, ?)", -1, &s->ins_flow, NULL) != SQLITE_OK) {
 		rc = db_error(s, err, "cannot prepare statements");
 		goto fail;
 	}

@@ -5,6 +5,8 @@
  */
 #include "export/store_local.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const uint16_t kind_flag[FTS_ITEM__COUNT] = {
@@ -32,20 +34,28 @@ static uint64_t lower(const struct st_lane *l, uint64_t t)
 	return lo;
 }
 
-struct q {
-	const struct st_lane *l;
-	uint64_t t0, t1, ilo, ihi;
+/* One bucket being summed: flags, busy time, items, dominant-key candidates. */
+struct acc {
 	uint32_t flags;
 	uint64_t busy, items;
 	uint32_t key[NCAND];
 	uint64_t ns[NCAND];
 	int nc;
+};
+
+/* A query over one bucket (fts_store_bucket) or n equal ones (fts_store_buckets). */
+struct q {
+	const struct st_lane *l;
+	uint64_t t0, t1, ilo, ihi;
+	struct acc *acc;                /* one per bucket */
+	uint64_t *edges;                /* n + 1 bucket edges, t0 .. t1 */
+	uint32_t n;                     /* buckets */
 	uint32_t kinds;                 /* find: wanted kinds */
 	int64_t best;                   /* find: shortest covering item */
 	uint64_t best_dur;
 };
 
-static void cand(struct q *q, uint32_t key, uint64_t ns)
+static void cand(struct acc *q, uint32_t key, uint64_t ns)
 {
 	int lo = 0;
 
@@ -63,6 +73,7 @@ static void cand(struct q *q, uint32_t key, uint64_t ns)
 		q->key[q->nc] = key;
 		q->ns[q->nc++] = ns;
 	} else if (ns > q->ns[lo]) {
+		/* past NCAND distinct keys the smallest is forgotten: an estimate */
 		q->key[lo] = key;
 		q->ns[lo] = ns;
 	}
@@ -76,31 +87,71 @@ static uint32_t top_key(const struct st_lane *l, uint64_t i)
 										    FTS_STR_NONE;
 }
 
-/* One item crossing an edge: clipped to the bucket. */
+/* Bucket k's start: t0 + w * k / n, exactly, whatever the width. */
+static uint64_t edge_at(uint64_t t0, uint64_t t1, uint64_t k, uint32_t n)
+{
+	return t0 + (uint64_t)((unsigned __int128)(t1 - t0) * k / n);
+}
+
+static uint64_t edge(const struct q *q, uint64_t k)
+{
+	return q->edges[k];
+}
+
+/* The bucket holding @t (t0 <= t < t1): a binary search of the edges, no division. */
+static uint64_t bucket_of(const struct q *q, uint64_t t)
+{
+	uint32_t lo = 0, hi = q->n; /* edges[lo] <= t < edges[hi] */
+
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (q->edges[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* One item crossing bucket edges: clipped into every bucket it touches. */
 static void scan_item(struct q *q, uint64_t i)
 {
 	const struct st_lane *l = q->l;
-	uint64_t ts = l->ts[i], d = fts_store_dur(l, i), e = ts + d, a, b;
+	uint64_t ts = l->ts[i], d = fts_store_dur(l, i), e = ts + d, k, klast;
+	int busy = l->kind[i] == (l->pub.group == FTS_GROUP_CPU ? FTS_ITEM_RUN : FTS_ITEM_RUNNING);
+	uint32_t key = top_key(l, i), fl = FTS_BK_ANY | kind_flag[l->kind[i]];
 
 	if (ts >= q->t1 || (d ? e <= q->t0 : ts < q->t0))
 		return;
-	a = ts > q->t0 ? ts : q->t0;
-	b = e < q->t1 ? e : q->t1;
-	q->items++;
-	q->flags |= FTS_BK_ANY | kind_flag[l->kind[i]];
-	if (l->kind[i] == (l->pub.group == FTS_GROUP_CPU ? FTS_ITEM_RUN : FTS_ITEM_RUNNING))
-		q->busy += b - a;
-	cand(q, top_key(l, i), b - a);
+	k = bucket_of(q, ts > q->t0 ? ts : q->t0);
+	klast = d ? bucket_of(q, (e < q->t1 ? e : q->t1) - 1) : k;
+	for (; k <= klast; k++) {
+		struct acc *a = &q->acc[k];
+		uint64_t b0 = edge(q, k), b1 = edge(q, k + 1);
+		uint64_t x = ts > b0 ? ts : b0, y = e < b1 ? e : b1;
+
+		a->items++;
+		a->flags |= fl;
+		if (busy)
+			a->busy += y - x;
+		cand(a, key, y - x);
+	}
 }
 
-static void take_node(struct q *q, const struct st_node *nd, uint64_t count)
+static void take_node(struct acc *a, const struct st_node *nd, uint64_t count)
 {
-	q->items += count;
-	q->flags |= nd->flags;
-	q->busy += nd->busy;
-	cand(q, nd->top, nd->top_ns);
+	a->items += count;
+	a->flags |= nd->flags;
+	a->busy += nd->busy;
+	cand(a, nd->top, nd->top_ns);
 }
 
+/*
+ * A node whose items all lie inside one bucket is taken whole; one entirely
+ * before t0 or from t1 on is skipped; the rest is split, down to the items
+ * that cross a bucket edge.
+ */
 static void visit(struct q *q, uint64_t x, uint64_t la, uint64_t lb)
 {
 	const struct st_lane *l = q->l;
@@ -112,8 +163,12 @@ static void visit(struct q *q, uint64_t x, uint64_t la, uint64_t lb)
 	if (b > l->n)
 		b = l->n;
 	if (a >= q->ilo && b <= q->ihi && nd->max_end <= q->t1) {
-		take_node(q, nd, b - a);
-		return;
+		uint64_t k = bucket_of(q, l->ts[a]);
+
+		if (q->n == 1 || k == bucket_of(q, nd->max_end - 1)) {
+			take_node(&q->acc[k], nd, b - a);
+			return;
+		}
 	}
 	if (lb - la == 1) {
 		for (uint64_t i = a; i < b && i < q->ihi; i++)
@@ -124,43 +179,104 @@ static void visit(struct q *q, uint64_t x, uint64_t la, uint64_t lb)
 	visit(q, 2 * x + 1, (la + lb) / 2, lb);
 }
 
-void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
-		      struct fts_bucket *b)
+static void finish(const struct st_lane *l, const struct acc *q, uint64_t t0, uint64_t t1,
+		   struct fts_bucket *b)
 {
-	struct q q;
 	int best = -1;
 
-	memset(b, 0, sizeof(*b));
-	b->top = FTS_STR_NONE;
-	if (!s || lane >= s->nlanes || t1 <= t0 || s->lanes[lane]->n == 0)
-		return;
-	memset(&q, 0, sizeof(q));
-	q.l = s->lanes[lane];
-	q.t0 = t0;
-	q.t1 = t1;
-	q.ilo = lower(q.l, t0);
-	q.ihi = lower(q.l, t1);
-	visit(&q, 1, 0, q.l->nleaf_pow);
-	for (int i = 0; i < q.nc; i++)
-		if (best < 0 || q.ns[i] > q.ns[best])
+	for (int i = 0; i < q->nc; i++)
+		if (best < 0 || q->ns[i] > q->ns[best])
 			best = i;
-	b->flags = q.flags;
-	b->busy_ns = q.busy;
-	b->items = q.items;
-	if (q.l->pub.group == FTS_GROUP_CPU && q.nc > 1)
+	b->flags = q->flags;
+	b->busy_ns = q->busy;
+	b->items = q->items;
+	b->top = FTS_STR_NONE;
+	b->top_ns = 0;
+	if (l->pub.group == FTS_GROUP_CPU && q->nc > 1)
 		b->flags |= FTS_BK_MIXED;
 	if (best >= 0) {
-		b->top = q.key[best];
-		b->top_ns = q.ns[best];
+		b->top = q->key[best];
+		b->top_ns = q->ns[best];
 	}
-	if (q.l->pub.group == FTS_GROUP_CPU) {
-		uint64_t w = t1 - t0, busy = q.busy < w ? q.busy : w;
+	if (l->pub.group == FTS_GROUP_CPU) {
+		uint64_t w = t1 - t0, busy = q->busy < w ? q->busy : w;
 
 		if (w - busy > b->top_ns) { /* idle covered more than any task */
 			b->top = FTS_STR_NONE;
 			b->top_ns = w - busy;
 		}
 	}
+}
+
+static void run(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
+		struct q *q, struct acc *acc, uint64_t *edges, uint32_t n)
+{
+	memset(q, 0, sizeof(*q));
+	memset(acc, 0, n * sizeof(*acc));
+	for (uint32_t k = 0; k <= n; k++)
+		edges[k] = edge_at(t0, t1, k, n);
+	q->edges = edges;
+	q->l = s->lanes[lane];
+	q->t0 = t0;
+	q->t1 = t1;
+	q->n = n;
+	q->acc = acc;
+	q->ilo = lower(q->l, t0);
+	q->ihi = lower(q->l, t1);
+	visit(q, 1, 0, q->l->nleaf_pow);
+}
+
+void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
+		      struct fts_bucket *b)
+{
+	uint64_t edges[2];
+	struct acc acc;
+	struct q q;
+
+	memset(b, 0, sizeof(*b));
+	b->top = FTS_STR_NONE;
+	if (!s || lane >= s->nlanes || t1 <= t0 || s->lanes[lane]->n == 0)
+		return;
+	run(s, lane, t0, t1, &q, &acc, edges, 1);
+	finish(q.l, &acc, t0, t1, b);
+}
+
+/* Up to this many buckets are summed on the stack. */
+#define STACK_BUCKETS 64
+
+int fts_store_buckets(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
+		      uint32_t n, struct fts_bucket *out)
+{
+	struct acc stack[STACK_BUCKETS], *acc = stack;
+	uint64_t sedges[STACK_BUCKETS + 1], *edges = sedges;
+	struct q q;
+
+	if (!s || lane >= s->nlanes || t1 <= t0 || n == 0 || t1 - t0 < n)
+		return -EINVAL;
+	if (s->lanes[lane]->n == 0) {
+		for (uint32_t k = 0; k < n; k++) {
+			memset(&out[k], 0, sizeof(out[k]));
+			out[k].top = FTS_STR_NONE;
+		}
+		return 0;
+	}
+	if (n > STACK_BUCKETS) {
+		acc = malloc(n * sizeof(*acc));
+		edges = malloc((n + 1) * sizeof(*edges));
+		if (!acc || !edges) {
+			free(acc);
+			free(edges);
+			return -ENOMEM;
+		}
+	}
+	run(s, lane, t0, t1, &q, acc, edges, n);
+	for (uint32_t k = 0; k < n; k++)
+		finish(q.l, &acc[k], edges[k], edges[k + 1], &out[k]);
+	if (acc != stack) {
+		free(acc);
+		free(edges);
+	}
+	return 0;
 }
 
 /* ---------------------------------------------------------------- find / step */

@@ -138,7 +138,7 @@ static int ss_item(struct fts_sink *base, const struct fts_item *it, struct fts_
 	struct fts_store *s = ((struct store_sink *)base)->s;
 	struct st_lane *l = it->lane < s->nsrc ? s->by_src[it->lane] : NULL;
 	uint32_t aux = FTS_AUX_NONE;
-	uint64_t i;
+	uint64_t i, dur = it->dur;
 	size_t blen;
 
 	if (!l)
@@ -147,16 +147,18 @@ static int ss_item(struct fts_sink *base, const struct fts_item *it, struct fts_
 		return oom(err);
 	i = l->n;
 	l->ts[i] = it->ts;
-	if (it->dur >= FTS_DUR_BIG) {
-		if (add_big(l, it->ts, it->dur))
+	if (dur > UINT64_MAX - it->ts)
+		dur = UINT64_MAX - it->ts; /* a read-back file's nonsense: keep end >= start */
+	if (dur >= FTS_DUR_BIG) {
+		if (add_big(l, it->ts, dur))
 			return oom(err);
 		l->dur[i] = FTS_DUR_BIG;
 	} else {
-		l->dur[i] = (uint32_t)it->dur;
+		l->dur[i] = (uint32_t)dur;
 	}
 	l->kind[i] = (uint8_t)it->kind;
 	l->name[i] = name_id(s, l, it->name);
-	blen = fts_args_encode(it->args, it->nargs, it->dur, l->aux ? &aux : NULL, s->scratch,
+	blen = fts_args_encode(it->args, it->nargs, dur, l->aux ? &aux : NULL, s->scratch,
 			       sizeof(s->scratch));
 	l->args[i] = fts_strtab_intern(&s->strs, s->scratch, blen);
 	if (l->aux)

@@ -19,13 +19,25 @@ void fts_strtab_free(struct fts_strtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* FNV-1a, 64 bits, folded: names are short, so this is cheap and spreads well. */
+/*
+ * Eight bytes a step, multiply and fold (as wyhash and friends do): args
+ * blobs are 40-100 bytes and every item of a load is hashed once.
+ */
 static uint32_t hash(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	while (n >= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+		s += 8;
+		n -= 8;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
 	return (uint32_t)(h ^ h >> 32);
 }
 

@@ -40,6 +40,20 @@ static int tee_item(struct fts_sink *base, const struct fts_item *it, struct fts
 	return 0;
 }
 
+/* A wakeup link, to each output that takes links. */
+static int tee_flow(struct fts_sink *base, const struct fts_flow *f, struct fts_err *err)
+{
+	struct tee_sink *t = (struct tee_sink *)base;
+
+	for (int i = 0; i < t->n; i++) {
+		int rc = t->outs[i]->flow ? t->outs[i]->flow(t->outs[i], f, err) : 0;
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /*
  * ok: finish each in turn; the first failure turns the rest into discards, so
  * a failed run leaves no output from any of them (earlier ones already
@@ -80,8 +94,11 @@ int fts_sink_tee(struct fts_sink *const *sinks, int n, struct fts_sink **out,
 	t->base.finish = tee_finish;
 	t->base.destroy = tee_destroy;
 	t->n = n;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		t->outs[i] = sinks[i];
+		if (sinks[i]->flow)
+			t->base.flow = tee_flow; /* only when someone takes links */
+	}
 	*out = &t->base;
 	return 0;
 }

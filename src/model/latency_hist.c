@@ -77,8 +77,8 @@ uint64_t fts_lat_pct(struct fts_lat *l, double pct)
 		rank++;
 	if (rank < 1)
 		rank = 1;
-	if (rank > l->n)
-		rank = l->n;
+	if (rank >= l->n)
+		return l->max;
 	if (!l->hist) {
 		qsort(l->exact, (size_t)l->n, sizeof(l->exact[0]), cmp_u64);
 		return l->exact[rank - 1];

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TASK_BUCKETS 4096
+#define TASK_BITS_MIN 12         /* 4096 buckets to start; doubles with the live tasks */
 #define IRQ_STACK 8
 #define SOFTIRQ_VECS 16
 #define IRQ_MAX_NS 1000000000ull
@@ -46,7 +46,9 @@ struct task {
 	const char *reason;       /* Runnable: "wakeup", "new", "preempted" */
 	char comm[FTS_COMM_MAX];
 	char sleep_state[FTS_STATE_MAX];
-	char waker[TID_MAX];      /* Runnable after a wakeup: who woke it */
+	char waker[TID_MAX];      /* Runnable after a wakeup: who woke it ("comm:pid") */
+	char waker_comm[FTS_COMM_MAX]; /* ... and its lane key, for the wakeup link */
+	int32_t waker_pid;        /* host pid; 0: idle or unknown (no link) */
 	char preempter[TID_MAX];  /* Runnable after a preemption: who took the CPU */
 	struct lane_ent *lent;    /* cached lane entry of (comm, pid); NULL: look up */
 };
@@ -100,7 +102,9 @@ struct fts_model {
 	struct cpu *cpus;
 	int ncpus;
 
-	struct task *tasks[TASK_BUCKETS];
+	struct task **tasks;      /* hash of live tasks: 1 << task_bits chains */
+	int task_bits;
+	uint32_t ntasks;
 
 	struct lane_ent **lanes;  /* hash of task lanes */
 	uint32_t lane_buckets;
@@ -110,6 +114,8 @@ struct fts_model {
 	uint64_t last_ts;         /* last event inside the window */
 	int seen_event;
 	int past_window;          /* an event came after the window: the trace outlasts it */
+
+	uint64_t flows;           /* wakeup links handed out: the next id - 1 */
 
 	/* scratch for one item's arg values */
 	char vbuf[2048];
@@ -485,6 +491,7 @@ static void task_set(struct task *t, enum tstate s, uint64_t ts, int32_t cpu)
 	t->cpu = cpu;
 	if (s != T_RUNNABLE) {
 		t->waker[0] = '\0';
+		t->waker_pid = 0;
 		t->preempter[0] = '\0';
 		t->reason = NULL;
 		t->target_cpu = -1;
@@ -539,9 +546,47 @@ static int close_cpu_run(struct fts_model *m, int cpu, uint64_t end, const char 
 
 /* ---- tables ---- */
 
+/* Multiplicative hash: pids a crafted trace picks all alike mod 2^k still spread. */
+static uint32_t task_hash(int32_t pid, int bits)
+{
+	return ((uint32_t)pid * 2654435761u) >> (32 - bits);
+}
+
+/*
+ * Doubles the table when the live tasks outnumber the buckets, so a chain
+ * stays O(1) long however many tasks a trace holds (a fixed 4096 buckets
+ * made 400 k tasks take 33 s). On allocation failure the table stays as it
+ * is: slower, still correct.
+ */
+static void task_grow(struct fts_model *m)
+{
+	int bits = m->task_bits + 1;
+	struct task **nt;
+
+	if (bits > 30)
+		return;
+	nt = calloc((size_t)1 << bits, sizeof(*nt));
+	if (!nt)
+		return;
+	for (uint32_t b = 0; b < (1u << m->task_bits); b++) {
+		struct task *t = m->tasks[b], *nx;
+
+		for (; t; t = nx) {
+			uint32_t h = task_hash(t->pid, bits);
+
+			nx = t->next;
+			t->next = nt[h];
+			nt[h] = t;
+		}
+	}
+	free(m->tasks);
+	m->tasks = nt;
+	m->task_bits = bits;
+}
+
 static struct task **task_slot(struct fts_model *m, int32_t pid)
 {
-	struct task **pp = &m->tasks[(uint32_t)pid & (TASK_BUCKETS - 1)];
+	struct task **pp = &m->tasks[task_hash(pid, m->task_bits)];
 
 	while (*pp && (*pp)->pid != pid)
 		pp = &(*pp)->next;
@@ -567,6 +612,8 @@ static struct task *task_get(struct fts_model *m, int32_t pid, const char *comm)
 	fts_copy_str(t->comm, FTS_COMM_MAX, comm ? comm : "", -1);
 	*pp = t;
 	m->st.tasks_seen++;
+	if (++m->ntasks > (1u << m->task_bits))
+		task_grow(m);
 	return t;
 }
 
@@ -577,6 +624,7 @@ static void task_drop(struct fts_model *m, int32_t pid)
 	if (t) {
 		*pp = t->next;
 		free(t);
+		m->ntasks--;
 	}
 }
 
@@ -706,6 +754,45 @@ static int start_unseen(struct fts_model *m, const struct fts_event *ev, uint64_
 	return 0;
 }
 
+/*
+ * The wakeup link of @t, woken at t->since and switched in at @run: from its
+ * waker's task lane at the wakeup to its own lane where its Running starts.
+ * Only for sinks that take links, with both ends inside the window.
+ */
+static int emit_wakeup_link(struct fts_model *m, struct task *t, uint64_t run)
+{
+	struct fts_item from, to;
+	struct lane_ent *w;
+	struct fts_flow f;
+	int rc;
+
+	if (!m->sink->flow || !place(m, &from, t->since, t->since) || !place(m, &to, run, run) ||
+	    t->since < m->opts.tm->lo)
+		return 0;
+	w = lane_entry(m, t->waker_comm, t->waker_pid);
+	if (!w)
+		return no_lane_memory(m);
+	if (!t->lent) {
+		t->lent = lane_entry(m, t->comm, t->pid);
+		if (!t->lent)
+			return no_lane_memory(m);
+	}
+	rc = lane_declare(m, w);
+	if (!rc)
+		rc = lane_declare(m, t->lent);
+	if (rc)
+		return rc;
+	f.id = ++m->flows;
+	f.name = "wakeup";
+	f.from_lane = w->id;
+	f.from_ts = from.ts;
+	f.to_lane = t->lent->id;
+	f.to_ts = to.ts;
+	m->st.wakeup_links++;
+	rc = m->sink->flow(m->sink, &f, &m->err);
+	return rc ? sink_fail(m, rc) : 0;
+}
+
 /* An emitted switch: one more for the lane Insight will credit it to (prev_comm:prev_pid). */
 static int count_switch(struct fts_model *m, const struct fts_ev_switch *sw)
 {
@@ -820,6 +907,9 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 		/* a Runnable waited for this CPU: that is where it counts */
 		t->cpu = ev->cpu;
 		rc = close_task_state(m, t, ev->ts);
+		if (!rc && t->state == T_RUNNABLE && t->waker_pid > 0 && t->reason &&
+		    strcmp(t->reason, "preempted"))
+			rc = emit_wakeup_link(m, t, ev->ts);
 		if (rc)
 			return rc;
 	}
@@ -841,6 +931,16 @@ static void event_task(const struct fts_model *m, const struct fts_event *ev, ch
 		fmt_tid(m, dst, c->curr_pid == 0 ? "<idle>" : c->curr_comm, c->curr_pid);
 	else
 		fmt_tid(m, dst, ev->pid == 0 ? "<idle>" : ev->comm, ev->pid);
+}
+
+/* The waker's (comm, host pid), as event_task names it: the key of its task lane. */
+static void waker_key(const struct fts_model *m, const struct fts_event *ev, struct task *t)
+{
+	const struct cpu *c = &m->cpus[ev->cpu];
+	int same = c->known && c->curr_pid == ev->pid;
+
+	t->waker_pid = same ? c->curr_pid : ev->pid;
+	fts_copy_str(t->waker_comm, FTS_COMM_MAX, same ? c->curr_comm : ev->comm, -1);
 }
 
 static int on_wake(struct fts_model *m, const struct fts_event *ev)
@@ -871,6 +971,7 @@ static int on_wake(struct fts_model *m, const struct fts_event *ev)
 	t->target_cpu = w->target_cpu;
 	t->reason = ev->type == FTS_EV_WAKEUP_NEW ? "new" : "wakeup";
 	event_task(m, ev, t->waker);
+	waker_key(m, ev, t);
 	return 0;
 }
 
@@ -1211,7 +1312,7 @@ int fts_model_finish(struct fts_model *m)
 		for (int v = 0; v < SOFTIRQ_VECS; v++)
 			m->st.irq_unmatched_entry += c->softirq_ts[v] != 0;
 	}
-	for (int b = 0; b < TASK_BUCKETS; b++) {
+	for (uint32_t b = 0; b < (1u << m->task_bits); b++) {
 		for (struct task *t = m->tasks[b]; t; t = t->next) {
 			if (t->state != T_UNKNOWN && t->since <= end) {
 				rc = close_task_state(m, t, end);
@@ -1229,7 +1330,15 @@ int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
 	struct fts_model *m = calloc(1, sizeof(*m));
 
 	*out = NULL;
-	if (!m || grow_lanes(m)) {
+	if (m) {
+		m->task_bits = TASK_BITS_MIN;
+		m->tasks = calloc((size_t)1 << m->task_bits, sizeof(*m->tasks));
+	}
+	if (!m || !m->tasks || grow_lanes(m)) {
+		if (m) {
+			free(m->tasks);
+			free(m->lanes);
+		}
 		free(m);
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	}
@@ -1253,7 +1362,7 @@ void fts_model_free(struct fts_model *m)
 {
 	if (!m)
 		return;
-	for (int b = 0; b < TASK_BUCKETS; b++) {
+	for (uint32_t b = 0; m->tasks && b < (1u << m->task_bits); b++) {
 		struct task *t = m->tasks[b], *nx;
 
 		for (; t; t = nx) {
@@ -1261,6 +1370,7 @@ void fts_model_free(struct fts_model *m)
 			free(t);
 		}
 	}
+	free(m->tasks);
 	for (uint32_t i = 0; i < m->lane_buckets; i++) {
 		struct lane_ent *e = m->lanes[i], *nx;
 

@@ -504,7 +504,8 @@ static int cpu_item(struct fts_stats *st, int32_t cpu, const struct fts_item *it
 	uint64_t lo, hi;
 	long long n;
 
-	if (!cpu_selected(st, cpu) || !clip(st, it, &lo, &hi))
+	/* a CPU lane whose number is unknown (not "CPU <n>", no sort index) counts nowhere */
+	if (cpu < 0 || !cpu_selected(st, cpu) || !clip(st, it, &lo, &hi))
 		return 0;
 	c = cpu_row(st, cpu);
 	if (!c)

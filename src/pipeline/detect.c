@@ -5,10 +5,10 @@
  */
 #include "ftscope/pipeline.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/types.h>
+
+#include "util/file_util.h"
 
 #define SQLITE_MAGIC "SQLite format 3"
 
@@ -16,16 +16,15 @@ int fts_pipeline_detect(const char *path, enum fts_pipeline_input *kind, struct 
 {
 	enum fts_input_format fmt;
 	char head[64];
+	size_t got;
 	ssize_t n;
-	int fd;
+	int rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fts_input_detect(path, &fmt, err); /* its message for a missing file */
-	do
-		n = read(fd, head, sizeof(head));
-	while (n < 0 && errno == EINTR);
-	close(fd);
+	/* never a plain open: a FIFO or device given as input would hang it */
+	rc = fts_read_head(path, head, sizeof(head), &got, NULL, err);
+	if (rc)
+		return rc;
+	n = (ssize_t)got;
 	if (n >= (ssize_t)sizeof(SQLITE_MAGIC) && !memcmp(head, SQLITE_MAGIC, sizeof(SQLITE_MAGIC))) {
 		*kind = FTS_PIPE_DB;
 		return 0;

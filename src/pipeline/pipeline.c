@@ -70,6 +70,14 @@ static int count_item(struct fts_sink *s, const struct fts_item *it, struct fts_
 	return c->next->item(c->next, it, err);
 }
 
+/* Links pass through when the next sink takes them (the model checks for flow != NULL). */
+static int count_flow(struct fts_sink *s, const struct fts_flow *f, struct fts_err *err)
+{
+	struct fts_pipe_count *c = (struct fts_pipe_count *)s;
+
+	return c->next->flow ? c->next->flow(c->next, f, err) : 0;
+}
+
 static int count_finish(struct fts_sink *s, int ok, struct fts_err *err)
 {
 	struct fts_pipe_count *c = (struct fts_pipe_count *)s;
@@ -269,6 +277,7 @@ int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *cons
 	p.count.base.finish = count_finish;
 	p.count.base.destroy = count_destroy;
 	p.count.next = tee ? tee : sinks[0];
+	p.count.base.flow = p.count.next->flow ? count_flow : NULL;
 
 	if (fts_pipe_report(&p, FTS_STAGE_PROBE, 0, 0, "bytes")) {
 		rc = cancelled(err);

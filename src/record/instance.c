@@ -90,7 +90,7 @@ int rec_events_wanted(const struct fts_record_opts *o, const char **out, int max
 	};
 	int n = 0;
 
-#define ADD(arr) for (size_t i = 0; i < FTS_ARRAY_SIZE(arr) && n < max; i++) out[n++] = arr[i]
+#define ADD(arr) for (size_t i = 0; i < REC_ARRAY_SIZE(arr) && n < max; i++) out[n++] = arr[i]
 	if (o->sched)
 		ADD(sched);
 	if (o->irq)
@@ -273,11 +273,6 @@ int rec_instance_create(const char *tracing_dir, const struct fts_cpuset *set, u
 	}
 	*out = in;
 	return 0;
-}
-
-const char *rec_instance_name(const struct rec_instance *in)
-{
-	return in->name;
 }
 
 const char *rec_instance_clock(const struct rec_instance *in)

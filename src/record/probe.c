@@ -142,7 +142,7 @@ static void probe_events(struct fts_record_caps *c)
 		o.irq = g == 1;
 		o.futex = g == 2;
 		n = rec_events_wanted(&o, names, 32);
-		for (int i = 0; i < n && c->nevents < (int)FTS_ARRAY_SIZE(c->events); i++) {
+		for (int i = 0; i < n && c->nevents < (int)REC_ARRAY_SIZE(c->events); i++) {
 			struct fts_record_event_cap *e = &c->events[c->nevents++];
 			char path[4096 + 128];
 			const char *slash = strchr(names[i], '/');

@@ -6,6 +6,7 @@
  *     -> health.c   (sampler thread: rates, loss, the duration deadline)
  *          -> stream.c, instance.c
  *     -> stream.c   (per-CPU reader threads splicing pages to stream files)
+ *     -> top.c      (optional live top decoded from the streams) -> stream.c
  *     -> tracecmd.c (the `trace-cmd record` backend)  -> instance.c
  *     -> assemble.c (trace.dat / text output at stop)
  *          -> tracedat_write.c, text_render.c, pidscan.c
@@ -25,7 +26,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define FTS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define REC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- instance.c ---------------------------------------------------------- */
 
@@ -86,9 +87,6 @@ void rec_instance_sweep(const char *tracing_dir);
  */
 int rec_instance_create(const char *tracing_dir, const struct fts_cpuset *set, unsigned bf_kb,
 			const struct rec_events *ev, struct rec_instance **out, struct fts_err *err);
-
-/* rec_instance_name - "ftscope-<pid>[-n]". */
-const char *rec_instance_name(const struct rec_instance *in);
 
 /* rec_instance_clock - the instance's trace_clock file text (for the trace.dat option). */
 const char *rec_instance_clock(const struct rec_instance *in);
@@ -192,6 +190,26 @@ void rec_health_final(struct rec_health *hs);
 
 /* rec_health_free - stop the thread and free. */
 void rec_health_free(struct rec_health *hs);
+
+/* ---- top.c ----------------------------------------------------------------- */
+
+struct rec_top;
+
+/*
+ * rec_top_start - start the live-top thread: it decodes @st's streamed pages
+ * (sub-buffers of @page_size) with the sched formats of @tracing_dir.
+ */
+int rec_top_start(const char *tracing_dir, struct rec_stream *st, int page_size, struct rec_top **out,
+		  struct fts_err *err);
+
+/* rec_top_snapshot - the latest published top (any thread). */
+void rec_top_snapshot(struct rec_top *t, struct fts_record_top *out);
+
+/* rec_top_finish - stop the thread, decode what is left (bounded) and snapshot into @out. */
+void rec_top_finish(struct rec_top *t, struct fts_record_top *out);
+
+/* rec_top_free - stop the thread and free. */
+void rec_top_free(struct rec_top *t);
 
 /* ---- tracecmd.c ------------------------------------------------------------ */
 

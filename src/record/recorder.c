@@ -36,6 +36,8 @@ struct fts_recorder {
 	struct rec_stream *st;
 	struct rec_health *hs;
 	struct rec_tracecmd *tc;
+	struct rec_top *top;
+	struct fts_record_top top_last;  /* the top when it was stopped */
 	struct fts_pidmapper *mapper;
 	int reserve_fd;
 	uint64_t t0_ns;
@@ -152,6 +154,12 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, st
 			      SAMPLE_NS, &r->hs, err);
 	if (!rc)
 		rc = rec_stream_start(r->st, err);
+	if (!rc && r->o.live_top) {
+		if (!r->o.sched)
+			rc = fts_err_set(err, -EINVAL, "the live top needs the sched events");
+		else
+			rc = rec_top_start(r->tracing_dir, r->st, rec_instance_subbuf(r->in), &r->top, err);
+	}
 	if (!rc)
 		rc = rec_instance_tracing(r->in, 1, err);
 	if (!rc)
@@ -172,6 +180,8 @@ static int start_tracecmd(struct fts_recorder *r, const struct fts_cpuset *set, 
 /* Undo a partial start in reverse order. */
 static void free_recorder(struct fts_recorder *r)
 {
+	if (r->top)
+		rec_top_free(r->top);
 	if (r->hs)
 		rec_health_free(r->hs);
 	if (r->st)
@@ -202,6 +212,8 @@ static int start_backend(struct fts_recorder *r, const struct fts_cpuset *set, s
 		return rc;
 	}
 	/* Undo the native attempt before trying trace-cmd. */
+	rec_top_free(r->top);
+	r->top = NULL;
 	rec_health_free(r->hs);
 	rec_stream_free(r->st);
 	rec_instance_destroy(r->in, NULL);
@@ -277,6 +289,10 @@ int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
 		h->elapsed_s = (double)(rec_now_ns() - r->t0_ns) / 1e9;
 		h->done = r->o.duration_s > 0 && h->elapsed_s >= r->o.duration_s;
 	}
+	if (r->top)
+		rec_top_snapshot(r->top, &h->top);
+	else
+		h->top = r->top_last;
 	h->backend = r->backend;
 	snprintf(h->skipped_events, sizeof(h->skipped_events), "%s", r->ev.missing);
 	snprintf(h->fallback, sizeof(h->fallback), "%s", r->fallback);
@@ -449,6 +465,12 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 	int rc, rc2;
 
 	rec_stream_halt(r->st);
+	/* The top reads the streams, which the assembly punches: finish it first. */
+	if (r->top) {
+		rec_top_finish(r->top, &r->top_last);
+		rec_top_free(r->top);
+		r->top = NULL;
+	}
 	drain_all(r, ctl);
 	rec_health_final(r->hs);
 	rc = collect(r, &d, err);

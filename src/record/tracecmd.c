@@ -37,7 +37,7 @@ static const char *const global_files[] = {
 	"current_tracer", "trace_clock", "buffer_size_kb", "tracing_cpumask", "set_event",
 	"events/enable", "tracing_on",
 };
-#define NGLOBAL ((int)FTS_ARRAY_SIZE(global_files))
+#define NGLOBAL ((int)REC_ARRAY_SIZE(global_files))
 
 struct rec_tracecmd {
 	pid_t child;

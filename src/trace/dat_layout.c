@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -56,7 +57,9 @@ static int v7_section(int fd, const struct dat_v7 *v, uint64_t off, unsigned cha
 	off += sizeof(h);
 	if (size > v->file_size - off || size > DAT_Z_MAX)
 		return -1;
-	if (!(*flags & DAT_SEC_COMPRESSED)) {
+	if (!(*flags & DAT_SEC_COMPRESSED) || !v->dec) {
+		if (*flags & DAT_SEC_COMPRESSED)
+			return -1;
 		*len = (size_t)size;
 		if (fts_dat_grow(out, &cap, *len + 1) || fts_dat_pread_all(fd, *out, *len, off))
 			return -1;
@@ -140,9 +143,9 @@ void fts_dat_v7_free(struct dat_v7 *v)
 }
 
 /*
- * Fills @v when the file is a little-endian v7 file compressed with zstd and
- * the zstd library is loaded; returns -1 (and reading falls back to
- * libtracecmd) otherwise.
+ * Fills @v when the file is a little-endian v7 file, uncompressed (@v->dec
+ * NULL) or compressed with zstd and the zstd library loaded; returns -1 (and
+ * reading falls back to libtracecmd) otherwise.
  */
 int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
 {
@@ -165,13 +168,16 @@ int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
 	if (v->page_size < 64 || v->page_size > (1 << 24))
 		return -1;
 	zname = take_str(&p, end);
-	if (!zname || strcmp((const char *)zname, "zstd") != 0 || !take_str(&p, end) || end - p < 8)
+	if (!zname || (strcmp((const char *)zname, "zstd") != 0 &&
+		       strcmp((const char *)zname, "none") != 0) || !take_str(&p, end) || end - p < 8)
 		return -1;
 	off = fts_le64(p);
-	v->dec = (dat_zstd_fn)dlsym(RTLD_DEFAULT, "ZSTD_decompress");
-	v->is_err = (dat_zstd_err_fn)dlsym(RTLD_DEFAULT, "ZSTD_isError");
-	if (!v->dec || !v->is_err)
-		return -1;
+	if (strcmp((const char *)zname, "zstd") == 0) {
+		v->dec = (dat_zstd_fn)dlsym(RTLD_DEFAULT, "ZSTD_decompress");
+		v->is_err = (dat_zstd_err_fn)dlsym(RTLD_DEFAULT, "ZSTD_isError");
+		if (!v->dec || !v->is_err)
+			return -1;
+	}
 	for (int guard = 0; off && guard < 256; guard++) {
 		uint16_t id, flags;
 		size_t len = 0;
@@ -263,14 +269,32 @@ static void v6_skip_str(struct v6_walk *w, char *out, int out_size)
 	w->bad = 1;
 }
 
-/* Checks @cpus (offset, size) pairs at the current position. */
-static void v6_check_cpus(struct v6_walk *w, uint64_t cpus)
+/* Reads @cpus (offset, size) pairs of buffer @name at the current position. */
+static void v6_read_cpus(struct v6_walk *w, uint64_t cpus, const char *name,
+			 struct dat_extents *x)
 {
 	for (uint64_t i = 0; i < cpus && !w->bad; i++) {
 		uint64_t off = v6_num(w, 8), len = v6_num(w, 8);
+		struct dat_extent *e;
 
-		if (off > w->size || len > w->size - off)
+		if (w->bad || off > w->size || len > w->size - off) {
 			w->bad = 1;
+			return;
+		}
+		if (!x || !len)
+			continue;
+		e = realloc(x->ext, sizeof(*x->ext) * (size_t)(x->n + 1));
+		if (!e) {
+			w->bad = 1;
+			return;
+		}
+		x->ext = e;
+		e = &x->ext[x->n++];
+		memset(e, 0, sizeof(*e));
+		snprintf(e->buffer, sizeof(e->buffer), "%s", name);
+		e->cpu = (int)i;
+		e->off = off;
+		e->size = len;
 	}
 }
 
@@ -301,35 +325,48 @@ static void v6_walk_meta(struct v6_walk *w)
 	v6_skip(w, v6_num(w, 8));              /* cmdlines */
 }
 
-/* Returns 0 when every CPU data block of every buffer is inside the file. */
-int fts_dat_v6_check_extents(const char *path, uint64_t file_size)
+void fts_dat_extents_free(struct dat_extents *x)
 {
-	struct v6_walk w = { .size = file_size };
+	free(x->ext);
+	memset(x, 0, sizeof(*x));
+}
+
+/* Returns 0 when every CPU data block of every buffer is inside the file. */
+int fts_dat_v6_extents(int fd, uint64_t file_size, struct dat_extents *x)
+{
+	struct v6_walk w = { .fd = fd, .size = file_size };
 	uint64_t cpus, bufs[64];
+	char names[64][DAT_NAME_MAX];
 	int nbufs = 0;
 	char tag[16];
 
-	w.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (w.fd < 0)
-		return -1;
+	if (x)
+		memset(x, 0, sizeof(*x));
 	v6_walk_meta(&w);
+	if (x)
+		x->big_endian = w.big_endian;
 	cpus = v6_num(&w, 4);
 	v6_skip_str(&w, tag, sizeof(tag));
 	if (!w.bad && strncmp(tag, "options", 7) == 0) {
 		for (int i = 0; i < 4096 && !w.bad; i++) {
-			uint64_t id = v6_num(&w, 2), sz = v6_num(&w, 4), at = w.pos;
+			uint64_t id = v6_num(&w, 2), sz, at;
 
 			if (id == 0)
 				break;
-			if (id == 3 && nbufs < 64)     /* TRACECMD_OPTION_BUFFER */
-				bufs[nbufs++] = v6_num(&w, 8);
+			sz = v6_num(&w, 4);
+			at = w.pos;
+			if (id == 3 && nbufs < 64) {   /* TRACECMD_OPTION_BUFFER: offset, name */
+				bufs[nbufs] = v6_num(&w, 8);
+				v6_skip_str(&w, names[nbufs], DAT_NAME_MAX);
+				nbufs++;
+			}
 			w.pos = at;
 			v6_skip(&w, sz);
 		}
 		v6_skip_str(&w, tag, sizeof(tag));
 	}
 	if (!w.bad && strcmp(tag, "flyrecord") == 0)
-		v6_check_cpus(&w, cpus);
+		v6_read_cpus(&w, cpus, "", x);
 	for (int i = 0; i < nbufs && !w.bad; i++) {
 		w.pos = bufs[i];
 		if (w.pos > w.size)
@@ -337,8 +374,21 @@ int fts_dat_v6_check_extents(const char *path, uint64_t file_size)
 		v6_skip_str(&w, tag, sizeof(tag));
 		if (!w.bad && strcmp(tag, "flyrecord") != 0)
 			w.pos = bufs[i];
-		v6_check_cpus(&w, cpus);
+		v6_read_cpus(&w, cpus, names[i], x);
 	}
-	close(w.fd);
+	if (w.bad && x)
+		fts_dat_extents_free(x);
 	return w.bad ? -1 : 0;
+}
+
+int fts_dat_v6_check_extents(const char *path, uint64_t file_size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = fts_dat_v6_extents(fd, file_size, NULL);
+	close(fd);
+	return ret;
 }

@@ -45,7 +45,7 @@ struct dat_zbuffer {
 
 struct dat_v7 {
 	uint64_t file_size;
-	dat_zstd_fn dec;
+	dat_zstd_fn dec;     /* NULL: the file is not compressed */
 	dat_zstd_err_fn is_err;
 	struct dat_zbuffer *bufs;
 	int nr_bufs;
@@ -76,13 +76,39 @@ int fts_dat_grow(unsigned char **buf, size_t *cap, size_t need);
 
 /*
  * fts_dat_v7_load - the BUFFER options of a v7 file on @fd and the zstd
- * decompressor libtracecmd loaded. 0, or -1 when the file is not v7 with
- * zstd-compressed buffers (the caller then leaves it all to libtracecmd).
+ * decompressor libtracecmd loaded (none for an uncompressed file). 0, or -1
+ * when the file is not little-endian v7, uncompressed or zstd-compressed
+ * (the caller then leaves it all to libtracecmd).
  */
 int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v);
 
 /* fts_dat_v7_free - release what fts_dat_v7_load allocated. */
 void fts_dat_v7_free(struct dat_v7 *v);
+
+#define DAT_NAME_MAX 64
+
+/* One CPU's data of one buffer ("" = the top buffer), as stored in the file. */
+struct dat_extent {
+	char buffer[DAT_NAME_MAX];
+	int cpu;
+	uint64_t off, size;
+};
+
+struct dat_extents {
+	struct dat_extent *ext;
+	int n;
+	int big_endian;
+};
+
+/*
+ * fts_dat_v6_extents - the non-empty per-CPU data extents of every buffer of
+ * the v6 file on @fd into @x (may be NULL: check only). Returns 0, or -1 when
+ * the layout is cut or an extent runs past @file_size (@x is then empty).
+ */
+int fts_dat_v6_extents(int fd, uint64_t file_size, struct dat_extents *x);
+
+/* fts_dat_extents_free - release what fts_dat_v6_extents filled. */
+void fts_dat_extents_free(struct dat_extents *x);
 
 /*
  * fts_dat_v6_check_extents - 0 when @path is not v6 or every per-CPU data

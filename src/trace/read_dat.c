@@ -26,6 +26,8 @@
 #include "ftscope/reader.h"
 
 #include "trace/dat_layout.h"
+#include "trace/dat_pages.h"
+#include "trace/timecheck.h"
 #include "util/file_util.h"
 
 #include <errno.h>
@@ -82,6 +84,7 @@ static const struct dat_kind_desc dat_kinds[] = {
 struct dat_kind {
 	const struct dat_kind_desc *desc;
 	struct tep_format_field *f[DAT_MAX_FIELDS];
+	int min_size;   /* where the event's fixed fields end */
 };
 
 struct dat_state {
@@ -101,6 +104,8 @@ struct dat_tep {
 	unsigned char *kind_of_id;  /* event id -> index in kinds, or DAT_KIND_NONE */
 	int nr_ids;
 	struct tep_event *sched_switch;
+	int switch_size;            /* bytes of sched_switch's fixed fields (render bound) */
+	int common_size;            /* bytes of the common fields (type, pid) every record needs */
 	int state_fmt_ok;           /* sched_switch prints prev_state with __print_flags */
 	int nr_states;
 	struct dat_state states[DAT_STATE_CACHE];
@@ -153,8 +158,15 @@ struct dat_ctx {
 	uint64_t next_progress;
 	int fd;              /* our own descriptor for compressed chunks */
 	int page_size;
-	int zerr;            /* a compressed chunk was bad */
+	int zerr;            /* a compressed chunk was bad: where and why below */
+	int zerr_cpu;
+	struct dat_page_fault zfault;
 	const struct dat_v7 *v7;
+	struct fts_err *err;
+	struct fts_timecheck tcheck;   /* time per CPU: forward only, in range */
+	struct dat_page_fmt pfmt;
+	char version;        /* '6' or '7' */
+	int check_pages;     /* the page layout is one dat_pages.c knows */
 };
 
 /* ---- field access ---------------------------------------------------- */
@@ -307,7 +319,10 @@ static void state_fallback(uint64_t v, char *out)
 /*
  * Let libtraceevent evaluate the file's own print fmt on a copy of the
  * record whose comms are blanked, so a task named "prev_state=" cannot
- * confuse the parse. Returns 0 when the text had a prev_state= token.
+ * confuse the parse. libtraceevent reads every field the format names at
+ * its fixed offset without looking at the record's size, so a record
+ * shorter than the event's fixed layout (a corrupt page) is not rendered.
+ * Returns 0 when the text had a prev_state= token.
  */
 static int state_render(struct dat_tep *tc, const struct tep_record *rec, char *out)
 {
@@ -318,6 +333,8 @@ static int state_render(struct dat_tep *tc, const struct tep_record *rec, char *
 	char *copy;
 	int ret = -1;
 
+	if (rec->size < tc->switch_size)
+		return -1;
 	copy = malloc((size_t)rec->size);
 	if (!copy)
 		return -1;
@@ -378,6 +395,18 @@ static void tep_cache_free(struct dat_tep *tc)
 	free(tc);
 }
 
+/* Where the last fixed field of a list ends (dynamic ones: their 4-byte locator). */
+static int fields_end(const struct tep_format_field *f, int n)
+{
+	int end = 0;
+
+	for (int i = 0; f && i < n; i++, f = f->next) {
+		if (f->offset >= 0 && f->size >= 0 && f->offset + f->size > end)
+			end = f->offset + f->size;
+	}
+	return end;
+}
+
 static struct dat_tep *tep_cache_new(struct tep_handle *tep)
 {
 	struct dat_tep *tc = calloc(1, sizeof(*tc));
@@ -397,12 +426,18 @@ static struct dat_tep *tep_cache_new(struct tep_handle *tep)
 			continue;
 		for (int j = 0; j < DAT_MAX_FIELDS && d->fields[j]; j++)
 			tc->kinds[i].f[j] = tep_find_field(ev, d->fields[j]);
+		tc->kinds[i].min_size = fields_end(ev->format.fields, ev->format.nr_fields);
 		if (ev->id > max_id)
 			max_id = ev->id;
 		if (d->type == FTS_EV_SWITCH) {
 			tc->sched_switch = ev;
 			tc->state_fmt_ok = state_fmt_walkable(ev);
+			tc->switch_size = fields_end(ev->format.common_fields, ev->format.nr_common);
+			if (fields_end(ev->format.fields, ev->format.nr_fields) > tc->switch_size)
+				tc->switch_size = fields_end(ev->format.fields, ev->format.nr_fields);
 		}
+		if (!tc->common_size)
+			tc->common_size = fields_end(ev->format.common_fields, ev->format.nr_common);
 	}
 	tc->nr_ids = max_id + 1;
 	tc->kind_of_id = malloc((size_t)tc->nr_ids + 1);
@@ -604,12 +639,21 @@ static int take_clock(struct dat_ctx *c, struct dat_kind *k, const struct tep_re
 		return 0;
 	c->st->clock.realtime_ns = parse_i64(buf, "realtime_ns=");
 	c->st->clock.mono_raw_ns = parse_i64(buf, "mono_raw_ns=");
+	if (c->st->clock.realtime_ns <= 0 || c->st->clock.mono_raw_ns <= 0 ||
+	    !fts_clock_pair_ok((uint64_t)c->st->clock.realtime_ns, (uint64_t)c->st->clock.mono_raw_ns)) {
+		memset(&c->st->clock, 0, sizeof(c->st->clock));
+		return 0;   /* implausible (crafted): keep raw times */
+	}
 	c->st->clock.valid = 1;
 	return 1;
 }
 
 static int emit(struct dat_ctx *c, const struct fts_event *ev)
 {
+	int rc = fts_timecheck_event(&c->tcheck, c->path, ev->cpu, ev->ts, c->err);
+
+	if (rc)
+		return rc;
 	c->st->events++;
 	c->st->by_type[ev->type]++;
 	return c->opts->emit ? c->opts->emit(c->opts->emit_ctx, ev) : 0;
@@ -642,12 +686,22 @@ static int handle_record(struct dat_ctx *c, struct dat_tep *tc, struct tep_recor
 		if (ret)
 			return ret;
 	}
+	/* type and pid are read without a size check by libtraceevent */
+	if (r->size < tc->common_size) {
+		c->st->other_events++;
+		return 0;
+	}
 	id = tep_data_type(tc->tep, r);
 	if (id < 0 || id >= tc->nr_ids || tc->kind_of_id[id] == DAT_KIND_NONE) {
 		c->st->other_events++;
 		return 0;
 	}
 	k = &tc->kinds[tc->kind_of_id[id]];
+	if (r->size < k->min_size && k->desc->type != DAT_KIND_PRINT)
+		return fts_err_set(c->err, -EIO,
+				   "%s: trace.dat is corrupt: CPU %d, record at offset %llu: a %s record of %d bytes, its format needs %d; re-extract the trace",
+				   c->path, r->cpu, (unsigned long long)r->offset, k->desc->name, r->size,
+				   k->min_size);
 	if (k->desc->type == DAT_KIND_PRINT) {
 		if (!take_clock(c, k, r))
 			c->st->other_events++;
@@ -721,9 +775,20 @@ static int zcpu_load_chunk(struct dat_ctx *c, struct dat_zcpu *z)
  * builds it; the record and its data stay valid until the next call. NULL at
  * the end, or with c->zerr set when the data is corrupt.
  */
+/* Records where @z went bad: its loaded chunk's page, or (@chunk) the next chunk. */
+static void z_fail(struct dat_ctx *c, const struct dat_zcpu *z, int chunk, const char *why)
+{
+	c->zerr = 1;
+	c->zerr_cpu = z->cpu;
+	c->zfault.offset = chunk ? z->pos : z->chunk_at;
+	c->zfault.page = chunk ? -1 : (int64_t)(z->page_at / (size_t)c->page_size);
+	c->zfault.why = why;
+}
+
 static struct tep_record *z_next(struct dat_ctx *c, struct dat_zcpu *z)
 {
 	unsigned long long ts;
+	const char *why;
 	void *data;
 
 	for (;;) {
@@ -739,14 +804,16 @@ static struct tep_record *z_next(struct dat_ctx *c, struct dat_zcpu *z)
 
 			if (r <= 0) {
 				if (r < 0)
-					c->zerr = 1;
+					z_fail(c, z, 1, "a chunk is cut, out of range or does not decompress");
 				return NULL;
 			}
 			continue;
 		}
-		if (kbuffer_load_subbuffer(z->kbuf, z->raw + z->page_at) < 0 ||
+		/* kbuffer trusts the page: check it first (see dat_pages.c) */
+		why = fts_dat_page_check(&c->pfmt, z->raw + z->page_at, (size_t)c->page_size);
+		if (why || kbuffer_load_subbuffer(z->kbuf, z->raw + z->page_at) < 0 ||
 		    kbuffer_subbuffer_size(z->kbuf) > c->page_size) {
-			c->zerr = 1;
+			z_fail(c, z, 0, why ? why : "the page cannot be loaded");
 			return NULL;
 		}
 		z->loaded = 1;
@@ -756,7 +823,7 @@ static struct tep_record *z_next(struct dat_ctx *c, struct dat_zcpu *z)
 	if ((unsigned char *)data < z->raw + z->page_at || z->rec.size < 0 ||
 	    (size_t)((unsigned char *)data - z->raw) + (size_t)z->rec.size >
 	    z->page_at + (size_t)c->page_size) {
-		c->zerr = 1;
+		z_fail(c, z, 0, "a record runs past the end of its page");
 		return NULL;
 	}
 	z->rec.ts = ts + (unsigned long long)z->ts_delta;
@@ -782,7 +849,7 @@ static void src_try_z(struct dat_ctx *c, struct dat_src *s, const char *name)
 	const struct dat_zbuffer *b = NULL;
 	unsigned char h[16];
 
-	if (!c->v7 || c->v7->time_conv || tep_is_file_bigendian(tep))
+	if (!c->v7 || !c->v7->dec || c->v7->time_conv || tep_is_file_bigendian(tep))
 		return;
 	c->page_size = c->v7->page_size;
 	for (int i = 0; i < c->v7->nr_bufs; i++) {
@@ -988,6 +1055,7 @@ static void ctx_free(struct dat_ctx *c)
 	for (int i = 0; i < c->nr_teps; i++)
 		tep_cache_free(c->teps[i]);
 	free(c->teps);
+	fts_timecheck_free(&c->tcheck);
 }
 
 /* ---- open and validate ------------------------------------------------ */
@@ -1007,74 +1075,122 @@ static int check_file(const char *path, struct fts_read_stats *st, struct fts_er
 	return 0;
 }
 
-static int check_version(const char *path, uint64_t size, struct fts_err *err)
+/*
+ * The version, endianness and page size from the fixed file header (magic,
+ * version text, endian byte, long size byte, u32 page size); a v6 file's
+ * extents are checked here too (libtracecmd maps them and faults on a cut
+ * file).
+ */
+static int check_version(const char *path, uint64_t size, char *version,
+			 struct dat_page_fmt *pf, struct fts_err *err)
 {
-	char ver[4] = "";
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	unsigned char h[FTS_DAT_MAGIC_LEN + 16];
+	const unsigned char *v = h + FTS_DAT_MAGIC_LEN, *nul;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n = -1;
 
 	if (fd >= 0) {
-		if (pread(fd, ver, sizeof(ver) - 1, FTS_DAT_MAGIC_LEN) < 0)
-			ver[0] = '\0';
+		n = pread(fd, h, sizeof(h), 0);
 		close(fd);
 	}
-	if (strcmp(ver, "6") != 0 || fts_dat_v6_check_extents(path, size) == 0)
+	nul = n > FTS_DAT_MAGIC_LEN ? memchr(v, 0, (size_t)n - FTS_DAT_MAGIC_LEN) : NULL;
+	if (!nul || h + n - nul < 7)
+		return fts_err_set(err, -EIO,
+				   "%s: trace.dat header is truncated; re-extract the trace", path);
+	*version = (char)v[0];
+	pf->big_endian = nul[1] != 0;
+	pf->page_size = (int)(pf->big_endian ?
+			      (uint32_t)nul[3] << 24 | (uint32_t)nul[4] << 16 | (uint32_t)nul[5] << 8 | nul[6] :
+			      fts_le32(nul + 3));
+	if (nul != v + 1 || *version != '6' || fts_dat_v6_check_extents(path, size) == 0)
 		return 0;
 	return fts_err_set(err, -EIO,
 			   "%s: trace.dat is truncated or corrupt (data runs past the end of the file); re-extract the trace",
 			   path);
 }
 
-/*
- * libtracecmd 1.3 can crash (SIGSEGV) while opening a corrupt file, before
- * any of our checks can run. Open it once in a child process first: if the
- * library dies there, the file is reported as corrupt instead of taking
- * ftscope down with it.
- */
-int fts_read_dat_probe(const char *path, struct fts_err *err)
+static int page_fault(struct dat_ctx *c, const char *buffer, int cpu,
+		      const struct dat_page_fault *f, struct fts_err *err)
 {
-	int status;
-	pid_t pid = fork();
+	char where[96] = "";
 
-	if (pid < 0)
-		return 0; /* no probe possible: go on without it */
-	if (pid == 0) {
-		struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS |
-							     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-		int n;
-
-		if (!h)
-			_exit(1);
-		n = tracecmd_buffer_instances(h);
-		for (int i = 0; i < n; i++) {
-			struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
-
-			if (!b)
-				_exit(1);
-			for (int cpu = 0; cpu < tep_get_cpus(tracecmd_get_tep(b)); cpu++) {
-				struct tep_record *r = tracecmd_read_cpu_first(b, cpu);
-
-				tracecmd_free_record(r);
-			}
-			tracecmd_close(b);
-		}
-		for (int cpu = 0; cpu < tep_get_cpus(tracecmd_get_tep(h)); cpu++)
-			tracecmd_free_record(tracecmd_read_cpu_first(h, cpu));
-		tracecmd_close(h);
-		_exit(0);
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return 0;
-	}
-	if (WIFSIGNALED(status))
+	if (f->page >= 0)
+		snprintf(where, sizeof(where), " (page %lld of the chunk)", (long long)f->page);
+	if (buffer && *buffer)
 		return fts_err_set(err, -EIO,
-				   "%s: trace.dat is corrupt (the trace-cmd library crashed reading it); re-extract the trace",
-				   path);
-	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-		return fts_err_set(err, -EIO,
-				   "%s: cannot parse trace.dat (truncated or corrupt?); re-extract the trace",
-				   path);
+				   "%s: trace.dat is corrupt: buffer '%s' CPU %d, data at offset %llu%s: %s; re-extract the trace",
+				   c->path, buffer, cpu, (unsigned long long)f->offset, where, f->why);
+	return fts_err_set(err, -EIO,
+			   "%s: trace.dat is corrupt: CPU %d, data at offset %llu%s: %s; re-extract the trace",
+			   c->path, cpu, (unsigned long long)f->offset, where, f->why);
+}
+
+/* Is the compressed buffer @name read by our own chunk walk (pages checked as it goes)? */
+static int buffer_read_here(const struct dat_ctx *c, const char *name)
+{
+	for (int i = 0; i < c->nr_srcs; i++) {
+		const char *n = c->srcs[i].handle == c->top ? "" :
+				tracecmd_buffer_instance_name(c->top, i - 1);
+
+		if (c->srcs[i].z && n && strcmp(n, name) == 0)
+			return 1;
+	}
 	return 0;
+}
+
+/*
+ * Every page libtracecmd will read is checked here first (dat_pages.c): it
+ * trusts page sizes and record lengths, and a corrupt one crashes it or
+ * makes it loop. Files we cannot lay out ourselves (old ring-buffer format,
+ * big-endian or non-zstd v7) are left to the library unchecked.
+ */
+static int check_pages(struct dat_ctx *c, struct fts_err *err)
+{
+	struct dat_page_fault f;
+	int ret = 0;
+
+	if (c->version == '6') {
+		struct dat_extents x;
+
+		if (fts_dat_v6_extents(c->fd, c->st->bytes_total, &x))
+			return fts_err_set(err, -EIO,
+					   "%s: trace.dat is truncated or corrupt (data runs past the end of the file); re-extract the trace",
+					   c->path);
+		for (int i = 0; !ret && i < x.n; i++) {
+			ret = fts_dat_extent_check(c->fd, &c->pfmt, x.ext[i].off, x.ext[i].size, &f);
+			if (ret > 0)
+				ret = page_fault(c, x.ext[i].buffer, x.ext[i].cpu, &f, err);
+			else if (ret < 0)
+				ret = fts_err_set(err, -EIO, "%s: cannot read trace data", c->path);
+		}
+		fts_dat_extents_free(&x);
+		return ret;
+	}
+	if (!c->v7)
+		return 0;
+	for (int b = 0; !ret && b < c->v7->nr_bufs; b++) {
+		const struct dat_zbuffer *zb = &c->v7->bufs[b];
+
+		if (c->v7->dec && buffer_read_here(c, zb->name))
+			continue;
+		for (int i = 0; !ret && i < zb->cpus; i++) {
+			const struct dat_zcpu_info *ci = &zb->cpu[i];
+
+			if (ci->off > c->v7->file_size || ci->size > c->v7->file_size - ci->off)
+				ret = fts_err_set(err, -EIO,
+						  "%s: trace.dat is truncated or corrupt (CPU %d data runs past the end of the file); re-extract the trace",
+						  c->path, ci->id);
+			else if (c->v7->dec)
+				ret = fts_dat_zextent_check(c->fd, c->v7, &c->pfmt, ci->off, ci->size, &f);
+			else
+				ret = fts_dat_extent_check(c->fd, &c->pfmt, ci->off, ci->size, &f);
+			if (ret > 0)
+				ret = page_fault(c, zb->name, ci->id, &f, err);
+			else if (ret < 0)
+				ret = fts_err_set(err, -ENOMEM, "%s: out of memory checking trace data", c->path);
+		}
+	}
+	return ret;
 }
 
 static int open_sources(struct dat_ctx *c, struct fts_err *err)
@@ -1087,8 +1203,13 @@ static int open_sources(struct dat_ctx *c, struct fts_err *err)
 		return fts_err_set(err, -EIO,
 				   "%s: cannot parse trace.dat (truncated or corrupt?); re-extract the trace",
 				   c->path);
+	/* page size and endianness came from the file header (check_version) */
+	c->pfmt.commit_size = tep_get_header_page_size(tracecmd_get_tep(c->top));
+	c->check_pages = c->pfmt.page_size >= 64 && c->pfmt.page_size <= (1 << 24) &&
+			 (c->pfmt.commit_size == 4 || c->pfmt.commit_size == 8) &&
+			 !tep_is_old_format(tracecmd_get_tep(c->top));
 	ret = ctx_add_source(c, c->top);
-	if (!ret)
+	if (!ret && c->check_pages)
 		src_try_z(c, &c->srcs[c->nr_srcs - 1], "");
 	n = tracecmd_buffer_instances(c->top);
 	for (int i = 0; !ret && i < n; i++) {
@@ -1103,7 +1224,7 @@ static int open_sources(struct dat_ctx *c, struct fts_err *err)
 			tracecmd_close(h);
 			break;
 		}
-		if (tracecmd_buffer_instance_name(c->top, i))
+		if (tracecmd_buffer_instance_name(c->top, i) && c->check_pages)
 			src_try_z(c, &c->srcs[c->nr_srcs - 1], tracecmd_buffer_instance_name(c->top, i));
 	}
 	if (ret)
@@ -1122,12 +1243,13 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 	memset(&c, 0, sizeof(c));
 	c.fd = -1;
 	c.path = path;
+	c.err = err;
 	c.opts = opts;
 	c.st = st;
 	c.next_progress = DAT_PROGRESS_EVERY;
 	ret = check_file(path, st, err);
 	if (!ret)
-		ret = check_version(path, st->bytes_total, err);
+		ret = check_version(path, st->bytes_total, &c.version, &c.pfmt, err);
 	if (ret)
 		return ret;
 	/* Both libraries warn on stderr about odd formats; we report errors ourselves. */
@@ -1138,10 +1260,18 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		if (ret)
 			return ret;
 	}
-	c.fd = open(path, O_RDONLY | O_CLOEXEC);
+	{
+		struct stat sb;
+
+		c.fd = fts_open_regular(path, 0, &sb, err);
+		if (c.fd < 0)
+			return c.fd;
+	}
 	if (c.fd >= 0 && fts_dat_v7_load(c.fd, st->bytes_total, &v7) == 0)
 		c.v7 = &v7;
 	ret = open_sources(&c, err);
+	if (!ret && c.check_pages)
+		ret = check_pages(&c, err);
 	if (!ret) {
 		ret = ctx_fill_heap(&c);
 		if (ret)
@@ -1150,8 +1280,7 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 	if (!ret) {
 		ret = ctx_run(&c);
 		if (c.zerr)
-			fts_err_set(err, -EIO,
-				    "%s: compressed trace data is corrupt; re-extract the trace", path);
+			page_fault(&c, NULL, c.zerr_cpu, &c.zfault, err);
 	}
 	if (!ret)
 		st->bytes_done = st->bytes_total;

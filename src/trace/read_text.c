@@ -16,6 +16,8 @@
  * Input is read in large blocks; lines are parsed in place, never copied.
  */
 #include "ftscope/reader.h"
+#include "trace/timecheck.h"
+#include "util/file_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +46,9 @@ struct text_ctx {
 	uint64_t pending_lost;
 	int has_pending_lost;
 	uint64_t last_ts;
+	struct fts_timecheck tc;   /* time per CPU: forward only, in range */
+	const char *path;
+	struct fts_err *err;
 };
 
 static int is_digit(char c)
@@ -60,6 +65,9 @@ static int parse_u64(const char **pp, const char *end, uint64_t *out)
 	if (p >= end || !is_digit(*p))
 		return -1;
 	while (p < end && is_digit(*p)) {
+		/* a number that does not fit is not silently wrapped */
+		if (v > (UINT64_MAX - 9) / 10)
+			return -1;
 		v = v * 10 + (uint64_t)(*p - '0');
 		p++;
 	}
@@ -78,7 +86,7 @@ static int parse_i64(const char **pp, const char *end, int64_t *out)
 		neg = 1;
 		p++;
 	}
-	if (parse_u64(&p, end, &v))
+	if (parse_u64(&p, end, &v) || v > (uint64_t)INT64_MAX)
 		return -1;
 	*pp = p;
 	*out = neg ? -(int64_t)v : (int64_t)v;
@@ -89,7 +97,8 @@ static int parse_i32_at(const char *p, const char *end, int32_t *out)
 {
 	int64_t v;
 
-	if (parse_i64(&p, end, &v))
+	/* pids, cpus and prios are int32 in the kernel: a wider value is not one */
+	if (parse_i64(&p, end, &v) || v < INT32_MIN || v > INT32_MAX)
 		return -1;
 	*out = (int32_t)v;
 	return 0;
@@ -486,6 +495,8 @@ static int parse_ts(const char **pp, const char *end, uint64_t *ns)
 		frac *= 10;
 		digits++;
 	}
+	if (sec > FTS_TS_MAX / 1000000000u)
+		return -1;   /* see timecheck.h */
 	*pp = p + 1;
 	*ns = sec * 1000000000ull + frac;
 	return 0;
@@ -514,6 +525,10 @@ static void skip_line(struct text_ctx *x, const char *line, const char *end)
 
 static int emit(struct text_ctx *x, const struct fts_event *ev)
 {
+	int rc = fts_timecheck_event(&x->tc, x->path, ev->cpu, ev->ts, x->err);
+
+	if (rc)
+		return rc;
 	x->st->events++;
 	x->st->by_type[ev->type]++;
 	if (ev->cpu + 1 > x->st->cpus)
@@ -545,7 +560,7 @@ static int parse_clock(const char *p, const char *end, struct fts_clock_pair *cp
 	c += 26;
 	if (parse_u64(&c, end, &r))
 		return 0;
-	if (field_u64(c, end, " mono_raw_ns=", &m))
+	if (field_u64(c, end, " mono_raw_ns=", &m) || !fts_clock_pair_ok(r, m))
 		return 0;
 	if (!cp->valid) {
 		cp->valid = 1;
@@ -871,16 +886,18 @@ int fts_read_text(const char *path, const struct fts_read_opts *opts,
 	memset(&x, 0, sizeof(x));
 	x.opts = opts;
 	x.st = st;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	x.path = path;
+	x.err = err;
+	fd = fts_open_regular(path, 0, &sb, err);   /* a FIFO would hang a plain open */
 	if (fd < 0)
-		return fts_err_set(err, -errno, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fd, &sb) == 0)
-		st->bytes_total = (uint64_t)sb.st_size;
+		return fd;
+	st->bytes_total = (uint64_t)sb.st_size;
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	rc = read_fd(&x, fd, path, err);
 	close(fd);
 	if (rc == 0 && x.has_pending_lost)
 		rc = emit_lost(&x, x.pending_lost_cpu >= 0 ? x.pending_lost_cpu : 0,
 			       x.pending_lost, x.last_ts);
+	fts_timecheck_free(&x.tc);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include "keys.h"
 #include "term_safe.h"
 #include "tui.h"
+#include <ftscope/stats.h>
 #include "view.h"
 
 #define MAX_KEYS 100000
@@ -52,9 +53,10 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 					  .pid_mapping = a->pid_mapping };
 	struct fts_view_opts vo = { .title = a->path };
 	struct fts_store *store = NULL;
+	struct fts_stats *stats = NULL;
 	struct fts_view *view = NULL;
 	struct fts_err err = { 0 };
-	int *keys = NULL, nkeys = 0, rc = 1;
+	int *keys = NULL, nkeys = 0, rc = 1, frames = 0;
 	double *ms = NULL, t;
 
 	if (a->keys) {
@@ -74,6 +76,9 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 	vo.utf8 = fts_locale_utf8();
 	vo.colors = a->color ? 256 : 0;
 	vo.no_color = fts_no_color();
+	/* the summary table's numbers, computed while loading (ftscope stats' code) */
+	if (fts_stats_create(NULL, &stats, NULL) == 0)
+		so.extra = fts_stats_sink(stats);
 	if (fts_store_open(&so, &store, &err)) {
 		error_line(errf, err.msg[0] ? err.msg : "cannot load the input");
 		goto out;
@@ -82,6 +87,7 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 		error_line(errf, "out of memory");
 		goto out;
 	}
+	fts_view_set_stats(view, stats);
 	ms = calloc((size_t)nkeys + 1, sizeof(*ms));
 	if (!ms) {
 		error_line(errf, "out of memory");
@@ -93,17 +99,24 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 	if (a->timing)
 		fprintf(errf, "first frame %.3f ms\n", ms[0]);
 	for (int i = 0; i < nkeys; i++) {
-		unsigned r = fts_view_key(view, keys[i]);
+		unsigned r;
 
+		/* a real session handles the key then redraws: time both, as the user waits for both */
+		t = now_ms();
+		r = fts_view_key(view, keys[i]);
 		if (r & FTS_VR_QUIT)
 			break;
-		/* a real session redraws after every key: time each frame as the user would wait for it */
-		t = now_ms();
 		fts_view_draw(view);
 		ms[i + 1] = now_ms() - t;
+		frames++;
+		if (a->timing > 1) {
+			char kn[16];
+
+			fprintf(errf, "key %d %s %.3f ms\n", i, fts_key_name(keys[i], kn, sizeof(kn)), ms[i + 1]);
+		}
 	}
 	if (a->timing)
-		report_timing(errf, ms + 1, nkeys);
+		report_timing(errf, ms + 1, frames);
 	rc = fts_grid_write(fts_view_draw(view), out, a->color && !vo.no_color) ? 1 : 0;
 	if (fflush(out) || rc) {
 		error_line(errf, "cannot write the screen to the output");
@@ -114,5 +127,6 @@ out:
 	free(keys);
 	fts_view_free(view);
 	fts_store_free(store);
+	fts_stats_free(stats);
 	return rc;
 }

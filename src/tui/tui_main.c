@@ -11,6 +11,7 @@
 #include "term.h"
 #include "term_safe.h"
 #include "tui.h"
+#include <ftscope/stats.h>
 #include "view.h"
 
 struct load_ctx {
@@ -98,6 +99,7 @@ int fts_tui_preview(const struct fts_preview_args *a)
 					  .progress_ctx = &lc };
 	struct fts_view_opts vo = { .title = a->path };
 	struct fts_store *store = NULL;
+	struct fts_stats *stats = NULL;
 	struct fts_view *view = NULL;
 	struct fts_err err = { 0 };
 	int colors = 0, w, h, rc;
@@ -114,31 +116,39 @@ int fts_tui_preview(const struct fts_preview_args *a)
 	}
 	vo.colors = colors;
 	fts_theme_init(&lc.theme, vo.utf8, colors, vo.no_color);
+	if (fts_stats_create(NULL, &stats, NULL) == 0)
+		so.extra = fts_stats_sink(stats);
 	rc = fts_store_open(&so, &store, &err);
 	fts_grid_free(&lc.grid);
 	if (lc.stop_sig) {
 		fts_store_free(store);
+		fts_stats_free(stats);
 		fts_term_reraise(lc.stop_sig);
 	}
 	if (lc.quit || rc == -ECANCELED) {
 		fts_term_close();
 		fts_store_free(store);
+		fts_stats_free(stats);
 		return 0;
 	}
 	if (rc) {
 		fail(err.msg[0] ? err.msg : "cannot load the input");
+		fts_stats_free(stats);
 		return 1;
 	}
 	fts_term_size(&w, &h);
 	if (fts_view_create(store, &vo, w, h, &view)) {
 		fail("out of memory");
 		fts_store_free(store);
+		fts_stats_free(stats);
 		return 1;
 	}
+	fts_view_set_stats(view, stats);
 	rc = run_view(view, 0);
 	fts_term_close();
 	fts_view_free(view);
 	fts_store_free(store);
+	fts_stats_free(stats);
 	if (rc < 0)
 		fts_term_reraise(-rc);
 	return rc;

@@ -480,7 +480,7 @@ static unsigned action(struct fts_view *v, enum fts_action a)
 			v->marker = v->cursor;
 		}
 		break;
-	case FTS_ACT_SUMMARY: v->summary = 1; v->help_top = 0; break;
+	case FTS_ACT_SUMMARY: v->summary = 1; break;
 	case FTS_ACT_REDRAW: return FTS_VR_REDRAW | FTS_VR_CLEAR;
 	case FTS_ACT__COUNT: return 0;
 	}
@@ -497,8 +497,11 @@ unsigned fts_view_key(struct fts_view *v, int key)
 		return search_key(v, key);
 	if (v->help)
 		return overlay_key(v, key, &v->help_top);
-	if (v->summary)
-		return overlay_key(v, key, &v->help_top);
+	if (v->summary) {
+		r = view_summary_key(v, key);
+		keep_sel_visible(v); /* Enter may have picked a lane far down */
+		return r;
+	}
 	a = fts_key_action(key);
 	if (v->focus_details && (r = details_key(v, a)))
 		return r;
@@ -556,6 +559,14 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 		return FTS_VR_REDRAW;
 	}
 	return 0;
+}
+
+void fts_view_set_stats(struct fts_view *v, struct fts_stats *st)
+{
+	v->stats = st;
+	v->sum_col = 2; /* runnable: the triage question first */
+	v->sum_desc = 1;
+	view_summary_sort(v);
 }
 
 void fts_view_state(const struct fts_view *v, struct fts_view_state *st)

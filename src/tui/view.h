@@ -91,6 +91,15 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y);
  */
 const struct fts_grid *fts_view_draw(struct fts_view *v);
 
+struct fts_stats;
+
+/**
+ * fts_view_set_stats - the statistics behind the per-task summary (`s`)
+ * @v: the view
+ * @st: finished statistics of the same capture, borrowed (outlives the view); NULL: none
+ */
+void fts_view_set_stats(struct fts_view *v, struct fts_stats *st);
+
 /* What tests and the summary need to see of the state. */
 struct fts_view_state {
 	uint64_t t0, ns_per_col;   /* viewport: column c covers [t0 + c*npc, t0 + (c+1)*npc) */

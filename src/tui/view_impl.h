@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include <ftscope/stats.h>
+
 #include "grid.h"
 #include "theme.h"
 #include "view.h"
@@ -71,6 +73,11 @@ struct fts_view {
 	size_t edit_len;
 	char message[160];
 
+	/* the per-task summary (borrowed; NULL: not available) */
+	struct fts_stats *stats;
+	int sum_col, sum_desc;        /* sort column (index into view_summary.c's table) */
+	size_t sum_sel, sum_top;
+
 	/* mouse drag */
 	int dragging, drag_x;
 	uint64_t drag_t0;
@@ -92,6 +99,10 @@ void view_search_apply(struct fts_view *v, const char *q);
 void view_toggle_pin(struct fts_view *v);
 void view_next_sort(struct fts_view *v);
 const char *view_sort_name(enum view_sort s);
+
+/* view_summary.c */
+unsigned view_summary_key(struct fts_view *v, int key);
+void view_summary_sort(struct fts_view *v);
 
 /* view.c */
 void view_layout(const struct fts_view *v, struct view_layout *l);

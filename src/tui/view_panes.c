@@ -234,6 +234,7 @@ void view_draw_help(struct fts_view *v)
 		"Mouse: click selects a lane and moves the cursor; wheel zooms; drag pans.",
 		"Top strip: busy fraction of all CPUs over the whole capture; the viewport is marked.",
 		"Axis: seconds since the capture's first event; v cursor, M marker, = profiling window.",
+		"Summary (s): Left/Right sort by another column, r reverses, Enter goes to the lane.",
 	};
 
 	fts_grid_fill(g, 0, 0, g->w, ' ', t);
@@ -251,14 +252,4 @@ void view_draw_help(struct fts_view *v)
 			continue;
 		fts_grid_text(g, 1, y++, g->w - 1, legend[i], S(v, FTS_R_DIM));
 	}
-}
-
-void view_draw_summary(struct fts_view *v)
-{
-	struct fts_grid *g = &v->grid;
-
-	fts_grid_fill(g, 0, 0, g->w, ' ', S(v, FTS_R_TITLE));
-	fts_grid_text(g, 0, 0, g->w, " per-task summary  (q or s closes)", S(v, FTS_R_TITLE));
-	fts_grid_text(g, 1, 2, g->w - 1, "the per-task summary needs the statistics library, not in this build",
-		      S(v, FTS_R_ERROR));
 }

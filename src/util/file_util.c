@@ -7,7 +7,58 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* What a non-regular file is, for the message. */
+static const char *kind_of(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	return "not a regular file";
+}
+
+/*
+ * Opening a FIFO for reading blocks until a writer comes, and a device may
+ * never end: open without blocking, refuse anything but a regular file, and
+ * only then read. With @flags & FTS_OPEN_NOFOLLOW a symlink is refused too.
+ */
+int fts_open_regular(const char *path, int flags, struct stat *sb, struct fts_err *err)
+{
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+		  ((flags & FTS_OPEN_NOFOLLOW) ? O_NOFOLLOW : 0));
+	if (fd < 0) {
+		e = errno;
+		if (e == ELOOP && (flags & FTS_OPEN_NOFOLLOW))
+			return fts_err_set(err, -ELOOP, "%s: is a symbolic link; not followed", path);
+		return fts_err_set(err, -e, "%s: cannot open: %s; check the path and permissions",
+				   path, strerror(e));
+	}
+	if (fstat(fd, sb) < 0 || !S_ISREG(sb->st_mode)) {
+		e = S_ISDIR(sb->st_mode) ? EISDIR : EINVAL;
+		close(fd);
+		return fts_err_set(err, -e, "%s: is %s, not a regular file", path,
+				   kind_of(sb->st_mode));
+	}
+	/* a regular file never blocks; clear the flag so reads behave as usual */
+	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
 int fts_read_small_file(const char *path, size_t max, char **out, size_t *len, struct fts_err *err)
+{
+	return fts_read_small_file_flags(path, max, 0, out, len, err);
+}
+
+int fts_read_small_file_flags(const char *path, size_t max, int flags, char **out, size_t *len,
+			      struct fts_err *err)
 {
 	struct stat sb;
 	size_t got = 0;
@@ -15,13 +66,9 @@ int fts_read_small_file(const char *path, size_t max, char **out, size_t *len, s
 	int fd;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = fts_open_regular(path, flags, &sb, err);
 	if (fd < 0)
-		return fts_err_set(err, -errno, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return fts_err_set(err, -EINVAL, "%s: not a regular file", path);
-	}
+		return fd;
 	if ((size_t)sb.st_size > max) {
 		close(fd);
 		return fts_err_set(err, -EFBIG, "%s: too large (%lld bytes)", path, (long long)sb.st_size);
@@ -64,16 +111,9 @@ int fts_read_head(const char *path, void *buf, size_t len, size_t *got, uint64_t
 	int fd, e;
 
 	*got = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		return fts_err_set(err, -e, "%s: cannot open: %s; check the path and permissions",
-				   path, strerror(e));
-	}
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return fts_err_set(err, -EINVAL, "%s: not a regular file; give a trace file", path);
-	}
+	fd = fts_open_regular(path, 0, &sb, err);
+	if (fd < 0)
+		return fd;
 	do
 		n = pread(fd, buf, len, 0);
 	while (n < 0 && errno == EINTR);

@@ -4,8 +4,27 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "ftscope/error.h"
+
+#define FTS_OPEN_NOFOLLOW 1   /* refuse a symlink as the last component */
+
+/*
+ * fts_open_regular - open @path read-only without blocking (a FIFO or device
+ * would hang a plain open or read) and refuse anything that is not a regular
+ * file (and, with FTS_OPEN_NOFOLLOW in @flags, a symlink). Fills @sb.
+ * Returns the descriptor (blocking mode restored), or a negative code with
+ * @err filled naming what the path is.
+ */
+int fts_open_regular(const char *path, int flags, struct stat *sb, struct fts_err *err);
+
+/*
+ * fts_read_small_file_flags - fts_read_small_file with fts_open_regular's
+ * @flags.
+ */
+int fts_read_small_file_flags(const char *path, size_t max, int flags, char **out, size_t *len,
+			      struct fts_err *err);
 
 /*
  * fts_read_small_file - read all of regular file @path (at most @max bytes)

@@ -11,12 +11,15 @@
 struct fts_outfile {
 	char target[4096];
 	char tmp[4096];
-	int fd;             /* open on tmp until commit/abort; -1 after */
+	int fd;             /* open on tmp (and flock'ed) until commit/abort; -1 after */
+	int slot;           /* in the signal-cleanup registry, or -1 */
 };
 
 /*
  * fts_outfile_begin - check @target (not a symlink, not a directory, its
- * directory exists) and create the temp file. Returns 0 or a negative code.
+ * directory exists), remove temp files of @target left by dead writers, and
+ * create (and lock) the temp file, registered for fts_remove_partial_outputs.
+ * Returns 0 or a negative code.
  */
 int fts_outfile_begin(struct fts_outfile *o, const char *target, struct fts_err *err);
 

@@ -27,7 +27,7 @@ expect_fail "pid mapping of the wrong shape" "top level must be an object" "$FTS
 mkdir -p "$WORK/noprof/sub"
 expect_fail "profiling dir without start_info" "no start_info/end_info" "$FTSCOPE" convert --input "$S/sample.txt" --profiling_data "$WORK/noprof" --output "$O/ftrace_data.db"; no_output noprof
 mkdir -p "$WORK/badprof/PROF_1/host"; cp "$D/bad/start_info_bad" "$WORK/badprof/PROF_1/host/start_info"; echo '{"clockMonotonicRaw":"1"}' > "$WORK/badprof/PROF_1/host/end_info"
-expect_fail "unparsable start_info" "no start_info/end_info" "$FTSCOPE" convert --input "$S/sample.txt" --profiling_data "$WORK/badprof" --output "$O/ftrace_data.db"; no_output badprof
+expect_fail "unparsable start_info" "PROF_1/host/start_info: not a JSON object" "$FTSCOPE" convert --input "$S/sample.txt" --profiling_data "$WORK/badprof" --output "$O/ftrace_data.db"; no_output badprof
 # a window far from the trace: an error, not an empty file
 mkdir -p "$WORK/farprof/PROF_1/host"
 echo '{"collectionTimeBegin":"1700000000000000","clockMonotonicRaw":"99000000000000"}' > "$WORK/farprof/PROF_1/host/start_info"

@@ -71,6 +71,7 @@ class Data:
     def __init__(self):
         self.lanes = {}  # key -> (group, tid)
         self.slices = []  # (lane key, ts, dur, name, args dict or None)
+        self.flows = []   # (flow id, lane key, ts, type s/t/f)
 
 
 def load_db(path):
@@ -135,6 +136,9 @@ def load_db(path):
             except ValueError:
                 fail("slice %d: args not JSON: %r" % (sid, args[:80]))
         d.slices.append((track, ts, dur, name, parsed, "db"))
+    for fid, name, cat, track, ts, typ in cur.execute(
+            "SELECT flow_id, name, cat, track_id, timestamp, type FROM flow"):
+        d.flows.append((fid, track, ts, typ))
     con.close()
     return d
 
@@ -181,6 +185,12 @@ def load_json(path):
     for n, ev in enumerate(events):
         if "ph" not in ev:
             fail("event %d has no ph" % n)
+            continue
+        if ev["ph"] in ("s", "t", "f"):
+            if "id" not in ev:
+                fail("event %d: flow without id" % n)
+            d.flows.append((str(ev.get("id")), (ev.get("pid"), ev.get("tid")),
+                            us_to_ns(ev.get("ts", "0")), ev["ph"]))
             continue
         if ev["ph"] != "X":
             continue
@@ -375,13 +385,28 @@ def check_model(d, expect):
         fail("no irq/softirq slice lands on a task row: IRQ columns would stay empty")
     if expect.get("cs") and cs_total and cs_hits == 0:
         fail("no context switch lands on a cpu -1 row: context-switch columns would stay 0")
+    # wakeup links: one start and one end per id, on known lanes, start <= end
+    ends = defaultdict(dict)
+    for fid, lane, ts, typ in d.flows:
+        if lane not in d.lanes:
+            fail("flow %s: lane %r has no thread row" % (fid, lane))
+        if typ not in ("s", "t", "f"):
+            fail("flow %s: type %r" % (fid, typ))
+        if typ in ends[fid]:
+            fail("flow %s: two %r ends" % (fid, typ))
+        ends[fid][typ] = ts
+    for fid, e in ends.items():
+        if "s" not in e or "f" not in e:
+            fail("flow %s: not a start/end pair (%s)" % (fid, sorted(e)))
+        elif e["s"] > e["f"] or e["s"] <= 0:
+            fail("flow %s: starts at %d after its end %d" % (fid, e["s"], e["f"]))
     lost = sum(1 for s in d.slices if s[3] == "lost events")
     if expect.get("lost") and lost == 0:
         fail("no 'lost events' marker")
     print("lanes %d, slices %d, summary rows %d, irq on task rows %d/%d, "
-          "switches on cpu -1 rows %d/%d, lost markers %d" %
+          "switches on cpu -1 rows %d/%d, lost markers %d, wakeup links %d" %
           (len(d.lanes), len(d.slices), len(task_rows), irq_hits, irq_total, cs_hits,
-           cs_total, lost))
+           cs_total, lost, len(ends)))
 
 
 def main(argv):

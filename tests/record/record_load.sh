@@ -16,7 +16,9 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 dur=$(sed -n 's/^recorded \([0-9.]*\) s.*/\1/p' log)
 echo "under load: recorded ${dur} s, the command took $ms ms"
 awk -v d="$dur" 'BEGIN { exit !(d >= 2.9 && d <= 3.3) }' || fail "--record_time 3 recorded $dur s"
-[ $ms -lt 6000 ] || fail "--record_time 3 took $ms ms under load"
+# Wall time includes start-up and assembly (slow in sanitizer builds); the
+# capture itself is what must not stretch (checked above and below).
+[ $ms -lt 15000 ] || fail "--record_time 3 took $ms ms under load"
 first=$(trace-cmd report -i l.dat 2>/dev/null | grep -m1 -o ' [0-9]*\.[0-9]*: ' | tr -d ' :')
 last=$(trace-cmd report -i l.dat 2>/dev/null | tail -1 | grep -o ' [0-9]*\.[0-9]*: ' | tr -d ' :')
 awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a <= 3.3) }' || fail "the events span $first..$last (more than 3 s)"

@@ -4,15 +4,15 @@
 source "$(dirname "$0")/lib.sh" "$@"
 command -v unshare >/dev/null || skip "unshare not installed"
 command -v python3 >/dev/null || skip "python3 not installed (used to start threads)"
-"$FTS" record --record_time 4 --NSpid --output n.dat -q 2>log &
+"$FTS" record --record_time 6 --NSpid --output n.dat -q 2>log &
 rec=$!
 sleep 1
 unshare --pid --fork python3 -c '
 import threading, time, os
-ts = [threading.Thread(target=time.sleep, args=(2.5,)) for _ in range(3)]
+ts = [threading.Thread(target=time.sleep, args=(3.5,)) for _ in range(3)]
 [t.start() for t in ts]
 print(os.getpid(), flush=True)
-time.sleep(2.5)' > inner.txt &
+time.sleep(3.5)' > inner.txt &
 sleep 1.2
 host=$(pgrep -f -n 'threading, time, os')
 wait $rec || { cat log; fail "record --NSpid failed"; }

@@ -32,6 +32,7 @@ check sample_160x48 160x48 C.UTF-8 $S/sample.dat --profiling_data $S/profiling \
 	--pid_mapping $S/pid_mapping.json --keys 'w/dl_worker\n+++]\n'
 check sample_ascii_80x24 80x24 C $S/sample.dat --keys '/npu\n+++'
 check sample_help_80x24 80x24 C.UTF-8 $S/sample.dat --keys '?'
+check sample_summary_160x48 160x48 C.UTF-8 $S/sample.dat --profiling_data $S/profiling --keys 's'
 check lost_80x24 80x24 C.UTF-8 tests/data/lost/trace_pipe.txt
 check lost_160x48 160x48 C.UTF-8 tests/data/lost/overwrite.dat --keys '+j]'
 

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include <ftscope/preview.h>
+#include <ftscope/stats.h>
 
 #include "tui/keys.h"
 #include "tui/theme.h"
@@ -443,6 +444,52 @@ static void test_mouse(void **state)
 	assert_int_equal(b.t0, a.t0 + 6 * a.ns_per_col);
 }
 
+static void test_summary(void **state)
+{
+	struct fx *f = *state;
+	struct fts_store_open_opts so = { .path = f->path };
+	struct fts_store *store = NULL;
+	struct fts_stats *st = NULL;
+	struct fts_view_opts o = { .title = f->path, .utf8 = 1 };
+	struct fts_view *v = NULL;
+	struct fts_view_state vs;
+	const struct fts_grid *g;
+
+	/* the summary's numbers come from the stats sink fed while the store loads */
+	assert_int_equal(fts_stats_create(NULL, &st, NULL), 0);
+	so.extra = fts_stats_sink(st);
+	assert_int_equal(fts_store_open(&so, &store, NULL), 0);
+	assert_int_equal(fts_view_create(store, &o, 120, 24, &v), 0);
+	fts_view_set_stats(v, st);
+	keys(v, "s");
+	g = fts_view_draw(v);
+	assert_non_null(strstr(row_text(g, 0), "per-task summary, 4 tasks, by runnable"));
+	/* evil waits 4 ms (woken at 16 ms, never ran again), model 50 us (preempted by the kworker) */
+	assert_non_null(strstr(row_text(g, 2), ">evil^[]0;owned^G:300"));
+	assert_non_null(strstr(row_text(g, 2), "4.0ms"));
+	assert_non_null(strstr(row_text(g, 3), "model:100"));
+	assert_non_null(strstr(row_text(g, 3), "50.0\xc2\xb5s"));
+	assert_non_null(strstr(row_text(g, 3), "19.9ms")); /* running 19.95 ms */
+	/* by task name, A-Z (byte order: the CJK name last), then reversed */
+	keys(v, "hh");
+	g = fts_view_draw(v);
+	assert_non_null(strstr(row_text(g, 0), "by task (A-Z)"));
+	assert_non_null(strstr(row_text(g, 2), "evil^["));
+	assert_non_null(strstr(row_text(g, 5), "\xe6\x97\xa5"));
+	keys(v, "r");
+	g = fts_view_draw(v);
+	assert_non_null(strstr(row_text(g, 2), "\xe6\x97\xa5"));
+	/* Enter goes to the row's lane */
+	keys(v, "g\n");
+	fts_view_state(v, &vs);
+	assert_false(vs.summary);
+	assert_string_equal(fts_store_str(store, fts_store_lane(store, vs.lane)->tid),
+			    fts_stats_task(st, 0)->tid);
+	fts_view_free(v);
+	fts_store_free(store);
+	fts_stats_free(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_search_filter_pin_sort),
 		cmocka_unit_test(test_panes_and_every_key),
 		cmocka_unit_test(test_mouse),
+		cmocka_unit_test(test_summary),
 	};
 
 	if (!setlocale(LC_CTYPE, "C.UTF-8")) {

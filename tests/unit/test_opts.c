@@ -56,7 +56,7 @@ static void test_spellings(void **state)
 	assert_string_equal(P("--profiling-data=/p"), "2=/p");
 	assert_string_equal(P("--bf-size=4096", "--bf_size", "8"), "6=4096,6=8");
 	assert_string_equal(P("--input=a=b"), "1=a=b");
-	assert_string_equal(P("--input="), "1=");
+	assert_string_equal(P("--input=x"), "1=x");
 	assert_string_equal(P("--input", "-x"), "1=-x"); /* a value may start with '-' */
 	assert_string_equal(P("--force", "--verbose"), "3,5");
 	assert_string_equal(parse(1, ARGV(NULL)), "");
@@ -88,6 +88,11 @@ static void test_errors(void **state)
 	assert_string_equal(P("--"), "ERR");
 	assert_string_equal(P("--force", "stray", "--verbose"), "3,ERR");
 	assert_string_equal(P("--Force"), "ERR");          /* case-sensitive */
+	/* no option takes an empty value, in any spelling */
+	assert_string_equal(P("--input="), "ERR");
+	assert_string_equal(P("--input", ""), "ERR");
+	assert_string_equal(P("-i", ""), "ERR");
+	assert_string_equal(P("-o", "", "--force"), "ERR");
 }
 
 static void test_parse_int(void **state)
@@ -106,6 +111,22 @@ static void test_parse_int(void **state)
 	assert_true(v == -3);
 }
 
+static void test_parse_seconds(void **state)
+{
+	double v = -1;
+
+	(void)state;
+	assert_int_equal(fts_parse_seconds("0.5", 1e7, &v), 0);
+	assert_true(v == 0.5);
+	assert_int_equal(fts_parse_seconds("0", 1e7, &v), 0);
+	assert_int_equal(fts_parse_seconds("1e7", 1e7, &v), 0);
+	for (const char *const *s = (const char *const[]){ "nan", "NaN", "-nan", "inf", "-inf",
+		"infinity", "1e8", "-1", "", "1s", " 1", "1e999", NULL }; *s; s++)
+		assert_int_equal(fts_parse_seconds(*s, 1e7, &v), -1);
+	assert_int_equal(fts_parse_seconds(NULL, 1e7, &v), -1);
+	assert_true(v == 1e7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -113,6 +134,7 @@ int main(void)
 		cmocka_unit_test(test_short),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_parse_seconds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -496,13 +496,69 @@ static void test_clock_marker(void **state)
 	assert_int_equal(run(text, &cap, &st), 0);
 	assert_int_equal(cap.n, 0);
 	assert_int_equal(st.skipped, 0);
-	assert_int_equal(st.other_events, 1);
+	assert_int_equal(st.other_events, 2);   /* the implausible second marker too */
 	assert_int_equal(st.clock.valid, 1);
 	assert_true(st.clock.realtime_ns == 1795968706681603992ll);
 	assert_true(st.clock.mono_raw_ns == 359850431659ll);
 
 	assert_int_equal(run("  a-1 [000] ...1.  1.000001: tracing_mark_write: hello\n", &cap, &st), 0);
 	assert_int_equal(st.clock.valid, 0);
+
+	/* crafted markers (realtime before mono, past 2100, wrapping) are ignored */
+	for (const char *const *m = (const char *const[]){
+		"ftscope_clock realtime_ns=5 mono_raw_ns=6",
+		"ftscope_clock realtime_ns=9223372036854775807 mono_raw_ns=1",
+		"ftscope_clock realtime_ns=99999999999999999999999 mono_raw_ns=1",
+		"ftscope_clock realtime_ns=1795968706681603992 mono_raw_ns=0",
+		"ftscope_clock realtime_ns=1795968706681603992 mono_raw_ns=9223372036854775808", NULL }; *m; m++) {
+		char line[256];
+
+		snprintf(line, sizeof(line), "  a-1 [000] ...1.  1.000001: tracing_mark_write: %s\n", *m);
+		assert_int_equal(run(line, &cap, &st), 0);
+		assert_int_equal(st.clock.valid, 0);
+	}
+}
+
+/* Issue 10 class 8: numbers too wide for their field are not wrapped. */
+static void test_overflowing_numbers(void **state)
+{
+	const char *text =
+		"  bash-4294967297 [000] d..2.  10.000001: sched_waking: comm=a pid=2 prio=120 target_cpu=000\n"
+		"  bash-1 [000] d..2.  10.000002: sched_waking: comm=a pid=99999999999999999999999 prio=120 target_cpu=000\n"
+		"  bash-1 [000] d..2.  99999999999999.000003: sched_waking: comm=a pid=2 prio=120 target_cpu=000\n"
+		"  bash-1 [000] d..2.  10.000004: sched_waking: comm=a pid=3 prio=120 target_cpu=000\n";
+
+	(void)state;
+	assert_int_equal(run(text, &cap, &st), 0);
+	assert_int_equal(cap.n, 1);
+	assert_int_equal(cap.ev[0].u.task.pid, 3);
+	assert_int_equal(st.skipped, 3);
+}
+
+/* Issue 10 class 9: time going backwards on a CPU stops the read with a message. */
+static void test_time_backwards(void **state)
+{
+	const char *text =
+		"  a-1 [000] d..2.  10.000001: sched_waking: comm=a pid=2 prio=120 target_cpu=000\n"
+		"  a-1 [001] d..2.  10.000000: sched_waking: comm=a pid=2 prio=120 target_cpu=000\n"
+		"  a-1 [000] d..2.  10.000001: sched_waking: comm=a pid=2 prio=120 target_cpu=000\n"
+		"  a-1 [000] d..2.   9.500000: sched_waking: comm=a pid=2 prio=120 target_cpu=000\n";
+	char path[] = "/tmp/fts_unit_text_XXXXXX";
+	struct fts_read_opts o = { .emit = on_event, .emit_ctx = &cap };
+	struct fts_err err = { 0 };
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	memset(&cap, 0, sizeof(cap));
+	memset(&st, 0, sizeof(st));
+	/* another CPU earlier, and an equal time on one CPU, are fine; 9.5 after 10 is not */
+	assert_int_equal(fts_read_text(path, &o, &st, &err), -EINVAL);
+	unlink(path);
+	assert_int_equal(cap.n, 3);
+	assert_non_null(strstr(err.msg, "time goes backwards on CPU 0 (9.500000000 s after 10.000001000 s)"));
 }
 
 static void test_empty(void **state)
@@ -598,6 +654,8 @@ int main(void)
 		cmocka_unit_test(test_emit_stops_and_missing_file),
 		cmocka_unit_test(test_bracket_in_comm),
 		cmocka_unit_test(test_lost_two_cpus),
+		cmocka_unit_test(test_overflowing_numbers),
+		cmocka_unit_test(test_time_backwards),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

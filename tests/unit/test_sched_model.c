@@ -37,6 +37,8 @@ struct cap_sink {
 	int nlanes;
 	struct cap_item items[MAX_ITEMS];
 	int nitems;
+	struct fts_flow flows[16];
+	int nflows;
 };
 
 static int cap_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *err)
@@ -109,6 +111,20 @@ static int cap_item(struct fts_sink *s, const struct fts_item *it, struct fts_er
 	return 0;
 }
 
+static int cap_flow(struct fts_sink *s, const struct fts_flow *f, struct fts_err *err)
+{
+	struct cap_sink *c = (struct cap_sink *)s;
+
+	(void)err;
+	assert_true(c->nflows < 16);
+	assert_true(f->from_lane < (uint32_t)c->nlanes && f->to_lane < (uint32_t)c->nlanes);
+	assert_int_equal(f->id, (uint64_t)c->nflows + 1);
+	assert_string_equal(f->name, "wakeup");
+	c->flows[c->nflows] = *f;
+	c->flows[c->nflows++].name = "wakeup";
+	return 0;
+}
+
 static struct cap_sink sink;
 static struct fts_timemap tm;
 static struct fts_model *model;
@@ -121,6 +137,7 @@ static void start(void)
 	memset(&sink, 0, sizeof(sink));
 	sink.s.lane = cap_lane;
 	sink.s.item = cap_item;
+	sink.s.flow = cap_flow;
 	mopts.tm = &tm;
 	assert_int_equal(fts_model_create(&mopts, &sink.s, &model, &err), 0);
 }
@@ -492,6 +509,22 @@ static void test_wakeups(void **state)
 	arg_is(it, "waker", "<idle>:0");
 	arg_is(it, "wakeup_latency_ns", "100");
 	check_task_lanes_contiguous();
+
+	/*
+	 * Wakeup links: X:60 woke S1 at 3000, S1 ran at 3500; W:50 woke W:51 at
+	 * 3700, it ran at 3900. S1's second wakeup (4000) never ran; X's waker
+	 * was idle: no link for either.
+	 */
+	assert_int_equal(sink.nflows, 2);
+	assert_int_equal(sink.flows[0].from_lane, (uint32_t)lane_id("X:60"));
+	assert_int_equal(sink.flows[0].from_ts, 3000);
+	assert_int_equal(sink.flows[0].to_lane, (uint32_t)lane_id("S1:40"));
+	assert_int_equal(sink.flows[0].to_ts, 3500);
+	assert_int_equal(sink.flows[1].from_lane, (uint32_t)lane_id("W:50"));
+	assert_int_equal(sink.flows[1].from_ts, 3700);
+	assert_int_equal(sink.flows[1].to_lane, (uint32_t)lane_id("W:51"));
+	assert_int_equal(sink.flows[1].to_ts, 3900);
+	assert_int_equal(fts_model_stats(model)->wakeup_links, 2);
 }
 
 static void test_migrate_and_runtime(void **state)

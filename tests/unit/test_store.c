@@ -341,6 +341,44 @@ static void test_trace_irq_hand_checked(void **state)
 	fts_store_free(s);
 }
 
+/* A row of buckets at once answers as the buckets one by one do. */
+static void test_buckets_row_matches_single(void **state)
+{
+	struct fts_store *s = open_store(IRQ_TXT, NULL);
+	const struct fts_store_info *in = fts_store_info(s);
+	struct fts_bucket row[300], one;
+	unsigned seed = 3;
+
+	(void)state;
+	for (uint32_t lane = 0; lane < fts_store_nlanes(s); lane++) {
+		for (int k = 0; k < 40; k++) {
+			uint64_t span = in->t_end - in->t_begin + 1;
+			uint32_t n = 1 + (uint32_t)rand_r(&seed) % 300;
+			uint64_t w = k == 0 ? span : n + (uint64_t)rand_r(&seed) % (span / (1 + k % 7));
+			uint64_t t0 = k == 0 ? in->t_begin : in->t_begin + (uint64_t)rand_r(&seed) % span;
+
+			assert_int_equal(fts_store_buckets(s, lane, t0, t0 + w, n, row), 0);
+			for (uint32_t c = 0; c < n; c++) {
+				uint64_t a = t0 + (uint64_t)((unsigned __int128)w * c / n);
+				uint64_t b = t0 + (uint64_t)((unsigned __int128)w * (c + 1) / n);
+
+				fts_store_bucket(s, lane, a, b, &one);
+				assert_int_equal(row[c].flags, one.flags);
+				assert_int_equal(row[c].items, one.items);
+				assert_int_equal(row[c].busy_ns, one.busy_ns);
+				/* where both are exact (few items), the dominant one agrees too */
+				if (one.items <= 2) {
+					assert_int_equal(row[c].top, one.top);
+					assert_int_equal(row[c].top_ns, one.top_ns);
+				}
+			}
+		}
+	}
+	assert_int_equal(fts_store_buckets(s, 0, 10, 10, 1, row), -EINVAL);
+	assert_int_equal(fts_store_buckets(s, 0, 10, 12, 3, row), -EINVAL);
+	fts_store_free(s);
+}
+
 /* Stepping by kind visits exactly the items of that kind, both ways. */
 static void test_step_by_kind(void **state)
 {
@@ -461,8 +499,31 @@ static void compare_readback(enum fts_out_format fmt, const char *name, enum fts
 
 static void test_db_readback(void **state)
 {
+	struct rec_sink *r = rec_new();
+	struct fts_store *a, *b;
+	char db[128];
+
 	(void)state;
 	compare_readback(FTS_OUT_DB, "ftrace_data.db", FTS_SRC_DB);
+	/* with another sink to feed, the DB goes through the pipeline's replay: same store */
+	snprintf(db, sizeof(db), "%s/ftrace_data.db", tmpdir);
+	a = open_store(db, NULL);
+	b = open_store(db, &r->s);
+	assert_int_equal(r->n, fts_store_info(a)->items);
+	assert_int_equal(fts_store_info(b)->items, fts_store_info(a)->items);
+	assert_int_equal(fts_store_bytes(b), fts_store_bytes(a));
+	for (uint32_t l = 0; l < fts_store_nlanes(a); l++) {
+		for (uint64_t k = 0; k < fts_store_lane(a, l)->nitems; k++) {
+			char *x = store_args_str(a, l, k), *y = store_args_str(b, l, k);
+
+			assert_string_equal(x, y);
+			free(x);
+			free(y);
+		}
+	}
+	fts_store_free(a);
+	fts_store_free(b);
+	r->s.destroy(&r->s);
 }
 
 static void test_json_readback(void **state)
@@ -555,6 +616,25 @@ static void test_reference_db_hand_checked(void **state)
 	assert_int_equal(b.top_ns, 2750);
 	assert_int_equal(b.busy_ns, 2250);
 	assert_int_equal(b.flags, FTS_BK_ANY | FTS_BK_RUNNING | FTS_BK_SLEEPING);
+	/* five buckets of 1 us at once */
+	{
+		struct fts_bucket row[5];
+
+		assert_int_equal(fts_store_buckets(s, (uint32_t)cpu1, 1000, 6000, 5, row), 0);
+		assert_string_equal(fts_store_str(s, row[0].top), "a:10");
+		assert_int_equal(row[0].top_ns, 1000);
+		assert_int_equal(row[0].items, 1);
+		assert_int_equal(row[0].flags, FTS_BK_ANY);
+		assert_string_equal(fts_store_str(s, row[1].top), "b:20");
+		assert_int_equal(row[1].top_ns, 1000);
+		assert_int_equal(row[1].busy_ns, 1250);
+		assert_int_equal(row[1].items, 3);
+		assert_int_equal(row[1].flags, FTS_BK_ANY | FTS_BK_IRQ | FTS_BK_MIXED);
+		assert_int_equal(row[2].items, 0);
+		assert_int_equal(row[2].top, FTS_STR_NONE);
+		assert_int_equal(row[2].top_ns, 1000);
+		assert_int_equal(row[4].items, 0);
+	}
 	/* an empty stretch */
 	fts_store_bucket(s, (uint32_t)cpu1, 3000, 3500, &b);
 	assert_int_equal(b.flags, 0);
@@ -574,6 +654,95 @@ static void test_reference_db_hand_checked(void **state)
 	assert_int_equal(fts_store_lane(s, (uint32_t)task)->host_pid, -1);
 	/* nothing covers 3500 on CPU 1: the nearest is b:20's end (500 ns away) */
 	assert_int_equal(fts_store_find(s, (uint32_t)cpu1, 3500, 0), 1);
+	fts_store_free(s);
+}
+
+/*
+ * A hostile DB: NULLs everywhere, text where numbers go, negative and huge
+ * times, args that are not JSON or nest deeply, escapes and control bytes in
+ * names, a lane declared twice, slices on a lane that does not exist. It
+ * loads what makes sense, skips the rest, and never reads out of bounds.
+ */
+static void test_hostile_db(void **state)
+{
+	static const char *schema =
+		"CREATE TABLE thread (track_id INTEGER, tid TEXT, pid TEXT);"
+		"CREATE TABLE slice (id INTEGER PRIMARY KEY, timestamp, duration, name, track_id, args);"
+		"INSERT INTO thread VALUES (1,'CPU 0','CPU Scheduling'),(1,'CPU 0','CPU Scheduling'),"
+		" (2,NULL,'CPU Scheduling'),(3,'x' || char(27) || '[2J:12','Process Scheduling'),"
+		" (4,'CPU ','CPU Scheduling'),(5,':','Process Scheduling'),(NULL,'CPU 9','CPU Scheduling'),"
+		" (6,'t:1','other');"
+		"INSERT INTO slice (timestamp,duration,name,track_id,args) VALUES"
+		" (NULL,NULL,NULL,1,NULL),('abc','def','irq',1,'not json'),(-5,10,'irq',1,'{}'),"
+		" (9223372036854775807,9223372036854775807,'lost events',1,'{\"count\":\"18446744073709551615\"}'),"
+		" (400,1,'Sleeping',5,'{\"state\":\"D\"}'),(500,1,'x',99,'{}'),(600,1,'y',6,'{}'),"
+		" (300,1,CAST(x'52756e6e696e6700' AS TEXT),3,'[1,2]');";
+	/* values a shell or a C literal would mangle, bound as they are */
+	static const char *nested = "{\"a\":{\"b\":[1,{\"c\":\"}\"}]},\"d\":\"\\u00e9\\n\\\"\"}";
+	static const char *cut = "{\"cpu\":\"\x01\",\"x\":";
+	struct fts_store *s;
+	struct fts_bucket b;
+	struct fts_arg a[FTS_ITEM_MAX_ARGS];
+	char path[128], buf[256];
+	uint64_t total = 0;
+	sqlite3_stmt *st;
+	sqlite3 *db;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/ftrace_data_hostile.db", tmpdir);
+	unlink(path);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, schema, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "INSERT INTO slice (timestamp,duration,name,track_id,args) VALUES (?,?,?,?,?)",
+					    -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_int64(st, 1, 100);
+	sqlite3_bind_int64(st, 2, -7);
+	sqlite3_bind_text(st, 3, "sched_switch", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, 1);
+	sqlite3_bind_text(st, 5, nested, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, 200);
+	sqlite3_bind_int64(st, 2, 5);
+	sqlite3_bind_text(st, 3, "Running", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, 3);
+	sqlite3_bind_text(st, 5, cut, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+
+	s = open_store(path, NULL);
+	for (uint32_t l = 0; l < fts_store_nlanes(s); l++) {
+		const struct fts_store_lane *ln = fts_store_lane(s, l);
+
+		total += ln->nitems;
+		fts_store_str(s, ln->tid);
+		fts_store_str(s, ln->comm);
+		fts_store_bucket(s, l, 1, UINT64_MAX, &b);
+		assert_int_equal(b.items, ln->nitems);
+		for (uint64_t k = 0; k < ln->nitems; k++) {
+			struct fts_store_item it;
+
+			assert_int_equal(fts_store_item(s, l, k, &it), 0);
+			assert_true(it.ts > 0);
+			assert_true(fts_store_args(s, l, k, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf)) >= 0);
+		}
+		assert_true(fts_store_find(s, l, 150, 0) >= -1);
+	}
+	/* kept: sched_switch, lost events, Running, "Running\0...", Sleeping (D); times <= 0 dropped */
+	assert_int_equal(total, 5);
+	assert_int_equal(fts_store_info(s)->lost_events, UINT64_MAX);
+	{
+		int32_t cpu0 = lane_by_tid(s, "CPU 0");
+		int n;
+
+		assert_true(cpu0 >= 0);
+		/* the nested args: "a" keeps its JSON text, "d" is unescaped */
+		n = fts_store_args(s, (uint32_t)cpu0, 0, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf));
+		assert_int_equal(n, 2);
+		assert_string_equal(a[0].val, "{\"b\":[1,{\"c\":\"}\"}]}");
+		assert_string_equal(a[1].val, "\xc3\xa9\n\"");
+	}
 	fts_store_free(s);
 }
 
@@ -627,10 +796,12 @@ int main(void)
 		cmocka_unit_test(test_trace_items_match_model),
 		cmocka_unit_test(test_trace_buckets_match_brute_force),
 		cmocka_unit_test(test_trace_irq_hand_checked),
+		cmocka_unit_test(test_buckets_row_matches_single),
 		cmocka_unit_test(test_step_by_kind),
 		cmocka_unit_test(test_db_readback),
 		cmocka_unit_test(test_json_readback),
 		cmocka_unit_test(test_reference_db_hand_checked),
+		cmocka_unit_test(test_hostile_db),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_bad_inputs),
 	};

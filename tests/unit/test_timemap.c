@@ -104,9 +104,6 @@ static void test_several_cards(void **state)
 	/* start_info without end_info: skipped, counted */
 	put("c_ascend_pt/PROF_3/host/start_info",
 	    "{\"clockMonotonicRaw\": \"500\", \"collectionTimeBegin\": \"1\"}");
-	/* bad JSON: skipped, counted */
-	put("d_ascend_pt/PROF_4/host/start_info", "{\"clockMonotonicRaw\": ");
-	put("d_ascend_pt/PROF_4/host/end_info", "{\"clockMonotonicRaw\": \"9\"}");
 	/* names that are not start_info[.N] */
 	put("e/start_info.x", "{\"clockMonotonicRaw\": \"1\", \"collectionTimeBegin\": \"1\"}");
 	put("e/end_info.x", "{\"clockMonotonicRaw\": \"2\"}");
@@ -114,7 +111,7 @@ static void test_several_cards(void **state)
 
 	assert_int_equal(fts_timemap_from_profiling(root, &tm, &err), 0);
 	assert_int_equal(tm.ncards, 2);
-	assert_int_equal(tm.skipped_cards, 2);
+	assert_int_equal(tm.skipped_cards, 1);
 	assert_int_equal(tm.lo, 1000000);
 	assert_int_equal(tm.hi, 9000000);
 	/* the earliest card anchors the time base */
@@ -145,7 +142,15 @@ static void test_symlink_not_followed(void **state)
 	snprintf(target, sizeof(target), "%s", at("real/PROF_1/host/start_info"));
 	assert_int_equal(symlink(target, at("top/start_info")), 0);
 	put("top/end_info", "{\"clockMonotonicRaw\": \"200\"}");
-	assert_int_equal(fts_timemap_from_profiling(at("top"), &tm, &err), -ENOENT);
+	assert_int_equal(fts_timemap_from_profiling(at("top"), &tm, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "top/start_info: is not a regular file"));
+	/* nor a symlinked end_info beside a real start_info (the README promises it) */
+	snprintf(target, sizeof(target), "%s", at("real/PROF_1/host/end_info"));
+	put("own/start_info", "{\"clockMonotonicRaw\": \"100\", \"collectionTimeBegin\": \"7\"}");
+	assert_int_equal(symlink(target, at("own/end_info")), 0);
+	assert_int_equal(fts_timemap_from_profiling(at("own"), &tm, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "own/end_info: is a symbolic link; not followed"));
+	assert_int_equal(tm.ncards, 0);
 	/* the directory given itself may be a symlink */
 	assert_int_equal(fts_timemap_from_profiling(at("top/link"), &tm, &err), 0);
 	assert_int_equal(tm.ncards, 1);
@@ -172,17 +177,43 @@ static void test_errors(void **state)
 	assert_int_equal(fts_timemap_from_profiling(at("missing"), &tm, &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "cannot open"));
 
-	/* only a bad pair: no card, error */
+	/* a bad pair: the error says which file and what, even beside a good card */
 	put("bad/start_info", "[1, 2]");
 	put("bad/end_info", "{\"clockMonotonicRaw\": \"9\"}");
-	assert_int_equal(fts_timemap_from_profiling(at("bad"), &tm, &err), -ENOENT);
-	assert_int_equal(tm.skipped_cards, 1);
+	assert_int_equal(fts_timemap_from_profiling(at("bad"), &tm, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "bad/start_info: not a JSON object"));
+	put("bad/good/start_info", "{\"clockMonotonicRaw\": \"5\", \"collectionTimeBegin\": \"1\"}");
+	put("bad/good/end_info", "{\"clockMonotonicRaw\": \"9\"}");
+	assert_int_equal(fts_timemap_from_profiling(at("bad"), &tm, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "bad/start_info: not a JSON object"));
+	assert_int_equal(tm.base, FTS_TIME_RAW);
 
 	/* end before start */
 	put("rev/start_info", "{\"clockMonotonicRaw\": \"900\", \"collectionTimeBegin\": \"1\"}");
 	put("rev/end_info", "{\"clockMonotonicRaw\": \"100\"}");
-	assert_int_equal(fts_timemap_from_profiling(at("rev"), &tm, &err), -ENOENT);
-	assert_int_equal(tm.skipped_cards, 1);
+	assert_int_equal(fts_timemap_from_profiling(at("rev"), &tm, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "rev/end_info: clockMonotonicRaw 100 is before start_info's 900"));
+
+	/* end_info missing */
+	put("half/start_info", "{\"clockMonotonicRaw\": \"900\", \"collectionTimeBegin\": \"1\"}");
+	assert_int_equal(fts_timemap_from_profiling(at("half"), &tm, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "half/end_info: cannot open"));
+
+	/* a FIFO end_info is refused at once, never waited on */
+	put("fifo/start_info", "{\"clockMonotonicRaw\": \"900\", \"collectionTimeBegin\": \"1\"}");
+	assert_int_equal(mkfifo(at("fifo/end_info"), 0600), 0);
+	assert_int_equal(fts_timemap_from_profiling(at("fifo"), &tm, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "fifo/end_info: is a FIFO, not a regular file"));
+
+	/* crafted clocks: out of range, never wrapped */
+	put("big/start_info", "{\"clockMonotonicRaw\": 1e300, \"collectionTimeBegin\": \"1\"}");
+	put("big/end_info", "{\"clockMonotonicRaw\": \"100\"}");
+	assert_int_equal(fts_timemap_from_profiling(at("big"), &tm, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "big/start_info: clockMonotonicRaw is out of range"));
+	put("epoch/start_info", "{\"clockMonotonicRaw\": 5, \"collectionTimeBegin\": \"9223372036854775\"}");
+	put("epoch/end_info", "{\"clockMonotonicRaw\": \"100\"}");
+	assert_int_equal(fts_timemap_from_profiling(at("epoch"), &tm, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "collectionTimeBegin is out of range"));
 }
 
 static void test_parse_info(void **state)
@@ -215,6 +246,16 @@ static void test_parse_info(void **state)
 	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, NULL), -EINVAL);
 	s = "{\"clockMonotonicRaw\": \"5\"";
 	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, NULL), -EINVAL);
+	/* values that would overflow begin * 1000 - mono, or a double -> int64 cast */
+	for (const char *const *v = (const char *const[]){
+		"{\"clockMonotonicRaw\": 1e19}", "{\"clockMonotonicRaw\": \"99999999999999999999\"}",
+		"{\"clockMonotonicRaw\": \"4611686018427387905\"}", "{\"clockMonotonicRaw\": 1e400}",
+		"{\"clockMonotonicRaw\": \"+5\"}", "{\"clockMonotonicRaw\": 0.5}", NULL }; *v; v++)
+		assert_int_equal(fts_timemap_parse_info(*v, strlen(*v), &mono, NULL), -EINVAL);
+	s = "{\"clockMonotonicRaw\": 5, \"collectionTimeBegin\": 4102444800000001}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, &begin), -EINVAL);
+	s = "{\"clockMonotonicRaw\": 4611686018427387904, \"collectionTimeBegin\": 4102444800000000}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, &begin), 0);
 }
 
 static void test_clock_and_raw(void **state)

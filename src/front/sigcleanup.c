@@ -1,0 +1,48 @@
+/* sigcleanup.c - remove partial outputs, then die by the signal (see sigcleanup.h). */
+#include "sigcleanup.h"
+
+#include <ftscope/cleanup.h>
+
+#include <signal.h>
+#include <string.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define FTS_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define FTS_SANITIZED 1
+#endif
+#endif
+
+static void on_signal(int sig)
+{
+	fts_remove_partial_outputs();
+	/* SA_RESETHAND restored the default action; SA_NODEFER lets it act now */
+	raise(sig);
+}
+
+void fts_front_cleanup_on_signals(void)
+{
+	static const int sigs[] = {
+		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+		SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+#ifndef FTS_SANITIZED
+		/* a crash still removes the half-written file (ASan reports crashes itself) */
+		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP,
+#endif
+	};
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* a signal ignored by whoever started us (nohup) stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}

@@ -1,0 +1,32 @@
+#!/bin/bash
+# The live top (--live_top): under load the status shows the tasks waiting
+# and running most and the worst wakeup latency, decoded from the streamed
+# pages at a small CPU cost; task names (attacker-controlled) reach the
+# terminal escaped; the capture itself is complete.
+source "$(dirname "$0")/lib.sh" "$@"
+command -v python3 >/dev/null || skip "python3 not installed (names a task)"
+load 12
+# A busy task whose name carries an escape sequence, on the recorded CPU.
+taskset -c 0 python3 -c '
+import ctypes, time
+ctypes.CDLL(None).prctl(15, b"\x1b[31mevil", 0, 0, 0)
+end = time.time() + 10
+while time.time() < end: pass' &
+evil=$!
+LOAD_PIDS="$LOAD_PIDS $evil"
+sleep 0.5
+"$FTS" record --cpu 0 --record_time 6 --live_top --output t.dat 2>log </dev/null || { cat log; fail "record --live_top failed"; }
+kill $evil 2>/dev/null
+grep -q '^  top runnable: .*([0-9]*) [0-9.]*s' log || { cat log; fail "no Runnable top"; }
+grep -q '^  top cpu: .*([0-9]*) [0-9.]*s' log || { cat log; fail "no CPU top"; }
+grep -q '^  worst wakeup: .*([0-9]*) [0-9.]* ms' log || { cat log; fail "no worst wakeup latency"; }
+LC_ALL=C grep -q $'\x1b' log && fail "a raw escape byte reached the output"
+grep -q 'evil' log && { grep -q '\\x1b\[31mevil' log || fail "the hostile name is not escaped"; echo "ok: hostile task name shown escaped"; }
+line=$(grep '^live top: decoded' log) || { cat log; fail "no live top summary"; }
+n=$(sed 's/.*decoded \([0-9]*\) events.*/\1/' <<<"$line")
+pct=$(sed 's/.*(\([0-9.]*\)% of one core).*/\1/' <<<"$line")
+[ "$n" -gt 1000 ] || fail "the live top decoded only $n events"
+awk -v p="$pct" 'BEGIN { exit !(p < 5) }' || fail "the live top cost $pct% of a core"
+trace-cmd report -i t.dat 2>/dev/null | grep -c 'ftscope_clock' | grep -qx 2 || fail "the capture lost its clock markers"
+echo "ok: live top ($line)"
+grep -A3 'top runnable' log | tail -4

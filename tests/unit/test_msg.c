@@ -1,0 +1,92 @@
+/*
+ * Unit tests for the CLI's one message path (src/front/msg.c): every byte of
+ * a message, and of the trace libraries' own log output, is escaped.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/event-utils.h>
+
+#include "msg.h"
+
+/* Runs @fn with stderr sent to a temp file; returns what it wrote (static). */
+static const char *capture(void (*fn)(void))
+{
+	static char out[1024];
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	size_t n;
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	fn();
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(out, 1, sizeof(out) - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+	return out;
+}
+
+static void say_err(void)
+{
+	fts_msg_err("convert", "unknown option '%s'", "--x\033[31m\x9b\xc2\x9b\n\xff");
+}
+
+static void say_warn(void)
+{
+	fts_msg_warn(NULL, "%s", "caf\xc3\xa9 ok\n");
+}
+
+static void say_tep(void)
+{
+	tep_set_loglevel(TEP_LOG_WARNING);
+	tep_warning("format of 'ev\033]0;x\007' is odd");
+	tep_set_loglevel(TEP_LOG_NONE);
+}
+
+static void test_err_escaped(void **state)
+{
+	(void)state;
+	assert_string_equal(capture(say_err),
+			    "ftscope convert: unknown option '--x\\x1b[31m\\x9b\\xc2\\x9b\\x0a\\xff'\n");
+}
+
+static void test_warn_keeps_utf8(void **state)
+{
+	(void)state;
+	/* valid UTF-8 passes; the caller's trailing newline is the line end */
+	assert_string_equal(capture(say_warn), "ftscope: warning: caf\xc3\xa9 ok\n");
+}
+
+static void test_library_log_escaped(void **state)
+{
+	const char *s;
+
+	(void)state;
+	s = capture(say_tep);
+	assert_non_null(strstr(s, "format of 'ev\\x1b]0;x\\x07' is odd"));
+	assert_null(strchr(s, '\033'));
+	assert_null(strchr(s, '\007'));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_err_escaped),
+		cmocka_unit_test(test_warn_keeps_utf8),
+		cmocka_unit_test(test_library_log_escaped),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

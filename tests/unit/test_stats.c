@@ -1,0 +1,356 @@
+/*
+ * Unit tests for the statistics sink (stats.h) on a small real capture whose
+ * every number is derived by hand below, plus the window, the CPU filter,
+ * sorting, the DB read back, and the latency percentiles.
+ *
+ * The fixture, tests/data/stats/irq_excerpt.txt, is tests/data/irq/irq.txt cut
+ * to [597.121016, 597.122075) s: 25 events on 2 CPUs (times below in us after
+ * 597.12; output ns = the text's us * 1000, no profiling data):
+ *
+ *   CPU 0: 1016 wakeup kdamond.0:77 (by <idle>)   1040 switch idle -> kdamond.0
+ *          1975 runtime  1980 switch kdamond.0 (I) -> idle
+ *          2006 switch idle -> bash:14357
+ *   CPU 1: 1035 (first event: bash:14349 runs) fork 14356  1038 runtime
+ *          1041 wakeup_new bash:14356 (by bash:14349)
+ *          1044 switch bash:14349 (R) -> memfd:sealed-91:3591   1075 runtime
+ *          1078 switch memfd:sealed-91 (S) -> bash:14356       1615 runtime
+ *          1618 switch bash:14356 (D) -> bash:14349
+ *          1733-1738 irq 36 virtio1-req.0   1740-1751 softirq BLOCK
+ *          1743 waking bash:14356 (by bash:14349)  1746 wakeup (already runnable)
+ *          1979 fork 14357  1984 wakeup_new bash:14357 (target CPU 0)
+ *          2071 runtime  2074 switch bash:14349 (S) -> bash:14356   (the last event)
+ *
+ * Per task (us):
+ *   kdamond.0:77     Runnable 1016-1040 (24, wakeup), Running 1040-1980 (940),
+ *                    Sleeping (I) 1980-2074 (94); 1 switch, voluntary
+ *   bash:14349       Running 1035-1044 (9), Runnable 1044-1618 (574, preempted by
+ *                    memfd:sealed-91:3591), Running 1618-2074 (456): 465 running;
+ *                    2 switches (R: involuntary; S); irq 5 us, softirq BLOCK 11 us
+ *                    (top irq: BLOCK, the longer); its Sleeping from 2074 lasts 0
+ *   memfd:sealed-91:3591  Running 1044-1078 (34), Sleeping (S) 1078-2074 (996); 1 switch
+ *   bash:14356       Runnable 1041-1078 (37, new), Running 1078-1618 (540),
+ *                    Sleeping D 1618-1743 (125: blocked), Runnable 1743-2074 (331,
+ *                    wakeup); 1 switch (D, voluntary); wakeups 37 and 331: p50 37
+ *                    (rank ceil(0.5*2) = 1), p99 331 (rank 2), max 331
+ *   bash:14357       Runnable 1984-2006 (22, new), Running 2006-2074 (68); no switch
+ * Every lifetime (first start to last end) is the sum of its states.
+ * Per CPU: 0 busy 940 + 68 = 1008, 3 switches; 1 busy 9 + 34 + 540 + 456 = 1039,
+ * 4 switches, 1 irq (5), 1 softirq (11). Wall = 1016 .. 2074 = 1058.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ftscope/ftscope.h"
+#include "ftscope/pipeline.h"
+#include "ftscope/stats.h"
+#include "model/latency_hist.h"
+
+#define FIXTURE FTS_TEST_DATA "/stats/irq_excerpt.txt"
+#define T0 597120000000ull /* 597.12 s in ns: the times above are us after it */
+#define US(x) (T0 + (uint64_t)(x) * 1000)
+
+static struct fts_stats *run(const char *input, const struct fts_stats_opts *so)
+{
+	struct fts_pipeline_opts po = { .input = input };
+	struct fts_err err = { 0 };
+	struct fts_stats *st;
+	struct fts_sink *sinks[1];
+
+	assert_int_equal(fts_stats_create(so, &st, &err), 0);
+	sinks[0] = fts_stats_sink(st);
+	if (fts_pipeline_run(&po, sinks, 1, NULL, &err))
+		fail_msg("pipeline: %s", err.msg);
+	return st;
+}
+
+static const struct fts_task_stats *task(const struct fts_stats *st, const char *tid)
+{
+	for (size_t i = 0; i < fts_stats_ntasks(st); i++) {
+		if (!strcmp(fts_stats_task(st, i)->tid, tid))
+			return fts_stats_task(st, i);
+	}
+	return NULL;
+}
+
+static void expect_times(const struct fts_task_stats *t, uint64_t run, uint64_t wait,
+			 uint64_t sleep, uint64_t d)
+{
+	assert_non_null(t);
+	assert_int_equal(t->running_ns, run * 1000);
+	assert_int_equal(t->runnable_ns, wait * 1000);
+	assert_int_equal(t->sleeping_ns, sleep * 1000);
+	assert_int_equal(t->blocked_ns, d * 1000);
+	/* nothing unknown in this excerpt: the states fill the lifetime */
+	assert_int_equal(t->last_ns - t->first_ns, (run + wait + sleep + d) * 1000);
+}
+
+static void test_hand_checked(void **state)
+{
+	struct fts_stats *st = run(FIXTURE, NULL);
+	const struct fts_task_stats *t;
+	const struct fts_cpu_stats *c;
+
+	(void)state;
+	assert_int_equal(fts_stats_ntasks(st), 5);
+
+	t = task(st, "kdamond.0:77");
+	expect_times(t, 940, 24, 94, 0);
+	assert_string_equal(t->comm, "kdamond.0");
+	assert_int_equal(t->pid, 77);
+	assert_int_equal(t->switches, 1);
+	assert_int_equal(t->involuntary, 0);
+	assert_int_equal(t->wakeups, 1);
+	assert_int_equal(t->wake_p50_ns, 24000);
+	assert_int_equal(t->wake_max_ns, 24000);
+	assert_int_equal(t->first_ns, US(1016));
+	assert_int_equal(t->last_ns, US(2074));
+
+	t = task(st, "bash:14349");
+	expect_times(t, 465, 574, 0, 0);
+	assert_int_equal(t->switches, 2);
+	assert_int_equal(t->involuntary, 1);
+	assert_int_equal(t->migrations, 0);
+	assert_int_equal(t->irq_count, 1);
+	assert_int_equal(t->irq_ns, 5000);
+	assert_int_equal(t->softirq_count, 1);
+	assert_int_equal(t->softirq_ns, 11000);
+	assert_string_equal(t->top_irq, "BLOCK");
+	assert_int_equal(t->top_irq_ns, 11000);
+	assert_int_equal(t->wakeups, 0);
+	assert_string_equal(t->top_preempter, "memfd:sealed-91:3591");
+	assert_int_equal(t->top_preempter_count, 1);
+	assert_int_equal(t->top_preempter_ns, 574000);
+
+	t = task(st, "memfd:sealed-91:3591");
+	expect_times(t, 34, 0, 996, 0);
+	assert_string_equal(t->comm, "memfd:sealed-91");
+	assert_int_equal(t->pid, 3591);
+	assert_int_equal(t->switches, 1);
+	assert_string_equal(t->top_preempter, "");
+	assert_string_equal(t->top_irq, "");
+
+	t = task(st, "bash:14356");
+	expect_times(t, 540, 37 + 331, 0, 125);
+	assert_int_equal(t->switches, 1);
+	assert_int_equal(t->involuntary, 0);
+	assert_int_equal(t->wakeups, 2);
+	assert_int_equal(t->wake_p50_ns, 37000);
+	assert_int_equal(t->wake_p99_ns, 331000);
+	assert_int_equal(t->wake_max_ns, 331000);
+
+	t = task(st, "bash:14357");
+	expect_times(t, 68, 22, 0, 0);
+	assert_int_equal(t->switches, 0);
+	assert_int_equal(t->wakeups, 1);
+	assert_int_equal(t->wake_p99_ns, 22000);
+
+	assert_int_equal(fts_stats_ncpus(st), 2);
+	c = fts_stats_cpu(st, 0);
+	assert_int_equal(c->cpu, 0);
+	assert_int_equal(c->busy_ns, 1008000);
+	assert_int_equal(c->wall_ns, 1058000);
+	assert_int_equal(c->switches, 3);
+	assert_int_equal(c->irq_count + c->softirq_count + c->lost_events, 0);
+	assert_true(c->util > 0.9527 && c->util < 0.9528);
+	c = fts_stats_cpu(st, 1);
+	assert_int_equal(c->cpu, 1);
+	assert_int_equal(c->busy_ns, 1039000);
+	assert_int_equal(c->switches, 4);
+	assert_int_equal(c->irq_count, 1);
+	assert_int_equal(c->irq_ns, 5000);
+	assert_int_equal(c->softirq_count, 1);
+	assert_int_equal(c->softirq_ns, 11000);
+	assert_int_equal(fts_stats_info(st)->t_begin, US(1016));
+	assert_int_equal(fts_stats_info(st)->t_end, US(2074));
+	/* default order: running, largest first */
+	assert_string_equal(fts_stats_task(st, 0)->tid, "kdamond.0:77");
+	assert_string_equal(fts_stats_task(st, 4)->tid, "memfd:sealed-91:3591");
+	fts_stats_free(st);
+}
+
+/*
+ * Window [1500, 2000) us: slices are clipped to it, a wakeup counts when its
+ * wait starts inside, a switch when it happens inside.
+ *   bash:14356: Running 1500-1618 (118), D 1618-1743 (125), Runnable 1743-2000
+ *               (257); its wakeup at 1743 (331 us in full) counts, the one at
+ *               1041 does not; its switch at 1618 counts.
+ *   bash:14349: Runnable 1500-1618 (118), Running 1618-2000 (382); irq and
+ *               softirq inside; its switches (1044, 2074) are outside.
+ *   CPU 0: kdamond.0 1500-1980 (480) busy, switch at 1980; wall 500.
+ */
+static void test_window(void **state)
+{
+	struct fts_stats_opts so = { .has_window = 1, .win_begin = US(1500), .win_end = US(2000) };
+	struct fts_stats *st = run(FIXTURE, &so);
+	const struct fts_task_stats *t;
+
+	(void)state;
+	t = task(st, "bash:14356");
+	assert_non_null(t);
+	assert_int_equal(t->running_ns, 118000);
+	assert_int_equal(t->blocked_ns, 125000);
+	assert_int_equal(t->runnable_ns, 257000);
+	assert_int_equal(t->wakeups, 1);
+	assert_int_equal(t->wake_max_ns, 331000);
+	assert_int_equal(t->switches, 1);
+	t = task(st, "bash:14349");
+	assert_int_equal(t->runnable_ns, 118000);
+	assert_int_equal(t->running_ns, 382000);
+	assert_int_equal(t->switches, 0);
+	assert_int_equal(t->irq_count, 1);
+	assert_int_equal(t->softirq_count, 1);
+	assert_int_equal(fts_stats_cpu(st, 0)->busy_ns, 480000);
+	assert_int_equal(fts_stats_cpu(st, 0)->switches, 1);
+	assert_int_equal(fts_stats_cpu(st, 0)->wall_ns, 500000);
+	/* bash:14357 waits from 1984: inside, its wait clipped to 16, its wakeup (22) counts */
+	assert_int_equal(task(st, "bash:14357")->runnable_ns, 16000);
+	assert_int_equal(task(st, "bash:14357")->running_ns, 0);
+	assert_int_equal(task(st, "bash:14357")->wake_max_ns, 22000);
+	fts_stats_free(st);
+}
+
+/* CPU 0 only: kdamond.0 and bash:14357 (queued for and run on CPU 0); nothing of CPU 1. */
+static void test_cpu_filter(void **state)
+{
+	struct fts_stats_opts so = { .cpu_list = "0" };
+	struct fts_stats *st = run(FIXTURE, &so);
+
+	(void)state;
+	assert_int_equal(fts_stats_ncpus(st), 1);
+	assert_int_equal(fts_stats_cpu(st, 0)->cpu, 0);
+	assert_non_null(task(st, "kdamond.0:77"));
+	assert_int_equal(task(st, "bash:14357")->runnable_ns, 22000);
+	assert_null(task(st, "bash:14349"));
+	assert_null(task(st, "memfd:sealed-91:3591"));
+	fts_stats_free(st);
+}
+
+static void test_sort_and_columns(void **state)
+{
+	struct fts_stats *st = run(FIXTURE, NULL);
+	enum fts_task_col col;
+	static const char *const by_wait[] = { "bash:14349", "bash:14356", "kdamond.0:77",
+					       "bash:14357", "memfd:sealed-91:3591" };
+
+	(void)state;
+	assert_int_equal(fts_task_col_parse("runnable", &col), 0);
+	assert_int_equal(col, FTS_TCOL_RUNNABLE);
+	assert_int_equal(fts_task_col_parse("wakeup_p99_ns", &col), 0);
+	assert_int_equal(col, FTS_TCOL_WAKE_P99);
+	assert_int_equal(fts_task_col_parse("nope", &col), -EINVAL);
+	for (int c = 0; c < FTS_TCOL__COUNT; c++) {
+		assert_int_equal(fts_task_col_parse(fts_task_col_name((enum fts_task_col)c), &col), 0);
+		assert_int_equal(col, c);
+	}
+	fts_stats_sort_tasks(st, FTS_TCOL_RUNNABLE, 1);
+	for (int i = 0; i < 5; i++)
+		assert_string_equal(fts_stats_task(st, (size_t)i)->tid, by_wait[i]);
+	fts_stats_sort_tasks(st, FTS_TCOL_TASK, 0);
+	assert_string_equal(fts_stats_task(st, 0)->tid, "bash:14349");
+	assert_string_equal(fts_stats_task(st, 4)->tid, "memfd:sealed-91:3591");
+	fts_stats_free(st);
+}
+
+/* The DB convert writes gives back the same numbers (one implementation, two inputs). */
+static void test_db_same_numbers(void **state)
+{
+	char dir[] = "/tmp/fts_unit_stats_XXXXXX", db[64];
+	struct fts_convert_opts co = { .format = FTS_OUT_DB, .cs_rows = 1 };
+	struct fts_err err = { 0 };
+	struct fts_stats *a, *b;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(db, sizeof(db), "%s/ftrace_data.db", dir);
+	co.input = FIXTURE;
+	co.output = db;
+	if (fts_convert(&co, NULL, &err))
+		fail_msg("convert: %s", err.msg);
+	a = run(FIXTURE, NULL);
+	b = run(db, NULL);
+	unlink(db);
+	rmdir(dir);
+	assert_int_equal(fts_stats_ntasks(a), fts_stats_ntasks(b));
+	for (size_t i = 0; i < fts_stats_ntasks(a); i++) {
+		const struct fts_task_stats *x = fts_stats_task(a, i), *y = fts_stats_task(b, i);
+
+		assert_string_equal(x->tid, y->tid);
+		for (int c = FTS_TCOL_PID; c < FTS_TCOL__COUNT; c++)
+			assert_int_equal(fts_task_col_value(x, (enum fts_task_col)c),
+					 fts_task_col_value(y, (enum fts_task_col)c));
+		assert_string_equal(x->top_irq, y->top_irq);
+		assert_string_equal(x->top_preempter, y->top_preempter);
+	}
+	for (size_t i = 0; i < fts_stats_ncpus(a); i++)
+		assert_memory_equal(fts_stats_cpu(a, i), fts_stats_cpu(b, i), sizeof(struct fts_cpu_stats));
+	fts_stats_free(a);
+	fts_stats_free(b);
+}
+
+static void test_bad_opts(void **state)
+{
+	struct fts_stats_opts so = { .has_window = 1, .win_begin = 10, .win_end = 10 };
+	struct fts_err err = { 0 };
+	struct fts_stats *st;
+
+	(void)state;
+	assert_int_equal(fts_stats_create(&so, &st, &err), -EINVAL);
+	assert_null(st);
+	assert_non_null(strstr(err.msg, "window"));
+	memset(&so, 0, sizeof(so));
+	so.cpu_list = "3-1";
+	assert_int_equal(fts_stats_create(&so, &st, &err), -EINVAL);
+	assert_null(strstr(err.msg, "--")); /* library messages name no flag */
+}
+
+/* Exact nearest-rank up to 64 samples; past that within 1% (and the max exact). */
+static void test_latency_percentiles(void **state)
+{
+	struct fts_lat l;
+
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	assert_int_equal(fts_lat_pct(&l, 50), 0);
+	for (uint64_t v = 10; v >= 1; v--)
+		assert_int_equal(fts_lat_add(&l, v * 100), 0);
+	assert_int_equal(fts_lat_pct(&l, 50), 500);   /* rank 5 of 100..1000 */
+	assert_int_equal(fts_lat_pct(&l, 99), 1000);  /* rank ceil(9.9) = 10 */
+	assert_int_equal(fts_lat_pct(&l, 10), 100);
+	fts_lat_free(&l);
+
+	memset(&l, 0, sizeof(l));
+	for (uint64_t v = 1; v <= 100000; v++)
+		assert_int_equal(fts_lat_add(&l, v * 37), 0);
+	{
+		uint64_t p50 = fts_lat_pct(&l, 50), p99 = fts_lat_pct(&l, 99);
+
+		assert_true(p50 >= 50000 * 37 * 0.99 && p50 <= 50000 * 37 * 1.01);
+		assert_true(p99 >= 99000 * 37 * 0.99 && p99 <= 99000 * 37 * 1.01);
+		assert_int_equal(fts_lat_pct(&l, 100), 100000 * 37);
+		assert_int_equal(l.max, 100000 * 37);
+	}
+	fts_lat_free(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hand_checked),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_cpu_filter),
+		cmocka_unit_test(test_sort_and_columns),
+		cmocka_unit_test(test_db_same_numbers),
+		cmocka_unit_test(test_bad_opts),
+		cmocka_unit_test(test_latency_percentiles),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
