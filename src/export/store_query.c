@@ -114,21 +114,32 @@ static uint64_t bucket_of(const struct q *q, uint64_t t)
 	return lo;
 }
 
-/* One item crossing bucket edges: clipped into every bucket it touches. */
-static void scan_item(struct q *q, uint64_t i)
+/* The bucket holding @t, given one at or before it: items come in start order. */
+static uint64_t bucket_from(const struct q *q, uint64_t t, uint64_t k)
+{
+	while (k + 1 < q->n && q->edges[k + 1] <= t)
+		k++;
+	return k;
+}
+
+/*
+ * One item crossing bucket edges: clipped into every bucket it touches.
+ * @k is a bucket at or before the one its (clipped) start falls in.
+ */
+static uint64_t scan_item(struct q *q, uint64_t i, uint64_t k)
 {
 	const struct st_lane *l = q->l;
-	uint64_t ts = l->ts[i], d = fts_store_dur(l, i), e = ts + d, k, klast;
+	uint64_t ts = l->ts[i], d = fts_store_dur(l, i), e = ts + d, klast;
 	int busy = l->kind[i] == (l->pub.group == FTS_GROUP_CPU ? FTS_ITEM_RUN : FTS_ITEM_RUNNING);
 	uint32_t key = top_key(l, i), fl = FTS_BK_ANY | kind_flag[l->kind[i]];
 
 	if (ts >= q->t1 || (d ? e <= q->t0 : ts < q->t0))
-		return;
-	k = bucket_of(q, ts > q->t0 ? ts : q->t0);
-	klast = d ? bucket_of(q, (e < q->t1 ? e : q->t1) - 1) : k;
-	for (; k <= klast; k++) {
-		struct acc *a = &q->acc[k];
-		uint64_t b0 = edge(q, k), b1 = edge(q, k + 1);
+		return k;
+	k = bucket_from(q, ts > q->t0 ? ts : q->t0, k);
+	klast = d ? bucket_from(q, (e < q->t1 ? e : q->t1) - 1, k) : k;
+	for (uint64_t j = k; j <= klast; j++) {
+		struct acc *a = &q->acc[j];
+		uint64_t b0 = edge(q, j), b1 = edge(q, j + 1);
 		uint64_t x = ts > b0 ? ts : b0, y = e < b1 ? e : b1;
 
 		a->items++;
@@ -137,6 +148,7 @@ static void scan_item(struct q *q, uint64_t i)
 			a->busy += y - x;
 		cand(a, key, y - x);
 	}
+	return k;
 }
 
 static void take_node(struct acc *a, const struct st_node *nd, uint64_t count)
@@ -171,8 +183,11 @@ static void visit(struct q *q, uint64_t x, uint64_t la, uint64_t lb)
 		}
 	}
 	if (lb - la == 1) {
+		/* starts only grow along a leaf: walk the buckets with them, no search per item */
+		uint64_t k = bucket_of(q, l->ts[a] > q->t0 ? l->ts[a] : q->t0);
+
 		for (uint64_t i = a; i < b && i < q->ihi; i++)
-			scan_item(q, i);
+			k = scan_item(q, i, k);
 		return;
 	}
 	visit(q, 2 * x, la, (la + lb) / 2);

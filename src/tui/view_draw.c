@@ -60,14 +60,18 @@ static void draw_title(struct fts_view *v)
 {
 	struct fts_grid *g = &v->grid;
 	struct fts_style st = S(v, FTS_R_TITLE);
-	const char *hint = " ?:help  /:search  q:quit ";
+	const char *hint = " ?:help  /:search  s:summary  q:quit ";
 	int hw = (int)strlen(hint), x;
 
 	fts_grid_fill(g, 0, 0, g->w, ' ', st);
 	x = fts_grid_text(g, 0, 0, g->w, " ftscope preview  ", st);
-	fts_grid_text(g, x, 0, g->w - x - (g->w - x > hw + 8 ? hw : 0), v->title, st);
-	if (g->w - x > hw + 8)
+	/* the file matters more than the hint: the hint goes when both do not fit */
+	if (x + fts_text_width(v->title, v->theme.utf8) + 1 + hw <= g->w) {
+		fts_grid_text(g, x, 0, g->w - x - hw, v->title, st);
 		fts_grid_text(g, g->w - hw, 0, hw, hint, st);
+	} else {
+		fts_grid_text(g, x, 0, g->w - x, v->title, st);
+	}
 }
 
 /* Busy fraction of every CPU over whole-capture buckets, computed once per width. */

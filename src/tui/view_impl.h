@@ -60,6 +60,8 @@ struct fts_view {
 	enum view_sort sort;
 	uint64_t *run_ns, *wait_ns;   /* per lane, for sorting; NULL until needed */
 	int walked;                   /* wait_ns is filled */
+	uint32_t *by_tid;             /* task lanes sorted by interned tid (lazy) */
+	uint32_t nby_tid;
 	int64_t *disp;                /* display rows: lane id or DISP_* header */
 	uint32_t ndisp, npinned_disp; /* rows in disp; of which the pinned block */
 	uint32_t sel;                 /* selected lane id */
@@ -95,6 +97,7 @@ int view_lanes_init(struct fts_view *v);
 void view_lanes_free(struct fts_view *v);
 int view_lanes_rebuild(struct fts_view *v);
 int64_t view_disp_index(const struct fts_view *v, uint32_t lane);
+int64_t view_task_lane(struct fts_view *v, uint32_t tid);
 void view_search_apply(struct fts_view *v, const char *q);
 void view_toggle_pin(struct fts_view *v);
 void view_next_sort(struct fts_view *v);
