@@ -81,6 +81,7 @@ static void *sampler_main(void *arg)
 
 	/* The readers' priority: the deadline and the loss figures must not starve. */
 	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), -10);
+	pthread_setname_np(pthread_self(), "fts-sampler");
 	pthread_mutex_lock(&hs->lock);
 	while (!hs->quit) {
 		uint64_t next = hs->sample_ns + (uint64_t)hs->period_ns;

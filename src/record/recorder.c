@@ -136,7 +136,9 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, st
 {
 	int rc;
 
+	/* Any run repairs what killed runs left: their instances and trace-cmd's global state. */
 	rec_instance_sweep(r->tracing_dir);
+	rec_tracecmd_repair();
 	rc = rec_instance_create(r->tracing_dir, set, r->o.bf_size_kb, &r->ev, &r->in, err);
 	if (!rc)
 		rc = rec_stream_open(r->in, set, r->output, r->o.bf_size_kb < 2048, &r->st, err);

@@ -67,6 +67,11 @@ static void *reader_main(void *arg)
 	 * draining without starving the workload. Best effort.
 	 */
 	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), -10);
+	{
+		char name[16];
+		snprintf(name, sizeof(name), "fts-read%d", c->cpu);
+		pthread_setname_np(pthread_self(), name);
+	}
 	while (!atomic_load(&s->stop)) {
 		int n = tracefs_cpu_write(c->tcpu, c->fd, true);
 

@@ -23,7 +23,6 @@
 #include <time.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
-#include <tracefs.h>
 #include <unistd.h>
 
 #define TOP_WINDOW 5                  /* seconds (one-second buckets) */
@@ -428,6 +427,7 @@ static void *top_main(void *arg)
 
 	/* The capture comes first: this thread only gets what is left over. */
 	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+	pthread_setname_np(pthread_self(), "fts-top");
 	pthread_mutex_lock(&t->lock);
 	while (!t->quit) {
 		struct timespec until;
@@ -471,10 +471,41 @@ static int find_events(struct rec_top *t)
 	return t->f_prev_pid && t->f_next_pid ? 0 : -ENOENT;
 }
 
+/*
+ * Only the four formats the top reads: tracefs_local_events_system() would
+ * also load kallsyms and printk formats, a fixed cost far above the decoding.
+ */
+static struct tep_handle *load_formats(const char *tracing_dir)
+{
+	static const char *const names[] = { "sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking" };
+	struct tep_handle *tep = tep_alloc();
+	int ok = 0;
+
+	for (size_t i = 0; tep && i < REC_ARRAY_SIZE(names); i++) {
+		char path[4096 + 64], *buf;
+		FILE *f;
+		size_t n;
+
+		snprintf(path, sizeof(path), "%s/events/sched/%s/format", tracing_dir, names[i]);
+		f = fopen(path, "re");
+		buf = f ? malloc(65536) : NULL;
+		n = buf ? fread(buf, 1, 65535, f) : 0;
+		if (f)
+			fclose(f);
+		if (n && tep_parse_event(tep, buf, n, "sched") == 0 && i == 0)
+			ok = 1;
+		free(buf);
+	}
+	if (tep && !ok) {
+		tep_free(tep);
+		tep = NULL;
+	}
+	return tep;
+}
+
 int rec_top_start(const char *tracing_dir, struct rec_stream *st, int page_size, struct rec_top **out,
 		  struct fts_err *err)
 {
-	const char *systems[] = { "sched", NULL };
 	struct rec_top *t = calloc(1, sizeof(*t));
 	pthread_condattr_t ca;
 	sigset_t all, old;
@@ -494,7 +525,7 @@ int rec_top_start(const char *tracing_dir, struct rec_stream *st, int page_size,
 	t->cpu = calloc((size_t)t->n, sizeof(*t->cpu));
 	t->page = malloc((size_t)page_size);
 	t->kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
-	t->tep = tracefs_local_events_system(tracing_dir, systems);
+	t->tep = load_formats(tracing_dir);
 	if (!t->cpu || !t->page || !t->kbuf || !t->tep) {
 		rec_top_free(t);
 		return fts_err_set(err, -ENOMEM, "cannot set up the live top (event formats of %s)", tracing_dir);

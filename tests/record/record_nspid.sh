@@ -4,10 +4,13 @@
 source "$(dirname "$0")/lib.sh" "$@"
 command -v unshare >/dev/null || skip "unshare not installed"
 command -v python3 >/dev/null || skip "python3 not installed (used to start threads)"
+# The interpreter itself, not a wrapper (pyenv's shim is a bash script that
+# forks a while before python runs, so python would neither be pid 1 nor on time).
+PY=$(python3 -c 'import sys; print(sys.executable)') || fail "cannot find the python interpreter"
 "$FTS" record --record_time 6 --NSpid --output n.dat -q 2>log &
 rec=$!
 sleep 1
-unshare --pid --fork python3 -c '
+unshare --pid --fork "$PY" -c '
 import threading, time, os
 ts = [threading.Thread(target=time.sleep, args=(3.5,)) for _ in range(3)]
 [t.start() for t in ts]

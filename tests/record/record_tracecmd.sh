@@ -53,7 +53,8 @@ for i in $(seq 30); do kill -0 "$child" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$child" 2>/dev/null && { kill -KILL "$child"; fail "trace-cmd orphaned after ftscope was killed"; }
 echo "ok: trace-cmd stopped when ftscope was killed"
 ls -d .ftscope-tc.* >/dev/null 2>&1 || fail "expected the killed run's scratch directory"
-"$FTS" record --backend trace-cmd --record_time 1 --output after.dat -q 2>log || { cat log; fail "run after a kill failed"; }
+# Any next run repairs it, the native backend's too.
+"$FTS" record --record_time 1 --output after.dat -q 2>log || { cat log; fail "run after a kill failed"; }
 [ -f /run/ftscope/tracecmd-$rec.state ] && fail "the killed run's state was not repaired"
 ls -d .ftscope-tc.* >/dev/null 2>&1 && fail "the killed run's scratch directory was not removed"
 check_state "trace-cmd backend"
