@@ -8,10 +8,11 @@
 #   1. `ftscope record` (CLI) for reference: events/s, lost, CPU s per million
 #      events (whole process, assembly at stop included);
 #   2. `ftscope record --tui` driven in tmux (120x40), with the live top on
-#      (default) and off (t): the recorder's threads' CPU per million events
+#      (the session's default: the recorder decodes the streamed pages) and off
+#      (the setup's Live top field): the recorder's threads' CPU per million events
 #      while recording, the UI thread's CPU (health sampled and the screen
-#      redrawn 4 times a second; the live top scans /proc every 2 s) as % of
-#      one core, and the events and losses the session reports when it saves.
+#      redrawn 4 times a second) as % of one core, and the events and losses
+#      the session reports when it saves.
 # Per-thread CPU comes from /proc/PID/task/TID/schedstat (ns on CPU), sampled
 # every 0.2 s; the last sample taken while the screen still showed the live
 # table is used.
@@ -29,18 +30,20 @@ load_start() { setsid ${LOAD_CMD:-hackbench -g 4 -l 1000000000} >/dev/null 2>&1 
 load_stop() { kill -TERM -- -"$LOAD" 2>/dev/null; wait "$LOAD" 2>/dev/null; }
 trap 'load_stop; tmux -L $SOCK kill-server 2>/dev/null' EXIT
 
-# --- 1. the CLI, same load ---
-load_start
-TIMEFORMAT='%U %S'
-t=$( { time "$FTS" record --record_time "$SECS" --output cli.dat -q 2>cli.log; } 2>&1 )
-load_stop
-read -r u s <<<"$t"
-cli_ev=$(awk '$1 ~ /^cpu[0-9]/ && $3 == "events" {n += $2} END {print n + 0}' cli.log)
-cli_lost=$(awk '$1 ~ /^cpu[0-9]/ && $5 == "lost" {n += $4} END {print n + 0}' cli.log)
-awk -v ev="$cli_ev" -v lost="$cli_lost" -v u="$u" -v s="$s" -v d="$SECS" 'BEGIN {
-	printf "CLI  record: %d events (%.0f/s), lost %d, %.3f CPU s per million events (process, incl. assembly)\n",
-	       ev, ev / d, lost, ev ? (u + s) / (ev / 1e6) : 0 }'
-rm -f cli.dat
+# --- 1. the CLI, same load, without and with --live_top ---
+for extra in "" --live_top; do
+	load_start
+	TIMEFORMAT='%U %S'
+	t=$( { time "$FTS" record --record_time "$SECS" --output cli.dat $extra -q 2>cli.log; } 2>&1 )
+	load_stop
+	read -r u s <<<"$t"
+	cli_ev=$(awk '$1 ~ /^cpu[0-9]/ && $3 == "events" {n += $2} END {print n + 0}' cli.log)
+	cli_lost=$(awk '$1 ~ /^cpu[0-9]/ && $5 == "lost" {n += $4} END {print n + 0}' cli.log)
+	awk -v ev="$cli_ev" -v lost="$cli_lost" -v u="$u" -v s="$s" -v d="$SECS" -v x="${extra:-(no live top)}" 'BEGIN {
+		printf "CLI  record %s: %d events (%.0f/s), lost %d, %.3f CPU s per million events (process, incl. assembly)\n",
+		       x, ev, ev / d, lost, ev ? (u + s) / (ev / 1e6) : 0 }'
+	rm -f cli.dat
+done
 
 # --- 2. the session, with the live top (default) and without (t) ---
 screen() { tmux -L $SOCK capture-pane -p -t 0; }
@@ -51,10 +54,13 @@ run_tui() { # run_tui on|off
 	tmux -L $SOCK new-session -d -x 120 -y 40 -c "$OUT" "$FTS record --tui --record_time $SECS -o tui.dat; sleep 600"
 	for _ in $(seq 50); do screen | grep -q "ftscope . setup" && break; sleep 0.1; done
 	pid=$(pgrep -P "$(tmux -L $SOCK list-panes -t 0 -F '#{pane_pid}')" -x ftscope)
+	if [ "$1" = off ]; then # the setup's Live top field (9th) off
+		tmux -L $SOCK send-keys -t 0 j j j j j j j j Space
+		for _ in $(seq 30); do screen | grep -q "Live top  off" && break; sleep 0.1; done
+	fi
 	load_start
 	tmux -L $SOCK send-keys -t 0 r
 	for _ in $(seq 50); do screen | grep -q "REC" && break; sleep 0.1; done
-	[ "$1" = off ] && tmux -L $SOCK send-keys -t 0 t
 	ui0=$(ticks /proc/$pid/task/$pid/schedstat); t0=$(date +%s.%N)
 	ui1=$ui0; rec1=0; t1=$t0; el=$SECS
 	while screen | grep -q "REC .* left"; do

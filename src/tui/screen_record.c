@@ -68,7 +68,7 @@ static const char *const help[] = {
 	"q", "stop and save, after a confirmation",
 	"s (again)", "while stopping: skip draining; a third time cuts the file short (valid)",
 	"Ctrl+C", "stop and save (as SIGTERM and SIGHUP: the file is complete)",
-	"t", "switch the live top (threads waiting most / running most) off or on",
+	"t", "hide or show the live top (tasks waiting most / running most)",
 	NULL,
 };
 
@@ -210,24 +210,76 @@ static void draw_top_col(struct fts_session *s, struct fts_grid *g, int x, int y
 	int lw = w - 18;
 
 	fts_grid_text(g, x, y, lw, title, hs);
-	fts_grid_text(g, x + lw + 1, y++, 17, by_wait ? " wait  per run" : "  cpu", hs);
+	fts_grid_text(g, x + lw + 1, y++, 17, !by_wait ? "  cpu" : n && rows[0].wait_per_run_ms >= 0 ? " wait  per run" : " wait", hs);
 	for (int i = 0; i < n && i < TOP_ROWS; i++, y++) {
 		char label[96];
 
 		snprintf(label, sizeof(label), "%s:%d", rows[i].comm, rows[i].tid);
 		fts_grid_text(g, x, y, lw, label, by_wait && rows[i].wait_frac >= 0.2 ?
 			      fts_theme_style(&s->theme, FTS_R_RUNNABLE) : nrm);
-		if (by_wait)
+		if (by_wait && rows[i].wait_per_run_ms >= 0)
 			fts_grid_printf(g, x + lw + 1, y, 17, nrm, "%4.0f%% %6.2fms", rows[i].wait_frac * 100,
 					rows[i].wait_per_run_ms);
+		else if (by_wait)
+			fts_grid_printf(g, x + lw + 1, y, 17, nrm, "%4.0f%%", rows[i].wait_frac * 100);
 		else
 			fts_grid_printf(g, x + lw + 1, y, 17, nrm, "%4.0f%%", rows[i].run_frac * 100);
 	}
 }
 
+/* The recorder's live top as rows: @n tasks, seconds over @window_s. */
+static int from_recorder(const struct fts_record_top_task *tk, int n, double window_s, int by_wait,
+			 struct fts_top_row *rows)
+{
+	int k = 0;
+
+	for (int i = 0; i < n && k < TOP_ROWS; i++, k++) {
+		memset(&rows[k], 0, sizeof(rows[k]));
+		rows[k].tid = tk[i].pid;
+		snprintf(rows[k].comm, sizeof(rows[k].comm), "%.15s", tk[i].comm);
+		rows[k].wait_frac = window_s > 0 ? tk[i].runnable_s / window_s : 0;
+		rows[k].run_frac = window_s > 0 ? tk[i].cpu_s / window_s : 0;
+		rows[k].wait_per_run_ms = -1; /* the recorder gives the worst wakeup instead */
+		(void)by_wait;
+	}
+	return k;
+}
+
 /*
- * The live top: threads that waited Runnable most and ran most over the last
- * interval, and the worst average wait before a run. Rows @y0..@maxy.
+ * The recorder's live top (decoded from the streamed pages): the tasks that
+ * waited Runnable most and ran most over its window, the worst wakeup latency.
+ */
+static void draw_rec_top(struct fts_session *s, struct fts_grid *g, int y0, int maxy)
+{
+	struct fts_record_state *st = s->rec;
+	const struct fts_record_top *t = &st->h.top;
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	int half = (g->w - 3) / 2 < 50 ? (g->w - 3) / 2 : 50;
+	struct fts_top_row wait[TOP_ROWS], run[TOP_ROWS];
+	int nw = from_recorder(t->runnable, t->nrunnable, t->window_s, 1, wait);
+	int nr = from_recorder(t->cpu, t->ncpu, t->window_s, 0, run);
+	char hdr[200], a[FTS_FMT_LEN];
+
+	snprintf(hdr, sizeof(hdr), "Live top: last %.0f s of trace, %s events decoded%s (t: hide)", t->window_s,
+		 fts_fmt_count((double)t->events, a, sizeof(a)), t->skipped_bytes ? ", some pages skipped" : "");
+	fts_draw_section(s, g, 0, y0, g->w, hdr);
+	if (!nw && !nr) {
+		fts_grid_text(g, 2, y0 + 1, g->w - 2, "decoding...", dim);
+		return;
+	}
+	draw_top_col(s, g, 1, y0 + 1, half, "Waiting Runnable", wait, nw, 1);
+	draw_top_col(s, g, 2 + half, y0 + 1, half, "On CPU", run, nr, 0);
+	if (t->worst_pid && y0 + TOP_ROWS + 2 <= maxy)
+		fts_grid_printf(g, 1, y0 + TOP_ROWS + 2, g->w - 1, dim,
+				"worst wakeup latency: %.2f ms (%.15s:%d); decoder CPU %.2f s so far",
+				t->worst_wakeup_ms, t->worst_comm, t->worst_pid, t->cpu_cost_s);
+}
+
+/*
+ * The live top: from the recorder when it decodes pages (opts.live_top),
+ * else from per-thread schedstat: threads that waited Runnable most and ran
+ * most over the last interval, the worst average wait before a run.
+ * Rows @y0..@maxy.
  */
 static void draw_top(struct fts_session *s, struct fts_grid *g, int y0, int maxy)
 {
@@ -238,11 +290,15 @@ static void draw_top(struct fts_session *s, struct fts_grid *g, int y0, int maxy
 	char hdr[160];
 
 	if (st->top_off) {
-		fts_draw_section(s, g, 0, y0, g->w, "Live top: off (t switches it on)");
+		fts_draw_section(s, g, 0, y0, g->w, "Live top: hidden (t shows it)");
 		return;
 	}
-	snprintf(hdr, sizeof(hdr), "Live top: last %.0f s, all CPUs, %d threads (t: off)", t->interval_s > 0 ? t->interval_s : TOP_PERIOD_S,
-		 t->threads);
+	if (st->h.top.enabled) {
+		draw_rec_top(s, g, y0, maxy);
+		return;
+	}
+	snprintf(hdr, sizeof(hdr), "Live top (/proc schedstat): last %.0f s, %d threads (t: hide)",
+		 t->interval_s > 0 ? t->interval_s : TOP_PERIOD_S, t->threads);
 	fts_draw_section(s, g, 0, y0, g->w, hdr);
 	if (st->top_err[0]) {
 		fts_grid_text(g, 2, y0 + 1, g->w - 2, st->top_err, dim);
@@ -458,7 +514,7 @@ static unsigned tick(struct fts_session *s)
 
 	if (!st || !st->r)
 		return 0;
-	if (!st->top_off && !st->top_err[0] && now_s() >= st->top_next) {
+	if (!st->top_off && !st->h.top.enabled && !st->top_err[0] && now_s() >= st->top_next) {
 		int rc = fts_top_sample(&st->top, now_s());
 
 		if (rc)

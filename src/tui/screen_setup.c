@@ -22,7 +22,8 @@
 #include "session.h"
 #include "setup_model.h"
 
-enum field { F_CPUS, F_SCHED, F_IRQ, F_FUTEX, F_BUFFER, F_DURATION, F_OUTPUT, F_NSPID, F_BACKEND, F__COUNT };
+enum field { F_CPUS, F_SCHED, F_IRQ, F_FUTEX, F_BUFFER, F_DURATION, F_OUTPUT, F_NSPID, F_LIVETOP, F_BACKEND,
+	     F__COUNT };
 
 struct probe_cpu {
 	int cpu;
@@ -259,8 +260,8 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 			fts_setup_selected(&st->m), st->m.ncpus,
 			fts_setup_cpulist(&st->m, list, sizeof(list), 0));
 	rows = (st->m.ncpus + per - 1) / per;
-	/* leave room for the rest: events 1+3, capture 1+5, what happens 2, probe 3 */
-	cpu_rows = maxy - y + 1 - 15 - (st->expanded ? 3 : 0);
+	/* leave room for the rest: events 1+3, capture 1+6, what happens 2, probe 3 */
+	cpu_rows = maxy - y + 1 - 16 - (st->expanded ? 3 : 0);
 	if (cpu_rows < 1)
 		cpu_rows = 1;
 	if (cpu_rows > rows)
@@ -303,7 +304,7 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	/* options */
 	fts_draw_section(s, g, 0, y++, g->w, "Capture");
 	{
-		struct { enum field f; const char *label; char val[4200]; } opt[5];
+		struct { enum field f; const char *label; char val[4200]; } opt[6];
 		char q[4200];
 
 		opt[0].f = F_BUFFER;
@@ -325,10 +326,14 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 		opt[3].f = F_NSPID;
 		opt[3].label = "Pid map";
 		snprintf(opt[3].val, sizeof(opt[3].val), "%s", st->m.nspid ? "on: pid_mapping.json beside the output (container pids)" : "off");
-		opt[4].f = F_BACKEND;
-		opt[4].label = "Backend";
-		snprintf(opt[4].val, sizeof(opt[4].val), "%s", backend[st->m.backend]);
-		for (int i = 0; i < 5 && y <= maxy; i++, y++) {
+		opt[4].f = F_LIVETOP;
+		opt[4].label = "Live top";
+		snprintf(opt[4].val, sizeof(opt[4].val), "%s", !st->m.sched ? "needs the sched events" :
+			 st->m.live_top ? "on: tasks waiting and running most, decoded from the pages" : "off");
+		opt[5].f = F_BACKEND;
+		opt[5].label = "Backend";
+		snprintf(opt[5].val, sizeof(opt[5].val), "%s", backend[st->m.backend]);
+		for (int i = 0; i < 6 && y <= maxy; i++, y++) {
 			struct fts_style ls = st->focus == opt[i].f ? sel : hs;
 
 			fts_grid_printf(g, 2, y, 10, ls, "%-9s", opt[i].label);
@@ -552,6 +557,9 @@ static void toggle(struct fts_session *s)
 		break;
 	case F_NSPID:
 		st->m.nspid = !st->m.nspid;
+		break;
+	case F_LIVETOP:
+		st->m.live_top = !st->m.live_top;
 		break;
 	case F_BACKEND:
 		st->m.backend = (enum fts_record_backend)((st->m.backend + 1) % 3);

@@ -198,7 +198,7 @@ static void test_setup_choices(void **state)
 	assert_string_equal(fts_setup_cpulist(&s, buf, sizeof(buf), 0), "0-3,8-11");
 	assert_int_equal(s.duration_s, 30);
 	assert_int_equal(fts_setup_mem_bytes(&s), 8ull * 40960 * 1024);
-	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)), "ftscope record --sched 1 --irq 1 --record_time 30");
+	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)), "ftscope record --sched 1 --irq 1 --record_time 30 --live_top");
 
 	assert_int_equal(fts_setup_select_list(&s, "0, 2-3 ,9", &err), 0);
 	assert_string_equal(fts_setup_cpulist(&s, buf, sizeof(buf), 1), "0,2-3,9");
@@ -224,14 +224,23 @@ static void test_setup_choices(void **state)
 	snprintf(s.output, sizeof(s.output), "my run's.dat");
 	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)),
 			    "ftscope record --cpu 8-11 --sched 1 --irq 0 --record_time 0 --bf_size 1024 "
-			    "--backend trace-cmd --NSpid -o 'my run'\\''s.dat'");
+			    "--backend trace-cmd --NSpid --live_top -o 'my run'\\''s.dat'");
 	fts_setup_opts(&s, &o, buf, sizeof(buf));
 	assert_string_equal(o.cpus, "8-11");
 	assert_string_equal(o.output, "my run's.dat");
 	assert_int_equal(o.bf_size_kb, 1024);
 	assert_int_equal(o.irq, 0);
 	assert_int_equal(o.nspid, 1);
+	assert_int_equal(o.live_top, 1);
 	assert_true(o.duration_s == 0);
+	/* the live top needs the sched events */
+	s.sched = 0;
+	s.irq = 1;
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_int_equal(o.live_top, 0);
+	assert_null(strstr(fts_setup_cmdline(&s, cmd, sizeof(cmd)), "--live_top"));
+	s.sched = 1;
+	s.irq = 0;
 	assert_int_equal(fts_setup_mem_bytes(&s), 4ull * 1024 * 1024);
 	fts_setup_free(&s);
 	fts_setup_free(&s);

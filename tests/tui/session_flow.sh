@@ -21,9 +21,9 @@ keys r; wait_for "ftscope . setup"
 keys c; text "0"; keys Enter
 wait_for "1 of [0-9]+ selected: 0 "
 keys j; sleep 0.2; keys j; sleep 0.2; keys Space   # focus: CPUs -> sched -> irq; irq off
-wait_for '\$ ftscope record --cpu 0 --sched 1 --irq 0 --record_time 30'
+wait_for '\$ ftscope record --cpu 0 --sched 1 --irq 0 --record_time 30 --live_top'
 keys j j j; sleep 0.2; keys Enter; keys C-u; text 3; keys Enter  # futex -> buffer -> duration
-wait_for '\$ ftscope record --cpu 0 --sched 1 --irq 0 --record_time 3$'
+wait_for '\$ ftscope record --cpu 0 --sched 1 --irq 0 --record_time 3 --live_top$'
 ok "setup: CPU 0, sched only, 3 s, and the equivalent command line shows it"
 at80 "setup" "Buffer +40960 KB per CPU x 1"
 
