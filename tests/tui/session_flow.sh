@@ -39,6 +39,9 @@ sleep 0.5
 keys r
 wait_for "REC .* / 3.0 s" 5
 wait_for "^ cpu0 +[0-9.]+k?/s" 5
+wait_for "Live top: last .* events decoded" 5
+wait_for "Waiting Runnable +wait +On CPU" 5
+ok "live top: $(screen | grep -A1 'Waiting Runnable' | tail -1 | sed 's/^ *//;s/  */ /g')"
 pid=$(app_pid)
 [ -n "$pid" ] && [ -d $T/instances/ftscope-$pid ] || fail "no private instance ftscope-$pid while recording"
 ok "recording in instance ftscope-$pid: $(screen | grep '^ Events' | sed 's/^ *//')"
