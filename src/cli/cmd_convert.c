@@ -15,6 +15,7 @@
 #include "sigcleanup.h"
 #include "term_safe.h"
 #include <ftscope/ftscope.h>
+#include <ftscope/util.h>
 
 enum { O_INPUT, O_OUTPUT, O_FORMAT, O_PROFILING, O_PIDMAP, O_NO_CS_ROWS, O_QUIET, O_HELP };
 
@@ -94,18 +95,10 @@ struct progress {
 	double t0;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void on_progress(void *ctx, const struct fts_read_stats *st)
 {
 	struct progress *p = ctx;
-	double el = now_s() - p->t0, rate, eta = 0;
+	double el = fts_clock_mono_s() - p->t0, rate, eta = 0;
 
 	if (!p->on || el <= 0)
 		return;
@@ -246,7 +239,7 @@ int fts_cmd_convert(int argc, char **argv)
 
 	fts_front_cleanup_on_signals();   /* a signal leaves no temp output behind */
 	prog.on = !quiet && isatty(STDERR_FILENO);
-	prog.t0 = now_s();
+	prog.t0 = fts_clock_mono_s();
 	o.progress = on_progress;
 	o.progress_ctx = &prog;
 	rc = fts_convert(&o, &res, &err);

@@ -8,6 +8,7 @@
 #include "term_safe.h"
 #include <ftscope/error.h>
 #include <ftscope/record.h>
+#include <ftscope/util.h>
 
 #include <math.h>
 #include <signal.h>
@@ -42,7 +43,7 @@ int fts_cmd_pidmap(int argc, char **argv)
 	struct fts_err err = { 0 };
 	struct fts_pidmapper *m;
 	struct sigaction sa;
-	struct timespec t0, now;
+	double t0;
 	int id;
 
 	fts_opts_init(&p, "pidmap", argc, argv);
@@ -73,23 +74,17 @@ int fts_cmd_pidmap(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	if (fts_pidmapper_start(output, interval, &m, &err)) {
-		fputs("ftscope pidmap: ", stderr);
-		fts_fputs_safe(stderr, err.msg);
-		fputc('\n', stderr);
+		fts_msg_err("pidmap", "%s", err.msg);
 		return 1;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = fts_clock_mono_s();
 	while (interval > 0 && !g_stop) {
 		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (duration > 0 && (double)(now.tv_sec - t0.tv_sec) +
-		    (double)(now.tv_nsec - t0.tv_nsec) / 1e9 >= duration)
+		if (duration > 0 && fts_clock_mono_s() - t0 >= duration)
 			break;
 	}
 	if (fts_pidmapper_stop(m, &err)) {
-		fputs("ftscope pidmap: ", stderr);
-		fts_fputs_safe(stderr, err.msg);
-		fputc('\n', stderr);
+		fts_msg_err("pidmap", "%s", err.msg);
 		return 1;
 	}
 	return 0;

@@ -12,6 +12,7 @@
 #include "term_safe.h"
 #include <ftscope/error.h>
 #include <ftscope/record.h>
+#include <ftscope/util.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -353,10 +354,7 @@ static void show_loss(const struct fts_record_health *h, uint64_t *reported, int
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+	return fts_clock_mono_ns() / 1000000u;
 }
 
 /*

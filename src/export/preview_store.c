@@ -5,6 +5,7 @@
  * the store is indexed (lane_index.c) while progress may still cancel.
  */
 #include "export/store_local.h"
+#include "ftscope/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -43,14 +44,6 @@ static enum fts_store_source source_of(const struct fts_pipeline_result *r)
 	return r->input_format == FTS_FMT_DAT ? FTS_SRC_TRACE_DAT : FTS_SRC_TRACE_TEXT;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 		   struct fts_err *err)
 {
@@ -59,7 +52,7 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 	struct fts_sink *sinks[2], *ss = NULL;
 	struct open_ctx oc = { o, &res };
 	struct fts_store *s;
-	double t0 = now_s();
+	double t0 = fts_clock_mono_s();
 	int rc;
 
 	*out = NULL;
@@ -83,7 +76,7 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 	ss->destroy(ss);
 	if (rc)
 		goto fail;
-	res.seconds = now_s() - t0;
+	res.seconds = fts_clock_mono_s() - t0;
 	rc = fts_store_index(s, index_progress, &oc, err);
 	if (rc)
 		goto fail;
@@ -94,7 +87,7 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 		s->info.win_begin = (uint64_t)((int64_t)res.time.lo + res.time.offset);
 		s->info.win_end = (uint64_t)((int64_t)res.time.hi + res.time.offset);
 	}
-	s->info.load_seconds = now_s() - t0;
+	s->info.load_seconds = fts_clock_mono_s() - t0;
 	*out = s;
 	return 0;
 fail:

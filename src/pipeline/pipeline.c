@@ -24,14 +24,6 @@ const char *fts_stage_name(enum fts_stage stage)
 	return (unsigned)stage < FTS_STAGE__COUNT ? names[stage] : "?";
 }
 
-double fts_pipe_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int fts_pipe_report(struct fts_pipe *p, enum fts_stage stage, uint64_t done, uint64_t total,
 		    const char *unit)
 {
@@ -48,7 +40,7 @@ int fts_pipe_report(struct fts_pipe *p, enum fts_stage stage, uint64_t done, uin
 	pr.unit = unit;
 	pr.events = p->events;
 	pr.items = p->count.items;
-	pr.elapsed_s = fts_pipe_now() - p->t0;
+	pr.elapsed_s = fts_clock_mono_s() - p->t0;
 	if (p->progress(p->progress_ctx, &pr))
 		p->cancelled = 1;
 	return p->cancelled;
@@ -264,7 +256,7 @@ int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *cons
 	memset(&p, 0, sizeof(p));
 	p.opts = opts;
 	p.res = res;
-	p.t0 = fts_pipe_now();
+	p.t0 = fts_clock_mono_s();
 	p.progress = opts->progress;
 	p.progress_ctx = opts->progress_ctx;
 	if (!opts->input || !sinks || nsinks < 1)
@@ -294,7 +286,7 @@ int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *cons
 	rc = p.count.next->finish(p.count.next, 1, err);
 	if (tee)
 		tee->destroy(tee);
-	res->seconds = fts_pipe_now() - p.t0;
+	res->seconds = fts_clock_mono_s() - p.t0;
 	return rc;
 fail:
 	/* every sink discards: a failed or cancelled run leaves no output */
@@ -303,6 +295,6 @@ fail:
 			sinks[i]->finish(sinks[i], 0, NULL);
 	if (tee)
 		tee->destroy(tee);
-	res->seconds = fts_pipe_now() - p.t0;
+	res->seconds = fts_clock_mono_s() - p.t0;
 	return rc;
 }

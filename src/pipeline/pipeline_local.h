@@ -3,6 +3,7 @@
 #define FTS_PIPELINE_LOCAL_H
 
 #include "ftscope/pipeline.h"
+#include "ftscope/util.h"
 
 /* Sits in front of the caller's sinks and counts items for progress. */
 struct fts_pipe_count {
@@ -23,8 +24,6 @@ struct fts_pipe {
 	int cancelled;
 };
 
-/* fts_pipe_now - CLOCK_MONOTONIC in seconds. */
-double fts_pipe_now(void);
 
 /*
  * fts_pipe_report - tell the caller where the run is; returns non-zero (and

@@ -9,6 +9,8 @@
  * counts what readers consumed); loss = overrun + commit overrun + dropped.
  */
 #include "record/record_local.h"
+#include "ftscope/util.h"
+#include "util/thread.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -46,7 +48,7 @@ static uint64_t delta(uint64_t now, uint64_t base)
 /* Read every CPU's counters and fold them into @hs->cur (lock held). */
 static void take_sample(struct rec_health *hs)
 {
-	uint64_t now = rec_now_ns();
+	uint64_t now = fts_clock_mono_ns();
 	double dt = hs->sample_ns ? (double)(now - hs->sample_ns) / 1e9 : 0;
 
 	for (int i = 0; i < hs->n; i++) {
@@ -95,12 +97,12 @@ static void *sampler_main(void *arg)
 		/* CLOCK_MONOTONIC condvar (set in rec_health_start). */
 		if (pthread_cond_timedwait(&hs->wake, &hs->lock, &until) != ETIMEDOUT || hs->quit)
 			continue;
-		if (hs->deadline_ns && !hs->end_ns && rec_now_ns() >= hs->deadline_ns) {
+		if (hs->deadline_ns && !hs->end_ns && fts_clock_mono_ns() >= hs->deadline_ns) {
 			pthread_mutex_unlock(&hs->lock);
 			rec_health_end(hs);
 			pthread_mutex_lock(&hs->lock);
 		}
-		if (rec_now_ns() >= hs->sample_ns + (uint64_t)hs->period_ns)
+		if (fts_clock_mono_ns() >= hs->sample_ns + (uint64_t)hs->period_ns)
 			take_sample(hs);
 	}
 	pthread_mutex_unlock(&hs->lock);
@@ -113,7 +115,6 @@ int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf
 {
 	struct rec_health *hs = calloc(1, sizeof(*hs));
 	pthread_condattr_t ca;
-	sigset_t all, old;
 	int rc;
 
 	*out = NULL;
@@ -143,13 +144,10 @@ int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf
 		(void)rec_instance_stats(in, hs->cur[i].cpu, &hs->base[i], NULL);
 	}
 	hs->sample_ns = t0_ns;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&hs->thread, NULL, sampler_main, hs);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = fts_thread_start(&hs->thread, NULL, sampler_main, hs);
 	if (rc) {
 		rec_health_free(hs);
-		return fts_err_set(err, -rc, "cannot start the sampler thread: %s", strerror(rc));
+		return fts_err_set(err, rc, "cannot start the sampler thread: %s", strerror(-rc));
 	}
 	hs->started = 1;
 	*out = hs;
@@ -158,7 +156,7 @@ int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf
 
 int rec_health_snapshot(struct rec_health *hs, struct fts_record_health *h)
 {
-	uint64_t now = rec_now_ns();
+	uint64_t now = fts_clock_mono_ns();
 
 	h->cpu = calloc((size_t)(hs->n ? hs->n : 1), sizeof(*h->cpu));
 	if (!h->cpu)
@@ -197,7 +195,7 @@ uint64_t rec_health_end(struct rec_health *hs)
 	if (!end) {
 		rec_instance_clock_marker(hs->in, rec_stream_cpu(hs->st, 0), NULL, NULL);
 		(void)rec_instance_tracing(hs->in, 0, NULL);
-		end = rec_now_ns();
+		end = fts_clock_mono_ns();
 		pthread_mutex_lock(&hs->lock);
 		hs->end_ns = end;
 		pthread_mutex_unlock(&hs->lock);

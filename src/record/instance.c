@@ -12,6 +12,7 @@
  * reuse (a recycled pid does not keep a dead owner's instance alive).
  */
 #include "record/record_local.h"
+#include "util/thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,14 +35,6 @@ struct rec_instance {
 	char *clock_text;
 	int subbuf;
 };
-
-uint64_t rec_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 int rec_tracing_dir(char *dir, size_t len, struct fts_err *err)
 {
@@ -358,19 +351,15 @@ void rec_instance_clock_marker(struct rec_instance *in, int cpu, int64_t *rt, in
 	pthread_attr_t attr;
 	pthread_t t;
 	cpu_set_t set;
-	sigset_t all, old;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	pthread_attr_init(&attr);
 	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (pthread_create(&t, &attr, marker_main, &j) == 0)
+	if (fts_thread_start(&t, &attr, marker_main, &j) == 0)
 		pthread_join(t, NULL);
 	else
 		marker_main(&j);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 	if (rt)
 		*rt = j.rt;

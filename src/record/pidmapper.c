@@ -5,6 +5,7 @@
  */
 #include "ftscope/error.h"
 #include "record/pidscan.h"
+#include "util/thread.h"
 #include "ftscope/record.h"
 
 #include <errno.h>
@@ -65,7 +66,6 @@ int fts_pidmapper_start(const char *path, double interval_s, struct fts_pidmappe
 {
 	struct fts_pidmapper *m;
 	pthread_condattr_t ca;
-	sigset_t all, old;
 	int rc;
 
 	*out = NULL;
@@ -87,10 +87,7 @@ int fts_pidmapper_start(const char *path, double interval_s, struct fts_pidmappe
 	pthread_condattr_destroy(&ca);
 	rc = scan_and_write(m, err);
 	if (!rc) {
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &old);
-		rc = -pthread_create(&m->thread, NULL, mapper_main, m);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		rc = fts_thread_start(&m->thread, NULL, mapper_main, m);
 		if (rc)
 			fts_err_set(err, rc, "cannot start the pid mapper thread: %s", strerror(-rc));
 	}

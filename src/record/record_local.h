@@ -44,9 +44,6 @@ struct rec_cpu_stats {
 
 struct rec_instance;
 
-/* rec_now_ns - CLOCK_MONOTONIC in ns. */
-uint64_t rec_now_ns(void);
-
 /*
  * rec_tracing_dir - the tracefs mount, mounting it when missing (libtracefs
  * does), checked writable by root. Returns 0 or -ENODEV / -EPERM.

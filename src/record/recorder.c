@@ -6,6 +6,7 @@
  * stop with progress: end, drain, remove the instance, assemble.
  */
 #include "record/record_local.h"
+#include "ftscope/util.h"
 #include "util/outfile.h"
 #include "util/tempfile.h"
 
@@ -150,7 +151,7 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, st
 		close(r->reserve_fd);
 		r->reserve_fd = -1;
 	}
-	r->t0_ns = rec_now_ns();
+	r->t0_ns = fts_clock_mono_ns();
 	rc = rec_health_start(r->in, r->st, r->o.bf_size_kb, r->t0_ns,
 			      r->o.duration_s > 0 ? r->t0_ns + (uint64_t)(r->o.duration_s * 1e9) : 0,
 			      SAMPLE_NS, &r->hs, err);
@@ -175,7 +176,7 @@ static int start_tracecmd(struct fts_recorder *r, const struct fts_cpuset *set, 
 		return fts_err_set(err, -EINVAL, "the trace-cmd backend writes trace.dat only; choose a .dat output");
 	rec_tracecmd_repair();
 	r->backend = "trace-cmd";
-	r->t0_ns = rec_now_ns();
+	r->t0_ns = fts_clock_mono_ns();
 	return rec_tracecmd_start(&r->o, r->output, set, &r->ev, &r->tc, err);
 }
 
@@ -288,7 +289,7 @@ int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
 		rc = rec_health_snapshot(r->hs, h);
 		h->failed = rec_stream_failed(r->st, h->failure, sizeof(h->failure));
 	} else {
-		h->elapsed_s = (double)(rec_now_ns() - r->t0_ns) / 1e9;
+		h->elapsed_s = (double)(fts_clock_mono_ns() - r->t0_ns) / 1e9;
 		h->done = r->o.duration_s > 0 && h->elapsed_s >= r->o.duration_s;
 	}
 	if (r->top)
@@ -359,7 +360,7 @@ static void ask(struct stop_ctl *c, const struct fts_record_progress *p)
 static int drain_more(void *arg, uint64_t bytes)
 {
 	struct stop_ctl *c = arg;
-	uint64_t now = rec_now_ns();
+	uint64_t now = fts_clock_mono_ns();
 
 	if (now - c->last_ns >= 50000000u) {
 		struct fts_record_progress p = { FTS_STAGE_DRAIN, c->drained + bytes - c->at_halt, 0 };

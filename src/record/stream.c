@@ -4,6 +4,7 @@
  * The streams are the capture; assemble.c turns them into the output at stop.
  */
 #include "record/record_local.h"
+#include "util/thread.h"
 #include "util/tempfile.h"
 
 #include <errno.h>
@@ -145,18 +146,13 @@ int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const
 
 int rec_stream_start(struct rec_stream *s, struct fts_err *err)
 {
-	sigset_t all, old;
 	int rc = 0;
 
-	/* Signals belong to the caller's main thread, never to a reader. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (int i = 0; i < s->n && !rc; i++) {
-		rc = -pthread_create(&s->c[i].thread, NULL, reader_main, &s->c[i]);
+		rc = fts_thread_start(&s->c[i].thread, NULL, reader_main, &s->c[i]);
 		if (!rc)
 			s->c[i].started = 1;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc)
 		return fts_err_set(err, rc, "cannot start reader threads: %s", strerror(-rc));
 	return 0;

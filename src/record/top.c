@@ -12,6 +12,8 @@
  * table. Times go into one-second buckets; the window is TOP_WINDOW buckets.
  */
 #include "record/record_local.h"
+#include "ftscope/util.h"
+#include "util/thread.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -431,7 +433,7 @@ static void *top_main(void *arg)
 	pthread_mutex_lock(&t->lock);
 	while (!t->quit) {
 		struct timespec until;
-		uint64_t next = rec_now_ns() + TOP_TICK_NS;
+		uint64_t next = fts_clock_mono_ns() + TOP_TICK_NS;
 
 		until.tv_sec = (time_t)(next / 1000000000u);
 		until.tv_nsec = (long)(next % 1000000000u);
@@ -508,7 +510,6 @@ int rec_top_start(const char *tracing_dir, struct rec_stream *st, int page_size,
 {
 	struct rec_top *t = calloc(1, sizeof(*t));
 	pthread_condattr_t ca;
-	sigset_t all, old;
 	int rc;
 
 	*out = NULL;
@@ -534,13 +535,10 @@ int rec_top_start(const char *tracing_dir, struct rec_stream *st, int page_size,
 		rec_top_free(t);
 		return fts_err_set(err, -ENOENT, "the live top needs the sched events (sched_switch)");
 	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&t->thread, NULL, top_main, t);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = fts_thread_start(&t->thread, NULL, top_main, t);
 	if (rc) {
 		rec_top_free(t);
-		return fts_err_set(err, -rc, "cannot start the live top thread: %s", strerror(rc));
+		return fts_err_set(err, rc, "cannot start the live top thread: %s", strerror(-rc));
 	}
 	t->started = 1;
 	*out = t;

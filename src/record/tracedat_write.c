@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/falloc.h>
+#include <tracefs.h>
 
 /* A growable byte buffer for the header; the file is little endian like the host. */
 struct buf {
@@ -43,59 +44,20 @@ static void put4(struct buf *b, uint32_t v) { put(b, &v, 4); }
 static void put8(struct buf *b, uint64_t v) { put(b, &v, 8); }
 static void put2(struct buf *b, uint16_t v) { put(b, &v, 2); }
 
-/* Read a whole (tracefs) file; tracefs files cannot be sized with stat. */
-static char *slurp(const char *path, size_t *len)
+/*
+ * Append "<8-byte size><content>" of tracefs file @rel (relative to the
+ * tracing directory; libtracefs reads it whole, as these files cannot be
+ * sized with stat). A missing file is an error.
+ */
+static int put_file8(struct buf *b, const char *rel)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 8192, n = 0;
-	char *p;
-
-	if (fd < 0)
-		return NULL;
-	p = malloc(cap);
-	while (p) {
-		ssize_t r;
-
-		if (n + 4096 > cap) {
-			char *np = realloc(p, cap * 2);
-			if (!np) {
-				free(p);
-				p = NULL;
-				break;
-			}
-			p = np;
-			cap *= 2;
-		}
-		r = read(fd, p + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (r < 0) {
-				free(p);
-				p = NULL;
-			}
-			break;
-		}
-		n += (size_t)r;
-	}
-	close(fd);
-	if (p) {
-		p[n] = '\0';
-		*len = n;
-	}
-	return p;
-}
-
-/* Append "<8-byte size><content>" of @path; a missing file is an error. */
-static int put_file8(struct buf *b, const char *path)
-{
-	size_t n;
-	char *d = slurp(path, &n);
+	int n = 0;
+	char *d = tracefs_instance_file_read(NULL, rel, &n);
 
 	if (!d)
 		return -1;
-	put8(b, n);
-	put(b, d, n);
+	put8(b, (uint64_t)n);
+	put(b, d, (size_t)n);
 	free(d);
 	return 0;
 }
@@ -106,17 +68,17 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The ftrace/ formats (print, ...) let readers decode trace_marker lines. */
-static int put_ftrace_formats(struct buf *b, const char *dir)
+static int put_ftrace_formats(struct buf *b)
 {
 	static const char *const ftrace_events[] = { "print", "raw_data", "bputs", "bprint" };
-	char path[4096];
+	char path[256];
 	int n = 0;
 	size_t count_at;
 
 	count_at = b->len;
 	put4(b, 0);
 	for (size_t i = 0; i < sizeof(ftrace_events) / sizeof(ftrace_events[0]); i++) {
-		snprintf(path, sizeof(path), "%s/events/ftrace/%s/format", dir, ftrace_events[i]);
+		snprintf(path, sizeof(path), "events/ftrace/%s/format", ftrace_events[i]);
 		if (put_file8(b, path) == 0)
 			n++;
 	}
@@ -125,14 +87,13 @@ static int put_ftrace_formats(struct buf *b, const char *dir)
 	return 0;
 }
 
-static int put_event_formats(struct buf *b, const char *dir, const char *const *events,
-			     struct fts_err *err)
+static int put_event_formats(struct buf *b, const char *const *events, struct fts_err *err)
 {
 	size_t n = 0, i = 0;
 	const char **sorted;
 	uint32_t nsys = 0;
 	size_t nsys_at;
-	char path[4096];
+	char path[512];
 
 	while (events && events[n])
 		n++;
@@ -158,7 +119,7 @@ static int put_event_formats(struct buf *b, const char *dir, const char *const *
 		count_at = b->len;
 		put4(b, 0);
 		while (j < n && !strncmp(sorted[j], sorted[i], syslen + 1)) {
-			snprintf(path, sizeof(path), "%s/events/%s/format", dir, sorted[j]);
+			snprintf(path, sizeof(path), "events/%s/format", sorted[j]);
 			if (put_file8(b, path) == 0)
 				count++;
 			j++;
@@ -273,114 +234,146 @@ static uint64_t cut_table(char *table, int ncpus, int cut_cpu, uint64_t kept)
 	return end;
 }
 
+/* Magic, version, endianness, long size, page size, headers, formats, cmdlines. */
+static int put_header(struct buf *b, const struct fts_dat_meta *m, int ncpus, struct fts_err *err)
+{
+	const char *cl = m->cmdlines ? m->cmdlines : "";
+	char *pf;
+	int n = 0, rc;
+
+	put(b, FTS_DAT_MAGIC, 10);
+	put(b, "6", 2);
+	put(b, "\0", 1);  /* little endian */
+	put(b, "\010", 1); /* 8-byte longs */
+	put4(b, (uint32_t)m->page_size);
+	put(b, "header_page", 12);
+	if (put_file8(b, "events/header_page"))
+		return fts_err_set(err, -ENOENT, "cannot read %s/events/header_page (is tracefs mounted?)",
+				   m->tracing_dir);
+	put(b, "header_event", 13);
+	if (put_file8(b, "events/header_event"))
+		return fts_err_set(err, -ENOENT, "cannot read %s/events/header_event (is tracefs mounted?)",
+				   m->tracing_dir);
+	put_ftrace_formats(b);
+	rc = put_event_formats(b, m->events, err);
+	if (rc)
+		return rc;
+	put4(b, 0); /* no kallsyms: none of our events print kernel addresses */
+	pf = tracefs_instance_file_read(NULL, "printk_formats", &n);
+	put4(b, (uint32_t)(pf ? n : 0));
+	if (pf)
+		put(b, pf, (size_t)n);
+	free(pf);
+	put8(b, strlen(cl));
+	put(b, cl, strlen(cl));
+	put4(b, (uint32_t)ncpus);
+	return 0;
+}
+
+/* The options section: per-CPU stats (CPUSTAT) and the trace clock (TRACECLOCK). */
+static void put_options(struct buf *b, const struct fts_dat_meta *m, const struct fts_dat_cpu *cpus,
+			int ncpus)
+{
+	put(b, "options  ", 10);
+	for (int c = 0; c < ncpus; c++) {
+		if (cpus[c].stats) {
+			put2(b, 2); /* CPUSTAT */
+			put4(b, (uint32_t)strlen(cpus[c].stats) + 1);
+			put(b, cpus[c].stats, strlen(cpus[c].stats) + 1);
+		}
+	}
+	if (m->clock) {
+		put2(b, 4); /* TRACECLOCK */
+		put4(b, (uint32_t)strlen(m->clock) + 1);
+		put(b, m->clock, strlen(m->clock) + 1);
+	}
+	put2(b, 0);
+}
+
+/*
+ * "flyrecord" and the CPU table: each CPU's data starts page aligned after
+ * the header. Sets *@table_at to the table's offset in @b. Returns the end of
+ * the data.
+ */
+static uint64_t put_cpu_table(struct buf *b, const struct fts_dat_meta *m,
+			      const struct fts_dat_cpu *cpus, int ncpus, size_t *table_at)
+{
+	uint64_t off, page = (uint64_t)m->page_size;
+
+	put(b, "flyrecord", 10);
+	*table_at = b->len;
+	for (int c = 0; c < ncpus; c++) {
+		put8(b, 0);
+		put8(b, 0);
+	}
+	if (b->oom)
+		return 0;
+	off = b->len;
+	for (int c = 0; c < ncpus; c++) {
+		uint64_t size = cpus[c].fd >= 0 ? cpus[c].size : 0;
+
+		off = (off + page - 1) / page * page;
+		memcpy(b->p + *table_at + (size_t)c * 16, &off, 8);
+		memcpy(b->p + *table_at + (size_t)c * 16 + 8, &size, 8);
+		off += size;
+	}
+	return off;
+}
+
+/*
+ * Copy every CPU's pages to where the table says; after a cut, rewrite the
+ * table to what was copied. Returns 0 or a negative errno; *@end is updated.
+ */
+static int copy_cpu_data(int out, struct fts_dat_meta *m, const struct fts_dat_cpu *cpus,
+			 int ncpus, char *table, size_t table_at, uint64_t *end)
+{
+	struct copy_ctl ctl = { m, 0, 0 };
+	int rc = 0;
+
+	for (int c = 0; c < ncpus; c++)
+		ctl.total += cpus[c].fd >= 0 ? cpus[c].size : 0;
+	for (int c = 0; !rc && c < ncpus; c++) {
+		uint64_t at, size, copied = 0;
+
+		memcpy(&at, table + (size_t)c * 16, 8);
+		memcpy(&size, table + (size_t)c * 16 + 8, 8);
+		if (size)
+			rc = copy_range(cpus[c].fd, out, size, (off_t)at, &ctl, &copied);
+		if (rc == 1) {
+			m->cut = 1;
+			*end = cut_table(table, ncpus, c, copied);
+			rc = write_all(out, table, (size_t)ncpus * 16, (off_t)table_at);
+		}
+	}
+	return rc;
+}
+
 int fts_tracedat_write(int out, struct fts_dat_meta *m, const struct fts_dat_cpu *cpus,
 		       int ncpus, struct fts_err *err)
 {
 	struct buf b = { 0 };
-	char path[4096];
-	const char *cl = m->cmdlines ? m->cmdlines : "";
-	size_t table_at;
-	uint64_t off;
+	size_t table_at = 0;
+	uint64_t end;
 	int rc;
 
-	put(&b, FTS_DAT_MAGIC, 10);
-	put(&b, "6", 2);
-	put(&b, "\0", 1);  /* little endian */
-	put(&b, "\010", 1); /* 8-byte longs */
-	put4(&b, (uint32_t)m->page_size);
-
-	snprintf(path, sizeof(path), "%s/events/header_page", m->tracing_dir);
-	put(&b, "header_page", 12);
-	if (put_file8(&b, path))
-		goto no_header;
-	snprintf(path, sizeof(path), "%s/events/header_event", m->tracing_dir);
-	put(&b, "header_event", 13);
-	if (put_file8(&b, path))
-		goto no_header;
-	put_ftrace_formats(&b, m->tracing_dir);
-	rc = put_event_formats(&b, m->tracing_dir, m->events, err);
+	rc = put_header(&b, m, ncpus, err);
 	if (rc)
 		goto out;
-	put4(&b, 0); /* no kallsyms: none of our events print kernel addresses */
-	{
-		size_t n = 0;
-		char *pf;
-
-		snprintf(path, sizeof(path), "%s/printk_formats", m->tracing_dir);
-		pf = slurp(path, &n);
-		put4(&b, (uint32_t)(pf ? n : 0));
-		if (pf)
-			put(&b, pf, n);
-		free(pf);
-	}
-	put8(&b, strlen(cl));
-	put(&b, cl, strlen(cl));
-	put4(&b, (uint32_t)ncpus);
-
-	put(&b, "options  ", 10);
-	for (int c = 0; c < ncpus; c++) {
-		if (cpus[c].stats) {
-			put2(&b, 2); /* CPUSTAT */
-			put4(&b, (uint32_t)strlen(cpus[c].stats) + 1);
-			put(&b, cpus[c].stats, strlen(cpus[c].stats) + 1);
-		}
-	}
-	if (m->clock) {
-		put2(&b, 4); /* TRACECLOCK */
-		put4(&b, (uint32_t)strlen(m->clock) + 1);
-		put(&b, m->clock, strlen(m->clock) + 1);
-	}
-	put2(&b, 0);
-
-	put(&b, "flyrecord", 10);
-	table_at = b.len;
-	for (int c = 0; c < ncpus; c++) {
-		put8(&b, 0);
-		put8(&b, 0);
-	}
+	put_options(&b, m, cpus, ncpus);
+	end = put_cpu_table(&b, m, cpus, ncpus, &table_at);
 	if (b.oom) {
 		rc = fts_err_set(err, -ENOMEM, "out of memory writing trace.dat header");
 		goto out;
 	}
-	off = b.len;
-	for (int c = 0; c < ncpus; c++) {
-		uint64_t size = cpus[c].fd >= 0 ? cpus[c].size : 0;
-
-		off = (off + (uint64_t)m->page_size - 1) / (uint64_t)m->page_size * (uint64_t)m->page_size;
-		memcpy(b.p + table_at + (size_t)c * 16, &off, 8);
-		memcpy(b.p + table_at + (size_t)c * 16 + 8, &size, 8);
-		off += size;
-	}
 	rc = write_all(out, b.p, b.len, 0);
-	{
-		struct copy_ctl ctl = { m, 0, 0 };
-
-		for (int c = 0; c < ncpus; c++)
-			ctl.total += cpus[c].fd >= 0 ? cpus[c].size : 0;
-		for (int c = 0; !rc && c < ncpus; c++) {
-			uint64_t at, size, copied = 0;
-
-			memcpy(&at, b.p + table_at + (size_t)c * 16, 8);
-			memcpy(&size, b.p + table_at + (size_t)c * 16 + 8, 8);
-			if (size)
-				rc = copy_range(cpus[c].fd, out, size, (off_t)at, &ctl, &copied);
-			if (rc == 1) {
-				/* Cut short: rewrite the CPU table to what was copied. */
-				m->cut = 1;
-				off = cut_table(b.p + table_at, ncpus, c, copied);
-				rc = write_all(out, b.p + table_at, (size_t)ncpus * 16, (off_t)table_at);
-			}
-		}
-	}
+	if (!rc)
+		rc = copy_cpu_data(out, m, cpus, ncpus, b.p + table_at, table_at, &end);
 	/* An empty last CPU still needs the file to reach its page-aligned offset. */
-	if (!rc && ftruncate(out, (off_t)off) < 0)
+	if (!rc && ftruncate(out, (off_t)end) < 0)
 		rc = -errno;
 	if (rc)
 		fts_err_set(err, rc, "cannot write trace data: %s", strerror(-rc));
 out:
 	free(b.p);
 	return rc;
-no_header:
-	free(b.p);
-	return fts_err_set(err, -ENOENT, "cannot read %s (is tracefs mounted?)", path);
 }

@@ -23,7 +23,7 @@ struct fts_dat_cpu {
 };
 
 struct fts_dat_meta {
-	const char *tracing_dir;   /* the tracefs mount: header_page, formats, printk_formats */
+	const char *tracing_dir;   /* the tracefs mount (libtracefs reads header_page, formats, printk_formats there); for messages */
 	const char *const *events; /* "system/event" of every recorded event, NULL-terminated */
 	const char *cmdlines;      /* "pid comm\n" lines (saved_cmdlines and more) */
 	const char *clock;         /* the trace_clock file text, e.g. "... [mono_raw] ..." */

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+/* clock.c - the one monotonic clock reader (see ftscope/util.h). */
+#include "ftscope/util.h"
+
+#include <time.h>
+
+uint64_t fts_clock_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+double fts_clock_mono_s(void)
+{
+	return (double)fts_clock_mono_ns() / 1e9;
+}
