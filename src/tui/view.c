@@ -179,6 +179,7 @@ void fts_view_free(struct fts_view *v)
 	view_lanes_free(v);
 	fts_grid_free(&v->grid);
 	free(v->row_lane);
+	free(v->rowb);
 	free(v->overview);
 	free(v->title);
 	free(v);

@@ -85,6 +85,14 @@ static void overview_compute(struct fts_view *v)
 
 	if (v->overview && v->overview_w == w)
 		return;
+	if (v->rowb_n != w) {
+		struct fts_bucket *nb = realloc(v->rowb, (size_t)w * sizeof(*nb));
+
+		if (nb) {
+			v->rowb = nb;
+			v->rowb_n = w;
+		}
+	}
 	o = calloc((size_t)w, sizeof(*o));
 	if (!o)
 		return;
@@ -92,6 +100,12 @@ static void overview_compute(struct fts_view *v)
 		if (fts_store_lane(v->store, l)->group != FTS_GROUP_CPU)
 			continue;
 		ncpu++;
+		if (v->rowb_n == w && fts_store_buckets(v->store, l, v->t_begin, v->t_begin + (uint64_t)w * npc,
+							 (uint32_t)w, v->rowb) == 0) {
+			for (int c = 0; c < w; c++)
+				o[c] += (double)v->rowb[c].busy_ns / (double)npc;
+			continue;
+		}
 		for (int c = 0; c < w; c++) {
 			struct fts_bucket b;
 			uint64_t a = v->t_begin + (uint64_t)c * npc;
@@ -327,6 +341,23 @@ static void lane_label(struct fts_view *v, int y, uint32_t lane)
 	fts_grid_put(&v->grid, w, y, G(v, FTS_G_VLINE), S(v, FTS_R_DIM));
 }
 
+/* Fill v->rowb with @lane's buckets for the time area; returns 1 when it did. */
+static int row_buckets(struct fts_view *v, uint32_t lane)
+{
+	int w = v->lay.time_w;
+
+	if (v->rowb_n != w) {
+		struct fts_bucket *nb = realloc(v->rowb, (size_t)w * sizeof(*nb));
+
+		if (!nb)
+			return 0;
+		v->rowb = nb;
+		v->rowb_n = w;
+	}
+	return fts_store_buckets(v->store, lane, v->t0, v->t0 + (uint64_t)w * v->npc, (uint32_t)w,
+				 v->rowb) == 0;
+}
+
 static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task)
 {
 	const struct fts_store_lane *sl = fts_store_lane(v->store, lane);
@@ -336,14 +367,21 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 	v->row_lane[y] = lane;
 	if (lane == v->sel && v->cursor >= v->t0)
 		ccol = (int)((v->cursor - v->t0) / v->npc);
+	/* the whole row in one walk of the store's summary; cell by cell if that fails */
+	int row = row_buckets(v, lane);
+
 	for (int c = 0; c < v->lay.time_w; c++) {
 		uint64_t a = v->t0 + (uint64_t)c * v->npc, e = a + v->npc;
 		struct fts_bucket b = { 0, FTS_STR_NONE, 0, 0, 0 };
 		struct fts_style st;
 		uint32_t ch;
 
-		if (e > v->t_begin && a < v->t_end)
-			fts_store_bucket(v->store, lane, a, e, &b);
+		if (e > v->t_begin && a < v->t_end) {
+			if (row)
+				b = v->rowb[c];
+			else
+				fts_store_bucket(v->store, lane, a, e, &b);
+		}
 		if (cpu)
 			cpu_cell(v, &b, sel_task, &ch, &st);
 		else

@@ -87,6 +87,8 @@ struct fts_view {
 	/* per frame */
 	struct view_layout lay;
 	int64_t *row_lane;            /* grid row -> lane, -1 */
+	struct fts_bucket *rowb;      /* one row of buckets, time_w long */
+	int rowb_n;
 	double *overview;             /* per time column busy fraction of the whole capture */
 	int overview_w;
 	uint64_t overview_npc;
