@@ -34,4 +34,19 @@ keys q; wait_for "ftscope . home"
 keys q
 [ "$(wait_exit)" = EXIT=0 ] || fail "exit status $(cat exit.status), want 0"
 terminal_restored
+
+# record --tui without root: the setup opens, says why, and neither probes nor records
+rm -f exit.status
+start 100 30 "$as $FTS record --tui --cpu 0"
+wait_for "ftscope . setup"
+wait_for "recording needs root"
+keys p; wait_for "cannot probe: .*root"
+keys r; wait_for "cannot record: .*root"
+screen | grep -q "REC" && fail "recording started without root"
+[ -e trace.dat.tmp ] && fail "a temporary output was left"
+ok "non-root record --tui: setup says why, r and p refuse"
+keys q; wait_for "ftscope . home"
+keys q
+[ "$(wait_exit)" = EXIT=0 ] || fail "exit status $(cat exit.status), want 0"
+terminal_restored
 echo "PASS"
