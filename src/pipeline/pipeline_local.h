@@ -17,6 +17,7 @@ struct fts_pipe {
 	struct fts_pipeline_result *res;
 	struct fts_pipe_count count;
 	struct fts_model *model;
+	struct fts_err model_err;   /* the model's (its sink's) failure during the read */
 	fts_stage_fn progress;
 	void *progress_ctx;
 	double t0;

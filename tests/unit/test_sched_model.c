@@ -162,12 +162,12 @@ static int teardown(void **state)
 
 static void feed(const struct fts_event *ev)
 {
-	assert_int_equal(fts_model_event(model, ev), 0);
+	assert_int_equal(fts_model_event(model, ev, NULL), 0);
 }
 
 static void finish(void)
 {
-	assert_int_equal(fts_model_finish(model), 0);
+	assert_int_equal(fts_model_finish(model, NULL), 0);
 }
 
 static void base(struct fts_event *ev, enum fts_ev_type type, uint64_t ts, int cpu,
