@@ -18,6 +18,14 @@
  * still parses the headers, formats and cmdlines, and reads anything we do not
  * handle (v6, uncompressed v7, other codecs, TSC or guest time conversion).
  *
+ * libtracecmd and kbuffer trust every page's size field and record length;
+ * a corrupt one crashes them, reads past the page or loops. So every page is
+ * checked by dat_pages.c before they see it (up front for data they read,
+ * inline for the chunks read here), and a record shorter than its event's
+ * fixed fields is refused. A header that crashes the library is caught by
+ * the probe (dat_probe.c), which opens the file in a freshly exec'd process.
+ * Every event's time goes through timecheck.c (forward per CPU, in range).
+ *
  * Event ids and field descriptors are resolved once per tep handle into a
  * table indexed by event id, so decoding a record is a table lookup plus a
  * few fixed-offset reads. Fields missing from the file's format decode to
