@@ -33,7 +33,7 @@ for case in commit:1 commit:3 reclen:1 loop:2 short:1; do
 		cpu=${where%% *}; cpu=${cpu#cpu=}
 		# "short" names the record, which sits inside the damaged page
 		pat="CPU $cpu, (data|record) at offset ${off:0:4}[0-9]*.*${why[$mode]}"
-		timeout 60 "$FTSCOPE" convert --input "$WORK/$mode.dat" --output "$O/ftrace_data.db" > "$WORK/last.out" 2>&1
+		timeout 600 "$FTSCOPE" convert --input "$WORK/$mode.dat" --output "$O/ftrace_data.db" > "$WORK/last.out" 2>&1
 		rc=$?
 		if [ "$rc" -ne 1 ]; then
 			bad "$mode page $page: exit $rc, want 1"; cat "$WORK/last.out"
@@ -62,7 +62,7 @@ else
 fi
 
 # the JSON sink cleans up the same way
-timeout 60 "$FTSCOPE" convert -q --format json --input "$WORK/commit.dat" --output "$O/trace.json" > /dev/null 2>&1
+timeout 600 "$FTSCOPE" convert -q --format json --input "$WORK/commit.dat" --output "$O/trace.json" > /dev/null 2>&1
 rc=$?
 [ "$rc" -eq 1 ] && pass "corrupt page as json: exit 1" || bad "corrupt page as json: exit $rc"
 no_output "corrupt page as json"
