@@ -15,6 +15,7 @@
  * here: read_dat.c checks them itself (dat_pages.c).
  */
 #include "ftscope/reader.h"
+#include "trace/dat_pages.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -139,7 +140,7 @@ static int probe_read(int rfd)
 	return n == 1;
 }
 
-int fts_read_dat_probe(const char *path, struct fts_err *err)
+int fts_dat_probe_open(const char *path, struct fts_err *err)
 {
 	int p[2], status, answered, rc;
 	pid_t pid;

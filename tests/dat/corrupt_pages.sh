@@ -24,7 +24,7 @@ declare -A why=(
 	[short]="sched_switch record of 12 bytes, its format needs"
 )
 # (each convert parses this file's 2 MB of event formats: keep the list short)
-for case in commit:1 commit:3 reclen:1 loop:2 short:1; do
+for case in commit:0 commit:1 commit:3 reclen:1 loop:2 short:1; do
 	mode=${case%:*}
 	for page in ${case#*:}; do
 		where=$(python3 "$SRC/tests/dat/corrupt_dat.py" "$IN" "$WORK/$mode.dat" "$mode" -1 "$page") ||
