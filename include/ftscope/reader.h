@@ -35,8 +35,11 @@ const char *fts_input_format_name(enum fts_input_format fmt);
 
 /*
  * fts_read_text - parse kernel/trace-cmd text at @path, calling opts->emit per
- * event. Unknown lines are counted in @st, never fatal. Returns 0, the
- * emitter's non-zero value, or a negative code with @err filled.
+ * event. Unknown lines (and numbers too wide for their field) are counted in
+ * @st, never fatal; time going backwards on a CPU is (-EINVAL: two captures
+ * joined or a reordered file). @path must be a regular file (a FIFO or device
+ * is refused at once). Returns 0, the emitter's non-zero value, or a negative
+ * code with @err filled.
  */
 int fts_read_text(const char *path, const struct fts_read_opts *opts,
 		  struct fts_read_stats *st, struct fts_err *err);
@@ -44,7 +47,9 @@ int fts_read_text(const char *path, const struct fts_read_opts *opts,
 /*
  * fts_read_dat - read a trace.dat (every buffer instance in it, merged in
  * time order) through libtracecmd, fields through libtraceevent. Same
- * contract as fts_read_text. A truncated file is an error.
+ * contract as fts_read_text. A truncated file, a corrupt data page or
+ * record (the message names the CPU and file offset), a header that crashes
+ * the trace library, and time going backwards on a CPU are errors.
  */
 int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		 struct fts_read_stats *st, struct fts_err *err);

@@ -916,8 +916,8 @@ static void test_window(void **state)
 	assert_int_equal(count("A:10", NULL), 4);
 	assert_int_equal(count("B:20", NULL), 2);
 	for (int i = 0; i < sink.nitems; i++) {
-		assert_true(sink.items[i].ts >= 2000 + off);
-		assert_true(sink.items[i].ts + sink.items[i].dur <= 5000 + off);
+		assert_true(sink.items[i].ts >= (uint64_t)(2000 + off));
+		assert_true(sink.items[i].ts + sink.items[i].dur <= (uint64_t)(5000 + off));
 	}
 }
 
