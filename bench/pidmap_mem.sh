@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # pidmap_mem.sh - peak memory of `ftscope convert --pid_mapping` with a large mapping.
 #
 # What: writes a pid_mapping.json of about SIZE_MB MB (default 200; the loader's

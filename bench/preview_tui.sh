@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # preview_tui.sh - what a user of `ftscope preview` waits for on a big capture.
 #
 # What: `ftscope preview FILE --print COLSxROWS --keys SESSION --timing` on the

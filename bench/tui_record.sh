@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # bench/tui_record.sh - what the interactive session costs while it records.
 #
 #   bench/tui_record.sh [ftscope-binary] [seconds] [outdir]

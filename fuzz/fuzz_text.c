@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_text.c - libFuzzer target: arbitrary bytes through the text reader and
  * the sched model into a sink that checks the items it gets.

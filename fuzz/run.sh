@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Run the libFuzzer targets: fuzz/run.sh [seconds-per-target, default 60] [target...]
 # (targets: text json dat dat_pages; default all)
 # Builds with clang into build-fuzz (needs clang and libclang-rt-14-dev);

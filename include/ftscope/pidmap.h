@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pidmap.h - host pid -> container pid, loaded from pid_mapping.json.
  *

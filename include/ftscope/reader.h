@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reader.h - trace input readers. The format is decided from the file's first
  * bytes, never its name; every reader produces struct fts_event in time order.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sched_model.h - the state machine that turns events into lane items.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stats.h - Host Bound triage numbers, per task and per CPU, from lane items.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * timemap.h - trace clock (CLOCK_MONOTONIC_RAW ns) -> output time, and the
  * profiling window.

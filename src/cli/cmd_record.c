@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cmd_record.c - `ftscope record`: the reference recorder's flags over the
  * recorder API, a compact live status, and stopping on --record_time,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cmd_stats.c - `ftscope stats`: per-task and per-CPU triage numbers for a
  * trace or an ftrace DB, as a table, CSV or JSON. The numbers come from the

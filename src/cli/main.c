@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* main.c - ftscope entry point: dispatch to one subcommand. */
 #include "commands.h"
 #include "msg.h"

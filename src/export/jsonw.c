@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "export/jsonw.h"
 #include "ftscope/util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * jsonw.h - JSON string escaping into the util buffer, shared by the
  * SQLite sink (args column) and the JSON sink.

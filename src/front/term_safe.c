@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "term_safe.h"
 
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ftscope/pidmap.h"
 
 #include <errno.h>

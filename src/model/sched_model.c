@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * sched_model.c - events -> lane items.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * pipeline.c - one pass: detect -> probe -> clock pre-scan -> time map ->
  * pid map -> read -> sched model -> the caller's sinks (through a tee), with

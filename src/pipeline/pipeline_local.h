@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pipeline_local.h - state shared by the pipeline's files (src/pipeline only). */
 #ifndef FTS_PIPELINE_LOCAL_H
 #define FTS_PIPELINE_LOCAL_H

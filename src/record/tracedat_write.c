@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ftscope/error.h"
 #include "record/tracedat_write.h"
 #include "trace/dat_layout.h"

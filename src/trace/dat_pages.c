@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dat_pages.c - bounded walks of ring-buffer pages (see dat_pages.h).
  *

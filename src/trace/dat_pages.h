@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dat_pages.h - checks of trace.dat ring-buffer pages before libtracecmd or
  * kbuffer reads them (private to the trace.dat reader).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dat_probe.c - open a trace.dat with libtracecmd in a freshly exec'd
  * process, so a corrupt header that crashes the library (its event-format

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * read_dat.c - trace.dat reader (libtracecmd for the file, libtraceevent for
  * the fields).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * grid.c - the cell grid and its one text writer (see grid.h).
  *

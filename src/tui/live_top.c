@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * live_top.c - rank threads by run-queue wait and CPU time between two
  * scans of /proc/PID/task/TID/schedstat. Each scan is kept sorted by tid so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * live_top.h - the record screen's live top: which threads waited longest
  * Runnable and which ran most over the last sample interval, from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * print.c - `ftscope preview --print WxH [--keys K] [--color] [--timing]`:
  * the same view as the terminal, replayed from keys and written as text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * screen_export.c - guided export for MindStudio Insight: format, output
  * (flagged when Insight will not recognise the name or its import refuses

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * screen_record.c - a capture in progress, refreshed from the recorder's
  * health snapshots (it samples on its own thread; this screen only reads):

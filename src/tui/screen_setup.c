@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * screen_setup.c - choose what to record: CPUs on a grid with their current
  * utilisation and NUMA node, event groups (expandable to the single events,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * session.c - the interactive session's loop: one current screen, its draw
  * when something changed, its tick on a timer for live data, its key

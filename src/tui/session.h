@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * session.h - the interactive session's screens as a small state machine
  * (ncdu's and htop's shape): home -> setup -> record -> preview -> export.

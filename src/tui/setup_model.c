@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * setup_model.c - the setup screen's choices and the numbers shown beside
  * them. Pure functions over plain arrays so tests can feed their own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * setup_model.h - what the setup screen edits, without curses: the CPU
  * selection (grid, typed lists, all, a NUMA node), each CPU's utilisation from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * theme.c - the one table of colours and glyphs (see theme.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * theme.h - every colour and glyph the TUI draws, in one table.
  *

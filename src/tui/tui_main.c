@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tui_main.c - the interactive previewer: open the terminal, load the store
  * with a progress screen (q or Ctrl+C stops), then the view's loop: draw when

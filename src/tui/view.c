@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * view.c - the lane view's state machine: creation, layout, keys and mouse.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * view_draw.c - (store, viewport, selection) -> cells.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_impl.h - the lane view's state, shared by view.c (keys, navigation),
  * view_lanes.c (lane order: pins, filter, sort) and view_draw.c (rendering).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * view_lanes.c - which lanes the view shows and in what order: pinned
  * lanes on top (as Insight pins them), then CPU lanes by CPU, then task

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * view_panes.c - the panes around the lanes: details of the item under the
  * cursor, the status line (or the search prompt) and the help screen.

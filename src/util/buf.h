@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * buf.h - the library's one growable byte buffer.
  *

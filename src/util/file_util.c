@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "util/file_util.h"
 
 #include <errno.h>

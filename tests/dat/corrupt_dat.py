@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """corrupt_dat.py - make a corrupt copy of a real v6 trace.dat (for the hardening tests).
 
 corrupt_dat.py IN OUT MODE [CPU] [PAGE]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Issue 10, classes 1 and 2: corrupt data pages in a real trace.dat.
 # Every page and record length is checked before libtracecmd sees it: a bad
 # one gives one line naming the CPU and the file offset, exit 1, no output

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests of the interactive session's curses-free models: the home
  * screen's capture list (classified by content, symlinks skipped, newest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared helpers for the interactive session's tmux tests (sourced, not run).
 # A test: source lib_session.sh "$@" -> FTS, SRC, WORK, T set, cwd = WORK.
 FTS=$1

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 8, the whole loop in a real terminal as root on real tracefs:
 # home -> setup (CPU 0, sched only, 5 s: room to check the live table, the
 # live top and 80x24 while it runs on a loaded machine) -> probe -> recording under

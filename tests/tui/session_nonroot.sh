@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 8: without root the home screen still opens (preview and export
 # work) and the record action says why it cannot; no terminal -> usage, exit 2.
 source "$(dirname "$0")/lib_session.sh" "$@"

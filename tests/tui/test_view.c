@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests of the lane view on a real store: a small ftrace text capture
  * written here, loaded by fts_store_open exactly as `ftscope preview` does,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The real binary in a real terminal: tmux on a private socket, keys sent,
 # the pane captured. Open a capture, search, zoom, details, help, resize to
 # 80x24, quit (exit 0, terminal restored); SIGTERM, SIGHUP, Ctrl+C, SIGSEGV and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for pid_mapping.json loading. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the sched model: every transition, through a capturing sink. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the readers' time guard (src/trace/timecheck.c, issue 10 classes 8, 9). */
 #include <errno.h>
 #include <setjmp.h>
