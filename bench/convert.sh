@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # convert.sh — time `ftscope convert` on the large inputs from bench/make_input.sh.
 #
 # What: runs txt->db, txt->db --with-summary (the added time of Insight's summary

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make_input.sh — build large, real-looking inputs for bench/convert.sh.
 #
 # What (all in the cache dir, default /tmp/ftscope-bench, or $FTSCOPE_BENCH_DIR):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # many_tasks.sh - time `ftscope convert` on traces with many distinct live tasks.
 #
 # What: for each N (default 100000 200000 400000) writes a kernel-text trace in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # preview.sh — the preview lane store on a capture of ~10 million slices.
 #
 # What: loads the capture into the store (the library call `ftscope preview` makes)

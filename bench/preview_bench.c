@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * preview_bench.c - load a capture into the preview store and print figures:
  * load time and rate, items, memory per item (the store's own count and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # preview_tui.sh - what a user of `ftscope preview` waits for on a big capture.
 #
 # What: `ftscope preview FILE --print COLSxROWS --keys SESSION --timing` on the
@@ -8,7 +9,9 @@
 #   next/previous item, next run of the task, search, filter, pin, marker,
 #   details, whole capture, start/end. Prints the load time and peak RSS
 #   (/usr/bin/time), the first frame, and p50/p99/max of key+redraw (each
-#   frame is the key's handling plus a full redraw of COLS x ROWS cells).
+#   frame is the key's handling plus a full redraw of COLS x ROWS cells), as wall
+#   time and as this thread's CPU time (on a shared machine, wall time includes
+#   waiting for a core; CPU time is the frame's own cost).
 #   Figures only, not a pass/fail test.
 # How: bench/preview_tui.sh [COLS ROWS]   env: FTSCOPE (default build/ftscope),
 #      FTSCOPE_BENCH_DIR (default /tmp/ftscope-bench-10m; run bench/preview.sh once

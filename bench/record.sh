@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # bench/record.sh - recorder throughput and cost under a fixed load.
 #
 #   bench/record.sh [ftscope-binary] [seconds] [outdir]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # stats.sh — time and peak RSS of `ftscope stats` on the large inputs of bench/make_input.sh,
 # next to what it costs only to read and model the file, and to convert it to a DB.
 #

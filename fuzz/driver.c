@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * driver.c - runs a fuzz target over files named on the command line, for
  * builds without libFuzzer: ctest replays the corpus through every target

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fuzz_dat.c - libFuzzer target: bytes through format detection and the trace.dat reader. */
 #include <stdint.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_dat_pages.c - libFuzzer target: fuzzed ring-buffer pages inside a
  * valid trace.dat.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fuzz_json.c - libFuzzer target: the JSON loaders (pid mapping, start_info/end_info). */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fuzz_text.c - libFuzzer target: arbitrary bytes through the text reader and
  * the sched model into a sink that checks the items it gets.
@@ -44,7 +45,7 @@ static int ck_item(struct fts_sink *s, const struct fts_item *it, struct fts_err
 
 static int emit(void *ctx, const struct fts_event *ev)
 {
-	return fts_model_event(ctx, ev);
+	return fts_model_event(ctx, ev, NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -68,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ro.emit = emit;
 		ro.emit_ctx = m;
 		fts_read_text(path, &ro, &st, NULL);
-		fts_model_finish(m);
+		fts_model_finish(m, NULL);
 		fts_model_free(m);
 	}
 	unlink(path);

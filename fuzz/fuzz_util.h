@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_util.h - the readers take paths: put a fuzz input in a private temp file. */
 #ifndef FTS_FUZZ_UTIL_H
 #define FTS_FUZZ_UTIL_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """make_dat_pages.py - the template and seeds for fuzz_dat_pages, cut from a real capture.
 
 make_dat_pages.py CAPTURE.dat OUTDIR

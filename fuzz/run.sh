@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Run the libFuzzer targets: fuzz/run.sh [seconds-per-target, default 60] [target...]
 # (targets: text json dat dat_pages; default all)
 # Builds with clang into build-fuzz (needs clang and libclang-rt-14-dev);
@@ -24,7 +25,11 @@ for t in "${targets[@]}"; do
 	dat_pages) seeds+=("fuzz/dat_pages/seeds") ;;   # cut from the real v6 capture
 	esac
 	echo "== fuzz_$t for ${secs}s"
-	ASAN_OPTIONS=detect_leaks=1 ./fuzz/fuzz_$t -max_total_time="$secs" -max_len=65536 \
+	# full malloc stacks: libtracecmd has no frame pointers, and the suppressions
+	# for its own leaks name functions below it
+	ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
+		LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0 \
+		./fuzz/fuzz_$t -max_total_time="$secs" -max_len=65536 \
 		-rss_limit_mb=1024 -print_final_stats=1 "${seeds[@]}" 2>&1 |
 		grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss)|ERROR|SUMMARY|crash-" || true
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Configure and build ftscope: scripts/build.sh [build-dir] [extra cmake args...]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by the scripts that make real captures (assets/sample/make_sample.sh,
 # tests/data/make_fixtures.sh, bench/make_input.sh): the event set ftscope
 # records and the setup of a private tracefs instance. Never the global files.

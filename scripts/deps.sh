@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Install what ftscope needs to build, test and record on Debian 12 / Ubuntu.
 # The one list of packages: quickstart.sh and .ci/run both call this.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # One command on a fresh Debian 12 machine: install dependencies, build, and
 # run ftscope on the bundled sample capture (a real trace with Ascend-style
 # profiling clock files and a container pid mapping).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build and run every test (ctest: cmocka units, golden and contract tests,
 # real-tracefs recording tests when root). scripts/test.sh --asan runs the
 # same suite built with AddressSanitizer + UndefinedBehaviorSanitizer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cleanup.h - removing partial outputs when the process is stopped by a
  * signal.

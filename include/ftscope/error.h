@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * error.h - library error reporting: a negative errno-style code plus a
  * message the caller shows. Nothing in the library prints or exits.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * event.h - the one event struct every reader produces.
  *

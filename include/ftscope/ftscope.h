@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ftscope.h - the public C API of libftscope, in one include.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lane.h - lanes, items and the sink interface between the sched model and every output.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pidmap.h - host pid -> container pid, loaded from pid_mapping.json.
  *
@@ -16,20 +17,45 @@
 
 struct fts_pidmap;
 
-/*
- * fts_pidmap_load - parse @path. Returns 0 and a map in @out, or a negative
- * code with @err filled (missing file, not JSON, wrong shape).
+/**
+ * fts_pidmap_load - read a pid mapping file (pid_mapping.json)
+ * @path: a regular file
+ * @out: the map, freed with fts_pidmap_free
+ * @err: filled when the file is missing, not JSON or of the wrong shape
+ *
+ * Returns 0 or a negative errno.
  */
 int fts_pidmap_load(const char *path, struct fts_pidmap **out, struct fts_err *err);
 
-/* fts_pidmap_lookup - the container pid of host pid @pid, or @pid when unmapped. */
+/**
+ * fts_pidmap_lookup - the container pid of a host pid
+ * @m: the map; NULL maps nothing
+ * @pid: the host pid
+ *
+ * Returns the container pid, or @pid when it is not mapped.
+ */
 int32_t fts_pidmap_lookup(const struct fts_pidmap *m, int32_t pid);
 
-/* fts_pidmap_size - entries that map to a different pid; fts_pidmap_entries - all entries. */
+/**
+ * fts_pidmap_size - how many entries map to a different pid
+ * @m: the map
+ *
+ * Returns the count.
+ */
 uint32_t fts_pidmap_size(const struct fts_pidmap *m);
+
+/**
+ * fts_pidmap_entries - how many entries the file held
+ * @m: the map
+ *
+ * Returns the count.
+ */
 uint32_t fts_pidmap_entries(const struct fts_pidmap *m);
 
-/* fts_pidmap_free - release @m (NULL is fine). */
+/**
+ * fts_pidmap_free - release a map
+ * @m: the map; NULL is fine
+ */
 void fts_pidmap_free(struct fts_pidmap *m);
 
 #endif

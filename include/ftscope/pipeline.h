@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pipeline.h - read -> time map -> pid map -> sched model -> the caller's sinks.
  *

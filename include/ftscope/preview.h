@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * preview.h - the lane store behind the terminal previewer.
  *

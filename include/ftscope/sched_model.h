@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sched_model.h - the state machine that turns events into lane items.
  *
@@ -68,32 +69,52 @@ struct fts_model_stats {
 
 struct fts_model;
 
-/*
- * fts_model_create - a model that writes into @sink (borrowed; the caller
- * finishes and destroys it). Returns 0 or a negative code.
+/**
+ * fts_model_create - a model that turns events into lane items for a sink
+ * @opts: the time map (required), pid map and marker rows
+ * @sink: where items go; borrowed: the caller finishes and destroys it
+ * @out: the model, freed with fts_model_free
+ * @err: filled on error
+ *
+ * Returns 0 or a negative errno.
  */
 int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
 		     struct fts_model **out, struct fts_err *err);
 
-/*
- * fts_model_event - feed one event (time order). Returns 0, or the sink's
- * negative error code with the message in the model's error (fts_model_error).
+/**
+ * fts_model_event - feed one event
+ * @m: the model
+ * @ev: the event; events come in time order
+ * @err: filled with the sink's message when it fails
+ *
+ * Returns 0, or the sink's negative errno.
  */
-int fts_model_event(struct fts_model *m, const struct fts_event *ev);
+int fts_model_event(struct fts_model *m, const struct fts_event *ev, struct fts_err *err);
 
-/*
- * fts_model_finish - close every open slice at the end of the trace (or of
- * the window, whichever is first). Returns 0 or a negative sink error.
+/**
+ * fts_model_finish - close every open slice at the end of the trace
+ * @m: the model
+ * @err: filled with the sink's message when it fails
+ *
+ * The end is the last event, or the window's end when the trace goes on past
+ * it; markers and wakeup links still pending are handed over too.
+ *
+ * Returns 0, or the sink's negative errno.
  */
-int fts_model_finish(struct fts_model *m);
+int fts_model_finish(struct fts_model *m, struct fts_err *err);
 
-/* fts_model_error - the message behind the last negative return. */
-const struct fts_err *fts_model_error(const struct fts_model *m);
-
-/* fts_model_stats - counters for the summary. */
+/**
+ * fts_model_stats - counters for the summary
+ * @m: the model
+ *
+ * Returns the counters, valid until fts_model_free.
+ */
 const struct fts_model_stats *fts_model_stats(const struct fts_model *m);
 
-/* fts_model_free - release @m (NULL is fine). */
+/**
+ * fts_model_free - release a model
+ * @m: the model; NULL is fine
+ */
 void fts_model_free(struct fts_model *m);
 
 #endif

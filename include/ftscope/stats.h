@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stats.h - Host Bound triage numbers, per task and per CPU, from lane items.
  *
@@ -163,13 +164,26 @@ struct fts_sink *fts_stats_sink(struct fts_stats *st);
  */
 int fts_stats_finish(struct fts_stats *st, struct fts_err *err);
 
-/* fts_stats_free - release @st and its sink (NULL is fine). */
+/**
+ * fts_stats_free - release a collector and its sink
+ * @st: the collector; NULL is fine
+ */
 void fts_stats_free(struct fts_stats *st);
 
-/* fts_stats_info - totals; valid as long as @st. */
+/**
+ * fts_stats_info - the totals over everything counted
+ * @st: the collector
+ *
+ * Returns the totals, valid as long as @st.
+ */
 const struct fts_stats_info *fts_stats_info(const struct fts_stats *st);
 
-/* fts_stats_ntasks - task rows (0 before finish). */
+/**
+ * fts_stats_ntasks - how many task rows there are
+ * @st: the collector
+ *
+ * Returns the number of task rows (0 before finish).
+ */
 size_t fts_stats_ntasks(const struct fts_stats *st);
 
 /**
@@ -181,10 +195,21 @@ size_t fts_stats_ntasks(const struct fts_stats *st);
  */
 const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i);
 
-/* fts_stats_ncpus - CPU rows, by CPU number (0 before finish). */
+/**
+ * fts_stats_ncpus - how many CPU rows there are (ordered by CPU number)
+ * @st: the collector
+ *
+ * Returns the number of CPU rows (0 before finish).
+ */
 size_t fts_stats_ncpus(const struct fts_stats *st);
 
-/* fts_stats_cpu - CPU row @i (< fts_stats_ncpus), valid as long as @st. */
+/**
+ * fts_stats_cpu - one CPU row
+ * @st: the collector, finished
+ * @i: < fts_stats_ncpus()
+ *
+ * Returns the row, valid as long as @st.
+ */
 const struct fts_cpu_stats *fts_stats_cpu(const struct fts_stats *st, size_t i);
 
 /**
@@ -197,7 +222,12 @@ const struct fts_cpu_stats *fts_stats_cpu(const struct fts_stats *st, size_t i);
  */
 void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int descending);
 
-/* fts_task_col_name - the column's name with its unit ("running_ns"), or NULL. */
+/**
+ * fts_task_col_name - a task column's name, with its unit
+ * @col: the column
+ *
+ * Returns the name ("running_ns", ...), or NULL for a column out of range.
+ */
 const char *fts_task_col_name(enum fts_task_col col);
 
 /**

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * timemap.h - trace clock (CLOCK_MONOTONIC_RAW ns) -> output time, and the
  * profiling window.
@@ -42,23 +43,38 @@ struct fts_timemap {
 	int skipped_cards;       /* start_info without end_info, or unreadable */
 };
 
-/* fts_timemap_raw - identity mapping, no window. */
+/**
+ * fts_timemap_raw - the identity mapping, with no window
+ * @tm: filled
+ */
 void fts_timemap_raw(struct fts_timemap *tm);
 
-/*
- * fts_timemap_from_profiling - find every start_info/end_info pair below
- * @dir (without following symlinks) and build the mapping. Returns 0, or a
- * negative code with @err filled when @dir is missing or holds no pair.
+/**
+ * fts_timemap_from_profiling - align with Ascend profiling data
+ * @dir: the profiling directory; every start_info/end_info pair below it
+ *       is read, without following symlinks
+ * @tm: filled with the mapping and the union window of the cards
+ * @err: filled when @dir is missing, holds no pair, or a card's files are wrong
+ *
+ * Returns 0 or a negative errno.
  */
 int fts_timemap_from_profiling(const char *dir, struct fts_timemap *tm, struct fts_err *err);
 
-/* fts_timemap_from_clock - epoch mapping from a recorder clock pair, no window. */
+/**
+ * fts_timemap_from_clock - the epoch mapping from a recorder clock pair, no window
+ * @tm: filled
+ * @cp: the pair; an invalid one gives the identity mapping
+ */
 void fts_timemap_from_clock(struct fts_timemap *tm, const struct fts_clock_pair *cp);
 
-/*
- * fts_timemap_parse_info - parse one start_info/end_info text: clockMonotonicRaw
- * (ns) and, for start_info, collectionTimeBegin (us; @begin_us may be NULL for
- * end_info). Values may be JSON strings or numbers. 0 or negative code.
+/**
+ * fts_timemap_parse_info - parse one start_info or end_info text
+ * @text: the file's content (JSON; values may be strings or numbers)
+ * @len: its length
+ * @mono_ns: set to clockMonotonicRaw (ns)
+ * @begin_us: set to collectionTimeBegin (us) for start_info; NULL for end_info
+ *
+ * Returns 0 or a negative errno (missing key, out-of-range value).
  */
 int fts_timemap_parse_info(const char *text, size_t len, int64_t *mono_ns, int64_t *begin_us);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * util.h - the two small helpers the front ends share with the library, so
  * each job has one implementation: decoding UTF-8 (every escaper and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cmd_convert.c - `ftscope convert`: a trace -> ftrace_data.db or Chrome JSON. */
 #include <errno.h>
 #include <stdarg.h>

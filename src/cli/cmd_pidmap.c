@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cmd_pidmap.c - `ftscope pidmap`: write pid_mapping.json once, or keep it
  * updated every --interval seconds until Ctrl+C/SIGTERM/SIGHUP.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cmd_preview.c - `ftscope preview`: the terminal lane viewer, or one screen as text with --print. */
 #ifdef FTS_HAVE_TUI
 #include <stdio.h>

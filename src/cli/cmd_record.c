@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cmd_record.c - `ftscope record`: the reference recorder's flags over the
  * recorder API, a compact live status, and stopping on --record_time,
@@ -8,6 +9,7 @@
  */
 #include "commands.h"
 #include "fmt.h"
+#include "msg.h"
 #include "opts.h"
 #include "term_safe.h"
 #include <ftscope/error.h>
@@ -92,18 +94,8 @@ static void usage(FILE *f)
 		"Exit status: 0 saved, 1 error, 2 bad arguments, 3 saved but cut short by a disk error.\n");
 }
 
-/* One escaped line "ftscope record: ..." on stderr. */
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("ftscope record: ", stderr);
-	va_start(ap, fmt);
-	fts_vfprintf_safe(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+/* One escaped line "ftscope record: ..." on stderr, through the one message path. */
+#define say(...) fts_msg_err("record", __VA_ARGS__)
 
 static int parse_bool(const char *name, const char *v, int *out)
 {

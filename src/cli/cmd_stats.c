@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cmd_stats.c - `ftscope stats`: per-task and per-CPU triage numbers for a
  * trace or an ftrace DB, as a table, CSV or JSON. The numbers come from the
@@ -14,6 +15,7 @@
 #include "term_safe.h"
 #include <ftscope/pipeline.h>
 #include <ftscope/stats.h>
+#include <ftscope/util.h>
 
 enum { O_PROFILING, O_PIDMAP, O_TOP, O_TASK, O_CPU, O_SORT, O_FORMAT, O_WINDOW, O_HELP };
 
@@ -427,18 +429,11 @@ static void json_str(const char *s)
 	fputc('"', stdout);
 	while (*p) {
 		unsigned c = *p;
-		int n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
-			(c & 0xF8) == 0xF0 ? 4 : 0;
-		int ok = n > 0 && (n != 2 || c >= 0xC2);
+		uint32_t cp = 0;
+		int n = fts_utf8_decode(p, &cp);
 
-		for (int i = 1; ok && i < n; i++)
-			ok = (p[i] & 0xC0) == 0x80;
-		if (ok && n == 3 && ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0)))
-			ok = 0;
-		if (ok && n == 4 && ((c == 0xF0 && p[1] < 0x90) || c > 0xF4 || (c == 0xF4 && p[1] >= 0x90)))
-			ok = 0;
-		if (!ok) {
-			printf("\\u%04x", c);
+		if (!n) {
+			printf("\\u%04x", c); /* an invalid byte, read as Latin-1 */
 			p++;
 		} else if (n == 1) {
 			if (c == '"' || c == '\\')
@@ -448,9 +443,9 @@ static void json_str(const char *s)
 			else
 				fputc((int)c, stdout);
 			p++;
-		} else if (n == 2 && c == 0xC2 && p[1] < 0xA0) {
-			printf("\\u%04x", p[1]); /* C1 control */
-			p += 2;
+		} else if (cp < 0xa0) {
+			printf("\\u%04x", (unsigned)cp); /* C1 control */
+			p += n;
 		} else {
 			fwrite(p, 1, (size_t)n, stdout);
 			p += n;

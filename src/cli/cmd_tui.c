@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cmd_tui.c - `ftscope tui` (and `ftscope` alone on a terminal): the
  * interactive session; `ftscope record --tui` enters it at the setup screen

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* commands.h - the subcommands; each returns the process exit status. */
 #ifndef FTS_CLI_COMMANDS_H
 #define FTS_CLI_COMMANDS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* main.c - ftscope entry point: dispatch to one subcommand. */
 #include "commands.h"
 #include "msg.h"
@@ -32,6 +33,9 @@ static void usage(FILE *f)
 		fprintf(f, "  %-9s %s\n", c->name, c->summary);
 	fprintf(f, "  %-9s %s\n", "help", "this text; 'ftscope <command> --help' for a command's options");
 	fprintf(f, "  %-9s %s\n", "version", "print the version");
+	fprintf(f, "\nexit status (every command): 0 done (record: also when stopped by Ctrl+C),\n"
+		   "1 failed (one line on stderr, no partial output), 2 usage error,\n"
+		   "128+N killed by signal N. See docs/robustness.md.\n");
 }
 
 int main(int argc, char **argv)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "opts.h"
 #include "msg.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * args_json.c - the flat JSON objects found in slice args ({"cpu":"3",...})
  * split into key/value strings, without building a tree: the DB readback

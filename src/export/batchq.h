@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * batchq.h - a bounded queue of byte batches from one producer thread to one
  * consumer thread.

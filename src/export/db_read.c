@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * db_read.c - an ftrace DB read back: its lanes (thread rows of the "CPU
  * Scheduling" and "Process Scheduling" processes) and every slice, in file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * json_read.c - our Chrome-trace JSON read back. The JSON sink writes one
  * event per line, so this reads line by line and never holds a tree: each

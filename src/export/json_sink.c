@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * json_sink.c - Chrome-trace JSON (array form) that Insight and Perfetto read.
  *

@@ -1,72 +1,9 @@
+// SPDX-License-Identifier: MIT
 #include "export/jsonw.h"
+#include "ftscope/util.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-int fts_buf_reserve(struct fts_buf *b, size_t n)
-{
-	size_t cap;
-	char *p;
-
-	if (b->len + n <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + n)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p) {
-		b->oom = 1;
-		return -1;
-	}
-	b->p = p;
-	b->cap = cap;
-	return 0;
-}
-
-void fts_buf_put(struct fts_buf *b, const char *s, size_t n)
-{
-	if (fts_buf_reserve(b, n))
-		return;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-}
-
-void fts_buf_puts(struct fts_buf *b, const char *s)
-{
-	fts_buf_put(b, s, strlen(s));
-}
-
-/* Length of the valid UTF-8 sequence at @s (1-4), or 0 if invalid. */
-static int utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	int n, i;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
 
 void fts_buf_put_str(struct fts_buf *b, const char *s)
 {
@@ -95,7 +32,7 @@ void fts_buf_put_str(struct fts_buf *b, const char *s)
 			p++;
 			continue;
 		}
-		if (c >= 0x80 && (l = utf8_len(p)) > 1) {
+		if (c >= 0x80 && (l = fts_utf8_decode(p, NULL)) > 1) {
 			memcpy(o, p, (size_t)l);
 			o += l;
 			p += l;
@@ -149,9 +86,3 @@ void fts_buf_put_args(struct fts_buf *b, const struct fts_item *it)
 	fts_buf_put(b, "}", 1);
 }
 
-void fts_buf_free(struct fts_buf *b)
-{
-	free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
-}

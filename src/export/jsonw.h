@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * jsonw.h - a growable byte buffer and JSON string escaping, shared by the
+ * jsonw.h - JSON string escaping into the util buffer, shared by the
  * SQLite sink (args column) and the JSON sink.
  *
  * Escaping is stricter than JSON needs: control bytes, '"' and '\\' as usual,
@@ -14,22 +15,7 @@
 #include <stdint.h>
 
 #include "ftscope/lane.h"
-
-struct fts_buf {
-	char *p;
-	size_t len;
-	size_t cap;
-	int oom;       /* an append failed: the content is incomplete */
-};
-
-/* fts_buf_reserve - make room for @n more bytes; 0 or -1 (sets oom). */
-int fts_buf_reserve(struct fts_buf *b, size_t n);
-
-/* fts_buf_put - append @n bytes. */
-void fts_buf_put(struct fts_buf *b, const char *s, size_t n);
-
-/* fts_buf_puts - append a C string. */
-void fts_buf_puts(struct fts_buf *b, const char *s);
+#include "util/buf.h"
 
 /* fts_buf_put_str - append @s as a quoted, escaped JSON string. */
 void fts_buf_put_str(struct fts_buf *b, const char *s);
@@ -42,8 +28,5 @@ void fts_buf_put_u64(struct fts_buf *b, uint64_t v);
 
 /* fts_buf_put_args - append {"k":"v",...} for an item's args (all strings). */
 void fts_buf_put_args(struct fts_buf *b, const struct fts_item *it);
-
-/* fts_buf_free - release the buffer. */
-void fts_buf_free(struct fts_buf *b);
 
 #endif

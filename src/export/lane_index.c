@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * lane_index.c - the store's sort and its multi-resolution summary.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * preview_store.c - fts_store_open and the store's accessors. Every input goes
  * through fts_pipeline_run (a trace through the readers, maps and model as

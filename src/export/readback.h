@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * readback.h - reading an ftrace DB (ours or the reference converter's) or our
  * Chrome JSON back into lanes and rows, for the pipeline's replay and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sinks.h - the output formats: each returns a struct fts_sink (core/lane.h). */
 #ifndef FTS_SINKS_H
 #define FTS_SINKS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * sqlite_sink.c - MindStudio Insight's ftrace DB (insight-import-contract.md).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * store_args.c - item args as interned blobs. Most args repeat exactly (a
  * task's cpu, prio and host pid; a switch's two tasks), so a blob per

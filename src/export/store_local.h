@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * store_local.h - the preview lane store's insides (src/export only).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * store_query.c - answering the view: bucket summaries, the item under the
  * cursor, the next item of some kinds. All walk the summary tree, never a

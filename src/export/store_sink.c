@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * store_sink.c - the sink that fills the preview store: lanes as declared,
  * items appended to their lane's columns (sorted later, at index time).

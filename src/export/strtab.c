@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* strtab.c - interned strings: an arena, an offset table and an open-addressing hash. */
 #include "export/strtab.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * strtab.h - interned byte strings: each distinct string stored once in an
  * arena, known by a dense uint32 id. The lane store keeps names and args

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * summary_tables.c - MindStudio Insight's Ftrace Task Summary, precomputed
  * (insight-import-contract.md sections 2.4 and 6, option 6.4 C).

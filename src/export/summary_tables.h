@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary_tables.h - Insight's Ftrace Task Summary tables, written by us (summary_tables.c). */
 #ifndef FTS_SUMMARY_TABLES_H
 #define FTS_SUMMARY_TABLES_H

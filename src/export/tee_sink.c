@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tee_sink.c - one sink that forwards every lane and item to several others,
  * so one pass of the model feeds SQLite, JSON, the preview store and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fmt.c - human-readable counts, sizes, rates and durations (see fmt.h). */
 #include "fmt.h"
 

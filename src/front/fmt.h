@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fmt.h - human-readable numbers for both front ends: counts ("1.2M"),
  * sizes ("1.5 MiB"), rates ("340.1k/s") and durations ("2m05s"). Each writes

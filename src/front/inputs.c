@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* inputs.c - the default input and the output format/suffix rules. */
 #include "inputs.h"
 

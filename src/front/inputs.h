@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * inputs.h - which file to read when none is named, and which output format
  * and name follow from what was asked. Shared by the CLI and the TUI; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* insight.c - Insight's name and path rules (contract sections 1.1 and 1.5). */
 #include "insight.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * insight.h - what MindStudio Insight will refuse, checked before the user
  * copies a file to their workstation (insight-import-contract.md 1.1, 1.5).

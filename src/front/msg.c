@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* msg.c - every CLI message is formatted, then escaped as a whole (see msg.h). */
 #include "msg.h"
 #include "term_safe.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * msg.h - the one path from the command line to the terminal.
  *

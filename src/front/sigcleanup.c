@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* sigcleanup.c - remove partial outputs, then die by the signal (see sigcleanup.h). */
 #include "sigcleanup.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sigcleanup.h - a front end stopped by a signal leaves no partial output.
  */

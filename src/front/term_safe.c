@@ -1,31 +1,19 @@
+// SPDX-License-Identifier: MIT
 #include "term_safe.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
+
+#include <ftscope/util.h>
 
 /* Length of a valid UTF-8 sequence at @s that is not a C1 control, else 0. */
 static int printable_utf8(const unsigned char *s)
 {
-	int n;
+	uint32_t cp;
+	int n = fts_utf8_decode(s, &cp);
 
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	}
-	if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
-		return 0; /* U+0080..U+009F: C1 controls (e.g. CSI) */
-	if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
-	    (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
-		return 0; /* overlong, surrogate, beyond U+10FFFF */
-	return n;
+	return n > 1 && cp >= 0xa0 ? n : 0; /* U+0080..U+009F: C1 controls (e.g. CSI) */
 }
 
 void fts_fputs_safe(FILE *f, const char *s)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * term_safe.h - text from the kernel, from other users' file names and from
  * task names is attacker-controlled: it reaches the terminal only through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * latency_hist.c - exact samples first, then a log-linear histogram
  * (see latency_hist.h for the bucket layout and its error).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * latency_hist.h - percentiles of a stream of durations in bounded memory.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * sched_model.c - events -> lane items.
  *
@@ -1224,7 +1225,7 @@ static int on_lost(struct fts_model *m, const struct fts_event *ev)
 
 static int dispatch(struct fts_model *m, const struct fts_event *ev);
 
-int fts_model_event(struct fts_model *m, const struct fts_event *ev)
+static int model_event(struct fts_model *m, const struct fts_event *ev)
 {
 	const struct fts_timemap *tm = m->opts.tm;
 	int rc;
@@ -1290,7 +1291,7 @@ static int dispatch(struct fts_model *m, const struct fts_event *ev)
 	}
 }
 
-int fts_model_finish(struct fts_model *m)
+static int model_finish(struct fts_model *m)
 {
 	/* the end of the trace, or of the window when the trace goes on past it */
 	uint64_t end = m->past_window ? m->opts.tm->hi : m->last_ts;
@@ -1348,9 +1349,22 @@ int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
 	return 0;
 }
 
-const struct fts_err *fts_model_error(const struct fts_model *m)
+/* The model's own error (a sink's failure) travels out through the caller's. */
+static int pass_error(const struct fts_model *m, int rc, struct fts_err *err)
 {
-	return &m->err;
+	if (rc < 0 && err)
+		*err = m->err;
+	return rc;
+}
+
+int fts_model_event(struct fts_model *m, const struct fts_event *ev, struct fts_err *err)
+{
+	return pass_error(m, model_event(m, ev), err);
+}
+
+int fts_model_finish(struct fts_model *m, struct fts_err *err)
+{
+	return pass_error(m, model_finish(m), err);
 }
 
 const struct fts_model_stats *fts_model_stats(const struct fts_model *m)

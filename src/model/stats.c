@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * stats.c - the triage statistics as a sink over lane items (stats.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ftscope/timemap.h"
 
 #include <cjson/cJSON.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * convert.c - fts_convert: one SQLite or JSON sink behind fts_pipeline_run.
  * Kept for the CLI and outside programs that want a file, not sinks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * detect.c - what the pipeline was given, by content: an SQLite file (an
  * ftrace DB), a JSON document (our Chrome trace), or else a trace, which the

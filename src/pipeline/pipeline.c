@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * pipeline.c - one pass: detect -> probe -> clock pre-scan -> time map ->
  * pid map -> read -> sched model -> the caller's sinks (through a tee), with
@@ -115,7 +116,8 @@ static int model_emit(void *ctx, const struct fts_event *ev)
 
 	if (p->cancelled)
 		return 1;
-	return fts_model_event(p->model, ev);
+	/* a sink's failure stops the read (positive), its message kept for later */
+	return fts_model_event(p->model, ev, &p->model_err) ? 1 : 0;
 }
 
 static void read_progress(void *ctx, const struct fts_read_stats *st)
@@ -192,10 +194,10 @@ static int read_and_model(struct fts_pipe *p, struct fts_err *err)
 	rc = fts_read_any(o->input, &ro, &res->read, err);
 	if (p->cancelled)
 		return cancelled(err);
-	if (rc > 0 || fts_model_error(p->model)->code) {
+	if (rc > 0 || p->model_err.code) {
 		/* the model (its sink) failed, not the reader */
-		rc = fts_model_error(p->model)->code ? fts_model_error(p->model)->code : -EIO;
-		return fts_err_set(err, rc, "%s", fts_model_error(p->model)->msg);
+		rc = p->model_err.code ? p->model_err.code : -EIO;
+		return fts_err_set(err, rc, "%s", p->model_err.msg);
 	}
 	if (rc)
 		return rc;
@@ -205,9 +207,9 @@ static int read_and_model(struct fts_pipe *p, struct fts_err *err)
 				   o->input, (unsigned long long)res->read.lines,
 				   (unsigned long long)res->read.skipped,
 				   res->read.first_bad[0] ? ", first: " : "", res->read.first_bad);
-	rc = fts_model_finish(p->model);
+	rc = fts_model_finish(p->model, err);
 	if (rc)
-		return fts_err_set(err, rc, "%s", fts_model_error(p->model)->msg);
+		return rc;
 	res->model = *fts_model_stats(p->model);
 	return check_window(&res->model, o->input, err);
 }

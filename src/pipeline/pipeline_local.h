@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pipeline_local.h - state shared by the pipeline's files (src/pipeline only). */
 #ifndef FTS_PIPELINE_LOCAL_H
 #define FTS_PIPELINE_LOCAL_H
@@ -17,6 +18,7 @@ struct fts_pipe {
 	struct fts_pipeline_result *res;
 	struct fts_pipe_count count;
 	struct fts_model *model;
+	struct fts_err model_err;   /* the model's (its sink's) failure during the read */
 	fts_stage_fn progress;
 	void *progress_ctx;
 	double t0;

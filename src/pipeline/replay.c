@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * replay.c - a DB or JSON input, read back and handed to the sinks as lane
  * items: the time and pid maps do not apply (the file already carries

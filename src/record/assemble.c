@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * assemble.c - at stop, turn the per-CPU streams into the output: a
  * trace.dat assembled page aligned (copy_file_range, punching the copied

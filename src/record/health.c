@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * health.c - the recorder's sampler: a thread that reads the instance's
  * per-CPU counters on its own tick, so rates cover a fixed period whoever

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * instance.c - the recorder's private tracefs instance and what both
  * backends share: the tracefs mount, the CPU list check, the event selection

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * pidmapper.c - the pid mapper: a thread that rescans /proc every
  * interval and rewrites pid_mapping.json, so threads of a model started after

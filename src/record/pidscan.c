@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "record/pidscan.h"
 #include "util/outfile.h"
 

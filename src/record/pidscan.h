@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pidscan.h - collect host pid -> container pid (NSpid) for every thread in
  * /proc and write pid_mapping.json in the reference shape:

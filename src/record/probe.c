@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * probe.c - fts_record_probe: what this machine can record, before a setup
  * screen offers it. Reads only (it never mounts tracefs): /proc/mounts,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * record_local.h - what the recorder's lower files provide to recorder.c
  * (and probe.c). Calls run one way:

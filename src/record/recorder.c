@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * recorder.c - the recorder's public face: check the options and the output
  * before anything is recorded, pick the backend (AUTO falls back to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * stream.c - one reader thread per recorded CPU splices whole ring-buffer
  * pages from trace_pipe_raw into an unlinked stream file beside the output.

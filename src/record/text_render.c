@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * text_render.c - render a trace.dat as the kernel's text format
  * ("comm-pid [cpu] flags secs.usecs: name: info"), in time order across

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * top.c - the optional "live top": a low-priority thread that decodes the
  * pages the readers have already streamed to disk (page cache, read with

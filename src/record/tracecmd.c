@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tracecmd.c - the trace-cmd backend: run `trace-cmd record` as the
  * reference does (-C mono_raw, -b, -M cpumask, -e per event), stop it with

@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: MIT
 #include "ftscope/error.h"
 #include "record/tracedat_write.h"
 #include "trace/dat_layout.h"
+#include "util/buf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,45 +13,18 @@
 #include <linux/falloc.h>
 #include <tracefs.h>
 
-/* A growable byte buffer for the header; the file is little endian like the host. */
-struct buf {
-	char *p;
-	size_t len, cap;
-	int oom;
-};
-
-static void put(struct buf *b, const void *d, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		char *np;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		np = realloc(b->p, cap);
-		if (!np) {
-			b->oom = 1;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, d, n);
-	b->len += n;
-}
-
-static void put4(struct buf *b, uint32_t v) { put(b, &v, 4); }
-static void put8(struct buf *b, uint64_t v) { put(b, &v, 8); }
-static void put2(struct buf *b, uint16_t v) { put(b, &v, 2); }
+/* The header is built in the util buffer; the file is little endian like the host. */
+static void put(struct fts_buf *b, const void *d, size_t n) { fts_buf_put(b, d, n); }
+static void put4(struct fts_buf *b, uint32_t v) { put(b, &v, 4); }
+static void put8(struct fts_buf *b, uint64_t v) { put(b, &v, 8); }
+static void put2(struct fts_buf *b, uint16_t v) { put(b, &v, 2); }
 
 /*
  * Append "<8-byte size><content>" of tracefs file @rel (relative to the
  * tracing directory; libtracefs reads it whole, as these files cannot be
  * sized with stat). A missing file is an error.
  */
-static int put_file8(struct buf *b, const char *rel)
+static int put_file8(struct fts_buf *b, const char *rel)
 {
 	int n = 0;
 	char *d = tracefs_instance_file_read(NULL, rel, &n);
@@ -68,7 +43,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The ftrace/ formats (print, ...) let readers decode trace_marker lines. */
-static int put_ftrace_formats(struct buf *b)
+static int put_ftrace_formats(struct fts_buf *b)
 {
 	static const char *const ftrace_events[] = { "print", "raw_data", "bputs", "bprint" };
 	char path[256];
@@ -87,7 +62,7 @@ static int put_ftrace_formats(struct buf *b)
 	return 0;
 }
 
-static int put_event_formats(struct buf *b, const char *const *events, struct fts_err *err)
+static int put_event_formats(struct fts_buf *b, const char *const *events, struct fts_err *err)
 {
 	size_t n = 0, i = 0;
 	const char **sorted;
@@ -235,7 +210,7 @@ static uint64_t cut_table(char *table, int ncpus, int cut_cpu, uint64_t kept)
 }
 
 /* Magic, version, endianness, long size, page size, headers, formats, cmdlines. */
-static int put_header(struct buf *b, const struct fts_dat_meta *m, int ncpus, struct fts_err *err)
+static int put_header(struct fts_buf *b, const struct fts_dat_meta *m, int ncpus, struct fts_err *err)
 {
 	const char *cl = m->cmdlines ? m->cmdlines : "";
 	char *pf;
@@ -271,7 +246,7 @@ static int put_header(struct buf *b, const struct fts_dat_meta *m, int ncpus, st
 }
 
 /* The options section: per-CPU stats (CPUSTAT) and the trace clock (TRACECLOCK). */
-static void put_options(struct buf *b, const struct fts_dat_meta *m, const struct fts_dat_cpu *cpus,
+static void put_options(struct fts_buf *b, const struct fts_dat_meta *m, const struct fts_dat_cpu *cpus,
 			int ncpus)
 {
 	put(b, "options  ", 10);
@@ -295,7 +270,7 @@ static void put_options(struct buf *b, const struct fts_dat_meta *m, const struc
  * the header. Sets *@table_at to the table's offset in @b. Returns the end of
  * the data.
  */
-static uint64_t put_cpu_table(struct buf *b, const struct fts_dat_meta *m,
+static uint64_t put_cpu_table(struct fts_buf *b, const struct fts_dat_meta *m,
 			      const struct fts_dat_cpu *cpus, int ncpus, size_t *table_at)
 {
 	uint64_t off, page = (uint64_t)m->page_size;
@@ -351,7 +326,7 @@ static int copy_cpu_data(int out, struct fts_dat_meta *m, const struct fts_dat_c
 int fts_tracedat_write(int out, struct fts_dat_meta *m, const struct fts_dat_cpu *cpus,
 		       int ncpus, struct fts_err *err)
 {
-	struct buf b = { 0 };
+	struct fts_buf b = { 0 };
 	size_t table_at = 0;
 	uint64_t end;
 	int rc;
@@ -374,6 +349,6 @@ int fts_tracedat_write(int out, struct fts_dat_meta *m, const struct fts_dat_cpu
 	if (rc)
 		fts_err_set(err, rc, "cannot write trace data: %s", strerror(-rc));
 out:
-	free(b.p);
+	fts_buf_free(&b);
 	return rc;
 }

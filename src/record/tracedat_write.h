@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracedat_write.h - assemble a trace-cmd v6 trace.dat from per-CPU raw
  * ring-buffer pages (see `man 5 trace-cmd.dat.v6`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* dat_layout.c - trace.dat layout walks that do not go through libtracecmd. */
 #include "trace/dat_layout.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dat_layout.h - the on-disk layout of trace.dat files, read without
  * libtracecmd (private to the trace.dat reader).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dat_pages.c - bounded walks of ring-buffer pages (see dat_pages.h).
  *
@@ -171,7 +172,7 @@ static int zfault(struct dat_page_fault *fault, uint64_t at, int64_t page, const
 }
 
 int fts_dat_zextent_check(int fd, const struct dat_v7 *v, const struct dat_page_fmt *f,
-			  uint64_t off, uint64_t size, struct dat_page_fault *fault)
+			  uint64_t off, uint64_t size, int max_chunks, struct dat_page_fault *fault)
 {
 	unsigned char h[8], *z = NULL, *raw = NULL;
 	size_t zcap = 0, rcap = 0;
@@ -186,6 +187,8 @@ int fts_dat_zextent_check(int fd, const struct dat_v7 *v, const struct dat_page_
 	if (fts_dat_pread_all(fd, h, 4, off))
 		return zfault(fault, off, -1, "the chunk count cannot be read");
 	left = fts_le32(h);
+	if (max_chunks > 0 && left > (uint32_t)max_chunks)
+		left = (uint32_t)max_chunks;
 	for (pos = off + 4; !ret && left; left--) {
 		uint32_t csize, rsize;
 		size_t n;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dat_pages.h - checks of trace.dat ring-buffer pages before libtracecmd or
  * kbuffer reads them (private to the trace.dat reader).
@@ -10,6 +11,7 @@
 #ifndef FTS_DAT_PAGES_H
 #define FTS_DAT_PAGES_H
 
+#include "ftscope/error.h"
 #include "trace/dat_layout.h"
 
 #include <stdint.h>
@@ -47,10 +49,20 @@ int fts_dat_extent_check(int fd, const struct dat_page_fmt *f, uint64_t off, uin
 
 /*
  * fts_dat_zextent_check - the same for a zstd-compressed v7 CPU extent: each
- * chunk is decompressed with @v's decoder and its pages checked. Returns 0,
- * 1 with @fault filled (bad chunk or page), or -1 (out of memory).
+ * chunk (the first @max_chunks, 0 = all) is decompressed with @v's decoder
+ * and its pages checked. Returns 0, 1 with @fault filled (bad chunk or page),
+ * or -1 (out of memory).
  */
 int fts_dat_zextent_check(int fd, const struct dat_v7 *v, const struct dat_page_fmt *f,
-			  uint64_t off, uint64_t size, struct dat_page_fault *fault);
+			  uint64_t off, uint64_t size, int max_chunks, struct dat_page_fault *fault);
+
+/*
+ * fts_dat_probe_open - open @path with libtracecmd in a freshly exec'd copy
+ * of the program (dat_probe.c); the second half of fts_read_dat_probe.
+ * Returns 0 or a negative code with @err filled.
+ */
+int fts_dat_probe_open(const char *path, struct fts_err *err);
+
+
 
 #endif

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * dat_probe.c - open a trace.dat with libtracecmd in a freshly exec'd
  * process, so a corrupt header that crashes the library (its event-format
@@ -15,6 +16,7 @@
  * here: read_dat.c checks them itself (dat_pages.c).
  */
 #include "ftscope/reader.h"
+#include "trace/dat_pages.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,15 +26,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
 
 #define PROBE_ENV "FTSCOPE_DAT_PROBE"
 #define PROBE_FD 3                /* the pipe's write end in the helper */
-#define PROBE_TIMEOUT_S 30        /* a library stuck in a corrupt header */
+#define PROBE_CPU_S 30            /* CPU seconds: a library looping on a corrupt header */
 
 extern char **environ;
 
@@ -47,7 +49,12 @@ static void probe_child(void)
 
 	if (!path)
 		return;
-	alarm(PROBE_TIMEOUT_S);
+	/*
+	 * CPU time, not wall time: on a loaded host (or under a sanitizer) an
+	 * honest open can take longer than any wall-clock bound, a loop cannot
+	 * outlast this one. SIGXCPU ends the helper.
+	 */
+	setrlimit(RLIMIT_CPU, &(struct rlimit){ PROBE_CPU_S, PROBE_CPU_S + 1 });
 	tep_set_loglevel(TEP_LOG_NONE);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
@@ -122,7 +129,7 @@ static int probe_spawn(const char *path, int wfd, pid_t *pid)
 	return rc;
 }
 
-/* Waits for the verdict byte; 1 when it came. The helper has its own alarm. */
+/* Waits for the verdict byte; 1 when it came. The helper has its own CPU limit. */
 static int probe_read(int rfd)
 {
 	char b;
@@ -134,7 +141,7 @@ static int probe_read(int rfd)
 	return n == 1;
 }
 
-int fts_read_dat_probe(const char *path, struct fts_err *err)
+int fts_dat_probe_open(const char *path, struct fts_err *err)
 {
 	int p[2], status, answered, rc;
 	pid_t pid;
@@ -156,7 +163,8 @@ int fts_read_dat_probe(const char *path, struct fts_err *err)
 	if (WIFSIGNALED(status))
 		return fts_err_set(err, -EIO,
 				   "%s: trace.dat is corrupt (the trace-cmd library %s reading its headers); re-extract the trace",
-				   path, WTERMSIG(status) == SIGALRM ? "hung" : "crashed");
+				   path, WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL ?
+				   "looped" : "crashed");
 	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
 		return fts_err_set(err, -EIO,
 				   "%s: cannot parse trace.dat (truncated or corrupt?); re-extract the trace",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ftscope/event.h"
 
 #include <string.h>

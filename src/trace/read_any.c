@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * read_any.c - input format detection by content and reader dispatch.
  *

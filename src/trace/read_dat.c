@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * read_dat.c - trace.dat reader (libtracecmd for the file, libtraceevent for
  * the fields).
@@ -17,6 +18,14 @@
  * the pages to kbuffer exactly as libtracecmd's peek_data does. libtracecmd
  * still parses the headers, formats and cmdlines, and reads anything we do not
  * handle (v6, uncompressed v7, other codecs, TSC or guest time conversion).
+ *
+ * libtracecmd and kbuffer trust every page's size field and record length;
+ * a corrupt one crashes them, reads past the page or loops. So every page is
+ * checked by dat_pages.c before they see it (up front for data they read,
+ * inline for the chunks read here), and a record shorter than its event's
+ * fixed fields is refused. A header that crashes the library is caught by
+ * the probe (dat_probe.c), which opens the file in a freshly exec'd process.
+ * Every event's time goes through timecheck.c (forward per CPU, in range).
  *
  * Event ids and field descriptors are resolved once per tep handle into a
  * table indexed by event id, so decoding a record is a table lookup plus a
@@ -167,6 +176,7 @@ struct dat_ctx {
 	struct dat_page_fmt pfmt;
 	char version;        /* '6' or '7' */
 	int check_pages;     /* the page layout is one dat_pages.c knows */
+	int pre_commit_size; /* the commit size the pre-open check assumed */
 };
 
 /* ---- field access ---------------------------------------------------- */
@@ -1099,6 +1109,8 @@ static int check_version(const char *path, uint64_t size, char *version,
 				   "%s: trace.dat header is truncated; re-extract the trace", path);
 	*version = (char)v[0];
 	pf->big_endian = nul[1] != 0;
+	/* the commit word is a kernel long: the file's long size until the headers say */
+	pf->commit_size = nul[2];
 	pf->page_size = (int)(pf->big_endian ?
 			      (uint32_t)nul[3] << 24 | (uint32_t)nul[4] << 16 | (uint32_t)nul[5] << 8 | nul[6] :
 			      fts_le32(nul + 3));
@@ -1144,11 +1156,16 @@ static int buffer_read_here(const struct dat_ctx *c, const char *name)
  * makes it loop. Files we cannot lay out ourselves (old ring-buffer format,
  * big-endian or non-zstd v7) are left to the library unchecked.
  */
-static int check_pages(struct dat_ctx *c, struct fts_err *err)
+static int check_pages(struct dat_ctx *c, int pre_open, struct fts_err *err)
 {
 	struct dat_page_fault f;
 	int ret = 0;
 
+	if (c->pfmt.page_size < 64 || c->pfmt.page_size > (1 << 24) ||
+	    (c->pfmt.commit_size != 4 && c->pfmt.commit_size != 8))
+		return 0;   /* a layout we do not know: left to the library */
+	if (!pre_open && c->pfmt.commit_size == c->pre_commit_size && c->version == '6')
+		return 0;   /* checked before the open, with the same layout */
 	if (c->version == '6') {
 		struct dat_extents x;
 
@@ -1171,7 +1188,14 @@ static int check_pages(struct dat_ctx *c, struct fts_err *err)
 	for (int b = 0; !ret && b < c->v7->nr_bufs; b++) {
 		const struct dat_zbuffer *zb = &c->v7->bufs[b];
 
-		if (c->v7->dec && buffer_read_here(c, zb->name))
+		/*
+		 * Before the open only what tracecmd_open loads itself (the first
+		 * chunk of each CPU); after it, the buffers our chunk walk does not
+		 * read (it checks its own pages as it goes).
+		 */
+		if (!pre_open && c->v7->dec && buffer_read_here(c, zb->name))
+			continue;
+		if (!pre_open && !c->v7->dec && c->pfmt.commit_size == c->pre_commit_size)
 			continue;
 		for (int i = 0; !ret && i < zb->cpus; i++) {
 			const struct dat_zcpu_info *ci = &zb->cpu[i];
@@ -1181,7 +1205,8 @@ static int check_pages(struct dat_ctx *c, struct fts_err *err)
 						  "%s: trace.dat is truncated or corrupt (CPU %d data runs past the end of the file); re-extract the trace",
 						  c->path, ci->id);
 			else if (c->v7->dec)
-				ret = fts_dat_zextent_check(c->fd, c->v7, &c->pfmt, ci->off, ci->size, &f);
+				ret = fts_dat_zextent_check(c->fd, c->v7, &c->pfmt, ci->off, ci->size,
+							    pre_open ? 1 : 0, &f);
 			else
 				ret = fts_dat_extent_check(c->fd, &c->pfmt, ci->off, ci->size, &f);
 			if (ret > 0)
@@ -1204,6 +1229,7 @@ static int open_sources(struct dat_ctx *c, struct fts_err *err)
 				   "%s: cannot parse trace.dat (truncated or corrupt?); re-extract the trace",
 				   c->path);
 	/* page size and endianness came from the file header (check_version) */
+	c->pre_commit_size = c->pfmt.commit_size;
 	c->pfmt.commit_size = tep_get_header_page_size(tracecmd_get_tep(c->top));
 	c->check_pages = c->pfmt.page_size >= 64 && c->pfmt.page_size <= (1 << 24) &&
 			 (c->pfmt.commit_size == 4 || c->pfmt.commit_size == 8) &&
@@ -1232,6 +1258,47 @@ static int open_sources(struct dat_ctx *c, struct fts_err *err)
 	return 0;
 }
 
+/*
+ * Two steps before anything of libtracecmd runs in this process:
+ * tracecmd_open loads every CPU's first page (and kbuffer trusts it), so
+ * those pages are checked here first (the commit word's size taken from the
+ * file's long size, confirmed after the open); then the headers are opened
+ * in a freshly exec'd helper (dat_probe.c).
+ */
+int fts_read_dat_probe(const char *path, struct fts_err *err)
+{
+	struct fts_read_stats st;
+	struct dat_ctx c;
+	struct dat_v7 v7;
+	struct stat sb;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	memset(&st, 0, sizeof(st));
+	c.path = path;
+	c.st = &st;
+	c.err = err;
+	c.fd = -1;
+	ret = check_file(path, &st, err);
+	if (!ret)
+		ret = check_version(path, st.bytes_total, &c.version, &c.pfmt, err);
+	if (!ret) {
+		c.fd = fts_open_regular(path, 0, &sb, err);
+		if (c.fd < 0)
+			ret = c.fd;
+	}
+	if (!ret) {
+		if (fts_dat_v7_load(c.fd, st.bytes_total, &v7) == 0)
+			c.v7 = &v7;
+		ret = check_pages(&c, 1, err);
+	}
+	if (c.v7)
+		fts_dat_v7_free(&v7);
+	if (c.fd >= 0)
+		close(c.fd);
+	return ret ? ret : fts_dat_probe_open(path, err);
+}
+
 int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		 struct fts_read_stats *st, struct fts_err *err)
 {
@@ -1255,11 +1322,6 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 	/* Both libraries warn on stderr about odd formats; we report errors ourselves. */
 	tep_set_loglevel(TEP_LOG_NONE);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	if (!opts->probed) {
-		ret = fts_read_dat_probe(path, err);
-		if (ret)
-			return ret;
-	}
 	{
 		struct stat sb;
 
@@ -1267,11 +1329,21 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		if (c.fd < 0)
 			return c.fd;
 	}
-	if (c.fd >= 0 && fts_dat_v7_load(c.fd, st->bytes_total, &v7) == 0)
+	if (fts_dat_v7_load(c.fd, st->bytes_total, &v7) == 0)
 		c.v7 = &v7;
-	ret = open_sources(&c, err);
+	c.pre_commit_size = c.pfmt.commit_size;
+	/*
+	 * The probe checks the pages tracecmd_open loads, then opens the file in
+	 * a helper. The check runs here again even after a probe by the caller:
+	 * the file may have changed since, and this process must not crash.
+	 */
+	ret = opts->probed ? 0 : fts_read_dat_probe(path, err);
+	if (!ret && opts->probed)
+		ret = check_pages(&c, 1, err);
+	if (!ret)
+		ret = open_sources(&c, err);
 	if (!ret && c.check_pages)
-		ret = check_pages(&c, err);
+		ret = check_pages(&c, 0, err);
 	if (!ret) {
 		ret = ctx_fill_heap(&c);
 		if (ret)

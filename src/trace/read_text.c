@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * read_text.c - single-pass parser for ftrace text.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* timecheck.c - per-CPU monotonic time and range check (see timecheck.h). */
 #include "trace/timecheck.h"
 

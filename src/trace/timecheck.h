@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * timecheck.h - the readers' guard on event times (private to src/trace).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * export_plan.c - checks shown before an export, so a user learns that
  * Insight will refuse a file, or that the capture misses the profiling run,

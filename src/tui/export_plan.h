@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * export_plan.h - the export screen's checks, without curses: Insight's name
  * and path rules, the profiling directory's cards and how the capture's time

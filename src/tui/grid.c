@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * grid.c - the cell grid and its one text writer (see grid.h).
  *
@@ -13,42 +14,14 @@
 #include <string.h>
 #include <wchar.h>
 
+#include <ftscope/util.h>
+
 /* One unit of output: either @cp (width @w: 1 or 2) or the ASCII escape @esc. */
 struct token {
 	uint32_t cp;
 	int w;
 	char esc[16];
 };
-
-/* Length of a valid UTF-8 sequence at @s and its code point, else 0. */
-static int utf8_decode(const unsigned char *s, uint32_t *cp)
-{
-	int n;
-	uint32_t c;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		c = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		c = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		c = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) || c > 0x10ffff ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0; /* overlong, beyond U+10FFFF, surrogate */
-	*cp = c;
-	return n;
-}
 
 /* Cut the next token from @p; returns the bytes consumed (>= 1). */
 static int next_token(const unsigned char *p, int utf8, struct token *t)
@@ -69,7 +42,7 @@ static int next_token(const unsigned char *p, int utf8, struct token *t)
 		t->esc[2] = 0;
 		return 1;
 	}
-	if (!utf8 || (n = utf8_decode(p, &cp)) == 0) {
+	if (!utf8 || (n = fts_utf8_decode(p, &cp)) == 0) {
 		snprintf(t->esc, sizeof(t->esc), "\\x%02x", *p);
 		return 1;
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * grid.h - the in-memory screen every TUI view draws into.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * home_list.c - scan one directory for captures and DBs. Names only pick
  * candidates; the pipeline's detector decides what a file is, so a renamed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * home_list.h - the captures and DBs the home screen lists: files in one
  * directory classified by content (trace.dat, kernel text, an ftrace DB, our

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * keys.c - the lane view's key table (what `?` prints) and key names.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * keys.h - key codes independent of curses and the one key -> action table.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* line_edit.c - a one-line text field; see line_edit.h. */
 #include <stdio.h>
 #include <string.h>

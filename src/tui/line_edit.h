@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * line_edit.h - the one-line text field the session's screens edit paths,
  * CPU lists and numbers in (printable ASCII, Backspace, Ctrl+U, Enter, Esc).

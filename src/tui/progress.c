@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * progress.c - the loading screen: stage, a bar, done/total with the unit,
  * rate and ETA, and how to stop. Drawn into a grid like every other screen.

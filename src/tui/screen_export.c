@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * screen_export.c - guided export for MindStudio Insight: format, output
  * (flagged when Insight will not recognise the name or its import refuses
@@ -326,6 +327,8 @@ static void draw_form(struct fts_session *s, struct fts_grid *g, int y, int maxy
 		}
 		if (f == F_OUTPUT && st->plan.output_note[0] && y < maxy)
 			fts_grid_text(g, 13, ++y, g->w - 13, st->plan.output_note, red);
+		else if (f == F_OUTPUT && y < maxy && access(st->plan.output, F_OK) == 0)
+			fts_grid_text(g, 13, ++y, g->w - 13, "exists: replaced only when the export succeeds", dim);
 	}
 	if (y > maxy)
 		return;

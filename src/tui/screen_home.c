@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * screen_home.c - the first screen: the captures and DBs in the current
  * directory (newest first) and the actions on them: record, open in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * screen_record.c - a capture in progress, refreshed from the recorder's
  * health snapshots (it samples on its own thread; this screen only reads):
@@ -19,9 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <time.h>
 
 #include "fmt.h"
 #include "keys.h"
+#include "live_top.h"
 #include "session.h"
 #include "setup_model.h"
 
@@ -51,13 +54,22 @@ struct fts_record_state {
 	int stop_presses;
 	enum fts_record_stop_mode mode;
 	char output[4096];
+	/* the live top */
+	struct fts_live_top top;
+	int top_off;                   /* switched off with t */
+	char top_err[128];
+	double top_next;
 };
+
+#define TOP_PERIOD_S 2.0
+#define TOP_ROWS 5
 
 static const char *const help[] = {
 	"s", "stop and save, then open the capture in the preview",
 	"q", "stop and save, after a confirmation",
 	"s (again)", "while stopping: skip draining; a third time cuts the file short (valid)",
 	"Ctrl+C", "stop and save (as SIGTERM and SIGHUP: the file is complete)",
+	"t", "hide or show the live top (tasks waiting most / running most)",
 	NULL,
 };
 
@@ -68,6 +80,7 @@ static void free_state(struct fts_session *s)
 	if (!st)
 		return;
 	fts_record_health_release(&st->h);
+	fts_top_free(&st->top);
 	free(st->hist);
 	free(st);
 	s->rec = NULL;
@@ -85,6 +98,7 @@ static void enter(struct fts_session *s)
 		return;
 	}
 	snprintf(st->output, sizeof(st->output), "%s", s->rec_opts.output ? s->rec_opts.output : "trace.dat");
+	fts_top_init(&st->top, "/proc");
 	s->msg[0] = 0;
 	if (fts_record_start(&s->rec_opts, &st->r, &err)) {
 		snprintf(st->start_err, sizeof(st->start_err), "%s", err.msg[0] ? err.msg : "cannot start");
@@ -98,6 +112,14 @@ static void enter(struct fts_session *s)
 		else if (st->h.skipped_events[0])
 			fts_session_say(s, 0, "this kernel lacks %s; recording without them", st->h.skipped_events);
 	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* One history sample per whole second of elapsed time. */
@@ -179,6 +201,121 @@ static void draw_stopping(struct fts_session *s, struct fts_grid *g, int y)
 		      fts_theme_style(&s->theme, FTS_R_DIM));
 }
 
+/* One column of the live top: @rows worst first, by wait or by CPU time. */
+static void draw_top_col(struct fts_session *s, struct fts_grid *g, int x, int y, int w, const char *title,
+			 const struct fts_top_row *rows, int n, int by_wait)
+{
+	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
+	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
+
+	int lw = w - 18;
+
+	fts_grid_text(g, x, y, lw, title, hs);
+	fts_grid_text(g, x + lw + 1, y++, 17, !by_wait ? "  cpu" : n && rows[0].wait_per_run_ms >= 0 ? " wait  per run" : " wait", hs);
+	for (int i = 0; i < n && i < TOP_ROWS; i++, y++) {
+		char label[96];
+
+		snprintf(label, sizeof(label), "%s:%d", rows[i].comm, rows[i].tid);
+		fts_grid_text(g, x, y, lw, label, by_wait && rows[i].wait_frac >= 0.2 ?
+			      fts_theme_style(&s->theme, FTS_R_RUNNABLE) : nrm);
+		if (by_wait && rows[i].wait_per_run_ms >= 0)
+			fts_grid_printf(g, x + lw + 1, y, 17, nrm, "%4.0f%% %6.2fms", rows[i].wait_frac * 100,
+					rows[i].wait_per_run_ms);
+		else if (by_wait)
+			fts_grid_printf(g, x + lw + 1, y, 17, nrm, "%4.0f%%", rows[i].wait_frac * 100);
+		else
+			fts_grid_printf(g, x + lw + 1, y, 17, nrm, "%4.0f%%", rows[i].run_frac * 100);
+	}
+}
+
+/* The recorder's live top as rows: @n tasks, seconds over @window_s. */
+static int from_recorder(const struct fts_record_top_task *tk, int n, double window_s, int by_wait,
+			 struct fts_top_row *rows)
+{
+	int k = 0;
+
+	for (int i = 0; i < n && k < TOP_ROWS; i++, k++) {
+		memset(&rows[k], 0, sizeof(rows[k]));
+		rows[k].tid = tk[i].pid;
+		snprintf(rows[k].comm, sizeof(rows[k].comm), "%.15s", tk[i].comm);
+		rows[k].wait_frac = window_s > 0 ? tk[i].runnable_s / window_s : 0;
+		rows[k].run_frac = window_s > 0 ? tk[i].cpu_s / window_s : 0;
+		rows[k].wait_per_run_ms = -1; /* the recorder gives the worst wakeup instead */
+		(void)by_wait;
+	}
+	return k;
+}
+
+/*
+ * The recorder's live top (decoded from the streamed pages): the tasks that
+ * waited Runnable most and ran most over its window, the worst wakeup latency.
+ */
+static void draw_rec_top(struct fts_session *s, struct fts_grid *g, int y0, int maxy)
+{
+	struct fts_record_state *st = s->rec;
+	const struct fts_record_top *t = &st->h.top;
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	int half = (g->w - 3) / 2 < 50 ? (g->w - 3) / 2 : 50;
+	struct fts_top_row wait[TOP_ROWS], run[TOP_ROWS];
+	int nw = from_recorder(t->runnable, t->nrunnable, t->window_s, 1, wait);
+	int nr = from_recorder(t->cpu, t->ncpu, t->window_s, 0, run);
+	char hdr[200], a[FTS_FMT_LEN];
+
+	snprintf(hdr, sizeof(hdr), "Live top: last %.0f s of trace, %s events decoded%s (t: hide)", t->window_s,
+		 fts_fmt_count((double)t->events, a, sizeof(a)), t->skipped_bytes ? ", some pages skipped" : "");
+	fts_draw_section(s, g, 0, y0, g->w, hdr);
+	if (!nw && !nr) {
+		fts_grid_text(g, 2, y0 + 1, g->w - 2, "decoding...", dim);
+		return;
+	}
+	draw_top_col(s, g, 1, y0 + 1, half, "Waiting Runnable", wait, nw, 1);
+	draw_top_col(s, g, 2 + half, y0 + 1, half, "On CPU", run, nr, 0);
+	if (t->worst_pid && y0 + TOP_ROWS + 2 <= maxy)
+		fts_grid_printf(g, 1, y0 + TOP_ROWS + 2, g->w - 1, dim,
+				"worst wakeup latency: %.2f ms (%.15s:%d); decoder CPU %.2f s so far",
+				t->worst_wakeup_ms, t->worst_comm, t->worst_pid, t->cpu_cost_s);
+}
+
+/*
+ * The live top: from the recorder when it decodes pages (opts.live_top),
+ * else from per-thread schedstat: threads that waited Runnable most and ran
+ * most over the last interval, the worst average wait before a run.
+ * Rows @y0..@maxy.
+ */
+static void draw_top(struct fts_session *s, struct fts_grid *g, int y0, int maxy)
+{
+	struct fts_record_state *st = s->rec;
+	const struct fts_live_top *t = &st->top;
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	int half = (g->w - 3) / 2 < 50 ? (g->w - 3) / 2 : 50;
+	char hdr[160];
+
+	if (st->top_off) {
+		fts_draw_section(s, g, 0, y0, g->w, "Live top: hidden (t shows it)");
+		return;
+	}
+	if (st->h.top.enabled) {
+		draw_rec_top(s, g, y0, maxy);
+		return;
+	}
+	snprintf(hdr, sizeof(hdr), "Live top (/proc schedstat): last %.0f s, %d threads (t: hide)",
+		 t->interval_s > 0 ? t->interval_s : TOP_PERIOD_S, t->threads);
+	fts_draw_section(s, g, 0, y0, g->w, hdr);
+	if (st->top_err[0]) {
+		fts_grid_text(g, 2, y0 + 1, g->w - 2, st->top_err, dim);
+		return;
+	}
+	if (!t->interval_s) {
+		fts_grid_text(g, 2, y0 + 1, g->w - 2, "measuring...", dim);
+		return;
+	}
+	draw_top_col(s, g, 1, y0 + 1, half, "Waiting Runnable", t->wait, t->nwait, 1);
+	draw_top_col(s, g, 2 + half, y0 + 1, half, "On CPU", t->run, t->nrun, 0);
+	if (t->worst_latency.tid && y0 + TOP_ROWS + 2 <= maxy)
+		fts_grid_printf(g, 1, y0 + TOP_ROWS + 2, g->w - 1, dim, "worst average wait before a run: %.2f ms (%s:%d)",
+				t->worst_latency.wait_per_run_ms, t->worst_latency.comm, t->worst_latency.tid);
+}
+
 static void draw(struct fts_session *s, struct fts_grid *g)
 {
 	struct fts_record_state *st = s->rec;
@@ -189,8 +326,8 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
 	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN];
 	int y = fts_session_frame(s, g, "recording", st && st->stopping ? "s skip drain  (stopping...)" :
-				  "s stop and save  q stop (asks)  ? help");
-	int maxy = g->h - 4, spark_w, rows, order[4096], n, x;
+				  "s stop and save  q stop (asks)  t live top  ? help");
+	int maxy = g->h - 4, spark_w, rows, order[4096], n, x, top_h, show_top;
 	struct statvfs vfs;
 	double max;
 	char dir[4096];
@@ -264,7 +401,10 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	if (spark_w < 8)
 		spark_w = 0;
 	fts_draw_section(s, g, 0, y++, g->w, "CPUs");
-	rows = maxy - y;
+	/* the live top keeps its rows while the table still shows a few CPUs */
+	top_h = st->top_off ? 1 : TOP_ROWS + 3;
+	show_top = maxy - y - top_h >= (h->ncpus + 1 < 4 ? h->ncpus + 1 : 4);
+	rows = maxy - y - (show_top ? top_h : 0);
 	if (rows < 1)
 		rows = 1;
 	n = h->ncpus < (int)(sizeof(order) / sizeof(order[0])) ? h->ncpus : (int)(sizeof(order) / sizeof(order[0]));
@@ -307,10 +447,8 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	}
 	if (h->ncpus > n && y <= maxy)
 		fts_grid_printf(g, 1, y++, g->w - 1, dim, "%d more CPUs, all healthy ones (worst shown first)", h->ncpus - n);
-	if (y <= maxy && maxy - y >= 1)
-		fts_grid_text(g, 1, maxy, g->w - 1,
-			      "Live top: not available yet (the recorder does not decode pages live)",
-			      dim);
+	if (show_top)
+		draw_top(s, g, maxy - top_h + 1, maxy);
 }
 
 /* Called by fts_record_stop_progress: keep the screen alive, escalate on keys. */
@@ -363,6 +501,8 @@ static unsigned stop_and_save(struct fts_session *s)
 			sum.truncated ? "; cut short: " : sum.cut ? "; cut short on request" : "",
 			sum.truncated ? sum.failure : "");
 	snprintf(s->preview_path, sizeof(s->preview_path), "%s", sum.output);
+	/* recorded with container pids: show them */
+	snprintf(s->preview_pidmap, sizeof(s->preview_pidmap), "%s", sum.pid_mapping);
 	fts_record_summary_release(&sum);
 	return FTS_SR_PREVIEW | FTS_SR_REDRAW;
 }
@@ -375,11 +515,19 @@ static unsigned tick(struct fts_session *s)
 
 	if (!st || !st->r)
 		return 0;
+	if (!st->top_off && !st->h.top.enabled && !st->top_err[0] && now_s() >= st->top_next) {
+		int rc = fts_top_sample(&st->top, now_s());
+
+		if (rc)
+			snprintf(st->top_err, sizeof(st->top_err), "not available: /proc has no schedstat (%s)", strerror(-rc));
+		st->top_next = now_s() + TOP_PERIOD_S;
+		r = FTS_SR_REDRAW;
+	}
 	if (fts_record_health(st->r, &h))
-		return 0;
+		return r;
 	if (st->have_h && h.sample == st->h.sample) {
 		fts_record_health_release(&h);
-		return 0;
+		return r;
 	}
 	fts_record_health_release(&st->h);
 	st->h = h;
@@ -394,7 +542,7 @@ static unsigned tick(struct fts_session *s)
 				s->rec_opts.bf_size_kb ? s->rec_opts.bf_size_kb : 40960);
 		st->lost_seen = h.lost;
 	}
-	r = FTS_SR_REDRAW;
+	r |= FTS_SR_REDRAW;
 	if (h.failed) {
 		fts_session_say(s, 1, "%s; stopping and saving what was recorded", h.failure);
 		return r | stop_and_save(s);
@@ -418,6 +566,13 @@ static unsigned key(struct fts_session *s, int k)
 	if (k == 's' || (k == 'q' && st->confirm_quit)) {
 		st->confirm_quit = 0;
 		return stop_and_save(s);
+	}
+	if (k == 't') {
+		st->top_off = !st->top_off;
+		st->top_next = 0;
+		fts_top_free(&st->top);
+		fts_top_init(&st->top, "/proc");
+		return FTS_SR_REDRAW;
 	}
 	if (k == 'q' || k == FTS_KEY_ESC) {
 		st->confirm_quit = 1;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * screen_setup.c - choose what to record: CPUs on a grid with their current
  * utilisation and NUMA node, event groups (expandable to the single events,
@@ -22,7 +23,8 @@
 #include "session.h"
 #include "setup_model.h"
 
-enum field { F_CPUS, F_SCHED, F_IRQ, F_FUTEX, F_BUFFER, F_DURATION, F_OUTPUT, F_NSPID, F_BACKEND, F__COUNT };
+enum field { F_CPUS, F_SCHED, F_IRQ, F_FUTEX, F_BUFFER, F_DURATION, F_OUTPUT, F_NSPID, F_LIVETOP, F_BACKEND,
+	     F__COUNT };
 
 struct probe_cpu {
 	int cpu;
@@ -59,7 +61,7 @@ struct fts_setup_state {
 static const char *const help[] = {
 	"Up Down", "move between fields (also j k, Tab)",
 	"Left Right", "move on the CPU grid (also h l)",
-	"Space", "toggle the CPU or option under the cursor",
+	"Space", "toggle the CPU or option; on Output: trace.dat <-> kernel text (.txt)",
 	"a", "all CPUs",
 	"n", "the next NUMA node's CPUs only",
 	"c", "type a CPU list (0-15,32)",
@@ -77,6 +79,16 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Why nothing can be recorded here, or NULL when it can. */
+static const char *cannot_record(const struct fts_record_caps *c)
+{
+	if (!c->root)
+		return "recording needs root (tracefs is root-only): run ftscope as root, e.g. sudo ftscope";
+	if (!c->native_ok && !c->trace_cmd)
+		return c->problem[0] ? c->problem : "tracefs is not usable here";
+	return NULL;
 }
 
 static void enter(struct fts_session *s)
@@ -240,14 +252,17 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 		fts_grid_text(g, 1, y + 1, g->w - 1, "The recorder cannot be set up here (see below). q goes back.", dim);
 		return;
 	}
+	if (cannot_record(&st->caps)) {
+		fts_grid_text(g, 1, y++, g->w - 1, cannot_record(&st->caps), fts_theme_style(&s->theme, FTS_R_ERROR));
+	}
 	/* CPUs */
 	fts_draw_section(s, g, 0, y++, g->w, "CPUs");
 	fts_grid_printf(g, 20, y - 1, g->w - 20, st->focus == F_CPUS ? sel : dim, " %d of %d selected: %s ",
 			fts_setup_selected(&st->m), st->m.ncpus,
 			fts_setup_cpulist(&st->m, list, sizeof(list), 0));
 	rows = (st->m.ncpus + per - 1) / per;
-	/* leave room for the rest: events 1+3, capture 1+5, what happens 2, probe 3 */
-	cpu_rows = maxy - y + 1 - 15 - (st->expanded ? 3 : 0);
+	/* leave room for the rest: events 1+3, capture 1+6, what happens 2, probe 3 */
+	cpu_rows = maxy - y + 1 - 16 - (st->expanded ? 3 : 0);
 	if (cpu_rows < 1)
 		cpu_rows = 1;
 	if (cpu_rows > rows)
@@ -290,7 +305,7 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	/* options */
 	fts_draw_section(s, g, 0, y++, g->w, "Capture");
 	{
-		struct { enum field f; const char *label; char val[4200]; } opt[5];
+		struct { enum field f; const char *label; char val[4200]; } opt[6];
 		char q[4200];
 
 		opt[0].f = F_BUFFER;
@@ -308,14 +323,18 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 		opt[2].label = "Output";
 		snprintf(opt[2].val, sizeof(opt[2].val), "%s (%s)", fts_shell_quote(st->m.output, q, sizeof(q)),
 			 strlen(st->m.output) > 4 && !strcmp(st->m.output + strlen(st->m.output) - 4, ".txt") ?
-			 "kernel text" : "trace.dat; a .txt name gives kernel text");
+			 "kernel text; Space: back to .dat" : "trace.dat; Space: .txt for kernel text");
 		opt[3].f = F_NSPID;
 		opt[3].label = "Pid map";
 		snprintf(opt[3].val, sizeof(opt[3].val), "%s", st->m.nspid ? "on: pid_mapping.json beside the output (container pids)" : "off");
-		opt[4].f = F_BACKEND;
-		opt[4].label = "Backend";
-		snprintf(opt[4].val, sizeof(opt[4].val), "%s", backend[st->m.backend]);
-		for (int i = 0; i < 5 && y <= maxy; i++, y++) {
+		opt[4].f = F_LIVETOP;
+		opt[4].label = "Live top";
+		snprintf(opt[4].val, sizeof(opt[4].val), "%s", !st->m.sched ? "needs the sched events" :
+			 st->m.live_top ? "on: tasks waiting and running most, decoded from the pages" : "off");
+		opt[5].f = F_BACKEND;
+		opt[5].label = "Backend";
+		snprintf(opt[5].val, sizeof(opt[5].val), "%s", backend[st->m.backend]);
+		for (int i = 0; i < 6 && y <= maxy; i++, y++) {
 			struct fts_style ls = st->focus == opt[i].f ? sel : hs;
 
 			fts_grid_printf(g, 2, y, 10, ls, "%-9s", opt[i].label);
@@ -540,9 +559,24 @@ static void toggle(struct fts_session *s)
 	case F_NSPID:
 		st->m.nspid = !st->m.nspid;
 		break;
+	case F_LIVETOP:
+		st->m.live_top = !st->m.live_top;
+		break;
 	case F_BACKEND:
 		st->m.backend = (enum fts_record_backend)((st->m.backend + 1) % 3);
 		break;
+	case F_OUTPUT: {
+		/* the format follows the name: .dat <-> .txt (kernel text) */
+		size_t n = strlen(st->m.output);
+
+		if (n > 4 && !strcmp(st->m.output + n - 4, ".txt"))
+			memcpy(st->m.output + n - 4, ".dat", 4);
+		else if (n > 4 && !strcmp(st->m.output + n - 4, ".dat"))
+			memcpy(st->m.output + n - 4, ".txt", 4);
+		else
+			start_edit(st, st->focus);
+		break;
+	}
 	default:
 		start_edit(st, st->focus);
 		break;
@@ -553,6 +587,10 @@ static unsigned start_recording(struct fts_session *s)
 {
 	struct fts_setup_state *st = s->setup;
 
+	if (cannot_record(&st->caps)) {
+		fts_session_say(s, 1, "cannot record: %s", cannot_record(&st->caps));
+		return FTS_SR_REDRAW;
+	}
 	if (!fts_setup_selected(&st->m)) {
 		fts_session_say(s, 1, "no CPU selected: Space toggles one, a selects all");
 		return FTS_SR_REDRAW;
@@ -628,6 +666,8 @@ static unsigned key(struct fts_session *s, int k)
 	case FTS_KEY_ENTER:
 		if (st->focus == F_CPUS)
 			fts_edit_begin(&st->ed, F_CPUS, "");
+		else if (st->focus == F_OUTPUT || st->focus == F_BUFFER || st->focus == F_DURATION)
+			start_edit(st, st->focus);
 		else
 			toggle(s);
 		break;
@@ -650,7 +690,10 @@ static unsigned key(struct fts_session *s, int k)
 		st->expanded = !st->expanded;
 		break;
 	case 'p':
-		probe_start(s);
+		if (cannot_record(&st->caps))
+			fts_session_say(s, 1, "cannot probe: %s", cannot_record(&st->caps));
+		else
+			probe_start(s);
 		break;
 	case 'r':
 		return start_recording(s);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * session.c - the interactive session's loop: one current screen, its draw
  * when something changed, its tick on a timer for live data, its key
@@ -49,11 +50,9 @@ void fts_session_say(struct fts_session *s, int err, const char *fmt, ...)
 void fts_draw_section(struct fts_session *s, struct fts_grid *g, int x, int y, int w, const char *name)
 {
 	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
-	int n;
 
 	fts_grid_fill(g, x, y, w, fts_theme_glyph(&s->theme, FTS_G_HLINE), fts_theme_style(&s->theme, FTS_R_DIM));
-	n = fts_grid_printf(g, x + 1, y, w - 2, hs, " %s ", name);
-	(void)n;
+	fts_grid_printf(g, x + 1, y, w - 2, hs, " %s ", name);
 }
 
 int fts_session_frame(struct fts_session *s, struct fts_grid *g, const char *title, const char *keys)
@@ -153,11 +152,6 @@ static void draw(struct fts_session *s, int clear)
 	fts_term_blit(&s->grid, clear);
 }
 
-int fts_session_hungup(void)
-{
-	return fts_term_pending_signal() == SIGHUP;
-}
-
 int fts_session_pump(struct fts_session *s, int *keys, int max, int *sig)
 {
 	struct fts_term_mouse m;
@@ -210,7 +204,10 @@ static unsigned follow(struct fts_session *s, unsigned r, int *sig)
 		r |= FTS_SR_REDRAW | FTS_SR_CLEAR;
 	}
 	if (r & FTS_SR_PREVIEW) {
-		int rc = fts_session_preview(s, s->preview_path, NULL, NULL);
+		int rc = fts_session_preview(s, s->preview_path, NULL,
+					     s->preview_pidmap[0] ? s->preview_pidmap : NULL);
+
+		s->preview_pidmap[0] = 0;
 
 		if (rc < 0) {
 			*sig = -rc;
@@ -260,6 +257,9 @@ int fts_session_run(enum fts_scr start, const struct fts_record_opts *preset)
 		uint64_t t;
 		int k, wait;
 
+		/* a hang-up during a stop: save is done, open nothing on a dead terminal */
+		if ((sig = fts_term_pending_signal()))
+			break;
 		r = follow(&s, r, &sig);
 		if (sig || (r & FTS_SR_QUIT))
 			break;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * session.h - the interactive session's screens as a small state machine
  * (ncdu's and htop's shape): home -> setup -> record -> preview -> export.
@@ -69,6 +70,7 @@ struct fts_session {
 	const struct fts_record_opts *preset;
 	/* between screens */
 	char preview_path[4096];         /* FTS_SR_PREVIEW: what to open */
+	char preview_pidmap[4096];       /* and its pid mapping ("" none), for one preview */
 	char export_input[4096];         /* the capture the export screen starts with */
 	char last_capture[4096];         /* the last recording saved */
 	struct fts_record_opts rec_opts; /* what setup hands to record; strings below */
@@ -128,13 +130,6 @@ int fts_session_frame(struct fts_session *s, struct fts_grid *g, const char *tit
 int fts_session_pump(struct fts_session *s, int *keys, int max, int *sig);
 
 /**
- * fts_session_hungup - whether the terminal went away (SIGHUP seen)
- *
- * Returns 1 or 0.
- */
-int fts_session_hungup(void);
-
-/**
  * fts_session_preview - run the previewer on the open terminal
  * @s: the session
  * @path: the file
@@ -148,7 +143,7 @@ int fts_session_preview(struct fts_session *s, const char *path, const char *pro
 			const char *pid_mapping);
 
 /**
- * fts_draw_box_title - a section header line "── name ───" at (@x, @y)
+ * fts_draw_section - a section header line "── name ───" at (@x, @y)
  * @s: the session
  * @g: the grid
  * @x: column

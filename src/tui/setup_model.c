@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * setup_model.c - the setup screen's choices and the numbers shown beside
  * them. Pure functions over plain arrays so tests can feed their own
@@ -144,6 +145,7 @@ int fts_setup_init(struct fts_setup *s, const struct fts_record_caps *caps,
 	s->duration_s = preset->duration_s > 0 ? (long)preset->duration_s : 0;
 	snprintf(s->output, sizeof(s->output), "%s", preset->output ? preset->output : "trace.dat");
 	s->nspid = preset->nspid;
+	s->live_top = 1;
 	s->backend = preset->backend;
 	if (preset->cpus && *preset->cpus)
 		return fts_setup_select_list(s, preset->cpus, err);
@@ -282,6 +284,7 @@ void fts_setup_opts(const struct fts_setup *s, struct fts_record_opts *o, char *
 	o->irq = s->irq;
 	o->futex = s->futex;
 	o->nspid = s->nspid;
+	o->live_top = s->live_top && s->sched;
 	o->duration_s = (double)s->duration_s;
 }
 
@@ -337,6 +340,8 @@ const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, " --backend %s", backend[s->backend]);
 	if (s->nspid && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --NSpid");
+	if (s->live_top && s->sched && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --live_top");
 	if (strcmp(s->output, "trace.dat") && off < len)
 		snprintf(buf + off, len - off, " -o %s", fts_shell_quote(s->output, out, sizeof(out)));
 	return buf;

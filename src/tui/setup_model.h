@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * setup_model.h - what the setup screen edits, without curses: the CPU
  * selection (grid, typed lists, all, a NUMA node), each CPU's utilisation from
@@ -65,6 +66,7 @@ struct fts_setup {
 	long duration_s;         /* 0: until stopped */
 	char output[4096];
 	int nspid;
+	int live_top;            /* the recorder decodes pages for the live top (needs sched) */
 	enum fts_record_backend backend;
 };
 
@@ -76,6 +78,7 @@ struct fts_setup {
  * @err: message when the preset's CPU list does not parse
  *
  * A preset duration of 0 means "until stopped"; the default is 30 s, as the CLI.
+ * The live top is on (the session shows it; the CLI's --live_top is opt-in).
  *
  * Returns 0, -EINVAL (bad CPU list, @s still usable with all CPUs), or -ENOMEM.
  */

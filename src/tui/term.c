@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * term.c - ncursesw under the view: blit cells, read keys and mouse, and
  * always give the terminal back.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * term.h - the thin ncursesw layer: open and restore the terminal, blit a
  * grid, read keys and mouse as keys.h codes, and restore the terminal on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * theme.c - the one table of colours and glyphs (see theme.h).
  *
@@ -47,8 +48,10 @@ struct glyph_def {
 
 static const struct glyph_def glyphs[FTS_G__COUNT] = {
 	[FTS_G_RUNNING]  = { 0x2588, '#' },  /* █ */
+	[FTS_G_RUNNING_WAIT] = { 0x2593, '%' }, /* ▓ */
 	[FTS_G_RUNNABLE] = { 0x2592, '=' },  /* ▒ */
 	[FTS_G_SLEEPING] = { 0x00b7, '.' },  /* · */
+	[FTS_G_SLEEPING_WAIT] = { 0x2591, ':' }, /* ░ */
 	[FTS_G_BLOCKED]  = { 'D', 'D' },
 	[FTS_G_IRQ]      = { '^', '^' },
 	[FTS_G_LOST]     = { '!', '!' },

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * theme.h - every colour and glyph the TUI draws, in one table.
  *
@@ -41,8 +42,10 @@ enum fts_role {
 
 enum fts_glyph {
 	FTS_G_RUNNING,
+	FTS_G_RUNNING_WAIT,  /* mostly running, with a Runnable wait inside */
 	FTS_G_RUNNABLE,
 	FTS_G_SLEEPING,
+	FTS_G_SLEEPING_WAIT, /* mostly sleeping, with a Runnable wait inside */
 	FTS_G_BLOCKED,
 	FTS_G_IRQ,        /* irq/softirq in an otherwise idle CPU bucket */
 	FTS_G_LOST,

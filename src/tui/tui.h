@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tui.h - the preview's two front doors, called by `ftscope preview`:
  * an interactive ncursesw session (tui_main.c) and `--print`, which renders

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * tui_main.c - the interactive previewer: open the terminal, load the store
  * with a progress screen (q or Ctrl+C stops), then the view's loop: draw when
@@ -55,6 +56,15 @@ static void fail(const char *msg)
 	fputc('\n', stderr);
 }
 
+/* Whether the view is taking typed text (a search query): keys are text then. */
+static int searching(const struct fts_view *view)
+{
+	struct fts_view_state st;
+
+	fts_view_state(view, &st);
+	return st.searching;
+}
+
 /*
  * The view's loop; returns the exit status, 2 when @exit_key (0: none) was
  * pressed, or -signal.
@@ -83,7 +93,7 @@ static int run_view(struct fts_view *view, int exit_key)
 				r = FTS_VR_REDRAW | FTS_VR_CLEAR;
 		} else if (k == FTS_TERM_MOUSE) {
 			r = fts_view_mouse(view, m.ev, m.x, m.y);
-		} else if (exit_key && k == exit_key) {
+		} else if (exit_key && k == exit_key && !searching(view)) {
 			return 2;
 		} else {
 			r = fts_view_key(view, k);

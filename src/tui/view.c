@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * view.c - the lane view's state machine: creation, layout, keys and mouse.
  *
@@ -18,8 +19,6 @@
 		   FTS_KIND_BIT(FTS_ITEM_SOFTIRQ) | FTS_KIND_BIT(FTS_ITEM_LOST))
 #define TASK_KINDS (FTS_KIND_BIT(FTS_ITEM_RUNNING) | FTS_KIND_BIT(FTS_ITEM_RUNNABLE) | \
 		    FTS_KIND_BIT(FTS_ITEM_SLEEPING) | FTS_KIND_BIT(FTS_ITEM_BLOCKED))
-/* n/N on a CPU lane look this far for the same task before giving up. */
-#define RUN_STEP_LIMIT 200000
 
 void view_message(struct fts_view *v, const char *fmt, ...)
 {
@@ -121,7 +120,6 @@ static void show_range(struct fts_view *v, uint64_t a, uint64_t b)
 
 int fts_view_resize(struct fts_view *v, int w, int h)
 {
-	int col = v->grid.w ? cursor_col(v) : 0;
 	int rc;
 
 	if (w < 1)
@@ -139,9 +137,7 @@ int fts_view_resize(struct fts_view *v, int w, int h)
 	if (!v->npc) {
 		show_range(v, v->t_begin, v->t_end);
 	} else {
-		if (col >= v->lay.time_w)
-			col = v->lay.time_w - 1;
-		zoom_to(v, v->npc);
+		zoom_to(v, v->npc); /* same scale; the cursor's time stays on screen */
 	}
 	return 0;
 }
@@ -184,6 +180,7 @@ void fts_view_free(struct fts_view *v)
 	view_lanes_free(v);
 	fts_grid_free(&v->grid);
 	free(v->row_lane);
+	free(v->rowb);
 	free(v->overview);
 	free(v->title);
 	free(v);
@@ -289,32 +286,31 @@ static void go_item(struct fts_view *v, int dir)
 	keep_cursor_visible(v);
 }
 
-/* n / N: the selected task's next or previous run, on its lane or on this CPU. */
+/*
+ * n / N: the selected task's next or previous run. On a CPU lane the task is
+ * the one under the cursor and its runs are looked up on its own task lane
+ * (O(1) steps there instead of a walk over every other task's slices).
+ */
 static void go_run(struct fts_view *v, int dir)
 {
-	const struct fts_store_lane *sl = fts_store_lane(v->store, v->sel);
-	uint32_t task = view_selected_task(v);
-	int cpu = sl->group == FTS_GROUP_CPU;
-	uint32_t kinds = FTS_KIND_BIT(cpu ? FTS_ITEM_RUN : FTS_ITEM_RUNNING);
+	uint32_t task = view_selected_task(v), kinds = FTS_KIND_BIT(FTS_ITEM_RUNNING);
+	int64_t lane = task == FTS_STR_NONE ? -1 : view_task_lane(v, task), idx;
 	struct fts_store_item it;
-	int64_t idx;
 
-	if (task == FTS_STR_NONE) {
+	if (lane < 0) {
 		view_message(v, "no task selected: put the cursor on a run or select a task lane");
 		return;
 	}
-	idx = fts_store_find(v->store, v->sel, v->cursor, kinds);
-	for (int n = 0; idx >= 0 && n < RUN_STEP_LIMIT; n++) {
-		if (fts_store_item(v->store, v->sel, (uint64_t)idx, &it))
-			break;
-		if ((dir > 0 ? it.ts > v->cursor : it.ts < v->cursor) && (!cpu || it.name == task)) {
+	idx = fts_store_find(v->store, (uint32_t)lane, v->cursor, kinds);
+	while (idx >= 0 && !fts_store_item(v->store, (uint32_t)lane, (uint64_t)idx, &it)) {
+		if (dir > 0 ? it.ts > v->cursor : it.ts < v->cursor) {
 			v->cursor = it.ts;
 			keep_cursor_visible(v);
 			return;
 		}
-		idx = fts_store_step(v->store, v->sel, (uint64_t)idx, dir, kinds);
+		idx = fts_store_step(v->store, (uint32_t)lane, (uint64_t)idx, dir, kinds);
 	}
-	view_message(v, dir > 0 ? "no later run of this task here" : "no earlier run of this task here");
+	view_message(v, dir > 0 ? "no later run of this task" : "no earlier run of this task");
 }
 
 static void pan(struct fts_view *v, int64_t cols)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view.h - the lane viewer as a pure function of (store, viewport, selection).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * view_draw.c - (store, viewport, selection) -> cells.
  *
@@ -10,8 +11,8 @@
  * rows x columns x log n whatever the zoom. Marks never hide: a lost event
  * always shows '!', an irq under a task underlines its cell and shows '^'
  * on idle, a brief task on an idle CPU shows a thin bar, and a task lane
- * shows its most important state of the bucket (D > Runnable > Running >
- * Sleeping) rather than the longest.
+ * shows the state that covered most of the bucket, with a Runnable wait or a
+ * D inside it still marked (see task_cell).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -60,14 +61,18 @@ static void draw_title(struct fts_view *v)
 {
 	struct fts_grid *g = &v->grid;
 	struct fts_style st = S(v, FTS_R_TITLE);
-	const char *hint = " ?:help  /:search  q:quit ";
+	const char *hint = " ?:help  /:search  s:summary  q:quit ";
 	int hw = (int)strlen(hint), x;
 
 	fts_grid_fill(g, 0, 0, g->w, ' ', st);
 	x = fts_grid_text(g, 0, 0, g->w, " ftscope preview  ", st);
-	fts_grid_text(g, x, 0, g->w - x - (g->w - x > hw + 8 ? hw : 0), v->title, st);
-	if (g->w - x > hw + 8)
+	/* the file matters more than the hint: the hint goes when both do not fit */
+	if (x + fts_text_width(v->title, v->theme.utf8) + 1 + hw <= g->w) {
+		fts_grid_text(g, x, 0, g->w - x - hw, v->title, st);
 		fts_grid_text(g, g->w - hw, 0, hw, hint, st);
+	} else {
+		fts_grid_text(g, x, 0, g->w - x, v->title, st);
+	}
 }
 
 /* Busy fraction of every CPU over whole-capture buckets, computed once per width. */
@@ -81,6 +86,14 @@ static void overview_compute(struct fts_view *v)
 
 	if (v->overview && v->overview_w == w)
 		return;
+	if (v->rowb_n != w) {
+		struct fts_bucket *nb = realloc(v->rowb, (size_t)w * sizeof(*nb));
+
+		if (nb) {
+			v->rowb = nb;
+			v->rowb_n = w;
+		}
+	}
 	o = calloc((size_t)w, sizeof(*o));
 	if (!o)
 		return;
@@ -88,6 +101,12 @@ static void overview_compute(struct fts_view *v)
 		if (fts_store_lane(v->store, l)->group != FTS_GROUP_CPU)
 			continue;
 		ncpu++;
+		if (v->rowb_n == w && fts_store_buckets(v->store, l, v->t_begin, v->t_begin + (uint64_t)w * npc,
+							 (uint32_t)w, v->rowb) == 0) {
+			for (int c = 0; c < w; c++)
+				o[c] += (double)v->rowb[c].busy_ns / (double)npc;
+			continue;
+		}
 		for (int c = 0; c < w; c++) {
 			struct fts_bucket b;
 			uint64_t a = v->t_begin + (uint64_t)c * npc;
@@ -246,30 +265,46 @@ static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint3
 	}
 }
 
+/*
+ * A task-lane cell: the glyph of the state that covered most of the bucket,
+ * so a zoomed-out lane keeps its proportions, except that what must never be
+ * hidden still shows: any uninterruptible sleep is a D, and a Runnable wait
+ * inside a mostly running or mostly sleeping bucket turns it into the
+ * "with a wait" glyph of that state (▓, ░).
+ */
 static void task_cell(const struct fts_view *v, const struct fts_bucket *b, int selected,
 		      uint32_t *ch, struct fts_style *st)
 {
-	static const struct {
-		uint32_t flag;
-		enum fts_glyph g;
-		enum fts_role r;
-	} order[] = {
-		{ FTS_BK_BLOCKED, FTS_G_BLOCKED, FTS_R_BLOCKED },
-		{ FTS_BK_RUNNABLE, FTS_G_RUNNABLE, FTS_R_RUNNABLE },
-		{ FTS_BK_RUNNING, FTS_G_RUNNING, FTS_R_RUNNING },
-		{ FTS_BK_SLEEPING, FTS_G_SLEEPING, FTS_R_SLEEPING },
-	};
+	int waited = (b->flags & FTS_BK_RUNNABLE) != 0;
+	enum fts_glyph g;
+	enum fts_role r;
 
 	*ch = ' ';
 	*st = S(v, FTS_R_IDLE);
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		if (b->flags & order[i].flag) {
-			*ch = G(v, order[i].g);
-			*st = S(v, order[i].r);
-			break;
-		}
+	if (b->flags & FTS_BK_BLOCKED) {
+		g = FTS_G_BLOCKED;
+		r = FTS_R_BLOCKED;
+	} else if (b->top == FTS_ITEM_RUNNABLE) {
+		g = FTS_G_RUNNABLE;
+		r = FTS_R_RUNNABLE;
+	} else if (b->top == FTS_ITEM_RUNNING) {
+		g = waited ? FTS_G_RUNNING_WAIT : FTS_G_RUNNING;
+		r = FTS_R_RUNNING;
+	} else if (b->top == FTS_ITEM_SLEEPING || (b->flags & FTS_BK_SLEEPING)) {
+		g = waited ? FTS_G_SLEEPING_WAIT : FTS_G_SLEEPING;
+		r = FTS_R_SLEEPING;
+	} else if (waited) {
+		g = FTS_G_RUNNABLE;
+		r = FTS_R_RUNNABLE;
+	} else if (b->flags & FTS_BK_RUNNING) {
+		g = FTS_G_RUNNING;
+		r = FTS_R_RUNNING;
+	} else {
+		return;
 	}
-	if (selected && *ch != ' ')
+	*ch = G(v, g);
+	*st = S(v, r);
+	if (selected)
 		st->attr |= FTS_A_BOLD;
 }
 
@@ -323,6 +358,23 @@ static void lane_label(struct fts_view *v, int y, uint32_t lane)
 	fts_grid_put(&v->grid, w, y, G(v, FTS_G_VLINE), S(v, FTS_R_DIM));
 }
 
+/* Fill v->rowb with @lane's buckets for the time area; returns 1 when it did. */
+static int row_buckets(struct fts_view *v, uint32_t lane)
+{
+	int w = v->lay.time_w;
+
+	if (v->rowb_n != w) {
+		struct fts_bucket *nb = realloc(v->rowb, (size_t)w * sizeof(*nb));
+
+		if (!nb)
+			return 0;
+		v->rowb = nb;
+		v->rowb_n = w;
+	}
+	return fts_store_buckets(v->store, lane, v->t0, v->t0 + (uint64_t)w * v->npc, (uint32_t)w,
+				 v->rowb) == 0;
+}
+
 static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task)
 {
 	const struct fts_store_lane *sl = fts_store_lane(v->store, lane);
@@ -332,14 +384,21 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 	v->row_lane[y] = lane;
 	if (lane == v->sel && v->cursor >= v->t0)
 		ccol = (int)((v->cursor - v->t0) / v->npc);
+	/* the whole row in one walk of the store's summary; cell by cell if that fails */
+	int row = row_buckets(v, lane);
+
 	for (int c = 0; c < v->lay.time_w; c++) {
 		uint64_t a = v->t0 + (uint64_t)c * v->npc, e = a + v->npc;
 		struct fts_bucket b = { 0, FTS_STR_NONE, 0, 0, 0 };
 		struct fts_style st;
 		uint32_t ch;
 
-		if (e > v->t_begin && a < v->t_end)
-			fts_store_bucket(v->store, lane, a, e, &b);
+		if (e > v->t_begin && a < v->t_end) {
+			if (row)
+				b = v->rowb[c];
+			else
+				fts_store_bucket(v->store, lane, a, e, &b);
+		}
 		if (cpu)
 			cpu_cell(v, &b, sel_task, &ch, &st);
 		else
@@ -400,10 +459,12 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 	} else {
 		struct seg s[] = {
 			{ title, FTS_R_HEADER, -1 },
-			{ " running  ", FTS_R_RUNNING, FTS_G_RUNNING },
-			{ " runnable  ", FTS_R_RUNNABLE, FTS_G_RUNNABLE },
-			{ " sleeping  ", FTS_R_SLEEPING, FTS_G_SLEEPING },
-			{ " uninterruptible", FTS_R_BLOCKED, FTS_G_BLOCKED },
+			{ " run ", FTS_R_RUNNING, FTS_G_RUNNING },
+			{ " run+wait ", FTS_R_RUNNING, FTS_G_RUNNING_WAIT },
+			{ " runnable ", FTS_R_RUNNABLE, FTS_G_RUNNABLE },
+			{ " sleep+wait ", FTS_R_SLEEPING, FTS_G_SLEEPING_WAIT },
+			{ " sleep ", FTS_R_SLEEPING, FTS_G_SLEEPING },
+			{ " D-state", FTS_R_BLOCKED, FTS_G_BLOCKED },
 		};
 		char shown[48] = "";
 
@@ -411,7 +472,7 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 			snprintf(shown, sizeof(shown), ", %u shown", v->nmatch);
 		snprintf(title, sizeof(title), "Process Scheduling (%u%s, by %s)  ", n, shown,
 			 view_sort_name(v->sort));
-		draw_segs(v, 0, y, s, 5);
+		draw_segs(v, 0, y, s, 6);
 	}
 }
 

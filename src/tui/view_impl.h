@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * view_impl.h - the lane view's state, shared by view.c (keys, navigation),
  * view_lanes.c (lane order: pins, filter, sort) and view_draw.c (rendering).
@@ -60,6 +61,8 @@ struct fts_view {
 	enum view_sort sort;
 	uint64_t *run_ns, *wait_ns;   /* per lane, for sorting; NULL until needed */
 	int walked;                   /* wait_ns is filled */
+	uint32_t *by_tid;             /* task lanes sorted by interned tid (lazy) */
+	uint32_t nby_tid;
 	int64_t *disp;                /* display rows: lane id or DISP_* header */
 	uint32_t ndisp, npinned_disp; /* rows in disp; of which the pinned block */
 	uint32_t sel;                 /* selected lane id */
@@ -85,6 +88,8 @@ struct fts_view {
 	/* per frame */
 	struct view_layout lay;
 	int64_t *row_lane;            /* grid row -> lane, -1 */
+	struct fts_bucket *rowb;      /* one row of buckets, time_w long */
+	int rowb_n;
 	double *overview;             /* per time column busy fraction of the whole capture */
 	int overview_w;
 	uint64_t overview_npc;
@@ -95,6 +100,7 @@ int view_lanes_init(struct fts_view *v);
 void view_lanes_free(struct fts_view *v);
 int view_lanes_rebuild(struct fts_view *v);
 int64_t view_disp_index(const struct fts_view *v, uint32_t lane);
+int64_t view_task_lane(struct fts_view *v, uint32_t tid);
 void view_search_apply(struct fts_view *v, const char *q);
 void view_toggle_pin(struct fts_view *v);
 void view_next_sort(struct fts_view *v);

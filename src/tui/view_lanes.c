@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * view_lanes.c - which lanes the view shows and in what order: pinned
  * lanes on top (as Insight pins them), then CPU lanes by CPU, then task
@@ -32,6 +33,100 @@ void view_lanes_free(struct fts_view *v)
 	free(v->disp);
 	free(v->run_ns);
 	free(v->wait_ns);
+	free(v->by_tid);
+}
+
+static int cmp_tid(const void *pa, const void *pb, void *ctx)
+{
+	const struct fts_view *v = ctx;
+	uint32_t a = fts_store_lane(v->store, *(const uint32_t *)pa)->tid;
+	uint32_t b = fts_store_lane(v->store, *(const uint32_t *)pb)->tid;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The task lane named @tid (an interned "comm:pid", as run slices on CPU
+ * lanes are named), by binary search over an index built on first use.
+ */
+int64_t view_task_lane(struct fts_view *v, uint32_t tid)
+{
+	uint32_t lo = 0, hi;
+
+	if (!v->by_tid) {
+		v->by_tid = malloc((v->nlanes ? v->nlanes : 1) * sizeof(*v->by_tid));
+		if (!v->by_tid)
+			return -1;
+		for (uint32_t l = 0; l < v->nlanes; l++) {
+			if (fts_store_lane(v->store, l)->group == FTS_GROUP_TASK)
+				v->by_tid[v->nby_tid++] = l;
+		}
+		qsort_r(v->by_tid, v->nby_tid, sizeof(*v->by_tid), cmp_tid, v);
+	}
+	hi = v->nby_tid;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2, t = fts_store_lane(v->store, v->by_tid[mid])->tid;
+
+		if (t == tid)
+			return v->by_tid[mid];
+		if (t < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* not interned with the same id: compare the names */
+	for (uint32_t i = 0; i < v->nby_tid; i++) {
+		if (!strcmp(fts_store_str(v->store, fts_store_lane(v->store, v->by_tid[i])->tid),
+			    fts_store_str(v->store, tid)))
+			return v->by_tid[i];
+	}
+	return -1;
+}
+
+static int cmp_name_idx(const void *pa, const void *pb, void *ctx)
+{
+	const struct fts_view *v = ctx;
+
+	return strcmp(fts_store_str(v->store, fts_store_lane(v->store, *(const uint32_t *)pa)->tid),
+		      fts_store_str(v->store, fts_store_lane(v->store, *(const uint32_t *)pb)->tid));
+}
+
+/*
+ * Runnable time per task lane from the statistics, which summed every wait
+ * while loading: task lanes sorted by name, one binary search per task row.
+ */
+static int stats_wait(struct fts_view *v)
+{
+	uint32_t *idx = malloc((v->nlanes ? v->nlanes : 1) * sizeof(*idx)), n = 0;
+
+	if (!idx)
+		return -ENOMEM;
+	for (uint32_t l = 0; l < v->nlanes; l++) {
+		if (fts_store_lane(v->store, l)->group == FTS_GROUP_TASK)
+			idx[n++] = l;
+	}
+	qsort_r(idx, n, sizeof(*idx), cmp_name_idx, v);
+	for (size_t i = 0; i < fts_stats_ntasks(v->stats); i++) {
+		const struct fts_task_stats *t = fts_stats_task(v->stats, i);
+		uint32_t lo = 0, hi = n;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			int c = strcmp(fts_store_str(v->store, fts_store_lane(v->store, idx[mid])->tid), t->tid);
+
+			if (!c) {
+				v->wait_ns[idx[mid]] = t->runnable_ns;
+				break;
+			}
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	free(idx);
+	v->walked = 1;
+	return 0;
 }
 
 /*
@@ -43,6 +138,8 @@ static int lane_totals(struct fts_view *v, int walk)
 {
 	if (v->run_ns && (!walk || v->walked))
 		return 0;
+	if (v->run_ns && walk && v->stats)
+		return stats_wait(v);
 	if (v->run_ns && walk) {
 		v->walked = 1;
 		for (uint32_t l = 0; l < v->nlanes; l++) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * view_panes.c - the panes around the lanes: details of the item under the
  * cursor, the status line (or the search prompt) and the help screen.
@@ -229,8 +230,9 @@ void view_draw_help(struct fts_view *v)
 		"CPU lanes: each column is a time bucket; the letter is the task that ran most of it",
 		"  (its first letter, in its own colour); '!' lost events; '^' irq/softirq on an idle",
 		"  CPU; underlined: an irq inside the bucket; a thin bar: a short task on an idle CPU.",
-		"Task lanes: the most important state in the bucket wins, so nothing short is hidden:",
-		"  D uninterruptible > Runnable (waiting for a CPU) > Running > Sleeping.",
+		"Task lanes: the state that covered most of the bucket (running, runnable, sleeping);",
+		"  a wait for a CPU inside a mostly running/sleeping bucket shows as run+wait/sleep+wait,",
+		"  and any uninterruptible sleep as D, so nothing short is hidden.",
 		"Mouse: click selects a lane and moves the cursor; wheel zooms; drag pans.",
 		"Top strip: busy fraction of all CPUs over the whole capture; the viewport is marked.",
 		"Axis: seconds since the capture's first event; v cursor, M marker, = profiling window.",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * view_summary.c - the per-task summary table (`s`): the numbers of
  * `ftscope stats`, from the same statistics sink fed while the store loaded

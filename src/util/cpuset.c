@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "util/cpuset.h"
 
 #include <ctype.h>

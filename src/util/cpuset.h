@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpuset.h - CPU lists ("0-3,8"), hex cpumasks and the online CPU set.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ftscope/error.h"
 
 #include <stdarg.h>

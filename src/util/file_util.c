@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "util/file_util.h"
 
 #include <errno.h>
@@ -41,7 +42,12 @@ int fts_open_regular(const char *path, int flags, struct stat *sb, struct fts_er
 		return fts_err_set(err, -e, "%s: cannot open: %s; check the path and permissions",
 				   path, strerror(e));
 	}
-	if (fstat(fd, sb) < 0 || !S_ISREG(sb->st_mode)) {
+	if (fstat(fd, sb) < 0) {
+		e = errno;
+		close(fd);
+		return fts_err_set(err, -e, "%s: cannot stat: %s", path, strerror(e));
+	}
+	if (!S_ISREG(sb->st_mode)) {
 		e = S_ISDIR(sb->st_mode) ? EISDIR : EINVAL;
 		close(fd);
 		return fts_err_set(err, -e, "%s: is %s, not a regular file", path,

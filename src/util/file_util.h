@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* file_util.h - small file helpers shared by the loaders. */
 #ifndef FTS_FILE_UTIL_H
 #define FTS_FILE_UTIL_H

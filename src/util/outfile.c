@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * outfile.c - atomic outputs (see outfile.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * outfile.h - outputs written as root: never through a symlink, never
  * half-written. Data goes to a new temp file beside the target (created with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "util/tempfile.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tempfile.h - scratch files for the recorder's per-CPU streams and reserve.
  * (Final outputs go through util/outfile.h: temp + rename, no symlinks.)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * thread.h - library threads. Every thread the library starts blocks every
  * signal, so SIGINT, SIGWINCH, SIGHUP and friends reach the front end's own

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Bad input gets one clear line, a non-zero exit and no output left behind;
 # outputs are replaced atomically and never written through a symlink.
 source "$(dirname "$0")/lib.sh"

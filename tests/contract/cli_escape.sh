@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Issue 10, class 6: no raw control byte reaches the terminal. Arguments
 # echoed back (command, option names and values, paths) and names read from
 # a crafted trace.dat come out escaped; stdout and stderr carry no ESC, BEL,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Issue 10, classes 7, 8 and 13: FIFOs, devices, directories and symlinks
 # where a file is read (input, pid mapping, start_info/end_info) fail at once
 # with a line saying what the path is; crafted profiling clocks are refused

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Issue 10, classes 8 and 9, from the bundled real capture:
 # - two captures joined, or a reordered file: time goes backwards on a CPU;
 #   convert refuses with one line naming the CPU and the times, exit 1,

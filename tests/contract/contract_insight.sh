@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Produced files import the way MindStudio Insight reads them (insight_check.py),
 # for text and trace.dat input, DB and JSON output, and the checker itself
 # rejects files that break the contract.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Issue 10, class 3: an interrupted convert leaves no temp file, and the next
 # convert to the same directory removes temp files of dead writers (SIGKILL)
 # but never one a live writer still holds.

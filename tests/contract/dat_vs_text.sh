@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The trace.dat and the text (tracefs `trace` and `trace-cmd report`) of the
 # same capture convert to the same slices, up to the text's microsecond
 # rounding: text times are the dat's nanoseconds rounded to microseconds (the kernel prints ns2usecs(ts), which rounds).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Golden tests: real captures in tests/data convert to exactly the rows in
 # tests/golden/*.slices (lane | name | ts | dur | args). A change in the model
 # shows up here as a diff to review; after a deliberate change regenerate with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Check an ftscope output the way MindStudio Insight reads it.
 
 Follows ../shared/docs/insight-import-contract.md: the tables and columns the

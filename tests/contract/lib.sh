@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared helpers for the shell tests: sourced, not run.
 # Every test gets: $1 ftscope binary, $2 source dir, $3 scratch dir.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Cross-check `ftscope stats --format json --top 0` against the DB of the same capture.
 
 The statistics sink (C) and this script (SQL over the DB convert wrote) derive

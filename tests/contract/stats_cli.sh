@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # `ftscope stats` on real captures: its numbers agree with the DB convert writes
 # for the same capture (stats_check.py re-derives them in SQL), the trace and
 # the DB give identical output, a window and a CPU filter only ever shrink the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # convert --with-summary (issue 9, deliverable 3): the DB carries Insight's
 # Ftrace Task Summary tables with the server's schema, the four FTRACE_* keys
 # at FINISH, no cpu -1 marker rows, and numbers equal to what the server's

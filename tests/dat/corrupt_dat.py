@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """corrupt_dat.py - make a corrupt copy of a real v6 trace.dat (for the hardening tests).
 
 corrupt_dat.py IN OUT MODE [CPU] [PAGE]
 
-Walks the v6 layout (man 5 trace-cmd.dat.v6) to the per-CPU data extents of
-the top buffer and damages page PAGE (default 1, i.e. the second) of CPU CPU
+v6 files: walks the layout (man 5 trace-cmd.dat.v6) to the per-CPU data extents
+and damages page PAGE (default 1, i.e. the second) of CPU CPU
 (default: the first CPU, over the top buffer then the instances, with
 more than PAGE + 1 pages):
   commit    the page header's commit (size) field is set far past the page
@@ -13,7 +14,14 @@ more than PAGE + 1 pages):
   short     a sched_switch record is cut to 12 bytes (header says so), as if the
             page was damaged inside it; the rest of its page is padding
 Prints "cpu=N offset=O" (file offset of the damaged page) on stdout.
+
+v7 zstd files (trace-cmd extract's default, the bundled sample): modes commit
+and reclen only. The CPU's first chunk is decompressed with the zstd tool,
+page PAGE of it damaged, recompressed and padded with a zstd skippable frame
+to its old size, so no offset in the file moves. Prints "cpu=N offset=O
+page=P" (O = the chunk's file offset, P = the page inside it).
 """
+import subprocess
 import struct
 import sys
 
@@ -118,11 +126,93 @@ def first_switch(b, page, hdr, commit_len, switch_id):
     return None
 
 
+def v7_buffers(b):
+    """(page_size, [(cpu id, off, size)...]) of every BUFFER option of a v7 zstd file."""
+    p = 10
+    e = b.index(b"\0", p)
+    p = e + 1
+    if b[p] != 0:
+        sys.exit("big endian file")
+    page_size = struct.unpack_from("<I", b, p + 2)[0]
+    p += 6
+    e = b.index(b"\0", p)
+    if b[p:e] != b"zstd":
+        sys.exit("only zstd-compressed v7 files")
+    p = b.index(b"\0", e + 1) + 1
+    off = struct.unpack_from("<Q", b, p)[0]
+    cpus = []
+    while off:
+        sid, flags, _, size = struct.unpack_from("<HHIQ", b, off)
+        d = b[off + 16:off + 16 + size]
+        if flags & 1:
+            cs = struct.unpack_from("<I", d, 0)[0]
+            d = unzstd(d[8:8 + cs])
+        off, q = 0, 0
+        while q + 6 <= len(d):
+            oid, sz = struct.unpack_from("<HI", d, q)
+            q += 6
+            if oid == 0:
+                off = struct.unpack_from("<Q", d, q)[0] if sz >= 8 else 0
+                break
+            if oid == 3:
+                r = d[q + 8:q + sz]
+                r = r[r.index(b"\0") + 1:]           # name
+                r = r[r.index(b"\0") + 1:]           # clock
+                n = struct.unpack_from("<I", r, 4)[0]
+                for i in range(n):
+                    cpus.append(struct.unpack_from("<IQQ", r, 8 + 20 * i))
+            q += sz
+    return page_size, cpus
+
+
+def unzstd(data):
+    return subprocess.run(["zstd", "-d", "-c", "-q"], input=data, check=True,
+                          capture_output=True).stdout
+
+
+def corrupt_v7(b, mode, want_cpu, page_no):
+    page_size, cpus = v7_buffers(b)
+    for cid, off, size in cpus:
+        if size == 0 or (want_cpu >= 0 and cid != want_cpu):
+            continue
+        at = off + 4                                   # past the chunk count
+        cs, rs = struct.unpack_from("<II", b, at)
+        raw = bytearray(unzstd(b[at + 8:at + 8 + cs]))
+        if len(raw) < page_size * (page_no + 1):
+            continue
+        pg = page_size * page_no
+        if mode == "commit":
+            struct.pack_into("<Q", raw, pg + 8, page_size * 64)
+        elif mode == "reclen":
+            h = struct.unpack_from("<I", raw, pg + 16)[0]
+            struct.pack_into("<II", raw, pg + 16, h & ~0x1f, 0x00100000)
+        else:
+            sys.exit("v7: modes commit and reclen only")
+        for level in ("-19", "-3", "-1", "--fast=5"):
+            z = subprocess.run(["zstd", "-c", "-q", "--no-check", level], input=bytes(raw),
+                               check=True, capture_output=True).stdout
+            gap = cs - len(z)
+            if gap == 0 or gap >= 8:
+                break
+        else:
+            sys.exit("cannot recompress the chunk into its old size")
+        if gap:                                        # skippable frame: magic, size, payload
+            z += struct.pack("<II", 0x184D2A50, gap - 8) + bytes(gap - 8)
+        b[at + 8:at + 8 + cs] = z
+        return "cpu=%d offset=%d page=%d" % (cid, at, page_no)
+    sys.exit("no CPU with a chunk of %d pages" % (page_no + 1))
+
+
 def main():
     src, dst, mode = sys.argv[1:4]
     want_cpu = int(sys.argv[4]) if len(sys.argv) > 4 else -1
     page_no = int(sys.argv[5]) if len(sys.argv) > 5 else 1
     b = bytearray(open(src, "rb").read())
+    if b[10:12] == b"7\0":
+        where = corrupt_v7(b, mode, want_cpu, page_no)
+        open(dst, "wb").write(b)
+        print(where)
+        return
     page_size, commit, ext, formats, cpus = walk_v6(b)
     hdr = 8 + commit
     # CPU numbers count on through the instances' CPUs (top buffer first)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test_dat_detect.c - fts_input_detect classifies by content, never by name. */
 #include <stdarg.h>
 #include <stddef.h>

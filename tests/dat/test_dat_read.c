@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * test_dat_read.c - fts_read_dat against real trace.dat files recorded on
  * this project's test kernel, checked against trace-cmd report and the

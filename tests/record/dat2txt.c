@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* dat2txt - render a trace.dat to kernel text with the recorder's own renderer, so a
  * test can compare the .dat and .txt forms of one capture. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared helpers for the recorder's end-to-end tests (sourced).
 # Usage in a test: source lib.sh "$@"  -> FTS, SRC, WORK set; skips without root/tracefs.
 FTS=$1

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A real capture converts, and the .dat and .txt forms of one native capture
 # convert to the same slices (text has microsecond timestamps, so slices are
 # compared at microsecond precision).

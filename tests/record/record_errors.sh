@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Bad input gives one clear line and a non-zero exit, and leaves nothing behind.
 source "$(dirname "$0")/lib.sh" "$@"
 before=$(state)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 10 class 10: under heavy load `--record_time 3` stops at ~3 s (the
 # recorder ends the capture on its own thread, at the readers' priority);
 # the status block is printed also when stderr is not a terminal; loss is

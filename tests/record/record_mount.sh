@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A fresh machine (CI) has no tracefs mounted: `ftscope record` mounts it
 # itself, and the record tests' lib.sh mounts it too instead of skipping.
 # Both are checked in a private mount namespace with tracefs and debugfs

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # --NSpid maps every thread of a process started in a new PID namespace
 # after the recorder; `ftscope pidmap` writes the same shape.
 source "$(dirname "$0")/lib.sh" "$@"

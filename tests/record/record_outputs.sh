@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 10 class 4 and the recorder's class 13: a bad output is refused
 # before anything is recorded (one line, exit 1, at once, nothing left); bad
 # arguments exit 2; a disk full during a .txt capture keeps what was

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A real capture under load opens in trace-cmd report; text output holds the
 # same capture; global tracing state and the instance list are unchanged after
 # normal stops and after SIGINT, SIGTERM, SIGHUP (and a double Ctrl+C)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Streaming: a 256 KB per-CPU buffer under 8 s of heavy load keeps several
 # times what the ring buffers hold; a deliberately slow reader loses events,
 # and the loss is reported live and marked in the output.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The live top (--live_top): under load the status shows the tasks waiting
 # and running most and the worst wakeup latency, decoded from the streamed
 # pages at a small CPU cost; task names (attacker-controlled) reach the

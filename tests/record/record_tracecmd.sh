@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 10 class 5, the trace-cmd backend: killing ftscope does not orphan
 # `trace-cmd record` (the child gets SIGINT when ftscope dies) and the next
 # run repairs the global state it saved; the output is never written through

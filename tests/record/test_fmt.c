@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Human-readable sizes, counts, rates and durations shared by the CLI and the TUI. */
 #include <math.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the /proc thread scanner and pid_mapping.json writer, on a fake /proc. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The recorder's UI-facing API through the public header only, on the real
  * tracefs (as root; skipped otherwise): the probe, worst-first ordering,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests of the interactive session's curses-free models: the home
  * screen's capture list (classified by content, symlinks skipped, newest
@@ -24,6 +25,7 @@
 #include "tui/home_list.h"
 #include "tui/keys.h"
 #include "tui/line_edit.h"
+#include "tui/live_top.h"
 #include "tui/setup_model.h"
 
 static char tmpdir[256];
@@ -197,7 +199,7 @@ static void test_setup_choices(void **state)
 	assert_string_equal(fts_setup_cpulist(&s, buf, sizeof(buf), 0), "0-3,8-11");
 	assert_int_equal(s.duration_s, 30);
 	assert_int_equal(fts_setup_mem_bytes(&s), 8ull * 40960 * 1024);
-	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)), "ftscope record --sched 1 --irq 1 --record_time 30");
+	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)), "ftscope record --sched 1 --irq 1 --record_time 30 --live_top");
 
 	assert_int_equal(fts_setup_select_list(&s, "0, 2-3 ,9", &err), 0);
 	assert_string_equal(fts_setup_cpulist(&s, buf, sizeof(buf), 1), "0,2-3,9");
@@ -223,14 +225,23 @@ static void test_setup_choices(void **state)
 	snprintf(s.output, sizeof(s.output), "my run's.dat");
 	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)),
 			    "ftscope record --cpu 8-11 --sched 1 --irq 0 --record_time 0 --bf_size 1024 "
-			    "--backend trace-cmd --NSpid -o 'my run'\\''s.dat'");
+			    "--backend trace-cmd --NSpid --live_top -o 'my run'\\''s.dat'");
 	fts_setup_opts(&s, &o, buf, sizeof(buf));
 	assert_string_equal(o.cpus, "8-11");
 	assert_string_equal(o.output, "my run's.dat");
 	assert_int_equal(o.bf_size_kb, 1024);
 	assert_int_equal(o.irq, 0);
 	assert_int_equal(o.nspid, 1);
+	assert_int_equal(o.live_top, 1);
 	assert_true(o.duration_s == 0);
+	/* the live top needs the sched events */
+	s.sched = 0;
+	s.irq = 1;
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_int_equal(o.live_top, 0);
+	assert_null(strstr(fts_setup_cmdline(&s, cmd, sizeof(cmd)), "--live_top"));
+	s.sched = 1;
+	s.irq = 0;
 	assert_int_equal(fts_setup_mem_bytes(&s), 4ull * 1024 * 1024);
 	fts_setup_free(&s);
 	fts_setup_free(&s);
@@ -375,6 +386,89 @@ static void test_line_edit(void **state)
 	assert_string_equal(e.buf, "");
 }
 
+/* A fake /proc: process @pid with thread @tid named @comm and counters. */
+static void fake_thread(int pid, int tid, const char *comm, unsigned long long run,
+			unsigned long long wait, unsigned long long slices)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/proc/%d/task/%d' '%s/proc/%d'", tmpdir, pid, tid, tmpdir, tid);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/schedstat", tmpdir, pid, tid);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%llu %llu %llu\n", run, wait, slices);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/proc/%d/comm", tmpdir, tid);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", comm);
+	fclose(f);
+}
+
+static void test_live_top(void **state)
+{
+	struct fts_live_top t;
+	char root[300], cmd[400];
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/proc", tmpdir);
+	fake_thread(10, 10, "trainer", 1000000000ull, 0, 10);
+	fake_thread(10, 11, "worker\x1b[31m", 0, 0, 0);
+	fake_thread(20, 20, "kworker/0:1", 0, 0, 0);
+	fake_thread(30, 30, "gone", 5, 5, 5);
+	fts_top_init(&t, root);
+	assert_int_equal(fts_top_sample(&t, 100.0), 0);  /* baseline */
+	assert_int_equal(t.threads, 4);
+	assert_int_equal(t.nwait, 0);
+	assert_int_equal(t.nrun, 0);
+	/* 2 s later: trainer ran 1.6 s and waited 0.2 s over 4 runs; the worker
+	 * waited 1 s over 2 runs; kworker ran 0.1 s; pid 30 ended; 40 is new */
+	fake_thread(10, 10, "trainer", 2600000000ull, 200000000ull, 14);
+	fake_thread(10, 11, "worker\x1b[31m", 0, 1000000000ull, 2);
+	fake_thread(20, 20, "kworker/0:1", 100000000ull, 0, 1);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/proc/30'", tmpdir);
+	assert_int_equal(system(cmd), 0);
+	fake_thread(40, 40, "newbie", 200000000ull, 400000000ull, 1);
+	assert_int_equal(fts_top_sample(&t, 102.0), 0);
+	assert_int_equal(t.threads, 4);
+	assert_float_equal(t.interval_s, 2.0, 1e-9);
+	/* waiting most: worker 50%, newbie 20% (counted from its start), trainer 10% */
+	assert_int_equal(t.nwait, 3);
+	assert_int_equal(t.wait[0].tid, 11);
+	assert_string_equal(t.wait[0].comm, "worker\x1b[31m"); /* raw: the grid escapes it */
+	assert_float_equal(t.wait[0].wait_frac, 0.5, 1e-9);
+	assert_float_equal(t.wait[0].wait_per_run_ms, 500.0, 1e-9);
+	assert_int_equal(t.wait[1].tid, 40);
+	assert_int_equal(t.wait[2].tid, 10);
+	assert_float_equal(t.wait[2].wait_per_run_ms, 50.0, 1e-9);
+	/* running most: trainer 80%, newbie 10%, kworker 5% */
+	assert_int_equal(t.nrun, 3);
+	assert_int_equal(t.run[0].tid, 10);
+	assert_string_equal(t.run[0].comm, "trainer");
+	assert_float_equal(t.run[0].run_frac, 0.8, 1e-9);
+	assert_int_equal(t.run[2].tid, 20);
+	assert_string_equal(t.run[2].comm, "kworker/0:1");
+	assert_int_equal(t.worst_latency.tid, 11);
+	/* a reused tid whose counters went backwards counts from zero */
+	fake_thread(20, 20, "kworker/0:2", 50000000ull, 0, 1);
+	assert_int_equal(fts_top_sample(&t, 103.0), 0);
+	assert_int_equal(t.nrun, 1);  /* nobody else ran since */
+	assert_int_equal(t.nwait, 0);
+	assert_int_equal(t.run[0].tid, 20);
+	assert_float_equal(t.run[0].run_frac, 0.05, 1e-9);
+	fts_top_free(&t);
+	fts_top_free(&t);
+	fts_top_init(&t, "/nonexistent/proc");
+	assert_true(fts_top_sample(&t, 1.0) < 0);
+	/* the real /proc: this test's own thread is there */
+	fts_top_init(&t, "/proc");
+	assert_int_equal(fts_top_sample(&t, 1.0), 0);
+	assert_true(t.threads >= 1);
+	fts_top_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_shell_quote),
 		cmocka_unit_test(test_export_plan),
 		cmocka_unit_test(test_line_edit),
+		cmocka_unit_test_setup_teardown(test_live_top, setup_dir, remove_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

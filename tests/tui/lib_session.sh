@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared helpers for the interactive session's tmux tests (sourced, not run).
 # A test: source lib_session.sh "$@" -> FTS, SRC, WORK, T set, cwd = WORK.
 FTS=$1
@@ -30,8 +31,11 @@ state() {
 # start W H CMD...: run CMD in a fresh tmux server; the pane's shell records
 # the exit status and the terminal modes before and after.
 start() {
-	local w=$1 h=$2; shift 2
+	local w=$1 h=$2 i=0; shift 2
 	tmux -L $SOCK kill-server 2>/dev/null
+	# a new server on the socket of one still exiting dies with it: wait
+	while tmux -L $SOCK ls >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	sleep 0.2
 	tmux -L $SOCK new-session -d -x "$w" -y "$h" -c "$WORK" \
 		"stty -g > stty.before; $*; echo EXIT=\$? > exit.status; stty -g > stty.after; sleep 600"
 	tmux -L $SOCK set-option -t 0 remain-on-exit on >/dev/null 2>&1

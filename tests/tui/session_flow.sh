@@ -1,6 +1,8 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 8, the whole loop in a real terminal as root on real tracefs:
-# home -> setup (CPU 0, sched only, 3 s) -> probe -> recording under
+# home -> setup (CPU 0, sched only, 5 s: room to check the live table, the
+# live top and 80x24 while it runs on a loaded machine) -> probe -> recording under
 # hackbench with the live table -> the preview opens -> export to
 # ftrace_data.db with profiling data -> insight_check.py passes; global
 # tracing state unchanged and our instance gone; every screen at 80x24.
@@ -21,10 +23,10 @@ keys r; wait_for "ftscope . setup"
 keys c; text "0"; keys Enter
 wait_for "1 of [0-9]+ selected: 0 "
 keys j; sleep 0.2; keys j; sleep 0.2; keys Space   # focus: CPUs -> sched -> irq; irq off
-wait_for '\$ ftscope record --cpu 0 --sched 1 --irq 0 --record_time 30'
-keys j j j; sleep 0.2; keys Enter; keys C-u; text 3; keys Enter  # futex -> buffer -> duration
-wait_for '\$ ftscope record --cpu 0 --sched 1 --irq 0 --record_time 3$'
-ok "setup: CPU 0, sched only, 3 s, and the equivalent command line shows it"
+wait_for '\$ ftscope record --cpu 0 --sched 1 --irq 0 --record_time 30 --live_top'
+keys j j j; sleep 0.2; keys Enter; keys C-u; text 5; keys Enter  # futex -> buffer -> duration
+wait_for '\$ ftscope record --cpu 0 --sched 1 --irq 0 --record_time 5 --live_top$'
+ok "setup: CPU 0, sched only, 5 s, and the equivalent command line shows it"
 at80 "setup" "Buffer +40960 KB per CPU x 1"
 
 keys p
@@ -37,8 +39,11 @@ read -r t0_mono t0_us < <(python3 -c 'import time; print(time.clock_gettime_ns(t
 load 20
 sleep 0.5
 keys r
-wait_for "REC .* / 3.0 s" 5
+wait_for "REC .* / 5.0 s" 5
 wait_for "^ cpu0 +[0-9.]+k?/s" 5
+wait_for "Live top: last .* events decoded" 5
+wait_for "Waiting Runnable +wait +On CPU" 5
+ok "live top: $(screen | grep -A1 'Waiting Runnable' | tail -1 | sed 's/^ *//;s/  */ /g')"
 pid=$(app_pid)
 [ -n "$pid" ] && [ -d $T/instances/ftscope-$pid ] || fail "no private instance ftscope-$pid while recording"
 ok "recording in instance ftscope-$pid: $(screen | grep '^ Events' | sed 's/^ *//')"

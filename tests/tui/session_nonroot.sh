@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 8: without root the home screen still opens (preview and export
 # work) and the record action says why it cannot; no terminal -> usage, exit 2.
 source "$(dirname "$0")/lib_session.sh" "$@"
@@ -30,6 +31,21 @@ keys Enter
 wait_for "ftscope preview +trace.dat" 20
 wait_for "CPU Scheduling" 20
 ok "non-root: the preview opens"
+keys q; wait_for "ftscope . home"
+keys q
+[ "$(wait_exit)" = EXIT=0 ] || fail "exit status $(cat exit.status), want 0"
+terminal_restored
+
+# record --tui without root: the setup opens, says why, and neither probes nor records
+rm -f exit.status
+start 100 30 "$as $FTS record --tui --cpu 0"
+wait_for "ftscope . setup"
+wait_for "recording needs root"
+keys p; wait_for "cannot probe: .*root"
+keys r; wait_for "cannot record: .*root"
+screen | grep -q "REC" && fail "recording started without root"
+[ -e trace.dat.tmp ] && fail "a temporary output was left"
+ok "non-root record --tui: setup says why, r and p refuse"
 keys q; wait_for "ftscope . home"
 keys q
 [ "$(wait_exit)" = EXIT=0 ] || fail "exit status $(cat exit.status), want 0"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Issue 8: a dropped SSH session (SIGHUP) or SIGTERM while the session
 # records leaves a complete, valid capture, the tracing state restored, our
 # instance removed and the terminal restored; the process dies of the signal.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of the cell grid, its one text writer, the theme table and the key table. */
 #include <errno.h>
 #include <locale.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests of the lane view on a real store: a small ftrace text capture
  * written here, loaded by fts_store_open exactly as `ftscope preview` does,
@@ -157,8 +158,10 @@ static void test_dominant_and_marks(void **state)
 	/* lost events always show, and the lane label counts them */
 	assert_true(row_has(v, g, cpu1, '!'));
 	assert_non_null(strstr(row_text(g, cpu1), "!7"));
-	/* the 50 us Runnable wait of model leaves a mark although Running dominates */
-	assert_true(row_has(v, g, model, 0x2592));
+	/* the 50 us Runnable wait of model leaves a mark although Running dominates:
+	 * the "running, with a wait" glyph, while its other buckets stay plain running */
+	assert_true(row_has(v, g, model, 0x2593));
+	assert_true(row_has(v, g, model, 0x2588));
 	/* the 50 us kworker run shows on its own lane */
 	assert_true(row_has(v, g, kw, 0x2588));
 	/* D and Sleeping are told apart by glyph */
@@ -201,7 +204,7 @@ static void test_ascii_fallback(void **state)
 		assert_int_equal(g->cells[i].st.bg, -1);
 	}
 	assert_true(row_of(g, "\\xe6\\x97\\xa5") > 0);
-	assert_true(row_has(v, g, row_of(g, "model:100"), '='));
+	assert_true(row_has(v, g, row_of(g, "model:100"), '%'));
 	assert_true(row_has(v, g, row_of(g, "model:100"), '#'));
 }
 

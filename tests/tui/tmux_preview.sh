@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The real binary in a real terminal: tmux on a private socket, keys sent,
 # the pane captured. Open a capture, search, zoom, details, help, resize to
-# 80x24, quit (exit 0, terminal restored); SIGTERM and Ctrl+C restore too; a
+# 80x24, quit (exit 0, terminal restored); SIGTERM, SIGHUP, Ctrl+C, SIGSEGV and
+# bad input restore it too; a
 # task named with escape sequences shows escaped and the pane title stays.
 # usage: tmux_preview.sh FTSCOPE SRCDIR WORKDIR
 set -uo pipefail
@@ -27,7 +29,12 @@ keys() { T send-keys "$@"; sleep 0.4; }
 pane() { T capture-pane -p; }
 flag() { T display -p "#{$1}"; }
 
-T -f /dev/null new-session -d -x 120 -y 40 "env -i PATH=$PATH HOME=$work PS1='$ ' TERM=xterm-256color LANG=C.UTF-8 bash --norc --noprofile"
+# a clean environment, but the sanitizers' settings (suppressions) come along
+san=
+for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+	[ -n "${!v:-}" ] && san+=" $v=${!v}"
+done
+T -f /dev/null new-session -d -x 120 -y 40 "env -i PATH=$PATH HOME=$work PS1='$ ' TERM=xterm-256color LANG=C.UTF-8$san bash --norc --noprofile"
 T set-option -g set-titles off > /dev/null
 T select-pane -T origtitle
 sleep 0.3
@@ -88,6 +95,13 @@ wait_for 'EXIT=143' && ok "SIGTERM: exit 143" || bad "SIGTERM did not end it wit
 [ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "SIGTERM: terminal restored" || bad "SIGTERM left the terminal in curses mode"
 keys clear Enter
 keys "$bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
+wait_for 'Process Scheduling' || bad "did not open for SIGHUP"
+pid=$(pgrep -P "$(flag pane_pid)" -x ftscope)
+[ -n "$pid" ] && kill -HUP "$pid"
+wait_for 'EXIT=129' && ok "SIGHUP: exit 129" || bad "SIGHUP did not end it with 129"
+[ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "SIGHUP: terminal restored" || bad "SIGHUP left the terminal in curses mode"
+keys clear Enter
+keys "$bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
 wait_for 'Process Scheduling' || bad "did not open for Ctrl+C"
 pid=$(pgrep -P "$(flag pane_pid)" -x ftscope)
 keys C-c
@@ -104,6 +118,13 @@ pid=$(pgrep -P "$(flag pane_pid)" -x ftscope)
 [ -n "$pid" ] && kill -SEGV "$pid"
 wait_for 'EXIT=139' && ok "SIGSEGV: exit 139" || bad "SIGSEGV did not end it with 139"
 [ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "SIGSEGV: terminal restored" || bad "SIGSEGV left the terminal in curses mode"
+keys clear Enter
+
+# --- bad input on a terminal: the terminal is given back, then one error line, exit 1 ---
+keys "$bin preview tests/data/bad/garbage.txt; echo EXIT=\$?" Enter
+wait_for 'EXIT=1' && ok "bad input: exit 1" || bad "bad input did not exit 1"
+pane | grep -q 'ftscope preview: tests/data/bad/garbage.txt: not a trace' && ok "bad input: the error is on the restored terminal" || bad "bad input: no error line"
+[ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "bad input: terminal restored" || bad "bad input left the terminal in curses mode"
 keys clear Enter
 
 # --- TERM=dumb: one line pointing at --print, exit 2 ---

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the CPU list syntax and the tracing_cpumask writer. */
 #include <errno.h>
 #include <setjmp.h>

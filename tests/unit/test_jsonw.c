@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the JSON buffer: escaping, microsecond times, args objects. */
 #include <setjmp.h>
 #include <stdarg.h>

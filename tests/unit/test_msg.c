@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests for the CLI's one message path (src/front/msg.c): every byte of
  * a message, and of the trace libraries' own log output, is escaped.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the CLI option parser (src/cli/opts.c, compiled in). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for pid_mapping.json loading. */
 #include <errno.h>
 #include <setjmp.h>
@@ -114,6 +115,45 @@ static void test_errors(void **state)
 	assert_null(m);
 }
 
+/* The JSON walker that replaced the cJSON tree (issue 10 class 11) accepts and refuses what JSON does. */
+static void test_json_edges(void **state)
+{
+	struct fts_pidmap *m;
+	struct fts_err err;
+	char deep[400];
+
+	(void)state;
+	/* values of other keys, of any shape, are skipped; the first NSpid counts */
+	assert_int_equal(load(" {\"12\" : {\"x\": [1, {\"a\": [true, false, null]}, -0.5e+3, \"q\\\"\\u00e9\"],"
+			      " \"NSpid\": \"3\", \"NSpid\": \"4\"}, \"13\": {\"NSpid\": 1e1}}\r\n", &m, &err), 0);
+	assert_int_equal(fts_pidmap_lookup(m, 12), 3);
+	assert_int_equal(fts_pidmap_lookup(m, 13), 10);
+	assert_int_equal(fts_pidmap_entries(m), 2);
+	fts_pidmap_free(m);
+	assert_int_equal(load("{}", &m, &err), 0);
+	assert_int_equal(fts_pidmap_lookup(m, 5), 5);
+	fts_pidmap_free(m);
+	/* an escaped NSpid is not taken as a pid */
+	assert_int_equal(load("{\"12\": {\"NSpid\": \"\\u0033\"}}", &m, &err), 0);
+	assert_int_equal(fts_pidmap_lookup(m, 12), 12);
+	fts_pidmap_free(m);
+	/* not JSON: trailing garbage, raw control bytes, bad escapes, bad numbers, cuts */
+	for (const char *const *t = (const char *const[]){ "{} x", "{\"1\": {}},", "{\"1\": {\"a\": \"\t\"}}",
+		"{\"1\": {\"a\": \"\\x\"}}", "{\"1\": {\"a\": 01}}", "{\"1\": {\"a\": 1.}}",
+		"{\"1\": {\"a\": tru}}", "{\"1\" {}}", "{\"1\": {}", "{\"1\": {\"a\": [1,]}}",
+		"{\"1\": {\"a\": \"\\u12\"}}", "{,}", NULL }; *t; t++) {
+		assert_int_equal(load(*t, &m, &err), -EINVAL);
+		assert_non_null(strstr(err.msg, "not valid JSON"));
+	}
+	/* nesting deeper than the walker's bound is refused, not recursed into */
+	memset(deep, '[', sizeof(deep) - 1);
+	deep[sizeof(deep) - 1] = '\0';
+	assert_int_equal(load(deep, &m, &err), -EINVAL);
+	/* an escaped key is not a pid */
+	assert_int_equal(load("{\"\\u0031\": {}}", &m, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "is not a pid"));
+}
+
 static void test_fixture(void **state)
 {
 	struct fts_pidmap *m;
@@ -136,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_reference_shape),
 		cmocka_unit_test(test_many_entries),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_json_edges),
 		cmocka_unit_test(test_fixture),
 	};
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests for the open pipeline: several sinks at once through the tee,
  * staged progress in order, cancel at each stage leaving no file behind,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the ftrace text reader (kernel and trace-cmd report formats). */
 #include <errno.h>
 #include <setjmp.h>

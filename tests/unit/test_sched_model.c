@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the sched model: every transition, through a capturing sink. */
 #include <errno.h>
 #include <setjmp.h>
@@ -162,12 +163,12 @@ static int teardown(void **state)
 
 static void feed(const struct fts_event *ev)
 {
-	assert_int_equal(fts_model_event(model, ev), 0);
+	assert_int_equal(fts_model_event(model, ev, NULL), 0);
 }
 
 static void finish(void)
 {
-	assert_int_equal(fts_model_finish(model), 0);
+	assert_int_equal(fts_model_finish(model, NULL), 0);
 }
 
 static void base(struct fts_event *ev, enum fts_ev_type type, uint64_t ts, int cpu,
@@ -916,8 +917,8 @@ static void test_window(void **state)
 	assert_int_equal(count("A:10", NULL), 4);
 	assert_int_equal(count("B:20", NULL), 2);
 	for (int i = 0; i < sink.nitems; i++) {
-		assert_true(sink.items[i].ts >= 2000 + off);
-		assert_true(sink.items[i].ts + sink.items[i].dur <= 5000 + off);
+		assert_true(sink.items[i].ts >= (uint64_t)(2000 + off));
+		assert_true(sink.items[i].ts + sink.items[i].dur <= (uint64_t)(5000 + off));
 	}
 }
 

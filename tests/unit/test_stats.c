@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests for the statistics sink (stats.h) on a small real capture whose
  * every number is derived by hand below, plus the window, the CPU filter,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Unit tests for the preview lane store: a real capture loaded through the
  * pipeline, checked item by item against what the model handed any sink, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests for the profiling time map: start_info/end_info discovery and mapping. */
 #include <errno.h>
 #include <setjmp.h>

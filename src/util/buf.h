@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * buf.h - the library's one growable byte buffer.
+ *
+ * Appends never fail loudly: the first allocation failure sets @oom and every
+ * later append is dropped, so a writer appends freely and checks once at the
+ * end (as the trace.dat header, the JSON lines and the SQLite args do).
+ */
+#ifndef FTS_UTIL_BUF_H
+#define FTS_UTIL_BUF_H
+
+#include <stddef.h>
+
+struct fts_buf {
+	char *p;
+	size_t len;
+	size_t cap;
+	int oom;       /* an append failed: the content is incomplete */
+};
+
+/**
+ * fts_buf_reserve - make room for more bytes
+ * @b: the buffer
+ * @n: bytes about to be appended
+ *
+ * Returns 0, or -1 with @b->oom set when memory ran out (or had already).
+ */
+int fts_buf_reserve(struct fts_buf *b, size_t n);
+
+/**
+ * fts_buf_put - append bytes
+ * @b: the buffer
+ * @s: the bytes
+ * @n: how many
+ */
+void fts_buf_put(struct fts_buf *b, const void *s, size_t n);
+
+/**
+ * fts_buf_puts - append a C string (without its NUL)
+ * @b: the buffer
+ * @s: the string
+ */
+void fts_buf_puts(struct fts_buf *b, const char *s);
+
+/**
+ * fts_buf_free - release the memory and empty the buffer
+ * @b: the buffer
+ */
+void fts_buf_free(struct fts_buf *b);
+
+#endif
