@@ -14,6 +14,10 @@
 #ifndef FTS_CLEANUP_H
 #define FTS_CLEANUP_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /**
  * fts_remove_partial_outputs - remove every temp output this process is
  * still writing.
@@ -25,5 +29,9 @@
  * Returns nothing.
  */
 void fts_remove_partial_outputs(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

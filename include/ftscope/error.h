@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The message buffer every fallible library call takes. */
 struct fts_err {
 	int code;        /* negative errno, 0 when no error */
@@ -24,5 +28,9 @@ struct fts_err {
  */
 int fts_err_set(struct fts_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

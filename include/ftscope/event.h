@@ -14,6 +14,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define FTS_COMM_MAX 64   /* kernel comms are 16; text dumps may carry longer */
 #define FTS_STATE_MAX 8   /* "R+", "S", "D|W", ... */
 #define FTS_NAME_MAX 48   /* irq handler names */
@@ -198,5 +202,9 @@ struct fts_read_stats {
 
 /* Called from time to time during a read, for progress lines. */
 typedef void (*fts_progress_fn)(void *ctx, const struct fts_read_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 
 #include "error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define FTS_GROUP_CPU_NAME "CPU Scheduling"
 #define FTS_GROUP_TASK_NAME "Process Scheduling"
 #define FTS_ITEM_MAX_ARGS 12
@@ -96,5 +100,9 @@ struct fts_sink {
 	/* Optional (NULL: the sink ignores links): one wakeup link. */
 	int (*flow)(struct fts_sink *s, const struct fts_flow *f, struct fts_err *err);
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 
 #include "error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct fts_pidmap;
 
 /**
@@ -57,5 +61,9 @@ uint32_t fts_pidmap_entries(const struct fts_pidmap *m);
  * @m: the map; NULL is fine
  */
 void fts_pidmap_free(struct fts_pidmap *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 #include "error.h"
 #include "event.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum fts_input_format {
 	FTS_FMT_UNKNOWN = 0,
 	FTS_FMT_DAT,   /* trace-cmd trace.dat, v6 or v7 (compressed or not) */
@@ -102,5 +106,9 @@ int fts_read_dat_probe(const char *path, struct fts_err *err);
  */
 int fts_read_any(const char *path, const struct fts_read_opts *opts,
 		 struct fts_read_stats *st, struct fts_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

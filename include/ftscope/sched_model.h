@@ -26,6 +26,10 @@
 #include "pidmap.h"
 #include "timemap.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct fts_model_opts {
 	const struct fts_timemap *tm;  /* required */
 	const struct fts_pidmap *pm;   /* NULL: pids as recorded */
@@ -116,5 +120,9 @@ const struct fts_model_stats *fts_model_stats(const struct fts_model *m);
  * @m: the model; NULL is fine
  */
 void fts_model_free(struct fts_model *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

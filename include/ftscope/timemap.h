@@ -17,6 +17,10 @@
 #include "error.h"
 #include "event.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define FTS_TIMEMAP_MAX_CARDS 64
 
 enum fts_time_base {
@@ -77,5 +81,9 @@ void fts_timemap_from_clock(struct fts_timemap *tm, const struct fts_clock_pair 
  * Returns 0 or a negative errno (missing key, out-of-range value).
  */
 int fts_timemap_parse_info(const char *text, size_t len, int64_t *mono_ns, int64_t *begin_us);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

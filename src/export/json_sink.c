@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/file_util.h"
 #include "util/outfile.h"
 #include "export/jsonw.h"
 
@@ -35,23 +36,14 @@ struct json_sink {
 
 static int flush(struct json_sink *s, struct fts_err *err)
 {
-	size_t off = 0;
+	int rc;
 
 	if (s->buf.oom)
 		return fts_err_set(err, -ENOMEM, "out of memory");
-	while (off < s->buf.len) {
-		ssize_t n = write(s->out.fd, s->buf.p + off, s->buf.len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int e = n < 0 ? errno : EIO;
-
-			return fts_err_set(err, -e, "%s: write failed: %s%s", s->out.target, strerror(e),
-					   e == ENOSPC ? " (free some space, or write elsewhere with --output)" : "");
-		}
-		off += (size_t)n;
-	}
+	rc = fts_write_all(s->out.fd, s->buf.p, s->buf.len);
+	if (rc)
+		return fts_err_set(err, rc, "%s: write failed: %s%s", s->out.target, strerror(-rc),
+				   rc == -ENOSPC ? " (free some space, or write the output elsewhere)" : "");
 	s->buf.len = 0;
 	return 0;
 }

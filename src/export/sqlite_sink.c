@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "util/outfile.h"
+#include "util/thread.h"
 #include "export/batchq.h"
 #include "export/jsonw.h"
 #include "export/summary_tables.h"
@@ -348,7 +349,8 @@ static int create(const char *path, int summary, struct fts_sink **out, struct f
 		rc = db_error(s, err, "cannot prepare statements");
 		goto fail;
 	}
-	if (pthread_create(&s->writer, NULL, writer_main, s)) {
+	/* signals belong to the front end's thread, never to the writer */
+	if (fts_thread_start(&s->writer, NULL, writer_main, s)) {
 		rc = fts_err_set(err, -EAGAIN, "cannot start the writer thread");
 		goto fail;
 	}

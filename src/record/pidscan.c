@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "record/pidscan.h"
+#include "util/file_util.h"
 #include "util/outfile.h"
 
 #include <cjson/cJSON.h>
@@ -255,26 +256,13 @@ int fts_pidscan_write_json(const struct fts_pidscan *t, const char *path, struct
 	rc = fts_outfile_begin(&f, path, err);
 	if (rc)
 		goto done;
-	{
-		size_t n = strlen(text), o = 0;
-
-		while (o < n) {
-			ssize_t w = write(f.fd, text + o, n - o);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				rc = fts_err_set(err, w < 0 ? -errno : -EIO, "cannot write %s: %s",
-						 path, strerror(w < 0 ? errno : EIO));
-				fts_outfile_abort(&f);
-				goto done;
-			}
-			o += (size_t)w;
-		}
-		if (write(f.fd, "\n", 1) != 1) {
-			rc = fts_err_set(err, -EIO, "cannot write %s", path);
-			fts_outfile_abort(&f);
-			goto done;
-		}
+	rc = fts_write_all(f.fd, text, strlen(text));
+	if (!rc)
+		rc = fts_write_all(f.fd, "\n", 1);
+	if (rc) {
+		fts_err_set(err, rc, "cannot write %s: %s", path, strerror(-rc));
+		fts_outfile_abort(&f);
+		goto done;
 	}
 	rc = fts_outfile_commit(&f, NULL, err);
 	goto done;

@@ -3,6 +3,7 @@
 #include "record/tracedat_write.h"
 #include "trace/dat_layout.h"
 #include "util/buf.h"
+#include "util/file_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -110,23 +111,6 @@ static int put_event_formats(struct fts_buf *b, const char *const *events, struc
 	return 0;
 }
 
-static int write_all(int fd, const void *d, size_t n, off_t at)
-{
-	const char *p = d;
-
-	while (n) {
-		ssize_t w = pwrite(fd, p, n, at);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		n -= (size_t)w;
-		at += w;
-	}
-	return 0;
-}
-
 /* Progress of the data copy across CPUs. */
 struct copy_ctl {
 	struct fts_dat_meta *m;
@@ -158,7 +142,7 @@ static int copy_range(int in, int out, uint64_t size, off_t at, struct copy_ctl 
 				return -ENOMEM;
 			n = pread(in, bounce, want, src);
 			if (n > 0) {
-				int rc = write_all(out, bounce, (size_t)n, at + src);
+				int rc = fts_pwrite_all(out, bounce, (size_t)n, at + src);
 				if (rc) {
 					free(bounce);
 					return rc;
@@ -317,7 +301,7 @@ static int copy_cpu_data(int out, struct fts_dat_meta *m, const struct fts_dat_c
 		if (rc == 1) {
 			m->cut = 1;
 			*end = cut_table(table, ncpus, c, copied);
-			rc = write_all(out, table, (size_t)ncpus * 16, (off_t)table_at);
+			rc = fts_pwrite_all(out, table, (size_t)ncpus * 16, (off_t)table_at);
 		}
 	}
 	return rc;
@@ -340,7 +324,7 @@ int fts_tracedat_write(int out, struct fts_dat_meta *m, const struct fts_dat_cpu
 		rc = fts_err_set(err, -ENOMEM, "out of memory writing trace.dat header");
 		goto out;
 	}
-	rc = write_all(out, b.p, b.len, 0);
+	rc = fts_pwrite_all(out, b.p, b.len, 0);
 	if (!rc)
 		rc = copy_cpu_data(out, m, cpus, ncpus, b.p + table_at, table_at, &end);
 	/* An empty last CPU still needs the file to reach its page-aligned offset. */

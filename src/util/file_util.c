@@ -132,3 +132,31 @@ int fts_read_head(const char *path, void *buf, size_t len, size_t *got, uint64_t
 		*size = (uint64_t)sb.st_size;
 	return 0;
 }
+
+/* at < 0: plain write(); else pwrite() at @at. */
+static int write_loop(int fd, const char *p, size_t n, off_t at)
+{
+	while (n) {
+		ssize_t w = at < 0 ? write(fd, p, n) : pwrite(fd, p, n, at);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		n -= (size_t)w;
+		if (at >= 0)
+			at += w;
+	}
+	return 0;
+}
+
+int fts_write_all(int fd, const void *p, size_t n)
+{
+	return write_loop(fd, p, n, -1);
+}
+
+int fts_pwrite_all(int fd, const void *p, size_t n, off_t at)
+{
+	return write_loop(fd, p, n, at);
+}

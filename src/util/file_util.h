@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include "ftscope/error.h"
 
@@ -41,5 +42,26 @@ int fts_read_small_file(const char *path, size_t max, char **out, size_t *len, s
  */
 int fts_read_head(const char *path, void *buf, size_t len, size_t *got, uint64_t *size,
 		  struct fts_err *err);
+
+/**
+ * fts_write_all - write all of a buffer, retrying short writes and EINTR
+ * @fd: the descriptor
+ * @p: the bytes
+ * @n: how many
+ *
+ * Returns 0, or a negative errno (-EIO when the file stops taking bytes).
+ */
+int fts_write_all(int fd, const void *p, size_t n);
+
+/**
+ * fts_pwrite_all - fts_write_all at an offset, leaving the file position alone
+ * @fd: the descriptor
+ * @p: the bytes
+ * @n: how many
+ * @at: the file offset of the first byte
+ *
+ * Returns 0, or a negative errno.
+ */
+int fts_pwrite_all(int fd, const void *p, size_t n, off_t at);
 
 #endif
