@@ -67,14 +67,13 @@ struct fts_pipeline_opts {
 	fts_stage_fn progress;       /* may be NULL */
 	void *progress_ctx;
 	/*
-	 * Added: the caller already ran fts_read_dat_probe on @input. The probe
-	 * forks, which must happen before any sink starts a thread (the SQLite
-	 * sink does at creation): probe, create the sinks, then run with this set.
+	 * The caller already ran fts_read_dat_probe on @input (it runs the trace
+	 * library in a freshly exec'd helper), so the run does not probe again.
 	 */
 	int probed;
 };
 
-/* What the pipeline found at its input (added). */
+/* What the pipeline found at its input. */
 enum fts_pipeline_input {
 	FTS_PIPE_TRACE,    /* trace.dat or text: read, mapped and modelled */
 	FTS_PIPE_DB,       /* an ftrace DB (ours or the reference's): read back */

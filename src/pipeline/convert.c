@@ -54,7 +54,7 @@ int fts_convert(const struct fts_convert_opts *opts, struct fts_convert_result *
 	if (opts->with_summary && opts->format != FTS_OUT_DB)
 		return fts_err_set(err, -EINVAL,
 				   "the task summary tables can only be written into a DB, not JSON");
-	/* probe (it forks) before the SQLite sink starts its writer thread */
+	/* probe once, before the sinks exist, so a corrupt file leaves nothing behind */
 	rc = fts_pipeline_detect(opts->input, &kind, err);
 	if (!rc && kind == FTS_PIPE_TRACE) {
 		enum fts_input_format fmt = FTS_FMT_UNKNOWN;
