@@ -65,7 +65,8 @@ static void usage(FILE *f)
 "  -q, --quiet                no progress line and no summary\n"
 "  -h, --help                 this text\n"
 "\n"
-"Multi-word flags may be spelled with '_' or '-' (--profiling-data).\n");
+"Multi-word flags may be spelled with '_' or '-' (--profiling-data).\n"
+"Exit status: 0 written, 1 failed (no output left), 2 bad arguments.\n");
 }
 
 /*

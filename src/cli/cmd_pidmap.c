@@ -65,7 +65,8 @@ int fts_cmd_pidmap(int argc, char **argv)
 			printf("usage: ftscope pidmap [--output FILE] [--interval S] [--duration S]\n"
 			       "Write the host pid -> container pid mapping of every thread\n"
 			       "(default pid_mapping.json). With --interval, rescan every S seconds until\n"
-			       "Ctrl+C (or --duration S), keeping every pid ever seen.\n");
+			       "Ctrl+C (or --duration S), keeping every pid ever seen.\n"
+			       "Exit status: 0 written, 1 failed, 2 bad arguments.\n");
 			return 0;
 		}
 	}

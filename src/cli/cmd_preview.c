@@ -43,7 +43,10 @@ static void usage(FILE *f)
 "      --color                with --print: ANSI colours (NO_COLOR wins)\n"
 "      --timing               with --print: p50/p99/max of the key+redraw times\n"
 "                             to stderr (given twice: every frame's time)\n"
-"  -h, --help                 this text\n");
+"  -h, --help                 this text\n"
+"\n"
+"Exit status: 0 quit (or printed), 1 the input cannot be loaded, 2 bad arguments or\n"
+"not a terminal (use --print).\n");
 }
 
 /* "WxH", both within what a screen can be. */

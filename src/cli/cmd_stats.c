@@ -64,7 +64,8 @@ static void usage(FILE *f)
 "  migrations                 runs on another CPU than the previous run\n"
 "  irq_*, softirq_*, top_irq  interrupts that hit the task, and the one taking most\n"
 "  wakeups, wakeup_p50/p99/max_ns  waking -> running latency\n"
-"  top_preempter(_ns)         the task that preempted it for the most wait time\n");
+"  top_preempter(_ns)         the task that preempted it for the most wait time\n"
+"\nExit status: 0 printed, 1 failed (one line on stderr, nothing on stdout), 2 bad arguments.\n");
 }
 
 /* ---- window ---- */

@@ -21,7 +21,8 @@ static void usage(FILE *f)
 "The interactive session: the captures and DBs in this directory, setting up\n"
 "and running a recording with live per-CPU health, the preview, and a guided\n"
 "export for MindStudio Insight. Every screen shows the equivalent command\n"
-"line. Press ? inside for the keys.\n");
+"line. Press ? inside for the keys.\n"
+"Exit status: 0 quit, 1 failed, 2 not a terminal or bad arguments.\n");
 }
 
 int fts_cmd_tui(int argc, char **argv)
