@@ -101,7 +101,14 @@ static int run_view(struct fts_view *view, int exit_key)
 	}
 }
 
-int fts_tui_preview(const struct fts_preview_args *a)
+/*
+ * Load @a into a store, with the statistics sink that feeds the summary
+ * table, and run the lanes on the already open terminal. Returns 0 (quit,
+ * or a load cancelled by the user), 1 with @msg filled when the input cannot
+ * be loaded, or minus the number of a terminating signal that arrived.
+ */
+static int load_and_run(const struct fts_preview_args *a, int colors, int exit_key, char *msg,
+			size_t msglen)
 {
 	struct load_ctx lc = { .path = a->path };
 	struct fts_store_open_opts so = { .path = a->path, .profiling_data = a->profiling_data,
@@ -112,69 +119,6 @@ int fts_tui_preview(const struct fts_preview_args *a)
 	struct fts_stats *stats = NULL;
 	struct fts_view *view = NULL;
 	struct fts_err err = { 0 };
-	int colors = 0, w, h, rc;
-
-	if (!fts_term_usable()) {
-		fprintf(stderr, "ftscope preview: not an interactive terminal (or TERM=dumb); use --print WxH to render a screen as text\n");
-		return 2;
-	}
-	vo.utf8 = fts_locale_utf8();
-	vo.no_color = fts_no_color();
-	if (fts_term_open(&colors)) {
-		fprintf(stderr, "ftscope preview: cannot open the terminal; use --print WxH to render a screen as text\n");
-		return 2;
-	}
-	vo.colors = colors;
-	fts_theme_init(&lc.theme, vo.utf8, colors, vo.no_color);
-	if (fts_stats_create(NULL, &stats, NULL) == 0)
-		so.extra = fts_stats_sink(stats);
-	rc = fts_store_open(&so, &store, &err);
-	fts_grid_free(&lc.grid);
-	if (lc.stop_sig) {
-		fts_store_free(store);
-		fts_stats_free(stats);
-		fts_term_reraise(lc.stop_sig);
-	}
-	if (lc.quit || rc == -ECANCELED) {
-		fts_term_close();
-		fts_store_free(store);
-		fts_stats_free(stats);
-		return 0;
-	}
-	if (rc) {
-		fail(err.msg[0] ? err.msg : "cannot load the input");
-		fts_stats_free(stats);
-		return 1;
-	}
-	fts_term_size(&w, &h);
-	if (fts_view_create(store, &vo, w, h, &view)) {
-		fail("out of memory");
-		fts_store_free(store);
-		fts_stats_free(stats);
-		return 1;
-	}
-	fts_view_set_stats(view, stats);
-	rc = run_view(view, 0);
-	fts_term_close();
-	fts_view_free(view);
-	fts_store_free(store);
-	fts_stats_free(stats);
-	if (rc < 0)
-		fts_term_reraise(-rc);
-	return rc;
-}
-
-int fts_tui_preview_here(const struct fts_preview_args *a, int colors, int exit_key, char *msg,
-			 size_t msglen)
-{
-	struct load_ctx lc = { .path = a->path };
-	struct fts_store_open_opts so = { .path = a->path, .profiling_data = a->profiling_data,
-					  .pid_mapping = a->pid_mapping, .progress = on_progress,
-					  .progress_ctx = &lc };
-	struct fts_view_opts vo = { .title = a->path };
-	struct fts_store *store = NULL;
-	struct fts_view *view = NULL;
-	struct fts_err err = { 0 };
 	int w, h, rc;
 
 	msg[0] = 0;
@@ -182,28 +126,60 @@ int fts_tui_preview_here(const struct fts_preview_args *a, int colors, int exit_
 	vo.no_color = fts_no_color();
 	vo.colors = colors;
 	fts_theme_init(&lc.theme, vo.utf8, colors, vo.no_color);
+	if (fts_stats_create(NULL, &stats, NULL) == 0)
+		so.extra = fts_stats_sink(stats);
 	rc = fts_store_open(&so, &store, &err);
 	fts_grid_free(&lc.grid);
-	if (lc.stop_sig) {
-		fts_store_free(store);
-		return -lc.stop_sig;
-	}
-	if (lc.quit || rc == -ECANCELED) {
-		fts_store_free(store);
-		return 0;
+	if (lc.stop_sig || lc.quit || rc == -ECANCELED) {
+		rc = lc.stop_sig ? -lc.stop_sig : 0;
+		goto out;
 	}
 	if (rc) {
 		snprintf(msg, msglen, "%s", err.msg[0] ? err.msg : "cannot load the input");
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	fts_term_size(&w, &h);
 	if (fts_view_create(store, &vo, w, h, &view)) {
 		snprintf(msg, msglen, "out of memory");
-		fts_store_free(store);
-		return 1;
+		rc = 1;
+		goto out;
 	}
+	fts_view_set_stats(view, stats);
 	rc = run_view(view, exit_key);
+out:
 	fts_view_free(view);
 	fts_store_free(store);
+	fts_stats_free(stats);
 	return rc;
+}
+
+int fts_tui_preview(const struct fts_preview_args *a)
+{
+	char msg[512]; /* one message line */
+	int colors = 0, rc;
+
+	if (!fts_term_usable()) {
+		fprintf(stderr, "ftscope preview: not an interactive terminal (or TERM=dumb); use --print WxH to render a screen as text\n");
+		return 2;
+	}
+	if (fts_term_open(&colors)) {
+		fprintf(stderr, "ftscope preview: cannot open the terminal; use --print WxH to render a screen as text\n");
+		return 2;
+	}
+	rc = load_and_run(a, colors, 0, msg, sizeof(msg));
+	if (rc < 0)
+		fts_term_reraise(-rc);
+	if (rc == 1) {
+		fail(msg);
+		return 1;
+	}
+	fts_term_close();
+	return rc;
+}
+
+int fts_tui_preview_here(const struct fts_preview_args *a, int colors, int exit_key, char *msg,
+			 size_t msglen)
+{
+	return load_and_run(a, colors, exit_key, msg, msglen);
 }
