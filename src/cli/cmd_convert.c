@@ -8,15 +8,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "msg.h"
-#include "opts.h"
-#include "insight.h"
-#include "inputs.h"
-#include "sigcleanup.h"
-#include "term_safe.h"
+#include "cli/commands.h"
+#include "front/msg.h"
+#include "cli/opts.h"
+#include "front/insight.h"
+#include "front/inputs.h"
+#include "front/sigcleanup.h"
+#include "front/term_safe.h"
 #include <ftscope/ftscope.h>
-#include <ftscope/util.h>
+#include "kit/kit.h"
 
 enum { O_INPUT, O_OUTPUT, O_FORMAT, O_PROFILING, O_PIDMAP, O_NO_CS_ROWS, O_WITH_SUMMARY, O_QUIET, O_HELP };
 
@@ -106,7 +106,7 @@ struct progress {
 static void on_progress(void *ctx, const struct fts_read_stats *st)
 {
 	struct progress *p = ctx;
-	double el = fts_clock_mono_s() - p->t0, rate, eta = 0;
+	double el = fts__clock_mono_s() - p->t0, rate, eta = 0;
 
 	if (!p->on || el <= 0)
 		return;
@@ -252,7 +252,7 @@ int fts_cmd_convert(int argc, char **argv)
 
 	fts_front_cleanup_on_signals();   /* a signal leaves no temp output behind */
 	prog.on = !quiet && isatty(STDERR_FILENO);
-	prog.t0 = fts_clock_mono_s();
+	prog.t0 = fts__clock_mono_s();
 	o.progress = on_progress;
 	o.progress_ctx = &prog;
 	rc = fts_convert(&o, &res, &err);

@@ -3,13 +3,13 @@
  * cmd_pidmap.c - `ftscope pidmap`: write pid_mapping.json once, or keep it
  * updated every --interval seconds until Ctrl+C/SIGTERM/SIGHUP.
  */
-#include "commands.h"
-#include "msg.h"
-#include "opts.h"
-#include "term_safe.h"
+#include "cli/commands.h"
+#include "front/msg.h"
+#include "cli/opts.h"
+#include "front/term_safe.h"
 #include <ftscope/error.h>
 #include <ftscope/record.h>
-#include <ftscope/util.h>
+#include "kit/kit.h"
 
 #include <math.h>
 #include <signal.h>
@@ -79,10 +79,10 @@ int fts_cmd_pidmap(int argc, char **argv)
 		fts_msg_err("pidmap", "%s", err.msg);
 		return 1;
 	}
-	t0 = fts_clock_mono_s();
+	t0 = fts__clock_mono_s();
 	while (interval > 0 && !g_stop) {
 		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
-		if (duration > 0 && fts_clock_mono_s() - t0 >= duration)
+		if (duration > 0 && fts__clock_mono_s() - t0 >= duration)
 			break;
 	}
 	if (fts_pidmapper_stop(m, &err)) {

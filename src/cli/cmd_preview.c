@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "opts.h"
-#include "term_safe.h"
-#include "tui.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "front/term_safe.h"
+#include "tui/tui.h"
 
 enum { O_INPUT, O_PROFILING, O_PIDMAP, O_PRINT, O_KEYS, O_COLOR, O_TIMING, O_HELP };
 

@@ -7,14 +7,17 @@
  *
  * parse_args -> start -> status_loop -> finish_and_report.
  */
-#include "commands.h"
-#include "fmt.h"
-#include "msg.h"
-#include "opts.h"
-#include "term_safe.h"
+#include "cli/commands.h"
+#include "front/fmt.h"
+#include "front/msg.h"
+#include "cli/opts.h"
+#include "front/term_safe.h"
+#ifdef FTS_HAVE_TUI
+#include "tui/tui.h"
+#endif
 #include <ftscope/error.h>
 #include <ftscope/record.h>
-#include <ftscope/util.h>
+#include "kit/kit.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -344,11 +347,6 @@ static void show_loss(const struct fts_record_health *h, uint64_t *reported, int
 	}
 }
 
-static uint64_t now_ms(void)
-{
-	return fts_clock_mono_ns() / 1000000u;
-}
-
 /*
  * Until a signal, the recorder's own deadline or a failure: loss as soon as
  * the recorder samples it, the status every 0.5 s on a terminal and every
@@ -357,7 +355,7 @@ static uint64_t now_ms(void)
 static void status_loop(struct fts_recorder *r, const struct record_args *a)
 {
 	int tty = isatty(2) && !a->quiet;
-	uint64_t next_status = now_ms(), *reported = NULL, last_sample = 0;
+	uint64_t next_status = fts__clock_mono_ms(), *reported = NULL, last_sample = 0;
 	unsigned bf = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;
 	int nrep = 0;
 
@@ -373,9 +371,9 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 		if (!g_hangup && reported && h.sample != last_sample)
 			show_loss(&h, reported, nrep, bf);
 		last_sample = h.sample;
-		if (!g_hangup && !a->quiet && now_ms() >= next_status) {
+		if (!g_hangup && !a->quiet && fts__clock_mono_ms() >= next_status) {
 			show_status(&h, tty);
-			next_status = now_ms() + (tty ? 500 : 5000);
+			next_status = fts__clock_mono_ms() + (tty ? 500 : 5000);
 		}
 		stop = h.done || h.failed;
 		if (h.failed && !g_hangup) {

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "opts.h"
-#include "term_safe.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "front/term_safe.h"
 #include <ftscope/pipeline.h>
 #include <ftscope/stats.h>
-#include <ftscope/util.h>
+#include "kit/kit.h"
 
 enum { O_PROFILING, O_PIDMAP, O_TOP, O_TASK, O_CPU, O_SORT, O_FORMAT, O_WINDOW, O_HELP };
 
@@ -431,7 +431,7 @@ static void json_str(const char *s)
 	while (*p) {
 		unsigned c = *p;
 		uint32_t cp = 0;
-		int n = fts_utf8_decode(p, &cp);
+		int n = fts__utf8_decode(p, &cp);
 
 		if (!n) {
 			printf("\\u%04x", c); /* an invalid byte, read as Latin-1 */

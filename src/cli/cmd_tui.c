@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "session.h"
+#include "cli/commands.h"
+#include "tui/tui.h"
 
 static void usage(FILE *f)
 {
@@ -35,11 +35,6 @@ int fts_cmd_tui(int argc, char **argv)
 		fputs("ftscope tui: takes no arguments (ftscope record --tui pre-fills the setup)\n", stderr);
 		return 2;
 	}
-	return fts_session_run(FTS_SCR_HOME, NULL);
-}
-
-int fts_tui_record_setup(const struct fts_record_opts *o)
-{
-	return fts_session_run(FTS_SCR_SETUP, o);
+	return fts_tui_session();
 }
 #endif

@@ -8,11 +8,8 @@ int fts_cmd_record(int argc, char **argv);
 int fts_cmd_pidmap(int argc, char **argv);
 int fts_cmd_stats(int argc, char **argv);
 #ifdef FTS_HAVE_TUI
-struct fts_record_opts;
 int fts_cmd_preview(int argc, char **argv);
 int fts_cmd_tui(int argc, char **argv);
-/* record --tui: the interactive session's setup screen, pre-filled with @o */
-int fts_tui_record_setup(const struct fts_record_opts *o);
 #endif
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* main.c - ftscope entry point: dispatch to one subcommand. */
-#include "commands.h"
-#include "msg.h"
+#include "cli/commands.h"
+#include "front/msg.h"
 
 #include <stdio.h>
 #include <stdlib.h>

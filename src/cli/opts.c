@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "opts.h"
-#include "msg.h"
+#include "cli/opts.h"
+#include "front/msg.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* fmt.c - human-readable counts, sizes, rates and durations (see fmt.h). */
-#include "fmt.h"
+#include "front/fmt.h"
 
 #include <math.h>
 #include <stdio.h>

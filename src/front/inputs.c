@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* inputs.c - the default input and the output format/suffix rules. */
-#include "inputs.h"
+#include "front/inputs.h"
 
 #include <string.h>
 #include <sys/stat.h>

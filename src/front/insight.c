@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* insight.c - Insight's name and path rules (contract sections 1.1 and 1.5). */
-#include "insight.h"
+#include "front/insight.h"
 
 #include <stdio.h>
 #include <string.h>

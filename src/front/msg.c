@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* msg.c - every CLI message is formatted, then escaped as a whole (see msg.h). */
-#include "msg.h"
-#include "term_safe.h"
+#include "front/msg.h"
+#include "front/term_safe.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* sigcleanup.c - remove partial outputs, then die by the signal (see sigcleanup.h). */
-#include "sigcleanup.h"
+#include "front/sigcleanup.h"
 
 #include <ftscope/cleanup.h>
 

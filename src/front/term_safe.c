@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
-#include "term_safe.h"
+#include "front/term_safe.h"
 
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <ftscope/util.h>
+#include "kit/kit.h"
 
 /* Length of a valid UTF-8 sequence at @s that is not a C1 control, else 0. */
 static int printable_utf8(const unsigned char *s)
 {
 	uint32_t cp;
-	int n = fts_utf8_decode(s, &cp);
+	int n = fts__utf8_decode(s, &cp);
 
 	return n > 1 && cp >= 0xa0 ? n : 0; /* U+0080..U+009F: C1 controls (e.g. CSI) */
 }

@@ -10,9 +10,10 @@
 #include <stdio.h>
 
 #include <ftscope/pipeline.h>
+#include <ftscope/record.h>
 
-#include "grid.h"
-#include "theme.h"
+#include "tui/kit/grid.h"
+#include "tui/kit/theme.h"
 
 struct fts_preview_args {
 	const char *path;            /* the capture or DB */
@@ -58,6 +59,23 @@ int fts_tui_preview(const struct fts_preview_args *a);
  */
 int fts_tui_preview_here(const struct fts_preview_args *a, int colors, int exit_key, char *msg,
 			 size_t msglen);
+
+/**
+ * fts_tui_session - the interactive session on this terminal, at home
+ *
+ * Returns the exit status (0 on quit; 2 when this is no terminal); a
+ * terminating signal restores the terminal and the tracing state, then
+ * re-raises.
+ */
+int fts_tui_session(void);
+
+/**
+ * fts_tui_record_setup - the interactive session at its setup screen
+ * @o: the record options `ftscope record --tui` parsed
+ *
+ * Returns as fts_tui_session().
+ */
+int fts_tui_record_setup(const struct fts_record_opts *o);
 
 /**
  * fts_progress_draw - the loading screen into @g

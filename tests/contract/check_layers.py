@@ -1,67 +1,171 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The source tree's layering, checked: includes run one way.
+"""The source tree's layering, checked on what the objects really call.
 
-  util <- trace <- model <- export <- pipeline;  record uses util and trace.
-  front, cli and tui use the public API (<ftscope/...>) and their own or
-  front's headers, never a library layer's private header.
-  include/ftscope/*.h include only each other and system headers.
+  core:   util < trace < model < readback < pipeline;  record uses util, trace, model
+  export: sink, preview use core;  export (convert.c) uses core, sink, preview
+  front:  the public API (include/ftscope/) and the internal kit (src/kit/kit.h)
+  tui:    kit < term;  kit < preview < session;  loop uses them all
+  cli:    front, the public API, the kit, and tui/tui.h only
 
-Prints each offending include and exits 1 when there is any.
+Two checks:
+  symbols  every undefined symbol of every object (nm) that some in-tree
+           object defines must be defined in the object's own folder or in
+           one it may use; a front end may reach the library only through a
+           function declared in a public header or in the kit.
+  includes every quoted include is a full path from src/ ("core/util/buf.h")
+           or a public header ("ftscope/x.h"), and names a folder the
+           including folder may use (cli: only "tui/tui.h" from tui).
+
+Usage: check_layers.py SRC_DIR BUILD_DIR. Prints each problem; exit 1 if any.
 """
 import re
+import subprocess
 import sys
 from pathlib import Path
 
-LIB_ALLOWED = {
-    'util': {'util'},
-    'trace': {'util', 'trace'},
-    'model': {'util', 'trace', 'model'},
-    'export': {'util', 'trace', 'model', 'export'},
-    'pipeline': {'util', 'trace', 'model', 'export', 'pipeline'},
-    'record': {'util', 'trace', 'record'},
+CORE = ['core/util', 'core/trace', 'core/model', 'core/readback', 'core/pipeline', 'core/record']
+LIB = CORE + ['export/sink', 'export/preview', 'export']
+# folder -> the folders whose symbols it may use (its own is always allowed)
+USES = {
+    'core/util': [],
+    'core/trace': ['core/util'],
+    'core/model': ['core/util', 'core/trace'],
+    'core/readback': ['core/util', 'core/trace', 'core/model'],
+    'core/pipeline': ['core/util', 'core/trace', 'core/model', 'core/readback'],
+    'core/record': ['core/util', 'core/trace', 'core/model'],
+    'export/sink': CORE,
+    'export/preview': CORE,
+    'export': CORE + ['export/sink', 'export/preview'],
+    'front': LIB,
+    'tui/kit': LIB + ['front'],
+    'tui/term': LIB + ['front', 'tui/kit'],
+    'tui/preview': LIB + ['front', 'tui/kit'],
+    'tui/session': LIB + ['front', 'tui/kit', 'tui/preview'],
+    'tui/loop': LIB + ['front', 'tui/kit', 'tui/preview', 'tui/session', 'tui/term'],
+    'tui': LIB + ['front', 'tui/kit'],
+    'cli': LIB + ['front', 'tui/kit', 'tui/preview', 'tui/session', 'tui/loop'],
 }
-FRONT_ENDS = {'front', 'cli', 'tui'}
-INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+FRONTS = {f for f in USES if f not in LIB}
+# headers that are not in a folder of their own
+# tui/tui.h is the TUI's front door: any tui folder and cli may include it
+HEADER_FOLDERS = {'tui/tui.h': 'tui', 'kit/kit.h': 'kit'}
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+DECL = re.compile(r'\b(fts_\w+|fts__\w+)\s*\(')
 
 
-def check_file(layer, path, problems):
-    for kind, target in INCLUDE.findall(path.read_text(errors='replace')):
-        head = target.split('/')[0] if '/' in target else None
-        if layer in LIB_ALLOWED:
-            if kind == '"' and head and head != 'ftscope' and head not in LIB_ALLOWED[layer]:
-                problems.append(f'{path}: {layer} must not include "{target}"')
-        elif layer in FRONT_ENDS:
-            if kind == '"' and head and head != 'ftscope':
-                problems.append(f'{path}: {layer} may use only the public API and front, not "{target}"')
-            if kind == '<' and head in LIB_ALLOWED:
-                problems.append(f'{path}: {layer} reaches into the library: <{target}>')
-        else:
-            problems.append(f'{path}: src/{layer} is not a known layer')
-            return
+def folder_of(rel):
+    """'core/util/buf.c' -> 'core/util'; 'export/convert.c' -> 'export'."""
+    parent = str(Path(rel).parent)
+    return HEADER_FOLDERS.get(rel, parent)
+
+
+def declared(paths):
+    names = set()
+    for p in paths:
+        names.update(DECL.findall(p.read_text(errors='replace')))
+    return names
+
+
+def nm(obj, *flags):
+    out = subprocess.run(['nm', '-P', *flags, str(obj)], capture_output=True, text=True, check=True)
+    for line in out.stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            yield parts[0], parts[1]
+
+
+def objects(src, build):
+    """(folder, object) for each object compiled from src/ in the build tree."""
+    for obj in sorted(build.glob('CMakeFiles/*.dir/src/**/*.c.o')):
+        rel = obj.as_posix().split('.dir/src/', 1)[1][:-2]
+        if 'linkcheck' in obj.as_posix() or not (src / rel).is_file():
+            continue  # a link check's copy, or a stale object of a removed source
+        yield folder_of(rel), obj
+
+
+def check_symbols(src, build, problems):
+    defined, undefined = {}, []
+    nobj = 0
+    for folder, obj in objects(src, build):
+        nobj += 1
+        for name, kind in nm(obj, '--defined-only', '-g'):
+            if kind in 'TDBRCVW':
+                defined.setdefault(name, folder)
+        for name, _ in nm(obj, '-u'):
+            undefined.append((folder, obj, name))
+    if nobj == 0:
+        problems.append(f'{build}: no objects found (build the tree first)')
+        return 0
+    public = declared((src.parent / 'include' / 'ftscope').glob('*.h'))
+    kit = declared([src / 'kit' / 'kit.h']) if (src / 'kit' / 'kit.h').exists() else set()
+    tui_api = declared([src / 'tui' / 'tui.h'])
+    for folder, obj, name in undefined:
+        owner = defined.get(name)
+        if owner is None or owner == folder:
+            continue
+        where = obj.as_posix().split('.dir/', 1)[1]
+        if folder not in USES:
+            problems.append(f'{where}: src/{folder} is not a known folder')
+        elif owner not in USES[folder]:
+            problems.append(f'{where}: {folder} calls {name} from {owner}, a folder it may not use')
+        elif folder in FRONTS and owner in LIB and name not in public and name not in kit:
+            problems.append(f'{where}: {folder} calls {name}, which is neither public API nor in the kit')
+        elif folder == 'cli' and owner.startswith('tui') and name not in tui_api:
+            problems.append(f'{where}: cli calls {name} from {owner}; cli uses only tui/tui.h')
+    return nobj
+
+
+def check_includes(src, problems):
+    files = 0
+    for path in sorted(src.rglob('*.[ch]')):
+        rel = path.relative_to(src).as_posix()
+        folder = folder_of(rel)
+        if folder == '.':
+            problems.append(f'{path}: source files live in a folder')
+            continue
+        files += 1
+        if folder not in USES and folder not in ('kit', 'tui'):
+            problems.append(f'{path}: src/{folder} is not a known folder')
+            continue
+        for target in INCLUDE.findall(path.read_text(errors='replace')):
+            if target.startswith('ftscope/'):
+                continue
+            if not (src / target).is_file():
+                problems.append(f'{path}: "{target}" is not a path from src/ (write the full path)')
+                continue
+            tfolder = folder_of(target)
+            if tfolder in (folder, 'kit') or (tfolder == 'tui' and folder.split('/')[0] in ('tui', 'cli')):
+                continue
+            if folder == 'cli' and tfolder.startswith('tui/') and target != 'tui/tui.h':
+                problems.append(f'{path}: cli includes "{target}"; it may include only "tui/tui.h"')
+            elif folder == 'kit' or tfolder not in USES.get(folder, []):
+                problems.append(f'{path}: {folder} must not include "{target}"')
+    return files
+
+
+def check_public(top, problems):
+    files = 0
+    for path in sorted((top / 'include' / 'ftscope').glob('*.h')):
+        files += 1
+        for target in INCLUDE.findall(path.read_text()):
+            if '/' in target or not (top / 'include' / 'ftscope' / target).exists():
+                problems.append(f'{path}: public headers include only each other, not "{target}"')
+    return files
 
 
 def main():
-    top = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2]
+    if len(sys.argv) != 3:
+        print('usage: check_layers.py SRC_DIR BUILD_DIR', file=sys.stderr)
+        return 2
+    top, build = Path(sys.argv[1]), Path(sys.argv[2])
+    src = top / 'src'
     problems = []
-    files = 0
-    for path in sorted((top / 'src').rglob('*.[ch]')):
-        rel = path.relative_to(top / 'src')
-        if len(rel.parts) < 2:
-            problems.append(f'{path}: source files live in a layer folder')
-            continue
-        files += 1
-        check_file(rel.parts[0], path, problems)
-    for path in sorted((top / 'include' / 'ftscope').glob('*.h')):
-        files += 1
-        for kind, target in INCLUDE.findall(path.read_text()):
-            if kind == '"' and '/' in target:
-                problems.append(f'{path}: public headers include only each other, not "{target}"')
-            if kind == '"' and not (top / 'include' / 'ftscope' / target).exists():
-                problems.append(f'{path}: includes "{target}", which is not a public header')
+    files = check_includes(src, problems) + check_public(top, problems)
+    nobj = check_symbols(src, build, problems)
     for p in problems:
         print(p)
-    print(f'check_layers: {files} files, {len(problems)} problems')
+    print(f'check_layers: {files} files, {nobj} objects, {len(problems)} problems')
     return 1 if problems else 0
 
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ftscope/error.h"
-#include "record/record_local.h"
+#include "core/record/record_local.h"
 
 int main(int argc, char **argv)
 {

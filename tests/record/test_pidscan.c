@@ -12,7 +12,7 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
-#include "record/pidscan.h"
+#include "core/record/pidscan.h"
 
 static char root[256];
 

@@ -242,6 +242,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	(void)system("rm -rf /tmp/fts-recapi-*");
+	if (system("rm -rf /tmp/fts-recapi-*") != 0)
+		fprintf(stderr, "test_record_api: could not remove /tmp/fts-recapi-*\n");
 	return rc;
 }

@@ -21,12 +21,12 @@
 
 #include <ftscope/ftscope.h>
 
-#include "tui/export_plan.h"
-#include "tui/home_list.h"
-#include "tui/keys.h"
-#include "tui/line_edit.h"
-#include "tui/live_top.h"
-#include "tui/setup_model.h"
+#include "tui/session/export_plan.h"
+#include "tui/session/home_model.h"
+#include "tui/kit/keys.h"
+#include "tui/kit/line_edit.h"
+#include "tui/session/record_top.h"
+#include "tui/session/setup_model.h"
 
 static char tmpdir[256];
 

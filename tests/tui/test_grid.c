@@ -11,9 +11,9 @@
 #include <cmocka.h>
 #include <wchar.h>
 
-#include "tui/grid.h"
-#include "tui/keys.h"
-#include "tui/theme.h"
+#include "tui/kit/grid.h"
+#include "tui/kit/keys.h"
+#include "tui/kit/theme.h"
 
 static const struct fts_style plain = { -1, -1, 0 };
 

@@ -18,9 +18,9 @@
 #include <ftscope/preview.h>
 #include <ftscope/stats.h>
 
-#include "tui/keys.h"
-#include "tui/theme.h"
-#include "tui/view.h"
+#include "tui/kit/keys.h"
+#include "tui/kit/theme.h"
+#include "tui/preview/view.h"
 
 /*
  * CPU 0: model runs 0-10 ms (a 10 us irq at 5 ms), is preempted by a 50 us

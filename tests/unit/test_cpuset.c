@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "util/cpuset.h"
+#include "core/util/cpuset.h"
 
 static const char *fmt(const char *list)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "export/jsonw.h"
+#include "export/sink/jsonw.h"
 
 static const char *esc(const char *s)
 {

@@ -15,7 +15,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/event-utils.h>
 
-#include "msg.h"
+#include "front/msg.h"
 
 /* Runs @fn with stderr sent to a temp file; returns what it wrote (static). */
 static const char *capture(void (*fn)(void))

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../src/cli/opts.h"
+#include "cli/opts.h"
 
 enum { O_INPUT = 1, O_PROF, O_FORCE, O_OUT, O_VERBOSE, O_BF };
 

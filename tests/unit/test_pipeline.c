@@ -19,7 +19,7 @@
 
 #include "ftscope/ftscope.h"
 #include "ftscope/pipeline.h"
-#include "export/sinks.h"
+#include "export/sink/sinks.h"
 
 #define IRQ_TXT FTS_TEST_DATA "/irq/irq.txt"
 #define IRQ_DAT FTS_TEST_DATA "/irq/irq.dat"

@@ -52,7 +52,7 @@
 #include "ftscope/ftscope.h"
 #include "ftscope/pipeline.h"
 #include "ftscope/stats.h"
-#include "model/latency_hist.h"
+#include "core/model/latency_hist.h"
 
 #define FIXTURE FTS_TEST_DATA "/stats/irq_excerpt.txt"
 #define T0 597120000000ull /* 597.12 s in ns: the times above are us after it */

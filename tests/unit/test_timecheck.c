@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "trace/timecheck.h"
+#include "core/trace/timecheck.h"
 
 static void test_per_cpu_order(void **state)
 {

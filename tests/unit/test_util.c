@@ -6,11 +6,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "ftscope/util.h"
+#include "kit/kit.h"
 
 static int len(const char *s)
 {
-	return fts_utf8_decode((const unsigned char *)s, NULL);
+	return fts__utf8_decode((const unsigned char *)s, NULL);
 }
 
 static void test_valid(void **state)
@@ -18,18 +18,18 @@ static void test_valid(void **state)
 	uint32_t cp = 0;
 
 	(void)state;
-	assert_int_equal(fts_utf8_decode((const unsigned char *)"A", &cp), 1);
+	assert_int_equal(fts__utf8_decode((const unsigned char *)"A", &cp), 1);
 	assert_int_equal(cp, 'A');
 	assert_int_equal(len("\x1b"), 1); /* controls are valid UTF-8: escaping is the caller's job */
-	assert_int_equal(fts_utf8_decode((const unsigned char *)"\xc3\xa9", &cp), 2);
+	assert_int_equal(fts__utf8_decode((const unsigned char *)"\xc3\xa9", &cp), 2);
 	assert_int_equal(cp, 0xe9);
-	assert_int_equal(fts_utf8_decode((const unsigned char *)"\xc2\x9b", &cp), 2); /* C1 CSI */
+	assert_int_equal(fts__utf8_decode((const unsigned char *)"\xc2\x9b", &cp), 2); /* C1 CSI */
 	assert_int_equal(cp, 0x9b);
-	assert_int_equal(fts_utf8_decode((const unsigned char *)"\xe4\xb8\xad", &cp), 3);
+	assert_int_equal(fts__utf8_decode((const unsigned char *)"\xe4\xb8\xad", &cp), 3);
 	assert_int_equal(cp, 0x4e2d);
-	assert_int_equal(fts_utf8_decode((const unsigned char *)"\xf0\x9f\x98\x80", &cp), 4);
+	assert_int_equal(fts__utf8_decode((const unsigned char *)"\xf0\x9f\x98\x80", &cp), 4);
 	assert_int_equal(cp, 0x1f600);
-	assert_int_equal(fts_utf8_decode((const unsigned char *)"\xf4\x8f\xbf\xbf", &cp), 4);
+	assert_int_equal(fts__utf8_decode((const unsigned char *)"\xf4\x8f\xbf\xbf", &cp), 4);
 	assert_int_equal(cp, 0x10ffff);
 }
 
@@ -55,9 +55,9 @@ static void test_clock(void **state)
 	double s;
 
 	(void)state;
-	a = fts_clock_mono_ns();
-	s = fts_clock_mono_s();
-	b = fts_clock_mono_ns();
+	a = fts__clock_mono_ns();
+	s = fts__clock_mono_s();
+	b = fts__clock_mono_ns();
 	assert_true(b >= a);
 	assert_true(s * 1e9 >= (double)a - 1e6 && s * 1e9 <= (double)b + 1e6);
 }

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pipeline.c - one pass: detect -> probe -> clock pre-scan -> time map ->
+ * pid map -> read -> sched model -> the caller's sinks (through a tee), with
+ * staged progress that can cancel. DB and JSON inputs skip the model: their
+ * rows are replayed (replay.c).
+ */
+#include "ftscope/pipeline.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ftscope/pidmap.h"
+#include "core/pipeline/pipeline_local.h"
+
+/* Stop the clock pre-scan after this many events: the anchor comes first. */
+#define CLOCK_SCAN_EVENTS 200000
+
+const char *fts_stage_name(enum fts_stage stage)
+{
+	static const char *const names[] = { "probe", "clock", "read", "finish", "index" };
+
+	return (unsigned)stage < FTS_STAGE__COUNT ? names[stage] : "?";
+}
+
+int fts_pipe_report(struct fts_pipe *p, enum fts_stage stage, uint64_t done, uint64_t total,
+		    const char *unit)
+{
+	struct fts_progress pr;
+
+	if (p->cancelled)
+		return 1;
+	if (!p->progress)
+		return 0;
+	memset(&pr, 0, sizeof(pr));
+	pr.stage = stage;
+	pr.done = done;
+	pr.total = total;
+	pr.unit = unit;
+	pr.events = p->events;
+	pr.items = p->count.items;
+	pr.elapsed_s = fts__clock_mono_s() - p->t0;
+	if (p->progress(p->progress_ctx, &pr))
+		p->cancelled = 1;
+	return p->cancelled;
+}
+
+/* The counting front of the sink chain: progress shows items as they pass. */
+static int count_lane(struct fts_sink *s, const struct fts_lane *lane, struct fts_err *err)
+{
+	struct fts_pipe_count *c = (struct fts_pipe_count *)s;
+
+	return c->next->lane(c->next, lane, err);
+}
+
+static int count_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
+{
+	struct fts_pipe_count *c = (struct fts_pipe_count *)s;
+
+	c->items++;
+	return c->next->item(c->next, it, err);
+}
+
+/* Links pass through when the next sink takes them (the model checks for flow != NULL). */
+static int count_flow(struct fts_sink *s, const struct fts_flow *f, struct fts_err *err)
+{
+	struct fts_pipe_count *c = (struct fts_pipe_count *)s;
+
+	return c->next->flow ? c->next->flow(c->next, f, err) : 0;
+}
+
+static int count_finish(struct fts_sink *s, int ok, struct fts_err *err)
+{
+	struct fts_pipe_count *c = (struct fts_pipe_count *)s;
+
+	return c->next->finish(c->next, ok, err);
+}
+
+static void count_destroy(struct fts_sink *s)
+{
+	(void)s;
+}
+
+struct scan_ctx {
+	uint64_t n;
+};
+
+static int scan_emit(void *ctx, const struct fts_event *ev)
+{
+	struct scan_ctx *s = ctx;
+
+	(void)ev;
+	return ++s->n >= CLOCK_SCAN_EVENTS ? 1 : 0;
+}
+
+/*
+ * ftscope's recorder stores a (realtime, mono_raw) pair at the start of the
+ * trace; find it before converting so every item is placed on the epoch.
+ */
+static void scan_clock(const char *path, struct fts_clock_pair *cp)
+{
+	struct scan_ctx s = { 0 };
+	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s, .probed = 1 };
+	struct fts_read_stats st;
+
+	memset(&st, 0, sizeof(st));
+	if (fts_read_any(path, &ro, &st, NULL) >= 0 && st.clock.valid)
+		*cp = st.clock;
+}
+
+static int model_emit(void *ctx, const struct fts_event *ev)
+{
+	struct fts_pipe *p = ctx;
+
+	if (p->cancelled)
+		return 1;
+	/* a sink's failure stops the read (positive), its message kept for later */
+	return fts_model_event(p->model, ev, &p->model_err) ? 1 : 0;
+}
+
+static void read_progress(void *ctx, const struct fts_read_stats *st)
+{
+	struct fts_pipe *p = ctx;
+
+	p->events = st->events;
+	fts_pipe_report(p, FTS_STAGE_READ, st->bytes_done, st->bytes_total, "bytes");
+}
+
+static int check_window(const struct fts_model_stats *ms, const char *path, struct fts_err *err)
+{
+	const char *where;
+
+	if (ms->events_in == 0)
+		return 0;
+	if (ms->before_window + ms->after_window < ms->events_in)
+		return 0;
+	where = ms->after_window == ms->events_in ? "entirely after it" :
+		ms->before_window == ms->events_in ? "entirely before it" : "around it, with none inside";
+	return fts_err_set(err, -ERANGE,
+			   "%s: no event falls inside the profiling window (the trace is %s); check that both were recorded on this host at the same time, or convert without the profiling data",
+			   path, where);
+}
+
+static int cancelled(struct fts_err *err)
+{
+	return fts_err_set(err, -ECANCELED, "cancelled");
+}
+
+/* The maps: pid mapping file, then the profiling window or the recorder's clock pair. */
+static int load_maps(struct fts_pipe *p, struct fts_pidmap **pm, struct fts_err *err)
+{
+	const struct fts_pipeline_opts *o = p->opts;
+	struct fts_pipeline_result *res = p->res;
+	int rc;
+
+	if (o->pid_mapping) {
+		rc = fts_pidmap_load(o->pid_mapping, pm, err);
+		if (rc)
+			return rc;
+		res->pidmap_entries = fts_pidmap_entries(*pm);
+		res->pidmap_mapped = fts_pidmap_size(*pm);
+	}
+	if (o->profiling_data)
+		return fts_timemap_from_profiling(o->profiling_data, &res->time, err);
+	if (fts_pipe_report(p, FTS_STAGE_CLOCK, 0, 0, "events"))
+		return cancelled(err);
+	{
+		struct fts_clock_pair cp = { 0 };
+
+		scan_clock(o->input, &cp);
+		fts_timemap_from_clock(&res->time, &cp);
+	}
+	return 0;
+}
+
+/* read -> model -> sinks; the model's own error wins over the reader's stop code. */
+static int read_and_model(struct fts_pipe *p, struct fts_err *err)
+{
+	const struct fts_pipeline_opts *o = p->opts;
+	struct fts_pipeline_result *res = p->res;
+	struct fts_read_opts ro;
+	int rc;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.emit = model_emit;
+	ro.emit_ctx = p;
+	ro.progress = read_progress;
+	ro.progress_ctx = p;
+	ro.probed = 1;
+	if (fts_pipe_report(p, FTS_STAGE_READ, 0, 0, "bytes"))
+		return cancelled(err);
+	rc = fts_read_any(o->input, &ro, &res->read, err);
+	if (p->cancelled)
+		return cancelled(err);
+	if (rc > 0 || p->model_err.code) {
+		/* the model (its sink) failed, not the reader */
+		rc = p->model_err.code ? p->model_err.code : -EIO;
+		return fts_err_set(err, rc, "%s", p->model_err.msg);
+	}
+	if (rc)
+		return rc;
+	if (res->read.events == 0)
+		return fts_err_set(err, -ENODATA,
+				   "%s: no scheduler or irq events found (%llu lines, %llu not understood%s%s); is this an ftrace capture with sched/irq events?",
+				   o->input, (unsigned long long)res->read.lines,
+				   (unsigned long long)res->read.skipped,
+				   res->read.first_bad[0] ? ", first: " : "", res->read.first_bad);
+	rc = fts_model_finish(p->model, err);
+	if (rc)
+		return rc;
+	res->model = *fts_model_stats(p->model);
+	return check_window(&res->model, o->input, err);
+}
+
+static int run_trace(struct fts_pipe *p, struct fts_err *err)
+{
+	const struct fts_pipeline_opts *o = p->opts;
+	struct fts_pidmap *pm = NULL;
+	struct fts_model_opts mo;
+	int rc;
+
+	rc = fts_input_detect(o->input, &p->res->input_format, err);
+	if (!rc && p->res->input_format == FTS_FMT_DAT && !o->probed)
+		rc = fts_read_dat_probe(o->input, err);
+	if (!rc)
+		rc = load_maps(p, &pm, err);
+	if (rc)
+		goto out;
+	memset(&mo, 0, sizeof(mo));
+	mo.tm = &p->res->time;
+	mo.pm = pm;
+	mo.cs_rows = o->cs_rows;
+	rc = fts_model_create(&mo, &p->count.base, &p->model, err);
+	if (!rc)
+		rc = read_and_model(p, err);
+	if (p->model)
+		p->res->model = *fts_model_stats(p->model);
+out:
+	fts_model_free(p->model);
+	p->model = NULL;
+	fts_pidmap_free(pm);
+	return rc;
+}
+
+int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *const *sinks,
+		     int nsinks, struct fts_pipeline_result *res, struct fts_err *err)
+{
+	struct fts_pipeline_result local;
+	struct fts_sink *tee = NULL;
+	struct fts_pipe p;
+	int rc;
+
+	if (!res)
+		res = &local;
+	memset(res, 0, sizeof(*res));
+	memset(&p, 0, sizeof(p));
+	p.opts = opts;
+	p.res = res;
+	p.t0 = fts__clock_mono_s();
+	p.progress = opts->progress;
+	p.progress_ctx = opts->progress_ctx;
+	if (!opts->input || !sinks || nsinks < 1)
+		return fts_err_set(err, -EINVAL, "internal error: no input or no sink");
+	rc = nsinks == 1 ? 0 : fts_sink_tee(sinks, nsinks, &tee, err);
+	if (rc)
+		goto fail;
+	p.count.base.lane = count_lane;
+	p.count.base.item = count_item;
+	p.count.base.finish = count_finish;
+	p.count.base.destroy = count_destroy;
+	p.count.next = tee ? tee : sinks[0];
+	p.count.base.flow = p.count.next->flow ? count_flow : NULL;
+
+	if (fts_pipe_report(&p, FTS_STAGE_PROBE, 0, 0, "bytes")) {
+		rc = cancelled(err);
+		goto fail;
+	}
+	rc = fts_pipeline_detect(opts->input, &res->input_kind, err);
+	if (!rc)
+		rc = res->input_kind == FTS_PIPE_TRACE ? run_trace(&p, err) : fts_pipe_replay(&p, err);
+	if (!rc && fts_pipe_report(&p, FTS_STAGE_FINISH, 0, 0, "items"))
+		rc = cancelled(err);
+	res->items = p.count.items;
+	if (rc)
+		goto fail;
+	rc = p.count.next->finish(p.count.next, 1, err);
+	if (tee)
+		tee->destroy(tee);
+	res->seconds = fts__clock_mono_s() - p.t0;
+	return rc;
+fail:
+	/* every sink discards: a failed or cancelled run leaves no output */
+	for (int i = 0; i < nsinks; i++)
+		if (sinks && sinks[i])
+			sinks[i]->finish(sinks[i], 0, NULL);
+	if (tee)
+		tee->destroy(tee);
+	res->seconds = fts__clock_mono_s() - p.t0;
+	return rc;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* pipeline_local.h - state shared by the pipeline's files (src/pipeline only). */
+#ifndef FTS_PIPELINE_LOCAL_H
+#define FTS_PIPELINE_LOCAL_H
+
+#include "ftscope/pipeline.h"
+#include "kit/kit.h"
+
+/* Sits in front of the caller's sinks and counts items for progress. */
+struct fts_pipe_count {
+	struct fts_sink base;
+	struct fts_sink *next;
+	uint64_t items;
+};
+
+struct fts_pipe {
+	const struct fts_pipeline_opts *opts;
+	struct fts_pipeline_result *res;
+	struct fts_pipe_count count;
+	struct fts_model *model;
+	struct fts_err model_err;   /* the model's (its sink's) failure during the read */
+	fts_stage_fn progress;
+	void *progress_ctx;
+	double t0;
+	uint64_t events;
+	int cancelled;
+};
+
+
+/*
+ * fts_pipe_report - tell the caller where the run is; returns non-zero (and
+ * remembers it) when the caller asked to stop.
+ */
+int fts_pipe_report(struct fts_pipe *p, enum fts_stage stage, uint64_t done, uint64_t total,
+		    const char *unit);
+
+/* fts_pipe_replay - a DB or JSON input read back into p->count (replay.c). */
+int fts_pipe_replay(struct fts_pipe *p, struct fts_err *err);
+
+#endif

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * health.c - the recorder's sampler: a thread that reads the instance's
+ * per-CPU counters on its own tick, so rates cover a fixed period whoever
+ * polls, and snapshots are pure copies. It also ends the capture at its
+ * deadline: it runs at the readers' priority, so a starved caller does not
+ * stretch a 3 s recording.
+ *
+ * arrived = read events + entries + overrun (the kernel's "read events"
+ * counts what readers consumed); loss = overrun + commit overrun + dropped.
+ */
+#include "core/record/record_local.h"
+#include "kit/kit.h"
+#include "kit/kit.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+struct rec_health {
+	struct rec_instance *in;
+	struct rec_stream *st;
+	int n;
+	uint64_t cap;                 /* ring buffer bytes per CPU */
+	uint64_t t0_ns, deadline_ns, end_ns;
+	long period_ns;
+	struct rec_cpu_stats *base;   /* counters when the capture began */
+	struct fts_record_cpu_health *cur;
+	uint64_t sample, sample_ns;
+	double period_s;              /* what the rates of @cur cover */
+	pthread_t thread;
+	int started, quit;
+	pthread_mutex_t lock;         /* guards everything below @base */
+	pthread_cond_t wake;
+	pthread_mutex_t end_lock;     /* ending is done once, by whoever comes first */
+};
+
+static uint64_t delta(uint64_t now, uint64_t base)
+{
+	return now >= base ? now - base : 0;
+}
+
+/* Read every CPU's counters and fold them into @hs->cur (lock held). */
+static void take_sample(struct rec_health *hs)
+{
+	uint64_t now = fts__clock_mono_ns();
+	double dt = hs->sample_ns ? (double)(now - hs->sample_ns) / 1e9 : 0;
+
+	for (int i = 0; i < hs->n; i++) {
+		struct fts_record_cpu_health *ch = &hs->cur[i];
+		const struct rec_cpu_stats *b = &hs->base[i];
+		struct rec_cpu_stats s;
+		uint64_t prev_events = ch->events, prev_lost = ch->lost;
+
+		ch->cpu = rec_stream_cpu(hs->st, i);
+		ch->bytes_written = rec_stream_bytes(hs->st, i);
+		if (rec_instance_stats(hs->in, ch->cpu, &s, NULL))
+			continue;
+		ch->events = delta(s.read + s.entries + s.overrun, b->read + b->entries + b->overrun);
+		ch->overrun = delta(s.overrun, b->overrun);
+		ch->commit_overrun = delta(s.commit_overrun, b->commit_overrun);
+		ch->dropped = delta(s.dropped, b->dropped);
+		ch->lost = ch->overrun + ch->commit_overrun + ch->dropped;
+		ch->fill = hs->cap ? (double)s.bytes / (double)hs->cap : 0;
+		if (ch->fill > 1)
+			ch->fill = 1;
+		ch->events_per_s = dt > 0 ? (double)delta(ch->events, prev_events) / dt : 0;
+		ch->lost_delta = delta(ch->lost, prev_lost);
+	}
+	hs->period_s = dt;
+	hs->sample_ns = now;
+	hs->sample++;
+}
+
+static void *sampler_main(void *arg)
+{
+	struct rec_health *hs = arg;
+
+	/* The readers' priority: the deadline and the loss figures must not starve. */
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), -10);
+	pthread_setname_np(pthread_self(), "fts-sampler");
+	pthread_mutex_lock(&hs->lock);
+	while (!hs->quit) {
+		uint64_t next = hs->sample_ns + (uint64_t)hs->period_ns;
+		struct timespec until;
+		int ended = hs->end_ns != 0;
+
+		if (hs->deadline_ns && !ended && hs->deadline_ns < next)
+			next = hs->deadline_ns;
+		until.tv_sec = (time_t)(next / 1000000000u);
+		until.tv_nsec = (long)(next % 1000000000u);
+		/* CLOCK_MONOTONIC condvar (set in rec_health_start). */
+		if (pthread_cond_timedwait(&hs->wake, &hs->lock, &until) != ETIMEDOUT || hs->quit)
+			continue;
+		if (hs->deadline_ns && !hs->end_ns && fts__clock_mono_ns() >= hs->deadline_ns) {
+			pthread_mutex_unlock(&hs->lock);
+			rec_health_end(hs);
+			pthread_mutex_lock(&hs->lock);
+		}
+		if (fts__clock_mono_ns() >= hs->sample_ns + (uint64_t)hs->period_ns)
+			take_sample(hs);
+	}
+	pthread_mutex_unlock(&hs->lock);
+	return NULL;
+}
+
+int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf_kb,
+		     uint64_t t0_ns, uint64_t deadline_ns, long period_ns,
+		     struct rec_health **out, struct fts_err *err)
+{
+	struct rec_health *hs = calloc(1, sizeof(*hs));
+	pthread_condattr_t ca;
+	int rc;
+
+	*out = NULL;
+	if (!hs)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	hs->in = in;
+	hs->st = st;
+	hs->n = rec_stream_count(st);
+	hs->cap = (uint64_t)bf_kb * 1024u;
+	hs->t0_ns = t0_ns;
+	hs->deadline_ns = deadline_ns;
+	hs->period_ns = period_ns;
+	hs->base = calloc((size_t)hs->n, sizeof(*hs->base));
+	hs->cur = calloc((size_t)hs->n, sizeof(*hs->cur));
+	pthread_mutex_init(&hs->lock, NULL);
+	pthread_mutex_init(&hs->end_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&hs->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	if (!hs->base || !hs->cur) {
+		rec_health_free(hs);
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	}
+	for (int i = 0; i < hs->n; i++) {
+		hs->cur[i].cpu = rec_stream_cpu(st, i);
+		(void)rec_instance_stats(in, hs->cur[i].cpu, &hs->base[i], NULL);
+	}
+	hs->sample_ns = t0_ns;
+	rc = fts__thread_start(&hs->thread, NULL, sampler_main, hs);
+	if (rc) {
+		rec_health_free(hs);
+		return fts_err_set(err, rc, "cannot start the sampler thread: %s", strerror(-rc));
+	}
+	hs->started = 1;
+	*out = hs;
+	return 0;
+}
+
+int rec_health_snapshot(struct rec_health *hs, struct fts_record_health *h)
+{
+	uint64_t now = fts__clock_mono_ns();
+
+	h->cpu = calloc((size_t)(hs->n ? hs->n : 1), sizeof(*h->cpu));
+	if (!h->cpu)
+		return -ENOMEM;
+	pthread_mutex_lock(&hs->lock);
+	memcpy(h->cpu, hs->cur, (size_t)hs->n * sizeof(*h->cpu));
+	h->ncpus = hs->n;
+	h->sample = hs->sample;
+	h->period_s = hs->period_s;
+	if (hs->end_ns)
+		now = hs->end_ns;
+	h->done = hs->end_ns != 0 && hs->deadline_ns != 0;
+	pthread_mutex_unlock(&hs->lock);
+	h->elapsed_s = (double)(now - hs->t0_ns) / 1e9;
+	h->counters = 1;
+	for (int i = 0; i < h->ncpus; i++) {
+		const struct fts_record_cpu_health *c = &h->cpu[i];
+
+		h->events += c->events;
+		h->events_per_s += c->events_per_s;
+		h->bytes_written += c->bytes_written;
+		h->lost += c->lost;
+		h->lost_delta += c->lost_delta;
+	}
+	return 0;
+}
+
+uint64_t rec_health_end(struct rec_health *hs)
+{
+	uint64_t end;
+
+	pthread_mutex_lock(&hs->end_lock);
+	pthread_mutex_lock(&hs->lock);
+	end = hs->end_ns;
+	pthread_mutex_unlock(&hs->lock);
+	if (!end) {
+		rec_instance_clock_marker(hs->in, rec_stream_cpu(hs->st, 0), NULL, NULL);
+		(void)rec_instance_tracing(hs->in, 0, NULL);
+		end = fts__clock_mono_ns();
+		pthread_mutex_lock(&hs->lock);
+		hs->end_ns = end;
+		pthread_mutex_unlock(&hs->lock);
+	}
+	pthread_mutex_unlock(&hs->end_lock);
+	return end;
+}
+
+static void stop_thread(struct rec_health *hs)
+{
+	if (!hs->started)
+		return;
+	pthread_mutex_lock(&hs->lock);
+	hs->quit = 1;
+	pthread_cond_signal(&hs->wake);
+	pthread_mutex_unlock(&hs->lock);
+	pthread_join(hs->thread, NULL);
+	hs->started = 0;
+}
+
+void rec_health_final(struct rec_health *hs)
+{
+	stop_thread(hs);
+	pthread_mutex_lock(&hs->lock);
+	take_sample(hs);
+	pthread_mutex_unlock(&hs->lock);
+}
+
+void rec_health_free(struct rec_health *hs)
+{
+	if (!hs)
+		return;
+	stop_thread(hs);
+	free(hs->base);
+	free(hs->cur);
+	pthread_cond_destroy(&hs->wake);
+	pthread_mutex_destroy(&hs->lock);
+	pthread_mutex_destroy(&hs->end_lock);
+	free(hs);
+}

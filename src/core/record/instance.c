@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+/*
+ * instance.c - the recorder's private tracefs instance and what both
+ * backends share: the tracefs mount, the CPU list check, the event selection
+ * with its "kernel lacks it" list, per-CPU stats, and the sweep of instances
+ * left by killed recorders.
+ *
+ * Liveness: an instance is live while some process holds one of its files
+ * open, because the kernel then refuses to remove it (EBUSY). Each recorder
+ * opens its instance's tracing_on right after creating it and keeps it open
+ * until it removes the instance, so a sweep needs no pid at all: that holds
+ * across pid namespaces (a container cannot see the host's pids) and pid
+ * reuse (a recycled pid does not keep a dead owner's instance alive).
+ */
+#include "core/record/record_local.h"
+#include "kit/kit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+struct rec_instance {
+	struct tracefs_instance *inst;
+	char name[64];
+	char dir[4096];               /* the tracefs mount */
+	int hold_fd;                  /* keeps the instance live for sweeps */
+	char *clock_text;
+	int subbuf;
+};
+
+int rec_tracing_dir(char *dir, size_t len, struct fts_err *err)
+{
+	/* libtracefs mounts tracefs (or debugfs) when it is not mounted yet. */
+	const char *d = tracefs_tracing_dir();
+
+	if (!d)
+		return fts_err_set(err, -ENODEV,
+				   "tracefs is not mounted and cannot be mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+	snprintf(dir, len, "%s", d);
+	if (geteuid() != 0 || access(dir, W_OK) != 0)
+		return fts_err_set(err, -EPERM, "recording needs root (cannot write %s)", dir);
+	return 0;
+}
+
+int rec_cpus_resolve(const char *list, struct fts_cpuset *set, struct fts_err *err)
+{
+	struct fts_cpuset online;
+	int rc = fts_cpuset_online(&online, err);
+
+	if (rc)
+		return rc;
+	if (!list || !*list) {
+		*set = online;
+		return 0;
+	}
+	rc = fts_cpuset_parse(list, set, err);
+	if (!rc)
+		rc = fts_cpuset_check_online(set, &online, err);
+	return rc;
+}
+
+int rec_events_wanted(const struct fts_record_opts *o, const char **out, int max)
+{
+	static const char *const sched[] = {
+		"sched/sched_switch", "sched/sched_wakeup", "sched/sched_waking",
+		"sched/sched_wakeup_new", "sched/sched_migrate_task", "sched/sched_stat_runtime",
+		"sched/sched_process_fork", "sched/sched_process_exec", "sched/sched_process_exit",
+	};
+	static const char *const irq[] = {
+		"irq/irq_handler_entry", "irq/irq_handler_exit", "irq/softirq_raise",
+		"irq/softirq_entry", "irq/softirq_exit",
+	};
+	static const char *const futex[] = {
+		"syscalls/sys_enter_futex", "syscalls/sys_exit_futex",
+	};
+	int n = 0;
+
+#define ADD(arr) for (size_t i = 0; i < REC_ARRAY_SIZE(arr) && n < max; i++) out[n++] = arr[i]
+	if (o->sched)
+		ADD(sched);
+	if (o->irq)
+		ADD(irq);
+	if (o->futex)
+		ADD(futex);
+#undef ADD
+	return n;
+}
+
+int rec_events_select(const struct fts_record_opts *o, const char *tracing_dir,
+		      struct rec_events *ev, struct fts_err *err)
+{
+	const char *want[32];
+	int nwant = rec_events_wanted(o, want, 32);
+
+	memset(ev, 0, sizeof(*ev));
+	ev->names = calloc((size_t)nwant + 1, sizeof(*ev->names));
+	if (!ev->names)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	for (int i = 0; i < nwant; i++) {
+		char path[4096 + 128];
+		const char *slash = strchr(want[i], '/');
+
+		snprintf(path, sizeof(path), "%s/events/%s/enable", tracing_dir, want[i]);
+		if (access(path, F_OK) != 0) {
+			size_t l = strlen(ev->missing);
+			snprintf(ev->missing + l, sizeof(ev->missing) - l, "%s%.*s:%s", l ? "," : "",
+				 (int)(slash - want[i]), want[i], slash + 1);
+			continue;
+		}
+		ev->names[ev->count] = strdup(want[i]);
+		if (!ev->names[ev->count++]) {
+			rec_events_free(ev);
+			return fts_err_set(err, -ENOMEM, "out of memory");
+		}
+	}
+	if (!ev->count) {
+		int rc = fts_err_set(err, -EINVAL, "none of the requested events exist on this kernel (%s)",
+				     ev->missing);
+		rec_events_free(ev);
+		return rc;
+	}
+	return 0;
+}
+
+void rec_events_free(struct rec_events *ev)
+{
+	for (int i = 0; ev->names && ev->names[i]; i++)
+		free(ev->names[i]);
+	free(ev->names);
+	ev->names = NULL;
+	ev->count = 0;
+}
+
+/* Remove @inst; our own removal retries while a just-closed fd is released. */
+static int destroy_retry(struct tracefs_instance *inst, int tries)
+{
+	int rc = -1;
+
+	for (int i = 0; i < tries && rc; i++) {
+		rc = tracefs_instance_destroy(inst);
+		if (rc && errno != EBUSY)
+			break;
+		if (rc && i + 1 < tries)
+			usleep(100000);
+	}
+	return rc;
+}
+
+void rec_instance_sweep(const char *tracing_dir)
+{
+	/* No regex: libtracefs 1.6 leaks the compiled one. */
+	char **list = tracefs_instances(NULL);
+
+	for (int i = 0; list && list[i]; i++) {
+		struct tracefs_instance *inst;
+
+		if (strncmp(list[i], "ftscope-", 8))
+			continue;
+		/* One try: EBUSY means its owner holds it open, i.e. it is live. */
+		inst = tracefs_instance_alloc(tracing_dir, list[i]);
+		if (inst) {
+			(void)destroy_retry(inst, 1);
+			tracefs_instance_free(inst);
+		}
+	}
+	tracefs_list_free(list);
+}
+
+static int inst_write(struct rec_instance *in, const char *name, const char *val, struct fts_err *err)
+{
+	if (tracefs_instance_file_write(in->inst, name, val) < 0) {
+		int e = errno ? errno : EIO;
+		return fts_err_set(err, -e, "cannot write '%s' to %s/instances/%s/%s: %s", val, in->dir,
+				   in->name, name, strerror(e));
+	}
+	return 0;
+}
+
+/* Make a new instance with a free name and hold it open at once. */
+static int make_instance(struct rec_instance *in, struct fts_err *err)
+{
+	for (int n = 0; n < 100; n++) {
+		if (n == 0)
+			snprintf(in->name, sizeof(in->name), "ftscope-%d", (int)getpid());
+		else
+			snprintf(in->name, sizeof(in->name), "ftscope-%d-%d", (int)getpid(), n);
+		if (tracefs_instance_exists(in->name))
+			continue;
+		in->inst = tracefs_instance_create(in->name);
+		if (!in->inst) {
+			int e = errno ? errno : EIO;
+			return fts_err_set(err, -e, "cannot create tracefs instance %s/instances/%s: %s",
+					   in->dir, in->name, strerror(e));
+		}
+		if (tracefs_instance_is_new(in->inst)) {
+			in->hold_fd = tracefs_instance_file_open(in->inst, "tracing_on", O_RDONLY | O_CLOEXEC);
+			if (in->hold_fd >= 0)
+				return 0;
+			/* A sweep removed it between mkdir and open: try another name. */
+		}
+		tracefs_instance_free(in->inst);
+		in->inst = NULL;
+	}
+	return fts_err_set(err, -EEXIST, "too many ftscope instances for pid %d", (int)getpid());
+}
+
+static int setup(struct rec_instance *in, const struct fts_cpuset *set, unsigned bf_kb,
+		 const struct rec_events *ev, struct fts_err *err)
+{
+	char mask[FTS_CPUSET_MAX / 4 + FTS_CPUSET_MAX / 32 + 2], num[32];
+	long long kb = 0;
+	int rc;
+
+	if ((rc = inst_write(in, "tracing_on", "0", err)))
+		return rc;
+	if (inst_write(in, "trace_clock", "mono_raw", err))
+		return fts_err_set(err, -ENOTSUP,
+				   "this kernel has no mono_raw trace clock (needed to align with profiling)");
+	snprintf(num, sizeof(num), "%u", bf_kb);
+	if ((rc = inst_write(in, "buffer_size_kb", num, err)))
+		return rc;
+	fts_cpuset_hexmask(set, mask, sizeof(mask));
+	if ((rc = inst_write(in, "tracing_cpumask", mask, err)))
+		return rc;
+	in->clock_text = tracefs_instance_file_read(in->inst, "trace_clock", NULL);
+	for (int i = 0; i < ev->count; i++) {
+		char file[160];
+
+		snprintf(file, sizeof(file), "events/%s/enable", ev->names[i]);
+		if ((rc = inst_write(in, file, "1", err)))
+			return rc;
+	}
+	/* 4.x-6.7 kernels hand out whole pages; later ones say so in a file. */
+	if (tracefs_instance_file_read_number(in->inst, "buffer_subbuf_size_kb", &kb) == 0 && kb > 0)
+		in->subbuf = (int)(kb * 1024);
+	else
+		in->subbuf = (int)sysconf(_SC_PAGESIZE);
+	return 0;
+}
+
+int rec_instance_create(const char *tracing_dir, const struct fts_cpuset *set, unsigned bf_kb,
+			const struct rec_events *ev, struct rec_instance **out, struct fts_err *err)
+{
+	struct rec_instance *in = calloc(1, sizeof(*in));
+	int rc;
+
+	*out = NULL;
+	if (!in)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	in->hold_fd = -1;
+	snprintf(in->dir, sizeof(in->dir), "%s", tracing_dir);
+	rc = make_instance(in, err);
+	if (!rc)
+		rc = setup(in, set, bf_kb, ev, err);
+	if (rc) {
+		rec_instance_destroy(in, NULL);
+		return rc;
+	}
+	*out = in;
+	return 0;
+}
+
+const char *rec_instance_clock(const struct rec_instance *in)
+{
+	return in->clock_text;
+}
+
+int rec_instance_subbuf(const struct rec_instance *in)
+{
+	return in->subbuf;
+}
+
+int rec_instance_open_raw(struct rec_instance *in, int cpu, struct fts_err *err)
+{
+	char name[64];
+	int fd;
+
+	snprintf(name, sizeof(name), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	/* O_CLOEXEC: a forked child holding this fd would make rmdir fail with EBUSY. */
+	fd = tracefs_instance_file_open(in->inst, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return fts_err_set(err, -errno, "cannot open %s of instance %s: %s", name, in->name,
+				   strerror(errno));
+	return fd;
+}
+
+int rec_instance_tracing(struct rec_instance *in, int on, struct fts_err *err)
+{
+	return inst_write(in, "tracing_on", on ? "1" : "0", err);
+}
+
+static int64_t ts_ns(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+/* (CLOCK_REALTIME, CLOCK_MONOTONIC_RAW) read back to back, best of 3. */
+static void clock_pair(int64_t *realtime_ns, int64_t *mono_raw_ns)
+{
+	int64_t best = -1;
+
+	for (int i = 0; i < 3; i++) {
+		struct timespec a, b, c;
+		int64_t gap;
+
+		clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+		clock_gettime(CLOCK_REALTIME, &b);
+		clock_gettime(CLOCK_MONOTONIC_RAW, &c);
+		gap = ts_ns(&c) - ts_ns(&a);
+		if (best < 0 || gap < best) {
+			best = gap;
+			*realtime_ns = ts_ns(&b);
+			*mono_raw_ns = ts_ns(&a) + gap / 2;
+		}
+	}
+}
+
+struct marker_job {
+	struct rec_instance *in;
+	int64_t rt, raw;
+};
+
+static void *marker_main(void *arg)
+{
+	struct marker_job *j = arg;
+	char line[160];
+
+	clock_pair(&j->rt, &j->raw);
+	snprintf(line, sizeof(line), "ftscope_clock realtime_ns=%lld mono_raw_ns=%lld\n",
+		 (long long)j->rt, (long long)j->raw);
+	(void)tracefs_instance_file_write(j->in->inst, "trace_marker", line);
+	return NULL;
+}
+
+/*
+ * A marker written on a CPU outside the instance's cpumask is dropped, so
+ * write it from a short-lived thread pinned to a recorded CPU (the caller's
+ * own affinity is left alone).
+ */
+void rec_instance_clock_marker(struct rec_instance *in, int cpu, int64_t *rt, int64_t *raw)
+{
+	struct marker_job j = { in, 0, 0 };
+	pthread_attr_t attr;
+	pthread_t t;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (fts__thread_start(&t, &attr, marker_main, &j) == 0)
+		pthread_join(t, NULL);
+	else
+		marker_main(&j);
+	pthread_attr_destroy(&attr);
+	if (rt)
+		*rt = j.rt;
+	if (raw)
+		*raw = j.raw;
+}
+
+static uint64_t stat_field(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t k = strlen(key);
+
+	while (p && *p) {
+		if (!strncmp(p, key, k) && p[k] == ':')
+			return strtoull(p + k + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+int rec_instance_stats(struct rec_instance *in, int cpu, struct rec_cpu_stats *s, char **text)
+{
+	char name[64];
+	char *t;
+
+	/* libtracefs 1.6 has no tracefs_instance_get_stat (1.8 does): parse the file. */
+	memset(s, 0, sizeof(*s));
+	snprintf(name, sizeof(name), "per_cpu/cpu%d/stats", cpu);
+	t = tracefs_instance_file_read(in->inst, name, NULL);
+	if (!t)
+		return errno ? -errno : -EIO;
+	s->entries = stat_field(t, "entries");
+	s->overrun = stat_field(t, "overrun");
+	s->commit_overrun = stat_field(t, "commit overrun");
+	s->bytes = stat_field(t, "bytes");
+	s->dropped = stat_field(t, "dropped events");
+	s->read = stat_field(t, "read events");
+	if (text)
+		*text = t;
+	else
+		free(t);
+	return 0;
+}
+
+int rec_instance_destroy(struct rec_instance *in, struct fts_err *err)
+{
+	int rc = 0;
+
+	if (!in)
+		return 0;
+	if (in->hold_fd >= 0)
+		close(in->hold_fd);
+	if (in->inst) {
+		if (destroy_retry(in->inst, 50) < 0) {
+			int e = errno;
+			rc = fts_err_set(err, -EBUSY, "could not remove tracefs instance %s: %s (remove it with rmdir)",
+					 in->name, strerror(e));
+		}
+		tracefs_instance_free(in->inst);
+	}
+	free(in->clock_text);
+	free(in);
+	return rc;
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record_local.h - what the recorder's lower files provide to recorder.c
+ * (and probe.c). Calls run one way:
+ *
+ *   recorder.c, probe.c
+ *     -> health.c   (sampler thread: rates, loss, the duration deadline)
+ *          -> stream.c, instance.c
+ *     -> stream.c   (per-CPU reader threads splicing pages to stream files)
+ *     -> top.c      (optional live top decoded from the streams) -> stream.c
+ *     -> tracecmd.c (the `trace-cmd record` backend)  -> instance.c
+ *     -> assemble.c (trace.dat / text output at stop)
+ *          -> tracedat_write.c, text_render.c, pidscan.c
+ *     -> instance.c (tracefs instance, event selection, CPU list, stats,
+ *                    stale sweep)
+ *
+ * Each file keeps its own state behind an opaque handle; nothing here is a
+ * struct shared by several files except the small value types below.
+ */
+#ifndef FTS_RECORD_LOCAL_H
+#define FTS_RECORD_LOCAL_H
+
+#include "ftscope/error.h"
+#include "ftscope/record.h"
+#include "core/util/cpuset.h"
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#define REC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- instance.c ---------------------------------------------------------- */
+
+/* The event set of the options, split into what the kernel has and lacks. */
+struct rec_events {
+	char **names;        /* "system/event" the kernel has, NULL-terminated */
+	int count;
+	char missing[512];   /* "sys:event,..." the kernel lacks, or "" */
+};
+
+/* Kernel counters of one per_cpu/cpuN/stats file. */
+struct rec_cpu_stats {
+	uint64_t entries, overrun, commit_overrun, bytes, dropped, read;
+};
+
+struct rec_instance;
+
+/*
+ * rec_tracing_dir - the tracefs mount, mounting it when missing (libtracefs
+ * does), checked writable by root. Returns 0 or -ENODEV / -EPERM.
+ */
+int rec_tracing_dir(char *dir, size_t len, struct fts_err *err);
+
+/*
+ * rec_cpus_resolve - @list ("" or NULL = all online) as a set of online CPUs.
+ * Returns 0 or -EINVAL with a message naming the bad part or offline CPUs.
+ */
+int rec_cpus_resolve(const char *list, struct fts_cpuset *set, struct fts_err *err);
+
+/* rec_events_wanted - the reference event set of @o ("system/event", static). */
+int rec_events_wanted(const struct fts_record_opts *o, const char **out, int max);
+
+/*
+ * rec_events_select - which of @o's events exist in @tracing_dir (the global
+ * events: every instance has the same). Returns 0, -ENOMEM, or -EINVAL when
+ * none of them exists.
+ */
+int rec_events_select(const struct fts_record_opts *o, const char *tracing_dir,
+		      struct rec_events *ev, struct fts_err *err);
+
+/* rec_events_free - free what rec_events_select allocated. */
+void rec_events_free(struct rec_events *ev);
+
+/*
+ * rec_instance_sweep - remove instances of dead recorders. An instance is
+ * live while its owner holds one of its files open (the kernel refuses to
+ * remove it then), which holds across pid namespaces and pid reuse.
+ */
+void rec_instance_sweep(const char *tracing_dir);
+
+/*
+ * rec_instance_create - a new private instance, held open from the start so
+ * a concurrent sweep sees it as live; mono_raw clock, @bf_kb per CPU, the
+ * CPU mask of @set and the events of @ev enabled; tracing off.
+ */
+int rec_instance_create(const char *tracing_dir, const struct fts_cpuset *set, unsigned bf_kb,
+			const struct rec_events *ev, struct rec_instance **out, struct fts_err *err);
+
+/* rec_instance_clock - the instance's trace_clock file text (for the trace.dat option). */
+const char *rec_instance_clock(const struct rec_instance *in);
+
+/* rec_instance_subbuf - the sub-buffer size trace_pipe_raw hands out. */
+int rec_instance_subbuf(const struct rec_instance *in);
+
+/* rec_instance_open_raw - open per_cpu/cpu@cpu/trace_pipe_raw (O_NONBLOCK|O_CLOEXEC). */
+int rec_instance_open_raw(struct rec_instance *in, int cpu, struct fts_err *err);
+
+/* rec_instance_tracing - turn the instance's tracing on (1) or off (0). */
+int rec_instance_tracing(struct rec_instance *in, int on, struct fts_err *err);
+
+/*
+ * rec_instance_clock_marker - write "ftscope_clock realtime_ns=.. mono_raw_ns=.."
+ * to trace_marker from a thread pinned to @cpu; the pair in *@rt, *@raw (may be NULL).
+ */
+void rec_instance_clock_marker(struct rec_instance *in, int cpu, int64_t *rt, int64_t *raw);
+
+/*
+ * rec_instance_stats - parse per_cpu/cpu@cpu/stats; the raw text in *@text
+ * when non-NULL (caller frees). Returns 0 or a negative errno.
+ */
+int rec_instance_stats(struct rec_instance *in, int cpu, struct rec_cpu_stats *s, char **text);
+
+/* rec_instance_destroy - remove and free @in; -EBUSY when the kernel kept it. */
+int rec_instance_destroy(struct rec_instance *in, struct fts_err *err);
+
+/* ---- stream.c -------------------------------------------------------------- */
+
+struct rec_stream;
+
+/*
+ * rec_stream_open - one unlinked stream file beside @output per CPU of @set,
+ * fed from @in's trace_pipe_raw; threads not started yet.
+ */
+int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const char *output,
+		    int poll_ns_short, struct rec_stream **out, struct fts_err *err);
+
+/* rec_stream_start - start the reader threads (all signals blocked in them). */
+int rec_stream_start(struct rec_stream *s, struct fts_err *err);
+
+/* rec_stream_halt - ask the readers to stop and join them. */
+void rec_stream_halt(struct rec_stream *s);
+
+/*
+ * rec_stream_drain - after halt, read what is left in CPU @i's ring buffer;
+ * @keep_going is asked between pages and stops the drain when it returns 0.
+ */
+void rec_stream_drain(struct rec_stream *s, int i, int (*keep_going)(void *arg, uint64_t bytes),
+		      void *arg);
+
+/* rec_stream_close_raw - close the trace_pipe_raw fds (so the instance can go). */
+void rec_stream_close_raw(struct rec_stream *s);
+
+/* rec_stream_count - recorded CPUs; rec_stream_cpu - the CPU number of index @i. */
+int rec_stream_count(const struct rec_stream *s);
+int rec_stream_cpu(const struct rec_stream *s, int i);
+
+/* rec_stream_bytes - bytes streamed so far for index @i (any thread). */
+uint64_t rec_stream_bytes(const struct rec_stream *s, int i);
+
+/* rec_stream_fd - the stream file of index @i (whole pages, from offset 0). */
+int rec_stream_fd(const struct rec_stream *s, int i);
+
+/* rec_stream_failed - 1 and the message in @buf once a reader failed (disk full, ...). */
+int rec_stream_failed(struct rec_stream *s, char *buf, size_t len);
+
+/* rec_stream_free - join, close and free. */
+void rec_stream_free(struct rec_stream *s);
+
+/* ---- health.c -------------------------------------------------------------- */
+
+struct rec_health;
+
+/*
+ * rec_health_start - take the base counters and start the sampler thread,
+ * which samples every @period_ns and, when @deadline_ns (CLOCK_MONOTONIC) is
+ * non-zero, turns tracing off when it passes: the capture's length does not
+ * depend on how soon the caller gets the CPU.
+ */
+int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf_kb,
+		     uint64_t t0_ns, uint64_t deadline_ns, long period_ns,
+		     struct rec_health **out, struct fts_err *err);
+
+/*
+ * rec_health_snapshot - the latest figures into @h; @h->cpu is allocated
+ * (the caller frees it). Pure: two callers never disturb each other.
+ */
+int rec_health_snapshot(struct rec_health *hs, struct fts_record_health *h);
+
+/*
+ * rec_health_end - end the capture once (the deadline or the caller's stop,
+ * whichever comes first): the closing clock marker, then tracing off.
+ * Returns when it ended (CLOCK_MONOTONIC ns).
+ */
+uint64_t rec_health_end(struct rec_health *hs);
+
+/* rec_health_final - stop the thread and take one last sample (after the drain). */
+void rec_health_final(struct rec_health *hs);
+
+/* rec_health_free - stop the thread and free. */
+void rec_health_free(struct rec_health *hs);
+
+/* ---- top.c ----------------------------------------------------------------- */
+
+struct rec_top;
+
+/*
+ * rec_top_start - start the live-top thread: it decodes @st's streamed pages
+ * (sub-buffers of @page_size) with the sched formats of @tracing_dir.
+ */
+int rec_top_start(const char *tracing_dir, struct rec_stream *st, int page_size, struct rec_top **out,
+		  struct fts_err *err);
+
+/* rec_top_snapshot - the latest published top (any thread). */
+void rec_top_snapshot(struct rec_top *t, struct fts_record_top *out);
+
+/* rec_top_finish - stop the thread, decode what is left (bounded) and snapshot into @out. */
+void rec_top_finish(struct rec_top *t, struct fts_record_top *out);
+
+/* rec_top_free - stop the thread and free. */
+void rec_top_free(struct rec_top *t);
+
+/* ---- tracecmd.c ------------------------------------------------------------ */
+
+struct rec_tracecmd;
+
+/*
+ * rec_tracecmd_start - run `trace-cmd record` for @o into @output. The child
+ * dies with its parent, and the global tracing state is saved to a file so
+ * the next run repairs it when this process was killed.
+ */
+int rec_tracecmd_start(const struct fts_record_opts *o, const char *output, const struct fts_cpuset *set,
+		       const struct rec_events *ev, struct rec_tracecmd **out, struct fts_err *err);
+
+/* rec_tracecmd_stop - SIGINT, wait for its merge, restore the global state, free. */
+int rec_tracecmd_stop(struct rec_tracecmd *t, struct fts_err *err);
+
+/* rec_tracecmd_repair - restore the global state left by killed recorders. */
+void rec_tracecmd_repair(void);
+
+/* ---- assemble.c ------------------------------------------------------------ */
+
+/* What the assembly needs to know about the capture. */
+struct rec_assembly {
+	const char *output;
+	int text;
+	const char *tracing_dir;
+	const char *const *events;
+	const char *clock_text;
+	const char *clock_line;   /* "# ftscope_clock ..." first line of a text output */
+	int page_size;
+	int ncpu;                 /* recorded CPUs */
+	const int *cpu;           /* their numbers */
+	const int *fd;            /* their stream files */
+	char *const *stats;       /* their final stats texts */
+};
+
+/*
+ * rec_assemble - write the output (trace.dat, or text rendered from it)
+ * atomically. @progress (may be NULL) is called between steps; when it
+ * returns FTS_STOP_CUT the copy stops and a valid shorter file is written
+ * (*@cut set). A disk full while rendering text keeps the lines written.
+ */
+int rec_assemble(const struct rec_assembly *a, fts_record_progress_fn progress, void *arg,
+		 int *cut, struct fts_err *err);
+
+/* ---- text_render.c --------------------------------------------------------- */
+
+/*
+ * fts_rec_render_text - render the trace.dat at @dat_path as kernel text into
+ * @fd. @step (may be NULL) is called every few thousand events with the
+ * events so far; a non-zero return stops the render (the text is then a
+ * complete prefix). *@stopped (may be NULL) is set when that happened.
+ */
+int fts_rec_render_text(const char *dat_path, int fd, const char *clock_line,
+			int (*step)(void *arg, uint64_t events), void *arg, int *stopped,
+			struct fts_err *err);
+
+#endif

@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: MIT
+/*
+ * recorder.c - the recorder's public face: check the options and the output
+ * before anything is recorded, pick the backend (AUTO falls back to
+ * trace-cmd only when the native one is unavailable here), start the native
+ * capture (instance -> streams -> sampler), hand out health snapshots, and
+ * stop with progress: end, drain, remove the instance, assemble.
+ */
+#include "core/record/record_local.h"
+#include "kit/kit.h"
+#include "core/util/outfile.h"
+#include "core/util/tempfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#define RESERVE_BYTES (16u << 20)   /* held back to assemble the file after a full disk */
+#define SAMPLE_NS 500000000L        /* the sampler's period */
+
+struct fts_recorder {
+	struct fts_record_opts o;     /* the caller's strings are not kept */
+	char output[PATH_MAX];
+	char pid_mapping[PATH_MAX];
+	char tracing_dir[PATH_MAX];
+	int text;                     /* render kernel text instead of keeping the dat */
+	const char *backend;          /* "tracefs" / "trace-cmd" */
+	char fallback[256];           /* why AUTO chose trace-cmd */
+	struct rec_events ev;
+	struct rec_instance *in;
+	struct rec_stream *st;
+	struct rec_health *hs;
+	struct rec_tracecmd *tc;
+	struct rec_top *top;
+	struct fts_record_top top_last;  /* the top when it was stopped */
+	struct fts_pidmapper *mapper;
+	int reserve_fd;
+	uint64_t t0_ns;
+	int64_t clock_rt, clock_raw;  /* the opening clock marker */
+};
+
+void fts_record_opts_init(struct fts_record_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->bf_size_kb = 40960;
+	o->backend = FTS_BACKEND_AUTO;
+	o->sched = 1;
+	o->irq = 1;
+}
+
+static int check_opts(const struct fts_record_opts *o, struct fts_err *err)
+{
+	if (o->bf_size_kb > (1u << 22))
+		return fts_err_set(err, -EINVAL, "a per-CPU buffer of %u KB is too large (max 4194304)",
+				   o->bf_size_kb);
+	if (!o->sched && !o->irq && !o->futex)
+		return fts_err_set(err, -EINVAL, "no events selected (sched, irq and futex are all off)");
+	if (o->output && !*o->output)
+		return fts_err_set(err, -EINVAL, "the output path is empty");
+	if (o->pid_mapping && !*o->pid_mapping && o->nspid)
+		return fts_err_set(err, -EINVAL, "the pid mapping path is empty");
+	if (!isfinite(o->duration_s) || o->duration_s < 0 || o->duration_s > 1e9)
+		return fts_err_set(err, -EINVAL, "the duration must be a number of seconds >= 0");
+	if (!isfinite(o->pidmap_interval_s) || o->pidmap_interval_s < 0 || o->pidmap_interval_s > 1e7)
+		return fts_err_set(err, -EINVAL, "the pid mapping interval must be a number of seconds >= 0");
+	return 0;
+}
+
+/* Where the output and the mapping go; the reference's defaults. */
+static int resolve_paths(struct fts_recorder *r, const struct fts_record_opts *o, struct fts_err *err)
+{
+	const char *out = o->output ? o->output : "trace.dat";
+	const char *slash = strrchr(out, '/');
+	size_t n = strlen(out);
+
+	if (n >= sizeof(r->output))
+		return fts_err_set(err, -ENAMETOOLONG, "the output path is too long");
+	strcpy(r->output, out);
+	r->text = n >= 4 && !strcmp(out + n - 4, ".txt");
+	if (o->pid_mapping && *o->pid_mapping)
+		n = (size_t)snprintf(r->pid_mapping, sizeof(r->pid_mapping), "%s", o->pid_mapping);
+	else if (slash)
+		n = (size_t)snprintf(r->pid_mapping, sizeof(r->pid_mapping), "%.*s/pid_mapping.json",
+				     (int)(slash - out), out);
+	else
+		n = (size_t)snprintf(r->pid_mapping, sizeof(r->pid_mapping), "pid_mapping.json");
+	if (n >= sizeof(r->pid_mapping))
+		return fts_err_set(err, -ENAMETOOLONG, "the pid mapping path is too long");
+	return 0;
+}
+
+/*
+ * Refuse a bad output before recording, not after: create and remove the
+ * temp file the commit will use (a directory, symlink, device or FIFO, a
+ * missing directory or a name too long for its temp name all fail here),
+ * and make sure the disk has room for the reserve.
+ */
+static int check_output(const char *path, int need_space, struct fts_err *err)
+{
+	struct fts_outfile f;
+	struct statvfs vfs;
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int rc = fts_outfile_begin(&f, path, err);
+
+	if (rc)
+		return rc;
+	fts_outfile_abort(&f);
+	if (!need_space)
+		return 0;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (statvfs(dir, &vfs) == 0 &&
+	    (uint64_t)vfs.f_bavail * vfs.f_frsize < (uint64_t)RESERVE_BYTES + (4u << 20))
+		return fts_err_set(err, -ENOSPC,
+				   "%s: only %llu KiB free on its disk; recording needs at least %u MiB",
+				   path, (unsigned long long)((uint64_t)vfs.f_bavail * vfs.f_frsize / 1024),
+				   (RESERVE_BYTES >> 20) + 4);
+	return 0;
+}
+
+/* Whether an error means "the native backend cannot work on this machine". */
+static int native_unavailable(int rc)
+{
+	return rc == -ENOTSUP || rc == -ENOENT || rc == -EROFS || rc == -EACCES || rc == -ENODEV;
+}
+
+static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, struct fts_err *err)
+{
+	int rc;
+
+	/* Any run repairs what killed runs left: their instances and trace-cmd's global state. */
+	rec_instance_sweep(r->tracing_dir);
+	rec_tracecmd_repair();
+	rc = rec_instance_create(r->tracing_dir, set, r->o.bf_size_kb, &r->ev, &r->in, err);
+	if (!rc)
+		rc = rec_stream_open(r->in, set, r->output, r->o.bf_size_kb < 2048, &r->st, err);
+	if (rc)
+		return rc;
+	/* Space held back so a full disk still leaves room to assemble the file. */
+	r->reserve_fd = fts_rec_tempfile(r->output);
+	if (r->reserve_fd >= 0 && fallocate(r->reserve_fd, 0, 0, RESERVE_BYTES) < 0) {
+		close(r->reserve_fd);
+		r->reserve_fd = -1;
+	}
+	r->t0_ns = fts__clock_mono_ns();
+	rc = rec_health_start(r->in, r->st, r->o.bf_size_kb, r->t0_ns,
+			      r->o.duration_s > 0 ? r->t0_ns + (uint64_t)(r->o.duration_s * 1e9) : 0,
+			      SAMPLE_NS, &r->hs, err);
+	if (!rc)
+		rc = rec_stream_start(r->st, err);
+	if (!rc && r->o.live_top) {
+		if (!r->o.sched)
+			rc = fts_err_set(err, -EINVAL, "the live top needs the sched events");
+		else
+			rc = rec_top_start(r->tracing_dir, r->st, rec_instance_subbuf(r->in), &r->top, err);
+	}
+	if (!rc)
+		rc = rec_instance_tracing(r->in, 1, err);
+	if (!rc)
+		rec_instance_clock_marker(r->in, rec_stream_cpu(r->st, 0), &r->clock_rt, &r->clock_raw);
+	return rc;
+}
+
+static int start_tracecmd(struct fts_recorder *r, const struct fts_cpuset *set, struct fts_err *err)
+{
+	if (r->text)
+		return fts_err_set(err, -EINVAL, "the trace-cmd backend writes trace.dat only; choose a .dat output");
+	rec_tracecmd_repair();
+	r->backend = "trace-cmd";
+	r->t0_ns = fts__clock_mono_ns();
+	return rec_tracecmd_start(&r->o, r->output, set, &r->ev, &r->tc, err);
+}
+
+/* Undo a partial start in reverse order. */
+static void free_recorder(struct fts_recorder *r)
+{
+	if (r->top)
+		rec_top_free(r->top);
+	if (r->hs)
+		rec_health_free(r->hs);
+	if (r->st)
+		rec_stream_free(r->st);
+	if (r->in)
+		rec_instance_destroy(r->in, NULL);
+	if (r->tc)
+		rec_tracecmd_stop(r->tc, NULL);
+	if (r->reserve_fd >= 0)
+		close(r->reserve_fd);
+	rec_events_free(&r->ev);
+	free(r);
+}
+
+/* Pick and start the backend; AUTO tries trace-cmd only when native cannot work here. */
+static int start_backend(struct fts_recorder *r, const struct fts_cpuset *set, struct fts_err *err)
+{
+	struct fts_err nerr = { 0 };
+	int rc;
+
+	if (r->o.backend == FTS_BACKEND_TRACE_CMD)
+		return start_tracecmd(r, set, err);
+	r->backend = "tracefs";
+	rc = start_native(r, set, &nerr);
+	if (!rc || r->o.backend != FTS_BACKEND_AUTO || !native_unavailable(rc)) {
+		if (rc && err)
+			*err = nerr;
+		return rc;
+	}
+	/* Undo the native attempt before trying trace-cmd. */
+	rec_top_free(r->top);
+	r->top = NULL;
+	rec_health_free(r->hs);
+	rec_stream_free(r->st);
+	rec_instance_destroy(r->in, NULL);
+	r->hs = NULL;
+	r->st = NULL;
+	r->in = NULL;
+	snprintf(r->fallback, sizeof(r->fallback), "%.200s", nerr.msg);
+	rc = start_tracecmd(r, set, err);
+	if (rc && err) {
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		fts_err_set(err, rc, "%s; trace-cmd cannot record either: %s", nerr.msg, why);
+	}
+	return rc;
+}
+
+int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out, struct fts_err *err)
+{
+	struct fts_recorder *r;
+	struct fts_cpuset set;
+	int rc;
+
+	*out = NULL;
+	if (!o)
+		return fts_err_set(err, -EINVAL, "no options");
+	if ((rc = check_opts(o, err)))
+		return rc;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	r->o = *o;
+	r->o.cpus = r->o.output = r->o.pid_mapping = NULL;
+	if (!r->o.bf_size_kb)
+		r->o.bf_size_kb = 40960;
+	r->reserve_fd = -1;
+	rc = resolve_paths(r, o, err);
+	if (!rc)
+		rc = rec_tracing_dir(r->tracing_dir, sizeof(r->tracing_dir), err);
+	if (!rc)
+		rc = rec_cpus_resolve(o->cpus, &set, err);
+	if (!rc)
+		rc = check_output(r->output, 1, err);
+	if (!rc && o->nspid)
+		rc = check_output(r->pid_mapping, 0, err);
+	if (!rc)
+		rc = rec_events_select(&r->o, r->tracing_dir, &r->ev, err);
+	if (!rc) {
+		r->o.cpus = o->cpus;   /* trace-cmd needs to know whether a list was given */
+		rc = start_backend(r, &set, err);
+		r->o.cpus = NULL;
+	}
+	if (!rc && o->nspid)
+		rc = fts_pidmapper_start(r->pid_mapping, o->pidmap_interval_s, &r->mapper, err);
+	if (rc) {
+		if (r->mapper)
+			fts_pidmapper_stop(r->mapper, NULL);
+		free_recorder(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
+{
+	int rc = 0;
+
+	memset(h, 0, sizeof(*h));
+	if (r->hs) {
+		rc = rec_health_snapshot(r->hs, h);
+		h->failed = rec_stream_failed(r->st, h->failure, sizeof(h->failure));
+	} else {
+		h->elapsed_s = (double)(fts__clock_mono_ns() - r->t0_ns) / 1e9;
+		h->done = r->o.duration_s > 0 && h->elapsed_s >= r->o.duration_s;
+	}
+	if (r->top)
+		rec_top_snapshot(r->top, &h->top);
+	else
+		h->top = r->top_last;
+	h->backend = r->backend;
+	snprintf(h->skipped_events, sizeof(h->skipped_events), "%s", r->ev.missing);
+	snprintf(h->fallback, sizeof(h->fallback), "%s", r->fallback);
+	return rc;
+}
+
+void fts_record_health_release(struct fts_record_health *h)
+{
+	if (!h)
+		return;
+	free(h->cpu);
+	h->cpu = NULL;
+	h->ncpus = 0;
+}
+
+int fts_record_worst_cpus(const struct fts_record_health *h, int *idx, int max)
+{
+	int n = 0;
+
+	/* Insertion into a short ordered list: @max is small (a screen's rows). */
+	for (int i = 0; i < h->ncpus; i++) {
+		const struct fts_record_cpu_health *c = &h->cpu[i];
+		int k = n < max ? n : max;
+
+		while (k > 0) {
+			const struct fts_record_cpu_health *w = &h->cpu[idx[k - 1]];
+			if (c->lost < w->lost || (c->lost == w->lost && c->fill <= w->fill))
+				break;
+			if (k < max)
+				idx[k] = idx[k - 1];
+			k--;
+		}
+		if (k < max) {
+			idx[k] = i;
+			if (n < max)
+				n++;
+		}
+	}
+	return n;
+}
+
+/* The caller's progress hook and the mode it asked for so far. */
+struct stop_ctl {
+	fts_record_progress_fn fn;
+	void *arg;
+	enum fts_record_stop_mode mode;
+	uint64_t last_ns;
+	uint64_t drained;             /* bytes drained from the CPUs before this one */
+	uint64_t at_halt;             /* this CPU's bytes when the readers stopped */
+};
+
+static void ask(struct stop_ctl *c, const struct fts_record_progress *p)
+{
+	if (c->fn) {
+		enum fts_record_stop_mode m = c->fn(p, c->arg);
+		if (m > c->mode)
+			c->mode = m;
+	}
+}
+
+/* Between drained pages: report at most every 50 ms; go on while DRAIN. */
+static int drain_more(void *arg, uint64_t bytes)
+{
+	struct stop_ctl *c = arg;
+	uint64_t now = fts__clock_mono_ns();
+
+	if (now - c->last_ns >= 50000000u) {
+		struct fts_record_progress p = { FTS_STAGE_DRAIN, c->drained + bytes - c->at_halt, 0 };
+
+		ask(c, &p);
+		c->last_ns = now;
+	}
+	return c->mode == FTS_STOP_DRAIN;
+}
+
+/* The same hook for the assembly, keeping the mode reached while draining. */
+static enum fts_record_stop_mode assemble_progress(const struct fts_record_progress *p, void *arg)
+{
+	struct stop_ctl *c = arg;
+
+	ask(c, p);
+	return c->mode;
+}
+
+static void drain_all(struct fts_recorder *r, struct stop_ctl *ctl)
+{
+	int n = rec_stream_count(r->st);
+
+	for (int i = 0; i < n && ctl->mode == FTS_STOP_DRAIN && !rec_stream_failed(r->st, NULL, 0); i++) {
+		ctl->at_halt = rec_stream_bytes(r->st, i);
+		rec_stream_drain(r->st, i, drain_more, ctl);
+		ctl->drained += rec_stream_bytes(r->st, i) - ctl->at_halt;
+	}
+}
+
+/* What the assembly needs, copied out of the instance before it goes. */
+struct stop_data {
+	int n;
+	int *cpu, *fd;
+	char **stats;
+	char *clock_text;
+	int page_size;
+};
+
+static int collect(struct fts_recorder *r, struct stop_data *d, struct fts_err *err)
+{
+	d->n = rec_stream_count(r->st);
+	d->cpu = calloc((size_t)d->n, sizeof(*d->cpu));
+	d->fd = calloc((size_t)d->n, sizeof(*d->fd));
+	d->stats = calloc((size_t)d->n, sizeof(*d->stats));
+	d->clock_text = rec_instance_clock(r->in) ? strdup(rec_instance_clock(r->in)) : NULL;
+	d->page_size = rec_instance_subbuf(r->in);
+	if (!d->cpu || !d->fd || !d->stats)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	for (int i = 0; i < d->n; i++) {
+		struct rec_cpu_stats s;
+
+		d->cpu[i] = rec_stream_cpu(r->st, i);
+		d->fd[i] = rec_stream_fd(r->st, i);
+		/* The stats at stop go into the trace.dat (CPUSTAT), as trace-cmd does. */
+		(void)rec_instance_stats(r->in, d->cpu[i], &s, &d->stats[i]);
+	}
+	return 0;
+}
+
+static void free_stop_data(struct stop_data *d)
+{
+	for (int i = 0; d->stats && i < d->n; i++)
+		free(d->stats[i]);
+	free(d->stats);
+	free(d->cpu);
+	free(d->fd);
+	free(d->clock_text);
+}
+
+static int assemble(struct fts_recorder *r, const struct stop_data *d, struct stop_ctl *ctl,
+		    struct fts_record_summary *sum, struct fts_err *err)
+{
+	char clock_line[160];
+	struct rec_assembly a = {
+		.output = r->output, .text = r->text, .tracing_dir = r->tracing_dir,
+		.events = (const char *const *)r->ev.names, .clock_text = d->clock_text,
+		.clock_line = clock_line, .page_size = d->page_size, .ncpu = d->n, .cpu = d->cpu,
+		.fd = d->fd, .stats = d->stats,
+	};
+	int cut = 0, rc;
+
+	snprintf(clock_line, sizeof(clock_line), "# ftscope_clock realtime_ns=%lld mono_raw_ns=%lld\n",
+		 (long long)r->clock_rt, (long long)r->clock_raw);
+	rc = rec_assemble(&a, assemble_progress, ctl, &cut, err);
+	if (sum && cut == 1)
+		sum->cut = 1;
+	if (sum && cut == 2) {
+		size_t l = strlen(sum->failure);
+
+		sum->truncated = 1;
+		snprintf(sum->failure + l, sizeof(sum->failure) - l, "%s",
+			 l ? "; the disk filled up again while writing the text, which keeps the events before that"
+			   : "disk full while writing the text; it keeps the events before that");
+	}
+	return rc;
+}
+
+/* End, drain, sample, and take the instance away; then assemble. */
+static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_record_summary *sum,
+		       struct fts_err *err)
+{
+	struct stop_data d = { 0 };
+	uint64_t end = rec_health_end(r->hs);
+	int rc, rc2;
+
+	rec_stream_halt(r->st);
+	/* The top reads the streams, which the assembly punches: finish it first. */
+	if (r->top) {
+		rec_top_finish(r->top, &r->top_last);
+		rec_top_free(r->top);
+		r->top = NULL;
+	}
+	drain_all(r, ctl);
+	rec_health_final(r->hs);
+	rc = collect(r, &d, err);
+	if (sum) {
+		(void)fts_record_health(r, &sum->health);
+		sum->duration_s = (double)(end - r->t0_ns) / 1e9;
+		sum->truncated = rec_stream_failed(r->st, sum->failure, sizeof(sum->failure));
+	}
+	/* Remove the instance before the (possibly long) assembly. */
+	rec_stream_close_raw(r->st);
+	rc2 = rec_instance_destroy(r->in, rc ? NULL : err);
+	r->in = NULL;
+	if (!rc)
+		rc = rc2;
+	/* Give the space held back to the assembly (it matters when the disk filled up). */
+	if (r->reserve_fd >= 0) {
+		close(r->reserve_fd);
+		r->reserve_fd = -1;
+	}
+	if (d.cpu && d.fd && d.stats) {
+		rc2 = assemble(r, &d, ctl, sum, rc ? NULL : err);
+		if (!rc)
+			rc = rc2;
+	}
+	free_stop_data(&d);
+	return rc;
+}
+
+int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode mode,
+			     fts_record_progress_fn progress, void *arg,
+			     struct fts_record_summary *sum, struct fts_err *err)
+{
+	struct stop_ctl ctl = { progress, arg, mode, 0, 0, 0 };
+	struct stat st;
+	int rc, rc2;
+
+	if (sum)
+		memset(sum, 0, sizeof(*sum));
+	if (!r)
+		return fts_err_set(err, -EINVAL, "no recorder");
+	if (r->tc) {
+		if (sum) {
+			(void)fts_record_health(r, &sum->health);
+			sum->duration_s = sum->health.elapsed_s;
+		}
+		rc = rec_tracecmd_stop(r->tc, err);
+		r->tc = NULL;
+	} else {
+		rc = stop_native(r, &ctl, sum, err);
+	}
+	if (r->mapper) {
+		rc2 = fts_pidmapper_stop(r->mapper, rc ? NULL : err);
+		r->mapper = NULL;
+		if (!rc)
+			rc = rc2;
+	}
+	if (sum) {
+		snprintf(sum->output, sizeof(sum->output), "%s", r->output);
+		if (r->o.nspid)
+			snprintf(sum->pid_mapping, sizeof(sum->pid_mapping), "%s", r->pid_mapping);
+		sum->file_size = lstat(r->output, &st) == 0 ? (uint64_t)st.st_size : 0;
+	}
+	free_recorder(r);
+	return rc;
+}
+
+int fts_record_stop(struct fts_recorder *r, enum fts_record_stop_mode mode,
+		    struct fts_record_summary *sum, struct fts_err *err)
+{
+	return fts_record_stop_progress(r, mode, NULL, NULL, sum, err);
+}
+
+void fts_record_summary_release(struct fts_record_summary *sum)
+{
+	if (sum)
+		fts_record_health_release(&sum->health);
+}

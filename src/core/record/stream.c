@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stream.c - one reader thread per recorded CPU splices whole ring-buffer
+ * pages from trace_pipe_raw into an unlinked stream file beside the output.
+ * The streams are the capture; assemble.c turns them into the output at stop.
+ */
+#include "core/record/record_local.h"
+#include "kit/kit.h"
+#include "core/util/tempfile.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+#define POLL_NS 10000000L /* a 256 KB buffer drained every 10 ms keeps up with hackbench */
+
+struct rec_stream_cpu {
+	struct rec_stream *s;
+	int cpu;
+	struct tracefs_cpu *tcpu;
+	int rawfd;                    /* trace_pipe_raw; tracefs_cpu_free_fd leaves it open */
+	int fd;                       /* unlinked stream file */
+	_Atomic uint64_t bytes;
+	pthread_t thread;
+	int started;
+};
+
+struct rec_stream {
+	int n;
+	struct rec_stream_cpu *c;
+	long poll_ns;
+	long delay_ns;                /* test hook: a deliberately slow reader */
+	char output[4096];            /* named in messages */
+	atomic_int stop;
+	atomic_int failed;
+	pthread_mutex_t lock;
+	char failure[256];
+};
+
+static void fail(struct rec_stream *s, int e, int cpu)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!atomic_load(&s->failed)) {
+		snprintf(s->failure, sizeof(s->failure), "%s while streaming CPU %d to %.150s (%s)",
+			 e == ENOSPC || e == EDQUOT ? "disk full" : "write error", cpu, s->output,
+			 strerror(e));
+		atomic_store(&s->failed, 1);
+	}
+	pthread_mutex_unlock(&s->lock);
+	atomic_store(&s->stop, 1);
+}
+
+static void *reader_main(void *arg)
+{
+	struct rec_stream_cpu *c = arg;
+	struct rec_stream *s = c->s;
+
+	/*
+	 * On a saturated CPU a normal-priority reader can wait longer than a
+	 * small ring buffer lasts; a higher (still fair-class) priority keeps it
+	 * draining without starving the workload. Best effort.
+	 */
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), -10);
+	{
+		char name[16];
+		snprintf(name, sizeof(name), "fts-read%d", c->cpu);
+		pthread_setname_np(pthread_self(), name);
+	}
+	while (!atomic_load(&s->stop)) {
+		int n = tracefs_cpu_write(c->tcpu, c->fd, true);
+
+		if (n > 0) {
+			atomic_fetch_add(&c->bytes, (uint64_t)n);
+			if (s->delay_ns)
+				nanosleep(&(struct timespec){ s->delay_ns / 1000000000L,
+							     s->delay_ns % 1000000000L }, NULL);
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != 0) {
+			fail(s, errno, c->cpu);
+			break;
+		}
+		nanosleep(&(struct timespec){ 0, s->poll_ns }, NULL);
+	}
+	return NULL;
+}
+
+int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const char *output,
+		    int poll_short, struct rec_stream **out, struct fts_err *err)
+{
+	struct rec_stream *s = calloc(1, sizeof(*s));
+	const char *d = getenv("FTSCOPE_TEST_READER_DELAY_MS");
+	int i = 0, rc = 0;
+
+	*out = NULL;
+	if (!s)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	pthread_mutex_init(&s->lock, NULL);
+	snprintf(s->output, sizeof(s->output), "%s", output);
+	/* Small buffers fill in tens of ms under load: poll them more often. */
+	s->poll_ns = poll_short ? POLL_NS / 2 : POLL_NS;
+	/* Test hook (docs/record.md): make loss reproducible. */
+	if (d && atol(d) > 0 && atol(d) < 10000)
+		s->delay_ns = atol(d) * 1000000L;
+	s->n = fts_cpuset_count(set);
+	s->c = calloc((size_t)s->n, sizeof(*s->c));
+	if (!s->c) {
+		free(s);
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	}
+	for (int i2 = 0; i2 < s->n; i2++)
+		s->c[i2].fd = s->c[i2].rawfd = -1;
+	for (int cpu = fts_cpuset_next(set, 0); cpu >= 0 && !rc; cpu = fts_cpuset_next(set, cpu + 1), i++) {
+		struct rec_stream_cpu *c = &s->c[i];
+
+		c->s = s;
+		c->cpu = cpu;
+		rc = c->rawfd = rec_instance_open_raw(in, cpu, err);
+		if (rc < 0)
+			break;
+		rc = 0;
+		c->tcpu = tracefs_cpu_alloc_fd(c->rawfd, rec_instance_subbuf(in), true);
+		if (!c->tcpu) {
+			rc = fts_err_set(err, -ENOMEM, "cannot set up the CPU %d reader", cpu);
+			break;
+		}
+		c->fd = fts_rec_tempfile(output);
+		if (c->fd < 0)
+			rc = fts_err_set(err, c->fd, "cannot create a stream file beside %s: %s", output,
+					 strerror(-c->fd));
+	}
+	if (rc) {
+		rec_stream_free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+int rec_stream_start(struct rec_stream *s, struct fts_err *err)
+{
+	int rc = 0;
+
+	for (int i = 0; i < s->n && !rc; i++) {
+		rc = fts__thread_start(&s->c[i].thread, NULL, reader_main, &s->c[i]);
+		if (!rc)
+			s->c[i].started = 1;
+	}
+	if (rc)
+		return fts_err_set(err, rc, "cannot start reader threads: %s", strerror(-rc));
+	return 0;
+}
+
+void rec_stream_halt(struct rec_stream *s)
+{
+	atomic_store(&s->stop, 1);
+	for (int i = 0; i < s->n; i++) {
+		if (s->c[i].started)
+			pthread_join(s->c[i].thread, NULL);
+		s->c[i].started = 0;
+	}
+}
+
+void rec_stream_drain(struct rec_stream *s, int i, int (*keep_going)(void *arg, uint64_t bytes),
+		      void *arg)
+{
+	struct rec_stream_cpu *c = &s->c[i];
+	int n;
+
+	if (!c->tcpu || atomic_load(&s->failed))
+		return;
+	while ((!keep_going || keep_going(arg, atomic_load(&c->bytes))) &&
+	       (n = tracefs_cpu_flush_write(c->tcpu, c->fd)) > 0)
+		atomic_fetch_add(&c->bytes, (uint64_t)n);
+}
+
+void rec_stream_close_raw(struct rec_stream *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		if (s->c[i].tcpu)
+			tracefs_cpu_free_fd(s->c[i].tcpu);
+		s->c[i].tcpu = NULL;
+		if (s->c[i].rawfd >= 0)
+			close(s->c[i].rawfd);
+		s->c[i].rawfd = -1;
+	}
+}
+
+int rec_stream_count(const struct rec_stream *s)
+{
+	return s->n;
+}
+
+int rec_stream_cpu(const struct rec_stream *s, int i)
+{
+	return s->c[i].cpu;
+}
+
+uint64_t rec_stream_bytes(const struct rec_stream *s, int i)
+{
+	return atomic_load(&((struct rec_stream *)s)->c[i].bytes);
+}
+
+int rec_stream_fd(const struct rec_stream *s, int i)
+{
+	return s->c[i].fd;
+}
+
+int rec_stream_failed(struct rec_stream *s, char *buf, size_t len)
+{
+	if (!atomic_load(&s->failed))
+		return 0;
+	if (buf && len) {
+		pthread_mutex_lock(&s->lock);
+		snprintf(buf, len, "%s", s->failure);
+		pthread_mutex_unlock(&s->lock);
+	}
+	return 1;
+}
+
+void rec_stream_free(struct rec_stream *s)
+{
+	if (!s)
+		return;
+	rec_stream_halt(s);
+	rec_stream_close_raw(s);
+	for (int i = 0; i < s->n; i++)
+		if (s->c[i].fd >= 0)
+			close(s->c[i].fd);
+	free(s->c);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}

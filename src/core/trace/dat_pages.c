@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+/*
+ * dat_pages.c - bounded walks of ring-buffer pages (see dat_pages.h).
+ *
+ * A page is a header (u64 time stamp, a commit word of 4 or 8 bytes whose
+ * low 27 bits are the committed data size; bit 31 = events were lost, bit
+ * 30 = their count is stored after the data) and then records. A record
+ * header is a u32 with a 5-bit type_len: 0 = length in the next u32 (which
+ * counts itself), 1..28 = type_len * 4 data bytes, 29 = padding (length in
+ * the next u32), 30/31 = time extend/stamp (8 bytes in all). This mirrors
+ * libtraceevent's kbuffer walk, with 64-bit arithmetic and every step
+ * checked to move forward and stay inside the committed data.
+ */
+#include "core/trace/dat_pages.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DAT_COMMIT_MASK ((1u << 27) - 1)
+#define DAT_MISSED_EVENTS (1ull << 31)
+#define DAT_MISSED_STORED (1ull << 30)
+#define DAT_TYPE_PADDING 29
+#define DAT_TYPE_DATA_MAX 28
+#define DAT_READ_BLOCK (1u << 20)   /* pages are checked in 1 MB reads */
+
+static uint32_t rd32(const struct dat_page_fmt *f, const unsigned char *p)
+{
+	if (!f->big_endian)
+		return fts_le32(p);
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t rd_commit(const struct dat_page_fmt *f, const unsigned char *p)
+{
+	uint64_t hi, lo;
+
+	if (f->commit_size == 4)
+		return rd32(f, p);
+	lo = rd32(f, f->big_endian ? p + 4 : p);
+	hi = rd32(f, f->big_endian ? p : p + 4);
+	return hi << 32 | lo;
+}
+
+/* The records in data[0, size): each must end inside it and move forward. */
+static const char *walk_records(const struct dat_page_fmt *f, const unsigned char *data,
+				uint64_t size)
+{
+	uint64_t p = 0;
+
+	while (p < size) {
+		uint32_t h, type_len, arr;
+		uint64_t next;
+
+		if (size - p < 4)
+			return "a record header is cut by the end of the page data";
+		h = rd32(f, data + p);
+		type_len = f->big_endian ? h >> 27 : h & 0x1f;
+		if (type_len == 0 || type_len == DAT_TYPE_PADDING) {
+			if (size - p < 8)
+				return "a record header is cut by the end of the page data";
+			arr = rd32(f, data + p + 4);
+			if (arr & 0x80000000u)
+				return "a record length is out of range";
+		}
+		if (type_len == DAT_TYPE_PADDING) {
+			/* padding may run to (or past) the end: it ends the page */
+			next = p + 4 + arr;
+			if (next <= p)
+				return "a padding record has no length";
+		} else if (type_len > DAT_TYPE_PADDING) {
+			next = p + 8;   /* time extend / absolute time stamp */
+		} else if (type_len == 0) {
+			if (arr < 4)
+				return "a record length is out of range";
+			next = p + 8 + (((uint64_t)arr - 4 + 3) & ~(uint64_t)3);
+			if (next > size)
+				return "a record runs past the end of its page";
+		} else {
+			next = p + 4 + (uint64_t)type_len * 4;
+			if (next > size)
+				return "a record runs past the end of its page";
+		}
+		p = next;
+	}
+	return NULL;
+}
+
+const char *fts_dat_page_check(const struct dat_page_fmt *f, const unsigned char *page,
+			       size_t len)
+{
+	unsigned char tail[32];
+	size_t hdr = 8 + (size_t)f->commit_size, room;
+	uint64_t commit, size;
+	const unsigned char *data;
+	unsigned char *copy = NULL;
+	const char *why;
+
+	if (len < hdr) {
+		/* a short last page: its header reads as zeros past the end */
+		memset(tail, 0, sizeof(tail));
+		memcpy(tail, page, len);
+		page = tail;
+		len = hdr;
+	}
+	commit = rd_commit(f, page + 8);
+	size = commit & DAT_COMMIT_MASK;
+	room = (size_t)f->page_size - hdr;
+	if (size > room)
+		return "the page's size field is larger than the page";
+	if ((commit & DAT_MISSED_EVENTS) && (commit & DAT_MISSED_STORED) &&
+	    room - size < (size_t)f->commit_size)
+		return "the page's lost-event count lies past the page";
+	data = page + hdr;
+	if (size > len - hdr) {
+		/* committed data past a short last page: check it as zeros */
+		copy = calloc(1, (size_t)size);
+		if (!copy)
+			return NULL;   /* cannot check; libtracecmd reads it zero-padded too */
+		memcpy(copy, data, len - hdr);
+		data = copy;
+	}
+	why = walk_records(f, data, size);
+	free(copy);
+	return why;
+}
+
+int fts_dat_extent_check(int fd, const struct dat_page_fmt *f, uint64_t off, uint64_t size,
+			 struct dat_page_fault *fault)
+{
+	size_t block = DAT_READ_BLOCK / (size_t)f->page_size * (size_t)f->page_size;
+	unsigned char *buf;
+	uint64_t done = 0;
+	int ret = 0;
+
+	if (!block)
+		block = (size_t)f->page_size;
+	buf = malloc(block);
+	if (!buf)
+		return -1;
+	while (!ret && done < size) {
+		size_t n = size - done < block ? (size_t)(size - done) : block;
+
+		if (fts_dat_pread_all(fd, buf, n, off + done)) {
+			ret = -1;
+			break;
+		}
+		for (size_t at = 0; at < n; at += (size_t)f->page_size) {
+			size_t len = n - at < (size_t)f->page_size ? n - at : (size_t)f->page_size;
+			const char *why = fts_dat_page_check(f, buf + at, len);
+
+			if (why) {
+				fault->offset = off + done + at;
+				fault->page = -1;
+				fault->why = why;
+				ret = 1;
+				break;
+			}
+		}
+		done += n;
+	}
+	free(buf);
+	return ret;
+}
+
+static int zfault(struct dat_page_fault *fault, uint64_t at, int64_t page, const char *why)
+{
+	fault->offset = at;
+	fault->page = page;
+	fault->why = why;
+	return 1;
+}
+
+int fts_dat_zextent_check(int fd, const struct dat_v7 *v, const struct dat_page_fmt *f,
+			  uint64_t off, uint64_t size, int max_chunks, struct dat_page_fault *fault)
+{
+	unsigned char h[8], *z = NULL, *raw = NULL;
+	size_t zcap = 0, rcap = 0;
+	uint64_t pos, end;
+	uint32_t left;
+	int ret = 0;
+
+	if (!size)
+		return 0;
+	/* the size counts the chunks, not the chunk count before them */
+	end = off + size + 4 > v->file_size ? v->file_size : off + size + 4;
+	if (fts_dat_pread_all(fd, h, 4, off))
+		return zfault(fault, off, -1, "the chunk count cannot be read");
+	left = fts_le32(h);
+	if (max_chunks > 0 && left > (uint32_t)max_chunks)
+		left = (uint32_t)max_chunks;
+	for (pos = off + 4; !ret && left; left--) {
+		uint32_t csize, rsize;
+		size_t n;
+
+		if (end - pos < sizeof(h) || fts_dat_pread_all(fd, h, sizeof(h), pos))
+			return zfault(fault, pos, -1, "a chunk header lies past the CPU's data");
+		csize = fts_le32(h);
+		rsize = fts_le32(h + 4);
+		if (csize > end - pos - sizeof(h) || rsize > DAT_Z_MAX) {
+			ret = zfault(fault, pos, -1, "a chunk's size is out of range");
+			break;
+		}
+		if (fts_dat_grow(&z, &zcap, csize ? csize : 1) ||
+		    fts_dat_grow(&raw, &rcap, rsize ? rsize : 1)) {
+			ret = -1;
+			break;
+		}
+		if (fts_dat_pread_all(fd, z, csize, pos + sizeof(h))) {
+			ret = zfault(fault, pos, -1, "a chunk cannot be read");
+			break;
+		}
+		n = v->dec(raw, rsize, z, csize);
+		if (v->is_err(n) || n > rsize) {
+			ret = zfault(fault, pos, -1, "a chunk does not decompress");
+			break;
+		}
+		for (size_t at = 0; at < n; at += (size_t)f->page_size) {
+			size_t len = n - at < (size_t)f->page_size ? n - at : (size_t)f->page_size;
+			const char *why = fts_dat_page_check(f, raw + at, len);
+
+			if (why) {
+				ret = zfault(fault, pos, (int64_t)(at / (size_t)f->page_size), why);
+				break;
+			}
+		}
+		pos += sizeof(h) + csize;
+	}
+	free(z);
+	free(raw);
+	return ret;
+}

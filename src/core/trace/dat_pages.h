@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dat_pages.h - checks of trace.dat ring-buffer pages before libtracecmd or
+ * kbuffer reads them (private to the trace.dat reader).
+ *
+ * libtracecmd and kbuffer trust a page's commit (size) field and every
+ * record's length: a corrupt one makes them read past the page, or loop
+ * forever on a length that wraps. Every page is walked here first, in our
+ * own bounded code, and a bad one is named by CPU and file offset.
+ */
+#ifndef FTS_DAT_PAGES_H
+#define FTS_DAT_PAGES_H
+
+#include "ftscope/error.h"
+#include "core/trace/dat_layout.h"
+
+#include <stdint.h>
+
+/* How pages of one file are laid out (from its header). */
+struct dat_page_fmt {
+	int page_size;
+	int commit_size;   /* 4 or 8: the page header's commit field */
+	int big_endian;
+};
+
+/* Where the first bad page is, and why. */
+struct dat_page_fault {
+	uint64_t offset;   /* file offset of the page, or of its compressed chunk */
+	int64_t page;      /* page index inside that chunk; -1 when uncompressed */
+	const char *why;   /* static text */
+};
+
+/*
+ * fts_dat_page_check - walk the records of one page of @len bytes
+ * (@len <= page size; a short last page is read as zero padding).
+ * Returns NULL when every record lies inside the page's committed data,
+ * else a static reason.
+ */
+const char *fts_dat_page_check(const struct dat_page_fmt *f, const unsigned char *page,
+			       size_t len);
+
+/*
+ * fts_dat_extent_check - check every page of an uncompressed CPU extent
+ * (@off, @size) of @fd. Returns 0, 1 with @fault filled for a bad page, or
+ * -1 when the file cannot be read there.
+ */
+int fts_dat_extent_check(int fd, const struct dat_page_fmt *f, uint64_t off, uint64_t size,
+			 struct dat_page_fault *fault);
+
+/*
+ * fts_dat_zextent_check - the same for a zstd-compressed v7 CPU extent: each
+ * chunk (the first @max_chunks, 0 = all) is decompressed with @v's decoder
+ * and its pages checked. Returns 0, 1 with @fault filled (bad chunk or page),
+ * or -1 (out of memory).
+ */
+int fts_dat_zextent_check(int fd, const struct dat_v7 *v, const struct dat_page_fmt *f,
+			  uint64_t off, uint64_t size, int max_chunks, struct dat_page_fault *fault);
+
+/*
+ * fts_dat_probe_open - open @path with libtracecmd in a freshly exec'd copy
+ * of the program (dat_probe.c); the second half of fts_read_dat_probe.
+ * Returns 0 or a negative code with @err filled.
+ */
+int fts_dat_probe_open(const char *path, struct fts_err *err);
+
+
+
+#endif

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/* buf.c - the one growable byte buffer (see buf.h). */
+#include "core/util/buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int fts_buf_reserve(struct fts_buf *b, size_t n)
+{
+	size_t cap;
+	char *p;
+
+	if (b->oom)
+		return -1;
+	if (b->len + n <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + n)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->oom = 1;
+		return -1;
+	}
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+void fts_buf_put(struct fts_buf *b, const void *s, size_t n)
+{
+	if (fts_buf_reserve(b, n))
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
+
+void fts_buf_puts(struct fts_buf *b, const char *s)
+{
+	fts_buf_put(b, s, strlen(s));
+}
+
+void fts_buf_free(struct fts_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+	b->oom = 0;
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/*
+ * preview_store.c - fts_store_open and the store's accessors. Every input goes
+ * through fts_pipeline_run (a trace through the readers, maps and model as
+ * `convert` runs them; a DB or JSON read back), into the store's sink, then
+ * the store is indexed (lane_index.c) while progress may still cancel.
+ */
+#include "export/preview/store_local.h"
+#include "kit/kit.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct open_ctx {
+	const struct fts_store_open_opts *o;
+	struct fts_pipeline_result *res;
+};
+
+static int index_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct open_ctx *c = ctx;
+	struct fts_progress p;
+
+	if (!c->o->progress)
+		return 0;
+	memset(&p, 0, sizeof(p));
+	p.stage = FTS_STAGE_INDEX;
+	p.done = done;
+	p.total = total;
+	p.unit = "lanes";
+	p.events = c->res->input_kind == FTS_PIPE_TRACE ? c->res->read.events : c->res->rows;
+	p.items = c->res->items;
+	p.elapsed_s = c->res->seconds;
+	return c->o->progress(c->o->progress_ctx, &p);
+}
+
+static enum fts_store_source source_of(const struct fts_pipeline_result *r)
+{
+	if (r->input_kind == FTS_PIPE_DB)
+		return FTS_SRC_DB;
+	if (r->input_kind == FTS_PIPE_JSON)
+		return FTS_SRC_JSON;
+	return r->input_format == FTS_FMT_DAT ? FTS_SRC_TRACE_DAT : FTS_SRC_TRACE_TEXT;
+}
+
+int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
+		   struct fts_err *err)
+{
+	struct fts_pipeline_result res;
+	struct fts_pipeline_opts po;
+	struct fts_sink *sinks[2], *ss = NULL;
+	struct open_ctx oc = { o, &res };
+	struct fts_store *s;
+	double t0 = fts__clock_mono_s();
+	int rc;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	fts_strtab_init(&s->strs);
+	rc = fts_store_sink_new(s, &ss, err);
+	if (rc)
+		goto fail;
+	memset(&po, 0, sizeof(po));
+	po.input = o->path;
+	po.profiling_data = o->profiling_data;
+	po.pid_mapping = o->pid_mapping;
+	po.cs_rows = 1; /* what convert writes by default */
+	po.progress = o->progress;
+	po.progress_ctx = o->progress_ctx;
+	sinks[0] = ss;
+	sinks[1] = o->extra;
+	rc = fts_pipeline_run(&po, sinks, o->extra ? 2 : 1, &res, err);
+	ss->destroy(ss);
+	if (rc)
+		goto fail;
+	res.seconds = fts__clock_mono_s() - t0;
+	rc = fts_store_index(s, index_progress, &oc, err);
+	if (rc)
+		goto fail;
+	s->info.source = source_of(&res);
+	s->info.events = res.input_kind == FTS_PIPE_TRACE ? res.read.events : res.rows;
+	if (res.input_kind == FTS_PIPE_TRACE && res.time.has_window) {
+		s->info.has_window = 1;
+		s->info.win_begin = (uint64_t)((int64_t)res.time.lo + res.time.offset);
+		s->info.win_end = (uint64_t)((int64_t)res.time.hi + res.time.offset);
+	}
+	s->info.load_seconds = fts__clock_mono_s() - t0;
+	*out = s;
+	return 0;
+fail:
+	fts_store_free(s);
+	return rc;
+}
+
+static void lane_free(struct st_lane *l)
+{
+	free(l->ts);
+	free(l->dur);
+	free(l->name);
+	free(l->args);
+	free(l->aux);
+	free(l->kind);
+	free(l->big);
+	free(l->tree);
+	free(l);
+}
+
+void fts_store_free(struct fts_store *s)
+{
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->nsrc; i++)
+		if (s->by_src[i])
+			lane_free(s->by_src[i]);
+	free(s->by_src);
+	free(s->lanes);
+	fts_strtab_free(&s->strs);
+	free(s);
+}
+
+const struct fts_store_info *fts_store_info(const struct fts_store *s)
+{
+	return &s->info;
+}
+
+uint32_t fts_store_nlanes(const struct fts_store *s)
+{
+	return s->nlanes;
+}
+
+const struct fts_store_lane *fts_store_lane(const struct fts_store *s, uint32_t lane)
+{
+	return lane < s->nlanes ? &s->lanes[lane]->pub : NULL;
+}
+
+const char *fts_store_str(const struct fts_store *s, uint32_t id)
+{
+	return id < s->strs.n ? fts_strtab_get(&s->strs, id) : "";
+}
+
+static int32_t item_cpu(const struct fts_store *s, const struct st_lane *l, uint64_t i)
+{
+	const char *b, *e;
+
+	if (l->pub.group == FTS_GROUP_CPU)
+		return l->pub.cpu;
+	/* task lanes: the "cpu" arg, read from the blob without decoding the rest */
+	b = fts_strtab_get(&s->strs, l->args[i]);
+	e = b + fts_strtab_len(&s->strs, l->args[i]);
+	while (b < e) {
+		const char *v = b + strlen(b) + 1;
+
+		if (v >= e)
+			break;
+		if (!strcmp(b, "cpu") && *v >= '0' && *v <= '9')
+			return (int32_t)strtol(v, NULL, 10);
+		b = v + strlen(v) + 1;
+	}
+	return -1;
+}
+
+int fts_store_item(const struct fts_store *s, uint32_t lane, uint64_t idx,
+		   struct fts_store_item *it)
+{
+	const struct st_lane *l;
+
+	if (!s || lane >= s->nlanes || idx >= s->lanes[lane]->n)
+		return -ERANGE;
+	l = s->lanes[lane];
+	it->ts = l->ts[idx];
+	it->dur = fts_store_dur(l, idx);
+	it->kind = (enum fts_item_kind)l->kind[idx];
+	it->name = l->name[idx];
+	it->cpu = item_cpu(s, l, idx);
+	return 0;
+}
+
+int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,
+		   struct fts_arg *args, int max, char *buf, size_t bufsz)
+{
+	const struct st_lane *l;
+
+	if (!s || lane >= s->nlanes || idx >= s->lanes[lane]->n)
+		return -ERANGE;
+	l = s->lanes[lane];
+	return fts_args_decode(fts_strtab_get(&s->strs, l->args[idx]),
+			       fts_strtab_len(&s->strs, l->args[idx]), fts_store_dur(l, idx),
+			       l->aux ? l->aux[idx] : FTS_AUX_NONE, args, max, buf, bufsz);
+}
+
+size_t fts_store_bytes(const struct fts_store *s)
+{
+	size_t b = sizeof(*s) + fts_strtab_bytes(&s->strs) +
+		   (size_t)(s->capsrc + s->nlanes) * sizeof(struct st_lane *);
+
+	for (uint32_t i = 0; i < s->nlanes; i++) {
+		const struct st_lane *l = s->lanes[i];
+		size_t per = sizeof(*l->ts) + sizeof(*l->dur) + sizeof(*l->name) + sizeof(*l->args) +
+			     sizeof(*l->kind) + (l->aux ? sizeof(*l->aux) : 0);
+
+		b += sizeof(*l) + (size_t)l->cap * per + l->capbig * sizeof(*l->big) +
+		     (size_t)(2 * l->nleaf_pow) * sizeof(*l->tree);
+	}
+	return b;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * store_local.h - the preview lane store's insides (src/export only).
+ *
+ * Per lane, columns sorted by start time: ts (8 B), dur (4 B; UINT32_MAX
+ * sends the reader to a small per-lane table of long items), name id (4 B),
+ * args id (4 B), kind (1 B) and, on CPU lanes only, aux (4 B: the one number
+ * that makes a run slice's args unique, its total_runtime). Args are
+ * interned blobs ("key\0val\0..."): a value equal to the item's duration is
+ * stored as "\1", a value "<aux><rest>" as "\2<rest>", so blobs repeat and
+ * intern well. The summary is a segment tree over blocks of LEAF items.
+ */
+#ifndef FTS_STORE_LOCAL_H
+#define FTS_STORE_LOCAL_H
+
+#include "ftscope/preview.h"
+#include "core/util/strtab.h"
+
+#define FTS_STORE_LEAF 32
+#define FTS_DUR_BIG UINT32_MAX
+#define FTS_AUX_NONE UINT32_MAX
+#define FTS_ARGS_DUR '\1'
+#define FTS_ARGS_AUX '\2'
+#define FTS_ARGS_LIT '\3'
+
+/* One summary node: the items of a range of leaves, whole. 32 bytes. */
+struct st_node {
+	uint64_t max_end;   /* max over items of max(end, ts + 1): zero-length items count */
+	uint64_t busy;      /* run slices (CPU lane) or Running (task lane), ns */
+	uint64_t top_ns;    /* ns of @top inside the node (approximate above the leaves) */
+	uint32_t top;       /* run name id (CPU lane) or kind (task lane); FTS_STR_NONE */
+	uint16_t flags;     /* FTS_BK_* */
+	uint16_t kinds;     /* FTS_KIND_BIT of every kind present */
+};
+
+struct st_big {
+	uint64_t ts, dur;
+};
+
+struct st_lane {
+	struct fts_store_lane pub;
+	uint32_t src;          /* the producer's lane id */
+	uint64_t *ts;
+	uint32_t *dur;
+	uint32_t *name;
+	uint32_t *args;
+	uint32_t *aux;         /* CPU lanes only */
+	uint8_t *kind;
+	uint64_t n, cap;
+	struct st_big *big;    /* long items, sorted by ts after indexing */
+	size_t nbig, capbig;
+	struct st_node *tree;  /* 1-based heap of 2 * nleaf_pow nodes */
+	uint64_t nleaf_pow;    /* leaves rounded up to a power of two */
+	uint32_t last_name;    /* ingest cache: the previous item's name id */
+};
+
+struct fts_store {
+	struct fts_store_info info;
+	struct fts_strtab strs;     /* names, tids, comms, args blobs */
+	struct st_lane **by_src;    /* producer lane id -> lane (ingest) */
+	uint32_t nsrc, capsrc;
+	struct st_lane **lanes;     /* public order: CPU lanes by CPU, then task lanes */
+	uint32_t nlanes;
+	char scratch[4096];         /* the args blob being built */
+	int indexed;
+};
+
+/* fts_store_sink_new - a sink that fills @s (store_sink.c). */
+int fts_store_sink_new(struct fts_store *s, struct fts_sink **out, struct fts_err *err);
+
+/*
+ * fts_store_index - sort every lane, build the summaries, order the lanes,
+ * fill the info (lane_index.c). @progress may be NULL; non-zero cancels.
+ */
+int fts_store_index(struct fts_store *s, int (*progress)(void *ctx, uint64_t done, uint64_t total),
+		    void *ctx, struct fts_err *err);
+
+/* fts_store_dur - item @i's duration (the long-item table when it does not fit 32 bits). */
+uint64_t fts_store_dur(const struct st_lane *l, uint64_t i);
+
+/*
+ * fts_args_encode - @args as a blob for interning into @buf (@bufsz); @aux
+ * receives the number taken out (FTS_AUX_NONE when none, or when @aux is NULL).
+ * Returns the blob's length.
+ */
+size_t fts_args_encode(const struct fts_arg *args, int nargs, uint64_t dur, uint32_t *aux,
+		       char *buf, size_t bufsz);
+
+/*
+ * fts_args_decode - the blob @blob (@len) back into pairs; values that were
+ * taken out are rebuilt into @buf. Returns the number of pairs or -ENOSPC.
+ */
+int fts_args_decode(const char *blob, size_t len, uint64_t dur, uint32_t aux,
+		    struct fts_arg *args, int max, char *buf, size_t bufsz);
+
+#endif

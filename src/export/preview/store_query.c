@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: MIT
+/*
+ * store_query.c - answering the view: bucket summaries, the item under the
+ * cursor, the next item of some kinds. All walk the summary tree, never a
+ * lane's items beyond the few crossing a query's edges.
+ */
+#include "export/preview/store_local.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint16_t kind_flag[FTS_ITEM__COUNT] = {
+	[FTS_ITEM_SWITCH] = FTS_BK_SWITCH,   [FTS_ITEM_IRQ] = FTS_BK_IRQ,
+	[FTS_ITEM_SOFTIRQ] = FTS_BK_SOFTIRQ, [FTS_ITEM_LOST] = FTS_BK_LOST,
+	[FTS_ITEM_RUNNING] = FTS_BK_RUNNING, [FTS_ITEM_RUNNABLE] = FTS_BK_RUNNABLE,
+	[FTS_ITEM_SLEEPING] = FTS_BK_SLEEPING, [FTS_ITEM_BLOCKED] = FTS_BK_BLOCKED,
+};
+
+#define NCAND 16
+
+/* The first item starting at or after @t. */
+static uint64_t lower(const struct st_lane *l, uint64_t t)
+{
+	uint64_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		uint64_t mid = (lo + hi) / 2;
+
+		if (l->ts[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* One bucket being summed: flags, busy time, items, dominant-key candidates. */
+struct acc {
+	uint32_t flags;
+	uint64_t busy, items;
+	uint32_t key[NCAND];
+	uint64_t ns[NCAND];
+	int nc;
+};
+
+/* A query over one bucket (fts_store_bucket) or n equal ones (fts_store_buckets). */
+struct q {
+	const struct st_lane *l;
+	uint64_t t0, t1, ilo, ihi;
+	struct acc *acc;                /* one per bucket */
+	uint64_t *edges;                /* n + 1 bucket edges, t0 .. t1 */
+	uint32_t n;                     /* buckets */
+	uint32_t kinds;                 /* find: wanted kinds */
+	int64_t best;                   /* find: shortest covering item */
+	uint64_t best_dur;
+};
+
+static void cand(struct acc *q, uint32_t key, uint64_t ns)
+{
+	int lo = 0;
+
+	if (key == FTS_STR_NONE)
+		return;
+	for (int i = 0; i < q->nc; i++) {
+		if (q->key[i] == key) {
+			q->ns[i] += ns;
+			return;
+		}
+		if (q->ns[i] < q->ns[lo])
+			lo = i;
+	}
+	if (q->nc < NCAND) {
+		q->key[q->nc] = key;
+		q->ns[q->nc++] = ns;
+	} else if (ns > q->ns[lo]) {
+		/* past NCAND distinct keys the smallest is forgotten: an estimate */
+		q->key[lo] = key;
+		q->ns[lo] = ns;
+	}
+}
+
+static uint32_t top_key(const struct st_lane *l, uint64_t i)
+{
+	if (l->pub.group == FTS_GROUP_CPU)
+		return l->kind[i] == FTS_ITEM_RUN ? l->name[i] : FTS_STR_NONE;
+	return l->kind[i] >= FTS_ITEM_RUNNING && l->kind[i] <= FTS_ITEM_BLOCKED ? l->kind[i] :
+										    FTS_STR_NONE;
+}
+
+/* Bucket k's start: t0 + w * k / n, exactly, whatever the width. */
+static uint64_t edge_at(uint64_t t0, uint64_t t1, uint64_t k, uint32_t n)
+{
+	return t0 + (uint64_t)((unsigned __int128)(t1 - t0) * k / n);
+}
+
+static uint64_t edge(const struct q *q, uint64_t k)
+{
+	return q->edges[k];
+}
+
+/* The bucket holding @t (t0 <= t < t1): a binary search of the edges, no division. */
+static uint64_t bucket_of(const struct q *q, uint64_t t)
+{
+	uint32_t lo = 0, hi = q->n; /* edges[lo] <= t < edges[hi] */
+
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (q->edges[mid] <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The bucket holding @t, given one at or before it: items come in start order. */
+static uint64_t bucket_from(const struct q *q, uint64_t t, uint64_t k)
+{
+	while (k + 1 < q->n && q->edges[k + 1] <= t)
+		k++;
+	return k;
+}
+
+/*
+ * One item crossing bucket edges: clipped into every bucket it touches.
+ * @k is a bucket at or before the one its (clipped) start falls in.
+ */
+static uint64_t scan_item(struct q *q, uint64_t i, uint64_t k)
+{
+	const struct st_lane *l = q->l;
+	uint64_t ts = l->ts[i], d = fts_store_dur(l, i), e = ts + d, klast;
+	int busy = l->kind[i] == (l->pub.group == FTS_GROUP_CPU ? FTS_ITEM_RUN : FTS_ITEM_RUNNING);
+	uint32_t key = top_key(l, i), fl = FTS_BK_ANY | kind_flag[l->kind[i]];
+
+	if (ts >= q->t1 || (d ? e <= q->t0 : ts < q->t0))
+		return k;
+	k = bucket_from(q, ts > q->t0 ? ts : q->t0, k);
+	klast = d ? bucket_from(q, (e < q->t1 ? e : q->t1) - 1, k) : k;
+	for (uint64_t j = k; j <= klast; j++) {
+		struct acc *a = &q->acc[j];
+		uint64_t b0 = edge(q, j), b1 = edge(q, j + 1);
+		uint64_t x = ts > b0 ? ts : b0, y = e < b1 ? e : b1;
+
+		a->items++;
+		a->flags |= fl;
+		if (busy)
+			a->busy += y - x;
+		cand(a, key, y - x);
+	}
+	return k;
+}
+
+static void take_node(struct acc *a, const struct st_node *nd, uint64_t count)
+{
+	a->items += count;
+	a->flags |= nd->flags;
+	a->busy += nd->busy;
+	cand(a, nd->top, nd->top_ns);
+}
+
+/*
+ * A node whose items all lie inside one bucket is taken whole; one entirely
+ * before t0 or from t1 on is skipped; the rest is split, down to the items
+ * that cross a bucket edge.
+ */
+static void visit(struct q *q, uint64_t x, uint64_t la, uint64_t lb)
+{
+	const struct st_lane *l = q->l;
+	const struct st_node *nd = &l->tree[x];
+	uint64_t a = la * FTS_STORE_LEAF, b = lb * FTS_STORE_LEAF;
+
+	if (a >= q->ihi || a >= l->n || nd->max_end <= q->t0)
+		return;
+	if (b > l->n)
+		b = l->n;
+	if (a >= q->ilo && b <= q->ihi && nd->max_end <= q->t1) {
+		uint64_t k = bucket_of(q, l->ts[a]);
+
+		if (q->n == 1 || k == bucket_of(q, nd->max_end - 1)) {
+			take_node(&q->acc[k], nd, b - a);
+			return;
+		}
+	}
+	if (lb - la == 1) {
+		/* starts only grow along a leaf: walk the buckets with them, no search per item */
+		uint64_t k = bucket_of(q, l->ts[a] > q->t0 ? l->ts[a] : q->t0);
+
+		for (uint64_t i = a; i < b && i < q->ihi; i++)
+			k = scan_item(q, i, k);
+		return;
+	}
+	visit(q, 2 * x, la, (la + lb) / 2);
+	visit(q, 2 * x + 1, (la + lb) / 2, lb);
+}
+
+static void finish(const struct st_lane *l, const struct acc *q, uint64_t t0, uint64_t t1,
+		   struct fts_bucket *b)
+{
+	int best = -1;
+
+	for (int i = 0; i < q->nc; i++)
+		if (best < 0 || q->ns[i] > q->ns[best])
+			best = i;
+	b->flags = q->flags;
+	b->busy_ns = q->busy;
+	b->items = q->items;
+	b->top = FTS_STR_NONE;
+	b->top_ns = 0;
+	if (l->pub.group == FTS_GROUP_CPU && q->nc > 1)
+		b->flags |= FTS_BK_MIXED;
+	if (best >= 0) {
+		b->top = q->key[best];
+		b->top_ns = q->ns[best];
+	}
+	if (l->pub.group == FTS_GROUP_CPU) {
+		uint64_t w = t1 - t0, busy = q->busy < w ? q->busy : w;
+
+		if (w - busy > b->top_ns) { /* idle covered more than any task */
+			b->top = FTS_STR_NONE;
+			b->top_ns = w - busy;
+		}
+	}
+}
+
+static void run(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
+		struct q *q, struct acc *acc, uint64_t *edges, uint32_t n)
+{
+	memset(q, 0, sizeof(*q));
+	memset(acc, 0, n * sizeof(*acc));
+	for (uint32_t k = 0; k <= n; k++)
+		edges[k] = edge_at(t0, t1, k, n);
+	q->edges = edges;
+	q->l = s->lanes[lane];
+	q->t0 = t0;
+	q->t1 = t1;
+	q->n = n;
+	q->acc = acc;
+	q->ilo = lower(q->l, t0);
+	q->ihi = lower(q->l, t1);
+	visit(q, 1, 0, q->l->nleaf_pow);
+}
+
+void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
+		      struct fts_bucket *b)
+{
+	uint64_t edges[2];
+	struct acc acc;
+	struct q q;
+
+	memset(b, 0, sizeof(*b));
+	b->top = FTS_STR_NONE;
+	if (!s || lane >= s->nlanes || t1 <= t0 || s->lanes[lane]->n == 0)
+		return;
+	run(s, lane, t0, t1, &q, &acc, edges, 1);
+	finish(q.l, &acc, t0, t1, b);
+}
+
+/* Up to this many buckets are summed on the stack. */
+#define STACK_BUCKETS 64
+
+int fts_store_buckets(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
+		      uint32_t n, struct fts_bucket *out)
+{
+	struct acc stack[STACK_BUCKETS], *acc = stack;
+	uint64_t sedges[STACK_BUCKETS + 1], *edges = sedges;
+	struct q q;
+
+	if (!s || lane >= s->nlanes || t1 <= t0 || n == 0 || t1 - t0 < n)
+		return -EINVAL;
+	if (s->lanes[lane]->n == 0) {
+		for (uint32_t k = 0; k < n; k++) {
+			memset(&out[k], 0, sizeof(out[k]));
+			out[k].top = FTS_STR_NONE;
+		}
+		return 0;
+	}
+	if (n > STACK_BUCKETS) {
+		acc = malloc(n * sizeof(*acc));
+		edges = malloc((n + 1) * sizeof(*edges));
+		if (!acc || !edges) {
+			free(acc);
+			free(edges);
+			return -ENOMEM;
+		}
+	}
+	run(s, lane, t0, t1, &q, acc, edges, n);
+	for (uint32_t k = 0; k < n; k++)
+		finish(q.l, &acc[k], edges[k], edges[k + 1], &out[k]);
+	if (acc != stack) {
+		free(acc);
+		free(edges);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- find / step */
+
+static void find_visit(struct q *q, uint64_t x, uint64_t la, uint64_t lb)
+{
+	const struct st_lane *l = q->l;
+	const struct st_node *nd = &l->tree[x];
+	uint64_t a = la * FTS_STORE_LEAF, b = lb * FTS_STORE_LEAF;
+
+	if (a >= q->ihi || a >= l->n || nd->max_end <= q->t0 || !(nd->kinds & q->kinds))
+		return;
+	if (b > l->n)
+		b = l->n;
+	if (lb - la == 1) {
+		for (uint64_t i = a; i < b && i < q->ihi; i++) {
+			uint64_t d = fts_store_dur(l, i);
+
+			if (!(q->kinds & FTS_KIND_BIT(l->kind[i])))
+				continue;
+			if (l->ts[i] <= q->t0 && (d ? l->ts[i] + d > q->t0 : l->ts[i] == q->t0) &&
+			    (q->best < 0 || d < q->best_dur)) {
+				q->best = (int64_t)i;
+				q->best_dur = d;
+			}
+		}
+		return;
+	}
+	find_visit(q, 2 * x, la, (la + lb) / 2);
+	find_visit(q, 2 * x + 1, (la + lb) / 2, lb);
+}
+
+/*
+ * Of the wanted items starting before @ihi, the one ending last: a run slice
+ * ends after the irqs it holds, so look back a little, not just one item.
+ */
+static int64_t latest_end_before(const struct fts_store *s, uint32_t lane, uint64_t ihi,
+				 uint32_t kinds)
+{
+	const struct st_lane *l = s->lanes[lane];
+	int64_t best = -1, i;
+	uint64_t best_end = 0;
+	int looked = 0;
+
+	if (ihi == 0)
+		return -1;
+	i = (kinds & FTS_KIND_BIT(l->kind[ihi - 1])) ? (int64_t)ihi - 1 :
+						       fts_store_step(s, lane, ihi - 1, -1, kinds);
+	for (; i >= 0 && looked < 2 * FTS_STORE_LEAF; looked++) {
+		uint64_t e = l->ts[i] + fts_store_dur(l, (uint64_t)i);
+
+		if (best < 0 || e > best_end) {
+			best = i;
+			best_end = e;
+		}
+		i = fts_store_step(s, lane, (uint64_t)i, -1, kinds);
+	}
+	return best;
+}
+
+int64_t fts_store_find(const struct fts_store *s, uint32_t lane, uint64_t t, uint32_t kinds)
+{
+	const struct st_lane *l;
+	struct q q;
+	int64_t after, prev;
+
+	if (!s || lane >= s->nlanes || s->lanes[lane]->n == 0)
+		return -1;
+	l = s->lanes[lane];
+	memset(&q, 0, sizeof(q));
+	q.l = l;
+	q.kinds = kinds ? kinds : ~0u;
+	q.t0 = t;
+	q.ihi = lower(l, t + 1);
+	q.best = -1;
+	find_visit(&q, 1, 0, l->nleaf_pow);
+	if (q.best >= 0)
+		return q.best;
+	/* nothing covers t: the nearest, by the gap to its start or end */
+	after = q.ihi < l->n ? ((q.kinds & FTS_KIND_BIT(l->kind[q.ihi])) ? (int64_t)q.ihi :
+					fts_store_step(s, lane, q.ihi, 1, q.kinds)) : -1;
+	prev = latest_end_before(s, lane, q.ihi, q.kinds);
+	if (prev < 0)
+		return after;
+	if (after < 0)
+		return prev;
+	{
+		uint64_t pe = l->ts[prev] + fts_store_dur(l, (uint64_t)prev);
+		uint64_t gap_prev = t > pe ? t - pe : 0, gap_after = l->ts[after] - t;
+
+		return gap_after < gap_prev ? after : prev;
+	}
+}
+
+/* The next leaf after (dir > 0) or before @leaf holding a wanted kind; -1 if none. */
+static int64_t next_leaf(const struct st_lane *l, uint64_t leaf, int dir, uint32_t kinds)
+{
+	uint64_t x = l->nleaf_pow + leaf;
+
+	while (x > 1) {
+		uint64_t sib = dir > 0 ? x + 1 : x - 1;
+
+		if ((dir > 0 ? (x & 1) == 0 : (x & 1) == 1) && (l->tree[sib].kinds & kinds)) {
+			x = sib;
+			while (x < l->nleaf_pow) {
+				uint64_t first = dir > 0 ? 2 * x : 2 * x + 1;
+
+				x = (l->tree[first].kinds & kinds) ? first : (dir > 0 ? first + 1 : first - 1);
+			}
+			return (int64_t)(x - l->nleaf_pow);
+		}
+		x /= 2;
+	}
+	return -1;
+}
+
+static int64_t step_leafwise(const struct st_lane *l, uint64_t leaf, int dir, uint32_t kinds)
+{
+	int64_t nl = next_leaf(l, leaf, dir, kinds);
+	uint64_t a, b;
+
+	if (nl < 0)
+		return -1;
+	a = (uint64_t)nl * FTS_STORE_LEAF;
+	b = a + FTS_STORE_LEAF < l->n ? a + FTS_STORE_LEAF : l->n;
+	if (dir > 0) {
+		for (uint64_t i = a; i < b; i++)
+			if (kinds & FTS_KIND_BIT(l->kind[i]))
+				return (int64_t)i;
+	} else {
+		for (uint64_t i = b; i > a; i--)
+			if (kinds & FTS_KIND_BIT(l->kind[i - 1]))
+				return (int64_t)(i - 1);
+	}
+	return -1;
+}
+
+int64_t fts_store_step(const struct fts_store *s, uint32_t lane, uint64_t idx, int dir,
+		       uint32_t kinds)
+{
+	const struct st_lane *l;
+	uint64_t leaf, a, b;
+
+	if (!s || lane >= s->nlanes || dir == 0)
+		return -1;
+	l = s->lanes[lane];
+	if (idx >= l->n)
+		return -1;
+	if (!kinds)
+		kinds = ~0u;
+	leaf = idx / FTS_STORE_LEAF;
+	a = leaf * FTS_STORE_LEAF;
+	b = a + FTS_STORE_LEAF < l->n ? a + FTS_STORE_LEAF : l->n;
+	if (dir > 0) {
+		for (uint64_t i = idx + 1; i < b; i++)
+			if (kinds & FTS_KIND_BIT(l->kind[i]))
+				return (int64_t)i;
+	} else {
+		for (uint64_t i = idx; i > a; i--)
+			if (kinds & FTS_KIND_BIT(l->kind[i - 1]))
+				return (int64_t)(i - 1);
+	}
+	return step_leafwise(l, leaf, dir, kinds);
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/*
+ * json_sink.c - Chrome-trace JSON (array form) that Insight and Perfetto read.
+ *
+ * One event per line. Every event carries "ph" and no string holds a raw
+ * brace, so Insight's splitter for files over 50 MiB (which counts raw
+ * braces after a "ph") cuts only between events. ts/dur are microseconds
+ * printed from integer ns with exactly three decimals: no float rounding.
+ * Metadata (process/thread names, sort indexes) is written when a lane is
+ * declared; the first "X" event always has a string pid of "CPU Scheduling"
+ * or "Process Scheduling", which is how Insight recognises ftrace JSON.
+ */
+#include "export/sink/sinks.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/util/file_util.h"
+#include "core/util/outfile.h"
+#include "export/sink/jsonw.h"
+
+#define FLUSH_AT (1u << 20)
+
+struct json_sink {
+	struct fts_sink base;
+	struct fts_outfile out;
+	struct fts_buf buf;
+	int first;                /* no event written yet (no leading comma) */
+	char **tids;              /* lane id -> tid, for items */
+	const char **groups;      /* lane id -> group name */
+	uint32_t nlanes, cap;
+};
+
+static int flush(struct json_sink *s, struct fts_err *err)
+{
+	int rc;
+
+	if (s->buf.oom)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	rc = fts_write_all(s->out.fd, s->buf.p, s->buf.len);
+	if (rc)
+		return fts_err_set(err, rc, "%s: write failed: %s%s", s->out.target, strerror(-rc),
+				   rc == -ENOSPC ? " (free some space, or write the output elsewhere)" : "");
+	s->buf.len = 0;
+	return 0;
+}
+
+static void sep(struct json_sink *s)
+{
+	fts_buf_put(&s->buf, s->first ? "\n" : ",\n", s->first ? 1 : 2);
+	s->first = 0;
+}
+
+static void meta(struct json_sink *s, const char *name, const char *group, const char *tid,
+		 const char *key, const char *sval, int64_t ival)
+{
+	sep(s);
+	fts_buf_puts(&s->buf, "{\"name\":");
+	fts_buf_put_str(&s->buf, name);
+	fts_buf_puts(&s->buf, ",\"ph\":\"M\",\"pid\":");
+	fts_buf_put_str(&s->buf, group);
+	if (tid) {
+		fts_buf_puts(&s->buf, ",\"tid\":");
+		fts_buf_put_str(&s->buf, tid);
+	}
+	fts_buf_puts(&s->buf, ",\"args\":{\"");
+	fts_buf_puts(&s->buf, key);
+	fts_buf_puts(&s->buf, "\":");
+	if (sval)
+		fts_buf_put_str(&s->buf, sval);
+	else
+		fts_buf_put_u64(&s->buf, (uint64_t)ival);
+	fts_buf_puts(&s->buf, "}}");
+}
+
+static int js_lane(struct fts_sink *base, const struct fts_lane *l, struct fts_err *err)
+{
+	struct json_sink *s = (struct json_sink *)base;
+	const char *group = l->group == FTS_GROUP_CPU ? FTS_GROUP_CPU_NAME : FTS_GROUP_TASK_NAME;
+
+	if (l->id >= s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 256;
+		char **t = realloc(s->tids, cap * sizeof(*t));
+		const char **g;
+
+		if (!t)
+			return fts_err_set(err, -ENOMEM, "out of memory");
+		s->tids = t;
+		g = realloc(s->groups, cap * sizeof(*g));
+		if (!g)
+			return fts_err_set(err, -ENOMEM, "out of memory");
+		s->groups = g;
+		s->cap = cap;
+	}
+	s->tids[l->id] = strdup(l->tid);
+	if (!s->tids[l->id])
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	s->groups[l->id] = group;
+	s->nlanes = l->id + 1;
+	meta(s, "thread_name", group, l->tid, "name", l->tid, 0);
+	meta(s, "thread_sort_index", group, l->tid, "sort_index", NULL, l->sort_index);
+	return 0;
+}
+
+static int js_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
+{
+	struct json_sink *s = (struct json_sink *)base;
+	struct fts_buf *b = &s->buf;
+
+	if (it->lane >= s->nlanes)
+		return fts_err_set(err, -EINVAL, "internal error: item on an undeclared lane");
+	sep(s);
+	fts_buf_puts(b, "{\"name\":");
+	fts_buf_put_str(b, it->name);
+	fts_buf_puts(b, ",\"ph\":\"X\",\"ts\":");
+	fts_buf_put_us(b, it->ts);
+	fts_buf_puts(b, ",\"dur\":");
+	fts_buf_put_us(b, it->dur);
+	fts_buf_puts(b, ",\"pid\":");
+	fts_buf_put_str(b, s->groups[it->lane]);
+	fts_buf_puts(b, ",\"tid\":");
+	fts_buf_put_str(b, s->tids[it->lane]);
+	fts_buf_puts(b, ",\"args\":");
+	fts_buf_put_args(b, it);
+	fts_buf_put(b, "}", 1);
+	if (b->len >= FLUSH_AT)
+		return flush(s, err);
+	return b->oom ? fts_err_set(err, -ENOMEM, "out of memory") : 0;
+}
+
+/* One end of a wakeup link: a Chrome flow event ("s" start, "f" end bound to its slice). */
+static void flow_event(struct json_sink *s, const struct fts_flow *f, int end)
+{
+	struct fts_buf *b = &s->buf;
+	uint32_t lane = end ? f->to_lane : f->from_lane;
+
+	sep(s);
+	fts_buf_puts(b, "{\"name\":");
+	fts_buf_put_str(b, f->name);
+	fts_buf_puts(b, ",\"cat\":");
+	fts_buf_put_str(b, f->name);
+	fts_buf_puts(b, end ? ",\"ph\":\"f\",\"bp\":\"e\",\"id\":" : ",\"ph\":\"s\",\"id\":");
+	fts_buf_put_u64(b, f->id);
+	fts_buf_puts(b, ",\"ts\":");
+	fts_buf_put_us(b, end ? f->to_ts : f->from_ts);
+	fts_buf_puts(b, ",\"pid\":");
+	fts_buf_put_str(b, s->groups[lane]);
+	fts_buf_puts(b, ",\"tid\":");
+	fts_buf_put_str(b, s->tids[lane]);
+	fts_buf_put(b, "}", 1);
+}
+
+static int js_flow(struct fts_sink *base, const struct fts_flow *f, struct fts_err *err)
+{
+	struct json_sink *s = (struct json_sink *)base;
+
+	if (f->from_lane >= s->nlanes || f->to_lane >= s->nlanes)
+		return fts_err_set(err, -EINVAL, "internal error: a link to an undeclared lane");
+	flow_event(s, f, 0);
+	flow_event(s, f, 1);
+	if (s->buf.len >= FLUSH_AT)
+		return flush(s, err);
+	return s->buf.oom ? fts_err_set(err, -ENOMEM, "out of memory") : 0;
+}
+
+static int js_finish(struct fts_sink *base, int ok, struct fts_err *err)
+{
+	struct json_sink *s = (struct json_sink *)base;
+	int rc;
+
+	if (!ok) {
+		fts_outfile_abort(&s->out);
+		return 0;
+	}
+	fts_buf_puts(&s->buf, "\n]\n");
+	rc = flush(s, err);
+	if (rc) {
+		fts_outfile_abort(&s->out);
+		return rc;
+	}
+	return fts_outfile_commit(&s->out, NULL, err);
+}
+
+static void js_destroy(struct fts_sink *base)
+{
+	struct json_sink *s = (struct json_sink *)base;
+
+	fts_outfile_abort(&s->out);
+	for (uint32_t i = 0; i < s->nlanes; i++)
+		free(s->tids[i]);
+	free(s->tids);
+	free(s->groups);
+	fts_buf_free(&s->buf);
+	free(s);
+}
+
+int fts_json_sink_create(const char *path, struct fts_sink **out, struct fts_err *err)
+{
+	struct json_sink *s = calloc(1, sizeof(*s));
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	s->out.fd = -1;
+	s->first = 1;
+	s->base.lane = js_lane;
+	s->base.item = js_item;
+	s->base.finish = js_finish;
+	s->base.destroy = js_destroy;
+	s->base.flow = js_flow;
+	rc = fts_outfile_begin(&s->out, path, err);
+	if (rc) {
+		js_destroy(&s->base);
+		return rc;
+	}
+	fts_buf_puts(&s->buf, "[");
+	/* process names first, CPU lanes above task lanes */
+	meta(s, "process_name", FTS_GROUP_CPU_NAME, NULL, "name", FTS_GROUP_CPU_NAME, 0);
+	meta(s, "process_sort_index", FTS_GROUP_CPU_NAME, NULL, "sort_index", NULL, 0);
+	meta(s, "process_name", FTS_GROUP_TASK_NAME, NULL, "name", FTS_GROUP_TASK_NAME, 0);
+	meta(s, "process_sort_index", FTS_GROUP_TASK_NAME, NULL, "sort_index", NULL, 1);
+	*out = &s->base;
+	return 0;
+}

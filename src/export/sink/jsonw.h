@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * jsonw.h - JSON string escaping into the util buffer, shared by the
+ * SQLite sink (args column) and the JSON sink.
+ *
+ * Escaping is stricter than JSON needs: control bytes, '"' and '\\' as usual,
+ * '{' and '}' as \u007b / \u007d (Insight splits files over 50 MiB by counting
+ * raw braces), and bytes that are not valid UTF-8 as \u00XX, so the output is
+ * always valid UTF-8 whatever a task name holds.
+ */
+#ifndef FTS_JSONW_H
+#define FTS_JSONW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ftscope/lane.h"
+#include "core/util/buf.h"
+
+/* fts_buf_put_str - append @s as a quoted, escaped JSON string. */
+void fts_buf_put_str(struct fts_buf *b, const char *s);
+
+/* fts_buf_put_us - append ns as microseconds with exactly 3 decimals ("12.345"). */
+void fts_buf_put_us(struct fts_buf *b, uint64_t ns);
+
+/* fts_buf_put_u64 - append a decimal integer. */
+void fts_buf_put_u64(struct fts_buf *b, uint64_t v);
+
+/* fts_buf_put_args - append {"k":"v",...} for an item's args (all strings). */
+void fts_buf_put_args(struct fts_buf *b, const struct fts_item *it);
+
+#endif

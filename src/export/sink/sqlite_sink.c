@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sqlite_sink.c - MindStudio Insight's ftrace DB (insight-import-contract.md).
+ *
+ * Insight opens the file as its own text-trace cache: the five tables with
+ * its column names, integer ns times, end_time = timestamp + duration, every
+ * args value a JSON string, process pid == process_name. Rows go in one
+ * transaction through prepared statements with no index; Insight's three
+ * indexes are built after the rows, which is much cheaper than maintaining
+ * them per insert. slice.id is a plain INTEGER PRIMARY KEY (rowid: unique,
+ * from 1) rather than Insight's AUTOINCREMENT, which costs a third of the
+ * insert time and buys nothing for a file Insight never inserts slices into.
+ * The file is written under a temp name and renamed into place only when
+ * complete.
+ */
+#include "export/sink/sinks.h"
+#include "ftscope/pipeline.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util/outfile.h"
+#include "kit/kit.h"
+#include "export/sink/batchq.h"
+#include "export/sink/jsonw.h"
+#include "export/sink/summary_tables.h"
+
+static const char *const schema =
+	"PRAGMA page_size=65536;"
+	"PRAGMA journal_mode=OFF;"
+	"PRAGMA synchronous=OFF;"
+	"PRAGMA locking_mode=EXCLUSIVE;"
+	"PRAGMA cache_size=-4096;"
+	"PRAGMA temp_store=FILE;"
+	"CREATE TABLE process (pid TEXT PRIMARY KEY, process_name TEXT, label TEXT,"
+	" process_sort_index INTEGER);"
+	"CREATE TABLE thread (track_id INTEGER PRIMARY KEY, tid TEXT, pid TEXT,"
+	" thread_name TEXT, thread_sort_index INTEGER);"
+	"CREATE TABLE slice (id INTEGER PRIMARY KEY, timestamp INTEGER,"
+	" duration INTEGER, name TEXT, depth INTEGER, track_id INTEGER, cat TEXT,"
+	" args TEXT, cname TEXT, end_time INTEGER, flag_id TEXT);"
+	"CREATE TABLE counter (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, pid TEXT,"
+	" timestamp INTEGER, cat TEXT, args TEXT);"
+	"CREATE TABLE flow (id INTEGER PRIMARY KEY AUTOINCREMENT, flow_id TEXT, name TEXT,"
+	" cat TEXT, track_id INTEGER, timestamp INTEGER, type TEXT);"
+	"INSERT INTO process VALUES ('" FTS_GROUP_CPU_NAME "', '" FTS_GROUP_CPU_NAME "', NULL, 0);"
+	"INSERT INTO process VALUES ('" FTS_GROUP_TASK_NAME "', '" FTS_GROUP_TASK_NAME "', NULL, 1);"
+	"BEGIN;";
+
+/* Insight's own index names and columns (TextSqlConstant.h), so it skips building them. */
+static const char *const indexes =
+	"CREATE INDEX IF NOT EXISTS track_id_timestamp_end_time_index ON slice (timestamp, end_time, track_id);"
+	"CREATE INDEX IF NOT EXISTS track_id_cat_index ON slice (track_id, cat);"
+	"CREATE INDEX IF NOT EXISTS flow_id_time_index ON flow (cat, type);";
+
+#define BATCH_BYTES (1u << 20)
+
+struct sqlite_sink {
+	struct fts_sink base;
+	struct fts_outfile out;
+	sqlite3 *db;
+	sqlite3_stmt *ins_slice;
+	sqlite3_stmt *ins_thread;
+	sqlite3_stmt *ins_flow;
+	struct fts_buf args;       /* producer's scratch for one item's args JSON */
+
+	/*
+	 * Rows travel in batches to a writer thread that alone uses the
+	 * connection until finish: parsing and modelling on one core,
+	 * SQLite's b-tree work on the other.
+	 */
+	struct fts_batchq q;
+	pthread_t writer;
+	int writer_running;
+	struct fts_err werr;       /* the writer's failure, read after join */
+	int summary;               /* write the Ftrace Task Summary tables at finish */
+};
+
+/*
+ * A flow record reuses the header: lane/ts are its start, sort_index/dur its
+ * end's lane and time, the name its name and the "args" part its id in decimal.
+ */
+enum rec_type { REC_LANE = 'L', REC_ITEM = 'I', REC_FLOW = 'F' };
+
+/* Fixed part of a record in a batch; strings follow it. */
+struct rec_hdr {
+	uint8_t type;
+	uint8_t group;
+	uint16_t name_len;
+	uint32_t args_len;
+	uint32_t lane;
+	int32_t sort_index;
+	uint64_t ts;
+	uint64_t dur;
+};
+
+static int db_error(struct sqlite_sink *s, struct fts_err *err, const char *what)
+{
+	int code = sqlite3_errcode(s->db);
+	int rc = code == SQLITE_FULL ? -ENOSPC : code == SQLITE_NOMEM ? -ENOMEM : -EIO;
+
+	return fts_err_set(err, rc, "%s: %s: %s%s", s->out.target, what, sqlite3_errmsg(s->db),
+			   code == SQLITE_FULL ? " (free some space, or write elsewhere with --output)" : "");
+}
+
+static int write_lane(struct sqlite_sink *s, const struct rec_hdr *h, const char *tid)
+{
+	const char *group = h->group == FTS_GROUP_CPU ? FTS_GROUP_CPU_NAME : FTS_GROUP_TASK_NAME;
+	sqlite3_stmt *st = s->ins_thread;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)h->lane + 1);
+	sqlite3_bind_text(st, 2, tid, h->name_len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, group, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, tid, h->name_len, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, h->sort_index);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, &s->werr, "cannot insert lane");
+}
+
+static int write_item(struct sqlite_sink *s, const struct rec_hdr *h, const char *name)
+{
+	sqlite3_stmt *st = s->ins_slice;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)h->ts);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)h->dur);
+	sqlite3_bind_text(st, 3, name, h->name_len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)h->lane + 1);
+	sqlite3_bind_text(st, 5, name + h->name_len, (int)h->args_len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)(h->ts + h->dur));
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : db_error(s, &s->werr, "cannot insert slice");
+}
+
+/* One wakeup link: its start ('s') and end ('f') rows, sharing a flow_id. */
+static int write_flow(struct sqlite_sink *s, const struct rec_hdr *h, const char *name)
+{
+	sqlite3_stmt *st = s->ins_flow;
+	int rc = SQLITE_DONE;
+
+	for (int end = 0; end < 2 && rc == SQLITE_DONE; end++) {
+		sqlite3_bind_text(st, 1, name + h->name_len, (int)h->args_len, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, name, h->name_len, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, name, h->name_len, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)(end ? (uint32_t)h->sort_index : h->lane) + 1);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)(end ? h->dur : h->ts));
+		sqlite3_bind_text(st, 6, end ? "f" : "s", 1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	return rc == SQLITE_DONE ? 0 : db_error(s, &s->werr, "cannot insert flow");
+}
+
+static void *writer_main(void *arg)
+{
+	struct sqlite_sink *s = arg;
+	struct fts_buf *b;
+
+	while ((b = fts_batchq_take(&s->q)) != NULL) {
+		size_t off = 0;
+		int rc = 0;
+
+		while (!rc && off + sizeof(struct rec_hdr) <= b->len) {
+			struct rec_hdr h;
+			const char *str;
+
+			memcpy(&h, b->p + off, sizeof(h));
+			str = b->p + off + sizeof(h);
+			rc = h.type == REC_LANE ? write_lane(s, &h, str) :
+			     h.type == REC_FLOW ? write_flow(s, &h, str) : write_item(s, &h, str);
+			off += sizeof(h) + h.name_len + h.args_len;
+		}
+		fts_batchq_release(&s->q);
+		if (rc) {
+			fts_batchq_fail(&s->q);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Append one record; hand the batch over when it is full. */
+static int put_rec(struct sqlite_sink *s, const struct rec_hdr *h, const char *name,
+		   const char *args, struct fts_err *err)
+{
+	struct fts_buf *b = fts_batchq_fill(&s->q);
+
+	fts_buf_put(b, (const char *)h, sizeof(*h));
+	fts_buf_put(b, name, h->name_len);
+	fts_buf_put(b, args, h->args_len);
+	if (b->oom)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	if (b->len >= BATCH_BYTES && fts_batchq_submit(&s->q))
+		return fts_err_set(err, s->werr.code ? s->werr.code : -EIO, "%s",
+				   s->werr.msg[0] ? s->werr.msg : "writer failed");
+	return 0;
+}
+
+static int sq_lane(struct fts_sink *base, const struct fts_lane *l, struct fts_err *err)
+{
+	struct sqlite_sink *s = (struct sqlite_sink *)base;
+	struct rec_hdr h = { .type = REC_LANE, .group = (uint8_t)l->group, .lane = l->id,
+			     .sort_index = l->sort_index };
+	size_t n = strlen(l->tid);
+
+	h.name_len = (uint16_t)(n > 0xffff ? 0xffff : n);
+	return put_rec(s, &h, l->tid, "", err);
+}
+
+static int sq_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
+{
+	struct sqlite_sink *s = (struct sqlite_sink *)base;
+	struct rec_hdr h = { .type = REC_ITEM, .lane = it->lane, .ts = it->ts, .dur = it->dur };
+	size_t n = strlen(it->name);
+
+	s->args.len = 0;
+	fts_buf_put_args(&s->args, it);
+	if (s->args.oom)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	h.name_len = (uint16_t)(n > 0xffff ? 0xffff : n);
+	h.args_len = (uint32_t)s->args.len;
+	return put_rec(s, &h, it->name, s->args.p, err);
+}
+
+static int sq_flow(struct fts_sink *base, const struct fts_flow *f, struct fts_err *err)
+{
+	struct sqlite_sink *s = (struct sqlite_sink *)base;
+	struct rec_hdr h = { .type = REC_FLOW, .lane = f->from_lane, .ts = f->from_ts,
+			     .sort_index = (int32_t)f->to_lane, .dur = f->to_ts };
+	char id[24];
+	size_t n = strlen(f->name);
+
+	h.name_len = (uint16_t)(n > 0xffff ? 0xffff : n);
+	h.args_len = (uint32_t)snprintf(id, sizeof(id), "%llu", (unsigned long long)f->id);
+	return put_rec(s, &h, f->name, id, err);
+}
+
+/* Stop the writer after it drained everything; its error lands in @err. */
+static int join_writer(struct sqlite_sink *s, struct fts_err *err)
+{
+	if (!s->writer_running)
+		return 0;
+	fts_batchq_close(&s->q);
+	pthread_join(s->writer, NULL);
+	s->writer_running = 0;
+	if (s->werr.code)
+		return fts_err_set(err, s->werr.code, "%s", s->werr.msg);
+	return 0;
+}
+
+static void sq_close(struct sqlite_sink *s)
+{
+	sqlite3_finalize(s->ins_slice);
+	sqlite3_finalize(s->ins_thread);
+	sqlite3_finalize(s->ins_flow);
+	s->ins_slice = s->ins_thread = s->ins_flow = NULL;
+	if (s->db)
+		sqlite3_close(s->db);
+	s->db = NULL;
+}
+
+static int sq_finish(struct fts_sink *base, int ok, struct fts_err *err)
+{
+	static const char *const sidecars[] = { "-wal", "-shm", "-journal", NULL };
+	struct sqlite_sink *s = (struct sqlite_sink *)base;
+	int rc;
+
+	if (!ok)
+		fts_batchq_fail(&s->q);
+	rc = join_writer(s, err);
+	if (ok && !rc) {
+		if (sqlite3_exec(s->db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK)
+			rc = db_error(s, err, "cannot commit");
+		else if (sqlite3_exec(s->db, indexes, NULL, NULL, NULL) != SQLITE_OK)
+			rc = db_error(s, err, "cannot build indexes");
+		else if (s->summary)
+			rc = fts_summary_tables_write(s->db, s->out.target, err);
+	}
+	sq_close(s);
+	if (!ok || rc) {
+		fts_outfile_abort(&s->out);
+		return rc;
+	}
+	return fts_outfile_commit(&s->out, sidecars, err);
+}
+
+static void sq_destroy(struct fts_sink *base)
+{
+	struct sqlite_sink *s = (struct sqlite_sink *)base;
+
+	if (s->writer_running) {
+		fts_batchq_fail(&s->q);
+		join_writer(s, NULL);
+	}
+	sq_close(s);
+	fts_outfile_abort(&s->out);
+	fts_buf_free(&s->args);
+	fts_batchq_destroy(&s->q);
+	free(s);
+}
+
+static int create(const char *path, int summary, struct fts_sink **out, struct fts_err *err)
+{
+	struct sqlite_sink *s = calloc(1, sizeof(*s));
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	s->out.fd = -1;
+	s->summary = summary;
+	if (fts_batchq_init(&s->q)) {
+		free(s);
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	}
+	s->base.lane = sq_lane;
+	s->base.item = sq_item;
+	s->base.finish = sq_finish;
+	s->base.destroy = sq_destroy;
+	s->base.flow = sq_flow;
+	rc = fts_outfile_begin(&s->out, path, err);
+	if (rc)
+		goto fail;
+	if (sqlite3_open_v2(s->out.tmp, &s->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+		rc = db_error(s, err, "cannot open");
+		goto fail;
+	}
+	if (sqlite3_exec(s->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+		rc = db_error(s, err, "cannot create tables");
+		goto fail;
+	}
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO slice (timestamp, duration, name, track_id, args, end_time)"
+			       " VALUES (?, ?, ?, ?, ?, ?)", -1, &s->ins_slice, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db,
+			       "INSERT INTO thread (track_id, tid, pid, thread_name, thread_sort_index)"
+			       " VALUES (?, ?, ?, ?, ?)", -1, &s->ins_thread, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db,
+			       "INSERT INTO flow (flow_id, name, cat, track_id, timestamp, type)"
+			       " VALUES (?, ?, ?, ?, ?, ?)", -1, &s->ins_flow, NULL) != SQLITE_OK) {
+		rc = db_error(s, err, "cannot prepare statements");
+		goto fail;
+	}
+	/* signals belong to the front end's thread, never to the writer */
+	if (fts__thread_start(&s->writer, NULL, writer_main, s)) {
+		rc = fts_err_set(err, -EAGAIN, "cannot start the writer thread");
+		goto fail;
+	}
+	s->writer_running = 1;
+	*out = &s->base;
+	return 0;
+fail:
+	sq_destroy(&s->base);
+	return rc;
+}
+
+int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_err *err)
+{
+	return create(path, 0, out, err);
+}
+
+int fts_sqlite_sink_create_summary(const char *path, struct fts_sink **out, struct fts_err *err)
+{
+	return create(path, 1, out, err);
+}

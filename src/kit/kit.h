@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kit.h - the internal kit: library helpers the in-tree front ends (cli,
+ * tui, front) share with the library, so each job has one implementation
+ * and none of them has to become public API. Not installed; the fts__
+ * prefix marks every name as internal (SQLite's sqlite3_ / sqlite3Xxx split),
+ * and tests/contract/check_layers.py lets a front end call the library only
+ * through a public header or this one.
+ */
+#ifndef FTS_KIT_H
+#define FTS_KIT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+/**
+ * fts__utf8_decode - the well-formed UTF-8 sequence at the start of a string
+ * @s: NUL-terminated bytes (a NUL never continues a sequence, so reading stops there)
+ * @cp: filled with the code point when the sequence is valid; may be NULL
+ *
+ * Rejects overlong forms, surrogates and code points above U+10FFFF. ASCII,
+ * including control characters, is valid: callers decide what to escape.
+ *
+ * Returns the sequence's length (1 to 4), or 0 when the bytes at @s are not
+ * valid UTF-8 (or @s is empty).
+ */
+int fts__utf8_decode(const unsigned char *s, uint32_t *cp);
+
+/**
+ * fts__clock_mono_ns - CLOCK_MONOTONIC in nanoseconds
+ *
+ * Returns the time, for intervals only (it has no epoch).
+ */
+uint64_t fts__clock_mono_ns(void);
+
+/**
+ * fts__clock_mono_s - CLOCK_MONOTONIC in seconds
+ *
+ * Returns the time as a double, for progress rates and timers.
+ */
+double fts__clock_mono_s(void);
+
+/**
+ * fts__clock_mono_ms - CLOCK_MONOTONIC in milliseconds
+ *
+ * Returns the time, for redraw and tick timers.
+ */
+uint64_t fts__clock_mono_ms(void);
+
+/**
+ * fts__thread_start - pthread_create with every signal blocked in the new thread
+ * @t: filled with the thread
+ * @attr: attributes, or NULL
+ * @fn: the thread's function
+ * @arg: its argument
+ *
+ * Every thread the library or a front end starts blocks every signal, so
+ * SIGINT, SIGWINCH, SIGHUP and friends reach the front end's own thread (its
+ * handlers, its terminal), never a reader or writer in the middle of a
+ * system call. The caller's signal mask is unchanged when this returns.
+ *
+ * Returns 0 or a negative errno.
+ */
+int fts__thread_start(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+
+#endif

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * print.c - `ftscope preview --print WxH [--keys K] [--color] [--timing]`:
+ * the same view as the terminal, replayed from keys and written as text.
+ * For bug reports, README captures, scripts and the golden tests.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kit/kit.h"
+#include "tui/kit/keys.h"
+#include "front/term_safe.h"
+#include "tui/tui.h"
+#include <ftscope/stats.h>
+#include "tui/preview/view.h"
+
+#define MAX_KEYS 100000
+
+static double clock_ms(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* CPU time of this thread: a frame's own cost, whatever else the machine runs */
+static double cpu_ms(void)
+{
+	return clock_ms(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void report_timing(FILE *errf, const char *what, double *ms, int n)
+{
+	if (n <= 0)
+		return;
+	qsort(ms, (size_t)n, sizeof(*ms), cmp_double);
+	fprintf(errf, "frames %d %s  p50 %.3f ms  p99 %.3f ms  max %.3f ms\n", n, what, ms[n / 2],
+		ms[(int)((double)(n - 1) * 0.99)], ms[n - 1]);
+}
+
+static void error_line(FILE *errf, const char *msg)
+{
+	fputs("ftscope preview: ", errf);
+	fts_fputs_safe(errf, msg);
+	fputc('\n', errf);
+}
+
+int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
+{
+	struct fts_store_open_opts so = { .path = a->path, .profiling_data = a->profiling_data,
+					  .pid_mapping = a->pid_mapping };
+	struct fts_view_opts vo = { .title = a->path };
+	struct fts_store *store = NULL;
+	struct fts_stats *stats = NULL;
+	struct fts_view *view = NULL;
+	struct fts_err err = { 0 };
+	int *keys = NULL, nkeys = 0, rc = 1, frames = 0;
+	double *ms = NULL, *cpu = NULL, t, c;
+
+	if (a->keys) {
+		keys = calloc(MAX_KEYS, sizeof(*keys));
+		if (!keys) {
+			error_line(errf, "out of memory");
+			return 1;
+		}
+		nkeys = fts_keys_parse(a->keys, keys, MAX_KEYS);
+		if (nkeys < 0) {
+			error_line(errf, nkeys == -E2BIG ? "too many keys (100000 at most)" :
+				   "bad key name in the keys (known: <Up> <Down> <Left> <Right> <S-Left> <S-Right> <PgUp> <PgDn> <Home> <End> <Enter> <Tab> <S-Tab> <Esc> <BS> <Space> <C-x>, and \\n \\t \\e \\\\)");
+			free(keys);
+			return 2;
+		}
+	}
+	vo.utf8 = fts_locale_utf8();
+	vo.colors = a->color ? 256 : 0;
+	vo.no_color = fts_no_color();
+	/* the summary table's numbers, computed while loading (ftscope stats' code) */
+	if (fts_stats_create(NULL, &stats, NULL) == 0)
+		so.extra = fts_stats_sink(stats);
+	if (fts_store_open(&so, &store, &err)) {
+		error_line(errf, err.msg[0] ? err.msg : "cannot load the input");
+		goto out;
+	}
+	if (fts_view_create(store, &vo, a->print_w, a->print_h, &view)) {
+		error_line(errf, "out of memory");
+		goto out;
+	}
+	fts_view_set_stats(view, stats);
+	ms = calloc((size_t)nkeys + 1, sizeof(*ms));
+	cpu = calloc((size_t)nkeys + 1, sizeof(*cpu));
+	if (!ms || !cpu) {
+		error_line(errf, "out of memory");
+		goto out;
+	}
+	t = (fts__clock_mono_s() * 1e3);
+	fts_view_draw(view);
+	ms[0] = (fts__clock_mono_s() * 1e3) - t;
+	if (a->timing)
+		fprintf(errf, "first frame %.3f ms\n", ms[0]);
+	for (int i = 0; i < nkeys; i++) {
+		unsigned r;
+
+		/* a real session handles the key then redraws: time both, as the user waits for both */
+		t = (fts__clock_mono_s() * 1e3);
+		c = cpu_ms();
+		r = fts_view_key(view, keys[i]);
+		if (r & FTS_VR_QUIT)
+			break;
+		fts_view_draw(view);
+		ms[i + 1] = (fts__clock_mono_s() * 1e3) - t;
+		cpu[i + 1] = cpu_ms() - c;
+		frames++;
+		if (a->timing > 1) {
+			char kn[16];
+
+			fprintf(errf, "key %d %s %.3f ms (cpu %.3f ms)\n", i,
+				fts_key_name(keys[i], kn, sizeof(kn)), ms[i + 1], cpu[i + 1]);
+		}
+	}
+	if (a->timing) {
+		report_timing(errf, "wall", ms + 1, frames);
+		report_timing(errf, "cpu", cpu + 1, frames);
+	}
+	rc = fts_grid_write(fts_view_draw(view), out, a->color && !vo.no_color) ? 1 : 0;
+	if (fflush(out) || rc) {
+		error_line(errf, "cannot write the screen to the output");
+		rc = 1;
+	}
+out:
+	free(ms);
+	free(cpu);
+	free(keys);
+	fts_view_free(view);
+	fts_store_free(store);
+	fts_stats_free(stats);
+	return rc;
+}

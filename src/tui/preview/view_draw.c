@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: MIT
+/*
+ * view_draw.c - (store, viewport, selection) -> cells.
+ *
+ * Screen, top to bottom: title bar; overview strip of the whole capture
+ * (per-CPU busy fraction, viewport marked); time axis (ticks, cursor,
+ * marker, profiling window); the lanes (pinned, CPU, task; a label column
+ * then one cell per time bucket); the details pane; the status line.
+ *
+ * A bucket is one fts_store_bucket call, O(log n), so a frame costs
+ * rows x columns x log n whatever the zoom. Marks never hide: a lost event
+ * always shows '!', an irq under a task underlines its cell and shows '^'
+ * on idle, a brief task on an idle CPU shows a thin bar, and a task lane
+ * shows the state that covered most of the bucket, with a Runnable wait or a
+ * D inside it still marked (see task_cell).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/kit/keys.h"
+#include "tui/preview/view_impl.h"
+
+static struct fts_style S(const struct fts_view *v, enum fts_role r)
+{
+	return fts_theme_style(&v->theme, r);
+}
+
+static uint32_t G(const struct fts_view *v, enum fts_glyph g)
+{
+	return fts_theme_glyph(&v->theme, g);
+}
+
+void view_fmt_dur(const struct fts_view *v, uint64_t ns, char *buf, size_t n)
+{
+	const char *us = v->theme.utf8 ? "\xc2\xb5s" : "us";
+
+	if (ns < 1000)
+		snprintf(buf, n, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, n, "%.3g %s", (double)ns / 1e3, us);
+	else if (ns < 1000000000)
+		snprintf(buf, n, "%.4g ms", (double)ns / 1e6);
+	else
+		snprintf(buf, n, "%.4g s", (double)ns / 1e9);
+}
+
+/* A time as seconds since the capture's first item, to the nanosecond. */
+void view_fmt_rel(const struct fts_view *v, uint64_t t, char *buf, size_t n)
+{
+	uint64_t d = t >= v->t_begin ? t - v->t_begin : v->t_begin - t;
+
+	snprintf(buf, n, "%s%" PRIu64 ".%09" PRIu64 "s", t >= v->t_begin ? "+" : "-",
+		 d / 1000000000, d % 1000000000);
+}
+
+/* ---- title, overview, axis ---- */
+
+static void draw_title(struct fts_view *v)
+{
+	struct fts_grid *g = &v->grid;
+	struct fts_style st = S(v, FTS_R_TITLE);
+	const char *hint = " ?:help  /:search  s:summary  q:quit ";
+	int hw = (int)strlen(hint), x;
+
+	fts_grid_fill(g, 0, 0, g->w, ' ', st);
+	x = fts_grid_text(g, 0, 0, g->w, " ftscope preview  ", st);
+	/* the file matters more than the hint: the hint goes when both do not fit */
+	if (x + fts_text_width(v->title, v->theme.utf8) + 1 + hw <= g->w) {
+		fts_grid_text(g, x, 0, g->w - x - hw, v->title, st);
+		fts_grid_text(g, g->w - hw, 0, hw, hint, st);
+	} else {
+		fts_grid_text(g, x, 0, g->w - x, v->title, st);
+	}
+}
+
+/* Busy fraction of every CPU over whole-capture buckets, computed once per width. */
+static void overview_compute(struct fts_view *v)
+{
+	int w = v->lay.time_w;
+	uint64_t span = v->t_end - v->t_begin;
+	uint64_t npc = span / (uint64_t)w + (span % (uint64_t)w != 0);
+	uint32_t ncpu = 0;
+	double *o;
+
+	if (v->overview && v->overview_w == w)
+		return;
+	if (v->rowb_n != w) {
+		struct fts_bucket *nb = realloc(v->rowb, (size_t)w * sizeof(*nb));
+
+		if (nb) {
+			v->rowb = nb;
+			v->rowb_n = w;
+		}
+	}
+	o = calloc((size_t)w, sizeof(*o));
+	if (!o)
+		return;
+	for (uint32_t l = 0; l < v->nlanes; l++) {
+		if (fts_store_lane(v->store, l)->group != FTS_GROUP_CPU)
+			continue;
+		ncpu++;
+		if (v->rowb_n == w && fts_store_buckets(v->store, l, v->t_begin, v->t_begin + (uint64_t)w * npc,
+							 (uint32_t)w, v->rowb) == 0) {
+			for (int c = 0; c < w; c++)
+				o[c] += (double)v->rowb[c].busy_ns / (double)npc;
+			continue;
+		}
+		for (int c = 0; c < w; c++) {
+			struct fts_bucket b;
+			uint64_t a = v->t_begin + (uint64_t)c * npc;
+
+			fts_store_bucket(v->store, l, a, a + npc, &b);
+			o[c] += (double)b.busy_ns / (double)npc;
+		}
+	}
+	for (int c = 0; c < w && ncpu; c++)
+		o[c] /= ncpu;
+	free(v->overview);
+	v->overview = o;
+	v->overview_w = w;
+	v->overview_npc = npc;
+}
+
+static void draw_overview(struct fts_view *v)
+{
+	struct fts_grid *g = &v->grid;
+	int y = v->lay.overview_y, x0 = v->lay.time_x;
+	uint64_t vend = v->t0 + (uint64_t)v->lay.time_w * v->npc;
+
+	fts_grid_text(g, 0, y, v->lay.label_w, "busy (all)", S(v, FTS_R_DIM));
+	fts_grid_put(g, v->lay.label_w, y, G(v, FTS_G_VLINE), S(v, FTS_R_DIM));
+	overview_compute(v);
+	if (!v->overview)
+		return;
+	for (int c = 0; c < v->lay.time_w; c++) {
+		uint64_t a = v->t_begin + (uint64_t)c * v->overview_npc, b = a + v->overview_npc;
+		int in_view = a < vend && b > v->t0;
+		struct fts_style st = S(v, in_view ? FTS_R_VIEWPORT : FTS_R_OVERVIEW);
+		uint32_t ch = fts_theme_level(&v->theme, v->overview[c]);
+
+		/* the viewport must show even over idle: a blank cell becomes a floor mark */
+		if (in_view && ch == ' ')
+			ch = v->theme.utf8 ? 0x2581 : '_';
+		fts_grid_put(g, x0 + c, y, ch, st);
+	}
+}
+
+/* A 1/2/5 x 10^k step of at least @min ns. */
+static uint64_t nice_step(uint64_t min)
+{
+	uint64_t s = 1;
+
+	for (;;) {
+		if (s >= min)
+			return s;
+		if (2 * s >= min)
+			return 2 * s;
+		if (5 * s >= min)
+			return 5 * s;
+		s *= 10;
+	}
+}
+
+static uint64_t p10(int k)
+{
+	uint64_t r = 1;
+
+	while (k-- > 0)
+		r *= 10;
+	return r;
+}
+
+static int decimals_for(uint64_t step)
+{
+	int d = 9;
+
+	while (d > 0 && step % 10 == 0) {
+		step /= 10;
+		d--;
+	}
+	return d;
+}
+
+static void draw_axis(struct fts_view *v)
+{
+	struct fts_grid *g = &v->grid;
+	int y = v->lay.axis_y, x0 = v->lay.time_x, w = v->lay.time_w;
+	uint64_t step = nice_step(v->npc * 12), first, end = v->t0 + (uint64_t)w * v->npc;
+	int dec = decimals_for(step), next_free = 0;
+	char buf[64];
+
+	view_fmt_dur(v, v->npc, buf, sizeof(buf));
+	fts_grid_printf(g, 0, y, v->lay.label_w, S(v, FTS_R_AXIS), "%s/col", buf);
+	fts_grid_put(g, v->lay.label_w, y, G(v, FTS_G_VLINE), S(v, FTS_R_DIM));
+	for (int c = 0; c < w; c++) {
+		uint64_t a = v->t0 + (uint64_t)c * v->npc, b = a + v->npc;
+		int in_win = v->info->has_window && a < v->info->win_end && b > v->info->win_begin;
+
+		fts_grid_put(g, x0 + c, y, G(v, in_win ? FTS_G_WINDOW : FTS_G_HLINE),
+			     S(v, in_win ? FTS_R_WINDOW : FTS_R_AXIS));
+	}
+	/* ticks at multiples of step from the capture start */
+	first = v->t0 <= v->t_begin ? v->t_begin :
+		v->t_begin + ((v->t0 - v->t_begin + step - 1) / step) * step;
+	for (uint64_t t = first; t < end; t += step) {
+		int c = (int)((t - v->t0) / v->npc);
+		uint64_t d = t - v->t_begin;
+		int n;
+
+		if (dec)
+			n = snprintf(buf, sizeof(buf), "%" PRIu64 ".%0*" PRIu64 "s", d / 1000000000, dec,
+				     (d % 1000000000) / p10(9 - dec));
+		else
+			n = snprintf(buf, sizeof(buf), "%" PRIu64 "s", d / 1000000000);
+		if (c < next_free)
+			continue;
+		fts_grid_put(g, x0 + c, y, G(v, FTS_G_TICK), S(v, FTS_R_AXIS));
+		if (c + 1 + n <= w)
+			fts_grid_text(g, x0 + c + 1, y, n, buf, S(v, FTS_R_AXIS));
+		next_free = c + n + 2;
+	}
+	if (v->has_marker && v->marker >= v->t0 && v->marker < end)
+		fts_grid_put(g, x0 + (int)((v->marker - v->t0) / v->npc), y, G(v, FTS_G_MARKER),
+			     S(v, FTS_R_MARKER));
+	if (v->cursor >= v->t0 && v->cursor < end)
+		fts_grid_put(g, x0 + (int)((v->cursor - v->t0) / v->npc), y, G(v, FTS_G_CURSOR),
+			     S(v, FTS_R_CURSOR));
+}
+
+/* ---- lanes ---- */
+
+/* The glyph of a task in CPU lanes: the first letter or digit of its name, stable and readable. */
+static uint32_t task_letter(const struct fts_view *v, uint32_t name)
+{
+	for (const char *p = fts_store_str(v->store, name); *p && *p != ':'; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
+			return (unsigned char)*p;
+	}
+	return '?';
+}
+
+static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint32_t sel_task,
+		     uint32_t *ch, struct fts_style *st)
+{
+	*ch = ' ';
+	*st = S(v, FTS_R_IDLE);
+	if (b->flags & FTS_BK_LOST) {
+		*ch = G(v, FTS_G_LOST);
+		*st = S(v, FTS_R_LOST);
+	} else if (b->top != FTS_STR_NONE) {
+		*ch = task_letter(v, b->top);
+		*st = fts_theme_task(&v->theme, b->top);
+		if (b->flags & (FTS_BK_IRQ | FTS_BK_SOFTIRQ))
+			st->attr |= FTS_A_UNDERLINE;
+		if (b->top == sel_task)
+			st->attr |= FTS_A_REVERSE | FTS_A_BOLD;
+	} else if (b->flags & (FTS_BK_IRQ | FTS_BK_SOFTIRQ)) {
+		*ch = G(v, FTS_G_IRQ);
+		*st = S(v, FTS_R_IRQ);
+	} else if (b->flags & FTS_BK_ANY) {
+		*ch = G(v, FTS_G_BRIEF);
+		*st = S(v, FTS_R_DIM);
+	}
+}
+
+/*
+ * A task-lane cell: the glyph of the state that covered most of the bucket,
+ * so a zoomed-out lane keeps its proportions, except that what must never be
+ * hidden still shows: any uninterruptible sleep is a D, and a Runnable wait
+ * inside a mostly running or mostly sleeping bucket turns it into the
+ * "with a wait" glyph of that state (▓, ░).
+ */
+static void task_cell(const struct fts_view *v, const struct fts_bucket *b, int selected,
+		      uint32_t *ch, struct fts_style *st)
+{
+	int waited = (b->flags & FTS_BK_RUNNABLE) != 0;
+	enum fts_glyph g;
+	enum fts_role r;
+
+	*ch = ' ';
+	*st = S(v, FTS_R_IDLE);
+	if (b->flags & FTS_BK_BLOCKED) {
+		g = FTS_G_BLOCKED;
+		r = FTS_R_BLOCKED;
+	} else if (b->top == FTS_ITEM_RUNNABLE) {
+		g = FTS_G_RUNNABLE;
+		r = FTS_R_RUNNABLE;
+	} else if (b->top == FTS_ITEM_RUNNING) {
+		g = waited ? FTS_G_RUNNING_WAIT : FTS_G_RUNNING;
+		r = FTS_R_RUNNING;
+	} else if (b->top == FTS_ITEM_SLEEPING || (b->flags & FTS_BK_SLEEPING)) {
+		g = waited ? FTS_G_SLEEPING_WAIT : FTS_G_SLEEPING;
+		r = FTS_R_SLEEPING;
+	} else if (waited) {
+		g = FTS_G_RUNNABLE;
+		r = FTS_R_RUNNABLE;
+	} else if (b->flags & FTS_BK_RUNNING) {
+		g = FTS_G_RUNNING;
+		r = FTS_R_RUNNING;
+	} else {
+		return;
+	}
+	*ch = G(v, g);
+	*st = S(v, r);
+	if (selected)
+		st->attr |= FTS_A_BOLD;
+}
+
+/*
+ * "comm:pid" in @maxw columns: when too long, the comm is cut, never the
+ * pid, which is what tells two threads of the same name apart.
+ */
+static void task_label(struct fts_view *v, int x, int y, int maxw, const char *tid,
+		       struct fts_style st)
+{
+	const char *colon = strrchr(tid, ':');
+	char comm[256];
+	int pw;
+
+	if (!colon || fts_text_width(tid, v->theme.utf8) <= maxw ||
+	    (pw = fts_text_width(colon, v->theme.utf8)) >= maxw - 2 ||
+	    (size_t)(colon - tid) >= sizeof(comm)) {
+		fts_grid_text(&v->grid, x, y, maxw, tid, st);
+		return;
+	}
+	memcpy(comm, tid, (size_t)(colon - tid));
+	comm[colon - tid] = 0;
+	x += fts_grid_text(&v->grid, x, y, maxw - pw, comm, st);
+	fts_grid_text(&v->grid, x, y, pw, colon, st);
+}
+
+static void lane_label(struct fts_view *v, int y, uint32_t lane)
+{
+	const struct fts_store_lane *sl = fts_store_lane(v->store, lane);
+	enum fts_role r = lane == v->sel ? FTS_R_LABEL_SEL : v->match[lane] ? FTS_R_MATCH : FTS_R_LABEL;
+	struct fts_style st = S(v, r);
+	int w = v->lay.label_w, x = 0;
+
+	fts_grid_fill(&v->grid, 0, y, w, ' ', st);
+	/* a mark that survives without colour: > selected, * pinned, + matches the search */
+	x += fts_grid_text(&v->grid, x, y, w - x, lane == v->sel ? ">" : v->pinned[lane] ? "*" :
+			   v->match[lane] ? "+" : " ", st);
+	if (sl->group == FTS_GROUP_CPU && (sl->lost || sl->lost_marks)) {
+		char buf[32];
+		int n;
+
+		if (sl->lost)
+			n = snprintf(buf, sizeof(buf), " !%" PRIu64, sl->lost);
+		else
+			n = snprintf(buf, sizeof(buf), " !");
+		x += fts_grid_text(&v->grid, x, y, w - x - n, fts_store_str(v->store, sl->tid), st);
+		fts_grid_text(&v->grid, x, y, w - x, buf, S(v, lane == v->sel ? r : FTS_R_LOST));
+	} else {
+		task_label(v, x, y, w - x, fts_store_str(v->store, sl->tid), st);
+	}
+	fts_grid_put(&v->grid, w, y, G(v, FTS_G_VLINE), S(v, FTS_R_DIM));
+}
+
+/* Fill v->rowb with @lane's buckets for the time area; returns 1 when it did. */
+static int row_buckets(struct fts_view *v, uint32_t lane)
+{
+	int w = v->lay.time_w;
+
+	if (v->rowb_n != w) {
+		struct fts_bucket *nb = realloc(v->rowb, (size_t)w * sizeof(*nb));
+
+		if (!nb)
+			return 0;
+		v->rowb = nb;
+		v->rowb_n = w;
+	}
+	return fts_store_buckets(v->store, lane, v->t0, v->t0 + (uint64_t)w * v->npc, (uint32_t)w,
+				 v->rowb) == 0;
+}
+
+static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task)
+{
+	const struct fts_store_lane *sl = fts_store_lane(v->store, lane);
+	int cpu = sl->group == FTS_GROUP_CPU, ccol = -1;
+
+	lane_label(v, y, lane);
+	v->row_lane[y] = lane;
+	if (lane == v->sel && v->cursor >= v->t0)
+		ccol = (int)((v->cursor - v->t0) / v->npc);
+	/* the whole row in one walk of the store's summary; cell by cell if that fails */
+	int row = row_buckets(v, lane);
+
+	for (int c = 0; c < v->lay.time_w; c++) {
+		uint64_t a = v->t0 + (uint64_t)c * v->npc, e = a + v->npc;
+		struct fts_bucket b = { 0, FTS_STR_NONE, 0, 0, 0 };
+		struct fts_style st;
+		uint32_t ch;
+
+		if (e > v->t_begin && a < v->t_end) {
+			if (row)
+				b = v->rowb[c];
+			else
+				fts_store_bucket(v->store, lane, a, e, &b);
+		}
+		if (cpu)
+			cpu_cell(v, &b, sel_task, &ch, &st);
+		else
+			task_cell(v, &b, lane == v->sel, &ch, &st);
+		if (c == ccol) {
+			struct fts_style cs = S(v, FTS_R_CURSOR);
+
+			/* keep the glyph, show the cursor as its own colour (reverse in mono) */
+			st.fg = cs.fg;
+			st.bg = cs.bg;
+			st.attr |= cs.attr;
+			if (ch == ' ')
+				ch = v->theme.utf8 ? 0x2502 : '|';
+		}
+		fts_grid_put(&v->grid, v->lay.time_x + c, y, ch, st);
+	}
+}
+
+struct seg {
+	const char *text;
+	enum fts_role role;
+	int glyph;      /* >= 0: draw this fts_glyph before the text */
+};
+
+static int draw_segs(struct fts_view *v, int x, int y, const struct seg *s, int n)
+{
+	for (int i = 0; i < n && x < v->grid.w; i++) {
+		if (s[i].glyph >= 0)
+			fts_grid_put(&v->grid, x++, y, G(v, (enum fts_glyph)s[i].glyph), S(v, s[i].role));
+		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, s[i].text,
+				   s[i].glyph >= 0 ? S(v, FTS_R_DIM) : S(v, s[i].role));
+	}
+	return x;
+}
+
+static void header_row(struct fts_view *v, int y, int64_t kind)
+{
+	char title[96];
+	uint32_t n = 0;
+
+	for (uint32_t l = 0; l < v->nlanes; l++)
+		n += fts_store_lane(v->store, l)->group == (kind == DISP_CPU ? FTS_GROUP_CPU : FTS_GROUP_TASK);
+	if (kind == DISP_PINNED) {
+		snprintf(title, sizeof(title), "Pinned (%u)  ", v->npins);
+		fts_grid_text(&v->grid, 0, y, v->grid.w, title, S(v, FTS_R_HEADER));
+	} else if (kind == DISP_CPU) {
+		struct seg s[] = {
+			{ title, FTS_R_HEADER, -1 },
+			{ "a-z task (first letter)  ", FTS_R_DIM, -1 },
+			{ " irq  ", FTS_R_IRQ, FTS_G_IRQ },
+			{ " lost  ", FTS_R_LOST, FTS_G_LOST },
+			{ " brief task  ", FTS_R_DIM, FTS_G_BRIEF },
+			{ "underline: irq inside", FTS_R_DIM, -1 },
+		};
+
+		snprintf(title, sizeof(title), "CPU Scheduling (%u)  ", n);
+		draw_segs(v, 0, y, s, 6);
+	} else {
+		struct seg s[] = {
+			{ title, FTS_R_HEADER, -1 },
+			{ " run ", FTS_R_RUNNING, FTS_G_RUNNING },
+			{ " run+wait ", FTS_R_RUNNING, FTS_G_RUNNING_WAIT },
+			{ " runnable ", FTS_R_RUNNABLE, FTS_G_RUNNABLE },
+			{ " sleep+wait ", FTS_R_SLEEPING, FTS_G_SLEEPING_WAIT },
+			{ " sleep ", FTS_R_SLEEPING, FTS_G_SLEEPING },
+			{ " D-state", FTS_R_BLOCKED, FTS_G_BLOCKED },
+		};
+		char shown[48] = "";
+
+		if (v->filter)
+			snprintf(shown, sizeof(shown), ", %u shown", v->nmatch);
+		snprintf(title, sizeof(title), "Process Scheduling (%u%s, by %s)  ", n, shown,
+			 view_sort_name(v->sort));
+		draw_segs(v, 0, y, s, 6);
+	}
+}
+
+void view_draw_lanes(struct fts_view *v)
+{
+	int y = v->lay.lanes_y, end = v->lay.lanes_y + v->lay.lanes_h;
+	uint32_t sel_task = view_selected_task(v);
+
+	for (uint32_t i = 0; i < v->npinned_disp && y < end; i++, y++) {
+		if (v->disp[i] < 0)
+			header_row(v, y, v->disp[i]);
+		else
+			lane_row(v, y, (uint32_t)v->disp[i], sel_task);
+	}
+	for (uint32_t i = v->top; i < v->ndisp && y < end; i++, y++) {
+		if (v->disp[i] < 0)
+			header_row(v, y, v->disp[i]);
+		else
+			lane_row(v, y, (uint32_t)v->disp[i], sel_task);
+	}
+}
+
+void view_draw_top(struct fts_view *v)
+{
+	draw_title(v);
+	draw_overview(v);
+	draw_axis(v);
+}
+
+const struct fts_grid *fts_view_draw(struct fts_view *v)
+{
+	fts_grid_clear(&v->grid, S(v, FTS_R_NORMAL));
+	for (int y = 0; y < v->grid.h; y++)
+		v->row_lane[y] = -1;
+	view_layout(v, &v->lay);
+	if (v->help) {
+		view_draw_help(v);
+		return &v->grid;
+	}
+	if (v->summary) {
+		view_draw_summary(v);
+		return &v->grid;
+	}
+	view_draw_top(v);
+	view_draw_lanes(v);
+	view_draw_details(v);
+	view_draw_status(v);
+	return &v->grid;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * view_impl.h - the lane view's state, shared by view.c (keys, navigation),
+ * view_lanes.c (lane order: pins, filter, sort) and view_draw.c (rendering).
+ *
+ * Time is output nanoseconds. The viewport is (t0, npc): column c of the
+ * time area covers [t0 + c*npc, t0 + (c+1)*npc). The cursor is a time, so
+ * zooming keeps it fixed. Lanes are shown in `order` (pinned lanes first,
+ * then CPU lanes, then task lanes sorted and filtered); `disp` interleaves
+ * group headers with them and is what rows map to.
+ */
+#ifndef FTS_TUI_VIEW_IMPL_H
+#define FTS_TUI_VIEW_IMPL_H
+
+#include <stdint.h>
+
+#include <ftscope/stats.h>
+
+#include "tui/kit/grid.h"
+#include "tui/kit/theme.h"
+#include "tui/preview/view.h"
+
+/* the first is the default: the busiest tasks on top */
+enum view_sort { SORT_RUNNING, SORT_RUNNABLE, SORT_NAME, SORT_PID, SORT__COUNT };
+
+/* A display row: a group header (lane < 0: -1 pinned, -2 CPU, -3 tasks) or a lane. */
+#define DISP_PINNED (-1)
+#define DISP_CPU (-2)
+#define DISP_TASK (-3)
+
+struct view_layout {
+	int label_w;            /* lane label column */
+	int time_x, time_w;     /* time area */
+	int overview_y, axis_y;
+	int lanes_y, lanes_h;   /* all lane rows, pinned included */
+	int details_y, details_h;
+	int status_y;
+};
+
+struct fts_view {
+	const struct fts_store *store;
+	const struct fts_store_info *info;
+	struct fts_theme theme;
+	struct fts_grid grid;
+	char *title;
+	uint32_t nlanes;
+	uint64_t t_begin, t_end;      /* capture span, t_end > t_begin */
+
+	uint64_t t0, npc;             /* viewport */
+	uint64_t cursor;
+	int has_marker;
+	uint64_t marker;
+
+	/* lanes */
+	uint8_t *pinned;              /* per lane */
+	uint32_t *pin_order;          /* pinned lanes, oldest pin first */
+	uint32_t npins;
+	uint8_t *match;               /* per lane: matches the search */
+	uint32_t nmatch;
+	int filter;
+	enum view_sort sort;
+	uint64_t *run_ns, *wait_ns;   /* per lane, for sorting; NULL until needed */
+	int walked;                   /* wait_ns is filled */
+	uint32_t *by_tid;             /* task lanes sorted by interned tid (lazy) */
+	uint32_t nby_tid;
+	int64_t *disp;                /* display rows: lane id or DISP_* header */
+	uint32_t ndisp, npinned_disp; /* rows in disp; of which the pinned block */
+	uint32_t sel;                 /* selected lane id */
+	uint32_t top;                 /* first scrolled row (index into disp, >= npinned_disp) */
+
+	/* modes */
+	int help, summary, searching, details_big, focus_details;
+	uint32_t help_top, details_top;
+	char query[128];
+	char edit[128];
+	size_t edit_len;
+	char message[160];
+
+	/* the per-task summary (borrowed; NULL: not available) */
+	struct fts_stats *stats;
+	int sum_col, sum_desc;        /* sort column (index into view_summary.c's table) */
+	size_t sum_sel, sum_top;
+
+	/* mouse drag */
+	int dragging, drag_x;
+	uint64_t drag_t0;
+
+	/* per frame */
+	struct view_layout lay;
+	int64_t *row_lane;            /* grid row -> lane, -1 */
+	struct fts_bucket *rowb;      /* one row of buckets, time_w long */
+	int rowb_n;
+	double *overview;             /* per time column busy fraction of the whole capture */
+	int overview_w;
+	uint64_t overview_npc;
+};
+
+/* view_lanes.c */
+int view_lanes_init(struct fts_view *v);
+void view_lanes_free(struct fts_view *v);
+int view_lanes_rebuild(struct fts_view *v);
+int64_t view_disp_index(const struct fts_view *v, uint32_t lane);
+int64_t view_task_lane(struct fts_view *v, uint32_t tid);
+void view_search_apply(struct fts_view *v, const char *q);
+void view_toggle_pin(struct fts_view *v);
+void view_next_sort(struct fts_view *v);
+const char *view_sort_name(enum view_sort s);
+
+/* view_summary.c */
+unsigned view_summary_key(struct fts_view *v, int key);
+void view_summary_sort(struct fts_view *v);
+
+/* view.c */
+void view_layout(const struct fts_view *v, struct view_layout *l);
+void view_message(struct fts_view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+uint32_t view_selected_task(const struct fts_view *v);
+int64_t view_item_at_cursor(const struct fts_view *v, struct fts_store_item *it);
+
+/* view_draw.c (lanes, axis) and view_panes.c (details, status, help, summary) */
+void view_draw_lanes(struct fts_view *v);
+void view_draw_details(struct fts_view *v);
+void view_draw_help(struct fts_view *v);
+void view_draw_status(struct fts_view *v);
+void view_draw_summary(struct fts_view *v);
+void view_draw_top(struct fts_view *v);
+void view_fmt_dur(const struct fts_view *v, uint64_t ns, char *buf, size_t n);
+void view_fmt_rel(const struct fts_view *v, uint64_t t, char *buf, size_t n);
+
+#endif

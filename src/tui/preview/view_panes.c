@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+/*
+ * view_panes.c - the panes around the lanes: details of the item under the
+ * cursor, the status line (or the search prompt) and the help screen.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/kit/keys.h"
+#include "tui/preview/view_impl.h"
+
+#define MAX_LINES 40
+#define LINE_LEN 512
+
+static struct fts_style S(const struct fts_view *v, enum fts_role r)
+{
+	return fts_theme_style(&v->theme, r);
+}
+
+static const char *kind_name(enum fts_item_kind k)
+{
+	static const char *const n[FTS_ITEM__COUNT] = {
+		[FTS_ITEM_RUN] = "run", [FTS_ITEM_SWITCH] = "switch", [FTS_ITEM_IRQ] = "irq",
+		[FTS_ITEM_SOFTIRQ] = "softirq", [FTS_ITEM_LOST] = "lost events",
+		[FTS_ITEM_RUNNING] = "Running", [FTS_ITEM_RUNNABLE] = "Runnable",
+		[FTS_ITEM_SLEEPING] = "Sleeping (S)", [FTS_ITEM_BLOCKED] = "Sleeping (D, uninterruptible)",
+		[FTS_ITEM_MARKER] = "marker",
+	};
+
+	return (unsigned)k < FTS_ITEM__COUNT && n[k] ? n[k] : "?";
+}
+
+/* The run slice before or after item @idx on a CPU lane, as "name (dur)". */
+static void neighbour(const struct fts_view *v, uint64_t idx, int dir, char *buf, size_t n)
+{
+	struct fts_store_item it;
+	int64_t j = fts_store_step(v->store, v->sel, idx, dir, FTS_KIND_BIT(FTS_ITEM_RUN));
+	char d[32];
+
+	if (j < 0 || fts_store_item(v->store, v->sel, (uint64_t)j, &it)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	view_fmt_dur(v, it.dur, d, sizeof(d));
+	snprintf(buf, n, "%s (%s)", fts_store_str(v->store, it.name), d);
+}
+
+/*
+ * Build the details as lines of raw text (task names included; the grid
+ * writer escapes them). Returns the number of lines.
+ */
+static int details_lines(const struct fts_view *v, char lines[][LINE_LEN], int max)
+{
+	const struct fts_store_lane *sl = fts_store_lane(v->store, v->sel);
+	struct fts_store_item it;
+	int64_t idx = view_item_at_cursor(v, &it);
+	char start[48], dur[32], args_buf[2048];
+	struct fts_arg args[FTS_ITEM_MAX_ARGS];
+	int n = 0, nargs;
+
+	if (sl->group == FTS_GROUP_TASK) {
+		char host[32] = "";
+
+		if (sl->host_pid >= 0 && sl->host_pid != sl->pid)
+			snprintf(host, sizeof(host), "  host pid %d", sl->host_pid);
+		snprintf(lines[n++], LINE_LEN, "task %s  pid %d%s", fts_store_str(v->store, sl->tid),
+			 sl->pid, host);
+	} else {
+		snprintf(lines[n++], LINE_LEN, "%s  %" PRIu64 " items  lost %" PRIu64 " events (%" PRIu64 " marks)",
+			 fts_store_str(v->store, sl->tid), sl->nitems, sl->lost, sl->lost_marks);
+	}
+	if (idx < 0) {
+		snprintf(lines[n++], LINE_LEN, "no items on this lane");
+		return n;
+	}
+	view_fmt_rel(v, it.ts, start, sizeof(start));
+	view_fmt_dur(v, it.dur, dur, sizeof(dur));
+	/* run slices are named after their task; other items after their kind */
+	snprintf(lines[n++], LINE_LEN, "%s%s%s%s  CPU %d  start %s  dur %s",
+		 (v->cursor >= it.ts && v->cursor < it.ts + (it.dur ? it.dur : 1)) ? "" : "nearest: ",
+		 kind_name(it.kind), it.kind == FTS_ITEM_RUN ? " " : "",
+		 it.kind == FTS_ITEM_RUN ? fts_store_str(v->store, it.name) : "", it.cpu, start, dur);
+	if (it.kind == FTS_ITEM_RUN && n < max) {
+		char before[200], after[200];
+
+		neighbour(v, (uint64_t)idx, -1, before, sizeof(before));
+		neighbour(v, (uint64_t)idx, 1, after, sizeof(after));
+		snprintf(lines[n++], LINE_LEN, "before: %s  after: %s", before, after);
+	}
+	nargs = fts_store_args(v->store, v->sel, (uint64_t)idx, args, FTS_ITEM_MAX_ARGS, args_buf,
+			       sizeof(args_buf));
+	if (nargs > 0 && !v->details_big && n < max) {
+		size_t o = 0;
+
+		o += (size_t)snprintf(lines[n], LINE_LEN, "args:");
+		for (int i = 0; i < nargs && o < LINE_LEN; i++)
+			o += (size_t)snprintf(lines[n] + o, LINE_LEN - o, " %s=%s", args[i].key, args[i].val);
+		n++;
+	}
+	for (int i = 0; v->details_big && i < nargs && n < max; i++)
+		snprintf(lines[n++], LINE_LEN, "  %-18s %s", args[i].key, args[i].val);
+	return n;
+}
+
+void view_draw_details(struct fts_view *v)
+{
+	char lines[MAX_LINES][LINE_LEN];
+	struct fts_grid *g = &v->grid;
+	int y = v->lay.details_y, h = v->lay.details_h, n;
+	struct fts_style st = S(v, FTS_R_DETAILS);
+	uint32_t hl = fts_theme_glyph(&v->theme, FTS_G_HLINE);
+
+	if (h <= 0)
+		return;
+	fts_grid_fill(g, 0, y, g->w, hl, S(v, v->focus_details ? FTS_R_HEADER : FTS_R_DIM));
+	fts_grid_text(g, 2, y, g->w - 4,
+		      v->focus_details ? " Details (Tab: back to lanes, j/k scroll) " :
+		      v->details_big ? " Details (Enter: smaller) " : " Details (Enter: more) ",
+		      S(v, FTS_R_HEADER));
+	n = details_lines(v, lines, MAX_LINES);
+	if (v->details_top >= (uint32_t)n)
+		v->details_top = n ? (uint32_t)n - 1 : 0;
+	for (int i = 1; i < h; i++) {
+		int li = (int)v->details_top + i - 1;
+
+		fts_grid_fill(g, 0, y + i, g->w, ' ', st);
+		if (li < n)
+			fts_grid_text(g, 1, y + i, g->w - 1, lines[li], st);
+	}
+}
+
+/* Lost events as "lost 12 (CPU 1: 10, CPU 3: 2)", the first few CPUs. */
+static void lost_text(const struct fts_view *v, char *buf, size_t n)
+{
+	size_t o;
+	int shown = 0;
+
+	o = (size_t)snprintf(buf, n, "lost %" PRIu64, v->info->lost_events);
+	for (uint32_t l = 0; l < v->nlanes && o < n; l++) {
+		const struct fts_store_lane *sl = fts_store_lane(v->store, l);
+
+		if (sl->group != FTS_GROUP_CPU || !(sl->lost || sl->lost_marks))
+			continue;
+		if (shown == 3) {
+			o += (size_t)snprintf(buf + o, n - o, ", ...");
+			break;
+		}
+		o += (size_t)snprintf(buf + o, n - o, "%s%s: %" PRIu64, shown ? ", " : " (",
+				      fts_store_str(v->store, sl->tid), sl->lost);
+		shown++;
+	}
+	if (shown && o < n)
+		snprintf(buf + o, n - o, ")");
+}
+
+/* Append " | @seg" to @line when it fits in @w columns (segments come in priority order). */
+static void add_seg(const struct fts_view *v, char *line, size_t n, int w, const char *seg)
+{
+	size_t len = strlen(line);
+
+	if (!seg[0] || len + strlen(seg) + 3 >= n)
+		return;
+	snprintf(line + len, n - len, "%s%s", len ? " | " : "", seg);
+	if (fts_text_width(line, v->theme.utf8) > w)
+		line[len] = 0;
+}
+
+void view_draw_status(struct fts_view *v)
+{
+	struct fts_grid *g = &v->grid;
+	int y = v->lay.status_y, x = 0;
+	struct fts_style st = S(v, FTS_R_STATUS);
+	char span[32], zoom[32], cur[48], lost[160], win[128] = "", mark[64] = "", view[96];
+	char events[48], line[1024] = "";
+	const char *file = strrchr(v->title, '/') ? strrchr(v->title, '/') + 1 : v->title;
+
+	fts_grid_fill(g, 0, y, g->w, ' ', st);
+	if (v->searching) {
+		x = fts_grid_text(g, 0, y, g->w, "/", st);
+		x += fts_grid_text(g, x, y, g->w - x - 30, v->edit, st);
+		fts_grid_put(g, x++, y, '_', S(v, FTS_R_CURSOR));
+		fts_grid_text(g, x + 2, y, g->w - x - 2, "Enter: jump  Esc: cancel", S(v, FTS_R_DIM));
+		return;
+	}
+	if (v->message[0]) {
+		x = fts_grid_text(g, 0, y, g->w, v->message, S(v, FTS_R_HEADER));
+		x += fts_grid_text(g, x, y, g->w - x, "  ", st);
+	}
+	view_fmt_dur(v, v->t_end - v->t_begin, span, sizeof(span));
+	view_fmt_dur(v, v->npc * (uint64_t)v->lay.time_w, zoom, sizeof(zoom));
+	snprintf(view, sizeof(view), "view %s of %s", zoom, span);
+	view_fmt_rel(v, v->cursor, cur + 7, sizeof(cur) - 7);
+	memcpy(cur, "cursor ", 7);
+	lost_text(v, lost, sizeof(lost));
+	snprintf(events, sizeof(events), "%" PRIu64 " events", v->info->events);
+	if (v->info->has_window) {
+		char a[48], b[48];
+
+		view_fmt_rel(v, v->info->win_begin, a, sizeof(a));
+		view_fmt_rel(v, v->info->win_end, b, sizeof(b));
+		snprintf(win, sizeof(win), "window %s..%s", a, b);
+	}
+	if (v->has_marker) {
+		char d[32];
+		uint64_t dt = v->cursor > v->marker ? v->cursor - v->marker : v->marker - v->cursor;
+
+		view_fmt_dur(v, dt, d, sizeof(d));
+		snprintf(mark, sizeof(mark), "marker%s%s", v->cursor >= v->marker ? " +" : " -", d);
+	}
+	/* what matters most first; what does not fit is left out whole, not cut */
+	add_seg(v, line, sizeof(line), g->w - x, file);
+	add_seg(v, line, sizeof(line), g->w - x, lost);
+	add_seg(v, line, sizeof(line), g->w - x, mark);
+	add_seg(v, line, sizeof(line), g->w - x, view);
+	add_seg(v, line, sizeof(line), g->w - x, cur);
+	add_seg(v, line, sizeof(line), g->w - x, win);
+	add_seg(v, line, sizeof(line), g->w - x, events);
+	fts_grid_text(g, x, y, g->w - x, line, st);
+}
+
+void view_draw_help(struct fts_view *v)
+{
+	struct fts_grid *g = &v->grid;
+	char keys[64];
+	int y = 1, row = 0;
+	struct fts_style t = S(v, FTS_R_TITLE);
+	static const char *const legend[] = {
+		"",
+		"CPU lanes: each column is a time bucket; the letter is the task that ran most of it",
+		"  (its first letter, in its own colour); '!' lost events; '^' irq/softirq on an idle",
+		"  CPU; underlined: an irq inside the bucket; a thin bar: a short task on an idle CPU.",
+		"Task lanes: the state that covered most of the bucket (running, runnable, sleeping);",
+		"  a wait for a CPU inside a mostly running/sleeping bucket shows as run+wait/sleep+wait,",
+		"  and any uninterruptible sleep as D, so nothing short is hidden.",
+		"Mouse: click selects a lane and moves the cursor; wheel zooms; drag pans.",
+		"Top strip: busy fraction of all CPUs over the whole capture; the viewport is marked.",
+		"Axis: seconds since the capture's first event; v cursor, M marker, = profiling window.",
+		"Summary (s): Left/Right sort by another column, r reverses, Enter goes to the lane.",
+	};
+
+	fts_grid_fill(g, 0, 0, g->w, ' ', t);
+	fts_grid_text(g, 0, 0, g->w, " ftscope preview - keys  (q, Esc or ? closes; j/k scroll)", t);
+	for (int a = FTS_ACT_QUIT; a < FTS_ACT__COUNT; a++, row++) {
+		if (row < (int)v->help_top || y >= g->h)
+			continue;
+		fts_keys_of((enum fts_action)a, keys, sizeof(keys));
+		fts_grid_text(g, 1, y, 16, keys, S(v, FTS_R_HEADER));
+		fts_grid_text(g, 18, y, g->w - 18, fts_key_help((enum fts_action)a), S(v, FTS_R_NORMAL));
+		y++;
+	}
+	for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]); i++, row++) {
+		if (row < (int)v->help_top || y >= g->h)
+			continue;
+		fts_grid_text(g, 1, y++, g->w - 1, legend[i], S(v, FTS_R_DIM));
+	}
+}

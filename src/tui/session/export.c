@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: MIT
+/*
+ * export.c - guided export for MindStudio Insight: format, output
+ * (flagged when Insight will not recognise the name or its import refuses
+ * the path), profiling directory with its cards and how the capture
+ * overlaps each card's window drawn as bars on one time axis, the pid
+ * mapping (offered when one sits beside the capture); then a progress bar
+ * with rate and ETA that Esc cancels, the summary and what to do next.
+ *
+ * Slow work (the capture's time range, the export) runs in one worker
+ * thread with every signal blocked; the screen polls its progress on the
+ * tick. The pipeline's progress callback returns the cancel flag, so a
+ * cancelled export leaves no file behind (and keeps an older one).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <ftscope/pipeline.h>
+#include <ftscope/reader.h>
+
+#include "tui/session/export_plan.h"
+#include "front/fmt.h"
+#include "tui/session/home_model.h"
+#include "tui/kit/keys.h"
+#include "tui/kit/line_edit.h"
+#include "tui/session/session.h"
+#include "tui/session/setup_model.h"
+
+enum field { F_FORMAT, F_OUTPUT, F_PROFILING, F_PIDMAP, F__COUNT };
+enum job_kind { JOB_NONE, JOB_RANGE, JOB_EXPORT };
+
+/* A sink that only notes the first start and the last end. */
+struct range_sink {
+	struct fts_sink base;
+	uint64_t lo, hi;
+};
+
+struct job {
+	pthread_t th;
+	enum job_kind kind;
+	int started;
+	atomic_int cancel, finished;
+	pthread_mutex_t mu;          /* guards prog */
+	struct fts_progress prog;
+	/* inputs, copied so the screen may change its fields meanwhile */
+	struct fts_export_plan plan;
+	/* results, read after finished */
+	int rc;
+	struct fts_err err;
+	struct fts_pipeline_result res;
+	struct range_sink range;
+};
+
+struct fts_export_state {
+	struct fts_export_plan plan;
+	enum field focus;
+	struct fts_line_edit ed;
+	struct job job;
+	int range_known;
+	char range_err[700];
+	int exported;                /* the last export succeeded */
+	struct fts_pipeline_result res;
+	char done_output[4096];
+};
+
+static const char *const help[] = {
+	"Up Down", "move between fields (also j k, Tab)",
+	"Enter", "edit the field (Space switches the format)",
+	"x", "export now",
+	"Esc", "while exporting: cancel (no file is left behind)",
+	"o", "after an export: open the written file in the preview",
+	"q", "back to the home screen",
+	NULL,
+};
+
+static int range_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *e)
+{
+	(void)s; (void)l; (void)e;
+	return 0;
+}
+
+static int range_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *e)
+{
+	struct range_sink *r = (struct range_sink *)s;
+
+	(void)e;
+	if (!r->lo || it->ts < r->lo)
+		r->lo = it->ts;
+	if (it->ts + it->dur > r->hi)
+		r->hi = it->ts + it->dur;
+	return 0;
+}
+
+static int range_finish(struct fts_sink *s, int ok, struct fts_err *e)
+{
+	(void)s; (void)ok; (void)e;
+	return 0;
+}
+
+static void range_destroy(struct fts_sink *s)
+{
+	(void)s;
+}
+
+static int on_progress(void *ctx, const struct fts_progress *p)
+{
+	struct job *j = ctx;
+
+	pthread_mutex_lock(&j->mu);
+	j->prog = *p;
+	pthread_mutex_unlock(&j->mu);
+	return atomic_load(&j->cancel);
+}
+
+static void *job_main(void *arg)
+{
+	struct job *j = arg;
+	struct fts_pipeline_opts po;
+	enum fts_pipeline_input kind;
+	struct fts_sink *sink = NULL;
+	int rc;
+
+	memset(&po, 0, sizeof(po));
+	po.input = j->plan.input;
+	po.cs_rows = 1;
+	po.progress = on_progress;
+	po.progress_ctx = j;
+	if (j->kind == JOB_EXPORT) {
+		po.profiling_data = j->plan.profiling[0] ? j->plan.profiling : NULL;
+		po.pid_mapping = j->plan.pid_mapping[0] ? j->plan.pid_mapping : NULL;
+	}
+	/* the trace.dat probe forks: before any sink starts a thread */
+	rc = fts_pipeline_detect(po.input, &kind, &j->err);
+	if (!rc && kind == FTS_PIPE_TRACE) {
+		enum fts_input_format fmt = FTS_FMT_UNKNOWN;
+
+		rc = fts_input_detect(po.input, &fmt, &j->err);
+		if (!rc && fmt == FTS_FMT_DAT)
+			rc = fts_read_dat_probe(po.input, &j->err);
+		po.probed = 1;
+	}
+	if (!rc && j->kind == JOB_RANGE) {
+		memset(&j->range.base, 0, sizeof(j->range.base));
+		j->range.base.lane = range_lane;
+		j->range.base.item = range_item;
+		j->range.base.finish = range_finish;
+		j->range.base.destroy = range_destroy;
+		sink = &j->range.base;
+	} else if (!rc) {
+		rc = j->plan.json ? fts_json_sink_create(j->plan.output, &sink, &j->err)
+				  : fts_sqlite_sink_create(j->plan.output, &sink, &j->err);
+	}
+	if (!rc) {
+		rc = fts_pipeline_run(&po, &sink, 1, &j->res, &j->err);
+		sink->destroy(sink);
+	}
+	j->rc = rc;
+	atomic_store(&j->finished, 1);
+	return NULL;
+}
+
+static int job_start(struct fts_export_state *st, enum job_kind kind)
+{
+	struct job *j = &st->job;
+	sigset_t all, old;
+	int rc;
+
+	memset(&j->prog, 0, sizeof(j->prog));
+	memset(&j->err, 0, sizeof(j->err));
+	memset(&j->res, 0, sizeof(j->res));
+	memset(&j->range, 0, sizeof(j->range));
+	j->plan = st->plan;
+	j->kind = kind;
+	atomic_store(&j->cancel, 0);
+	atomic_store(&j->finished, 0);
+	/* the thread inherits a full mask: signals stay with the loop's thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&j->th, NULL, job_main, j);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		j->kind = JOB_NONE;
+		return -rc;
+	}
+	j->started = 1;
+	return 0;
+}
+
+/* Wait for the worker (after cancelling it when @cancel). */
+static void job_join(struct job *j, int cancel)
+{
+	if (!j->started)
+		return;
+	if (cancel)
+		atomic_store(&j->cancel, 1);
+	pthread_join(j->th, NULL);
+	j->started = 0;
+}
+
+/* Fill the plan's defaults from the input: output beside it, a pid map found there. */
+static void plan_defaults(struct fts_session *s, struct fts_export_state *st)
+{
+	char dir[4096], pm[4200];
+	const char *sl = strrchr(s->export_input, '/');
+	struct stat sb;
+
+	snprintf(st->plan.input, sizeof(st->plan.input), "%s", s->export_input);
+	if (sl)
+		snprintf(dir, sizeof(dir), "%.*s/", (int)(sl - s->export_input), s->export_input);
+	else
+		dir[0] = 0;
+	snprintf(st->plan.output, sizeof(st->plan.output), "%sftrace_data.%s", dir, st->plan.json ? "json" : "db");
+	/* exporting a DB to a DB of the same name would replace the input */
+	if (!strcmp(st->plan.output, st->plan.input))
+		snprintf(st->plan.output, sizeof(st->plan.output), "%sftrace_data1.db", dir);
+	snprintf(pm, sizeof(pm), "%spid_mapping.json", dir);
+	if (lstat(pm, &sb) == 0 && S_ISREG(sb.st_mode))
+		snprintf(st->plan.pid_mapping, sizeof(st->plan.pid_mapping), "%.4000s", pm);
+	else
+		st->plan.pid_mapping[0] = 0;
+}
+
+static void check(struct fts_export_state *st)
+{
+	fts_export_check(&st->plan);
+}
+
+static void enter(struct fts_session *s)
+{
+	struct fts_export_state *st = s->exp;
+
+	if (st) {
+		job_join(&st->job, 1);
+	} else {
+		st = s->exp = calloc(1, sizeof(*st));
+		if (!st)
+			return;
+		pthread_mutex_init(&st->job.mu, NULL);
+	}
+	st->exported = 0;
+	st->range_known = 0;
+	st->range_err[0] = 0;
+	st->plan.cap_lo = st->plan.cap_hi = 0;
+	plan_defaults(s, st);
+	check(st);
+	s->msg[0] = 0;
+	if (job_start(st, JOB_RANGE))
+		snprintf(st->range_err, sizeof(st->range_err), "cannot start a thread");
+}
+
+static void draw_bars(struct fts_session *s, struct fts_grid *g, int *y, int maxy)
+{
+	struct fts_export_state *st = s->exp;
+	const struct fts_export_plan *p = &st->plan;
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
+	int64_t alo = (int64_t)p->cap_lo, ahi = (int64_t)p->cap_hi, lo, hi;
+	int w = g->w - 16, x0, x1;
+	double ov = fts_export_overlap(p);
+	char a[FTS_FMT_LEN];
+	uint32_t full = s->theme.utf8 ? 0x2588 : '#';
+
+	for (int i = 0; i < p->tm.ncards; i++) {
+		fts_export_card_range(p, i, &lo, &hi);
+		alo = lo < alo ? lo : alo;
+		ahi = hi > ahi ? hi : ahi;
+	}
+	if (ahi <= alo || w < 10)
+		return;
+	fts_grid_printf(g, 2, (*y)++, g->w - 2, dim, "time axis: %s from the earliest start", fts_fmt_duration((double)(ahi - alo) / 1e9, a, sizeof(a)));
+	fts_export_bar((int64_t)p->cap_lo, (int64_t)p->cap_hi, alo, ahi, w, &x0, &x1);
+	fts_grid_text(g, 2, *y, 12, "capture", nrm);
+	fts_grid_fill(g, 14, *y, w, s->theme.utf8 ? 0x00b7 : '.', dim);
+	fts_grid_fill(g, 14 + x0, *y, x1 - x0, full, fts_theme_style(&s->theme, FTS_R_RUNNING));
+	(*y)++;
+	for (int i = 0; i < p->tm.ncards && *y <= maxy - 1; i++, (*y)++) {
+		const char *d = strrchr(p->tm.cards[i].dir, '/');
+
+		fts_export_card_range(p, i, &lo, &hi);
+		fts_export_bar(lo, hi, alo, ahi, w, &x0, &x1);
+		fts_grid_text(g, 2, *y, 12, d ? d + 1 : p->tm.cards[i].dir, nrm);
+		fts_grid_fill(g, 14, *y, w, s->theme.utf8 ? 0x00b7 : '.', dim);
+		fts_grid_fill(g, 14 + x0, *y, x1 - x0, full, fts_theme_style(&s->theme, FTS_R_WINDOW));
+	}
+	if (*y > maxy)
+		return;
+	if (ov <= 0)
+		fts_grid_text(g, 2, (*y)++, g->w - 2,
+			      "No overlap with the profiling run: Insight would show no ftrace rows. "
+			      "Record while the model runs.", fts_theme_style(&s->theme, FTS_R_ERROR));
+	else
+		fts_grid_printf(g, 2, (*y)++, g->w - 2, ov < 0.999 ? fts_theme_style(&s->theme, FTS_R_RUNNABLE) : nrm,
+				"%.0f%% of the capture is inside the profiling window%s", ov * 100,
+				ov < 0.999 ? "; the rest is left out" : "");
+}
+
+static void draw_form(struct fts_session *s, struct fts_grid *g, int y, int maxy)
+{
+	struct fts_export_state *st = s->exp;
+	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
+	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
+	struct fts_style sel = fts_theme_style(&s->theme, FTS_R_LABEL_SEL);
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
+	static const char *const label[] = { "Format", "Output", "Profiling", "Pid map" };
+	const char *val[F__COUNT];
+
+	val[F_FORMAT] = st->plan.json ? "json (Chrome trace, also opens in Perfetto)" : "db (MindStudio Insight ftrace DB)";
+	val[F_OUTPUT] = st->plan.output;
+	val[F_PROFILING] = st->plan.profiling[0] ? st->plan.profiling : "(none: Enter to give the Ascend profiling directory)";
+	val[F_PIDMAP] = st->plan.pid_mapping[0] ? st->plan.pid_mapping : "(none: host pids)";
+	for (int f = 0; f < F__COUNT && y <= maxy; f++, y++) {
+		fts_grid_printf(g, 2, y, 11, (int)st->focus == f ? sel : hs, "%-10s", label[f]);
+		if (st->ed.active && st->ed.field == f) {
+			int x = fts_grid_text(g, 13, y, g->w - 15, st->ed.buf, sel);
+
+			fts_grid_put(g, 13 + x, y, '_', sel);
+		} else {
+			fts_grid_text(g, 13, y, g->w - 13, val[f], f == F_PROFILING && !st->plan.profiling[0] ? dim : nrm);
+		}
+		if (f == F_OUTPUT && st->plan.output_note[0] && y < maxy)
+			fts_grid_text(g, 13, ++y, g->w - 13, st->plan.output_note, red);
+		else if (f == F_OUTPUT && y < maxy && access(st->plan.output, F_OK) == 0)
+			fts_grid_text(g, 13, ++y, g->w - 13, "exists: replaced only when the export succeeds", dim);
+	}
+	if (y > maxy)
+		return;
+	fts_draw_section(s, g, 0, y++, g->w, "Profiling window");
+	if (!st->plan.profiling[0]) {
+		fts_grid_text(g, 2, y++, g->w - 2, "No profiling directory: times are placed on the wall clock (the recorder's clock pair)", dim);
+	} else if (!st->plan.prof_ok) {
+		fts_grid_text(g, 2, y++, g->w - 2, st->plan.prof_note, red);
+	} else {
+		fts_grid_printf(g, 2, y++, g->w - 2, nrm, "%d card%s found%s", st->plan.tm.ncards, st->plan.tm.ncards == 1 ? "" : "s",
+				st->plan.tm.offset_spread > 1000000 ? "; their clock offsets differ by more than 1 ms" : "");
+		if (st->range_err[0])
+			fts_grid_text(g, 2, y++, g->w - 2, st->range_err, red);
+		else if (!st->range_known)
+			fts_grid_text(g, 2, y++, g->w - 2, "reading the capture's time range...", dim);
+		else
+			draw_bars(s, g, &y, maxy);
+	}
+}
+
+static void draw_progress(struct fts_session *s, struct fts_grid *g, int y)
+{
+	struct fts_export_state *st = s->exp;
+	struct fts_progress p;
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN], e[FTS_FMT_LEN];
+	double f, rate;
+	int bw = g->w - 4;
+	int bytes;
+
+	pthread_mutex_lock(&st->job.mu);
+	p = st->job.prog;
+	pthread_mutex_unlock(&st->job.mu);
+	bytes = p.unit && !strcmp(p.unit, "bytes");
+	f = p.total ? (double)p.done / (double)p.total : 0;
+	rate = p.elapsed_s > 0 ? (double)p.done / p.elapsed_s : 0;
+	fts_draw_section(s, g, 0, y++, g->w, "Exporting");
+	fts_grid_printf(g, 2, y++, g->w - 2, fts_theme_style(&s->theme, FTS_R_NORMAL), "%s: %s of %s, %s events  %s/s  ETA %s",
+			fts_stage_name(p.stage),
+			bytes ? fts_fmt_bytes((double)p.done, a, sizeof(a)) : fts_fmt_count((double)p.done, a, sizeof(a)),
+			p.total ? (bytes ? fts_fmt_bytes((double)p.total, b, sizeof(b)) : fts_fmt_count((double)p.total, b, sizeof(b))) : "?",
+			fts_fmt_count((double)p.events, c, sizeof(c)),
+			bytes ? fts_fmt_bytes(rate, e, sizeof(e)) : fts_fmt_count(rate, e, sizeof(e)),
+			rate > 0 && p.total > p.done ? fts_fmt_duration((double)(p.total - p.done) / rate, a, sizeof(a)) : "-");
+	if (bw > 0) {
+		fts_grid_fill(g, 2, y, bw, s->theme.utf8 ? 0x2591 : '.', fts_theme_style(&s->theme, FTS_R_DIM));
+		fts_grid_fill(g, 2, y, (int)((f > 1 ? 1 : f) * bw), s->theme.utf8 ? 0x2588 : '#', fts_theme_style(&s->theme, FTS_R_RUNNING));
+	}
+	fts_grid_text(g, 2, y + 2, g->w - 2, "Esc cancels: nothing is left behind", fts_theme_style(&s->theme, FTS_R_DIM));
+}
+
+static void draw_done(struct fts_session *s, struct fts_grid *g, int y, int maxy)
+{
+	struct fts_export_state *st = s->exp;
+	const struct fts_pipeline_result *r = &st->res;
+	const struct fts_model_stats *m = &r->model;
+	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	char a[FTS_FMT_LEN];
+
+	fts_draw_section(s, g, 0, y++, g->w, "Exported");
+	fts_grid_printf(g, 2, y++, g->w - 2, nrm, "%s in %.2f s: %s items, %u CPU lanes, %u task lanes",
+			st->done_output, r->seconds, fts_fmt_count((double)r->items, a, sizeof(a)), m->cpu_lanes, m->task_lanes);
+	if (r->time.base == FTS_TIME_PROFILING && y <= maxy)
+		fts_grid_printf(g, 2, y++, g->w - 2, (m->before_window || m->after_window) ? fts_theme_style(&s->theme, FTS_R_RUNNABLE) : nrm,
+				"aligned with %d profiling card%s; left out: %llu events before the window, %llu after",
+				r->time.ncards, r->time.ncards == 1 ? "" : "s", (unsigned long long)m->before_window,
+				(unsigned long long)m->after_window);
+	if (m->lost_markers && y <= maxy)
+		fts_grid_printf(g, 2, y++, g->w - 2, fts_theme_style(&s->theme, FTS_R_ERROR),
+				"the kernel lost %llu events in this capture (marked on the CPU lanes)", (unsigned long long)m->lost_events);
+	if (y <= maxy)
+		fts_grid_text(g, 2, y++, g->w - 2,
+			      st->plan.json ? "Next: open it in MindStudio Insight or ui.perfetto.dev."
+			      : "Next: copy it with the profiling data to your workstation and import it",
+			      dim);
+	if (!st->plan.json && y <= maxy)
+		fts_grid_text(g, 2, y++, g->w - 2, "in MindStudio Insight into the same project as the profiling data.", dim);
+	if (y <= maxy)
+		fts_grid_text(g, 2, y, g->w - 2, "o opens the written file in the preview; q goes home.", dim);
+}
+
+static void draw(struct fts_session *s, struct fts_grid *g)
+{
+	struct fts_export_state *st = s->exp;
+	int exporting = st && st->job.started && st->job.kind == JOB_EXPORT;
+	int y = fts_session_frame(s, g, "export", exporting ? "Esc cancel" :
+				  "x export  Enter edit  Space format  o open result  q back  ? help");
+	int maxy = g->h - 4;
+
+	if (!st)
+		return;
+	fts_grid_text(g, 1, y, 8, "Input", fts_theme_style(&s->theme, FTS_R_HEADER));
+	fts_grid_text(g, 13, y++, g->w - 13, st->plan.input, fts_theme_style(&s->theme, FTS_R_NORMAL));
+	fts_export_cmdline(&st->plan, s->cmdline, sizeof(s->cmdline));
+	if (exporting) {
+		draw_progress(s, g, y + 1);
+		return;
+	}
+	if (st->exported) {
+		draw_done(s, g, y + 1, maxy);
+		return;
+	}
+	draw_form(s, g, y, maxy);
+}
+
+static unsigned tick(struct fts_session *s)
+{
+	struct fts_export_state *st = s->exp;
+	struct job *j;
+
+	if (!st || !st->job.started)
+		return 0;
+	j = &st->job;
+	if (!atomic_load(&j->finished))
+		return j->kind == JOB_EXPORT ? FTS_SR_REDRAW : 0;
+	job_join(j, 0);
+	if (j->kind == JOB_RANGE) {
+		if (j->rc == -ECANCELED)
+			return FTS_SR_REDRAW;
+		if (j->rc || !j->range.hi)
+			snprintf(st->range_err, sizeof(st->range_err), "cannot read the capture's time range: %s",
+				 j->rc ? j->err.msg : "it holds no scheduler items");
+		st->plan.cap_lo = j->range.lo;
+		st->plan.cap_hi = j->range.hi;
+		st->range_known = !j->rc && j->range.hi;
+	} else {
+		if (j->rc == -ECANCELED) {
+			fts_session_say(s, 0, "export cancelled; nothing was written");
+		} else if (j->rc) {
+			fts_session_say(s, 1, "export failed: %s", j->err.msg);
+		} else {
+			st->exported = 1;
+			st->res = j->res;
+			snprintf(st->done_output, sizeof(st->done_output), "%s", j->plan.output);
+			fts_session_say(s, 0, "wrote %s", j->plan.output);
+		}
+	}
+	j->kind = JOB_NONE;
+	return FTS_SR_REDRAW;
+}
+
+static void commit_edit(struct fts_export_state *st)
+{
+	switch (st->ed.field) {
+	case F_OUTPUT:
+		snprintf(st->plan.output, sizeof(st->plan.output), "%s", st->ed.buf);
+		break;
+	case F_PROFILING:
+		snprintf(st->plan.profiling, sizeof(st->plan.profiling), "%s", st->ed.buf);
+		break;
+	case F_PIDMAP:
+		snprintf(st->plan.pid_mapping, sizeof(st->plan.pid_mapping), "%s", st->ed.buf);
+		break;
+	default:
+		break;
+	}
+	check(st);
+}
+
+/* Space / Enter on the format: db <-> json, with the output's extension following. */
+static void switch_format(struct fts_export_state *st)
+{
+	size_t n = strlen(st->plan.output);
+
+	st->plan.json = !st->plan.json;
+	if (!st->plan.json && n > 5 && !strcmp(st->plan.output + n - 5, ".json"))
+		snprintf(st->plan.output + n - 5, sizeof(st->plan.output) - (n - 5), ".db");
+	else if (st->plan.json && n > 3 && !strcmp(st->plan.output + n - 3, ".db"))
+		snprintf(st->plan.output + n - 3, sizeof(st->plan.output) - (n - 3), ".json");
+	check(st);
+}
+
+static unsigned key(struct fts_session *s, int k)
+{
+	struct fts_export_state *st = s->exp;
+
+	if (!st)
+		return k == 'q' ? FTS_SR_QUIT : 0;
+	if (st->job.started && st->job.kind == JOB_EXPORT) {
+		if (k == FTS_KEY_ESC || k == 'q')
+			atomic_store(&st->job.cancel, 1);
+		return FTS_SR_REDRAW;
+	}
+	if (st->ed.active) {
+		if (fts_edit_key(&st->ed, k) == FTS_EDIT_DONE)
+			commit_edit(st);
+		return FTS_SR_REDRAW;
+	}
+	s->msg[0] = 0;
+	switch (k) {
+	case 'q': case FTS_KEY_ESC:
+		job_join(&st->job, 1);
+		st->job.kind = JOB_NONE;
+		s->next = FTS_SCR_HOME;
+		return FTS_SR_GOTO;
+	case 'k': case FTS_KEY_UP: case FTS_KEY_BTAB:
+		st->focus = st->focus ? st->focus - 1 : F__COUNT - 1;
+		break;
+	case 'j': case FTS_KEY_DOWN: case FTS_KEY_TAB:
+		st->focus = (st->focus + 1) % F__COUNT;
+		break;
+	case ' ': case FTS_KEY_ENTER:
+		if (st->exported) {
+			st->exported = 0;
+			break;
+		}
+		if (st->focus == F_FORMAT)
+			switch_format(st);
+		else
+			fts_edit_begin(&st->ed, st->focus, st->focus == F_OUTPUT ? st->plan.output :
+				       st->focus == F_PROFILING ? st->plan.profiling : st->plan.pid_mapping);
+		break;
+	case 'o':
+		if (!st->exported) {
+			fts_session_say(s, 1, "export first (x); o then opens the written file");
+			break;
+		}
+		snprintf(s->preview_path, sizeof(s->preview_path), "%s", st->done_output);
+		return FTS_SR_PREVIEW | FTS_SR_REDRAW;
+	case 'x':
+		check(st);
+		if (st->plan.output_bad) {
+			fts_session_say(s, 1, "%s", st->plan.output_note);
+			break;
+		}
+		if (st->plan.profiling[0] && !st->plan.prof_ok) {
+			fts_session_say(s, 1, "the profiling directory is not usable: %s", st->plan.prof_note);
+			break;
+		}
+		job_join(&st->job, 1);
+		if (job_start(st, JOB_EXPORT))
+			fts_session_say(s, 1, "cannot start the export thread");
+		break;
+	default:
+		return 0;
+	}
+	return FTS_SR_REDRAW;
+}
+
+static void on_signal(struct fts_session *s, int sig)
+{
+	struct fts_export_state *st = s->exp;
+
+	(void)sig;
+	if (!st)
+		return;
+	/* a cancelled export removes its temporary file before the thread ends */
+	job_join(&st->job, 1);
+	pthread_mutex_destroy(&st->job.mu);
+	free(st);
+	s->exp = NULL;
+}
+
+const struct fts_screen_ops fts_screen_export = {
+	.title = "export",
+	.enter = enter,
+	.draw = draw,
+	.key = key,
+	.tick = tick,
+	.tick_ms = 200,
+	.help = help,
+	.on_signal = on_signal,
+};

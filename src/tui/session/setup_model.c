@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+/*
+ * setup_model.c - the setup screen's choices and the numbers shown beside
+ * them. Pure functions over plain arrays so tests can feed their own
+ * /proc/stat and /proc/meminfo.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/session/setup_model.h"
+
+int fts_cpustat_read(const char *path, struct fts_cpustat *st)
+{
+	char line[512];
+	FILE *f;
+
+	memset(st, 0, sizeof(*st));
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[10] = { 0 };
+		int cpu, n;
+
+		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+			continue;
+		n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]);
+		if (n < 5 || cpu < 0 || cpu > 65535)
+			continue;
+		if (cpu >= st->n) {
+			int nn = cpu + 1;
+			uint64_t *b = realloc(st->busy, (size_t)nn * sizeof(*b)), *t;
+
+			if (!b)
+				goto nomem;
+			st->busy = b;
+			t = realloc(st->total, (size_t)nn * sizeof(*t));
+			if (!t)
+				goto nomem;
+			st->total = t;
+			for (int i = st->n; i < nn; i++)
+				st->busy[i] = st->total[i] = 0;
+			st->n = nn;
+		}
+		/* user nice system idle iowait irq softirq steal: idle and iowait are not busy */
+		st->total[cpu] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+		st->busy[cpu] = st->total[cpu] - v[3] - v[4];
+	}
+	fclose(f);
+	return 0;
+nomem:
+	fclose(f);
+	fts_cpustat_free(st);
+	return -ENOMEM;
+}
+
+void fts_cpustat_free(struct fts_cpustat *st)
+{
+	free(st->busy);
+	free(st->total);
+	memset(st, 0, sizeof(*st));
+}
+
+double fts_cpustat_util(const struct fts_cpustat *a, const struct fts_cpustat *b, int cpu)
+{
+	uint64_t dt, db;
+
+	if (cpu < 0 || cpu >= a->n || cpu >= b->n || !b->total[cpu] || b->total[cpu] <= a->total[cpu])
+		return -1;
+	dt = b->total[cpu] - a->total[cpu];
+	db = b->busy[cpu] >= a->busy[cpu] ? b->busy[cpu] - a->busy[cpu] : 0;
+	return db > dt ? 1.0 : (double)db / (double)dt;
+}
+
+int fts_meminfo_available(const char *path, uint64_t *bytes)
+{
+	char line[256];
+	FILE *f = fopen(path, "re");
+	int rc = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long kb;
+
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+			*bytes = (uint64_t)kb * 1024u;
+			rc = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+void fts_setup_free(struct fts_setup *s)
+{
+	free(s->cpu);
+	free(s->node);
+	free(s->sel);
+	free(s->util);
+	s->cpu = s->node = NULL;
+	s->sel = NULL;
+	s->util = NULL;
+	s->ncpus = 0;
+}
+
+int fts_setup_init(struct fts_setup *s, const struct fts_record_caps *caps,
+		   const struct fts_record_opts *preset, struct fts_err *err)
+{
+	struct fts_record_opts def;
+	int n = caps->ncpus > 0 ? caps->ncpus : 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!preset) {
+		fts_record_opts_init(&def);
+		def.duration_s = 30;
+		preset = &def;
+	}
+	s->cpu = calloc((size_t)n + 1, sizeof(*s->cpu));
+	s->node = calloc((size_t)n + 1, sizeof(*s->node));
+	s->sel = calloc((size_t)n + 1, 1);
+	s->util = calloc((size_t)n + 1, sizeof(*s->util));
+	if (!s->cpu || !s->node || !s->sel || !s->util) {
+		fts_setup_free(s);
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	}
+	s->ncpus = n;
+	for (int i = 0; i < n; i++) {
+		s->cpu[i] = caps->cpu[i].cpu;
+		s->node[i] = caps->cpu[i].node;
+		s->sel[i] = 1;
+		s->util[i] = -1;
+	}
+	s->nnodes = caps->nnodes > 0 ? caps->nnodes : 1;
+	s->sched = preset->sched;
+	s->irq = preset->irq;
+	s->futex = preset->futex;
+	s->bf_kb = preset->bf_size_kb ? preset->bf_size_kb : 40960;
+	s->duration_s = preset->duration_s > 0 ? (long)preset->duration_s : 0;
+	snprintf(s->output, sizeof(s->output), "%s", preset->output ? preset->output : "trace.dat");
+	s->nspid = preset->nspid;
+	s->live_top = 1;
+	s->backend = preset->backend;
+	if (preset->cpus && *preset->cpus)
+		return fts_setup_select_list(s, preset->cpus, err);
+	return 0;
+}
+
+static int index_of(const struct fts_setup *s, long cpu)
+{
+	for (int i = 0; i < s->ncpus; i++) {
+		if (s->cpu[i] == cpu)
+			return i;
+	}
+	return -1;
+}
+
+int fts_setup_select_list(struct fts_setup *s, const char *list, struct fts_err *err)
+{
+	unsigned char *want = calloc((size_t)s->ncpus + 1, 1);
+	const char *p = list;
+	int any = 0;
+
+	if (!want)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	while (*p) {
+		char *end;
+		long a, b;
+
+		while (*p == ' ')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		a = strtol(p, &end, 10);
+		b = a;
+		p = end;
+		if (*p == '-') {
+			if (!isdigit((unsigned char)p[1]))
+				goto bad;
+			b = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		if (b < a || b - a > 65536)
+			goto bad;
+		for (long c = a; c <= b; c++) {
+			int i = index_of(s, c);
+
+			if (i < 0) {
+				free(want);
+				return fts_err_set(err, -EINVAL, "CPU %ld is not online (online: %d-%d)", c,
+						   s->ncpus ? s->cpu[0] : 0, s->ncpus ? s->cpu[s->ncpus - 1] : 0);
+			}
+			want[i] = 1;
+			any = 1;
+		}
+		while (*p == ' ')
+			p++;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	if (!any)
+		goto bad;
+	memcpy(s->sel, want, (size_t)s->ncpus);
+	free(want);
+	return 0;
+bad:
+	free(want);
+	return fts_err_set(err, -EINVAL, "not a CPU list: '%s' (write it as 0-3,8)", list);
+}
+
+int fts_setup_select_node(struct fts_setup *s, int node)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->ncpus; i++)
+		n += s->node[i] == node;
+	if (!n)
+		return 0;
+	for (int i = 0; i < s->ncpus; i++)
+		s->sel[i] = s->node[i] == node;
+	return n;
+}
+
+int fts_setup_selected(const struct fts_setup *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->ncpus; i++)
+		n += s->sel[i] != 0;
+	return n;
+}
+
+const char *fts_setup_cpulist(const struct fts_setup *s, char *buf, size_t len, int all_empty)
+{
+	size_t off = 0;
+	int i = 0;
+
+	buf[0] = 0;
+	if (all_empty && fts_setup_selected(s) == s->ncpus)
+		return buf;
+	while (i < s->ncpus) {
+		int j;
+
+		if (!s->sel[i]) {
+			i++;
+			continue;
+		}
+		/* a run of selected CPUs with consecutive numbers */
+		for (j = i; j + 1 < s->ncpus && s->sel[j + 1] && s->cpu[j + 1] == s->cpu[j] + 1; j++)
+			;
+		if (off < len) {
+			int w = j > i ? snprintf(buf + off, len - off, "%s%d-%d", off ? "," : "", s->cpu[i], s->cpu[j])
+				      : snprintf(buf + off, len - off, "%s%d", off ? "," : "", s->cpu[i]);
+			off += w > 0 ? (size_t)w : 0;
+		}
+		i = j + 1;
+	}
+	if (off >= len && len)
+		buf[len - 1] = 0;
+	return buf;
+}
+
+uint64_t fts_setup_mem_bytes(const struct fts_setup *s)
+{
+	return (uint64_t)fts_setup_selected(s) * (uint64_t)s->bf_kb * 1024u;
+}
+
+void fts_setup_opts(const struct fts_setup *s, struct fts_record_opts *o, char *cpubuf, size_t len)
+{
+	fts_record_opts_init(o);
+	o->cpus = fts_setup_cpulist(s, cpubuf, len, 1);
+	o->output = s->output;
+	o->bf_size_kb = s->bf_kb;
+	o->backend = s->backend;
+	o->sched = s->sched;
+	o->irq = s->irq;
+	o->futex = s->futex;
+	o->nspid = s->nspid;
+	o->live_top = s->live_top && s->sched;
+	o->duration_s = (double)s->duration_s;
+}
+
+const char *fts_shell_quote(const char *s, char *buf, size_t len)
+{
+	size_t off = 0;
+	int plain = *s != 0;
+
+	for (const char *p = s; *p; p++) {
+		if (!isalnum((unsigned char)*p) && !strchr("/._-+,:=@%", *p))
+			plain = 0;
+	}
+	if (plain) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	/* single quotes; a ' inside becomes '\'' */
+	if (off + 1 < len)
+		buf[off++] = '\'';
+	for (const char *p = s; *p && off + 5 < len; p++) {
+		if (*p == '\'') {
+			memcpy(buf + off, "'\\''", 4);
+			off += 4;
+		} else {
+			buf[off++] = *p;
+		}
+	}
+	if (off + 1 < len)
+		buf[off++] = '\'';
+	buf[off < len ? off : len - 1] = 0;
+	return buf;
+}
+
+const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
+{
+	static const char *const backend[] = { "auto", "tracefs", "trace-cmd" };
+	char cpus[1024], out[8200];
+	size_t off;
+
+	fts_setup_cpulist(s, cpus, sizeof(cpus), 1);
+	off = (size_t)snprintf(buf, len, "ftscope record");
+	if (cpus[0] && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --cpu %s", cpus);
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --sched %d --irq %d", s->sched, s->irq);
+	if (s->futex && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --futex 1");
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --record_time %ld", s->duration_s);
+	if (s->bf_kb != 40960 && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --bf_size %u", s->bf_kb);
+	if (s->backend != FTS_BACKEND_AUTO && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --backend %s", backend[s->backend]);
+	if (s->nspid && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --NSpid");
+	if (s->live_top && s->sched && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --live_top");
+	if (strcmp(s->output, "trace.dat") && off < len)
+		snprintf(buf + off, len - off, " -o %s", fts_shell_quote(s->output, out, sizeof(out)));
+	return buf;
+}
+
+double fts_buffer_lasts_s(unsigned bf_kb, double bytes_per_s)
+{
+	if (bytes_per_s <= 0)
+		return -1;
+	return (double)bf_kb * 1024.0 / bytes_per_s;
+}
