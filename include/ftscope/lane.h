@@ -8,8 +8,8 @@
  * is a string: Insight's statistics read args without checking types.
  *
  * A sink is a struct of callbacks and its private state; SQLite, JSON and
- * the TUI preview (src/export, src/tui) each implement one, so the model in
- * core never depends on an output format.
+ * the preview's lane store (src/export/sink, src/export/preview) each
+ * implement one, so the model in src/core never depends on an output format.
  */
 #ifndef FTS_LANE_H
 #define FTS_LANE_H
