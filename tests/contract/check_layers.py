@@ -137,7 +137,10 @@ def check_includes(src, problems):
             tfolder = folder_of(target)
             if tfolder in (folder, 'kit') or (tfolder == 'tui' and folder.split('/')[0] in ('tui', 'cli')):
                 continue
-            if folder == 'cli' and tfolder.startswith('tui/') and target != 'tui/tui.h':
+            if folder.split('/')[0] in ('front', 'cli', 'tui') and tfolder in LIB:
+                problems.append(f'{path}: {folder} includes the library\'s private "{target}" '
+                                '(fronts use include/ftscope/ and src/kit/kit.h)')
+            elif folder == 'cli' and tfolder.startswith('tui/') and target != 'tui/tui.h':
                 problems.append(f'{path}: cli includes "{target}"; it may include only "tui/tui.h"')
             elif folder == 'kit' or tfolder not in USES.get(folder, []):
                 problems.append(f'{path}: {folder} must not include "{target}"')
