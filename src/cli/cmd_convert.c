@@ -333,7 +333,8 @@ int fts_cmd_convert(int argc, char **argv)
 	polled = 0;
 	if (prog.on)
 		fprintf(stderr, "\r%72s\r", "");
-	if (rc == -ECANCELED && stop_sig)
+	/* no output after a signal: die by it; a run that completed first stands */
+	if (rc && stop_sig)
 		die_by(stop_sig);
 	if (rc) {
 		fts_msg_err("convert", "%s", err.msg);
