@@ -2,9 +2,10 @@
 /*
  * pipeline.c - one pass: detect -> probe -> clock pre-scan -> time map ->
  * pid map -> read -> sched model -> the caller's sinks (through a tee), with
- * staged progress that can cancel. The input's head is classified once (detect.c);
- * the readers are then called by that format, not through fts_read_any. DB and JSON inputs skip the model: their
- * rows are replayed (replay.c).
+ * staged progress that can cancel. The input's head is classified once
+ * (detect.c) and the reader for that format is called directly, not through
+ * fts_read_any, which would read the head again. DB and JSON inputs skip the
+ * model: their rows are replayed (replay.c).
  */
 #include "ftscope/pipeline.h"
 
