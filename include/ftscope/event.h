@@ -200,8 +200,13 @@ struct fts_read_stats {
 	int cpus;                 /* highest CPU seen + 1 */
 };
 
-/* Called from time to time during a read, for progress lines. */
-typedef void (*fts_progress_fn)(void *ctx, const struct fts_read_stats *st);
+/*
+ * A reader's own hook (struct fts_read_opts), called from time to time with
+ * its counters; it cannot cancel (the emitter's return value does that).
+ * Programs that convert or preview use the pipeline's staged progress,
+ * fts_stage_fn (pipeline.h), which can cancel.
+ */
+typedef void (*fts_read_progress_fn)(void *ctx, const struct fts_read_stats *st);
 
 #ifdef __cplusplus
 }

@@ -3,18 +3,21 @@
  * ftscope.h - the public C API of libftscope, in one include.
  *
  * Conversion to a file (this file), the open pipeline behind it with
- * caller-chosen sinks (pipeline.h), the preview lane store (preview.h) and
- * recording (record.h). Every call returns 0 or a negative errno-style code
- * and fills a struct fts_err message; the library never prints or exits.
+ * caller-chosen sinks (pipeline.h), the statistics sink (stats.h), the
+ * preview lane store (preview.h) and recording (record.h). Every call
+ * returns 0 or a negative errno-style code and fills a struct fts_err
+ * message; the library never prints or exits.
  */
-#ifndef FTSCOPE_H
-#define FTSCOPE_H
+#ifndef FTS_FTSCOPE_H
+#define FTS_FTSCOPE_H
 
 #include <stdint.h>
 
 #include "cleanup.h"
 #include "error.h"
 #include "event.h"
+#include "lane.h"
+#include "pidmap.h"
 #include "reader.h"
 #include "sched_model.h"
 #include "timemap.h"
@@ -22,6 +25,7 @@
 #include "pipeline.h"
 #include "preview.h"
 #include "record.h"
+#include "stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,7 +43,7 @@ struct fts_convert_opts {
 	const char *profiling_data;  /* NULL: no alignment window */
 	const char *pid_mapping;     /* NULL: host pids */
 	int cs_rows;                 /* see struct fts_model_opts */
-	fts_progress_fn progress;    /* may be NULL */
+	fts_stage_fn progress;       /* may be NULL; non-zero return cancels */
 	void *progress_ctx;
 	/*
 	 * DB only: also write Insight's Ftrace Task Summary tables with
@@ -49,29 +53,22 @@ struct fts_convert_opts {
 	int with_summary;
 };
 
-struct fts_convert_result {
-	enum fts_input_format input_format;
-	struct fts_read_stats read;
-	struct fts_model_stats model;
-	struct fts_timemap time;
-	uint32_t pidmap_entries;     /* entries in the pid mapping file */
-	uint32_t pidmap_mapped;      /* of which map to another pid */
-	double seconds;
-};
-
 /**
  * fts_convert - read a trace, run the sched model and write one DB or JSON file
  * @opts: input, output, format, maps; @opts->input may also be an ftrace DB or
  *        our JSON, which is read back and rewritten (see fts_pipeline_run)
- * @res: may be NULL; counters for a summary
+ * @res: may be NULL; filled as by fts_pipeline_run (counters and the item
+ *       span for a summary), also on error
  * @err: filled on error
  *
- * A thin wrapper over fts_pipeline_run with one SQLite or JSON sink. On error
- * nothing is left at @opts->output (an existing file is untouched).
+ * A thin wrapper over fts_pipeline_run with one SQLite or JSON sink, so it
+ * reports the same stages and cancels the same way: a non-zero return from
+ * @opts->progress stops the run. On error or cancel nothing is left at
+ * @opts->output (an existing file is untouched).
  *
- * Returns 0 or a negative errno.
+ * Returns 0, -ECANCELED when progress asked to stop, or a negative errno.
  */
-int fts_convert(const struct fts_convert_opts *opts, struct fts_convert_result *res,
+int fts_convert(const struct fts_convert_opts *opts, struct fts_pipeline_result *res,
 		struct fts_err *err);
 
 #ifdef __cplusplus

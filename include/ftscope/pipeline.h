@@ -5,7 +5,8 @@
  * One pass over a trace (trace.dat or text) feeding any set of sinks (SQLite,
  * JSON, the preview store, statistics, a caller's own), with staged progress
  * that can cancel. fts_convert (ftscope.h) is a thin wrapper that makes one
- * SQLite or JSON sink and calls fts_pipeline_run.
+ * SQLite or JSON sink and calls fts_pipeline_run: the same progress callback
+ * (fts_stage_fn) and the same result (struct fts_pipeline_result).
  */
 #ifndef FTS_PIPELINE_H
 #define FTS_PIPELINE_H
@@ -45,6 +46,7 @@ struct fts_progress {
 };
 
 /*
+ * The progress callback of fts_pipeline_run, fts_convert and fts_store_open.
  * Called from the running thread a few times a second (and once at each stage
  * change). A non-zero return cancels the run: it returns -ECANCELED and leaves
  * no output behind.
@@ -156,18 +158,25 @@ struct fts_pipeline_result {
 	uint32_t pidmap_entries;     /* entries in the pid mapping file */
 	uint32_t pidmap_mapped;      /* of which map to another pid */
 	double seconds;
-	/* Added: what @opts->input turned out to be (read back: no read/model counters). */
+	/* what @opts->input turned out to be (read back: no read/model counters) */
 	enum fts_pipeline_input input_kind;
 	uint64_t rows;               /* DB/JSON: rows read back */
 	uint64_t items;              /* lane items handed to the sinks */
+	/*
+	 * The span of those items, in output ns: the earliest start and the
+	 * latest end (ts + dur). Both 0 when @items is 0.
+	 */
+	uint64_t span_lo;
+	uint64_t span_hi;
 };
 
 /**
  * fts_pipeline_run - convert one trace into lane items for every sink in @sinks
  * @opts: input and the maps to apply
  * @sinks: @nsinks sinks, each fed every lane and item (through a tee when more than one)
- * @nsinks: 1 or more
- * @res: may be NULL; filled with counters for a summary, also on error
+ * @nsinks: 0 or more; with 0 (@sinks may be NULL) the run only fills @res,
+ *          e.g. for the item span
+ * @res: may be NULL; filled with counters and the item span, also on error
  * @err: filled on error
  *
  * @opts->input may also be an ftrace DB (ours or the reference converter's) or

@@ -76,7 +76,7 @@ void fts_store_free(struct fts_store *s);
  * fts_store_bytes - heap memory the store holds (columns, summaries, strings)
  * @s: the store
  *
- * Added for the memory budget (<= 32 bytes per item): bench/preview.sh prints it.
+ * For the memory budget (<= 32 bytes per item): bench/preview.sh prints it.
  *
  * Returns the number of bytes.
  */
@@ -189,7 +189,7 @@ void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uin
  * @n: how many buckets (a row of the screen)
  * @out: @n summaries; bucket k is [t0 + (t1-t0)*k/n, t0 + (t1-t0)*(k+1)/n)
  *
- * Added: the same answers as @n calls of fts_store_bucket (the dominant task
+ * The same answers as @n calls of fts_store_bucket (the dominant task
  * may differ where fts_store_bucket itself estimates), in one walk of the
  * summary, so a frame costs about one query per row, not one per cell.
  *

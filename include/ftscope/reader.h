@@ -22,7 +22,7 @@ enum fts_input_format {
 struct fts_read_opts {
 	fts_event_fn emit;
 	void *emit_ctx;
-	fts_progress_fn progress;  /* may be NULL */
+	fts_read_progress_fn progress;  /* may be NULL */
 	void *progress_ctx;
 	/* The caller already ran fts_read_dat_probe on this file: skip it. */
 	int probed;

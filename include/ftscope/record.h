@@ -11,8 +11,8 @@
  * signal handlers, and every thread the library starts blocks all signals:
  * the caller owns the process.
  */
-#ifndef FTSCOPE_RECORD_H
-#define FTSCOPE_RECORD_H
+#ifndef FTS_RECORD_H
+#define FTS_RECORD_H
 
 #include <stdint.h>
 
@@ -159,9 +159,9 @@ enum fts_record_stop_mode {
 
 /* The steps of fts_record_stop, in order. */
 enum fts_record_stage {
-	FTS_STAGE_DRAIN = 0,       /* reading what is left in the ring buffers */
-	FTS_STAGE_ASSEMBLE,        /* copying the streams into the trace.dat */
-	FTS_STAGE_RENDER,          /* rendering kernel text (.txt outputs) */
+	FTS_REC_STAGE_DRAIN = 0,   /* reading what is left in the ring buffers */
+	FTS_REC_STAGE_ASSEMBLE,    /* copying the streams into the trace.dat */
+	FTS_REC_STAGE_RENDER,      /* rendering kernel text (.txt outputs) */
 };
 
 /* Where fts_record_stop is; @done and @total count bytes (events for RENDER; total 0 = unknown). */

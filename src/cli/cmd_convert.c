@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* cmd_convert.c - `ftscope convert`: a trace -> ftrace_data.db or Chrome JSON. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -15,8 +16,8 @@
 #include "front/inputs.h"
 #include "front/sigcleanup.h"
 #include "front/term_safe.h"
+#include <ftscope/cleanup.h>
 #include <ftscope/ftscope.h>
-#include "kit/kit.h"
 
 enum { O_INPUT, O_OUTPUT, O_FORMAT, O_PROFILING, O_PIDMAP, O_NO_CS_ROWS, O_WITH_SUMMARY, O_QUIET, O_HELP };
 
@@ -98,23 +99,95 @@ static const char *default_input(void)
 	return pick;
 }
 
+/*
+ * SIGINT and SIGTERM cancel through the progress callback, so the library
+ * removes its own output and returns -ECANCELED; the command then dies by
+ * the signal as before. Signal handlers can only talk through statics.
+ * @polled: the run is in a stage that calls on_progress again soon (not
+ * while the sink finishes: a signal there takes the old way at once).
+ */
+static volatile sig_atomic_t stop_sig, polled;
+
+static void on_stop_signal(int sig)
+{
+	struct sigaction dfl;
+
+	if (polled && !stop_sig) {
+		stop_sig = sig;
+		return;
+	}
+	/* nobody will look at the flag (or a second signal): the old way */
+	fts_remove_partial_outputs();
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+	raise(sig);
+}
+
+/* After fts_front_cleanup_on_signals; a signal ignored at start stays ignored. */
+static void cancel_on_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sa.sa_flags = SA_NODEFER;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/* Cancelled by a signal: say so, then die by it (the exit status shells expect). */
+static void die_by(int sig)
+{
+	struct sigaction dfl;
+
+	fts_msg_err("convert", "interrupted by %s; nothing was written",
+		    sig == SIGINT ? "SIGINT" : "SIGTERM");
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+	raise(sig);
+}
+
 struct progress {
 	int on;
-	double t0;
 };
 
-static void on_progress(void *ctx, const struct fts_read_stats *st)
+/* One line, redrawn in place: the stage, then bytes, rate and ETA while reading a trace. */
+static int on_progress(void *ctx, const struct fts_progress *p)
 {
-	struct progress *p = ctx;
-	double el = fts__clock_mono_s() - p->t0, rate, eta = 0;
+	struct progress *pr = ctx;
+	double el = p->elapsed_s, rate, eta = 0;
+	char buf[96];
 
-	if (!p->on || el <= 0)
-		return;
-	rate = (double)st->events / el;
-	if (st->bytes_done && st->bytes_total > st->bytes_done)
-		eta = el * (double)(st->bytes_total - st->bytes_done) / (double)st->bytes_done;
-	fprintf(stderr, "\r  %7.1f / %.1f MB  %6.2f M events/s  ETA %3.0f s ",
-		(double)st->bytes_done / 1e6, (double)st->bytes_total / 1e6, rate / 1e6, eta);
+	/* first: a signal from here on either sees polled == 0 or is seen below */
+	polled = p->stage < FTS_STAGE_FINISH;
+	if (stop_sig)
+		return 1;
+	if (!pr->on)
+		return 0;
+	if (p->stage == FTS_STAGE_READ && p->total && p->unit && !strcmp(p->unit, "bytes")) {
+		rate = el > 0 ? (double)p->events / el : 0;
+		if (p->done && p->total > p->done)
+			eta = el * (double)(p->total - p->done) / (double)p->done;
+		snprintf(buf, sizeof(buf), "%-6s %7.1f / %.1f MB  %6.2f M events/s  ETA %3.0f s",
+			 fts_stage_name(p->stage), (double)p->done / 1e6, (double)p->total / 1e6,
+			 rate / 1e6, eta);
+	} else if (p->items) {
+		snprintf(buf, sizeof(buf), "%-6s %llu items", fts_stage_name(p->stage),
+			 (unsigned long long)p->items);
+	} else {
+		snprintf(buf, sizeof(buf), "%s", fts_stage_name(p->stage));
+	}
+	fprintf(stderr, "\r  %-68s", buf);
+	return 0;
 }
 
 /* One summary line; paths and skipped text may hold any byte. */
@@ -129,7 +202,7 @@ static void line(const char *fmt, ...)
 	putchar('\n');
 }
 
-static void print_summary(const struct fts_convert_opts *o, const struct fts_convert_result *r)
+static void print_summary(const struct fts_convert_opts *o, const struct fts_pipeline_result *r)
 {
 	const struct fts_read_stats *rd = &r->read;
 	const struct fts_model_stats *m = &r->model;
@@ -204,7 +277,7 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_con
 int fts_cmd_convert(int argc, char **argv)
 {
 	struct fts_convert_opts o = { .cs_rows = 1 };
-	struct fts_convert_result res;
+	struct fts_pipeline_result res;
 	struct fts_err err = { 0 };
 	struct progress prog = { 0 };
 	const char *format = NULL;
@@ -251,13 +324,18 @@ int fts_cmd_convert(int argc, char **argv)
 		o.input = default_input();
 
 	fts_front_cleanup_on_signals();   /* a signal leaves no temp output behind */
+	cancel_on_signals();              /* SIGINT/SIGTERM: through the progress callback */
 	prog.on = !quiet && isatty(STDERR_FILENO);
-	prog.t0 = fts__clock_mono_s();
 	o.progress = on_progress;
 	o.progress_ctx = &prog;
+	polled = 1;
 	rc = fts_convert(&o, &res, &err);
+	polled = 0;
 	if (prog.on)
 		fprintf(stderr, "\r%72s\r", "");
+	/* no output after a signal: die by it; a run that completed first stands */
+	if (rc && stop_sig)
+		die_by(stop_sig);
 	if (rc) {
 		fts_msg_err("convert", "%s", err.msg);
 		return 1;

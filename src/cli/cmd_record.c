@@ -429,7 +429,7 @@ static enum fts_record_stop_mode on_progress(const struct fts_record_progress *p
 	if (v->tty) {
 		char a[FTS_FMT_LEN], b[FTS_FMT_LEN];
 
-		if (p->stage == FTS_STAGE_RENDER)
+		if (p->stage == FTS_REC_STAGE_RENDER)
 			fprintf(stderr, "\r\033[K  %s: %s events", stage[p->stage],
 				fts_fmt_count((double)p->done, a, sizeof(a)));
 		else if (p->total)

@@ -124,47 +124,6 @@ static int parse_window(const char *s, struct window *w)
 	return 0;
 }
 
-/* A sink that only finds the span of the data, for a relative window. */
-struct span_sink {
-	struct fts_sink base;
-	int any;
-	uint64_t lo, hi;
-};
-
-static int span_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *err)
-{
-	(void)s;
-	(void)l;
-	(void)err;
-	return 0;
-}
-
-static int span_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
-{
-	struct span_sink *sp = (struct span_sink *)s;
-
-	(void)err;
-	if (!sp->any || it->ts < sp->lo)
-		sp->lo = it->ts;
-	if (!sp->any || it->ts + it->dur > sp->hi)
-		sp->hi = it->ts + it->dur;
-	sp->any = 1;
-	return 0;
-}
-
-static int span_finish(struct fts_sink *s, int ok, struct fts_err *err)
-{
-	(void)s;
-	(void)ok;
-	(void)err;
-	return 0;
-}
-
-static void span_destroy(struct fts_sink *s)
-{
-	(void)s;
-}
-
 /* ---- escaping for every output (stdout may be a terminal) ---- */
 
 /* @s with control and invalid bytes escaped (term_safe), malloc'd; NULL: no memory. */
@@ -560,20 +519,19 @@ static int fail(const char *what, const struct fts_err *err)
 	return 1;
 }
 
-/* Resolve a relative window against the data's span (a first pass). */
+/* Resolve a relative window against the data's span (a first pass, no sink). */
 static int resolve_window(struct stats_args *a, struct fts_stats_opts *so)
 {
-	struct span_sink sp = { .base = { span_lane, span_item, span_finish, span_destroy, NULL } };
-	struct fts_sink *sinks[1] = { &sp.base };
+	struct fts_pipeline_result res;
 	struct fts_err err = { 0 };
 
-	if (fts_pipeline_run(&a->po, sinks, 1, NULL, &err))
+	if (fts_pipeline_run(&a->po, NULL, 0, &res, &err))
 		return fail(NULL, &err);
-	if (!sp.any)
+	if (!res.items)
 		return fail("the input holds no scheduling data", NULL);
 	so->has_window = 1;
-	so->win_begin = sp.lo + (a->win.has_a ? a->win.a : 0);
-	so->win_end = a->win.has_b ? sp.lo + a->win.b : sp.hi + 1;
+	so->win_begin = res.span_lo + (a->win.has_a ? a->win.a : 0);
+	so->win_end = a->win.has_b ? res.span_lo + a->win.b : res.span_hi + 1;
 	if (so->win_begin >= so->win_end)
 		return fail("the window starts after the end of the data", NULL);
 	return 0;

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Issue 10, class 3: an interrupted convert leaves no temp file, and the next
 # convert to the same directory removes temp files of dead writers (SIGKILL)
-# but never one a live writer still holds.
+# but never one a live writer still holds. SIGINT and SIGTERM cancel through
+# the library's progress callback (-ECANCELED: the library removes its own
+# output and the command says so); the other signals remove it from the
+# handler. Either way the command then dies by the signal.
 source "$(dirname "$0")/lib.sh"
 O=$WORK/out
 mkdir -p "$O"
@@ -20,7 +23,7 @@ set -m
 # start_convert FMT: runs convert in the background once its temp file exists
 start_convert() {
 	local ext=$1
-	"$FTSCOPE" convert -q --input "$IN" --output "$O/ftrace_data.$ext" > /dev/null 2>&1 &
+	"$FTSCOPE" convert -q --input "$IN" --output "$O/ftrace_data.$ext" > /dev/null 2> "$WORK/err" &
 	pid=$!
 	for _ in $(seq 200); do
 		ls -A "$O" | grep -q "^\.ftrace_data\.$ext\.tmp-" && return 0
@@ -43,6 +46,12 @@ for case in INT:db INT:json TERM:db TERM:json HUP:db QUIT:db PIPE:db XFSZ:json; 
 			bad "SIG$sig $ext: exit $rc, want death by the signal"
 		elif [ -n "$left" ]; then
 			bad "SIG$sig $ext: left $left"
+		elif [ "$sig" = INT ] || [ "$sig" = TERM ]; then
+			if grep -q "interrupted by SIG$sig; nothing was written" "$WORK/err"; then
+				pass "SIG$sig $ext: cancelled through the callback, died by the signal, nothing left"
+			else
+				bad "SIG$sig $ext: not cancelled through the callback: $(cat "$WORK/err")"
+			fi
 		else
 			pass "SIG$sig $ext: died by the signal, nothing left"
 		fi

@@ -98,11 +98,11 @@ static enum fts_record_stop_mode on_progress(const struct fts_record_progress *p
 {
 	struct seen *s = arg;
 
-	assert_true(p->stage <= FTS_STAGE_RENDER);
+	assert_true(p->stage <= FTS_REC_STAGE_RENDER);
 	if (p->total)
 		assert_true(p->done <= p->total);
 	s->calls[p->stage]++;
-	return p->stage == FTS_STAGE_ASSEMBLE ? s->answer : FTS_STOP_DRAIN;
+	return p->stage == FTS_REC_STAGE_ASSEMBLE ? s->answer : FTS_STOP_DRAIN;
 }
 
 static struct fts_recorder *start(const char *name, double duration)
@@ -153,9 +153,9 @@ static void test_health_is_a_pure_snapshot(void **state)
 	fts_record_health_release(&b);
 	fts_record_health_release(&b);
 	assert_int_equal(fts_record_stop_progress(r, FTS_STOP_DRAIN, on_progress, &s, &sum, &err), 0);
-	assert_true(s.calls[FTS_STAGE_DRAIN] >= 1);
-	assert_true(s.calls[FTS_STAGE_ASSEMBLE] >= 1);
-	assert_int_equal(s.calls[FTS_STAGE_RENDER], 0);
+	assert_true(s.calls[FTS_REC_STAGE_DRAIN] >= 1);
+	assert_true(s.calls[FTS_REC_STAGE_ASSEMBLE] >= 1);
+	assert_int_equal(s.calls[FTS_REC_STAGE_RENDER], 0);
 	assert_int_equal(sum.cut, 0);
 	assert_non_null(sum.health.cpu);
 	assert_int_equal(sum.health.ncpus, 1);
@@ -198,7 +198,7 @@ static void test_stop_can_cut(void **state)
 	assert_int_equal(fts_record_stop_progress(r, FTS_STOP_DRAIN, on_progress, &s, &sum, &err), 0);
 	assert_int_equal(sum.cut, 1);
 	/* Cut while assembling: the text is not rendered any further. */
-	assert_true(s.calls[FTS_STAGE_RENDER] <= 1);
+	assert_true(s.calls[FTS_REC_STAGE_RENDER] <= 1);
 	fts_record_summary_release(&sum);
 }
 

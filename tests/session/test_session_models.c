@@ -4,8 +4,9 @@
  * screen's capture list (classified by content, symlinks skipped, newest
  * first), the setup choices (/proc/stat utilisation, CPU lists, NUMA
  * selection, memory, the equivalent command line), the export plan
- * (Insight's name and path rules, profiling cards, overlap bars) and the
- * one-line editor.
+ * (Insight's name and path rules, profiling cards, overlap bars, the
+ * --with_summary toggle), the export worker (fts_convert in a thread, the
+ * capture's span) and the one-line editor.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,6 +22,7 @@
 
 #include <ftscope/ftscope.h>
 
+#include "tui/session/export_job.h"
 #include "tui/session/export_plan.h"
 #include "tui/session/home_model.h"
 #include "tui/kit/keys.h"
@@ -360,6 +362,111 @@ static void test_export_plan(void **state)
 			    "--pid_mapping pid_mapping.json");
 }
 
+/* --with_summary: a DB-only toggle, in the command line only when it applies. */
+static void test_export_summary_toggle(void **state)
+{
+	struct fts_export_plan p;
+	char cmd[9000];
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	snprintf(p.input, sizeof(p.input), "trace.dat");
+	snprintf(p.output, sizeof(p.output), "ftrace_data.db");
+	assert_int_equal(fts_export_with_summary(&p), 0);
+	assert_int_equal(fts_export_toggle_summary(&p), 1);
+	assert_int_equal(fts_export_with_summary(&p), 1);
+	assert_string_equal(fts_export_cmdline(&p, cmd, sizeof(cmd)),
+			    "ftscope convert -i trace.dat -o ftrace_data.db --with_summary");
+	/* JSON: not offered, not on the command line, and the toggle refuses */
+	p.json = 1;
+	snprintf(p.output, sizeof(p.output), "ftrace_data.json");
+	assert_int_equal(fts_export_with_summary(&p), 0);
+	assert_string_equal(fts_export_cmdline(&p, cmd, sizeof(cmd)),
+			    "ftscope convert -i trace.dat -o ftrace_data.json --format json");
+	assert_int_equal(fts_export_toggle_summary(&p), 0);
+	/* back to DB: the choice is kept */
+	p.json = 0;
+	snprintf(p.output, sizeof(p.output), "ftrace_data.db");
+	assert_int_equal(fts_export_with_summary(&p), 1);
+	assert_int_equal(fts_export_toggle_summary(&p), 1);
+	assert_int_equal(fts_export_with_summary(&p), 0);
+	assert_null(strstr(fts_export_cmdline(&p, cmd, sizeof(cmd)), "--with_summary"));
+}
+
+static int run_job(enum fts_export_job_kind kind, const struct fts_export_plan *p,
+		   struct fts_pipeline_result *res, struct fts_err *err)
+{
+	struct fts_export_job *j;
+	int rc;
+
+	assert_int_equal(fts_export_job_start(kind, p, &j), 0);
+	assert_int_equal(fts_export_job_kind(j), kind);
+	while (!fts_export_job_done(j))
+		usleep(10000);
+	rc = fts_export_job_result(j, res, err);
+	fts_export_job_free(j);
+	return rc;
+}
+
+static long long db_count(const char *db, const char *table)
+{
+	char cmd[1024];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "sqlite3 '%s' 'select count(*) from %s' 2>/dev/null", db, table);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	pclose(f);
+	return v;
+}
+
+/*
+ * The export worker writes what fts_convert writes for the plan's command
+ * line (--with_summary included), and the range job gives the capture's
+ * span from the pipeline's result.
+ */
+static void test_export_job(void **state)
+{
+	struct fts_pipeline_result *res = calloc(1, sizeof(*res));
+	struct fts_export_plan *p = calloc(1, sizeof(*p));
+	struct fts_convert_opts co = { .format = FTS_OUT_DB, .cs_rows = 1, .with_summary = 1 };
+	struct fts_err err = { 0 };
+	char b[600];
+
+	(void)state;
+	assert_non_null(res);
+	assert_non_null(p);
+	snprintf(p->input, sizeof(p->input), "%s", FTS_ASSETS "/sample/sample.dat");
+	assert_int_equal(run_job(FTS_JOB_RANGE, p, res, &err), 0);
+	assert_true(res->items > 1000);
+	assert_true(res->span_lo > 0 && res->span_lo < res->span_hi);
+
+	snprintf(p->output, sizeof(p->output), "%s/ftrace_data.db", tmpdir);
+	assert_int_equal(fts_export_toggle_summary(p), 1);
+	assert_int_equal(run_job(FTS_JOB_EXPORT, p, res, &err), 0);
+	assert_true(db_count(p->output, "trace_task_summary") > 0);
+	assert_int_equal(db_count(p->output, "slice"), (long long)res->items);
+	/* the same rows as `ftscope convert ... --with_summary` (what the CLI calls) */
+	snprintf(b, sizeof(b), "%s/ftrace_data_cli.db", tmpdir);
+	co.input = p->input;
+	co.output = b;
+	assert_int_equal(fts_convert(&co, NULL, &err), 0);
+	assert_int_equal(db_count(b, "trace_task_summary"), db_count(p->output, "trace_task_summary"));
+	assert_int_equal(db_count(b, "slice"), db_count(p->output, "slice"));
+
+	/* a failure is reported, and leaves nothing */
+	snprintf(p->input, sizeof(p->input), "%s/nonexistent.dat", tmpdir);
+	snprintf(p->output, sizeof(p->output), "%s/ftrace_data2.db", tmpdir);
+	assert_true(run_job(FTS_JOB_EXPORT, p, res, &err) < 0);
+	assert_non_null(strstr(err.msg, "nonexistent.dat"));
+	assert_int_equal(access(p->output, F_OK), -1);
+	free(p);
+	free(res);
+}
+
 static void test_line_edit(void **state)
 {
 	struct fts_line_edit e;
@@ -478,6 +585,8 @@ int main(void)
 		cmocka_unit_test(test_setup_choices),
 		cmocka_unit_test(test_shell_quote),
 		cmocka_unit_test(test_export_plan),
+		cmocka_unit_test(test_export_summary_toggle),
+		cmocka_unit_test_setup_teardown(test_export_job, setup_dir, remove_dir),
 		cmocka_unit_test(test_line_edit),
 		cmocka_unit_test_setup_teardown(test_live_top, setup_dir, remove_dir),
 	};

@@ -78,12 +78,17 @@ ok "the bundled sample's window (another day) is flagged as not overlapping"
 keys Enter C-u; text "$WORK/prof"; keys Enter
 wait_for "100% of the capture is inside the profiling window" 20
 at80 "export" "capture +"
+# the export goes through fts_convert, so it offers --with_summary too
+keys j j Space; wait_for "Summary +yes" 5
 keys x
 wait_for "Exported" 60
 wait_for "Next: copy it with the profiling data" 5
 [ -s ftrace_data.db ] || fail "no ftrace_data.db"
 python3 "$SRC/tests/contract/insight_check.py" ftrace_data.db || fail "ftrace_data.db fails insight_check.py"
 ok "ftrace_data.db passes insight_check.py"
+[ "$(sqlite3 ftrace_data.db 'select count(*) from trace_task_summary')" -gt 0 ] ||
+	fail "the export's --with_summary wrote no trace_task_summary rows"
+ok "the export wrote Insight's task summary tables (--with_summary)"
 at80 "export summary" "Exported"
 keys o; wait_for "ftscope preview +ftrace_data.db" 20; wait_for "CPU Scheduling" 10
 keys q; wait_for "ftscope . export" 5

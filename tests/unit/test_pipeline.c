@@ -2,7 +2,9 @@
 /*
  * Unit tests for the open pipeline: several sinks at once through the tee,
  * staged progress in order, cancel at each stage leaving no file behind,
- * DB and JSON inputs replayed, and library messages that name no CLI flag.
+ * DB and JSON inputs replayed, the item span in the result (also with no
+ * sink), fts_convert reporting the same stages and cancelling the same way,
+ * and library messages that name no CLI flag.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,7 +21,6 @@
 
 #include "ftscope/ftscope.h"
 #include "ftscope/pipeline.h"
-#include "export/sink/sinks.h"
 
 #define IRQ_TXT FTS_TEST_DATA "/irq/irq.txt"
 #define IRQ_DAT FTS_TEST_DATA "/irq/irq.dat"
@@ -118,7 +119,7 @@ static int run(const char *input, const char *db, const char *json, struct seen 
 		o.progress = on_stage;
 		o.progress_ctx = seen;
 	}
-	/* probe before the SQLite sink's thread exists, as fts_convert does */
+	/* these inputs are known: skip the trace.dat probe helper */
 	o.probed = 1;
 	if (db)
 		assert_int_equal(fts_sqlite_sink_create(db, &sinks[n++], err), 0);
@@ -224,6 +225,108 @@ static void test_replay_db_and_json(void **state)
 	}
 }
 
+/* A sink that finds the span itself, to check the result's. */
+struct span_sink {
+	struct fts_sink base;
+	uint64_t n, lo, hi;
+};
+
+static int sp_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *e)
+{
+	(void)s; (void)l; (void)e;
+	return 0;
+}
+
+static int sp_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *e)
+{
+	struct span_sink *sp = (struct span_sink *)s;
+
+	(void)e;
+	if (!sp->n || it->ts < sp->lo)
+		sp->lo = it->ts;
+	if (!sp->n || it->ts + it->dur > sp->hi)
+		sp->hi = it->ts + it->dur;
+	sp->n++;
+	return 0;
+}
+
+static int sp_finish(struct fts_sink *s, int ok, struct fts_err *e)
+{
+	(void)s; (void)ok; (void)e;
+	return 0;
+}
+
+static void sp_destroy(struct fts_sink *s)
+{
+	(void)s;
+}
+
+/* The result carries the items' span, with sinks or with none at all. */
+static void test_span_in_result(void **state)
+{
+	struct span_sink sp = { .base = { sp_lane, sp_item, sp_finish, sp_destroy, NULL } };
+	struct fts_sink *sinks[1] = { &sp.base };
+	struct fts_pipeline_opts o = { .input = IRQ_DAT, .cs_rows = 1, .probed = 1 };
+	struct fts_pipeline_result r1, r2;
+	struct fts_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(fts_pipeline_run(&o, sinks, 1, &r1, &err), 0);
+	assert_true(sp.n > 100);
+	assert_int_equal(r1.items, sp.n);
+	assert_int_equal(r1.span_lo, sp.lo);
+	assert_int_equal(r1.span_hi, sp.hi);
+	assert_true(r1.span_lo < r1.span_hi);
+	/* no sink: the same counters and span, nothing written anywhere */
+	assert_int_equal(fts_pipeline_run(&o, NULL, 0, &r2, &err), 0);
+	assert_int_equal(r2.items, r1.items);
+	assert_int_equal(r2.span_lo, r1.span_lo);
+	assert_int_equal(r2.span_hi, r1.span_hi);
+	assert_int_equal(r2.model.cpu_slices, r1.model.cpu_slices);
+	/* a failed run: no items, no span */
+	o.input = FTS_TEST_DATA "/bad/garbage.txt";
+	assert_true(fts_pipeline_run(&o, NULL, 0, &r2, &err) < 0);
+	assert_int_equal(r2.items, 0);
+	assert_int_equal(r2.span_lo, 0);
+	assert_int_equal(r2.span_hi, 0);
+}
+
+/* fts_convert reports the pipeline's stages, fills its result and cancels at any stage. */
+static void test_convert_progress_and_cancel(void **state)
+{
+	enum fts_stage at[] = { FTS_STAGE_PROBE, FTS_STAGE_CLOCK, FTS_STAGE_READ, FTS_STAGE_FINISH };
+	struct fts_convert_opts co = { .input = IRQ_DAT, .format = FTS_OUT_DB, .cs_rows = 1 };
+	struct seen seen = { .cancel_at = -1 };
+	struct fts_pipeline_result res;
+	struct fts_err err = { 0 };
+
+	(void)state;
+	clean();
+	co.output = path("ftrace_data.db");
+	co.progress = on_stage;
+	co.progress_ctx = &seen;
+	assert_int_equal(fts_convert(&co, &res, &err), 0);
+	assert_int_equal(seen.n, 4);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(seen.order[i], at[i]);
+	assert_int_equal(res.input_kind, FTS_PIPE_TRACE);
+	assert_int_equal(res.input_format, FTS_FMT_DAT);
+	assert_true(res.items > 100);
+	assert_true(res.span_lo < res.span_hi);
+	assert_int_equal(q(co.output, "select count(*) from slice"), (long long)res.items);
+	assert_int_equal(q(co.output, "select min(timestamp) from slice"), (long long)res.span_lo);
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		struct seen c = { .cancel_at = (int)at[i] };
+
+		clean();
+		co.progress_ctx = &c;
+		co.format = i % 2 ? FTS_OUT_JSON : FTS_OUT_DB;
+		co.output = path(i % 2 ? "ftrace_data.json" : "ftrace_data.db");
+		assert_int_equal(fts_convert(&co, &res, &err), -ECANCELED);
+		assert_int_equal(entries(), 0);
+	}
+}
+
 /* Library messages say what is wrong without naming a flag of the CLI. */
 static void test_messages_name_no_flag(void **state)
 {
@@ -249,6 +352,8 @@ int main(void)
 		cmocka_unit_test(test_cancel_leaves_nothing),
 		cmocka_unit_test(test_cancel_keeps_old_output),
 		cmocka_unit_test(test_replay_db_and_json),
+		cmocka_unit_test(test_span_in_result),
+		cmocka_unit_test(test_convert_progress_and_cancel),
 		cmocka_unit_test(test_messages_name_no_flag),
 	};
 

@@ -9,18 +9,20 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "core/pipeline/pipeline_local.h"
 #include "core/util/file_util.h"
 
 #define SQLITE_MAGIC "SQLite format 3"
 
-int fts_pipeline_detect(const char *path, enum fts_pipeline_input *kind, struct fts_err *err)
+int fts_pipe_detect(const char *path, enum fts_pipeline_input *kind, enum fts_input_format *fmt,
+		    struct fts_err *err)
 {
-	enum fts_input_format fmt;
 	char head[64];
 	size_t got;
 	ssize_t n;
 	int rc;
 
+	*fmt = FTS_FMT_UNKNOWN;
 	/* never a plain open: a FIFO or device given as input would hang it */
 	rc = fts_read_head(path, head, sizeof(head), &got, NULL, err);
 	if (rc)
@@ -40,5 +42,12 @@ int fts_pipeline_detect(const char *path, enum fts_pipeline_input *kind, struct 
 		break;
 	}
 	*kind = FTS_PIPE_TRACE;
-	return fts_input_detect(path, &fmt, err);
+	return fts_input_detect(path, fmt, err);
+}
+
+int fts_pipeline_detect(const char *path, enum fts_pipeline_input *kind, struct fts_err *err)
+{
+	enum fts_input_format fmt;
+
+	return fts_pipe_detect(path, kind, &fmt, err);
 }

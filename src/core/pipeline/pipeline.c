@@ -2,8 +2,10 @@
 /*
  * pipeline.c - one pass: detect -> probe -> clock pre-scan -> time map ->
  * pid map -> read -> sched model -> the caller's sinks (through a tee), with
- * staged progress that can cancel. DB and JSON inputs skip the model: their
- * rows are replayed (replay.c).
+ * staged progress that can cancel. The input's head is classified once
+ * (detect.c) and the reader for that format is called directly, not through
+ * fts_read_any, which would read the head again. DB and JSON inputs skip the
+ * model: their rows are replayed (replay.c).
  */
 #include "ftscope/pipeline.h"
 
@@ -59,6 +61,10 @@ static int count_item(struct fts_sink *s, const struct fts_item *it, struct fts_
 {
 	struct fts_pipe_count *c = (struct fts_pipe_count *)s;
 
+	if (!c->items || it->ts < c->span_lo)
+		c->span_lo = it->ts;
+	if (!c->items || it->ts + it->dur > c->span_hi)
+		c->span_hi = it->ts + it->dur;
 	c->items++;
 	return c->next->item(c->next, it, err);
 }
@@ -83,6 +89,38 @@ static void count_destroy(struct fts_sink *s)
 	(void)s;
 }
 
+/* Behind the counter when the caller gave no sink: the run only fills its result. */
+static int none_lane(struct fts_sink *s, const struct fts_lane *lane, struct fts_err *err)
+{
+	(void)s;
+	(void)lane;
+	(void)err;
+	return 0;
+}
+
+static int none_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
+{
+	(void)s;
+	(void)it;
+	(void)err;
+	return 0;
+}
+
+static int none_finish(struct fts_sink *s, int ok, struct fts_err *err)
+{
+	(void)s;
+	(void)ok;
+	(void)err;
+	return 0;
+}
+
+/* The reader for a trace whose format the run's detection already found. */
+static int read_trace(enum fts_input_format fmt, const char *path, const struct fts_read_opts *ro,
+		      struct fts_read_stats *st, struct fts_err *err)
+{
+	return fmt == FTS_FMT_DAT ? fts_read_dat(path, ro, st, err) : fts_read_text(path, ro, st, err);
+}
+
 struct scan_ctx {
 	uint64_t n;
 };
@@ -99,14 +137,14 @@ static int scan_emit(void *ctx, const struct fts_event *ev)
  * ftscope's recorder stores a (realtime, mono_raw) pair at the start of the
  * trace; find it before converting so every item is placed on the epoch.
  */
-static void scan_clock(const char *path, struct fts_clock_pair *cp)
+static void scan_clock(enum fts_input_format fmt, const char *path, struct fts_clock_pair *cp)
 {
 	struct scan_ctx s = { 0 };
 	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s, .probed = 1 };
 	struct fts_read_stats st;
 
 	memset(&st, 0, sizeof(st));
-	if (fts_read_any(path, &ro, &st, NULL) >= 0 && st.clock.valid)
+	if (read_trace(fmt, path, &ro, &st, NULL) >= 0 && st.clock.valid)
 		*cp = st.clock;
 }
 
@@ -169,7 +207,7 @@ static int load_maps(struct fts_pipe *p, struct fts_pidmap **pm, struct fts_err 
 	{
 		struct fts_clock_pair cp = { 0 };
 
-		scan_clock(o->input, &cp);
+		scan_clock(res->input_format, o->input, &cp);
 		fts_timemap_from_clock(&res->time, &cp);
 	}
 	return 0;
@@ -191,7 +229,7 @@ static int read_and_model(struct fts_pipe *p, struct fts_err *err)
 	ro.probed = 1;
 	if (fts_pipe_report(p, FTS_STAGE_READ, 0, 0, "bytes"))
 		return cancelled(err);
-	rc = fts_read_any(o->input, &ro, &res->read, err);
+	rc = read_trace(res->input_format, o->input, &ro, &res->read, err);
 	if (p->cancelled)
 		return cancelled(err);
 	if (rc > 0 || p->model_err.code) {
@@ -221,9 +259,11 @@ static int run_trace(struct fts_pipe *p, struct fts_err *err)
 	struct fts_model_opts mo;
 	int rc;
 
-	rc = fts_input_detect(o->input, &p->res->input_format, err);
-	if (!rc && p->res->input_format == FTS_FMT_DAT && !o->probed)
+	/* the format comes from the run's detection: the head is not read again */
+	if (p->res->input_format == FTS_FMT_DAT && !o->probed)
 		rc = fts_read_dat_probe(o->input, err);
+	else
+		rc = 0;
 	if (!rc)
 		rc = load_maps(p, &pm, err);
 	if (rc)
@@ -248,6 +288,7 @@ int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *cons
 		     int nsinks, struct fts_pipeline_result *res, struct fts_err *err)
 {
 	struct fts_pipeline_result local;
+	struct fts_sink none = { none_lane, none_item, none_finish, count_destroy, NULL };
 	struct fts_sink *tee = NULL;
 	struct fts_pipe p;
 	int rc;
@@ -261,28 +302,30 @@ int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *cons
 	p.t0 = fts__clock_mono_s();
 	p.progress = opts->progress;
 	p.progress_ctx = opts->progress_ctx;
-	if (!opts->input || !sinks || nsinks < 1)
+	if (!opts->input || nsinks < 0 || (nsinks && !sinks))
 		return fts_err_set(err, -EINVAL, "internal error: no input or no sink");
-	rc = nsinks == 1 ? 0 : fts_sink_tee(sinks, nsinks, &tee, err);
+	rc = nsinks > 1 ? fts_sink_tee(sinks, nsinks, &tee, err) : 0;
 	if (rc)
 		goto fail;
 	p.count.base.lane = count_lane;
 	p.count.base.item = count_item;
 	p.count.base.finish = count_finish;
 	p.count.base.destroy = count_destroy;
-	p.count.next = tee ? tee : sinks[0];
+	p.count.next = tee ? tee : nsinks ? sinks[0] : &none;
 	p.count.base.flow = p.count.next->flow ? count_flow : NULL;
 
 	if (fts_pipe_report(&p, FTS_STAGE_PROBE, 0, 0, "bytes")) {
 		rc = cancelled(err);
 		goto fail;
 	}
-	rc = fts_pipeline_detect(opts->input, &res->input_kind, err);
+	rc = fts_pipe_detect(opts->input, &res->input_kind, &res->input_format, err);
 	if (!rc)
 		rc = res->input_kind == FTS_PIPE_TRACE ? run_trace(&p, err) : fts_pipe_replay(&p, err);
 	if (!rc && fts_pipe_report(&p, FTS_STAGE_FINISH, 0, 0, "items"))
 		rc = cancelled(err);
 	res->items = p.count.items;
+	res->span_lo = p.count.span_lo;
+	res->span_hi = p.count.span_hi;
 	if (rc)
 		goto fail;
 	rc = p.count.next->finish(p.count.next, 1, err);

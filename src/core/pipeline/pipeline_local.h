@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pipeline_local.h - state shared by the pipeline's files (src/pipeline only). */
+/* pipeline_local.h - state shared by the pipeline's files (src/core/pipeline only). */
 #ifndef FTS_PIPELINE_LOCAL_H
 #define FTS_PIPELINE_LOCAL_H
 
@@ -11,6 +11,7 @@ struct fts_pipe_count {
 	struct fts_sink base;
 	struct fts_sink *next;
 	uint64_t items;
+	uint64_t span_lo, span_hi;  /* of the items counted (struct fts_pipeline_result) */
 };
 
 struct fts_pipe {
@@ -33,6 +34,13 @@ struct fts_pipe {
  */
 int fts_pipe_report(struct fts_pipe *p, enum fts_stage stage, uint64_t done, uint64_t total,
 		    const char *unit);
+
+/*
+ * fts_pipe_detect - fts_pipeline_detect, also giving a trace's format, so the
+ * run reads the input's head once to classify it (detect.c).
+ */
+int fts_pipe_detect(const char *path, enum fts_pipeline_input *kind, enum fts_input_format *fmt,
+		    struct fts_err *err);
 
 /* fts_pipe_replay - a DB or JSON input read back into p->count (replay.c). */
 int fts_pipe_replay(struct fts_pipe *p, struct fts_err *err);

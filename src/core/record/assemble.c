@@ -40,12 +40,12 @@ static int ask(struct asm_ctl *c, enum fts_record_stage stage, uint64_t done, ui
 
 static int copy_step(void *arg, uint64_t done, uint64_t total)
 {
-	return ask(arg, FTS_STAGE_ASSEMBLE, done, total);
+	return ask(arg, FTS_REC_STAGE_ASSEMBLE, done, total);
 }
 
 static int render_step(void *arg, uint64_t events)
 {
-	return ask(arg, FTS_STAGE_RENDER, events, 0);
+	return ask(arg, FTS_REC_STAGE_RENDER, events, 0);
 }
 
 /* Cut a stream to whole pages: a failed write may leave a partial one. */

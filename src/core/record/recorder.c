@@ -364,7 +364,7 @@ static int drain_more(void *arg, uint64_t bytes)
 	uint64_t now = fts__clock_mono_ns();
 
 	if (now - c->last_ns >= 50000000u) {
-		struct fts_record_progress p = { FTS_STAGE_DRAIN, c->drained + bytes - c->at_halt, 0 };
+		struct fts_record_progress p = { FTS_REC_STAGE_DRAIN, c->drained + bytes - c->at_halt, 0 };
 
 		ask(c, &p);
 		c->last_ns = now;

@@ -10,7 +10,7 @@
  * declared; the first "X" event always has a string pid of "CPU Scheduling"
  * or "Process Scheduling", which is how Insight recognises ftrace JSON.
  */
-#include "export/sink/sinks.h"
+#include "ftscope/pipeline.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -13,7 +13,6 @@
  * The file is written under a temp name and renamed into place only when
  * complete.
  */
-#include "export/sink/sinks.h"
 #include "ftscope/pipeline.h"
 
 #include <errno.h>

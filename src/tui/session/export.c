@@ -7,15 +7,12 @@
  * mapping (offered when one sits beside the capture); then a progress bar
  * with rate and ETA that Esc cancels, the summary and what to do next.
  *
- * Slow work (the capture's time range, the export) runs in one worker
- * thread with every signal blocked; the screen polls its progress on the
- * tick. The pipeline's progress callback returns the cancel flag, so a
- * cancelled export leaves no file behind (and keeps an older one).
+ * Slow work (the capture's time range, the export through fts_convert)
+ * runs in one worker thread (export_job.c) that the screen polls on the
+ * tick; Esc cancels it through the progress callback, so a cancelled
+ * export leaves no file behind (and keeps an older one).
  */
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +20,8 @@
 #include <unistd.h>
 
 #include <ftscope/pipeline.h>
-#include <ftscope/reader.h>
 
+#include "tui/session/export_job.h"
 #include "tui/session/export_plan.h"
 #include "front/fmt.h"
 #include "tui/session/home_model.h"
@@ -33,36 +30,13 @@
 #include "tui/session/session.h"
 #include "tui/session/setup_model.h"
 
-enum field { F_FORMAT, F_OUTPUT, F_PROFILING, F_PIDMAP, F__COUNT };
-enum job_kind { JOB_NONE, JOB_RANGE, JOB_EXPORT };
-
-/* A sink that only notes the first start and the last end. */
-struct range_sink {
-	struct fts_sink base;
-	uint64_t lo, hi;
-};
-
-struct job {
-	pthread_t th;
-	enum job_kind kind;
-	int started;
-	atomic_int cancel, finished;
-	pthread_mutex_t mu;          /* guards prog */
-	struct fts_progress prog;
-	/* inputs, copied so the screen may change its fields meanwhile */
-	struct fts_export_plan plan;
-	/* results, read after finished */
-	int rc;
-	struct fts_err err;
-	struct fts_pipeline_result res;
-	struct range_sink range;
-};
+enum field { F_FORMAT, F_OUTPUT, F_PROFILING, F_PIDMAP, F_SUMMARY, F__COUNT };
 
 struct fts_export_state {
 	struct fts_export_plan plan;
 	enum field focus;
 	struct fts_line_edit ed;
-	struct job job;
+	struct fts_export_job *job;  /* the running or finished worker, NULL: none */
 	int range_known;
 	char range_err[700];
 	int exported;                /* the last export succeeded */
@@ -72,7 +46,7 @@ struct fts_export_state {
 
 static const char *const help[] = {
 	"Up Down", "move between fields (also j k, Tab)",
-	"Enter", "edit the field (Space switches the format)",
+	"Enter", "edit the field (Space switches the format or the summary tables)",
 	"x", "export now",
 	"Esc", "while exporting: cancel (no file is left behind)",
 	"o", "after an export: open the written file in the preview",
@@ -80,128 +54,16 @@ static const char *const help[] = {
 	NULL,
 };
 
-static int range_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *e)
+static int exporting(const struct fts_export_state *st)
 {
-	(void)s; (void)l; (void)e;
-	return 0;
+	return st && st->job && fts_export_job_kind(st->job) == FTS_JOB_EXPORT;
 }
 
-static int range_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *e)
+/* Cancel and wait for the worker, if any (a cancelled export removes its temp file first). */
+static void job_stop(struct fts_export_state *st)
 {
-	struct range_sink *r = (struct range_sink *)s;
-
-	(void)e;
-	if (!r->lo || it->ts < r->lo)
-		r->lo = it->ts;
-	if (it->ts + it->dur > r->hi)
-		r->hi = it->ts + it->dur;
-	return 0;
-}
-
-static int range_finish(struct fts_sink *s, int ok, struct fts_err *e)
-{
-	(void)s; (void)ok; (void)e;
-	return 0;
-}
-
-static void range_destroy(struct fts_sink *s)
-{
-	(void)s;
-}
-
-static int on_progress(void *ctx, const struct fts_progress *p)
-{
-	struct job *j = ctx;
-
-	pthread_mutex_lock(&j->mu);
-	j->prog = *p;
-	pthread_mutex_unlock(&j->mu);
-	return atomic_load(&j->cancel);
-}
-
-static void *job_main(void *arg)
-{
-	struct job *j = arg;
-	struct fts_pipeline_opts po;
-	enum fts_pipeline_input kind;
-	struct fts_sink *sink = NULL;
-	int rc;
-
-	memset(&po, 0, sizeof(po));
-	po.input = j->plan.input;
-	po.cs_rows = 1;
-	po.progress = on_progress;
-	po.progress_ctx = j;
-	if (j->kind == JOB_EXPORT) {
-		po.profiling_data = j->plan.profiling[0] ? j->plan.profiling : NULL;
-		po.pid_mapping = j->plan.pid_mapping[0] ? j->plan.pid_mapping : NULL;
-	}
-	/* the trace.dat probe forks: before any sink starts a thread */
-	rc = fts_pipeline_detect(po.input, &kind, &j->err);
-	if (!rc && kind == FTS_PIPE_TRACE) {
-		enum fts_input_format fmt = FTS_FMT_UNKNOWN;
-
-		rc = fts_input_detect(po.input, &fmt, &j->err);
-		if (!rc && fmt == FTS_FMT_DAT)
-			rc = fts_read_dat_probe(po.input, &j->err);
-		po.probed = 1;
-	}
-	if (!rc && j->kind == JOB_RANGE) {
-		memset(&j->range.base, 0, sizeof(j->range.base));
-		j->range.base.lane = range_lane;
-		j->range.base.item = range_item;
-		j->range.base.finish = range_finish;
-		j->range.base.destroy = range_destroy;
-		sink = &j->range.base;
-	} else if (!rc) {
-		rc = j->plan.json ? fts_json_sink_create(j->plan.output, &sink, &j->err)
-				  : fts_sqlite_sink_create(j->plan.output, &sink, &j->err);
-	}
-	if (!rc) {
-		rc = fts_pipeline_run(&po, &sink, 1, &j->res, &j->err);
-		sink->destroy(sink);
-	}
-	j->rc = rc;
-	atomic_store(&j->finished, 1);
-	return NULL;
-}
-
-static int job_start(struct fts_export_state *st, enum job_kind kind)
-{
-	struct job *j = &st->job;
-	sigset_t all, old;
-	int rc;
-
-	memset(&j->prog, 0, sizeof(j->prog));
-	memset(&j->err, 0, sizeof(j->err));
-	memset(&j->res, 0, sizeof(j->res));
-	memset(&j->range, 0, sizeof(j->range));
-	j->plan = st->plan;
-	j->kind = kind;
-	atomic_store(&j->cancel, 0);
-	atomic_store(&j->finished, 0);
-	/* the thread inherits a full mask: signals stay with the loop's thread */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&j->th, NULL, job_main, j);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc) {
-		j->kind = JOB_NONE;
-		return -rc;
-	}
-	j->started = 1;
-	return 0;
-}
-
-/* Wait for the worker (after cancelling it when @cancel). */
-static void job_join(struct job *j, int cancel)
-{
-	if (!j->started)
-		return;
-	if (cancel)
-		atomic_store(&j->cancel, 1);
-	pthread_join(j->th, NULL);
-	j->started = 0;
+	fts_export_job_free(st->job);
+	st->job = NULL;
 }
 
 /* Fill the plan's defaults from the input: output beside it, a pid map found there. */
@@ -237,12 +99,11 @@ static void enter(struct fts_session *s)
 	struct fts_export_state *st = s->exp;
 
 	if (st) {
-		job_join(&st->job, 1);
+		job_stop(st);
 	} else {
 		st = s->exp = calloc(1, sizeof(*st));
 		if (!st)
 			return;
-		pthread_mutex_init(&st->job.mu, NULL);
 	}
 	st->exported = 0;
 	st->range_known = 0;
@@ -251,7 +112,7 @@ static void enter(struct fts_session *s)
 	plan_defaults(s, st);
 	check(st);
 	s->msg[0] = 0;
-	if (job_start(st, JOB_RANGE))
+	if (fts_export_job_start(FTS_JOB_RANGE, &st->plan, &st->job))
 		snprintf(st->range_err, sizeof(st->range_err), "cannot start a thread");
 }
 
@@ -309,13 +170,16 @@ static void draw_form(struct fts_session *s, struct fts_grid *g, int y, int maxy
 	struct fts_style sel = fts_theme_style(&s->theme, FTS_R_LABEL_SEL);
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
 	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
-	static const char *const label[] = { "Format", "Output", "Profiling", "Pid map" };
+	static const char *const label[] = { "Format", "Output", "Profiling", "Pid map", "Summary" };
 	const char *val[F__COUNT];
 
 	val[F_FORMAT] = st->plan.json ? "json (Chrome trace, also opens in Perfetto)" : "db (MindStudio Insight ftrace DB)";
 	val[F_OUTPUT] = st->plan.output;
 	val[F_PROFILING] = st->plan.profiling[0] ? st->plan.profiling : "(none: Enter to give the Ascend profiling directory)";
 	val[F_PIDMAP] = st->plan.pid_mapping[0] ? st->plan.pid_mapping : "(none: host pids)";
+	val[F_SUMMARY] = st->plan.json ? "(DB only)" : st->plan.with_summary ?
+		"yes: Insight's Ftrace Task Summary tables, context switches per CPU (--with_summary)" :
+		"no: Insight computes them (Space: write them, with context switches per CPU)";
 	for (int f = 0; f < F__COUNT && y <= maxy; f++, y++) {
 		fts_grid_printf(g, 2, y, 11, (int)st->focus == f ? sel : hs, "%-10s", label[f]);
 		if (st->ed.active && st->ed.field == f) {
@@ -358,9 +222,7 @@ static void draw_progress(struct fts_session *s, struct fts_grid *g, int y)
 	int bw = g->w - 4;
 	int bytes;
 
-	pthread_mutex_lock(&st->job.mu);
-	p = st->job.prog;
-	pthread_mutex_unlock(&st->job.mu);
+	fts_export_job_progress(st->job, &p);
 	bytes = p.unit && !strcmp(p.unit, "bytes");
 	f = p.total ? (double)p.done / (double)p.total : 0;
 	rate = p.elapsed_s > 0 ? (double)p.done / p.elapsed_s : 0;
@@ -413,8 +275,7 @@ static void draw_done(struct fts_session *s, struct fts_grid *g, int y, int maxy
 static void draw(struct fts_session *s, struct fts_grid *g)
 {
 	struct fts_export_state *st = s->exp;
-	int exporting = st && st->job.started && st->job.kind == JOB_EXPORT;
-	int y = fts_session_frame(s, g, "export", exporting ? "Esc cancel" :
+	int y = fts_session_frame(s, g, "export", exporting(st) ? "Esc cancel" :
 				  "x export  Enter edit  Space format  o open result  q back  ? help");
 	int maxy = g->h - 4;
 
@@ -423,7 +284,7 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	fts_grid_text(g, 1, y, 8, "Input", fts_theme_style(&s->theme, FTS_R_HEADER));
 	fts_grid_text(g, 13, y++, g->w - 13, st->plan.input, fts_theme_style(&s->theme, FTS_R_NORMAL));
 	fts_export_cmdline(&st->plan, s->cmdline, sizeof(s->cmdline));
-	if (exporting) {
+	if (exporting(st)) {
 		draw_progress(s, g, y + 1);
 		return;
 	}
@@ -434,39 +295,45 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	draw_form(s, g, y, maxy);
 }
 
+/* The capture's time range arrived (or not): the profiling bars can be drawn. */
+static void range_done(struct fts_export_state *st, int rc, const struct fts_pipeline_result *r,
+		       const struct fts_err *err)
+{
+	if (rc == -ECANCELED)
+		return;
+	if (rc || !r->items)
+		snprintf(st->range_err, sizeof(st->range_err), "cannot read the capture's time range: %s",
+			 rc ? err->msg : "it holds no scheduler items");
+	st->plan.cap_lo = r->span_lo;
+	st->plan.cap_hi = r->span_hi;
+	st->range_known = !rc && r->items;
+}
+
 static unsigned tick(struct fts_session *s)
 {
 	struct fts_export_state *st = s->exp;
-	struct job *j;
+	struct fts_pipeline_result r;
+	struct fts_err err = { 0 };
+	int rc;
 
-	if (!st || !st->job.started)
+	if (!st || !st->job)
 		return 0;
-	j = &st->job;
-	if (!atomic_load(&j->finished))
-		return j->kind == JOB_EXPORT ? FTS_SR_REDRAW : 0;
-	job_join(j, 0);
-	if (j->kind == JOB_RANGE) {
-		if (j->rc == -ECANCELED)
-			return FTS_SR_REDRAW;
-		if (j->rc || !j->range.hi)
-			snprintf(st->range_err, sizeof(st->range_err), "cannot read the capture's time range: %s",
-				 j->rc ? j->err.msg : "it holds no scheduler items");
-		st->plan.cap_lo = j->range.lo;
-		st->plan.cap_hi = j->range.hi;
-		st->range_known = !j->rc && j->range.hi;
+	if (!fts_export_job_done(st->job))
+		return exporting(st) ? FTS_SR_REDRAW : 0;
+	rc = fts_export_job_result(st->job, &r, &err);
+	if (!exporting(st)) {
+		range_done(st, rc, &r, &err);
+	} else if (rc == -ECANCELED) {
+		fts_session_say(s, 0, "export cancelled; nothing was written");
+	} else if (rc) {
+		fts_session_say(s, 1, "export failed: %s", err.msg);
 	} else {
-		if (j->rc == -ECANCELED) {
-			fts_session_say(s, 0, "export cancelled; nothing was written");
-		} else if (j->rc) {
-			fts_session_say(s, 1, "export failed: %s", j->err.msg);
-		} else {
-			st->exported = 1;
-			st->res = j->res;
-			snprintf(st->done_output, sizeof(st->done_output), "%s", j->plan.output);
-			fts_session_say(s, 0, "wrote %s", j->plan.output);
-		}
+		st->exported = 1;
+		st->res = r;
+		snprintf(st->done_output, sizeof(st->done_output), "%s", st->plan.output);
+		fts_session_say(s, 0, "wrote %s", st->plan.output);
 	}
-	j->kind = JOB_NONE;
+	job_stop(st);
 	return FTS_SR_REDRAW;
 }
 
@@ -507,9 +374,9 @@ static unsigned key(struct fts_session *s, int k)
 
 	if (!st)
 		return k == 'q' ? FTS_SR_QUIT : 0;
-	if (st->job.started && st->job.kind == JOB_EXPORT) {
+	if (exporting(st)) {
 		if (k == FTS_KEY_ESC || k == 'q')
-			atomic_store(&st->job.cancel, 1);
+			fts_export_job_cancel(st->job);
 		return FTS_SR_REDRAW;
 	}
 	if (st->ed.active) {
@@ -520,8 +387,7 @@ static unsigned key(struct fts_session *s, int k)
 	s->msg[0] = 0;
 	switch (k) {
 	case 'q': case FTS_KEY_ESC:
-		job_join(&st->job, 1);
-		st->job.kind = JOB_NONE;
+		job_stop(st);
 		s->next = FTS_SCR_HOME;
 		return FTS_SR_GOTO;
 	case 'k': case FTS_KEY_UP: case FTS_KEY_BTAB:
@@ -537,6 +403,8 @@ static unsigned key(struct fts_session *s, int k)
 		}
 		if (st->focus == F_FORMAT)
 			switch_format(st);
+		else if (st->focus == F_SUMMARY)
+			fts_export_toggle_summary(&st->plan);
 		else
 			fts_edit_begin(&st->ed, st->focus, st->focus == F_OUTPUT ? st->plan.output :
 				       st->focus == F_PROFILING ? st->plan.profiling : st->plan.pid_mapping);
@@ -558,8 +426,8 @@ static unsigned key(struct fts_session *s, int k)
 			fts_session_say(s, 1, "the profiling directory is not usable: %s", st->plan.prof_note);
 			break;
 		}
-		job_join(&st->job, 1);
-		if (job_start(st, JOB_EXPORT))
+		job_stop(st);
+		if (fts_export_job_start(FTS_JOB_EXPORT, &st->plan, &st->job))
 			fts_session_say(s, 1, "cannot start the export thread");
 		break;
 	default:
@@ -576,8 +444,7 @@ static void on_signal(struct fts_session *s, int sig)
 	if (!st)
 		return;
 	/* a cancelled export removes its temporary file before the thread ends */
-	job_join(&st->job, 1);
-	pthread_mutex_destroy(&st->job.mu);
+	job_stop(st);
 	free(st);
 	s->exp = NULL;
 }

@@ -111,6 +111,19 @@ void fts_export_bar(int64_t lo, int64_t hi, int64_t axis_lo, int64_t axis_hi, in
 		*x1 = *x0 + 1;
 }
 
+int fts_export_toggle_summary(struct fts_export_plan *p)
+{
+	if (p->json)
+		return 0;
+	p->with_summary = !p->with_summary;
+	return 1;
+}
+
+int fts_export_with_summary(const struct fts_export_plan *p)
+{
+	return p->with_summary && !p->json;
+}
+
 const char *fts_export_cmdline(const struct fts_export_plan *p, char *buf, size_t len)
 {
 	char q[8200];
@@ -121,6 +134,8 @@ const char *fts_export_cmdline(const struct fts_export_plan *p, char *buf, size_
 		off += (size_t)snprintf(buf + off, len - off, " -o %s", fts_shell_quote(p->output, q, sizeof(q)));
 	if (p->json && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --format json");
+	if (fts_export_with_summary(p) && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --with_summary");
 	if (p->profiling[0] && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --profiling_data %s",
 					fts_shell_quote(p->profiling, q, sizeof(q)));

@@ -2,8 +2,8 @@
 /*
  * export_plan.h - the export screen's checks, without curses: Insight's name
  * and path rules, the profiling directory's cards and how the capture's time
- * range overlaps each card's window (the bars on one time axis), and the
- * equivalent `ftscope convert` command line.
+ * range overlaps each card's window (the bars on one time axis), the
+ * --with_summary toggle, and the equivalent `ftscope convert` command line.
  */
 #ifndef FTS_TUI_EXPORT_PLAN_H
 #define FTS_TUI_EXPORT_PLAN_H
@@ -19,6 +19,7 @@ struct fts_export_plan {
 	int json;                 /* 0: ftrace DB, 1: Chrome JSON */
 	char profiling[4096];     /* "" none */
 	char pid_mapping[4096];   /* "" none */
+	int with_summary;         /* --with_summary asked for; DB only (fts_export_with_summary) */
 	/* filled by fts_export_check */
 	char output_note[512];    /* Insight would not import it, and why; "" when fine */
 	int output_bad;           /* the output cannot be written as given (wrong extension) */
@@ -77,6 +78,25 @@ double fts_export_overlap(const struct fts_export_plan *p);
  */
 void fts_export_bar(int64_t lo, int64_t hi, int64_t axis_lo, int64_t axis_hi, int width, int *x0,
 		    int *x1);
+
+/**
+ * fts_export_toggle_summary - switch --with_summary (Insight's Ftrace Task
+ * Summary tables written by us) on or off
+ * @p: the plan
+ *
+ * DB only: with the JSON format the toggle stays off.
+ *
+ * Returns 1 when it changed, 0 when the format does not allow it.
+ */
+int fts_export_toggle_summary(struct fts_export_plan *p);
+
+/**
+ * fts_export_with_summary - whether the export writes the summary tables
+ * @p: the plan
+ *
+ * Returns 1 when asked for and the format is DB, else 0.
+ */
+int fts_export_with_summary(const struct fts_export_plan *p);
 
 /**
  * fts_export_cmdline - the equivalent `ftscope convert` command line

@@ -177,7 +177,7 @@ static void draw_stopping(struct fts_session *s, struct fts_grid *g, int y)
 	fts_draw_section(s, g, 0, y++, g->w, "Stopping");
 	fts_grid_printf(g, 2, y++, g->w - 2, fts_theme_style(&s->theme, FTS_R_NORMAL), "%s: %s%s%s",
 			stage[st->prog.stage < 3 ? st->prog.stage : 0],
-			st->prog.stage == FTS_STAGE_RENDER ? fts_fmt_count((double)st->prog.done, a, sizeof(a))
+			st->prog.stage == FTS_REC_STAGE_RENDER ? fts_fmt_count((double)st->prog.done, a, sizeof(a))
 							   : fts_fmt_bytes((double)st->prog.done, a, sizeof(a)),
 			st->prog.total ? " of " : "",
 			st->prog.total ? fts_fmt_bytes((double)st->prog.total, b, sizeof(b)) : "");

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/*
+ * export_job.c - the export screen's worker thread (see export_job.h).
+ *
+ * The screen's thread starts the job and polls it on its tick; the worker
+ * only writes its progress (under @mu) and, once, its outcome before it
+ * sets @finished. The progress callback returns the cancel flag, so the
+ * library stops at its next report and removes what it had written.
+ */
+#include "tui/session/export_job.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ftscope/ftscope.h>
+
+#include "kit/kit.h"
+
+struct fts_export_job {
+	pthread_t th;
+	enum fts_export_job_kind kind;
+	int joined;
+	atomic_int cancel, finished;
+	pthread_mutex_t mu;          /* guards prog */
+	struct fts_progress prog;
+	/* the input, a copy: the screen may change its plan meanwhile */
+	struct fts_export_plan plan;
+	/* the outcome, written by the worker before @finished */
+	int rc;
+	struct fts_err err;
+	struct fts_pipeline_result res;
+};
+
+static int on_progress(void *ctx, const struct fts_progress *p)
+{
+	struct fts_export_job *j = ctx;
+
+	pthread_mutex_lock(&j->mu);
+	j->prog = *p;
+	pthread_mutex_unlock(&j->mu);
+	return atomic_load(&j->cancel);
+}
+
+/* The capture's span, as exported (cs_rows on): no sink, only the result. */
+static int run_range(struct fts_export_job *j)
+{
+	struct fts_pipeline_opts po;
+
+	memset(&po, 0, sizeof(po));
+	po.input = j->plan.input;
+	po.cs_rows = 1;
+	po.progress = on_progress;
+	po.progress_ctx = j;
+	return fts_pipeline_run(&po, NULL, 0, &j->res, &j->err);
+}
+
+/* What `ftscope convert` would do with the plan's command line (fts_export_cmdline). */
+static int run_export(struct fts_export_job *j)
+{
+	const struct fts_export_plan *p = &j->plan;
+	struct fts_convert_opts co;
+
+	memset(&co, 0, sizeof(co));
+	co.input = p->input;
+	co.output = p->output;
+	co.format = p->json ? FTS_OUT_JSON : FTS_OUT_DB;
+	co.profiling_data = p->profiling[0] ? p->profiling : NULL;
+	co.pid_mapping = p->pid_mapping[0] ? p->pid_mapping : NULL;
+	co.cs_rows = 1;
+	co.with_summary = fts_export_with_summary(p);
+	co.progress = on_progress;
+	co.progress_ctx = j;
+	return fts_convert(&co, &j->res, &j->err);
+}
+
+static void *job_main(void *arg)
+{
+	struct fts_export_job *j = arg;
+
+	j->rc = j->kind == FTS_JOB_RANGE ? run_range(j) : run_export(j);
+	atomic_store(&j->finished, 1);
+	return NULL;
+}
+
+int fts_export_job_start(enum fts_export_job_kind kind, const struct fts_export_plan *plan,
+			 struct fts_export_job **out)
+{
+	struct fts_export_job *j = calloc(1, sizeof(*j));
+	int rc;
+
+	*out = NULL;
+	if (!j)
+		return -ENOMEM;
+	j->kind = kind;
+	j->plan = *plan;
+	pthread_mutex_init(&j->mu, NULL);
+	atomic_init(&j->cancel, 0);
+	atomic_init(&j->finished, 0);
+	rc = fts__thread_start(&j->th, NULL, job_main, j);
+	if (rc) {
+		pthread_mutex_destroy(&j->mu);
+		free(j);
+		return rc;
+	}
+	*out = j;
+	return 0;
+}
+
+enum fts_export_job_kind fts_export_job_kind(const struct fts_export_job *j)
+{
+	return j->kind;
+}
+
+void fts_export_job_progress(struct fts_export_job *j, struct fts_progress *p)
+{
+	pthread_mutex_lock(&j->mu);
+	*p = j->prog;
+	pthread_mutex_unlock(&j->mu);
+}
+
+void fts_export_job_cancel(struct fts_export_job *j)
+{
+	atomic_store(&j->cancel, 1);
+}
+
+int fts_export_job_done(const struct fts_export_job *j)
+{
+	return atomic_load(&j->finished);
+}
+
+static void join(struct fts_export_job *j)
+{
+	if (!j->joined) {
+		pthread_join(j->th, NULL);
+		j->joined = 1;
+	}
+}
+
+int fts_export_job_result(struct fts_export_job *j, struct fts_pipeline_result *res,
+			  struct fts_err *err)
+{
+	join(j);
+	if (res)
+		*res = j->res;
+	if (err)
+		*err = j->err;
+	return j->rc;
+}
+
+void fts_export_job_free(struct fts_export_job *j)
+{
+	if (!j)
+		return;
+	fts_export_job_cancel(j);
+	join(j);
+	pthread_mutex_destroy(&j->mu);
+	free(j);
+}
