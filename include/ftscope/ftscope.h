@@ -15,6 +15,8 @@
 #include "cleanup.h"
 #include "error.h"
 #include "event.h"
+#include "log.h"
+#include "output.h"
 #include "reader.h"
 #include "sched_model.h"
 #include "timemap.h"
@@ -47,6 +49,10 @@ struct fts_convert_opts {
 	 * is then ignored (no marker rows).
 	 */
 	int with_summary;
+	/* The trace.dat probe's helper (see fts_read_dat_probe); NULL: none. */
+	const char *probe_helper;
+	/* Who gets @output (all zero: the writer keeps it). */
+	struct fts_owner owner;
 };
 
 struct fts_convert_result {

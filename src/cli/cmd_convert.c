@@ -13,6 +13,7 @@
 #include "cli/opts.h"
 #include "front/insight.h"
 #include "front/inputs.h"
+#include "front/process.h"
 #include "front/sigcleanup.h"
 #include "front/term_safe.h"
 #include <ftscope/ftscope.h>
@@ -255,11 +256,13 @@ int fts_cmd_convert(int argc, char **argv)
 	prog.t0 = fts__clock_mono_s();
 	o.progress = on_progress;
 	o.progress_ctx = &prog;
+	o.probe_helper = fts_front_probe_helper();
+	fts_front_output_owner(&o.owner);
 	rc = fts_convert(&o, &res, &err);
 	if (prog.on)
 		fprintf(stderr, "\r%72s\r", "");
 	if (rc) {
-		fts_msg_err("convert", "%s", err.msg);
+		fts_msg_err("convert", "%s%s", err.msg, fts_opts_output_hint(rc, err.msg, o.output));
 		return 1;
 	}
 	if (!quiet)

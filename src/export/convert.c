@@ -49,6 +49,7 @@ int fts_convert(const struct fts_convert_opts *opts, struct fts_convert_result *
 	po.cs_rows = opts->with_summary ? 0 : opts->cs_rows;
 	po.progress = opts->progress ? to_legacy : NULL;
 	po.progress_ctx = &lp;
+	po.probe_helper = opts->probe_helper;
 	if (res)
 		memset(res, 0, sizeof(*res));
 	if (opts->with_summary && opts->format != FTS_OUT_DB)
@@ -61,14 +62,17 @@ int fts_convert(const struct fts_convert_opts *opts, struct fts_convert_result *
 
 		rc = fts_input_detect(opts->input, &fmt, err);
 		if (!rc && fmt == FTS_FMT_DAT)
-			rc = fts_read_dat_probe(opts->input, err);
+			rc = fts_read_dat_probe(opts->input, opts->probe_helper, err);
+		if (rc == FTS_PROBE_UNISOLATED)
+			rc = 0;
 		po.probed = 1;
 	}
 	if (!rc)
-		rc = opts->format == FTS_OUT_JSON ? fts_json_sink_create(opts->output, &sink, err) :
-						    opts->with_summary ?
-						    fts_sqlite_sink_create_summary(opts->output, &sink, err) :
-						    fts_sqlite_sink_create(opts->output, &sink, err);
+		rc = opts->format == FTS_OUT_JSON ?
+			fts_json_sink_create(opts->output, &opts->owner, &sink, err) :
+		     opts->with_summary ?
+			fts_sqlite_sink_create_summary(opts->output, &opts->owner, &sink, err) :
+			fts_sqlite_sink_create(opts->output, &opts->owner, &sink, err);
 	if (rc)
 		return rc;
 	rc = fts_pipeline_run(&po, &sink, 1, &pr, err);

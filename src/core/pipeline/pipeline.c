@@ -223,7 +223,9 @@ static int run_trace(struct fts_pipe *p, struct fts_err *err)
 
 	rc = fts_input_detect(o->input, &p->res->input_format, err);
 	if (!rc && p->res->input_format == FTS_FMT_DAT && !o->probed)
-		rc = fts_read_dat_probe(o->input, err);
+		rc = fts_read_dat_probe(o->input, o->probe_helper, err);
+	if (rc == FTS_PROBE_UNISOLATED)
+		rc = 0;
 	if (!rc)
 		rc = load_maps(p, &pm, err);
 	if (rc)

@@ -27,6 +27,7 @@
 
 #include "tui/session/export_plan.h"
 #include "front/fmt.h"
+#include "front/process.h"
 #include "tui/session/home_model.h"
 #include "tui/kit/keys.h"
 #include "tui/kit/line_edit.h"
@@ -125,6 +126,7 @@ static void *job_main(void *arg)
 	struct fts_pipeline_opts po;
 	enum fts_pipeline_input kind;
 	struct fts_sink *sink = NULL;
+	struct fts_owner owner;
 	int rc;
 
 	memset(&po, 0, sizeof(po));
@@ -143,7 +145,7 @@ static void *job_main(void *arg)
 
 		rc = fts_input_detect(po.input, &fmt, &j->err);
 		if (!rc && fmt == FTS_FMT_DAT)
-			rc = fts_read_dat_probe(po.input, &j->err);
+			rc = fts_read_dat_probe(po.input, fts_front_probe_helper(), &j->err);
 		po.probed = 1;
 	}
 	if (!rc && j->kind == JOB_RANGE) {
@@ -154,8 +156,9 @@ static void *job_main(void *arg)
 		j->range.base.destroy = range_destroy;
 		sink = &j->range.base;
 	} else if (!rc) {
-		rc = j->plan.json ? fts_json_sink_create(j->plan.output, &sink, &j->err)
-				  : fts_sqlite_sink_create(j->plan.output, &sink, &j->err);
+		fts_front_output_owner(&owner);
+		rc = j->plan.json ? fts_json_sink_create(j->plan.output, &owner, &sink, &j->err)
+				  : fts_sqlite_sink_create(j->plan.output, &owner, &sink, &j->err);
 	}
 	if (!rc) {
 		rc = fts_pipeline_run(&po, &sink, 1, &j->res, &j->err);
