@@ -19,7 +19,9 @@
  * Data pages are not read here: read_dat.c checks them itself (dat_pages.c).
  */
 #include "ftscope/reader.h"
+#include "core/trace/dat_layout.h"
 #include "core/trace/dat_pages.h"
+#include "core/util/file_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -145,11 +148,35 @@ static int probe_verdict(const char *path, int status, int answered, struct fts_
 	return 0;
 }
 
+/*
+ * Compressed data is read here with libzstd, its pages checked as they are
+ * decompressed; without libzstd it would go to libtracecmd unchecked (and
+ * through a cache that never frees), so it is refused instead.
+ */
+static int check_codec(const char *path, struct fts_err *err)
+{
+	struct stat sb;
+	int fd = fts_open_regular(path, 0, &sb, err), missing;
+
+	if (fd < 0)
+		return fd;
+	missing = fts_dat_codec_missing(fd, (uint64_t)sb.st_size);
+	close(fd);
+	if (missing)
+		return fts_err_set(err, -ENOTSUP,
+				   "%s: trace.dat is zstd-compressed and ftscope was built without zstd (libzstd); rebuild with libzstd-dev installed, or convert on a machine that has it",
+				   path);
+	return 0;
+}
+
 int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err)
 {
 	int p[2], status, answered, rc;
 	pid_t pid;
 
+	rc = check_codec(path, err);
+	if (rc)
+		return rc;
 	if (!helper)
 		return FTS_PROBE_UNISOLATED;
 	if (pipe2(p, O_CLOEXEC) < 0)
