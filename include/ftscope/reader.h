@@ -36,6 +36,8 @@ struct fts_read_opts {
 
 /* fts_read_dat_probe's answer when no helper was given. */
 #define FTS_PROBE_UNISOLATED 1
+/* The first argument fts_read_dat_probe gives its helper: "HELPER __probe-dat FILE". */
+#define FTS_PROBE_HELPER_ARG "__probe-dat"
 
 /**
  * fts_input_detect - open a file and classify it by content, never by name

@@ -10,7 +10,7 @@
 #include <ftscope/ftscope.h>
 
 /* The hidden subcommand the probe helper runs as (see fts_read_dat_probe). */
-#define FTS_FRONT_PROBE_CMD "__probe-dat"
+#define FTS_FRONT_PROBE_CMD FTS_PROBE_HELPER_ARG
 
 /**
  * fts_front_probe_helper - the trace.dat probe's helper for the library's options
@@ -30,7 +30,8 @@ const char *fts_front_probe_helper(void);
  * killed by SIGXCPU), opens the file with fts_read_dat_probe_answer, prints
  * nothing.
  *
- * Returns the exit status: 0 opened, 1 not, 2 usage.
+ * Returns 2 on a usage error; otherwise ends the process (_exit) with 0
+ * when the file opened, 1 when not.
  */
 int fts_front_probe_main(int argc, char **argv);
 

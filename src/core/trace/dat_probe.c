@@ -38,7 +38,6 @@
 #include <trace-cmd/trace-cmd.h>
 
 #define PROBE_FD 3                 /* the pipe's write end in the helper */
-#define PROBE_ARG "__probe-dat"
 /*
  * A looping helper is stopped by its own CPU limit (the front end sets it);
  * this wall-clock bound only catches one that blocks without using CPU.
@@ -57,8 +56,10 @@ int fts_read_dat_probe_answer(const char *path)
 	for (int i = 0; i < n; i++) {
 		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
 
-		if (!b)
+		if (!b) {
+			tracecmd_close(h);
 			return 1;
+		}
 		tracecmd_close(b);
 	}
 	tracecmd_close(h);
@@ -86,7 +87,7 @@ static int probe_spawn(const char *helper, const char *path, int wfd, pid_t *pid
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none;
-	char *argv[] = { (char *)helper, (char *)PROBE_ARG, (char *)path, NULL };
+	char *argv[] = { (char *)helper, (char *)FTS_PROBE_HELPER_ARG, (char *)path, NULL };
 	char **env = probe_env();
 	int rc;
 

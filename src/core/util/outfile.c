@@ -186,11 +186,12 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
 	return fts_err_set(err, rc, "%s: cannot create output in %s: %s", target, dir, strerror(-rc));
 }
 
-
 /*
  * The rename lives in the directory: until the directory itself is synced a
  * power cut can bring back the old file (or none) although the data was
- * fsynced. File systems that cannot fsync a directory say EINVAL: nothing to do.
+ * fsynced. File systems that cannot fsync a directory say EINVAL, and a
+ * directory we may write but not read (a drop box) cannot be opened to sync:
+ * nothing to do in either case.
  */
 static int sync_dir(const char *target)
 {
@@ -206,7 +207,7 @@ static int sync_dir(const char *target)
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - target), target);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return errno == EACCES ? 0 : -errno;
 	if (fsync(fd) && errno != EINVAL)
 		rc = -errno;
 	close(fd);
