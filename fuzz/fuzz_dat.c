@@ -18,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fts_read_opts ro = { .emit = emit };
+	/* headers that crash libtracecmd must take the helper down, not the target */
+	struct fts_read_opts ro = { .emit = emit, .probe_helper = FTS_FUZZ_PROBE_HELPER };
 	struct fts_read_stats st;
 	char path[64];
 

@@ -6,7 +6,7 @@ set -euo pipefail
 PKGS=(
 	build-essential cmake pkg-config
 	libsqlite3-dev libcjson-dev libncurses-dev
-	libtracefs-dev libtraceevent-dev libtracecmd-dev
+	libtracefs-dev libtraceevent-dev libtracecmd-dev libzstd-dev
 	libcmocka-dev sqlite3 python3 trace-cmd rt-tests tmux util-linux
 )
 missing=()

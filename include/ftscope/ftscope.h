@@ -17,6 +17,8 @@
 #include "error.h"
 #include "event.h"
 #include "lane.h"
+#include "log.h"
+#include "output.h"
 #include "pidmap.h"
 #include "reader.h"
 #include "sched_model.h"
@@ -51,6 +53,10 @@ struct fts_convert_opts {
 	 * is then ignored (no marker rows).
 	 */
 	int with_summary;
+	/* The trace.dat probe's helper (see fts_read_dat_probe); NULL: none. */
+	const char *probe_helper;
+	/* Who gets @output (all zero: the writer keeps it). */
+	struct fts_owner owner;
 };
 
 /**

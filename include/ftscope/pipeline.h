@@ -16,6 +16,7 @@
 #include "error.h"
 #include "event.h"
 #include "lane.h"
+#include "output.h"
 #include "reader.h"
 #include "sched_model.h"
 #include "timemap.h"
@@ -70,9 +71,11 @@ struct fts_pipeline_opts {
 	void *progress_ctx;
 	/*
 	 * The caller already ran fts_read_dat_probe on @input (it runs the trace
-	 * library in a freshly exec'd helper), so the run does not probe again.
+	 * library in a helper program), so the run does not probe again.
 	 */
 	int probed;
+	/* The trace.dat probe's helper (see fts_read_dat_probe); NULL: none. */
+	const char *probe_helper;
 };
 
 /* What the pipeline found at its input. */
@@ -111,6 +114,8 @@ int fts_sink_tee(struct fts_sink *const *sinks, int n, struct fts_sink **out,
  * fts_sqlite_sink_create - a sink writing Insight's ftrace DB to @path
  * @path: the DB; written through a temporary file in the same directory,
  *        renamed into place at finish(ok=1), never through a symlink
+ * @owner: who gets the DB (set on the temporary file before the rename);
+ *         NULL: the writer keeps it
  * @out: the sink, destroyed with its destroy()
  * @err: filled on error
  *
@@ -118,12 +123,14 @@ int fts_sink_tee(struct fts_sink *const *sinks, int n, struct fts_sink **out,
  *
  * Returns 0 or a negative errno.
  */
-int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_err *err);
+int fts_sqlite_sink_create(const char *path, const struct fts_owner *owner, struct fts_sink **out,
+			   struct fts_err *err);
 
 /**
  * fts_sqlite_sink_create_summary - fts_sqlite_sink_create, plus MindStudio
  * Insight's Ftrace Task Summary tables precomputed at finish
  * @path: the DB, as for fts_sqlite_sink_create
+ * @owner: as for fts_sqlite_sink_create
  * @out: the sink, destroyed with its destroy()
  * @err: filled on error
  *
@@ -137,18 +144,20 @@ int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_e
  *
  * Returns 0 or a negative errno.
  */
-int fts_sqlite_sink_create_summary(const char *path, struct fts_sink **out,
-				   struct fts_err *err);
+int fts_sqlite_sink_create_summary(const char *path, const struct fts_owner *owner,
+				   struct fts_sink **out, struct fts_err *err);
 
 /**
  * fts_json_sink_create - a sink writing Chrome-trace JSON to @path
  * @path: the file; written through a temporary file renamed into place at finish(ok=1)
+ * @owner: as for fts_sqlite_sink_create
  * @out: the sink, destroyed with its destroy()
  * @err: filled on error
  *
  * Returns 0 or a negative errno.
  */
-int fts_json_sink_create(const char *path, struct fts_sink **out, struct fts_err *err);
+int fts_json_sink_create(const char *path, const struct fts_owner *owner, struct fts_sink **out,
+			 struct fts_err *err);
 
 struct fts_pipeline_result {
 	enum fts_input_format input_format;

@@ -53,6 +53,8 @@ struct fts_store_open_opts {
 	struct fts_sink *extra;
 	fts_stage_fn progress;       /* may be NULL; non-zero return cancels */
 	void *progress_ctx;
+	/* The trace.dat probe's helper (see fts_read_dat_probe); NULL: none. */
+	const char *probe_helper;
 };
 
 /**

@@ -26,7 +26,18 @@ struct fts_read_opts {
 	void *progress_ctx;
 	/* The caller already ran fts_read_dat_probe on this file: skip it. */
 	int probed;
+	/*
+	 * The program fts_read_dat_probe runs to open a trace.dat's headers
+	 * (see there); NULL: none, the headers are parsed in this process after
+	 * the page checks only.
+	 */
+	const char *probe_helper;
 };
+
+/* fts_read_dat_probe's answer when no helper was given. */
+#define FTS_PROBE_UNISOLATED 1
+/* The first argument fts_read_dat_probe gives its helper: "HELPER __probe-dat FILE". */
+#define FTS_PROBE_HELPER_ARG "__probe-dat"
 
 /**
  * fts_input_detect - open a file and classify it by content, never by name
@@ -72,7 +83,8 @@ int fts_read_text(const char *path, const struct fts_read_opts *opts,
  * Records through libtracecmd, fields through libtraceevent, every page and
  * record length checked first. A truncated file, a corrupt data page or
  * record (the message names the CPU and file offset), a header that crashes
- * the trace library, and time going backwards on a CPU are errors.
+ * the trace library (in @opts->probe_helper; without one the headers are
+ * parsed here), and time going backwards on a CPU are errors.
  *
  * Returns 0, the emitter's non-zero value, or a negative errno.
  */
@@ -82,18 +94,36 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 /**
  * fts_read_dat_probe - check that the trace library can open a trace.dat
  * @path: the file
+ * @helper: the program that opens it, or NULL
  * @err: filled when it cannot
  *
- * Opens @path with libtracecmd in a freshly exec'd copy of the running
- * program (/proc/self/exe; no fork of the caller, so it is safe with threads
- * running), so a corrupt header that crashes or hangs the library is reported
- * instead of crashing the caller. fts_read_dat runs it unless opts->probed.
- * A program that is not linked with this library (an interpreter loading it
- * later) cannot answer: the probe then passes.
+ * First checks, in this process, every data page the trace library loads
+ * when it opens @path. Then runs @helper as "HELPER __probe-dat PATH" (no
+ * fork of the caller, so it is safe with threads running; an almost empty
+ * environment; the answer pipe on fd 3), which calls
+ * fts_read_dat_probe_answer: a corrupt header that crashes or hangs the
+ * trace library takes the helper down, not the caller. A helper that cannot
+ * be started, or ends without answering, is an error: the file is then not
+ * opened. ftscope's own helper is the ftscope binary. fts_read_dat runs this
+ * unless opts->probed.
  *
- * Returns 0 or a negative errno.
+ * Returns 0, FTS_PROBE_UNISOLATED when @helper is NULL (only the page checks
+ * ran: the headers will be parsed in this process), or a negative errno.
  */
-int fts_read_dat_probe(const char *path, struct fts_err *err);
+int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err);
+
+/**
+ * fts_read_dat_probe_answer - the helper's half of fts_read_dat_probe
+ * @path: the file named on the helper's command line
+ *
+ * Opens @path and each of its buffer instances with libtracecmd in this
+ * process, then writes the answer on fd 3. Only a helper program calls it
+ * (ftscope's hidden "__probe-dat" subcommand), after limiting its own CPU
+ * time; it prints nothing.
+ *
+ * Returns the helper's exit status: 0 when the file opened, 1 otherwise.
+ */
+int fts_read_dat_probe_answer(const char *path);
 
 /**
  * fts_read_any - detect a trace's format and run the matching reader

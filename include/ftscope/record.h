@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "output.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,6 +43,7 @@ struct fts_record_opts {
 	double pidmap_interval_s;  /* rescan period with nspid; 0 = 1 s */
 	double duration_s;         /* > 0: tracing stops by itself after this long; 0 = until stopped */
 	int live_top;              /* 1: decode the streamed pages for fts_record_health's top (needs sched) */
+	struct fts_owner owner;    /* who gets the output and the pid mapping; all zero: the writer */
 };
 
 /* One event of the reference set and whether this kernel has it. */
@@ -314,6 +316,7 @@ void fts_record_summary_release(struct fts_record_summary *sum);
  * fts_pidmapper_start - keep a pid mapping file up to date
  * @path: the JSON file to write (never through a symlink)
  * @interval_s: rescan period in seconds; <= 0 writes once at stop too (1 s)
+ * @owner: who gets @path at every write; NULL: the writer keeps it
  * @out: set to the running mapper
  * @err: message on failure
  *
@@ -322,8 +325,8 @@ void fts_record_summary_release(struct fts_record_summary *sum);
  *
  * Returns 0 or a negative errno.
  */
-int fts_pidmapper_start(const char *path, double interval_s, struct fts_pidmapper **out,
-			struct fts_err *err);
+int fts_pidmapper_start(const char *path, double interval_s, const struct fts_owner *owner,
+			struct fts_pidmapper **out, struct fts_err *err);
 
 /**
  * fts_pidmapper_stop - rescan once more, write the file, stop and free

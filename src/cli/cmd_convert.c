@@ -14,6 +14,7 @@
 #include "cli/opts.h"
 #include "front/insight.h"
 #include "front/inputs.h"
+#include "front/process.h"
 #include "front/sigcleanup.h"
 #include "front/term_safe.h"
 #include <ftscope/cleanup.h>
@@ -328,6 +329,8 @@ int fts_cmd_convert(int argc, char **argv)
 	prog.on = !quiet && isatty(STDERR_FILENO);
 	o.progress = on_progress;
 	o.progress_ctx = &prog;
+	o.probe_helper = fts_front_probe_helper();
+	fts_front_output_owner(&o.owner);
 	polled = 1;
 	rc = fts_convert(&o, &res, &err);
 	polled = 0;
@@ -337,7 +340,7 @@ int fts_cmd_convert(int argc, char **argv)
 	if (rc && stop_sig)
 		die_by(stop_sig);
 	if (rc) {
-		fts_msg_err("convert", "%s", err.msg);
+		fts_msg_err("convert", "%s%s", err.msg, fts_opts_output_hint(rc, err.msg, o.output));
 		return 1;
 	}
 	if (!quiet)

@@ -5,6 +5,7 @@
  */
 #include "cli/commands.h"
 #include "front/msg.h"
+#include "front/process.h"
 #include "cli/opts.h"
 #include "front/term_safe.h"
 #include <ftscope/error.h>
@@ -42,6 +43,7 @@ int fts_cmd_pidmap(int argc, char **argv)
 	double interval = 0, duration = 0;
 	struct fts_opts p;
 	struct fts_err err = { 0 };
+	struct fts_owner owner;
 	struct fts_pidmapper *m;
 	struct sigaction sa;
 	double t0;
@@ -75,7 +77,8 @@ int fts_cmd_pidmap(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (fts_pidmapper_start(output, interval, &m, &err)) {
+	fts_front_output_owner(&owner);
+	if (fts_pidmapper_start(output, interval, &owner, &m, &err)) {
 		fts_msg_err("pidmap", "%s", err.msg);
 		return 1;
 	}

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "front/fmt.h"
 #include "front/msg.h"
+#include "front/process.h"
 #include "cli/opts.h"
 #include "front/term_safe.h"
 #ifdef FTS_HAVE_TUI
@@ -150,6 +151,7 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 
 	*exit_now = 0;
 	fts_record_opts_init(&a->o);
+	fts_front_output_owner(&a->o.owner);
 	a->record_time = 30;
 	fts_opts_init(&p, "record", argc, argv);
 	while ((id = fts_opts_next(&p, record_opts)) != -1) {
@@ -238,8 +240,9 @@ static int start(struct record_args *a, struct fts_recorder **r)
 		return rc == -EINVAL ? 2 : 1;
 	}
 	install_signals();
-	if (fts_record_start(&a->o, r, &err)) {
-		say("%s", err.msg);
+	rc = fts_record_start(&a->o, r, &err);
+	if (rc) {
+		say("%s%s", err.msg, fts_opts_output_hint(rc, err.msg, a->o.output));
 		return 1;
 	}
 	fts_record_health(*r, &h);
@@ -500,7 +503,7 @@ static int finish_and_report(struct fts_recorder *r, const struct record_args *a
 		fprintf(stderr, "\r\033[K");
 	if (!g_hangup) {
 		if (rc) {
-			say("%s", err.msg);
+			say("%s%s", err.msg, fts_opts_output_hint(rc, err.msg, a->o.output));
 		} else {
 			show_summary(&sum, bf);
 			if (sum.truncated)

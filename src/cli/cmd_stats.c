@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "front/process.h"
 #include "front/term_safe.h"
 #include <ftscope/pipeline.h>
 #include <ftscope/stats.h>
@@ -631,6 +632,7 @@ int fts_cmd_stats(int argc, char **argv)
 		return 2;
 	}
 	a.po.cs_rows = 0; /* markers carry no numbers */
+	a.po.probe_helper = fts_front_probe_helper();
 	so.cpu_list = a.cpu_list;
 	if (a.win.set && resolve_window(&a, &so))
 		return 1;

@@ -2,6 +2,7 @@
 /* main.c - ftscope entry point: dispatch to one subcommand. */
 #include "cli/commands.h"
 #include "front/msg.h"
+#include "front/process.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,14 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/*
+	 * The trace libraries print nothing: their errors come back through
+	 * ours, escaped, and their raw text may quote a hostile file.
+	 */
+	fts_set_loglevel(FTS_LOG_NONE);
+	/* the trace.dat probe's helper: not a command a user runs, not in help */
+	if (argc >= 2 && !strcmp(argv[1], FTS_FRONT_PROBE_CMD))
+		return fts_front_probe_main(argc - 1, argv + 1);
 	if (argc < 2) {
 #ifdef FTS_HAVE_TUI
 		/* on a terminal, no command means the interactive session */

@@ -138,3 +138,12 @@ int fts_parse_seconds(const char *s, double max, double *out)
 	*out = v;
 	return 0;
 }
+
+const char *fts_opts_output_hint(int rc, const char *msg, const char *output)
+{
+	if (rc != -ELOOP && rc != -ENOSPC)
+		return "";
+	if (!output || strncmp(msg, output, strlen(output)) != 0)
+		return "";
+	return " (choose another --output)";
+}

@@ -44,4 +44,11 @@ int fts_parse_int(const char *s, long long *out);
  */
 int fts_parse_seconds(const char *s, double max, double *out);
 
+/*
+ * fts_opts_output_hint - " (choose another --output)" when the library's
+ * error (@rc, @msg) is about @output itself (a symlink there, a full disk),
+ * else "". The library names no flag; the command line knows which one.
+ */
+const char *fts_opts_output_hint(int rc, const char *msg, const char *output);
+
 #endif

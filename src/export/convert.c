@@ -18,10 +18,10 @@ static int make_sink(const struct fts_convert_opts *opts, struct fts_sink **sink
 		     struct fts_err *err)
 {
 	if (opts->format == FTS_OUT_JSON)
-		return fts_json_sink_create(opts->output, sink, err);
+		return fts_json_sink_create(opts->output, &opts->owner, sink, err);
 	if (opts->with_summary)
-		return fts_sqlite_sink_create_summary(opts->output, sink, err);
-	return fts_sqlite_sink_create(opts->output, sink, err);
+		return fts_sqlite_sink_create_summary(opts->output, &opts->owner, sink, err);
+	return fts_sqlite_sink_create(opts->output, &opts->owner, sink, err);
 }
 
 int fts_convert(const struct fts_convert_opts *opts, struct fts_pipeline_result *res,
@@ -43,6 +43,7 @@ int fts_convert(const struct fts_convert_opts *opts, struct fts_pipeline_result 
 	po.cs_rows = opts->with_summary ? 0 : opts->cs_rows;
 	po.progress = opts->progress;
 	po.progress_ctx = opts->progress_ctx;
+	po.probe_helper = opts->probe_helper;
 	rc = make_sink(opts, &sink, err);
 	if (rc)
 		return rc;

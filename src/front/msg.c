@@ -3,14 +3,9 @@
 #include "front/msg.h"
 #include "front/term_safe.h"
 
-#include <errno.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <traceevent/event-parse.h>
-#include <traceevent/event-utils.h>
 
 /* Writes @prefix (trusted text), then the formatted message escaped, then '\n'. */
 static void emit(FILE *f, const char *prefix, const char *cmd, const char *kind,
@@ -69,27 +64,4 @@ void fts_msg_line(FILE *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	emit(f, NULL, NULL, NULL, fmt, ap);
 	va_end(ap);
-}
-
-/*
- * libtraceevent's weak tep_vprint, overridden for the whole program:
- * libtraceevent, libtracefs and libtracecmd print every warning through it,
- * and their text can quote file contents (event formats, buffer names).
- * The callers have already checked the log level.
- */
-int tep_vprint(const char *name, enum tep_loglevel level, bool print_err, const char *fmt,
-	       va_list ap)
-{
-	int saved = errno;
-	char *s = NULL;
-
-	(void)level;
-	if (vasprintf(&s, fmt, ap) < 0)
-		return -1;
-	if (print_err && saved)
-		fts_msg_err(NULL, "%s: %s: %s", name ? name : "trace library", s, strerror(saved));
-	else
-		fts_msg_err(NULL, "%s: %s", name ? name : "trace library", s);
-	free(s);
-	return 0;
 }

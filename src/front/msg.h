@@ -7,8 +7,9 @@
  * written through term_safe's escaper as a whole: a caller cannot forget to
  * escape one argument. Each call writes exactly one line (the newline is
  * added here; a newline inside the text is escaped like any control byte).
- * The log output of libtraceevent, libtracefs and libtracecmd (all of which
- * print through tep_vprint) takes the same path: msg.c overrides it.
+ * The trace libraries' own log output is switched off instead (main calls
+ * fts_set_loglevel(FTS_LOG_NONE)): their errors reach us through the
+ * library's struct fts_err, and their raw text never reaches the terminal.
  */
 #ifndef FTS_MSG_H
 #define FTS_MSG_H

@@ -73,7 +73,7 @@ static void test_scan_threads_and_keep(void **state)
 	assert_int_equal(fts_pidscan_scan(t, root, &e), 4);
 	assert_int_equal(fts_pidscan_count(t), 5);
 	snprintf(out, sizeof(out), "%s/map.json", root);
-	assert_int_equal(fts_pidscan_write_json(t, out, &e), 0);
+	assert_int_equal(fts_pidscan_write_json(t, out, NULL, &e), 0);
 	j = load(out);
 	assert_non_null(j);
 	x = cJSON_GetObjectItem(j, "501");
@@ -88,7 +88,7 @@ static void test_scan_threads_and_keep(void **state)
 	/* Refuses to write through a symlink. */
 	snprintf(out, sizeof(out), "%s/link.json", root);
 	assert_int_equal(symlink("/nonexistent-target", out), 0);
-	assert_true(fts_pidscan_write_json(t, out, &e) < 0);
+	assert_true(fts_pidscan_write_json(t, out, NULL, &e) < 0);
 	fts_pidscan_free(t);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	assert_int_equal(system(cmd), 0);

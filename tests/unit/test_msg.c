@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests for the CLI's one message path (src/front/msg.c): every byte of
- * a message, and of the trace libraries' own log output, is escaped.
+ * a message is escaped. (The trace libraries' own log output is switched
+ * off instead: tests/library/test_loglevel.c.)
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,9 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-
-#include <traceevent/event-parse.h>
-#include <traceevent/event-utils.h>
 
 #include "front/msg.h"
 
@@ -49,13 +47,6 @@ static void say_warn(void)
 	fts_msg_warn(NULL, "%s", "caf\xc3\xa9 ok\n");
 }
 
-static void say_tep(void)
-{
-	tep_set_loglevel(TEP_LOG_WARNING);
-	tep_warning("format of 'ev\033]0;x\007' is odd");
-	tep_set_loglevel(TEP_LOG_NONE);
-}
-
 static void test_err_escaped(void **state)
 {
 	(void)state;
@@ -70,23 +61,11 @@ static void test_warn_keeps_utf8(void **state)
 	assert_string_equal(capture(say_warn), "ftscope: warning: caf\xc3\xa9 ok\n");
 }
 
-static void test_library_log_escaped(void **state)
-{
-	const char *s;
-
-	(void)state;
-	s = capture(say_tep);
-	assert_non_null(strstr(s, "format of 'ev\\x1b]0;x\\x07' is odd"));
-	assert_null(strchr(s, '\033'));
-	assert_null(strchr(s, '\007'));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_err_escaped),
 		cmocka_unit_test(test_warn_keeps_utf8),
-		cmocka_unit_test(test_library_log_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

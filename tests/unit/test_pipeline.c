@@ -122,9 +122,9 @@ static int run(const char *input, const char *db, const char *json, struct seen 
 	/* these inputs are known: skip the trace.dat probe helper */
 	o.probed = 1;
 	if (db)
-		assert_int_equal(fts_sqlite_sink_create(db, &sinks[n++], err), 0);
+		assert_int_equal(fts_sqlite_sink_create(db, NULL, &sinks[n++], err), 0);
 	if (json)
-		assert_int_equal(fts_json_sink_create(json, &sinks[n++], err), 0);
+		assert_int_equal(fts_json_sink_create(json, NULL, &sinks[n++], err), 0);
 	rc = fts_pipeline_run(&o, sinks, n, res, err);
 	for (int i = 0; i < n; i++)
 		sinks[i]->destroy(sinks[i]);
@@ -327,24 +327,6 @@ static void test_convert_progress_and_cancel(void **state)
 	}
 }
 
-/* Library messages say what is wrong without naming a flag of the CLI. */
-static void test_messages_name_no_flag(void **state)
-{
-	const char *bad[] = { FTS_TEST_DATA "/bad/garbage.txt", FTS_TEST_DATA "/bad/empty.txt",
-			      "/nonexistent/trace.dat", FTS_TEST_DATA "/bad/truncated.dat",
-			      FTS_TEST_DATA "/bad/malformed_pidmap.json" };
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct fts_err err = { 0 };
-
-		clean();
-		assert_true(run(bad[i], path("ftrace_data.db"), NULL, NULL, NULL, &err) < 0);
-		assert_null(strstr(err.msg, "--"));
-		assert_int_equal(entries(), 0);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,7 +336,6 @@ int main(void)
 		cmocka_unit_test(test_replay_db_and_json),
 		cmocka_unit_test(test_span_in_result),
 		cmocka_unit_test(test_convert_progress_and_cancel),
-		cmocka_unit_test(test_messages_name_no_flag),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -260,9 +260,10 @@ static int run_trace(struct fts_pipe *p, struct fts_err *err)
 	int rc;
 
 	/* the format comes from the run's detection: the head is not read again */
+	rc = 0;
 	if (p->res->input_format == FTS_FMT_DAT && !o->probed)
-		rc = fts_read_dat_probe(o->input, err);
-	else
+		rc = fts_read_dat_probe(o->input, o->probe_helper, err);
+	if (rc == FTS_PROBE_UNISOLATED)
 		rc = 0;
 	if (!rc)
 		rc = load_maps(p, &pm, err);

@@ -69,12 +69,12 @@ static int load_lanes(sqlite3 *db, const char *path, struct db_lanes *l, struct 
 {
 	sqlite3_stmt *st;
 	size_t cap = 0;
-	int rc;
+	int step;
 
 	if (sqlite3_prepare_v2(db, "SELECT track_id, tid, pid FROM thread", -1, &st, NULL))
 		return fts_err_set(err, -EINVAL,
 				   "%s: not an ftrace DB (no thread table with track_id, tid, pid)", path);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *tid = (const char *)sqlite3_column_text(st, 1);
 		const char *pid = (const char *)sqlite3_column_text(st, 2);
 		struct track *t;
@@ -100,7 +100,7 @@ static int load_lanes(sqlite3 *db, const char *path, struct db_lanes *l, struct 
 		l->n++;
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	if (step != SQLITE_DONE)
 		return db_fail(db, path, "reading its thread table failed", err);
 	return 0;
 oom:
@@ -159,14 +159,14 @@ static int read_slices(sqlite3 *db, const char *path, const struct db_lanes *l,
 	uint64_t total = max_rowid(db), n = 0;
 	const struct track *last = NULL;
 	sqlite3_stmt *st;
-	int rc;
+	int step, rc = 0;   /* SQLite's code; ours (0, negative errno, the row callback's) */
 
 	if (sqlite3_prepare_v2(db, "SELECT rowid, track_id, timestamp, duration, name, args FROM slice",
 			       -1, &st, NULL))
 		return fts_err_set(err, -EINVAL,
 				   "%s: not an ftrace DB (no slice table with track_id, timestamp, duration, name, args)",
 				   path);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t track = sqlite3_column_int64(st, 1), ts = sqlite3_column_int64(st, 2);
 		int64_t dur = sqlite3_column_int64(st, 3);
 		struct fts_rb_row row;
@@ -197,9 +197,46 @@ static int read_slices(sqlite3 *db, const char *path, const struct db_lanes *l,
 	}
 	sqlite3_finalize(st);
 	*rows = n;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return rc < 0 ? rc : db_fail(db, path, "reading its slice table failed", err);
+	if (rc)
+		return rc;
+	return step == SQLITE_DONE ? 0 : db_fail(db, path, "reading its slice table failed", err);
+}
+
+/*
+ * An ftrace DB is a file anyone may have written, read here as root: open it
+ * the way SQLite's security page advises for untrusted database files.
+ * Read-only, never through a symlink, and query_only so no statement can
+ * write; defensive mode (no writable_schema or shadow-table tricks);
+ * trusted_schema off (views and triggers may not call functions with side
+ * effects); cell sizes checked on every read (corrupt pages are refused, not
+ * followed); no mmap (a file truncated under us must not fault).
+ */
+static int open_untrusted(const char *path, sqlite3 **out, struct fts_err *err)
+{
+	static const char pragmas[] = "PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON;"
+				      " PRAGMA mmap_size=0; PRAGMA query_only=ON;";
+	sqlite3 *db = NULL;
+
+	*out = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		int rc = fts_err_set(err, -EIO, "%s: cannot open as SQLite: %s", path,
+				     db ? sqlite3_errmsg(db) : "out of memory");
+
+		sqlite3_close(db);
+		return rc;
+	}
+	if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL) != SQLITE_OK ||
+	    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, pragmas, NULL, NULL, NULL) != SQLITE_OK) {
+		int rc = fts_err_set(err, -EIO, "%s: cannot open as SQLite safely: %s", path,
+				     sqlite3_errmsg(db));
+
+		sqlite3_close(db);
+		return rc;
+	}
+	*out = db;
+	return 0;
 }
 
 int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *rows,
@@ -213,12 +250,9 @@ int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *ro
 	if (!rows)
 		rows = &local;
 	*rows = 0;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, NULL)) {
-		rc = fts_err_set(err, -EIO, "%s: cannot open as SQLite: %s", path,
-				 db ? sqlite3_errmsg(db) : "out of memory");
-		goto out;
-	}
-	rc = load_lanes(db, path, &l, err);
+	rc = open_untrusted(path, &db, err);
+	if (!rc)
+		rc = load_lanes(db, path, &l, err);
 	if (!rc && l.n == 0)
 		rc = fts_err_set(err, -ENODATA,
 				 "%s: not an ftrace DB (no \"CPU Scheduling\" or \"Process Scheduling\" lanes)",
@@ -227,7 +261,6 @@ int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *ro
 		rc = declare_lanes(&l, ops, err);
 	if (!rc)
 		rc = read_slices(db, path, &l, ops, rows, err);
-out:
 	lanes_free(&l);
 	sqlite3_close(db);
 	return rc;

@@ -118,11 +118,11 @@ static int trim_to_line(int fd, const char *path)
 	return cut_at(fd, 0);
 }
 
-static int write_dat(struct fts_dat_meta *m, const struct fts_dat_cpu *dc, int n, const char *output,
-		     struct fts_err *err)
+static int write_dat(struct fts_dat_meta *m, const struct fts_dat_cpu *dc, int n,
+		     const struct rec_assembly *a, struct fts_err *err)
 {
 	struct fts_outfile f;
-	int rc = fts_outfile_begin(&f, output, err);
+	int rc = fts_outfile_begin(&f, a->output, a->owner, err);
 
 	if (rc)
 		return rc;
@@ -142,13 +142,13 @@ static int write_text(const struct rec_assembly *a, struct fts_dat_meta *m, cons
 		      int n, struct asm_ctl *ctl, int *cut, struct fts_err *err)
 {
 	struct fts_outfile dat, f;
-	int rc = fts_outfile_begin(&dat, a->output, err), stopped = 0;
+	int rc = fts_outfile_begin(&dat, a->output, NULL, err), stopped = 0;  /* never published */
 
 	if (rc)
 		return rc;
 	rc = fts_tracedat_write(dat.fd, m, dc, n, err);
 	if (!rc)
-		rc = fts_outfile_begin(&f, a->output, err);
+		rc = fts_outfile_begin(&f, a->output, a->owner, err);
 	if (!rc) {
 		rc = fts_rec_render_text(dat.tmp, f.fd, a->clock_line, render_step, ctl, &stopped, err);
 		if (rc == -ENOSPC || rc == -EDQUOT) {
@@ -208,7 +208,7 @@ int rec_assemble(const struct rec_assembly *a, fts_record_progress_fn progress, 
 	if (a->text)
 		rc = write_text(a, &m, dc, max_cpu + 1, &ctl, cut, err);
 	else
-		rc = write_dat(&m, dc, max_cpu + 1, a->output, err);
+		rc = write_dat(&m, dc, max_cpu + 1, a, err);
 	if (m.cut && !*cut)
 		*cut = 1;
 	free(dc);

@@ -22,6 +22,7 @@
 struct fts_pidmapper {
 	struct fts_pidscan *table;
 	char path[PATH_MAX];
+	struct fts_owner owner;
 	int64_t interval_ns;
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -35,7 +36,7 @@ static int scan_and_write(struct fts_pidmapper *m, struct fts_err *err)
 
 	if (rc < 0)
 		return rc;
-	return fts_pidscan_write_json(m->table, m->path, err);
+	return fts_pidscan_write_json(m->table, m->path, &m->owner, err);
 }
 
 static void *mapper_main(void *arg)
@@ -62,8 +63,8 @@ static void *mapper_main(void *arg)
 	return NULL;
 }
 
-int fts_pidmapper_start(const char *path, double interval_s, struct fts_pidmapper **out,
-			struct fts_err *err)
+int fts_pidmapper_start(const char *path, double interval_s, const struct fts_owner *owner,
+			struct fts_pidmapper **out, struct fts_err *err)
 {
 	struct fts_pidmapper *m;
 	pthread_condattr_t ca;
@@ -78,6 +79,8 @@ int fts_pidmapper_start(const char *path, double interval_s, struct fts_pidmappe
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	}
 	snprintf(m->path, sizeof(m->path), "%s", path);
+	if (owner)
+		m->owner = *owner;
 	m->interval_ns = (int64_t)((interval_s > 0 ? interval_s : 1.0) * 1e9);
 	if (m->interval_ns < 10000000)
 		m->interval_ns = 10000000;

@@ -224,7 +224,8 @@ static int *sorted_pids(const struct fts_pidscan *t)
 	return p;
 }
 
-int fts_pidscan_write_json(const struct fts_pidscan *t, const char *path, struct fts_err *err)
+int fts_pidscan_write_json(const struct fts_pidscan *t, const char *path,
+			   const struct fts_owner *owner, struct fts_err *err)
 {
 	cJSON *root = cJSON_CreateObject();
 	int *pids = sorted_pids(t);
@@ -253,7 +254,7 @@ int fts_pidscan_write_json(const struct fts_pidscan *t, const char *path, struct
 	text = cJSON_Print(root);
 	if (!text)
 		goto out;
-	rc = fts_outfile_begin(&f, path, err);
+	rc = fts_outfile_begin(&f, path, owner, err);
 	if (rc)
 		goto done;
 	rc = fts_write_all(f.fd, text, strlen(text));

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "ftscope/error.h"
+#include "ftscope/output.h"
 
 struct fts_pidscan;
 
@@ -27,8 +28,12 @@ int fts_pidscan_scan(struct fts_pidscan *t, const char *proc, struct fts_err *er
 /* fts_pidscan_count - number of pids in @t. */
 size_t fts_pidscan_count(const struct fts_pidscan *t);
 
-/* fts_pidscan_write_json - write @t to @path atomically (temp + rename, no symlinks). */
-int fts_pidscan_write_json(const struct fts_pidscan *t, const char *path, struct fts_err *err);
+/*
+ * fts_pidscan_write_json - write @t to @path atomically (temp + rename, no
+ * symlinks), given to @owner (NULL: kept).
+ */
+int fts_pidscan_write_json(const struct fts_pidscan *t, const char *path,
+			   const struct fts_owner *owner, struct fts_err *err);
 
 /*
  * fts_pidscan_cmdlines - "pid comm\n" lines for every pid in @t, as

@@ -232,6 +232,7 @@ void rec_tracecmd_repair(void);
 /* What the assembly needs to know about the capture. */
 struct rec_assembly {
 	const char *output;
+	const struct fts_owner *owner;  /* who gets @output; NULL: kept */
 	int text;
 	const char *tracing_dir;
 	const char *const *events;

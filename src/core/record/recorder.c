@@ -108,7 +108,7 @@ static int check_output(const char *path, int need_space, struct fts_err *err)
 	struct statvfs vfs;
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
-	int rc = fts_outfile_begin(&f, path, err);
+	int rc = fts_outfile_begin(&f, path, NULL, err);
 
 	if (rc)
 		return rc;
@@ -270,7 +270,7 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 		r->o.cpus = NULL;
 	}
 	if (!rc && o->nspid)
-		rc = fts_pidmapper_start(r->pid_mapping, o->pidmap_interval_s, &r->mapper, err);
+		rc = fts_pidmapper_start(r->pid_mapping, o->pidmap_interval_s, &o->owner, &r->mapper, err);
 	if (rc) {
 		if (r->mapper)
 			fts_pidmapper_stop(r->mapper, NULL);
@@ -437,7 +437,7 @@ static int assemble(struct fts_recorder *r, const struct stop_data *d, struct st
 {
 	char clock_line[160];
 	struct rec_assembly a = {
-		.output = r->output, .text = r->text, .tracing_dir = r->tracing_dir,
+		.output = r->output, .owner = &r->o.owner, .text = r->text, .tracing_dir = r->tracing_dir,
 		.events = (const char *const *)r->ev.names, .clock_text = d->clock_text,
 		.clock_line = clock_line, .page_size = d->page_size, .ncpu = d->n, .cpu = d->cpu,
 		.fd = d->fd, .stats = d->stats,

@@ -2,13 +2,16 @@
 /* dat_layout.c - trace.dat layout walks that do not go through libtracecmd. */
 #include "core/trace/dat_layout.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifdef FTS_HAVE_ZSTD
+#include <zstd.h>
+#endif
 
 int fts_dat_pread_all(int fd, void *buf, size_t n, uint64_t off)
 {
@@ -143,20 +146,20 @@ void fts_dat_v7_free(struct dat_v7 *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/*
- * Fills @v when the file is a little-endian v7 file, uncompressed (@v->dec
- * NULL) or compressed with zstd and the zstd library loaded; returns -1 (and
- * reading falls back to libtracecmd) otherwise.
- */
-int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
-{
-	unsigned char h[512], *sec = NULL;
-	const unsigned char *p = h + FTS_DAT_MAGIC_LEN, *end = h + sizeof(h), *ver, *zname;
-	uint64_t off;
-	int ret = -1;
+/* The v7 header of a little-endian file: its page size, codec name and first option offset. */
+struct v7_head {
+	int page_size;
+	char codec[32];
+	uint64_t first_opt;
+};
 
-	memset(v, 0, sizeof(*v));
-	v->file_size = file_size;
+/* 0 when @fd holds a little-endian v7 header, -1 otherwise. */
+static int v7_head_read(int fd, uint64_t file_size, struct v7_head *vh)
+{
+	unsigned char h[512];
+	const unsigned char *p = h + FTS_DAT_MAGIC_LEN, *end = h + sizeof(h), *ver, *zname;
+
+	memset(vh, 0, sizeof(*vh));
 	if (file_size < 64 || fts_dat_pread_all(fd, h, file_size < sizeof(h) ? (size_t)file_size : sizeof(h), 0))
 		return -1;
 	if (file_size < sizeof(h))
@@ -164,20 +167,59 @@ int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
 	ver = take_str(&p, end);
 	if (!ver || strcmp((const char *)ver, "7") != 0 || end - p < 6 || p[0] != 0)
 		return -1;                      /* not v7, or big endian */
-	v->page_size = (int)fts_le32(p + 2);
+	vh->page_size = (int)fts_le32(p + 2);
 	p += 6;                                 /* endian, long size, page size */
+	zname = take_str(&p, end);
+	if (!zname || strlen((const char *)zname) >= sizeof(vh->codec) || !take_str(&p, end) ||
+	    end - p < 8)
+		return -1;
+	snprintf(vh->codec, sizeof(vh->codec), "%s", (const char *)zname);
+	vh->first_opt = fts_le64(p);
+	return 0;
+}
+
+int fts_dat_codec_missing(int fd, uint64_t file_size)
+{
+	struct v7_head vh;
+
+	if (v7_head_read(fd, file_size, &vh))
+		return 0;
+#ifdef FTS_HAVE_ZSTD
+	return 0;
+#else
+	return strcmp(vh.codec, "zstd") == 0;
+#endif
+}
+
+/*
+ * Fills @v when the file is a little-endian v7 file, uncompressed (@v->dec
+ * NULL) or compressed with zstd and built with libzstd; returns -1 (and
+ * reading falls back to libtracecmd) otherwise.
+ */
+int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
+{
+	unsigned char *sec = NULL;
+	struct v7_head vh;
+	uint64_t off;
+	int ret = -1;
+
+	memset(v, 0, sizeof(*v));
+	v->file_size = file_size;
+	if (v7_head_read(fd, file_size, &vh))
+		return -1;
+	v->page_size = vh.page_size;
 	if (v->page_size < 64 || v->page_size > (1 << 24))
 		return -1;
-	zname = take_str(&p, end);
-	if (!zname || (strcmp((const char *)zname, "zstd") != 0 &&
-		       strcmp((const char *)zname, "none") != 0) || !take_str(&p, end) || end - p < 8)
+	if (strcmp(vh.codec, "zstd") != 0 && strcmp(vh.codec, "none") != 0)
 		return -1;
-	off = fts_le64(p);
-	if (strcmp((const char *)zname, "zstd") == 0) {
-		v->dec = (dat_zstd_fn)dlsym(RTLD_DEFAULT, "ZSTD_decompress");
-		v->is_err = (dat_zstd_err_fn)dlsym(RTLD_DEFAULT, "ZSTD_isError");
-		if (!v->dec || !v->is_err)
-			return -1;
+	off = vh.first_opt;
+	if (strcmp(vh.codec, "zstd") == 0) {
+#ifdef FTS_HAVE_ZSTD
+		v->dec = ZSTD_decompress;
+		v->is_err = ZSTD_isError;
+#else
+		return -1;
+#endif
 	}
 	for (int guard = 0; off && guard < 256; guard++) {
 		uint16_t id, flags;

@@ -77,11 +77,18 @@ int fts_dat_grow(unsigned char **buf, size_t *cap, size_t need);
 
 /*
  * fts_dat_v7_load - the BUFFER options of a v7 file on @fd and the zstd
- * decompressor libtracecmd loaded (none for an uncompressed file). 0, or -1
- * when the file is not little-endian v7, uncompressed or zstd-compressed
- * (the caller then leaves it all to libtracecmd).
+ * decompressor (none for an uncompressed file). 0, or -1 when the file is
+ * not little-endian v7, uncompressed or zstd-compressed, or is zstd and
+ * ftscope was built without libzstd (the caller then leaves it all to
+ * libtracecmd; fts_dat_codec_missing lets it refuse the file first).
  */
 int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v);
+
+/*
+ * fts_dat_codec_missing - 1 when @fd holds a zstd-compressed v7 file and
+ * ftscope was built without libzstd, else 0.
+ */
+int fts_dat_codec_missing(int fd, uint64_t file_size);
 
 /* fts_dat_v7_free - release what fts_dat_v7_load allocated. */
 void fts_dat_v7_free(struct dat_v7 *v);

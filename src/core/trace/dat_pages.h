@@ -57,11 +57,12 @@ int fts_dat_zextent_check(int fd, const struct dat_v7 *v, const struct dat_page_
 			  uint64_t off, uint64_t size, int max_chunks, struct dat_page_fault *fault);
 
 /*
- * fts_dat_probe_open - open @path with libtracecmd in a freshly exec'd copy
- * of the program (dat_probe.c); the second half of fts_read_dat_probe.
- * Returns 0 or a negative code with @err filled.
+ * fts_dat_probe_open - open @path with libtracecmd in the @helper program
+ * (dat_probe.c); the second half of fts_read_dat_probe. Returns 0,
+ * FTS_PROBE_UNISOLATED when @helper is NULL, or a negative code with @err
+ * filled (also when the helper cannot be started or does not answer).
  */
-int fts_dat_probe_open(const char *path, struct fts_err *err);
+int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err);
 
 
 

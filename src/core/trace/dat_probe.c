@@ -1,22 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
- * dat_probe.c - open a trace.dat with libtracecmd in a freshly exec'd
- * process, so a corrupt header that crashes the library (its event-format
- * parser, its instance handling) is reported instead of taking the caller
- * down.
+ * dat_probe.c - open a trace.dat's headers with libtracecmd in a helper
+ * process, so a corrupt header that crashes or hangs the library (its
+ * event-format parser, its instance handling) is reported instead of taking
+ * the caller down.
  *
- * A fork() of a possibly threaded caller is not safe (the child inherits
- * locks held by other threads), so the probe execs the running program
- * again (/proc/self/exe) with FTSCOPE_DAT_PROBE set. The constructor below
- * runs in that new image before its main(): it opens the file, writes one
- * byte to the inherited pipe and exits. Any program linked with this
- * library answers the probe; one that is not (a Python interpreter that
- * loads the library later) never writes the byte, and the probe then
- * reports "not available" rather than a verdict. Data pages are not read
- * here: read_dat.c checks them itself (dat_pages.c).
+ * The helper is a program the caller names (fts_read_opts.probe_helper; the
+ * ftscope binary's hidden "__probe-dat" subcommand). The library never runs
+ * itself: a fork() of a possibly threaded caller is not safe, and re-running
+ * /proc/self/exe would start whatever program links the library. The helper
+ * is run as "HELPER __probe-dat FILE" with an almost empty environment,
+ * /dev/null on stdin, stdout and stderr and the answer pipe on fd 3, and
+ * calls fts_read_dat_probe_answer, which writes one byte after a clean open.
+ *
+ * It fails closed: a helper that cannot be started, dies, exits non-zero,
+ * or exits without the byte is an error, never a pass. With no helper the
+ * caller learns it (FTS_PROBE_UNISOLATED) and only the page checks ran.
+ * Data pages are not read here: read_dat.c checks them itself (dat_pages.c).
  */
 #include "ftscope/reader.h"
+#include "core/trace/dat_layout.h"
 #include "core/trace/dat_pages.h"
+#include "core/util/file_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,84 +31,64 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
 
-#define PROBE_ENV "FTSCOPE_DAT_PROBE"
-#define PROBE_FD 3                /* the pipe's write end in the helper */
-#define PROBE_CPU_S 30            /* CPU seconds: a library looping on a corrupt header */
+#define PROBE_FD 3                 /* the pipe's write end in the helper */
+/*
+ * A looping helper is stopped by its own CPU limit (the front end sets it);
+ * this wall-clock bound only catches one that blocks without using CPU.
+ */
+#define PROBE_WAIT_MS (10 * 60 * 1000)
 
-extern char **environ;
-
-static void probe_child(void) __attribute__((constructor));
-
-/* In the helper: open, touch every buffer instance, report, exit. */
-static void probe_child(void)
+int fts_read_dat_probe_answer(const char *path)
 {
-	const char *path = getenv(PROBE_ENV);
 	struct tracecmd_input *h;
 	int n;
 
-	if (!path)
-		return;
-	/*
-	 * CPU time, not wall time: on a loaded host (or under a sanitizer) an
-	 * honest open can take longer than any wall-clock bound, a loop cannot
-	 * outlast this one. SIGXCPU ends the helper.
-	 */
-	setrlimit(RLIMIT_CPU, &(struct rlimit){ PROBE_CPU_S, PROBE_CPU_S + 1 });
-	tep_set_loglevel(TEP_LOG_NONE);
-	tracecmd_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!h)
-		_exit(1);
+		return 1;
 	n = tracecmd_buffer_instances(h);
 	for (int i = 0; i < n; i++) {
 		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
 
-		if (!b)
-			_exit(1);
+		if (!b) {
+			tracecmd_close(h);
+			return 1;
+		}
 		tracecmd_close(b);
 	}
 	tracecmd_close(h);
-	if (write(PROBE_FD, "k", 1) != 1)
-		_exit(1);
-	_exit(0);
+	return write(PROBE_FD, "k", 1) == 1 ? 0 : 1;
 }
 
-/* The environment plus PROBE_ENV=@path; NULL when out of memory. */
-static char **probe_env(const char *path)
+/*
+ * The helper's environment: nothing of the caller's (a root caller's
+ * environment is not the helper's business) except LD_LIBRARY_PATH, which
+ * the same binary may need to find the same trace libraries.
+ */
+static char **probe_env(void)
 {
-	size_t n = 0, k = 0;
-	char **env;
+	const char *ld = getenv("LD_LIBRARY_PATH");
+	char **env = calloc(2, sizeof(*env));
 
-	while (environ && environ[n])
-		n++;
-	env = calloc(n + 2, sizeof(*env));
-	if (!env)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (strncmp(environ[i], PROBE_ENV "=", sizeof(PROBE_ENV)) != 0)
-			env[k++] = environ[i];
-	}
-	if (asprintf(&env[k], "%s=%s", PROBE_ENV, path) < 0) {
-		free(env);
-		return NULL;
-	}
+	if (env && ld && asprintf(&env[0], "LD_LIBRARY_PATH=%s", ld) < 0)
+		env[0] = NULL;
 	return env;
 }
 
-/* Starts the helper with the pipe's write end @wfd as PROBE_FD. */
-static int probe_spawn(const char *path, int wfd, pid_t *pid)
+/* Starts @helper with the pipe's write end @wfd as PROBE_FD; 0 or an errno. */
+static int probe_spawn(const char *helper, const char *path, int wfd, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none;
-	char *argv[] = { (char *)"ftscope-dat-probe", NULL };
-	char **env = probe_env(path);
+	char *argv[] = { (char *)helper, (char *)FTS_PROBE_HELPER_ARG, (char *)path, NULL };
+	char **env = probe_env();
 	int rc;
 
 	if (!env)
@@ -118,57 +103,101 @@ static int probe_spawn(const char *path, int wfd, pid_t *pid)
 	sigemptyset(&none);
 	posix_spawnattr_setsigmask(&at, &none);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
-	rc = posix_spawn(pid, "/proc/self/exe", &fa, &at, argv, env);
+	rc = posix_spawn(pid, helper, &fa, &at, argv, env);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
-	for (size_t i = 0; env[i]; i++) {
-		if (strncmp(env[i], PROBE_ENV "=", sizeof(PROBE_ENV)) == 0)
-			free(env[i]);
-	}
+	free(env[0]);
 	free(env);
 	return rc;
 }
 
-/* Waits for the verdict byte; 1 when it came. The helper has its own CPU limit. */
+/* Waits for the verdict byte: 1 when it came, 0 at EOF, -1 on timeout. */
 static int probe_read(int rfd)
 {
+	struct pollfd pfd = { .fd = rfd, .events = POLLIN };
 	char b;
 	ssize_t n;
+	int r;
 
+	do
+		r = poll(&pfd, 1, PROBE_WAIT_MS);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return -1;
 	do
 		n = read(rfd, &b, 1);
 	while (n < 0 && errno == EINTR);
 	return n == 1;
 }
 
-int fts_dat_probe_open(const char *path, struct fts_err *err)
+/* The helper's verdict from how it ended and whether it answered. */
+static int probe_verdict(const char *path, int status, int answered, struct fts_err *err)
 {
-	int p[2], status, answered, rc;
-	pid_t pid;
-
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return 0; /* no probe possible: go on without it */
-	rc = probe_spawn(path, p[1], &pid);
-	close(p[1]);
-	if (rc) {
-		close(p[0]);
-		return 0;
-	}
-	answered = probe_read(p[0]);   /* EOF when the helper exits or dies */
-	close(p[0]);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return 0;
-	}
 	if (WIFSIGNALED(status))
 		return fts_err_set(err, -EIO,
 				   "%s: trace.dat is corrupt (the trace-cmd library %s reading its headers); re-extract the trace",
 				   path, WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL ?
 				   "looped" : "crashed");
-	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return fts_err_set(err, -EIO,
 				   "%s: cannot parse trace.dat (truncated or corrupt?); re-extract the trace",
 				   path);
-	(void)answered; /* exit 0 without the byte: a program without the probe */
+	if (answered != 1)
+		return fts_err_set(err, -EIO,
+				   "%s: the trace.dat probe helper exited without an answer (not an ftscope helper?); the file was not opened",
+				   path);
 	return 0;
+}
+
+/*
+ * Compressed data is read here with libzstd, its pages checked as they are
+ * decompressed; without libzstd it would go to libtracecmd unchecked (and
+ * through a cache that never frees), so it is refused instead.
+ */
+static int check_codec(const char *path, struct fts_err *err)
+{
+	struct stat sb;
+	int fd = fts_open_regular(path, 0, &sb, err), missing;
+
+	if (fd < 0)
+		return fd;
+	missing = fts_dat_codec_missing(fd, (uint64_t)sb.st_size);
+	close(fd);
+	if (missing)
+		return fts_err_set(err, -ENOTSUP,
+				   "%s: trace.dat is zstd-compressed and ftscope was built without zstd (libzstd); rebuild with libzstd-dev installed, or convert on a machine that has it",
+				   path);
+	return 0;
+}
+
+int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err)
+{
+	int p[2], status, answered, rc;
+	pid_t pid;
+
+	rc = check_codec(path, err);
+	if (rc)
+		return rc;
+	if (!helper)
+		return FTS_PROBE_UNISOLATED;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return fts_err_set(err, -errno, "%s: cannot start the trace.dat probe helper: %s",
+				   path, strerror(errno));
+	rc = probe_spawn(helper, path, p[1], &pid);
+	close(p[1]);
+	if (rc) {
+		close(p[0]);
+		return fts_err_set(err, -rc, "%s: cannot start the trace.dat probe helper %s: %s; the file was not opened",
+				   path, helper, strerror(rc));
+	}
+	answered = probe_read(p[0]);   /* EOF when the helper exits or dies */
+	close(p[0]);
+	if (answered < 0)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return fts_err_set(err, -errno, "%s: lost the trace.dat probe helper: %s",
+					   path, strerror(errno));
+	}
+	return probe_verdict(path, status, answered, err);
 }

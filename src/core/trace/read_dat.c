@@ -24,7 +24,7 @@
  * checked by dat_pages.c before they see it (up front for data they read,
  * inline for the chunks read here), and a record shorter than its event's
  * fixed fields is refused. A header that crashes the library is caught by
- * the probe (dat_probe.c), which opens the file in a freshly exec'd process.
+ * the probe (dat_probe.c), which opens the file in the caller's helper.
  * Every event's time goes through timecheck.c (forward per CPU, in range).
  *
  * Event ids and field descriptors are resolved once per tep handle into a
@@ -1263,9 +1263,9 @@ static int open_sources(struct dat_ctx *c, struct fts_err *err)
  * tracecmd_open loads every CPU's first page (and kbuffer trusts it), so
  * those pages are checked here first (the commit word's size taken from the
  * file's long size, confirmed after the open); then the headers are opened
- * in a freshly exec'd helper (dat_probe.c).
+ * in the caller's helper program (dat_probe.c).
  */
-int fts_read_dat_probe(const char *path, struct fts_err *err)
+int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err)
 {
 	struct fts_read_stats st;
 	struct dat_ctx c;
@@ -1296,7 +1296,7 @@ int fts_read_dat_probe(const char *path, struct fts_err *err)
 		fts_dat_v7_free(&v7);
 	if (c.fd >= 0)
 		close(c.fd);
-	return ret ? ret : fts_dat_probe_open(path, err);
+	return ret ? ret : fts_dat_probe_open(path, helper, err);
 }
 
 int fts_read_dat(const char *path, const struct fts_read_opts *opts,
@@ -1319,9 +1319,6 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		ret = check_version(path, st->bytes_total, &c.version, &c.pfmt, err);
 	if (ret)
 		return ret;
-	/* Both libraries warn on stderr about odd formats; we report errors ourselves. */
-	tep_set_loglevel(TEP_LOG_NONE);
-	tracecmd_set_loglevel(TEP_LOG_NONE);
 	{
 		struct stat sb;
 
@@ -1337,7 +1334,9 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 	 * a helper. The check runs here again even after a probe by the caller:
 	 * the file may have changed since, and this process must not crash.
 	 */
-	ret = opts->probed ? 0 : fts_read_dat_probe(path, err);
+	ret = opts->probed ? 0 : fts_read_dat_probe(path, opts->probe_helper, err);
+	if (ret == FTS_PROBE_UNISOLATED)
+		ret = 0;   /* the caller chose no helper: the page checks ran */
 	if (!ret && opts->probed)
 		ret = check_pages(&c, 1, err);
 	if (!ret)

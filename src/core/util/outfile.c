@@ -117,7 +117,7 @@ static int check_target(const char *target, struct fts_err *err)
 	if (lstat(target, &sb) == 0) {
 		if (S_ISLNK(sb.st_mode))
 			return fts_err_set(err, -ELOOP,
-					   "%s: is a symbolic link; refusing to write through it (remove it or choose another --output)",
+					   "%s: is a symbolic link; refusing to write through it (remove it or write elsewhere)",
 					   target);
 		if (S_ISDIR(sb.st_mode))
 			return fts_err_set(err, -EISDIR, "%s: is a directory; give a file name", target);
@@ -129,7 +129,8 @@ static int check_target(const char *target, struct fts_err *err)
 	return 0;
 }
 
-int fts_outfile_begin(struct fts_outfile *o, const char *target, struct fts_err *err)
+int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct fts_owner *owner,
+		      struct fts_err *err)
 {
 	char dir[4096];
 	const char *base;
@@ -139,6 +140,7 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, struct fts_err 
 	o->fd = -1;
 	o->tmp[0] = '\0';
 	o->slot = -1;
+	o->owner = owner ? *owner : (struct fts_owner){ 0 };
 	if (!target[0] || strlen(target) >= sizeof(o->target) - 64)
 		return fts_err_set(err, -ENAMETOOLONG, "output path is empty or too long");
 	snprintf(o->target, sizeof(o->target), "%s", target);
@@ -185,26 +187,31 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, struct fts_err 
 }
 
 /*
- * Run through sudo, root's outputs go to the user who asked for them:
- * MindStudio Insight refuses files owned by someone else (contract 1.5) and
- * must be able to write the DB. Best effort: the data matters more.
+ * The rename lives in the directory: until the directory itself is synced a
+ * power cut can bring back the old file (or none) although the data was
+ * fsynced. File systems that cannot fsync a directory say EINVAL, and a
+ * directory we may write but not read (a drop box) cannot be opened to sync:
+ * nothing to do in either case.
  */
-static void give_to_sudo_user(int fd)
+static int sync_dir(const char *target)
 {
-	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
-	char *end;
-	unsigned long uid, gid;
+	const char *slash = strrchr(target, '/');
+	char dir[4096];
+	int fd, rc = 0;
 
-	if (geteuid() != 0 || !u || !g || !*u || !*g)
-		return;
-	uid = strtoul(u, &end, 10);
-	if (*end)
-		return;
-	gid = strtoul(g, &end, 10);
-	if (*end || uid == 0)
-		return;
-	if (fchown(fd, (uid_t)uid, (gid_t)gid) != 0)
-		return;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == target)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - target), target);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == EACCES ? 0 : -errno;
+	if (fsync(fd) && errno != EINVAL)
+		rc = -errno;
+	close(fd);
+	return rc;
 }
 
 int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struct fts_err *err)
@@ -213,7 +220,13 @@ int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struc
 	int rc;
 
 	if (o->fd >= 0) {
-		give_to_sudo_user(o->fd);
+		/* on the open file, before the rename: no path to swap under us */
+		if (o->owner.set && fchown(o->fd, (uid_t)o->owner.uid, (gid_t)o->owner.gid)) {
+			rc = -errno;
+			fts_outfile_abort(o);
+			return fts_err_set(err, rc, "%s: cannot give the output to %u:%u: %s", o->target,
+					   o->owner.uid, o->owner.gid, strerror(-rc));
+		}
 		if (fsync(o->fd) && errno != EINVAL) {
 			rc = -errno;
 			fts_outfile_abort(o);
@@ -245,6 +258,15 @@ int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struc
 	partial_drop(o->slot, o->tmp);
 	o->slot = -1;
 	o->tmp[0] = '\0';
+	rc = sync_dir(o->target);
+	if (rc) {
+		/* published but maybe not durable: say so, the file stays */
+		if (o->fd >= 0)
+			close(o->fd);
+		o->fd = -1;
+		return fts_err_set(err, rc, "%s: written, but its directory could not be synced: %s",
+				   o->target, strerror(-rc));
+	}
 	if (o->fd >= 0) {
 		/* written and fsynced through other descriptors too; the data is safe */
 		rc = close(o->fd) ? -errno : 0;

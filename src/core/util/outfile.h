@@ -8,27 +8,33 @@
 #define FTS_OUTFILE_H
 
 #include "ftscope/error.h"
+#include "ftscope/output.h"
 
 struct fts_outfile {
 	char target[4096];
 	char tmp[4096];
 	int fd;             /* open on tmp (and flock'ed) until commit/abort; -1 after */
 	int slot;           /* in the signal-cleanup registry, or -1 */
+	struct fts_owner owner;  /* given at begin, applied at commit */
 };
 
 /*
  * fts_outfile_begin - check @target (not a symlink, not a directory, its
  * directory exists), remove temp files of @target left by dead writers, and
  * create (and lock) the temp file, registered for fts_remove_partial_outputs.
+ * @owner (NULL: keep the writer's) is who gets the file at commit.
  * Returns 0 or a negative code.
  */
-int fts_outfile_begin(struct fts_outfile *o, const char *target, struct fts_err *err);
+int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct fts_owner *owner,
+		      struct fts_err *err);
 
 /*
  * fts_outfile_commit - close the temp file (after fsync) and rename it over
  * the target, removing the target's stale @sidecars (e.g. "-wal", "-shm";
- * NULL-terminated, may be NULL). Under sudo the file is handed to the
- * invoking user (SUDO_UID/SUDO_GID). On failure the temp file is removed.
+ * NULL-terminated, may be NULL), after handing it to the owner given at
+ * begin, then fsync the directory so the rename survives a power cut.
+ * On failure before the rename the temp file is removed; a failed directory
+ * sync is reported, the output stays.
  */
 int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struct fts_err *err);
 

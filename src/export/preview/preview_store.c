@@ -71,6 +71,7 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 	po.cs_rows = 1; /* what convert writes by default */
 	po.progress = o->progress;
 	po.progress_ctx = o->progress_ctx;
+	po.probe_helper = o->probe_helper;
 	sinks[0] = ss;
 	sinks[1] = o->extra;
 	rc = fts_pipeline_run(&po, sinks, o->extra ? 2 : 1, &res, err);

@@ -197,7 +197,8 @@ static void js_destroy(struct fts_sink *base)
 	free(s);
 }
 
-int fts_json_sink_create(const char *path, struct fts_sink **out, struct fts_err *err)
+int fts_json_sink_create(const char *path, const struct fts_owner *owner, struct fts_sink **out,
+			 struct fts_err *err)
 {
 	struct json_sink *s = calloc(1, sizeof(*s));
 	int rc;
@@ -212,7 +213,7 @@ int fts_json_sink_create(const char *path, struct fts_sink **out, struct fts_err
 	s->base.finish = js_finish;
 	s->base.destroy = js_destroy;
 	s->base.flow = js_flow;
-	rc = fts_outfile_begin(&s->out, path, err);
+	rc = fts_outfile_begin(&s->out, path, owner, err);
 	if (rc) {
 		js_destroy(&s->base);
 		return rc;

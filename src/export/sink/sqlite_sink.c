@@ -103,7 +103,7 @@ static int db_error(struct sqlite_sink *s, struct fts_err *err, const char *what
 	int rc = code == SQLITE_FULL ? -ENOSPC : code == SQLITE_NOMEM ? -ENOMEM : -EIO;
 
 	return fts_err_set(err, rc, "%s: %s: %s%s", s->out.target, what, sqlite3_errmsg(s->db),
-			   code == SQLITE_FULL ? " (free some space, or write elsewhere with --output)" : "");
+			   code == SQLITE_FULL ? " (free some space, or write elsewhere)" : "");
 }
 
 static int write_lane(struct sqlite_sink *s, const struct rec_hdr *h, const char *tid)
@@ -305,7 +305,8 @@ static void sq_destroy(struct fts_sink *base)
 	free(s);
 }
 
-static int create(const char *path, int summary, struct fts_sink **out, struct fts_err *err)
+static int create(const char *path, int summary, const struct fts_owner *owner,
+		  struct fts_sink **out, struct fts_err *err)
 {
 	struct sqlite_sink *s = calloc(1, sizeof(*s));
 	int rc;
@@ -324,7 +325,7 @@ static int create(const char *path, int summary, struct fts_sink **out, struct f
 	s->base.finish = sq_finish;
 	s->base.destroy = sq_destroy;
 	s->base.flow = sq_flow;
-	rc = fts_outfile_begin(&s->out, path, err);
+	rc = fts_outfile_begin(&s->out, path, owner, err);
 	if (rc)
 		goto fail;
 	if (sqlite3_open_v2(s->out.tmp, &s->db,
@@ -361,12 +362,14 @@ fail:
 	return rc;
 }
 
-int fts_sqlite_sink_create(const char *path, struct fts_sink **out, struct fts_err *err)
+int fts_sqlite_sink_create(const char *path, const struct fts_owner *owner, struct fts_sink **out,
+			   struct fts_err *err)
 {
-	return create(path, 0, out, err);
+	return create(path, 0, owner, out, err);
 }
 
-int fts_sqlite_sink_create_summary(const char *path, struct fts_sink **out, struct fts_err *err)
+int fts_sqlite_sink_create_summary(const char *path, const struct fts_owner *owner,
+				   struct fts_sink **out, struct fts_err *err)
 {
-	return create(path, 1, out, err);
+	return create(path, 1, owner, out, err);
 }

@@ -10,6 +10,7 @@
 
 #include "tui/kit/keys.h"
 #include "tui/term/term.h"
+#include "front/process.h"
 #include "front/term_safe.h"
 #include "tui/tui.h"
 #include <ftscope/stats.h>
@@ -113,7 +114,7 @@ static int load_and_run(const struct fts_preview_args *a, int colors, int exit_k
 	struct load_ctx lc = { .path = a->path };
 	struct fts_store_open_opts so = { .path = a->path, .profiling_data = a->profiling_data,
 					  .pid_mapping = a->pid_mapping, .progress = on_progress,
-					  .progress_ctx = &lc };
+					  .progress_ctx = &lc, .probe_helper = fts_front_probe_helper() };
 	struct fts_view_opts vo = { .title = a->path };
 	struct fts_store *store = NULL;
 	struct fts_stats *stats = NULL;

@@ -11,6 +11,7 @@
 
 #include "kit/kit.h"
 #include "tui/kit/keys.h"
+#include "front/process.h"
 #include "front/term_safe.h"
 #include "tui/tui.h"
 #include <ftscope/stats.h>
@@ -58,7 +59,7 @@ static void error_line(FILE *errf, const char *msg)
 int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 {
 	struct fts_store_open_opts so = { .path = a->path, .profiling_data = a->profiling_data,
-					  .pid_mapping = a->pid_mapping };
+					  .pid_mapping = a->pid_mapping, .probe_helper = fts_front_probe_helper() };
 	struct fts_view_opts vo = { .title = a->path };
 	struct fts_store *store = NULL;
 	struct fts_stats *stats = NULL;

@@ -24,6 +24,7 @@
 #include "tui/session/export_job.h"
 #include "tui/session/export_plan.h"
 #include "front/fmt.h"
+#include "front/process.h"
 #include "tui/session/home_model.h"
 #include "tui/kit/keys.h"
 #include "tui/kit/line_edit.h"
@@ -112,7 +113,7 @@ static void enter(struct fts_session *s)
 	plan_defaults(s, st);
 	check(st);
 	s->msg[0] = 0;
-	if (fts_export_job_start(FTS_JOB_RANGE, &st->plan, &st->job))
+	if (fts_export_job_start(FTS_JOB_RANGE, &st->plan, fts_front_probe_helper(), &st->job))
 		snprintf(st->range_err, sizeof(st->range_err), "cannot start a thread");
 }
 
@@ -427,7 +428,7 @@ static unsigned key(struct fts_session *s, int k)
 			break;
 		}
 		job_stop(st);
-		if (fts_export_job_start(FTS_JOB_EXPORT, &st->plan, &st->job))
+		if (fts_export_job_start(FTS_JOB_EXPORT, &st->plan, fts_front_probe_helper(), &st->job))
 			fts_session_say(s, 1, "cannot start the export thread");
 		break;
 	default:

@@ -17,6 +17,7 @@
 
 #include <ftscope/ftscope.h>
 
+#include "front/process.h"
 #include "kit/kit.h"
 
 struct fts_export_job {
@@ -28,6 +29,7 @@ struct fts_export_job {
 	struct fts_progress prog;
 	/* the input, a copy: the screen may change its plan meanwhile */
 	struct fts_export_plan plan;
+	const char *probe_helper;    /* a static string (fts_front_probe_helper) or NULL */
 	/* the outcome, written by the worker before @finished */
 	int rc;
 	struct fts_err err;
@@ -54,6 +56,7 @@ static int run_range(struct fts_export_job *j)
 	po.cs_rows = 1;
 	po.progress = on_progress;
 	po.progress_ctx = j;
+	po.probe_helper = j->probe_helper;
 	return fts_pipeline_run(&po, NULL, 0, &j->res, &j->err);
 }
 
@@ -73,6 +76,8 @@ static int run_export(struct fts_export_job *j)
 	co.with_summary = fts_export_with_summary(p);
 	co.progress = on_progress;
 	co.progress_ctx = j;
+	co.probe_helper = j->probe_helper;
+	fts_front_output_owner(&co.owner);
 	return fts_convert(&co, &j->res, &j->err);
 }
 
@@ -86,7 +91,7 @@ static void *job_main(void *arg)
 }
 
 int fts_export_job_start(enum fts_export_job_kind kind, const struct fts_export_plan *plan,
-			 struct fts_export_job **out)
+			 const char *probe_helper, struct fts_export_job **out)
 {
 	struct fts_export_job *j = calloc(1, sizeof(*j));
 	int rc;
@@ -96,6 +101,7 @@ int fts_export_job_start(enum fts_export_job_kind kind, const struct fts_export_
 		return -ENOMEM;
 	j->kind = kind;
 	j->plan = *plan;
+	j->probe_helper = probe_helper;
 	pthread_mutex_init(&j->mu, NULL);
 	atomic_init(&j->cancel, 0);
 	atomic_init(&j->finished, 0);

@@ -25,12 +25,13 @@ struct fts_export_job;
  * fts_export_job_start - start a worker thread (every signal blocked)
  * @kind: what to do
  * @plan: input, output, format, maps, --with_summary; copied
+ * @probe_helper: the trace.dat probe's helper (fts_front_probe_helper(); NULL: none)
  * @out: the job, released with fts_export_job_free
  *
  * Returns 0 or a negative errno (no memory, no thread).
  */
 int fts_export_job_start(enum fts_export_job_kind kind, const struct fts_export_plan *plan,
-			 struct fts_export_job **out);
+			 const char *probe_helper, struct fts_export_job **out);
 
 /**
  * fts_export_job_kind - what @j does

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "front/fmt.h"
+#include "front/process.h"
 #include "kit/kit.h"
 #include "tui/kit/keys.h"
 #include "tui/kit/line_edit.h"
@@ -375,6 +376,7 @@ static void fill_opts(struct fts_session *s, const char *output)
 	fts_setup_opts(&st->m, &s->rec_opts, s->rec_cpus, sizeof(s->rec_cpus));
 	snprintf(s->rec_output, sizeof(s->rec_output), "%s", output);
 	s->rec_opts.output = s->rec_output;
+	fts_front_output_owner(&s->rec_opts.owner);
 }
 
 static void probe_cleanup(struct fts_setup_state *st)

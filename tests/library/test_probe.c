@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_probe.c - the trace.dat header probe runs the helper the caller
+ * names, with a minimal environment, and fails closed: a helper that cannot
+ * start or does not answer is an error, never a pass; no helper is said.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ftscope/ftscope.h"
+
+#define SMALL FTS_TEST_DATA "/dat/small.dat"
+#define CRASH FTS_TEST_DATA "/bad/libtracecmd_crash2.dat"
+
+static int emit(void *ctx, const struct fts_event *ev)
+{
+	(void)ctx;
+	(void)ev;
+	return 0;
+}
+
+static void test_ftscope_helper_passes_good_file(void **state)
+{
+	struct fts_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(fts_read_dat_probe(SMALL, FTS_BIN, &err), 0);
+}
+
+static void test_ftscope_helper_catches_crash(void **state)
+{
+	struct fts_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(fts_read_dat_probe(CRASH, FTS_BIN, &err), -EIO);
+	/* "crashed"; under ASan the helper reports and exits 1 instead of dying */
+	assert_non_null(strstr(err.msg, "corrupt"));
+}
+
+static void test_no_helper_is_said(void **state)
+{
+	struct fts_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(fts_read_dat_probe(SMALL, NULL, &err), FTS_PROBE_UNISOLATED);
+}
+
+static void test_missing_helper_fails_closed(void **state)
+{
+	struct fts_read_opts o = { .emit = emit, .probe_helper = "/nonexistent/ftscope" };
+	struct fts_read_stats st;
+	struct fts_err err = { 0 };
+
+	(void)state;
+	assert_true(fts_read_dat_probe(SMALL, "/nonexistent/ftscope", &err) < 0);
+	assert_non_null(strstr(err.msg, "cannot start the trace.dat probe helper"));
+	/* the reader does not go on in-process */
+	assert_true(fts_read_dat(SMALL, &o, &st, &err) < 0);
+	assert_int_equal(st.events, 0);
+}
+
+static void test_silent_helper_fails_closed(void **state)
+{
+	struct fts_read_opts o = { .emit = emit, .probe_helper = "/bin/true" };
+	struct fts_read_stats st;
+	struct fts_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(fts_read_dat_probe(SMALL, "/bin/true", &err), -EIO);
+	assert_non_null(strstr(err.msg, "without an answer"));
+	assert_int_equal(fts_read_dat(SMALL, &o, &st, &err), -EIO);
+	assert_int_equal(st.events, 0);
+}
+
+/* A helper script that records its arguments and environment, then answers. */
+static void test_helper_gets_minimal_env(void **state)
+{
+	char dir[] = "/tmp/fts-probe-test-XXXXXX", script[128], out[128], buf[4096];
+	struct fts_err err = { 0 };
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(script, sizeof(script), "%s/helper.sh", dir);
+	snprintf(out, sizeof(out), "%s/seen", dir);
+	f = fopen(script, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\necho \"args: $1 $2\" > %s\n/usr/bin/env >> %s\nprintf k >&3\n", out, out);
+	fclose(f);
+	assert_int_equal(chmod(script, 0700), 0);
+	setenv("FTS_PROBE_CANARY", "leaked", 1);
+	assert_int_equal(fts_read_dat_probe(SMALL, script, &err), 0);
+	unsetenv("FTS_PROBE_CANARY");
+	f = fopen(out, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "args: __probe-dat " SMALL "\n"));
+	assert_null(strstr(buf, "FTS_PROBE_CANARY"));
+	assert_null(strstr(buf, "HOME="));
+	unlink(out);
+	unlink(script);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ftscope_helper_passes_good_file),
+		cmocka_unit_test(test_ftscope_helper_catches_crash),
+		cmocka_unit_test(test_no_helper_is_said),
+		cmocka_unit_test(test_missing_helper_fails_closed),
+		cmocka_unit_test(test_silent_helper_fails_closed),
+		cmocka_unit_test(test_helper_gets_minimal_env),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
