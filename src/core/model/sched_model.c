@@ -803,86 +803,113 @@ static int count_switch(struct fts_model *m, const struct fts_ev_switch *sw)
 	return 0;
 }
 
-static int on_switch(struct fts_model *m, const struct fts_event *ev)
+/*
+ * A switch, in five steps: reconcile what we thought ran here, close its run
+ * slice, mark the switch on the CPU lane, then the task going out and the
+ * one coming in.
+ */
+
+/* The switch names another prev than the one we saw start: a switch went missing. */
+static int switch_reconcile(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_switch *sw = &ev->u.sw;
+	const struct cpu *c = &m->cpus[ev->cpu];
+	uint64_t from = c->foreign_ts;
+	int32_t who = c->foreign_pid;
+	int rc;
+
+	if (!c->known || c->curr_pid == sw->prev_pid)
+		return 0;
+	m->st.switch_mismatch++;
+	rc = stop_unseen(m, ev->cpu, ev->ts);
+	if (rc)
+		return rc;
+	if (from && who == sw->prev_pid && from <= ev->ts) {
+		/* prev ran at least since its first event here */
+		return start_unseen(m, ev, from);
+	}
+	return 0;
+}
+
+static int switch_close_run(struct fts_model *m, const struct fts_event *ev)
 {
 	const struct fts_ev_switch *sw = &ev->u.sw;
 	struct cpu *c = &m->cpus[ev->cpu];
+
+	if (!c->known || c->curr_pid != sw->prev_pid)
+		return 0;
+	/* the switch names the task authoritatively (comm may have changed) */
+	fts_copy_str(c->curr_comm, FTS_COMM_MAX, sw->prev_comm, -1);
+	c->curr_prio = sw->prev_prio;
+	return close_cpu_run(m, ev->cpu, ev->ts, sw->prev_state);
+}
+
+/* The zero-length sched_switch item on the CPU lane, counted for prev's task lane. */
+static int switch_marker(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_switch *sw = &ev->u.sw;
 	struct fts_item it;
-	struct task *t;
 	uint32_t lane;
 	int rc;
 
-	if (c->known && c->curr_pid != sw->prev_pid) {
-		uint64_t from = c->foreign_ts;
-		int32_t who = c->foreign_pid;
-
-		m->st.switch_mismatch++;
-		rc = stop_unseen(m, ev->cpu, ev->ts);
-		if (rc)
-			return rc;
-		if (from && who == sw->prev_pid && from <= ev->ts) {
-			/* prev ran at least since its first event here */
-			rc = start_unseen(m, ev, from);
-			if (rc)
-				return rc;
-		}
-	}
-	if (c->known && c->curr_pid == sw->prev_pid) {
-		/* the switch names the task authoritatively (comm may have changed) */
-		fts_copy_str(c->curr_comm, FTS_COMM_MAX, sw->prev_comm, -1);
-		c->curr_prio = sw->prev_prio;
-		rc = close_cpu_run(m, ev->cpu, ev->ts, sw->prev_state);
-		if (rc)
-			return rc;
-	}
-
 	rc = cpu_lane(m, ev->cpu, &lane);
-	if (rc)
+	if (rc || ev->ts < m->opts.tm->lo)
 		return rc;
-	if (ev->ts >= m->opts.tm->lo) {
-		item_init(m, &it, lane, FTS_ITEM_SWITCH, "sched_switch");
-		arg(&it, "prev_comm", vstr(m, sw->prev_comm));
-		arg(&it, "prev_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->prev_pid)));
-		arg(&it, "prev_prio", vnum(m, sw->prev_prio));
-		arg(&it, "prev_state", vstr(m, sw->prev_state));
-		arg(&it, "next_comm", vstr(m, sw->next_comm));
-		arg(&it, "next_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->next_pid)));
-		arg(&it, "next_prio", vnum(m, sw->next_prio));
-		if (place(m, &it, ev->ts, ev->ts)) {
-			m->st.switch_markers++;
-			rc = deliver(m, &it);
-			if (rc)
-				return rc;
-			rc = count_switch(m, sw);
-			if (rc)
-				return rc;
-		}
-	}
+	item_init(m, &it, lane, FTS_ITEM_SWITCH, "sched_switch");
+	arg(&it, "prev_comm", vstr(m, sw->prev_comm));
+	arg(&it, "prev_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->prev_pid)));
+	arg(&it, "prev_prio", vnum(m, sw->prev_prio));
+	arg(&it, "prev_state", vstr(m, sw->prev_state));
+	arg(&it, "next_comm", vstr(m, sw->next_comm));
+	arg(&it, "next_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->next_pid)));
+	arg(&it, "next_prio", vnum(m, sw->next_prio));
+	if (!place(m, &it, ev->ts, ev->ts))
+		return 0;
+	m->st.switch_markers++;
+	rc = deliver(m, &it);
+	return rc ? rc : count_switch(m, sw);
+}
 
-	if (sw->prev_pid != 0) {
-		t = task_get(m, sw->prev_pid, sw->prev_comm);
-		if (!t)
-			return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
-		t->prio = sw->prev_prio;
-		if (t->state == T_RUNNING) {
-			rc = close_task_state(m, t, ev->ts);
-			if (rc)
-				return rc;
-		}
-		if (t->exiting || sw->prev_state[0] == 'X' || sw->prev_state[0] == 'Z') {
-			task_drop(m, sw->prev_pid);
-		} else if (sw->prev_state[0] == 'R') {
-			task_set(t, T_RUNNABLE, ev->ts, ev->cpu);
-			t->reason = "preempted";
-			fmt_tid(m, t->preempter, sw->next_pid == 0 ? "<idle>" : sw->next_comm,
-				sw->next_pid);
-		} else {
-			task_set(t, T_SLEEPING, ev->ts, ev->cpu);
-			fts_copy_str(t->sleep_state, FTS_STATE_MAX, sw->prev_state, -1);
-		}
-	}
+/* prev leaves the CPU: it dies, waits (preempted) or sleeps. */
+static int switch_out(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_switch *sw = &ev->u.sw;
+	struct task *t;
+	int rc;
 
-	cpu_start(c, sw->next_pid, sw->next_comm, sw->next_prio, ev->ts);
+	if (sw->prev_pid == 0)
+		return 0;
+	t = task_get(m, sw->prev_pid, sw->prev_comm);
+	if (!t)
+		return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+	t->prio = sw->prev_prio;
+	if (t->state == T_RUNNING) {
+		rc = close_task_state(m, t, ev->ts);
+		if (rc)
+			return rc;
+	}
+	if (t->exiting || sw->prev_state[0] == 'X' || sw->prev_state[0] == 'Z') {
+		task_drop(m, sw->prev_pid);
+	} else if (sw->prev_state[0] == 'R') {
+		task_set(t, T_RUNNABLE, ev->ts, ev->cpu);
+		t->reason = "preempted";
+		fmt_tid(m, t->preempter, sw->next_pid == 0 ? "<idle>" : sw->next_comm,
+			sw->next_pid);
+	} else {
+		task_set(t, T_SLEEPING, ev->ts, ev->cpu);
+		fts_copy_str(t->sleep_state, FTS_STATE_MAX, sw->prev_state, -1);
+	}
+	return 0;
+}
+
+/* next takes the CPU: its wait (and wakeup link) ends, it runs here from now. */
+static int switch_in(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_switch *sw = &ev->u.sw;
+	struct task *t;
+	int rc;
+
+	cpu_start(&m->cpus[ev->cpu], sw->next_pid, sw->next_comm, sw->next_prio, ev->ts);
 	if (sw->next_pid == 0)
 		return 0;
 	t = task_get(m, sw->next_pid, sw->next_comm);
@@ -912,6 +939,21 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 	t->prio = sw->next_prio;
 	task_set(t, T_RUNNING, ev->ts, ev->cpu);
 	return 0;
+}
+
+static int on_switch(struct fts_model *m, const struct fts_event *ev)
+{
+	int rc = switch_reconcile(m, ev);
+
+	if (!rc)
+		rc = switch_close_run(m, ev);
+	if (!rc)
+		rc = switch_marker(m, ev);
+	if (!rc)
+		rc = switch_out(m, ev);
+	if (!rc)
+		rc = switch_in(m, ev);
+	return rc;
 }
 
 /*
