@@ -421,38 +421,11 @@ static void csv_field(const char *raw)
 /*
  * A JSON string. Bytes that are not valid UTF-8 become \u00XX (the byte as
  * Latin-1), controls and C1 code points \u escapes, so the output is valid
- * JSON and safe on a terminal.
+ * JSON and safe on a terminal (the kit's escaper, as the sinks use it).
  */
 static void json_str(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', stdout);
-	while (*p) {
-		unsigned c = *p;
-		uint32_t cp = 0;
-		int n = fts__utf8_decode(p, &cp);
-
-		if (!n) {
-			printf("\\u%04x", c); /* an invalid byte, read as Latin-1 */
-			p++;
-		} else if (n == 1) {
-			if (c == '"' || c == '\\')
-				printf("\\%c", c);
-			else if (c < 0x20 || c == 0x7F)
-				printf("\\u%04x", c);
-			else
-				fputc((int)c, stdout);
-			p++;
-		} else if (cp < 0xa0) {
-			printf("\\u%04x", (unsigned)cp); /* C1 control */
-			p += n;
-		} else {
-			fwrite(p, 1, (size_t)n, stdout);
-			p += n;
-		}
-	}
-	fputc('"', stdout);
+	fts__json_fputs(stdout, s, FTS__JSON_TERM);
 }
 
 static void print_csv(struct out_row *rows, size_t n)
