@@ -317,6 +317,7 @@ static int lane_declare(struct fts_model *m, uint32_t i)
 	char tid[TID_MAX];
 	int rc;
 
+	assert(i < m->nlent);
 	if (e->declared)
 		return 0;
 	fmt_tid(m, tid, lane_comm(m, i), e->pid);
@@ -466,6 +467,7 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 
 	if (t->state == T_UNKNOWN || t->pid == 0)
 		return 0;
+	assert(t->state < sizeof(names) / sizeof(names[0]) && names[t->state]);
 	/*
 	 * A zero-length state holds no time, and Insight's unstable re-sort may
 	 * put it after the slice starting at the same ns: a second row.
@@ -597,6 +599,7 @@ static struct task *task_get(struct fts_model *m, int32_t pid, const char *comm)
 		return NULL;
 	if (!added) {
 		t = (struct task *)(uintptr_t)*v;
+		assert(t && t->pid == pid);
 		if (comm && comm[0])
 			task_rename(t, comm);
 		return t;
@@ -1153,6 +1156,7 @@ static int on_irq_entry(struct fts_model *m, const struct fts_event *ev)
 		c->nirq--;
 		m->st.irq_unmatched_entry++;
 	}
+	assert(c->nirq >= 0 && c->nirq < IRQ_STACK);
 	o = &c->irqs[c->nirq++];
 	o->irq = ev->u.irq.irq;
 	o->ts = ev->ts;

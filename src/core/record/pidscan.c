@@ -4,6 +4,7 @@
 #include "core/util/inthash.h"
 #include "core/util/outfile.h"
 
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -140,6 +141,7 @@ static int add(struct fts_pidscan *t, const struct pid_ent *e)
 		return -ENOMEM;
 	if (added)
 		*idx = t->count++;
+	assert(*idx < t->count && (added || t->ent[*idx].pid == e->pid));
 	t->ent[*idx] = *e;
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include "core/trace/timecheck.h"
 #include "core/util/file_util.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -32,6 +33,11 @@
 #define LINE_MAX_LEN (64u * 1024)
 #define KERNEL_COMM_LEN 15   /* TASK_COMM_LEN - 1: longest comm the kernel prints */
 #define PROGRESS_EVERY (1u << 18)
+
+/* exec's comm is cut to the kernel's length; it must fit the event's */
+static_assert(KERNEL_COMM_LEN < FTS_COMM_MAX, "a kernel comm fits FTS_COMM_MAX");
+/* an over-long line is reported by its first 80 bytes, which the buffer holds */
+static_assert(BLOCK_SIZE + LINE_MAX_LEN > 80, "the read buffer holds a line's head");
 
 /* A view into the current line. */
 struct span {

@@ -99,9 +99,11 @@ uint64_t *fts_inthash_put(struct fts_inthash *h, uint64_t key, int *added)
 			return NULL;
 		i = probe(h, key);
 	}
+	assert(h->slot[i].key == FTS_INTHASH_FREE);
 	h->slot[i].key = key;
 	h->slot[i].val = 0;
 	h->n++;
+	assert(h->n < h->cap); /* a free slot ends every probe */
 	if (added)
 		*added = 1;
 	return &h->slot[i].val;

@@ -16,6 +16,8 @@
 #include "ftscope/preview.h"
 #include "core/util/strtab.h"
 
+#include <assert.h>
+
 #define FTS_STORE_LEAF 32
 #define FTS_DUR_BIG UINT32_MAX
 #define FTS_AUX_NONE UINT32_MAX
@@ -32,6 +34,13 @@ struct st_node {
 	uint16_t flags;     /* FTS_BK_* */
 	uint16_t kinds;     /* FTS_KIND_BIT of every kind present */
 };
+
+static_assert(sizeof(struct st_node) == 32, "a summary node stays 32 bytes");
+/* @kinds is a FTS_KIND_BIT mask and @flags the FTS_BK_* bits, both 16 bits wide */
+static_assert(FTS_ITEM__COUNT <= 16, "every kind has a bit in st_node.kinds");
+static_assert(FTS_BK_BLOCKED <= UINT16_MAX && FTS_BK_MIXED <= UINT16_MAX, "bucket flags fit st_node.flags");
+/* a lane's kind column is one byte */
+static_assert(FTS_ITEM__COUNT <= UINT8_MAX, "a kind fits st_lane.kind");
 
 struct st_big {
 	uint64_t ts, dur;
@@ -128,6 +137,7 @@ static inline uint32_t st_top_key(const struct st_lane *l, uint64_t i)
 }
 
 #define ST_NCAND 16
+static_assert(ST_NCAND >= 2, "a bucket tells one task from another");
 
 /* Candidates for the dominant task or state, time summed by key. */
 struct st_cands {
