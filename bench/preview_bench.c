@@ -45,18 +45,94 @@ static long status_kb(const char *key)
 	return v;
 }
 
+/* The load figures: rate, items, memory per item. */
+static void print_load(const char *path, const struct stat *sb, const struct fts_store *s,
+		       double t, double c, long rss0)
+{
+	const struct fts_store_info *in = fts_store_info(s);
+	long rss1 = status_kb("VmRSS:"), hwm = status_kb("VmHWM:");
+
+	printf("input         %s (%.1f MB)\n", path, (double)sb->st_size / 1e6);
+	printf("items         %llu in %u CPU + %u task lanes (%llu events/rows read)\n",
+	       (unsigned long long)in->items, in->ncpu_lanes, in->ntask_lanes,
+	       (unsigned long long)in->events);
+	printf("load          %.2f s wall: %.2f M items/s, %.1f MB/s\n", t,
+	       (double)in->items / t / 1e6, (double)sb->st_size / t / 1e6);
+	printf("              %.2f s CPU:  %.2f M items/s, %.1f MB/s (what a quiet machine would give)\n",
+	       c, (double)in->items / c / 1e6, (double)sb->st_size / c / 1e6);
+	printf("memory        store %.1f B/item (%.1f MB); RSS growth %.1f B/item (%.1f MB); peak RSS %.1f MB\n",
+	       (double)fts_store_bytes(s) / (double)in->items, (double)fts_store_bytes(s) / 1e6,
+	       (double)(rss1 - rss0) * 1024 / (double)in->items, (double)(rss1 - rss0) / 1024,
+	       (double)hwm / 1024);
+}
+
+/* One frame's CPU seconds: the CPU lanes (always on screen), then a page of task lanes from @first. */
+static double frame(const struct fts_store *s, uint64_t start, uint64_t w, uint32_t first,
+		    int cols, int rows, int per_cell, struct fts_bucket *row)
+{
+	const struct fts_store_info *in = fts_store_info(s);
+	uint32_t nl = fts_store_nlanes(s);
+	double f0 = cpu_now();
+
+	for (uint32_t r = 0; r < (uint32_t)rows && r < nl; r++) {
+		uint32_t lane = r < in->ncpu_lanes ? r : first + r;
+
+		if (lane >= nl)
+			break;
+		if (per_cell) {
+			for (int c = 0; c < cols; c++)
+				fts_store_bucket(s, lane, start + w * (uint64_t)c / (uint64_t)cols,
+						 start + w * (uint64_t)(c + 1) / (uint64_t)cols, &row[c]);
+		} else {
+			fts_store_buckets(s, lane, start, start + w, (uint32_t)cols, row);
+		}
+	}
+	return cpu_now() - f0;
+}
+
+/* Frames of COLS buckets on ROWS lanes, at zooms from the whole capture down. */
+static void print_frames(const struct fts_store *s, int cols, int rows, int per_cell,
+			 struct fts_bucket *row, unsigned *seed)
+{
+	const struct fts_store_info *in = fts_store_info(s);
+
+	printf("frames of %dx%d, %s (CPU time)\n", cols, rows,
+	       per_cell ? "fts_store_bucket per cell" : "fts_store_buckets per row");
+	printf("%-12s %12s %14s %14s %14s\n", "viewport", "bucket", "us/bucket", "ms/frame",
+	       "max ms/frame");
+	for (double zoom = 1; zoom <= 1e6; zoom *= 10) {
+		uint64_t span = in->t_end - in->t_begin, w = (uint64_t)((double)span / zoom);
+		uint32_t nl = fts_store_nlanes(s);
+		double tot = 0, worst = 0;
+		int frames = 20;
+
+		if (w < (uint64_t)cols)
+			break;
+		for (int f = 0; f < frames; f++) {
+			uint64_t start = in->t_begin + (span > w ? (uint64_t)rand_r(seed) % (span - w) : 0);
+			uint32_t first = nl > (uint32_t)rows ? (uint32_t)rand_r(seed) % (nl - (uint32_t)rows) : 0;
+			double ft = frame(s, start, w, first, cols, rows, per_cell, row);
+
+			tot += ft;
+			if (ft > worst)
+				worst = ft;
+		}
+		printf("1/%-10.0f %9.3f ms %14.3f %14.3f %14.3f\n", zoom, (double)w / cols / 1e6,
+		       tot / frames / ((double)cols * rows) * 1e6, tot / frames * 1e3, worst * 1e3);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct fts_store_open_opts o = { 0 };
-	const struct fts_store_info *in;
 	struct fts_err err = { 0 };
 	struct fts_store *s = NULL;
 	int cols = 240, rows = 70;
 	struct fts_bucket *row;
-	long rss0, rss1, hwm;
 	struct stat sb;
 	double t0, t, c0, c;
 	unsigned seed = 1;
+	long rss0;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: preview_bench FILE [COLS ROWS]\n");
@@ -77,65 +153,10 @@ int main(int argc, char **argv)
 	}
 	t = now() - t0;
 	c = cpu_now() - c0;
-	rss1 = status_kb("VmRSS:");
-	hwm = status_kb("VmHWM:");
-	in = fts_store_info(s);
-	printf("input         %s (%.1f MB)\n", argv[1], (double)sb.st_size / 1e6);
-	printf("items         %llu in %u CPU + %u task lanes (%llu events/rows read)\n",
-	       (unsigned long long)in->items, in->ncpu_lanes, in->ntask_lanes,
-	       (unsigned long long)in->events);
-	printf("load          %.2f s wall: %.2f M items/s, %.1f MB/s\n", t,
-	       (double)in->items / t / 1e6, (double)sb.st_size / t / 1e6);
-	printf("              %.2f s CPU:  %.2f M items/s, %.1f MB/s (what a quiet machine would give)\n",
-	       c, (double)in->items / c / 1e6, (double)sb.st_size / c / 1e6);
-	printf("memory        store %.1f B/item (%.1f MB); RSS growth %.1f B/item (%.1f MB); peak RSS %.1f MB\n",
-	       (double)fts_store_bytes(s) / (double)in->items, (double)fts_store_bytes(s) / 1e6,
-	       (double)(rss1 - rss0) * 1024 / (double)in->items, (double)(rss1 - rss0) / 1024,
-	       (double)hwm / 1024);
-	/* frames of COLS buckets on ROWS lanes, at zooms from the whole capture down */
+	print_load(argv[1], &sb, s, t, c, rss0);
 	row = calloc((size_t)cols, sizeof(*row));
-	for (int per_cell = 1; per_cell >= 0; per_cell--) {
-	printf("frames of %dx%d, %s (CPU time)\n", cols, rows,
-	       per_cell ? "fts_store_bucket per cell" : "fts_store_buckets per row");
-	printf("%-12s %12s %14s %14s %14s\n", "viewport", "bucket", "us/bucket", "ms/frame",
-	       "max ms/frame");
-	for (double zoom = 1; zoom <= 1e6; zoom *= 10) {
-		uint64_t span = in->t_end - in->t_begin, w = (uint64_t)((double)span / zoom);
-		uint32_t nl = fts_store_nlanes(s);
-		double tot = 0, worst = 0;
-		int frames = 20;
-
-		if (w < (uint64_t)cols)
-			break;
-		for (int f = 0; f < frames; f++) {
-			uint64_t start = in->t_begin + (span > w ? (uint64_t)rand_r(&seed) % (span - w) : 0);
-			uint32_t first = nl > (uint32_t)rows ? (uint32_t)rand_r(&seed) % (nl - (uint32_t)rows) : 0;
-			double f0 = cpu_now(), ft;
-
-			/* the CPU lanes are always on screen; then a page of task lanes */
-			for (uint32_t r = 0; r < (uint32_t)rows && r < nl; r++) {
-				uint32_t lane = r < in->ncpu_lanes ? r : first + r;
-
-				if (lane >= nl)
-					break;
-				if (per_cell) {
-					for (int c = 0; c < cols; c++)
-						fts_store_bucket(s, lane, start + w * (uint64_t)c / (uint64_t)cols,
-								 start + w * (uint64_t)(c + 1) / (uint64_t)cols,
-								 &row[c]);
-				} else {
-					fts_store_buckets(s, lane, start, start + w, (uint32_t)cols, row);
-				}
-			}
-			ft = cpu_now() - f0;
-			tot += ft;
-			if (ft > worst)
-				worst = ft;
-		}
-		printf("1/%-10.0f %9.3f ms %14.3f %14.3f %14.3f\n", zoom, (double)w / cols / 1e6,
-		       tot / frames / ((double)cols * rows) * 1e6, tot / frames * 1e3, worst * 1e3);
-	}
-	}
+	for (int per_cell = 1; per_cell >= 0; per_cell--)
+		print_frames(s, cols, rows, per_cell, row, &seed);
 	free(row);
 	fts_store_free(s);
 	return 0;

@@ -30,6 +30,9 @@
 extern "C" {
 #endif
 
+/* CPUs the model takes: 0 .. FTS_MODEL_CPU_MAX - 1; events on others are counted and dropped. */
+#define FTS_MODEL_CPU_MAX 8192
+
 struct fts_model_opts {
 	const struct fts_timemap *tm;  /* required */
 	const struct fts_pidmap *pm;   /* NULL: pids as recorded */
@@ -69,6 +72,7 @@ struct fts_model_stats {
 	uint32_t task_lanes;
 	uint64_t tasks_seen;
 	uint64_t first_ts, last_ts;  /* trace clock, events inside the window */
+	uint64_t cpu_out_of_range;   /* events on a CPU < 0 or >= FTS_MODEL_CPU_MAX (dropped) */
 };
 
 struct fts_model;

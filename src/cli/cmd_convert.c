@@ -261,6 +261,10 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_pip
 	       (unsigned long long)m->task_runnable, (unsigned long long)m->task_sleeping);
 	line("          %llu tasks seen on %d CPUs, %llu migrations (Runnable slices carry migrated_from)",
 	     (unsigned long long)m->tasks_seen, rd->cpus, (unsigned long long)m->migrations);
+	if (m->cpu_out_of_range)
+		line("warning   %llu event%s on a CPU numbered below 0 or from %d on: dropped",
+		     (unsigned long long)m->cpu_out_of_range, m->cpu_out_of_range == 1 ? "" : "s",
+		     FTS_MODEL_CPU_MAX);
 	if (m->irq_unmatched_exit || m->irq_unmatched_entry || m->irq_too_long)
 		line("irq       %llu exits without entry, %llu entries without exit, %llu longer than 1 s: dropped",
 		       (unsigned long long)m->irq_unmatched_exit,

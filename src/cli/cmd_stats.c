@@ -381,38 +381,11 @@ static void csv_field(const char *raw)
 /*
  * A JSON string. Bytes that are not valid UTF-8 become \u00XX (the byte as
  * Latin-1), controls and C1 code points \u escapes, so the output is valid
- * JSON and safe on a terminal.
+ * JSON and safe on a terminal (the kit's escaper, as the sinks use it).
  */
 static void json_str(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', stdout);
-	while (*p) {
-		unsigned c = *p;
-		uint32_t cp = 0;
-		int n = fts__utf8_decode(p, &cp);
-
-		if (!n) {
-			printf("\\u%04x", c); /* an invalid byte, read as Latin-1 */
-			p++;
-		} else if (n == 1) {
-			if (c == '"' || c == '\\')
-				printf("\\%c", c);
-			else if (c < 0x20 || c == 0x7F)
-				printf("\\u%04x", c);
-			else
-				fputc((int)c, stdout);
-			p++;
-		} else if (cp < 0xa0) {
-			printf("\\u%04x", (unsigned)cp); /* C1 control */
-			p += n;
-		} else {
-			fwrite(p, 1, (size_t)n, stdout);
-			p += n;
-		}
-	}
-	fputc('"', stdout);
+	fts__json_fputs(stdout, s, FTS__JSON_TERM);
 }
 
 static void print_csv(struct out_row *rows, size_t n)
@@ -575,88 +548,158 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 	return 0;
 }
 
-int fts_cmd_stats(int argc, char **argv)
+/*
+ * The input comes first (ftscope stats FILE --top 5) or last (ftscope
+ * stats --top 5 FILE): last when it is not the value of the option before
+ * it (every option but --help takes one). It is taken out of the arguments.
+ * Returns 0, -1 when the help was printed (exit 0), or 2 (no input).
+ */
+static int take_input(int *argc, char ***argv, const char **input)
 {
-	struct stats_args a;
-	struct fts_stats_opts so = { 0 };
-	struct fts_stats *st = NULL;
-	struct fts_err err = { 0 };
-	enum fts_task_col col;
-	struct out_row *rows = NULL;
-	struct fts_sink *sinks[1];
-	size_t n = 0;
-	int rc;
+	char **av = *argv;
+	int ac = *argc;
 
-	/*
-	 * The input comes first (ftscope stats FILE --top 5) or last (ftscope
-	 * stats --top 5 FILE): last when it is not the value of the option
-	 * before it (every option but --help takes one).
-	 */
-	memset(&a, 0, sizeof(a));
-	if (argc >= 2 && argv[1][0] != '-') {
-		a.po.input = argv[1];
-		argv[1] = argv[0];
-		argc--;
-		argv++;
-	} else if (argc >= 3 && argv[argc - 1][0] != '-' &&
-		   (argv[argc - 2][0] != '-' || strchr(argv[argc - 2], '=') ||
-		    !strcmp(argv[argc - 2], "-h") || !strcmp(argv[argc - 2], "--help"))) {
-		a.po.input = argv[--argc];
+	*input = NULL;
+	if (ac >= 2 && av[1][0] != '-') {
+		*input = av[1];
+		av[1] = av[0];
+		(*argc)--;
+		(*argv)++;
+	} else if (ac >= 3 && av[ac - 1][0] != '-' &&
+		   (av[ac - 2][0] != '-' || strchr(av[ac - 2], '=') ||
+		    !strcmp(av[ac - 2], "-h") || !strcmp(av[ac - 2], "--help"))) {
+		*input = av[--(*argc)];
 	}
-	if (!a.po.input) {
-		for (int i = 1; i < argc; i++) {
-			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-				usage(stdout);
-				return 0;
-			}
+	if (*input)
+		return 0;
+	for (int i = 1; i < ac; i++) {
+		if (!strcmp(av[i], "-h") || !strcmp(av[i], "--help")) {
+			usage(stdout);
+			return -1;
 		}
-		fprintf(stderr, "ftscope stats: which file? usage: ftscope stats FILE [options] (--help)\n");
-		return 2;
 	}
-	{
-		const char *input = a.po.input;
+	fprintf(stderr, "ftscope stats: which file? usage: ftscope stats FILE [options] (--help)\n");
+	return 2;
+}
 
-		rc = parse_args(argc, argv, &a);
-		if (rc)
-			return rc < 0 ? 0 : rc;
-		a.po.input = input;
-	}
-	if (strcmp(a.format, "table") && strcmp(a.format, "csv") && strcmp(a.format, "json")) {
+/* The options after the input, checked. Returns 0, -1 (help printed: exit 0) or 2. */
+static int get_args(int argc, char **argv, const char *input, struct stats_args *a,
+		    enum fts_task_col *col)
+{
+	int rc = parse_args(argc, argv, a);
+
+	if (rc)
+		return rc;
+	a->po.input = input;
+	if (strcmp(a->format, "table") && strcmp(a->format, "csv") && strcmp(a->format, "json")) {
 		fprintf(stderr, "ftscope stats: --format must be table, csv or json\n");
 		return 2;
 	}
-	if (fts_task_col_parse(a.sort, &col)) {
+	if (fts_task_col_parse(a->sort, col)) {
 		fprintf(stderr, "ftscope stats: --sort: no column '");
-		fts_fputs_safe(stderr, a.sort);
+		fts_fputs_safe(stderr, a->sort);
 		fprintf(stderr, "' (see --help for the names)\n");
 		return 2;
 	}
-	a.po.cs_rows = 0; /* markers carry no numbers */
-	a.po.probe_helper = fts_front_probe_helper();
-	so.cpu_list = a.cpu_list;
-	if (a.win.set && resolve_window(&a, &so))
+	a->po.cs_rows = 0; /* markers carry no numbers */
+	a->po.probe_helper = fts_front_probe_helper();
+	return 0;
+}
+
+/* The input's numbers, in *@out. Returns 0, or 1 after reporting the failure. */
+static int collect(struct stats_args *a, struct fts_stats **out)
+{
+	struct fts_stats_opts so = { 0 };
+	struct fts_err err = { 0 };
+	struct fts_sink *sinks[1];
+	struct fts_stats *st;
+	int rc;
+
+	so.cpu_list = a->cpu_list;
+	if (a->win.set && resolve_window(a, &so))
 		return 1;
 	rc = fts_stats_create(&so, &st, &err);
 	if (rc)
-		return fail(a.cpu_list && rc == -EINVAL ? "--cpu: " : NULL, &err);
+		return fail(a->cpu_list && rc == -EINVAL ? "--cpu: " : NULL, &err);
 	sinks[0] = fts_stats_sink(st);
-	rc = fts_pipeline_run(&a.po, sinks, 1, NULL, &err);
+	rc = fts_pipeline_run(&a->po, sinks, 1, NULL, &err);
 	if (rc) {
 		fts_stats_free(st);
 		return fail(NULL, &err);
 	}
+	*out = st;
+	return 0;
+}
+
+/* The tasks to show, sorted by @col, --task and --top applied; NULL when out of memory. */
+static struct out_row *select_rows(struct fts_stats *st, const struct stats_args *a,
+				   enum fts_task_col col, size_t *n)
+{
+	struct out_row *rows;
+
 	fts_stats_sort_tasks(st, col, col != FTS_TCOL_TASK && col != FTS_TCOL_TOP_IRQ &&
 				      col != FTS_TCOL_PREEMPTER);
 	rows = calloc(fts_stats_ntasks(st) + 1, sizeof(*rows));
-	if (!rows) {
-		fts_stats_free(st);
-		return fail("out of memory", NULL);
-	}
+	*n = 0;
+	if (!rows)
+		return NULL;
 	for (size_t i = 0; i < fts_stats_ntasks(st); i++) {
 		const struct fts_task_stats *t = fts_stats_task(st, i);
 
-		if (task_matches(t, a.task) && (a.top == 0 || n < (size_t)a.top))
-			rows[n++].t = t;
+		if (task_matches(t, a->task) && (a->top == 0 || *n < (size_t)a->top))
+			rows[(*n)++].t = t;
+	}
+	return rows;
+}
+
+/* Print in --format. Returns 0 or -ENOMEM. */
+static int print_all(const struct fts_stats *st, const char *format, struct out_row *rows,
+		     size_t n)
+{
+	const struct fts_stats_info *in = fts_stats_info(st);
+	int rc;
+
+	if (!strcmp(format, "csv")) {
+		print_csv(rows, n);
+		print_cpu_csv(st);
+		return 0;
+	}
+	if (!strcmp(format, "json")) {
+		print_json(st, rows, n);
+		return 0;
+	}
+	printf("window %.6f s (%llu .. %llu ns), %zu tasks shown of %zu\n\n",
+	       (double)(in->t_end - in->t_begin) / 1e9, (unsigned long long)in->t_begin,
+	       (unsigned long long)in->t_end, n, fts_stats_ntasks(st));
+	rc = print_task_table(rows, n);
+	if (!rc) {
+		fputc('\n', stdout);
+		rc = print_cpu_table(st);
+	}
+	return rc;
+}
+
+int fts_cmd_stats(int argc, char **argv)
+{
+	struct stats_args a;
+	struct fts_stats *st = NULL;
+	enum fts_task_col col;
+	struct out_row *rows;
+	const char *input;
+	size_t n;
+	int rc;
+
+	rc = take_input(&argc, &argv, &input);
+	if (!rc)
+		rc = get_args(argc, argv, input, &a, &col);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (collect(&a, &st))
+		return 1;
+	rows = select_rows(st, &a, col, &n);
+	if (!rows) {
+		fts_stats_free(st);
+		return fail("out of memory", NULL);
 	}
 	if (a.task && n == 0) {
 		free(rows);
@@ -666,24 +709,7 @@ int fts_cmd_stats(int argc, char **argv)
 		fputs("'\n", stderr);
 		return 1;
 	}
-	rc = 0;
-	if (!strcmp(a.format, "csv")) {
-		print_csv(rows, n);
-		print_cpu_csv(st);
-	} else if (!strcmp(a.format, "json")) {
-		print_json(st, rows, n);
-	} else {
-		const struct fts_stats_info *in = fts_stats_info(st);
-
-		printf("window %.6f s (%llu .. %llu ns), %zu tasks shown of %zu\n\n",
-		       (double)(in->t_end - in->t_begin) / 1e9, (unsigned long long)in->t_begin,
-		       (unsigned long long)in->t_end, n, fts_stats_ntasks(st));
-		rc = print_task_table(rows, n);
-		if (!rc) {
-			fputc('\n', stdout);
-			rc = print_cpu_table(st);
-		}
-	}
+	rc = print_all(st, a.format, rows, n);
 	free(rows);
 	fts_stats_free(st);
 	if (rc)

@@ -11,7 +11,9 @@
 #define FTS_KIT_H
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /**
  * fts__utf8_decode - the well-formed UTF-8 sequence at the start of a string
@@ -62,5 +64,38 @@ uint64_t fts__clock_mono_ms(void);
  * Returns 0 or a negative errno.
  */
 int fts__thread_start(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+
+/* fts__json_escape / fts__json_fputs flags */
+#define FTS__JSON_BRACES 0x1u /* '{' '}' as \u007b \u007d: Insight splits big files by counting raw braces */
+#define FTS__JSON_TERM   0x2u /* DEL and C1 controls (U+0080-U+009F) escaped too: the text may reach a terminal */
+
+/* The room fts__json_escape needs for @n input bytes: quotes, \u00XX per byte, NUL. */
+#define FTS__JSON_ESC_MAX(n) (6 * (size_t)(n) + 3)
+
+/**
+ * fts__json_escape - a string as a quoted JSON string that is always valid UTF-8
+ * @dst: room for FTS__JSON_ESC_MAX(strlen(@s)) bytes
+ * @s: NUL-terminated bytes (task names: anything)
+ * @flags: FTS__JSON_BRACES, FTS__JSON_TERM, or 0
+ *
+ * '"' and '\\' are backslash-escaped; control bytes, and bytes that are not
+ * valid UTF-8 (read as Latin-1), become \u00XX; valid UTF-8 is kept, except
+ * what @flags asks to escape. The one escaper of the sinks (SQLite args,
+ * JSON output: FTS__JSON_BRACES) and of `ftscope stats --format json`
+ * (FTS__JSON_TERM).
+ *
+ * Returns the length written, without the NUL that ends it.
+ */
+size_t fts__json_escape(char *dst, const char *s, unsigned flags);
+
+/**
+ * fts__json_fputs - fts__json_escape onto a stream, without a buffer to size
+ * @f: the stream
+ * @s: NUL-terminated bytes
+ * @flags: as for fts__json_escape
+ *
+ * Returns 0, or -1 when the stream is in error.
+ */
+int fts__json_fputs(FILE *f, const char *s, unsigned flags);
 
 #endif

@@ -94,6 +94,48 @@ static void test_scan_threads_and_keep(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * More threads than the first table block holds; a rescan updates entries in
+ * place (no pid twice), and the cmdlines list every pid once with its
+ * latest name.
+ */
+static void test_many_and_rescan(void **state)
+{
+	struct fts_pidscan *t = fts_pidscan_new();
+	struct fts_err e = { 0 };
+	const int n = 1500;
+	char cmd[600], *lines = NULL, *all, want[64];
+	int nl = 0;
+
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/fts-pidscan-many-%d", (int)getpid());
+	mkdir(root, 0755);
+	for (int i = 0; i < n; i++)
+		mk_task(700, 700 + i, "w", NULL, 1);
+	assert_int_equal(fts_pidscan_scan(t, root, &e), n);
+	for (int i = 0; i < n; i += 7)
+		mk_task(700, 700 + i, "renamed", NULL, 1);
+	assert_int_equal(fts_pidscan_scan(t, root, &e), n);
+	assert_int_equal(fts_pidscan_count(t), n);
+	assert_int_equal(fts_pidscan_cmdlines(t, &lines), 0);
+	for (const char *p = lines; *p; p++)
+		nl += *p == '\n';
+	assert_int_equal(nl, n);
+	/* whole lines: "\n700 w\n" must not match inside "1700 w" */
+	assert_non_null(all = malloc(strlen(lines) + 2));
+	all[0] = '\n';
+	strcpy(all + 1, lines);
+	for (int i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), "\n%d %s\n", 700 + i, i % 7 ? "w" : "renamed");
+		assert_non_null(strstr(all, want));
+	}
+	free(all);
+	free(lines);
+	fts_pidscan_free(t);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_bad_proc(void **state)
 {
 	struct fts_pidscan *t = fts_pidscan_new();
@@ -110,6 +152,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scan_threads_and_keep),
 		cmocka_unit_test(test_bad_proc),
+		cmocka_unit_test(test_many_and_rescan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

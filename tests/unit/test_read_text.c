@@ -102,38 +102,9 @@ static void test_columns(void **state)
 	assert_string_equal(st.first_bad, "");
 }
 
-static void test_event_kinds(void **state)
+/* test_event_kinds: the task events (lines 1-10) */
+static void check_task_events(const struct fts_event *e)
 {
-	const char *text =
-		"  bash-10 [001] d.s6.   630.000001: sched_waking: comm=memfd:sealed-91 pid=2697 prio=120 target_cpu=001\n"
-		"  bash-10 [001] dNh2.   630.000002: sched_wakeup: comm=my worker-1 pid=77 prio=110 target_cpu=000\n"
-		"  bash-10 [001] d..2.   630.000003: sched_wakeup_new: comm=bash pid=14319 prio=120 target_cpu=003\n"
-		"  migration/0-18 [000] d..3.   630.000004: sched_migrate_task: comm=bash pid=14319 prio=120 orig_cpu=0 dest_cpu=1\n"
-		"  bash-10 [001] d..2.   630.000005: sched_stat_runtime: comm=bash pid=10 runtime=783581 [ns]\n"
-		"  bash-10 [001] d..2.   630.000006: sched_stat_runtime: comm=bash pid=10 runtime=4002917 [ns] vruntime=123456789 [ns]\n"
-		"  bash-10 [001] .....   630.000007: sched_process_fork: comm=bash pid=10 child_comm=a:b-c d child_pid=14319\n"
-		"  bash-14319 [001] .....   630.000008: sched_process_exec: filename=/usr/bin/hackbench pid=14319 old_pid=14319\n"
-		"  bash-5 [001] .....   630.000009: sched_process_exec: filename=/opt/very_long_program_name pid=5 old_pid=5\n"
-		"  hackbench-14325 [000] .....   630.000010: sched_process_exit: comm=hackbench pid=14325 prio=120 group_dead=true\n"
-		"  bash-10 [001] d.h2.   630.000011: irq_handler_entry: irq=36 name=virtio1-req.0\n"
-		"  bash-10 [001] d.h2.   630.000012: irq_handler_exit: irq=36 ret=handled\n"
-		"  bash-10 [001] d.h2.   630.000013: irq_handler_exit: irq=37 ret=unhandled\n"
-		"  bash-10 [001] d.h4.   630.000014: softirq_raise: vec=4 [action=BLOCK]\n"
-		"  bash-10 [001] ..s2.   630.000015: softirq_entry: vec=1 [action=TIMER]\n"
-		"  bash-10 [001] ..s2.   630.000016: softirq_exit: vec=9 [action=RCU]\n"
-		"  date-4888 [001] .....   630.000017: sys_futex(uaddr: 0x7fa3dd4e7a4c, op: 0x81, val: 0x7fffffff, utime: 0, uaddr2: 3, val3: 0)\n"
-		"  date-4888 [001] .....   630.000018: sys_futex -> 0x0\n"
-		"  date-4888 [001] .....   630.000019: sys_futex -> 0xffffffffffffff92\n"
-		"  date-4888 [001] .....   630.000020: sys_futex -> 0x2\n";
-	const struct fts_event *e = cap.ev;
-
-	(void)state;
-	assert_int_equal(run(text, &cap, &st), 0);
-	assert_int_equal(st.skipped, 0);
-	assert_int_equal(cap.n, 20);
-	for (int i = 0; i < cap.n; i++)
-		assert_int_equal(e[i].ts, 630000001000ull + (uint64_t)i * 1000);
-
 	assert_int_equal(e[0].type, FTS_EV_WAKING);
 	assert_string_equal(e[0].u.task.comm, "memfd:sealed-91");
 	assert_int_equal(e[0].u.task.pid, 2697);
@@ -183,7 +154,11 @@ static void test_event_kinds(void **state)
 	assert_int_equal(e[9].u.task.pid, 14325);
 	assert_int_equal(e[9].u.task.prio, 120);
 	assert_int_equal(e[9].u.task.target_cpu, -1);
+}
 
+/* test_event_kinds: irq, softirq and futex events (lines 11-20) */
+static void check_irq_futex_events(const struct fts_event *e)
+{
 	assert_int_equal(e[10].type, FTS_EV_IRQ_ENTRY);
 	assert_int_equal(e[10].u.irq.irq, 36);
 	assert_string_equal(e[10].u.irq.name, "virtio1-req.0");
@@ -211,6 +186,42 @@ static void test_event_kinds(void **state)
 	assert_int_equal(e[18].type, FTS_EV_FUTEX_EXIT);
 	assert_true(e[18].u.futex.ret == -110);
 	assert_int_equal(e[19].u.futex.ret, 2);
+}
+
+static void test_event_kinds(void **state)
+{
+	const char *text =
+		"  bash-10 [001] d.s6.   630.000001: sched_waking: comm=memfd:sealed-91 pid=2697 prio=120 target_cpu=001\n"
+		"  bash-10 [001] dNh2.   630.000002: sched_wakeup: comm=my worker-1 pid=77 prio=110 target_cpu=000\n"
+		"  bash-10 [001] d..2.   630.000003: sched_wakeup_new: comm=bash pid=14319 prio=120 target_cpu=003\n"
+		"  migration/0-18 [000] d..3.   630.000004: sched_migrate_task: comm=bash pid=14319 prio=120 orig_cpu=0 dest_cpu=1\n"
+		"  bash-10 [001] d..2.   630.000005: sched_stat_runtime: comm=bash pid=10 runtime=783581 [ns]\n"
+		"  bash-10 [001] d..2.   630.000006: sched_stat_runtime: comm=bash pid=10 runtime=4002917 [ns] vruntime=123456789 [ns]\n"
+		"  bash-10 [001] .....   630.000007: sched_process_fork: comm=bash pid=10 child_comm=a:b-c d child_pid=14319\n"
+		"  bash-14319 [001] .....   630.000008: sched_process_exec: filename=/usr/bin/hackbench pid=14319 old_pid=14319\n"
+		"  bash-5 [001] .....   630.000009: sched_process_exec: filename=/opt/very_long_program_name pid=5 old_pid=5\n"
+		"  hackbench-14325 [000] .....   630.000010: sched_process_exit: comm=hackbench pid=14325 prio=120 group_dead=true\n"
+		"  bash-10 [001] d.h2.   630.000011: irq_handler_entry: irq=36 name=virtio1-req.0\n"
+		"  bash-10 [001] d.h2.   630.000012: irq_handler_exit: irq=36 ret=handled\n"
+		"  bash-10 [001] d.h2.   630.000013: irq_handler_exit: irq=37 ret=unhandled\n"
+		"  bash-10 [001] d.h4.   630.000014: softirq_raise: vec=4 [action=BLOCK]\n"
+		"  bash-10 [001] ..s2.   630.000015: softirq_entry: vec=1 [action=TIMER]\n"
+		"  bash-10 [001] ..s2.   630.000016: softirq_exit: vec=9 [action=RCU]\n"
+		"  date-4888 [001] .....   630.000017: sys_futex(uaddr: 0x7fa3dd4e7a4c, op: 0x81, val: 0x7fffffff, utime: 0, uaddr2: 3, val3: 0)\n"
+		"  date-4888 [001] .....   630.000018: sys_futex -> 0x0\n"
+		"  date-4888 [001] .....   630.000019: sys_futex -> 0xffffffffffffff92\n"
+		"  date-4888 [001] .....   630.000020: sys_futex -> 0x2\n";
+	const struct fts_event *e = cap.ev;
+
+	(void)state;
+	assert_int_equal(run(text, &cap, &st), 0);
+	assert_int_equal(st.skipped, 0);
+	assert_int_equal(cap.n, 20);
+	for (int i = 0; i < cap.n; i++)
+		assert_int_equal(e[i].ts, 630000001000ull + (uint64_t)i * 1000);
+
+	check_task_events(e);
+	check_irq_futex_events(e);
 
 	assert_int_equal(st.by_type[FTS_EV_SWITCH], 0);
 	assert_int_equal(st.by_type[FTS_EV_STAT_RUNTIME], 2);

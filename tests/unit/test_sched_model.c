@@ -1040,6 +1040,95 @@ static void test_cs_rows(void **state)
 	check_task_lanes_contiguous();
 }
 
+/* Events on a CPU past the cap (FTS_CPUSET_MAX, 8192) or negative are dropped, and counted. */
+static void test_cpu_out_of_range(void **state)
+{
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	sw(1100, 8192, "swapper/8192", 0, "R", "B", 20);
+	sw(1200, -1, "swapper", 0, "R", "C", 30);
+	sw(1300, 8191, "swapper/8191", 0, "R", "D", 40);
+	sw(2000, 0, "A", 10, "S", "swapper/0", 0);
+	finish();
+	assert_int_equal(fts_model_stats(model)->cpu_out_of_range, 2);
+	assert_int_equal(fts_model_stats(model)->events_in, 5);
+	assert_true(lane_id("CPU 8191") >= 0);
+	assert_int_equal(count("B:20", NULL), 0);
+	assert_int_equal(count("C:30", NULL), 0);
+	expect("A:10", "Running", 0, 1000, 1000);
+}
+
+/* A counting sink, for more lanes than the capturing one holds. */
+struct count_sink {
+	struct fts_sink s;
+	uint32_t lanes;
+	uint64_t items, markers;
+};
+
+static int count_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *err)
+{
+	struct count_sink *c = (struct count_sink *)s;
+
+	(void)err;
+	assert_int_equal(l->id, c->lanes); /* dense, in declaration order */
+	c->lanes++;
+	return 0;
+}
+
+static int count_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
+{
+	struct count_sink *c = (struct count_sink *)s;
+
+	(void)err;
+	c->items++;
+	c->markers += it->kind == FTS_ITEM_MARKER;
+	return 0;
+}
+
+/*
+ * Thousands of tasks, half of them dying and their pids coming back under
+ * another comm: the task table grows and deletes, the lane table grows past
+ * its first block, and every lane keeps its own switch count (one marker
+ * each).
+ */
+static void test_many_tasks(void **state)
+{
+	struct count_sink cs = { .s = { .lane = count_lane, .item = count_item } };
+	const struct fts_model_stats *ms;
+	struct fts_err err = { 0 };
+	const int n = 3000;
+	char comm[32], again[32];
+
+	(void)state;
+	mopts.tm = &tm;
+	mopts.cs_rows = 1;
+	assert_int_equal(fts_model_create(&mopts, &cs.s, &model, &err), 0);
+	mopts.cs_rows = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t t = 1000 + (uint64_t)i * 100;
+
+		snprintf(comm, sizeof(comm), "w%d", i);
+		sw(t, 0, "swapper/0", 0, "R", comm, 100 + i);
+		sw(t + 50, 0, comm, 100 + i, i % 2 ? "X" : "S", "swapper/0", 0);
+	}
+	for (int i = 1; i < n; i += 2) {
+		uint64_t t = 1000000 + (uint64_t)i * 100;
+
+		snprintf(again, sizeof(again), "v%d", i);
+		sw(t, 1, "swapper/1", 0, "R", again, 100 + i);
+		sw(t + 50, 1, again, 100 + i, "S", "swapper/1", 0);
+	}
+	finish();
+	ms = fts_model_stats(model);
+	assert_int_equal(ms->tasks_seen, n + n / 2);
+	assert_int_equal(ms->task_lanes, n + n / 2);
+	assert_int_equal(ms->cpu_lanes, 2);
+	assert_int_equal(cs.lanes, n + n / 2 + 2);
+	assert_int_equal(ms->cs_markers, n + n / 2);
+	assert_int_equal(cs.markers, n + n / 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1060,6 +1149,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_window, setup_window, teardown),
 		cmocka_unit_test_setup_teardown(test_pid_mapping, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_cs_rows, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_out_of_range, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_many_tasks, setup_raw, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -570,15 +570,59 @@ static void make_ref_db(const char *path)
 	sqlite3_close(db);
 }
 
+/* test_reference_db_hand_checked: five buckets of 1 us at once on CPU 1 */
+static void check_ref_row(const struct fts_store *s, uint32_t cpu1)
+{
+	struct fts_bucket row[5];
+
+	assert_int_equal(fts_store_buckets(s, cpu1, 1000, 6000, 5, row), 0);
+	assert_string_equal(fts_store_str(s, row[0].top), "a:10");
+	assert_int_equal(row[0].top_ns, 1000);
+	assert_int_equal(row[0].items, 1);
+	assert_int_equal(row[0].flags, FTS_BK_ANY);
+	assert_string_equal(fts_store_str(s, row[1].top), "b:20");
+	assert_int_equal(row[1].top_ns, 1000);
+	assert_int_equal(row[1].busy_ns, 1250);
+	assert_int_equal(row[1].items, 3);
+	assert_int_equal(row[1].flags, FTS_BK_ANY | FTS_BK_IRQ | FTS_BK_MIXED);
+	assert_int_equal(row[2].items, 0);
+	assert_int_equal(row[2].top, FTS_STR_NONE);
+	assert_int_equal(row[2].top_ns, 1000);
+	assert_int_equal(row[4].items, 0);
+}
+
+/*
+ * test_reference_db_hand_checked: numeric args come back as their JSON
+ * text; the task lane's item carries its cpu.
+ */
+static void check_ref_items(const struct fts_store *s, uint32_t cpu1, uint32_t task)
+{
+	struct fts_arg a[FTS_ITEM_MAX_ARGS];
+	struct fts_store_item it;
+	char buf[256];
+	int n;
+
+	assert_int_equal(fts_store_item(s, cpu1, 0, &it), 0);
+	assert_string_equal(fts_store_str(s, it.name), "a:10");
+	n = fts_store_args(s, cpu1, 0, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf));
+	assert_int_equal(n, 5);
+	assert_string_equal(a[0].key, "host_pid");
+	assert_string_equal(a[0].val, "10");
+	assert_string_equal(a[1].val, "900 [ns]");
+	assert_string_equal(a[2].val, "0");
+	assert_int_equal(fts_store_item(s, task, 2, &it), 0);
+	assert_int_equal(it.cpu, 0);
+	assert_int_equal(fts_store_lane(s, task)->host_pid, -1);
+	/* nothing covers 3500 on CPU 1: the nearest is b:20's end (500 ns away) */
+	assert_int_equal(fts_store_find(s, cpu1, 3500, 0), 1);
+}
+
 static void test_reference_db_hand_checked(void **state)
 {
 	struct fts_store *s;
 	struct fts_bucket b;
-	struct fts_store_item it;
-	struct fts_arg a[FTS_ITEM_MAX_ARGS];
-	char path[128], buf[256];
+	char path[128];
 	int32_t cpu1, task;
-	int n;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/ftrace_data_ref.db", tmpdir);
@@ -617,54 +661,18 @@ static void test_reference_db_hand_checked(void **state)
 	assert_int_equal(b.top_ns, 2750);
 	assert_int_equal(b.busy_ns, 2250);
 	assert_int_equal(b.flags, FTS_BK_ANY | FTS_BK_RUNNING | FTS_BK_SLEEPING);
-	/* five buckets of 1 us at once */
-	{
-		struct fts_bucket row[5];
-
-		assert_int_equal(fts_store_buckets(s, (uint32_t)cpu1, 1000, 6000, 5, row), 0);
-		assert_string_equal(fts_store_str(s, row[0].top), "a:10");
-		assert_int_equal(row[0].top_ns, 1000);
-		assert_int_equal(row[0].items, 1);
-		assert_int_equal(row[0].flags, FTS_BK_ANY);
-		assert_string_equal(fts_store_str(s, row[1].top), "b:20");
-		assert_int_equal(row[1].top_ns, 1000);
-		assert_int_equal(row[1].busy_ns, 1250);
-		assert_int_equal(row[1].items, 3);
-		assert_int_equal(row[1].flags, FTS_BK_ANY | FTS_BK_IRQ | FTS_BK_MIXED);
-		assert_int_equal(row[2].items, 0);
-		assert_int_equal(row[2].top, FTS_STR_NONE);
-		assert_int_equal(row[2].top_ns, 1000);
-		assert_int_equal(row[4].items, 0);
-	}
+	check_ref_row(s, (uint32_t)cpu1);
 	/* an empty stretch */
 	fts_store_bucket(s, (uint32_t)cpu1, 3000, 3500, &b);
 	assert_int_equal(b.flags, 0);
 	assert_int_equal(b.items, 0);
 
-	/* numeric args come back as their JSON text; the task lane's item carries its cpu */
-	assert_int_equal(fts_store_item(s, (uint32_t)cpu1, 0, &it), 0);
-	assert_string_equal(fts_store_str(s, it.name), "a:10");
-	n = fts_store_args(s, (uint32_t)cpu1, 0, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf));
-	assert_int_equal(n, 5);
-	assert_string_equal(a[0].key, "host_pid");
-	assert_string_equal(a[0].val, "10");
-	assert_string_equal(a[1].val, "900 [ns]");
-	assert_string_equal(a[2].val, "0");
-	assert_int_equal(fts_store_item(s, (uint32_t)task, 2, &it), 0);
-	assert_int_equal(it.cpu, 0);
-	assert_int_equal(fts_store_lane(s, (uint32_t)task)->host_pid, -1);
-	/* nothing covers 3500 on CPU 1: the nearest is b:20's end (500 ns away) */
-	assert_int_equal(fts_store_find(s, (uint32_t)cpu1, 3500, 0), 1);
+	check_ref_items(s, (uint32_t)cpu1, (uint32_t)task);
 	fts_store_free(s);
 }
 
-/*
- * A hostile DB: NULLs everywhere, text where numbers go, negative and huge
- * times, args that are not JSON or nest deeply, escapes and control bytes in
- * names, a lane declared twice, slices on a lane that does not exist. It
- * loads what makes sense, skips the rest, and never reads out of bounds.
- */
-static void test_hostile_db(void **state)
+/* The hostile DB of test_hostile_db at @path. */
+static void make_hostile_db(const char *path)
 {
 	static const char *schema =
 		"CREATE TABLE thread (track_id INTEGER, tid TEXT, pid TEXT);"
@@ -681,16 +689,9 @@ static void test_hostile_db(void **state)
 	/* values a shell or a C literal would mangle, bound as they are */
 	static const char *nested = "{\"a\":{\"b\":[1,{\"c\":\"}\"}]},\"d\":\"\\u00e9\\n\\\"\"}";
 	static const char *cut = "{\"cpu\":\"\x01\",\"x\":";
-	struct fts_store *s;
-	struct fts_bucket b;
-	struct fts_arg a[FTS_ITEM_MAX_ARGS];
-	char path[128], buf[256];
-	uint64_t total = 0;
 	sqlite3_stmt *st;
 	sqlite3 *db;
 
-	(void)state;
-	snprintf(path, sizeof(path), "%s/ftrace_data_hostile.db", tmpdir);
 	unlink(path);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, schema, NULL, NULL, NULL), SQLITE_OK);
@@ -711,7 +712,25 @@ static void test_hostile_db(void **state)
 	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+}
 
+/*
+ * A hostile DB: NULLs everywhere, text where numbers go, negative and huge
+ * times, args that are not JSON or nest deeply, escapes and control bytes in
+ * names, a lane declared twice, slices on a lane that does not exist. It
+ * loads what makes sense, skips the rest, and never reads out of bounds.
+ */
+static void test_hostile_db(void **state)
+{
+	struct fts_store *s;
+	struct fts_bucket b;
+	struct fts_arg a[FTS_ITEM_MAX_ARGS];
+	char path[128], buf[256];
+	uint64_t total = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/ftrace_data_hostile.db", tmpdir);
+	make_hostile_db(path);
 	s = open_store(path, NULL);
 	for (uint32_t l = 0; l < fts_store_nlanes(s); l++) {
 		const struct fts_store_lane *ln = fts_store_lane(s, l);

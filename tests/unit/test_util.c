@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* The shared helpers: the one UTF-8 decoder every escaper uses, the clock. */
+/* The shared helpers: the one UTF-8 decoder every escaper uses, the JSON escaper, the clock. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "kit/kit.h"
@@ -62,12 +65,72 @@ static void test_clock(void **state)
 	assert_true(s * 1e9 >= (double)a - 1e6 && s * 1e9 <= (double)b + 1e6);
 }
 
+/* @s escaped with @flags, through both entry points, which must agree. */
+static const char *jesc(const char *s, unsigned flags)
+{
+	static char out[8192];
+	char *m = NULL;
+	size_t mlen = 0, n;
+	FILE *f;
+
+	assert_true(FTS__JSON_ESC_MAX(strlen(s)) <= sizeof(out));
+	n = fts__json_escape(out, s, flags);
+	assert_int_equal(n, strlen(out));
+	assert_true(n <= FTS__JSON_ESC_MAX(strlen(s)) - 1);
+	f = open_memstream(&m, &mlen);
+	assert_non_null(f);
+	assert_int_equal(fts__json_fputs(f, s, flags), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(m, out);
+	free(m);
+	return out;
+}
+
+/* The sinks' form (braces escaped) and the stats form (DEL and C1 escaped) differ only there. */
+static void test_json_escape(void **state)
+{
+	static const unsigned both[] = { FTS__JSON_BRACES, FTS__JSON_TERM, 0 };
+	char big[1200];
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		unsigned fl = both[i];
+
+		assert_string_equal(jesc("", fl), "\"\"");
+		assert_string_equal(jesc("bash:123", fl), "\"bash:123\"");
+		assert_string_equal(jesc("a\"b\\c/", fl), "\"a\\\"b\\\\c/\"");
+		assert_string_equal(jesc("x\ny\tz\x01\x1f", fl), "\"x\\u000ay\\u0009z\\u0001\\u001f\"");
+		assert_string_equal(jesc("\x1b[31m", fl), "\"\\u001b[31m\"");
+		/* valid UTF-8 kept; bytes that are not UTF-8 as \u00XX */
+		assert_string_equal(jesc("caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80", fl),
+				    "\"caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80\"");
+		assert_string_equal(jesc("a\xff" "b\xc3", fl), "\"a\\u00ffb\\u00c3\"");
+		assert_string_equal(jesc("\xed\xa0\x80", fl), "\"\\u00ed\\u00a0\\u0080\"");
+		assert_string_equal(jesc("\xc2\xa0", fl), "\"\xc2\xa0\""); /* U+00A0: past C1 */
+	}
+	assert_string_equal(jesc("{a}", FTS__JSON_BRACES), "\"\\u007ba\\u007d\"");
+	assert_string_equal(jesc("{a}", FTS__JSON_TERM), "\"{a}\"");
+	assert_string_equal(jesc("\x7f", FTS__JSON_BRACES), "\"\x7f\"");
+	assert_string_equal(jesc("\x7f", FTS__JSON_TERM), "\"\\u007f\"");
+	/* C1 controls (U+0085 NEL, U+009B CSI) are terminal controls */
+	assert_string_equal(jesc("\xc2\x85\xc2\x9b", FTS__JSON_BRACES), "\"\xc2\x85\xc2\x9b\"");
+	assert_string_equal(jesc("\xc2\x85\xc2\x9b", FTS__JSON_TERM), "\"\\u0085\\u009b\"");
+	assert_string_equal(jesc("\x01{\x7f", FTS__JSON_BRACES | FTS__JSON_TERM), "\"\\u0001\\u007b\\u007f\"");
+	/* longer than the stream's chunk, every unit an escape or a multi-byte one */
+	for (size_t i = 0; i + 3 < sizeof(big); i += 3)
+		memcpy(big + i, i % 2 ? "\x01\xe4\xb8" : "\xad{\xff", 3);
+	big[sizeof(big) - 1] = '\0';
+	jesc(big, FTS__JSON_BRACES);
+	jesc(big, FTS__JSON_TERM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_json_escape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

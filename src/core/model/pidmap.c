@@ -8,46 +8,25 @@
 #include <sys/stat.h>
 
 #include "core/util/file_util.h"
+#include "core/util/inthash.h"
 
 #define PIDMAP_MAX_BYTES (256u << 20)
 
-/* Open addressing, linear probing; key 0 never maps (the idle task). */
+/* Only the pids that map to another pid are kept; pid 0 (the idle task) never maps. */
 struct fts_pidmap {
-	uint32_t cap;      /* power of two */
-	uint32_t mapped;   /* entries with a different container pid */
+	struct fts_inthash map;  /* host pid -> container pid */
+	uint32_t mapped;         /* entries with a different container pid */
 	uint32_t entries;
-	int32_t *keys;
-	int32_t *vals;
 };
-
-static uint32_t slot_of(const struct fts_pidmap *m, int32_t pid)
-{
-	uint32_t h = (uint32_t)pid * 2654435761u;
-
-	return h & (m->cap - 1);
-}
-
-static void put(struct fts_pidmap *m, int32_t pid, int32_t ns)
-{
-	uint32_t i = slot_of(m, pid);
-
-	while (m->keys[i] && m->keys[i] != pid)
-		i = (i + 1) & (m->cap - 1);
-	m->keys[i] = pid;
-	m->vals[i] = ns;
-}
 
 int32_t fts_pidmap_lookup(const struct fts_pidmap *m, int32_t pid)
 {
-	uint32_t i;
+	const uint64_t *v;
 
-	if (!m || pid <= 0 || !m->cap)
+	if (!m || pid <= 0)
 		return pid;
-	for (i = slot_of(m, pid); m->keys[i]; i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == pid)
-			return m->vals[i];
-	}
-	return pid;
+	v = fts_inthash_get(&m->map, (uint32_t)pid);
+	return v ? (int32_t)*v : pid;
 }
 
 uint32_t fts_pidmap_size(const struct fts_pidmap *m)
@@ -64,8 +43,7 @@ void fts_pidmap_free(struct fts_pidmap *m)
 {
 	if (!m)
 		return;
-	free(m->keys);
-	free(m->vals);
+	fts_inthash_free(&m->map);
 	free(m);
 }
 
@@ -247,28 +225,13 @@ static int jp_skip(struct jp *j, int depth)
 	}
 }
 
-static int put_grow(struct fts_pidmap *m, int32_t pid, int32_t ns)
+static int put(struct fts_pidmap *m, int32_t pid, int32_t ns)
 {
-	if ((m->mapped + 1) * 2 > m->cap) {
-		struct fts_pidmap old = *m;
+	uint64_t *v = fts_inthash_put(&m->map, (uint32_t)pid, NULL);
 
-		m->cap = old.cap ? old.cap * 2 : 64;
-		m->keys = calloc(m->cap, sizeof(*m->keys));
-		m->vals = calloc(m->cap, sizeof(*m->vals));
-		if (!m->keys || !m->vals) {
-			free(m->keys);
-			free(m->vals);
-			*m = old;
-			return -1;
-		}
-		for (uint32_t i = 0; i < old.cap; i++) {
-			if (old.keys[i])
-				put(m, old.keys[i], old.vals[i]);
-		}
-		free(old.keys);
-		free(old.vals);
-	}
-	put(m, pid, ns);
+	if (!v)
+		return -1;
+	*v = (uint64_t)ns;
 	m->mapped++;
 	return 0;
 }
@@ -352,7 +315,7 @@ static int fill(struct fts_pidmap *m, struct jp *j, const char *path, struct fts
 		if (rc)
 			return rc;
 		m->entries++;
-		if (ns > 0 && ns != host && put_grow(m, host, ns))
+		if (ns > 0 && ns != host && put(m, host, ns))
 			return fts_err_set(err, -ENOMEM, "%s: out of memory", path);
 		jp_ws(j);
 		if (*j->p++ == '}')
@@ -389,6 +352,7 @@ int fts_pidmap_load(const char *path, struct fts_pidmap **out, struct fts_err *e
 		free(text);
 		return fts_err_set(err, -ENOMEM, "%s: out of memory", path);
 	}
+	fts_inthash_init(&m->map);
 	rc = fill(m, &j, path, err);
 	free(text);
 	if (rc) {

@@ -5,15 +5,16 @@
  * Data structures first:
  *   - struct cpu, one per CPU index seen: who runs there since when (the run
  *     slice being built), its runtime sum, and the open irq/softirq entries.
- *   - struct task, one per live pid in a chained hash: its current state
- *     (Running / Runnable / Sleeping / unknown) and since when, the CPU, the
- *     raw sleep state, the waker. A task is freed when it dies, so a reused
- *     pid starts fresh.
- *   - struct lane_ent, one per task lane, in a hash keyed by (comm, host
- *     pid): lanes are the only thing that outlives tasks. An entry exists
- *     before its lane is declared (a switch can be counted for it first) and
- *     keeps what the context-switch marker needs: how many switches Insight
- *     will count for it and where the lane ends.
+ *   - struct task, one per live pid, in an inthash keyed by pid: its current
+ *     state (Running / Runnable / Sleeping / unknown) and since when, the
+ *     CPU, the raw sleep state, the waker. A task is freed when it dies, so
+ *     a reused pid starts fresh.
+ *   - struct lane_ent, one per task lane, in a dense array whose index is the
+ *     id strtab gives the lane's key (host pid, comm): lanes are the only
+ *     thing that outlives tasks. An entry exists before its lane is declared
+ *     (a switch can be counted for it first) and keeps what the
+ *     context-switch marker needs: how many switches Insight will count for
+ *     it and where the lane ends.
  *
  * Every slice is emitted when it closes, through emit(), which clips it to
  * the window and maps its times; all boundaries are integer ns, so adjacent
@@ -21,21 +22,38 @@
  */
 #include "ftscope/sched_model.h"
 
+#include "core/util/cpuset.h"
+#include "core/util/inthash.h"
+#include "core/util/strtab.h"
+
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TASK_BITS_MIN 12         /* 4096 buckets to start; doubles with the live tasks */
 #define IRQ_STACK 8
 #define SOFTIRQ_VECS 16
 #define IRQ_MAX_NS 1000000000ull
 #define TID_MAX (FTS_COMM_MAX + 16)
+#define NUM_MAX 24               /* a decimal int64 with its sign and NUL, as vnum reserves */
+#define LANE_NONE UINT32_MAX     /* lane_entry: out of memory */
+#define VBUF_SIZE 2048           /* one item's arg values, back to back */
+
+/* "comm:pid": a comm, ':', an int32 with its sign, the NUL (fmt_tid) */
+static_assert(TID_MAX >= FTS_COMM_MAX + 1 + 11 + 1, "a tid fits TID_MAX");
+static_assert(NUM_MAX >= 20 + 1 + 1, "an int64 fits NUM_MAX");
+/* an item's values never overflow the scratch: no arg is ever cut to "" */
+static_assert(NUM_MAX <= TID_MAX && FTS_NAME_MAX <= TID_MAX && FTS_STATE_MAX <= TID_MAX,
+	      "every arg value fits TID_MAX");
+static_assert(VBUF_SIZE >= FTS_ITEM_MAX_ARGS * TID_MAX, "an item's values fit the scratch");
+/* the public cap is the CPU sets' (--cpu lists); it keeps the cpus array small */
+static_assert(FTS_MODEL_CPU_MAX == FTS_CPUSET_MAX, "one CPU cap");
+static_assert(FTS_CPUSET_MAX > 0 && FTS_CPUSET_MAX <= 65536, "CPU indexes are small ints");
 
 enum tstate { T_UNKNOWN, T_RUNNING, T_RUNNABLE, T_SLEEPING };
 
 struct task {
-	struct task *next;        /* hash chain */
 	int32_t pid;
 	int32_t prio;
 	enum tstate state;
@@ -51,7 +69,7 @@ struct task {
 	char waker_comm[FTS_COMM_MAX]; /* ... and its lane key, for the wakeup link */
 	int32_t waker_pid;        /* host pid; 0: idle or unknown (no link) */
 	char preempter[TID_MAX];  /* Runnable after a preemption: who took the CPU */
-	struct lane_ent *lent;    /* cached lane entry of (comm, pid); NULL: look up */
+	uint32_t lent;            /* cached lane entry of (comm, pid), index + 1; 0: look up */
 };
 
 struct irq_open {
@@ -85,13 +103,11 @@ struct cpu {
 };
 
 struct lane_ent {
-	struct lane_ent *next;
 	uint32_t id;
 	int declared;             /* @id is valid: the sink has seen the lane */
 	int32_t pid;
 	uint64_t switches;        /* sched_switch items Insight counts for this tid */
 	uint64_t max_end;         /* output ns: the latest end of an item on the lane */
-	char comm[FTS_COMM_MAX];
 };
 
 struct fts_model {
@@ -103,14 +119,13 @@ struct fts_model {
 	struct cpu *cpus;
 	int ncpus;
 
-	struct task **tasks;      /* hash of live tasks: 1 << task_bits chains */
-	int task_bits;
-	uint32_t ntasks;
+	struct fts_inthash tasks; /* live tasks: pid -> struct task * */
 
-	struct lane_ent **lanes;  /* hash of task lanes */
-	uint32_t lane_buckets;
+	/* task lanes: key (host pid, comm) -> strtab id == index into @lent */
+	struct fts_strtab lane_keys;
+	struct lane_ent *lent;
+	uint32_t nlent, caplent;
 	uint32_t nlanes;          /* all lanes, CPU and task: the next id */
-	uint32_t ntask_lanes;
 
 	uint64_t last_ts;         /* last event inside the window */
 	int seen_event;
@@ -118,8 +133,8 @@ struct fts_model {
 
 	uint64_t flows;           /* wakeup links handed out: the next id - 1 */
 
-	/* scratch for one item's arg values */
-	char vbuf[2048];
+	/* scratch for one item's arg values (see VBUF_SIZE) */
+	char vbuf[VBUF_SIZE];
 	size_t vlen;
 };
 
@@ -163,11 +178,11 @@ static char *vreserve(struct fts_model *m, size_t n)
 
 static const char *vnum(struct fts_model *m, int64_t v)
 {
-	char *p = vreserve(m, 24);
+	char *p = vreserve(m, NUM_MAX);
 
 	if (!p)
 		return "";
-	m->vlen -= 24 - (size_t)(fmt_i64(p, v) - p + 1);
+	m->vlen -= NUM_MAX - (size_t)(fmt_i64(p, v) - p + 1);
 	return p;
 }
 
@@ -245,72 +260,67 @@ static int cpu_lane(struct fts_model *m, int cpu, uint32_t *id)
 	return 0;
 }
 
-static uint32_t lane_hash(const char *comm, int32_t pid)
+static int grow_lent(struct fts_model *m)
 {
-	uint32_t h = 2166136261u ^ (uint32_t)pid;
+	uint32_t cap = m->caplent ? m->caplent * 2 : 1024;
+	struct lane_ent *nl;
 
-	for (; *comm; comm++)
-		h = (h ^ (unsigned char)*comm) * 16777619u;
-	return h;
-}
-
-static int grow_lanes(struct fts_model *m)
-{
-	uint32_t nb = m->lane_buckets ? m->lane_buckets * 2 : 1024;
-	struct lane_ent **nl = calloc(nb, sizeof(*nl));
-
+	if (cap <= m->caplent)
+		return -ENOMEM;
+	nl = realloc(m->lent, (size_t)cap * sizeof(*nl));
 	if (!nl)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < m->lane_buckets; i++) {
-		struct lane_ent *e = m->lanes[i], *nx;
-
-		for (; e; e = nx) {
-			uint32_t b = lane_hash(e->comm, e->pid) & (nb - 1);
-
-			nx = e->next;
-			e->next = nl[b];
-			nl[b] = e;
-		}
-	}
-	free(m->lanes);
-	m->lanes = nl;
-	m->lane_buckets = nb;
+	m->lent = nl;
+	m->caplent = cap;
 	return 0;
 }
 
-/* The lane entry of (comm, pid), created (not declared) on first use; NULL: no memory. */
-static struct lane_ent *lane_entry(struct fts_model *m, const char *comm, int32_t pid)
+/*
+ * The lane entry of (comm, pid), created (not declared) on first use: its
+ * index (entries move when the array grows, so callers keep indexes, not
+ * pointers), or LANE_NONE when out of memory.
+ */
+static uint32_t lane_entry(struct fts_model *m, const char *comm, int32_t pid)
 {
-	uint32_t b;
-	struct lane_ent *e;
+	char key[sizeof(pid) + FTS_COMM_MAX];
+	size_t n = strnlen(comm, FTS_COMM_MAX - 1);
+	uint32_t id;
 
-	if (m->ntask_lanes * 2 >= m->lane_buckets && grow_lanes(m))
-		return NULL;
-	b = lane_hash(comm, pid) & (m->lane_buckets - 1);
-	for (e = m->lanes[b]; e; e = e->next) {
-		if (e->pid == pid && !strcmp(e->comm, comm))
-			return e;
+	/* room first: once interned, a key must have its entry */
+	if (m->nlent == m->caplent && grow_lent(m))
+		return LANE_NONE;
+	memcpy(key, &pid, sizeof(pid));
+	memcpy(key + sizeof(pid), comm, n);
+	id = fts_strtab_intern(&m->lane_keys, key, sizeof(pid) + n);
+	if (id == UINT32_MAX)
+		return LANE_NONE;
+	if (id == m->nlent) {
+		memset(&m->lent[id], 0, sizeof(m->lent[id]));
+		m->lent[id].pid = pid;
+		m->nlent++;
 	}
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return NULL;
-	e->pid = pid;
-	fts_copy_str(e->comm, FTS_COMM_MAX, comm, -1);
-	e->next = m->lanes[b];
-	m->lanes[b] = e;
-	m->ntask_lanes++;
-	return e;
+	/* strtab ids are dense and in creation order, like the entries */
+	assert(id < m->nlent && m->nlent == m->lane_keys.n);
+	return id;
 }
 
-/* Declare @e's lane to the sink if it is not yet. */
-static int lane_declare(struct fts_model *m, struct lane_ent *e)
+/* The comm of lane entry @i: its key after the pid (strtab NUL-terminates it). */
+static const char *lane_comm(const struct fts_model *m, uint32_t i)
 {
+	return fts_strtab_get(&m->lane_keys, i) + sizeof(int32_t);
+}
+
+/* Declare lane entry @i's lane to the sink if it is not yet. */
+static int lane_declare(struct fts_model *m, uint32_t i)
+{
+	struct lane_ent *e = &m->lent[i];
 	char tid[TID_MAX];
 	int rc;
 
+	assert(i < m->nlent);
 	if (e->declared)
 		return 0;
-	fmt_tid(m, tid, e->comm, e->pid);
+	fmt_tid(m, tid, lane_comm(m, i), e->pid);
 	rc = declare(m, FTS_GROUP_TASK, 0, tid, &e->id);
 	if (rc)
 		return rc;
@@ -403,20 +413,36 @@ static int emit_cs_marker(struct fts_model *m, const struct lane_ent *e)
 	return deliver(m, &it);
 }
 
-/* A marker on every lane for which Insight will count at least one switch. */
+/*
+ * A marker on every lane for which Insight will count at least one switch,
+ * in the order the lanes were first met.
+ */
 static int emit_cs_markers(struct fts_model *m)
 {
-	for (uint32_t b = 0; b < m->lane_buckets; b++) {
-		for (const struct lane_ent *e = m->lanes[b]; e; e = e->next) {
-			if (e->declared && e->switches && e->max_end && !kernel_comm(e->comm)) {
-				int rc = emit_cs_marker(m, e);
+	for (uint32_t i = 0; i < m->nlent; i++) {
+		const struct lane_ent *e = &m->lent[i];
 
-				if (rc)
-					return rc;
-			}
+		if (e->declared && e->switches && e->max_end && !kernel_comm(lane_comm(m, i))) {
+			int rc = emit_cs_marker(m, e);
+
+			if (rc)
+				return rc;
 		}
 	}
 	return 0;
+}
+
+/* The index of @t's lane entry (cached in the task), or LANE_NONE when out of memory. */
+static uint32_t task_lane(struct fts_model *m, struct task *t)
+{
+	if (!t->lent) {
+		uint32_t i = lane_entry(m, t->comm, t->pid);
+
+		if (i == LANE_NONE)
+			return LANE_NONE;
+		t->lent = i + 1;
+	}
+	return t->lent - 1;
 }
 
 static enum fts_item_kind task_kind(const struct task *t)
@@ -431,27 +457,31 @@ static enum fts_item_kind task_kind(const struct task *t)
 /* The task's state slice [since, end] on its lane. */
 static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 {
-	static const char *const names[] = { NULL, "Running", "Runnable", "Sleeping" };
+	static const char *const names[] = {
+		[T_RUNNING] = "Running", [T_RUNNABLE] = "Runnable", [T_SLEEPING] = "Sleeping",
+	};
+	struct lane_ent *e;
 	struct fts_item it;
+	uint32_t lane;
 	int rc;
 
 	if (t->state == T_UNKNOWN || t->pid == 0)
 		return 0;
+	assert(t->state < sizeof(names) / sizeof(names[0]) && names[t->state]);
 	/*
 	 * A zero-length state holds no time, and Insight's unstable re-sort may
 	 * put it after the slice starting at the same ns: a second row.
 	 */
 	if (!place(m, &it, t->since, end) || it.dur == 0)
 		return 0;
-	if (!t->lent) {
-		t->lent = lane_entry(m, t->comm, t->pid);
-		if (!t->lent)
-			return no_lane_memory(m);
-	}
-	rc = lane_declare(m, t->lent);
+	lane = task_lane(m, t);
+	if (lane == LANE_NONE)
+		return no_lane_memory(m);
+	rc = lane_declare(m, lane);
 	if (rc)
 		return rc;
-	item_init(m, &it, t->lent->id, task_kind(t), names[t->state]);
+	e = &m->lent[lane];
+	item_init(m, &it, e->id, task_kind(t), names[t->state]);
 	arg(&it, "cpu", vnum(m, t->cpu));
 	switch (t->state) {
 	case T_RUNNING:
@@ -480,8 +510,8 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 		break;
 	}
 	arg(&it, "host_pid", vnum(m, t->pid));
-	if (it.ts + it.dur > t->lent->max_end)
-		t->lent->max_end = it.ts + it.dur;
+	if (it.ts + it.dur > e->max_end)
+		e->max_end = it.ts + it.dur;
 	return deliver(m, &it);
 }
 
@@ -504,7 +534,7 @@ static void task_rename(struct task *t, const char *comm)
 {
 	if (strcmp(t->comm, comm)) {
 		fts_copy_str(t->comm, FTS_COMM_MAX, comm, -1);
-		t->lent = NULL;
+		t->lent = 0;
 	}
 }
 
@@ -547,85 +577,55 @@ static int close_cpu_run(struct fts_model *m, int cpu, uint64_t end, const char 
 
 /* ---- tables ---- */
 
-/* Multiplicative hash: pids a crafted trace picks all alike mod 2^k still spread. */
-static uint32_t task_hash(int32_t pid, int bits)
-{
-	return ((uint32_t)pid * 2654435761u) >> (32 - bits);
-}
-
 /*
- * Doubles the table when the live tasks outnumber the buckets, so a chain
- * stays O(1) long however many tasks a trace holds (a fixed 4096 buckets
- * made 400 k tasks take 33 s). On allocation failure the table stays as it
- * is: slower, still correct.
+ * Live tasks by pid. The table grows with them, so a lookup stays O(1)
+ * however many tasks a trace holds (a fixed 4096 buckets made 400 k tasks
+ * take 33 s).
  */
-static void task_grow(struct fts_model *m)
+static struct task *task_find(const struct fts_model *m, int32_t pid)
 {
-	int bits = m->task_bits + 1;
-	struct task **nt;
+	const uint64_t *v = fts_inthash_get(&m->tasks, (uint32_t)pid);
 
-	if (bits > 30)
-		return;
-	nt = calloc((size_t)1 << bits, sizeof(*nt));
-	if (!nt)
-		return;
-	for (uint32_t b = 0; b < (1u << m->task_bits); b++) {
-		struct task *t = m->tasks[b], *nx;
-
-		for (; t; t = nx) {
-			uint32_t h = task_hash(t->pid, bits);
-
-			nx = t->next;
-			t->next = nt[h];
-			nt[h] = t;
-		}
-	}
-	free(m->tasks);
-	m->tasks = nt;
-	m->task_bits = bits;
-}
-
-static struct task **task_slot(struct fts_model *m, int32_t pid)
-{
-	struct task **pp = &m->tasks[task_hash(pid, m->task_bits)];
-
-	while (*pp && (*pp)->pid != pid)
-		pp = &(*pp)->next;
-	return pp;
+	return v ? (struct task *)(uintptr_t)*v : NULL;
 }
 
 static struct task *task_get(struct fts_model *m, int32_t pid, const char *comm)
 {
-	struct task **pp = task_slot(m, pid), *t = *pp;
+	int added;
+	uint64_t *v = fts_inthash_put(&m->tasks, (uint32_t)pid, &added);
+	struct task *t;
 
-	if (t) {
+	if (!v)
+		return NULL;
+	if (!added) {
+		t = (struct task *)(uintptr_t)*v;
+		assert(t && t->pid == pid);
 		if (comm && comm[0])
 			task_rename(t, comm);
 		return t;
 	}
 	t = calloc(1, sizeof(*t));
-	if (!t)
+	if (!t) {
+		fts_inthash_del(&m->tasks, (uint32_t)pid);
 		return NULL;
+	}
+	*v = (uintptr_t)t;
 	t->pid = pid;
 	t->cpu = -1;
 	t->target_cpu = -1;
 	t->migrated_from = -1;
 	fts_copy_str(t->comm, FTS_COMM_MAX, comm ? comm : "", -1);
-	*pp = t;
 	m->st.tasks_seen++;
-	if (++m->ntasks > (1u << m->task_bits))
-		task_grow(m);
 	return t;
 }
 
 static void task_drop(struct fts_model *m, int32_t pid)
 {
-	struct task **pp = task_slot(m, pid), *t = *pp;
+	struct task *t = task_find(m, pid);
 
 	if (t) {
-		*pp = t->next;
+		fts_inthash_del(&m->tasks, (uint32_t)pid);
 		free(t);
-		m->ntasks--;
 	}
 }
 
@@ -712,7 +712,7 @@ static int first_sight(struct fts_model *m, const struct fts_event *ev)
 static int stop_unseen(struct fts_model *m, int cpu, uint64_t ts)
 {
 	struct cpu *c = &m->cpus[cpu];
-	struct task *t = c->curr_pid ? *task_slot(m, c->curr_pid) : NULL;
+	struct task *t = c->curr_pid ? task_find(m, c->curr_pid) : NULL;
 	int rc;
 
 	if (c->foreign_ts && c->foreign_ts <= ts && c->foreign_ts >= c->since)
@@ -763,7 +763,7 @@ static int start_unseen(struct fts_model *m, const struct fts_event *ev, uint64_
 static int emit_wakeup_link(struct fts_model *m, struct task *t, uint64_t run)
 {
 	struct fts_item from, to;
-	struct lane_ent *w;
+	uint32_t w, tl;
 	struct fts_flow f;
 	int rc;
 
@@ -771,23 +771,21 @@ static int emit_wakeup_link(struct fts_model *m, struct task *t, uint64_t run)
 	    t->since < m->opts.tm->lo)
 		return 0;
 	w = lane_entry(m, t->waker_comm, t->waker_pid);
-	if (!w)
+	if (w == LANE_NONE)
 		return no_lane_memory(m);
-	if (!t->lent) {
-		t->lent = lane_entry(m, t->comm, t->pid);
-		if (!t->lent)
-			return no_lane_memory(m);
-	}
+	tl = task_lane(m, t);
+	if (tl == LANE_NONE)
+		return no_lane_memory(m);
 	rc = lane_declare(m, w);
 	if (!rc)
-		rc = lane_declare(m, t->lent);
+		rc = lane_declare(m, tl);
 	if (rc)
 		return rc;
 	f.id = ++m->flows;
 	f.name = "wakeup";
-	f.from_lane = w->id;
+	f.from_lane = m->lent[w].id;
 	f.from_ts = from.ts;
-	f.to_lane = t->lent->id;
+	f.to_lane = m->lent[tl].id;
 	f.to_ts = to.ts;
 	m->st.wakeup_links++;
 	rc = m->sink->flow(m->sink, &f, &m->err);
@@ -797,97 +795,124 @@ static int emit_wakeup_link(struct fts_model *m, struct task *t, uint64_t run)
 /* An emitted switch: one more for the lane Insight will credit it to (prev_comm:prev_pid). */
 static int count_switch(struct fts_model *m, const struct fts_ev_switch *sw)
 {
-	struct lane_ent *e;
+	uint32_t i;
 
 	if (sw->prev_pid == 0)
 		return 0;
-	e = lane_entry(m, sw->prev_comm, sw->prev_pid);
-	if (!e)
+	i = lane_entry(m, sw->prev_comm, sw->prev_pid);
+	if (i == LANE_NONE)
 		return no_lane_memory(m);
-	e->switches++;
+	m->lent[i].switches++;
 	return 0;
 }
 
-static int on_switch(struct fts_model *m, const struct fts_event *ev)
+/*
+ * A switch, in five steps: reconcile what we thought ran here, close its run
+ * slice, mark the switch on the CPU lane, then the task going out and the
+ * one coming in.
+ */
+
+/* The switch names another prev than the one we saw start: a switch went missing. */
+static int switch_reconcile(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_switch *sw = &ev->u.sw;
+	const struct cpu *c = &m->cpus[ev->cpu];
+	uint64_t from = c->foreign_ts;
+	int32_t who = c->foreign_pid;
+	int rc;
+
+	if (!c->known || c->curr_pid == sw->prev_pid)
+		return 0;
+	m->st.switch_mismatch++;
+	rc = stop_unseen(m, ev->cpu, ev->ts);
+	if (rc)
+		return rc;
+	if (from && who == sw->prev_pid && from <= ev->ts) {
+		/* prev ran at least since its first event here */
+		return start_unseen(m, ev, from);
+	}
+	return 0;
+}
+
+static int switch_close_run(struct fts_model *m, const struct fts_event *ev)
 {
 	const struct fts_ev_switch *sw = &ev->u.sw;
 	struct cpu *c = &m->cpus[ev->cpu];
+
+	if (!c->known || c->curr_pid != sw->prev_pid)
+		return 0;
+	/* the switch names the task authoritatively (comm may have changed) */
+	fts_copy_str(c->curr_comm, FTS_COMM_MAX, sw->prev_comm, -1);
+	c->curr_prio = sw->prev_prio;
+	return close_cpu_run(m, ev->cpu, ev->ts, sw->prev_state);
+}
+
+/* The zero-length sched_switch item on the CPU lane, counted for prev's task lane. */
+static int switch_marker(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_switch *sw = &ev->u.sw;
 	struct fts_item it;
-	struct task *t;
 	uint32_t lane;
 	int rc;
 
-	if (c->known && c->curr_pid != sw->prev_pid) {
-		uint64_t from = c->foreign_ts;
-		int32_t who = c->foreign_pid;
-
-		m->st.switch_mismatch++;
-		rc = stop_unseen(m, ev->cpu, ev->ts);
-		if (rc)
-			return rc;
-		if (from && who == sw->prev_pid && from <= ev->ts) {
-			/* prev ran at least since its first event here */
-			rc = start_unseen(m, ev, from);
-			if (rc)
-				return rc;
-		}
-	}
-	if (c->known && c->curr_pid == sw->prev_pid) {
-		/* the switch names the task authoritatively (comm may have changed) */
-		fts_copy_str(c->curr_comm, FTS_COMM_MAX, sw->prev_comm, -1);
-		c->curr_prio = sw->prev_prio;
-		rc = close_cpu_run(m, ev->cpu, ev->ts, sw->prev_state);
-		if (rc)
-			return rc;
-	}
-
 	rc = cpu_lane(m, ev->cpu, &lane);
-	if (rc)
+	if (rc || ev->ts < m->opts.tm->lo)
 		return rc;
-	if (ev->ts >= m->opts.tm->lo) {
-		item_init(m, &it, lane, FTS_ITEM_SWITCH, "sched_switch");
-		arg(&it, "prev_comm", vstr(m, sw->prev_comm));
-		arg(&it, "prev_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->prev_pid)));
-		arg(&it, "prev_prio", vnum(m, sw->prev_prio));
-		arg(&it, "prev_state", vstr(m, sw->prev_state));
-		arg(&it, "next_comm", vstr(m, sw->next_comm));
-		arg(&it, "next_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->next_pid)));
-		arg(&it, "next_prio", vnum(m, sw->next_prio));
-		if (place(m, &it, ev->ts, ev->ts)) {
-			m->st.switch_markers++;
-			rc = deliver(m, &it);
-			if (rc)
-				return rc;
-			rc = count_switch(m, sw);
-			if (rc)
-				return rc;
-		}
-	}
+	item_init(m, &it, lane, FTS_ITEM_SWITCH, "sched_switch");
+	arg(&it, "prev_comm", vstr(m, sw->prev_comm));
+	arg(&it, "prev_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->prev_pid)));
+	arg(&it, "prev_prio", vnum(m, sw->prev_prio));
+	arg(&it, "prev_state", vstr(m, sw->prev_state));
+	arg(&it, "next_comm", vstr(m, sw->next_comm));
+	arg(&it, "next_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->next_pid)));
+	arg(&it, "next_prio", vnum(m, sw->next_prio));
+	if (!place(m, &it, ev->ts, ev->ts))
+		return 0;
+	m->st.switch_markers++;
+	rc = deliver(m, &it);
+	return rc ? rc : count_switch(m, sw);
+}
 
-	if (sw->prev_pid != 0) {
-		t = task_get(m, sw->prev_pid, sw->prev_comm);
-		if (!t)
-			return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
-		t->prio = sw->prev_prio;
-		if (t->state == T_RUNNING) {
-			rc = close_task_state(m, t, ev->ts);
-			if (rc)
-				return rc;
-		}
-		if (t->exiting || sw->prev_state[0] == 'X' || sw->prev_state[0] == 'Z') {
-			task_drop(m, sw->prev_pid);
-		} else if (sw->prev_state[0] == 'R') {
-			task_set(t, T_RUNNABLE, ev->ts, ev->cpu);
-			t->reason = "preempted";
-			fmt_tid(m, t->preempter, sw->next_pid == 0 ? "<idle>" : sw->next_comm,
-				sw->next_pid);
-		} else {
-			task_set(t, T_SLEEPING, ev->ts, ev->cpu);
-			fts_copy_str(t->sleep_state, FTS_STATE_MAX, sw->prev_state, -1);
-		}
-	}
+/* prev leaves the CPU: it dies, waits (preempted) or sleeps. */
+static int switch_out(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_switch *sw = &ev->u.sw;
+	struct task *t;
+	int rc;
 
-	cpu_start(c, sw->next_pid, sw->next_comm, sw->next_prio, ev->ts);
+	if (sw->prev_pid == 0)
+		return 0;
+	t = task_get(m, sw->prev_pid, sw->prev_comm);
+	if (!t)
+		return fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
+	t->prio = sw->prev_prio;
+	if (t->state == T_RUNNING) {
+		rc = close_task_state(m, t, ev->ts);
+		if (rc)
+			return rc;
+	}
+	if (t->exiting || sw->prev_state[0] == 'X' || sw->prev_state[0] == 'Z') {
+		task_drop(m, sw->prev_pid);
+	} else if (sw->prev_state[0] == 'R') {
+		task_set(t, T_RUNNABLE, ev->ts, ev->cpu);
+		t->reason = "preempted";
+		fmt_tid(m, t->preempter, sw->next_pid == 0 ? "<idle>" : sw->next_comm,
+			sw->next_pid);
+	} else {
+		task_set(t, T_SLEEPING, ev->ts, ev->cpu);
+		fts_copy_str(t->sleep_state, FTS_STATE_MAX, sw->prev_state, -1);
+	}
+	return 0;
+}
+
+/* next takes the CPU: its wait (and wakeup link) ends, it runs here from now. */
+static int switch_in(struct fts_model *m, const struct fts_event *ev)
+{
+	const struct fts_ev_switch *sw = &ev->u.sw;
+	struct task *t;
+	int rc;
+
+	cpu_start(&m->cpus[ev->cpu], sw->next_pid, sw->next_comm, sw->next_prio, ev->ts);
 	if (sw->next_pid == 0)
 		return 0;
 	t = task_get(m, sw->next_pid, sw->next_comm);
@@ -917,6 +942,21 @@ static int on_switch(struct fts_model *m, const struct fts_event *ev)
 	t->prio = sw->next_prio;
 	task_set(t, T_RUNNING, ev->ts, ev->cpu);
 	return 0;
+}
+
+static int on_switch(struct fts_model *m, const struct fts_event *ev)
+{
+	int rc = switch_reconcile(m, ev);
+
+	if (!rc)
+		rc = switch_close_run(m, ev);
+	if (!rc)
+		rc = switch_marker(m, ev);
+	if (!rc)
+		rc = switch_out(m, ev);
+	if (!rc)
+		rc = switch_in(m, ev);
+	return rc;
 }
 
 /*
@@ -978,7 +1018,7 @@ static int on_wake(struct fts_model *m, const struct fts_event *ev)
 
 static int on_migrate(struct fts_model *m, const struct fts_event *ev)
 {
-	struct task *t = *task_slot(m, ev->u.migrate.pid);
+	struct task *t = task_find(m, ev->u.migrate.pid);
 
 	m->st.migrations++;
 	if (!t || t->state == T_RUNNING)
@@ -1007,13 +1047,13 @@ static int on_runtime(struct fts_model *m, const struct fts_event *ev)
 
 static int on_fork(struct fts_model *m, const struct fts_event *ev)
 {
-	struct task **pp = task_slot(m, ev->u.fork.child_pid);
+	const struct task *t = task_find(m, ev->u.fork.child_pid);
 
 	/*
 	 * a pid seen again after its task died is a new task (also when the
 	 * dead task's final switch was lost and it still looks alive)
 	 */
-	if (*pp && ((*pp)->state == T_UNKNOWN || (*pp)->exiting))
+	if (t && (t->state == T_UNKNOWN || t->exiting))
 		task_drop(m, ev->u.fork.child_pid);
 	return task_get(m, ev->u.fork.child_pid, ev->u.fork.child_comm) ? 0 :
 	       fts_err_set(&m->err, -ENOMEM, "out of memory (tasks)");
@@ -1029,7 +1069,7 @@ static int exec_takeover(struct fts_model *m, const struct fts_event *ev)
 {
 	const struct fts_ev_exec *x = &ev->u.exec;
 	struct cpu *c = &m->cpus[ev->cpu];
-	struct task *t = *task_slot(m, x->old_pid);
+	struct task *t = task_find(m, x->old_pid);
 	int rc;
 
 	if (c->known && c->curr_pid == x->old_pid) {
@@ -1055,7 +1095,7 @@ static int exec_takeover(struct fts_model *m, const struct fts_event *ev)
 /* exec renames the task: the old name's slices end here, the new name's begin */
 static int on_exec(struct fts_model *m, const struct fts_event *ev)
 {
-	struct task *t = *task_slot(m, ev->u.exec.pid);
+	struct task *t = task_find(m, ev->u.exec.pid);
 	struct cpu *c = &m->cpus[ev->cpu];
 	int rc;
 
@@ -1081,7 +1121,7 @@ static int on_exec(struct fts_model *m, const struct fts_event *ev)
 
 static int on_task_exit(struct fts_model *m, const struct fts_event *ev)
 {
-	struct task *t = *task_slot(m, ev->u.task.pid);
+	struct task *t = task_find(m, ev->u.task.pid);
 
 	if (t)
 		t->exiting = 1;
@@ -1116,6 +1156,7 @@ static int on_irq_entry(struct fts_model *m, const struct fts_event *ev)
 		c->nirq--;
 		m->st.irq_unmatched_entry++;
 	}
+	assert(c->nirq >= 0 && c->nirq < IRQ_STACK);
 	o = &c->irqs[c->nirq++];
 	o->irq = ev->u.irq.irq;
 	o->ts = ev->ts;
@@ -1245,8 +1286,10 @@ static int model_event(struct fts_model *m, const struct fts_event *ev)
 		if (ev->ts > m->last_ts)
 			m->last_ts = ev->ts;
 	}
-	if (ev->cpu < 0 || ev->cpu >= 8192)
+	if (ev->cpu < 0 || ev->cpu >= FTS_CPUSET_MAX) {
+		m->st.cpu_out_of_range++;
 		return 0;
+	}
 	rc = ensure_cpu(m, ev->cpu);
 	if (!rc)
 		rc = first_sight(m, ev);
@@ -1294,7 +1337,7 @@ static int dispatch(struct fts_model *m, const struct fts_event *ev)
 static int model_finish(struct fts_model *m)
 {
 	/* the end of the trace, or of the window when the trace goes on past it */
-	uint64_t end = m->past_window ? m->opts.tm->hi : m->last_ts;
+	uint64_t end = m->past_window ? m->opts.tm->hi : m->last_ts, tv;
 	int rc;
 
 	m->st.last_ts = m->last_ts;
@@ -1313,13 +1356,14 @@ static int model_finish(struct fts_model *m)
 		for (int v = 0; v < SOFTIRQ_VECS; v++)
 			m->st.irq_unmatched_entry += c->softirq_ts[v] != 0;
 	}
-	for (uint32_t b = 0; b < (1u << m->task_bits); b++) {
-		for (struct task *t = m->tasks[b]; t; t = t->next) {
-			if (t->state != T_UNKNOWN && t->since <= end) {
-				rc = close_task_state(m, t, end);
-				if (rc)
-					return rc;
-			}
+	/* in the table's order: close_task_state never adds or drops a task */
+	for (uint32_t pos = 0; fts_inthash_next(&m->tasks, &pos, NULL, &tv);) {
+		struct task *t = (struct task *)(uintptr_t)tv;
+
+		if (t->state != T_UNKNOWN && t->since <= end) {
+			rc = close_task_state(m, t, end);
+			if (rc)
+				return rc;
 		}
 	}
 	return m->opts.cs_rows ? emit_cs_markers(m) : 0;
@@ -1331,18 +1375,10 @@ int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
 	struct fts_model *m = calloc(1, sizeof(*m));
 
 	*out = NULL;
-	if (m) {
-		m->task_bits = TASK_BITS_MIN;
-		m->tasks = calloc((size_t)1 << m->task_bits, sizeof(*m->tasks));
-	}
-	if (!m || !m->tasks || grow_lanes(m)) {
-		if (m) {
-			free(m->tasks);
-			free(m->lanes);
-		}
-		free(m);
+	if (!m)
 		return fts_err_set(err, -ENOMEM, "out of memory");
-	}
+	fts_inthash_init(&m->tasks);
+	fts_strtab_init(&m->lane_keys);
 	m->opts = *opts;
 	m->sink = sink;
 	*out = m;
@@ -1374,26 +1410,15 @@ const struct fts_model_stats *fts_model_stats(const struct fts_model *m)
 
 void fts_model_free(struct fts_model *m)
 {
+	uint64_t v;
+
 	if (!m)
 		return;
-	for (uint32_t b = 0; m->tasks && b < (1u << m->task_bits); b++) {
-		struct task *t = m->tasks[b], *nx;
-
-		for (; t; t = nx) {
-			nx = t->next;
-			free(t);
-		}
-	}
-	free(m->tasks);
-	for (uint32_t i = 0; i < m->lane_buckets; i++) {
-		struct lane_ent *e = m->lanes[i], *nx;
-
-		for (; e; e = nx) {
-			nx = e->next;
-			free(e);
-		}
-	}
-	free(m->lanes);
+	for (uint32_t pos = 0; fts_inthash_next(&m->tasks, &pos, NULL, &v);)
+		free((struct task *)(uintptr_t)v);
+	fts_inthash_free(&m->tasks);
+	fts_strtab_free(&m->lane_keys);
+	free(m->lent);
 	free(m->cpus);
 	free(m);
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/record/pidscan.h"
 #include "core/util/file_util.h"
+#include "core/util/inthash.h"
 #include "core/util/outfile.h"
 
+#include <assert.h>
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -13,30 +15,25 @@
 #include <unistd.h>
 
 struct pid_ent {
-	int pid;            /* 0 = free slot */
+	int pid;
 	int tgid, ppid;
 	char nspid[16];     /* innermost namespace pid, "" when the kernel has no NSpid */
 	char name[64];
 };
 
-/* Open addressing on pid; grows at 50% load. */
+/* Every pid ever seen, in first-seen order; @by_pid maps a pid to its index. */
 struct fts_pidscan {
-	struct pid_ent *slot;
-	size_t cap, count;
+	struct pid_ent *ent;
+	size_t count, cap;
+	struct fts_inthash by_pid;
 };
 
 struct fts_pidscan *fts_pidscan_new(void)
 {
 	struct fts_pidscan *t = calloc(1, sizeof(*t));
 
-	if (!t)
-		return NULL;
-	t->cap = 1024;
-	t->slot = calloc(t->cap, sizeof(*t->slot));
-	if (!t->slot) {
-		free(t);
-		return NULL;
-	}
+	if (t)
+		fts_inthash_init(&t->by_pid);
 	return t;
 }
 
@@ -44,38 +41,14 @@ void fts_pidscan_free(struct fts_pidscan *t)
 {
 	if (!t)
 		return;
-	free(t->slot);
+	fts_inthash_free(&t->by_pid);
+	free(t->ent);
 	free(t);
 }
 
 size_t fts_pidscan_count(const struct fts_pidscan *t)
 {
 	return t->count;
-}
-
-static struct pid_ent *find_slot(struct pid_ent *slot, size_t cap, int pid)
-{
-	size_t i = ((size_t)pid * 2654435761u) & (cap - 1);
-
-	while (slot[i].pid && slot[i].pid != pid)
-		i = (i + 1) & (cap - 1);
-	return &slot[i];
-}
-
-static int grow(struct fts_pidscan *t)
-{
-	size_t cap = t->cap * 2;
-	struct pid_ent *ns = calloc(cap, sizeof(*ns));
-
-	if (!ns)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->cap; i++)
-		if (t->slot[i].pid)
-			*find_slot(ns, cap, t->slot[i].pid) = t->slot[i];
-	free(t->slot);
-	t->slot = ns;
-	t->cap = cap;
-	return 0;
 }
 
 /* Copy @v into @dst keeping valid UTF-8 only, so the JSON stays loadable. */
@@ -148,16 +121,28 @@ static int is_num(const char *s)
 	return 1;
 }
 
+/* Add @e, or update the entry of its pid (a later scan knows better). */
 static int add(struct fts_pidscan *t, const struct pid_ent *e)
 {
-	struct pid_ent *s;
+	uint64_t *idx;
+	int added;
 
-	if ((t->count + 1) * 2 > t->cap && grow(t))
+	if (t->count == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 1024;
+		struct pid_ent *ne = realloc(t->ent, cap * sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		t->ent = ne;
+		t->cap = cap;
+	}
+	idx = fts_inthash_put(&t->by_pid, (uint32_t)e->pid, &added);
+	if (!idx)
 		return -ENOMEM;
-	s = find_slot(t->slot, t->cap, e->pid);
-	if (!s->pid)
-		t->count++;
-	*s = *e;
+	if (added)
+		*idx = t->count++;
+	assert(*idx < t->count && (added || t->ent[*idx].pid == e->pid));
+	t->ent[*idx] = *e;
 	return 0;
 }
 
@@ -205,22 +190,21 @@ int fts_pidscan_scan(struct fts_pidscan *t, const char *proc, struct fts_err *er
 
 static int cmp_pid(const void *a, const void *b)
 {
-	int x = *(const int *)a, y = *(const int *)b;
+	int x = (*(const struct pid_ent *const *)a)->pid, y = (*(const struct pid_ent *const *)b)->pid;
+
 	return (x > y) - (x < y);
 }
 
-/* Sorted pids, so output is stable and diffable. */
-static int *sorted_pids(const struct fts_pidscan *t)
+/* The entries sorted by pid, so output is stable and diffable. */
+static const struct pid_ent **sorted(const struct fts_pidscan *t)
 {
-	int *p = malloc((t->count + 1) * sizeof(*p));
-	size_t n = 0;
+	const struct pid_ent **p = malloc((t->count + 1) * sizeof(*p));
 
 	if (!p)
 		return NULL;
-	for (size_t i = 0; i < t->cap; i++)
-		if (t->slot[i].pid)
-			p[n++] = t->slot[i].pid;
-	qsort(p, n, sizeof(*p), cmp_pid);
+	for (size_t i = 0; i < t->count; i++)
+		p[i] = &t->ent[i];
+	qsort(p, t->count, sizeof(*p), cmp_pid);
 	return p;
 }
 
@@ -228,15 +212,15 @@ int fts_pidscan_write_json(const struct fts_pidscan *t, const char *path,
 			   const struct fts_owner *owner, struct fts_err *err)
 {
 	cJSON *root = cJSON_CreateObject();
-	int *pids = sorted_pids(t);
+	const struct pid_ent **ents = sorted(t);
 	struct fts_outfile f;
 	char *text = NULL;
 	int rc = -ENOMEM;
 
-	if (!root || !pids)
+	if (!root || !ents)
 		goto out;
 	for (size_t i = 0; i < t->count; i++) {
-		const struct pid_ent *e = find_slot(t->slot, t->cap, pids[i]);
+		const struct pid_ent *e = ents[i];
 		cJSON *o = cJSON_CreateObject();
 		char key[16], num[16];
 
@@ -271,7 +255,7 @@ out:
 	fts_err_set(err, rc, "out of memory writing %s", path);
 done:
 	free(text);
-	free(pids);
+	free(ents);
 	cJSON_Delete(root);
 	return rc;
 }
@@ -283,13 +267,11 @@ int fts_pidscan_cmdlines(const struct fts_pidscan *t, char **out)
 
 	if (!s)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->cap; i++) {
-		const struct pid_ent *e = &t->slot[i];
+	for (size_t i = 0; i < t->count; i++) {
+		const struct pid_ent *e = &t->ent[i];
 		char comm[17];
 		size_t k;
 
-		if (!e->pid)
-			continue;
 		/* saved_cmdlines lines are "pid comm"; a newline in a name would split one. */
 		memcpy(comm, e->name, sizeof(comm) - 1);
 		comm[sizeof(comm) - 1] = '\0';

@@ -20,6 +20,7 @@
 #include "core/trace/timecheck.h"
 #include "core/util/file_util.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -32,6 +33,11 @@
 #define LINE_MAX_LEN (64u * 1024)
 #define KERNEL_COMM_LEN 15   /* TASK_COMM_LEN - 1: longest comm the kernel prints */
 #define PROGRESS_EVERY (1u << 18)
+
+/* exec's comm is cut to the kernel's length; it must fit the event's */
+static_assert(KERNEL_COMM_LEN < FTS_COMM_MAX, "a kernel comm fits FTS_COMM_MAX");
+/* an over-long line is reported by its first 80 bytes, which the buffer holds */
+static_assert(BLOCK_SIZE + LINE_MAX_LEN > 80, "the read buffer holds a line's head");
 
 /* A view into the current line. */
 struct span {
@@ -360,11 +366,125 @@ static uint64_t parse_hex(const char *p, const char *end)
 	return v;
 }
 
-static int parse_fields(struct text_ctx *x, struct fts_event *ev, const char *p, const char *end)
+/* sched_migrate_task: "comm=... pid=... [prio=...] orig_cpu=... dest_cpu=..." */
+static int parse_migrate(const char *p, const char *end, struct fts_ev_migrate *mg)
 {
-	const char *after, *c, *k;
+	const char *after;
+
+	if (comm_pid(p, end, mg->comm, &mg->pid, &after))
+		return -1;
+	if (field_i32(after, end, " prio=", &mg->prio))
+		mg->prio = 0;
+	if (take_i32(&after, end, " orig_cpu=", &mg->orig_cpu))
+		return -1;
+	return take_i32(&after, end, " dest_cpu=", &mg->dest_cpu);
+}
+
+/* sched_stat_runtime: "comm=... pid=... runtime=... [ns] [vruntime=...]" */
+static int parse_runtime(const char *p, const char *end, struct fts_ev_runtime *r)
+{
+	const char *after;
 	int64_t rt;
 
+	if (comm_pid(p, end, r->comm, &r->pid, &after))
+		return -1;
+	if (take_i64(&after, end, " runtime=", &rt) || rt < 0)
+		return -1;
+	r->runtime = (uint64_t)rt;
+	r->has_vruntime = field_u64(after, end, " vruntime=", &r->vruntime) == 0;
+	return 0;
+}
+
+/* sched_process_fork: "comm=... pid=... child_comm=... child_pid=..." */
+static int parse_fork(const char *p, const char *end, struct fts_ev_fork *f)
+{
+	const char *after, *c, *k;
+
+	if (comm_pid(p, end, f->parent_comm, &f->parent_pid, &after))
+		return -1;
+	c = find_str(after, end, " child_comm=", 12);
+	if (!c)
+		return -1;
+	c += 12;
+	k = find_key(c, end, " child_pid=");
+	if (!k)
+		return -1;
+	fts_copy_str(f->child_comm, FTS_COMM_MAX, c, (int)(k - c));
+	return parse_i32_at(k + 11, end, &f->child_pid);
+}
+
+/* sched_process_exec: "filename=... pid=... [old_pid=...]"; the comm is the file's base name. */
+static int parse_exec(const char *p, const char *end, struct fts_ev_exec *x)
+{
+	const char *f = find_str(p, end, "filename=", 9), *base, *k;
+	int len;
+
+	if (!f)
+		return -1;
+	f += 9;
+	k = find_str(f, end, " pid=", 5);
+	if (!k)
+		return -1;
+	for (base = k; base > f && base[-1] != '/'; base--)
+		;
+	len = (int)(k - base);
+	if (len > KERNEL_COMM_LEN)
+		len = KERNEL_COMM_LEN;
+	fts_copy_str(x->comm, FTS_COMM_MAX, base, len);
+	if (parse_i32_at(k + 5, end, &x->pid))
+		return -1;
+	if (field_i32(k, end, " old_pid=", &x->old_pid))
+		x->old_pid = x->pid;
+	return 0;
+}
+
+/* irq_handler_entry "irq=N name=..." and irq_handler_exit "irq=N ret=handled|unhandled" */
+static int parse_irq(enum fts_ev_type type, const char *p, const char *end, struct fts_ev_irq *q)
+{
+	const char *c;
+
+	if (field_i32(p, end, "irq=", &q->irq))
+		return -1;
+	if (type == FTS_EV_IRQ_ENTRY) {
+		c = find_str(p, end, " name=", 6);
+		if (c)
+			fts_copy_str(q->name, FTS_NAME_MAX, c + 6, (int)(end - c - 6));
+		else
+			q->name[0] = '\0';
+		return 0;
+	}
+	c = find_str(p, end, "ret=", 4);
+	q->ret = 1;
+	if (c && (size_t)(end - c) >= 13 && !strncmp(c + 4, "unhandled", 9))
+		q->ret = 0;
+	return 0;
+}
+
+/* sys_enter_futex "uaddr: 0x... op: 0x..." and sys_exit_futex "-> 0x..." */
+static int parse_futex(enum fts_ev_type type, const char *p, const char *end,
+		       struct fts_ev_futex *fx)
+{
+	const char *c;
+
+	if (type == FTS_EV_FUTEX_EXIT) {
+		/* the kernel prints the return as 0x%lx: negative values wrap */
+		c = find_str(p, end, "-> ", 3);
+		fx->ret = c ? (int64_t)parse_hex(c + 3, end) : 0;
+		return 0;
+	}
+	fx->uaddr = 0;
+	fx->op = 0;
+	c = find_str(p, end, "uaddr: ", 7);
+	if (c)
+		fx->uaddr = parse_hex(c + 7, end);
+	c = find_str(p, end, "op: ", 4);
+	if (c)
+		fx->op = (int32_t)parse_hex(c + 4, end);
+	return 0;
+}
+
+static int parse_fields(struct text_ctx *x, struct fts_event *ev, const char *p, const char *end)
+{
 	switch (ev->type) {
 	case FTS_EV_SWITCH:
 		if (parse_switch_kernel(p, end, &ev->u.sw) == 0)
@@ -376,98 +496,23 @@ static int parse_fields(struct text_ctx *x, struct fts_event *ev, const char *p,
 	case FTS_EV_EXIT:
 		return parse_task_event(p, end, &ev->u.task, x->report_mode);
 	case FTS_EV_MIGRATE:
-		if (comm_pid(p, end, ev->u.migrate.comm, &ev->u.migrate.pid, &after))
-			return -1;
-		if (field_i32(after, end, " prio=", &ev->u.migrate.prio))
-			ev->u.migrate.prio = 0;
-		if (take_i32(&after, end, " orig_cpu=", &ev->u.migrate.orig_cpu))
-			return -1;
-		return take_i32(&after, end, " dest_cpu=", &ev->u.migrate.dest_cpu);
+		return parse_migrate(p, end, &ev->u.migrate);
 	case FTS_EV_STAT_RUNTIME:
-		if (comm_pid(p, end, ev->u.runtime.comm, &ev->u.runtime.pid, &after))
-			return -1;
-		if (take_i64(&after, end, " runtime=", &rt) || rt < 0)
-			return -1;
-		ev->u.runtime.runtime = (uint64_t)rt;
-		ev->u.runtime.has_vruntime =
-			field_u64(after, end, " vruntime=", &ev->u.runtime.vruntime) == 0;
-		return 0;
+		return parse_runtime(p, end, &ev->u.runtime);
 	case FTS_EV_FORK:
-		if (comm_pid(p, end, ev->u.fork.parent_comm, &ev->u.fork.parent_pid, &after))
-			return -1;
-		c = find_str(after, end, " child_comm=", 12);
-		if (!c)
-			return -1;
-		c += 12;
-		k = find_key(c, end, " child_pid=");
-		if (!k)
-			return -1;
-		fts_copy_str(ev->u.fork.child_comm, FTS_COMM_MAX, c, (int)(k - c));
-		return parse_i32_at(k + 11, end, &ev->u.fork.child_pid);
-	case FTS_EV_EXEC: {
-		const char *f = find_str(p, end, "filename=", 9), *base;
-		int len;
-
-		if (!f)
-			return -1;
-		f += 9;
-		k = find_str(f, end, " pid=", 5);
-		if (!k)
-			return -1;
-		for (base = k; base > f && base[-1] != '/'; base--)
-			;
-		len = (int)(k - base);
-		if (len > KERNEL_COMM_LEN)
-			len = KERNEL_COMM_LEN;
-		fts_copy_str(ev->u.exec.comm, FTS_COMM_MAX, base, len);
-		if (parse_i32_at(k + 5, end, &ev->u.exec.pid))
-			return -1;
-		if (field_i32(k, end, " old_pid=", &ev->u.exec.old_pid))
-			ev->u.exec.old_pid = ev->u.exec.pid;
-		return 0;
-	}
+		return parse_fork(p, end, &ev->u.fork);
+	case FTS_EV_EXEC:
+		return parse_exec(p, end, &ev->u.exec);
 	case FTS_EV_IRQ_ENTRY:
-		if (field_i32(p, end, "irq=", &ev->u.irq.irq))
-			return -1;
-		c = find_str(p, end, " name=", 6);
-		if (c)
-			fts_copy_str(ev->u.irq.name, FTS_NAME_MAX, c + 6, (int)(end - c - 6));
-		else
-			ev->u.irq.name[0] = '\0';
-		return 0;
 	case FTS_EV_IRQ_EXIT:
-		if (field_i32(p, end, "irq=", &ev->u.irq.irq))
-			return -1;
-		c = find_str(p, end, "ret=", 4);
-		ev->u.irq.ret = 1;
-		if (c && (size_t)(end - c) >= 13 && !strncmp(c + 4, "unhandled", 9))
-			ev->u.irq.ret = 0;
-		return 0;
+		return parse_irq(ev->type, p, end, &ev->u.irq);
 	case FTS_EV_SOFTIRQ_RAISE:
 	case FTS_EV_SOFTIRQ_ENTRY:
 	case FTS_EV_SOFTIRQ_EXIT:
 		return field_i32(p, end, "vec=", &ev->u.softirq.vec);
-	case FTS_EV_FUTEX_ENTER: {
-		uint64_t v;
-
-		ev->u.futex.uaddr = 0;
-		ev->u.futex.op = 0;
-		c = find_str(p, end, "uaddr: ", 7);
-		if (c) {
-			ev->u.futex.uaddr = parse_hex(c + 7, end);
-		}
-		c = find_str(p, end, "op: ", 4);
-		if (c) {
-			v = parse_hex(c + 4, end);
-			ev->u.futex.op = (int32_t)v;
-		}
-		return 0;
-	}
+	case FTS_EV_FUTEX_ENTER:
 	case FTS_EV_FUTEX_EXIT:
-		/* the kernel prints the return as 0x%lx: negative values wrap */
-		c = find_str(p, end, "-> ", 3);
-		ev->u.futex.ret = c ? (int64_t)parse_hex(c + 3, end) : 0;
-		return 0;
+		return parse_futex(ev->type, p, end, &ev->u.futex);
 	default:
 		return -1;
 	}

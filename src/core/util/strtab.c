@@ -2,10 +2,15 @@
 /* strtab.c - interned strings: an arena, an offset table and an open-addressing hash. */
 #include "core/util/strtab.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define OFF_BITS FTS_STRTAB_OFF_BITS
 #define MAX_LEN ((1u << 24) - 1)
+#define MAX_ARENA (1ull << OFF_BITS)
+
+static_assert(MAX_LEN < (1ull << (64 - OFF_BITS)), "a length fits above the offset");
 
 void fts_strtab_init(struct fts_strtab *t)
 {
@@ -44,8 +49,12 @@ static uint32_t hash(const char *s, size_t n)
 
 static int rehash(struct fts_strtab *t)
 {
-	uint32_t ns = t->nslots ? t->nslots * 2 : 1024, *sl = calloc(ns, sizeof(*sl));
+	uint32_t ns, *sl;
 
+	if (t->nslots > UINT32_MAX / 2)
+		return -1; /* the slot count would wrap (ids stay below UINT32_MAX / 4) */
+	ns = t->nslots ? t->nslots * 2 : 1024;
+	sl = calloc(ns, sizeof(*sl));
 	if (!sl)
 		return -1;
 	for (uint32_t id = 0; id < t->n; id++) {
@@ -65,6 +74,8 @@ static uint32_t append(struct fts_strtab *t, const char *s, size_t n)
 {
 	if (n > MAX_LEN)
 		n = MAX_LEN;
+	if (t->len + n + 1 > MAX_ARENA)
+		return UINT32_MAX; /* an offset would not fit its 40 bits */
 	if (t->len + n + 1 > t->cap) {
 		size_t cap = t->cap ? t->cap : 4096;
 		char *a;
@@ -88,7 +99,7 @@ static uint32_t append(struct fts_strtab *t, const char *s, size_t n)
 	}
 	memcpy(t->arena + t->len, s, n);
 	t->arena[t->len + n] = '\0';
-	t->off[t->n] = (uint64_t)t->len | (uint64_t)n << 40;
+	t->off[t->n] = (uint64_t)t->len | (uint64_t)n << OFF_BITS;
 	t->len += n + 1;
 	return t->n++;
 }
@@ -109,6 +120,8 @@ uint32_t fts_strtab_intern(struct fts_strtab *t, const char *s, size_t n)
 	id = append(t, s, n);
 	if (id != UINT32_MAX)
 		t->slots[i] = id + 1;
+	/* at most half full: every probe ends at an empty slot */
+	assert(id == UINT32_MAX || (uint64_t)t->n * 2 <= t->nslots);
 	return id;
 }
 

@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* off[] packs an arena offset (the low bits) and a length (the 24 bits above) */
+#define FTS_STRTAB_OFF_BITS 40
+
 struct fts_strtab {
 	char *arena;          /* every string, NUL-terminated, back to back */
 	size_t len, cap;
@@ -34,13 +37,13 @@ uint32_t fts_strtab_intern(struct fts_strtab *t, const char *s, size_t n);
 /* fts_strtab_get - string @id (NUL-terminated; it may hold NULs inside, see len). */
 static inline const char *fts_strtab_get(const struct fts_strtab *t, uint32_t id)
 {
-	return t->arena + (t->off[id] & ((1ull << 40) - 1));
+	return t->arena + (t->off[id] & ((1ull << FTS_STRTAB_OFF_BITS) - 1));
 }
 
 /* fts_strtab_len - the length of string @id. */
 static inline size_t fts_strtab_len(const struct fts_strtab *t, uint32_t id)
 {
-	return (size_t)(t->off[id] >> 40);
+	return (size_t)(t->off[id] >> FTS_STRTAB_OFF_BITS);
 }
 
 /* fts_strtab_bytes - heap held, for the memory figure. */

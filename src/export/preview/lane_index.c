@@ -18,21 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NCAND 16
-
-static const uint16_t kind_flag[FTS_ITEM__COUNT] = {
-	[FTS_ITEM_RUN] = 0,
-	[FTS_ITEM_SWITCH] = FTS_BK_SWITCH,
-	[FTS_ITEM_IRQ] = FTS_BK_IRQ,
-	[FTS_ITEM_SOFTIRQ] = FTS_BK_SOFTIRQ,
-	[FTS_ITEM_LOST] = FTS_BK_LOST,
-	[FTS_ITEM_RUNNING] = FTS_BK_RUNNING,
-	[FTS_ITEM_RUNNABLE] = FTS_BK_RUNNABLE,
-	[FTS_ITEM_SLEEPING] = FTS_BK_SLEEPING,
-	[FTS_ITEM_BLOCKED] = FTS_BK_BLOCKED,
-	[FTS_ITEM_MARKER] = 0,
-};
-
 uint64_t fts_store_dur(const struct st_lane *l, uint64_t i)
 {
 	uint64_t lo = 0, hi = l->nbig, k = 0;
@@ -199,63 +184,9 @@ static void shrink(struct st_lane *l)
 
 /* ---------------------------------------------------------------- summary */
 
-static uint32_t top_key(const struct st_lane *l, uint64_t i)
-{
-	if (l->pub.group == FTS_GROUP_CPU)
-		return l->kind[i] == FTS_ITEM_RUN ? l->name[i] : FTS_STR_NONE;
-	return l->kind[i] >= FTS_ITEM_RUNNING && l->kind[i] <= FTS_ITEM_BLOCKED ? l->kind[i] :
-										    FTS_STR_NONE;
-}
-
-static int is_busy(const struct st_lane *l, uint64_t i)
-{
-	return l->kind[i] == (l->pub.group == FTS_GROUP_CPU ? FTS_ITEM_RUN : FTS_ITEM_RUNNING);
-}
-
-/* Candidates for the dominant task or state, summed by key. */
-struct cands {
-	uint32_t key[NCAND];
-	uint64_t ns[NCAND];
-	int n;
-};
-
-static void cand_add(struct cands *c, uint32_t key, uint64_t ns)
-{
-	int lo = 0;
-
-	if (key == FTS_STR_NONE)
-		return;
-	for (int i = 0; i < c->n; i++) {
-		if (c->key[i] == key) {
-			c->ns[i] += ns;
-			return;
-		}
-		if (c->ns[i] < c->ns[lo])
-			lo = i;
-	}
-	if (c->n < NCAND) {
-		c->key[c->n] = key;
-		c->ns[c->n++] = ns;
-	} else if (ns > c->ns[lo]) {
-		/* past NCAND distinct keys the smallest is forgotten: an estimate */
-		c->key[lo] = key;
-		c->ns[lo] = ns;
-	}
-}
-
-static int cand_top(const struct cands *c)
-{
-	int best = -1;
-
-	for (int i = 0; i < c->n; i++)
-		if (best < 0 || c->ns[i] > c->ns[best])
-			best = i;
-	return best;
-}
-
 static void leaf_build(const struct st_lane *l, uint64_t a, uint64_t b, struct st_node *nd)
 {
-	struct cands c = { .n = 0 };
+	struct st_cands c = { .n = 0 };
 	int t;
 
 	memset(nd, 0, sizeof(*nd));
@@ -265,13 +196,13 @@ static void leaf_build(const struct st_lane *l, uint64_t a, uint64_t b, struct s
 
 		if (e > nd->max_end)
 			nd->max_end = e;
-		if (is_busy(l, i))
+		if (st_is_busy(l, i))
 			nd->busy += d;
-		cand_add(&c, top_key(l, i), d);
-		nd->flags |= FTS_BK_ANY | kind_flag[l->kind[i]];
+		st_cand_add(&c, st_top_key(l, i), d);
+		nd->flags |= FTS_BK_ANY | st_kind_flag(l->kind[i]);
 		nd->kinds |= (uint16_t)FTS_KIND_BIT(l->kind[i]);
 	}
-	t = cand_top(&c);
+	t = st_cand_top(&c);
 	if (t >= 0) {
 		nd->top = c.key[t];
 		nd->top_ns = c.ns[t];

@@ -16,6 +16,8 @@
 #include "ftscope/preview.h"
 #include "core/util/strtab.h"
 
+#include <assert.h>
+
 #define FTS_STORE_LEAF 32
 #define FTS_DUR_BIG UINT32_MAX
 #define FTS_AUX_NONE UINT32_MAX
@@ -32,6 +34,13 @@ struct st_node {
 	uint16_t flags;     /* FTS_BK_* */
 	uint16_t kinds;     /* FTS_KIND_BIT of every kind present */
 };
+
+static_assert(sizeof(struct st_node) == 32, "a summary node stays 32 bytes");
+/* @kinds is a FTS_KIND_BIT mask and @flags the FTS_BK_* bits, both 16 bits wide */
+static_assert(FTS_ITEM__COUNT <= 16, "every kind has a bit in st_node.kinds");
+static_assert(FTS_BK_BLOCKED <= UINT16_MAX && FTS_BK_MIXED <= UINT16_MAX, "bucket flags fit st_node.flags");
+/* a lane's kind column is one byte */
+static_assert(FTS_ITEM__COUNT <= UINT8_MAX, "a kind fits st_lane.kind");
 
 struct st_big {
 	uint64_t ts, dur;
@@ -92,5 +101,84 @@ size_t fts_args_encode(const struct fts_arg *args, int nargs, uint64_t dur, uint
  */
 int fts_args_decode(const char *blob, size_t len, uint64_t dur, uint32_t aux,
 		    struct fts_arg *args, int max, char *buf, size_t bufsz);
+
+/*
+ * ---- what a node (lane_index.c) and a bucket (store_query.c) sum, one
+ * definition for both: preview.h promises fts_store_buckets gives the same
+ * answers as fts_store_bucket, and both read the nodes the index built.
+ */
+
+/* The FTS_BK_* flag an item of @kind raises (0: none of its own). */
+static inline uint16_t st_kind_flag(unsigned kind)
+{
+	static const uint16_t flag[FTS_ITEM__COUNT] = {
+		[FTS_ITEM_SWITCH] = FTS_BK_SWITCH,     [FTS_ITEM_IRQ] = FTS_BK_IRQ,
+		[FTS_ITEM_SOFTIRQ] = FTS_BK_SOFTIRQ,   [FTS_ITEM_LOST] = FTS_BK_LOST,
+		[FTS_ITEM_RUNNING] = FTS_BK_RUNNING,   [FTS_ITEM_RUNNABLE] = FTS_BK_RUNNABLE,
+		[FTS_ITEM_SLEEPING] = FTS_BK_SLEEPING, [FTS_ITEM_BLOCKED] = FTS_BK_BLOCKED,
+	};
+
+	return kind < FTS_ITEM__COUNT ? flag[kind] : 0;
+}
+
+/* Item @i counts as busy time: a run slice (CPU lane) or Running (task lane). */
+static inline int st_is_busy(const struct st_lane *l, uint64_t i)
+{
+	return l->kind[i] == (l->pub.group == FTS_GROUP_CPU ? FTS_ITEM_RUN : FTS_ITEM_RUNNING);
+}
+
+/* The key item @i competes under for dominant: its run name (CPU lane) or its state (task lane). */
+static inline uint32_t st_top_key(const struct st_lane *l, uint64_t i)
+{
+	if (l->pub.group == FTS_GROUP_CPU)
+		return l->kind[i] == FTS_ITEM_RUN ? l->name[i] : FTS_STR_NONE;
+	return l->kind[i] >= FTS_ITEM_RUNNING && l->kind[i] <= FTS_ITEM_BLOCKED ? l->kind[i] :
+										    FTS_STR_NONE;
+}
+
+#define ST_NCAND 16
+static_assert(ST_NCAND >= 2, "a bucket tells one task from another");
+
+/* Candidates for the dominant task or state, time summed by key. */
+struct st_cands {
+	uint32_t key[ST_NCAND];
+	uint64_t ns[ST_NCAND];
+	int n;
+};
+
+static inline void st_cand_add(struct st_cands *c, uint32_t key, uint64_t ns)
+{
+	int lo = 0;
+
+	if (key == FTS_STR_NONE)
+		return;
+	for (int i = 0; i < c->n; i++) {
+		if (c->key[i] == key) {
+			c->ns[i] += ns;
+			return;
+		}
+		if (c->ns[i] < c->ns[lo])
+			lo = i;
+	}
+	if (c->n < ST_NCAND) {
+		c->key[c->n] = key;
+		c->ns[c->n++] = ns;
+	} else if (ns > c->ns[lo]) {
+		/* past ST_NCAND distinct keys the smallest is forgotten: an estimate */
+		c->key[lo] = key;
+		c->ns[lo] = ns;
+	}
+}
+
+/* The index of the candidate with the most time (the first on ties), or -1 when none. */
+static inline int st_cand_top(const struct st_cands *c)
+{
+	int best = -1;
+
+	for (int i = 0; i < c->n; i++)
+		if (best < 0 || c->ns[i] > c->ns[best])
+			best = i;
+	return best;
+}
 
 #endif

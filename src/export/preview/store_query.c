@@ -10,15 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const uint16_t kind_flag[FTS_ITEM__COUNT] = {
-	[FTS_ITEM_SWITCH] = FTS_BK_SWITCH,   [FTS_ITEM_IRQ] = FTS_BK_IRQ,
-	[FTS_ITEM_SOFTIRQ] = FTS_BK_SOFTIRQ, [FTS_ITEM_LOST] = FTS_BK_LOST,
-	[FTS_ITEM_RUNNING] = FTS_BK_RUNNING, [FTS_ITEM_RUNNABLE] = FTS_BK_RUNNABLE,
-	[FTS_ITEM_SLEEPING] = FTS_BK_SLEEPING, [FTS_ITEM_BLOCKED] = FTS_BK_BLOCKED,
-};
-
-#define NCAND 16
-
 /* The first item starting at or after @t. */
 static uint64_t lower(const struct st_lane *l, uint64_t t)
 {
@@ -39,9 +30,7 @@ static uint64_t lower(const struct st_lane *l, uint64_t t)
 struct acc {
 	uint32_t flags;
 	uint64_t busy, items;
-	uint32_t key[NCAND];
-	uint64_t ns[NCAND];
-	int nc;
+	struct st_cands c;
 };
 
 /* A query over one bucket (fts_store_bucket) or n equal ones (fts_store_buckets). */
@@ -55,38 +44,6 @@ struct q {
 	int64_t best;                   /* find: shortest covering item */
 	uint64_t best_dur;
 };
-
-static void cand(struct acc *q, uint32_t key, uint64_t ns)
-{
-	int lo = 0;
-
-	if (key == FTS_STR_NONE)
-		return;
-	for (int i = 0; i < q->nc; i++) {
-		if (q->key[i] == key) {
-			q->ns[i] += ns;
-			return;
-		}
-		if (q->ns[i] < q->ns[lo])
-			lo = i;
-	}
-	if (q->nc < NCAND) {
-		q->key[q->nc] = key;
-		q->ns[q->nc++] = ns;
-	} else if (ns > q->ns[lo]) {
-		/* past NCAND distinct keys the smallest is forgotten: an estimate */
-		q->key[lo] = key;
-		q->ns[lo] = ns;
-	}
-}
-
-static uint32_t top_key(const struct st_lane *l, uint64_t i)
-{
-	if (l->pub.group == FTS_GROUP_CPU)
-		return l->kind[i] == FTS_ITEM_RUN ? l->name[i] : FTS_STR_NONE;
-	return l->kind[i] >= FTS_ITEM_RUNNING && l->kind[i] <= FTS_ITEM_BLOCKED ? l->kind[i] :
-										    FTS_STR_NONE;
-}
 
 /* Bucket k's start: t0 + w * k / n, exactly, whatever the width. */
 static uint64_t edge_at(uint64_t t0, uint64_t t1, uint64_t k, uint32_t n)
@@ -131,8 +88,8 @@ static uint64_t scan_item(struct q *q, uint64_t i, uint64_t k)
 {
 	const struct st_lane *l = q->l;
 	uint64_t ts = l->ts[i], d = fts_store_dur(l, i), e = ts + d, klast;
-	int busy = l->kind[i] == (l->pub.group == FTS_GROUP_CPU ? FTS_ITEM_RUN : FTS_ITEM_RUNNING);
-	uint32_t key = top_key(l, i), fl = FTS_BK_ANY | kind_flag[l->kind[i]];
+	int busy = st_is_busy(l, i);
+	uint32_t key = st_top_key(l, i), fl = FTS_BK_ANY | st_kind_flag(l->kind[i]);
 
 	if (ts >= q->t1 || (d ? e <= q->t0 : ts < q->t0))
 		return k;
@@ -147,7 +104,7 @@ static uint64_t scan_item(struct q *q, uint64_t i, uint64_t k)
 		a->flags |= fl;
 		if (busy)
 			a->busy += y - x;
-		cand(a, key, y - x);
+		st_cand_add(&a->c, key, y - x);
 	}
 	return k;
 }
@@ -157,7 +114,7 @@ static void take_node(struct acc *a, const struct st_node *nd, uint64_t count)
 	a->items += count;
 	a->flags |= nd->flags;
 	a->busy += nd->busy;
-	cand(a, nd->top, nd->top_ns);
+	st_cand_add(&a->c, nd->top, nd->top_ns);
 }
 
 /*
@@ -198,21 +155,18 @@ static void visit(struct q *q, uint64_t x, uint64_t la, uint64_t lb)
 static void finish(const struct st_lane *l, const struct acc *q, uint64_t t0, uint64_t t1,
 		   struct fts_bucket *b)
 {
-	int best = -1;
+	int best = st_cand_top(&q->c);
 
-	for (int i = 0; i < q->nc; i++)
-		if (best < 0 || q->ns[i] > q->ns[best])
-			best = i;
 	b->flags = q->flags;
 	b->busy_ns = q->busy;
 	b->items = q->items;
 	b->top = FTS_STR_NONE;
 	b->top_ns = 0;
-	if (l->pub.group == FTS_GROUP_CPU && q->nc > 1)
+	if (l->pub.group == FTS_GROUP_CPU && q->c.n > 1)
 		b->flags |= FTS_BK_MIXED;
 	if (best >= 0) {
-		b->top = q->key[best];
-		b->top_ns = q->ns[best];
+		b->top = q->c.key[best];
+		b->top_ns = q->c.ns[best];
 	}
 	if (l->pub.group == FTS_GROUP_CPU) {
 		uint64_t w = t1 - t0, busy = q->busy < w ? q->busy : w;

@@ -7,45 +7,11 @@
 
 void fts_buf_put_str(struct fts_buf *b, const char *s)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s);
-	char *o;
 
-	/* worst case: every byte becomes \u00XX */
-	if (fts_buf_reserve(b, n * 6 + 2))
+	if (fts_buf_reserve(b, FTS__JSON_ESC_MAX(n)))
 		return;
-	o = b->p + b->len;
-	*o++ = '"';
-	while (*p) {
-		unsigned char c = *p;
-		int l;
-
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '{' && c != '}') {
-			*o++ = (char)c;
-			p++;
-			continue;
-		}
-		if (c == '"' || c == '\\') {
-			*o++ = '\\';
-			*o++ = (char)c;
-			p++;
-			continue;
-		}
-		if (c >= 0x80 && (l = fts__utf8_decode(p, NULL)) > 1) {
-			memcpy(o, p, (size_t)l);
-			o += l;
-			p += l;
-			continue;
-		}
-		memcpy(o, "\\u00", 4);
-		o[4] = hex[c >> 4];
-		o[5] = hex[c & 15];
-		o += 6;
-		p++;
-	}
-	*o++ = '"';
-	b->len = (size_t)(o - b->p);
+	b->len += fts__json_escape(b->p + b->len, s, FTS__JSON_BRACES);
 }
 
 void fts_buf_put_u64(struct fts_buf *b, uint64_t v)

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * jsonw.h - JSON string escaping into the util buffer, shared by the
- * SQLite sink (args column) and the JSON sink.
+ * jsonw.h - JSON values into the util buffer, shared by the SQLite sink
+ * (args column) and the JSON sink.
  *
- * Escaping is stricter than JSON needs: control bytes, '"' and '\\' as usual,
- * '{' and '}' as \u007b / \u007d (Insight splits files over 50 MiB by counting
- * raw braces), and bytes that are not valid UTF-8 as \u00XX, so the output is
- * always valid UTF-8 whatever a task name holds.
+ * Strings go through the kit's one escaper (fts__json_escape), stricter
+ * than JSON needs: control bytes, '"' and '\\' as usual, '{' and '}' as
+ * \u007b / \u007d (FTS__JSON_BRACES: Insight splits files over 50 MiB by
+ * counting raw braces), and bytes that are not valid UTF-8 as \u00XX, so the
+ * output is always valid UTF-8 whatever a task name holds.
  */
 #ifndef FTS_JSONW_H
 #define FTS_JSONW_H
