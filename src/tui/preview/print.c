@@ -12,6 +12,7 @@
 #include "kit/kit.h"
 #include "tui/kit/keys.h"
 #include "front/term_safe.h"
+#include "tui/kit/locale.h"
 #include "tui/tui.h"
 #include <ftscope/stats.h>
 #include "tui/preview/view.h"
@@ -114,7 +115,7 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 		t = (fts__clock_mono_s() * 1e3);
 		c = cpu_ms();
 		r = fts_view_key(view, keys[i]);
-		if (r & FTS_VR_QUIT)
+		if (r & FTS_RX_QUIT)
 			break;
 		fts_view_draw(view);
 		ms[i + 1] = (fts__clock_mono_s() * 1e3) - t;

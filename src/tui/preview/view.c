@@ -2,7 +2,7 @@
 /*
  * view.c - the lane view's state machine: creation, layout, keys and mouse.
  *
- * Handlers only change state and return FTS_VR_* flags; nothing here
+ * Handlers only change state and return FTS_RX_* flags; nothing here
  * draws (view_draw.c does, from the state).
  */
 #include <errno.h>
@@ -353,7 +353,7 @@ static unsigned search_key(struct fts_view *v, int key)
 		v->edit[v->edit_len++] = (char)key;
 		v->edit[v->edit_len] = 0;
 	}
-	return FTS_VR_REDRAW;
+	return FTS_RX_REDRAW;
 }
 
 static unsigned overlay_key(struct fts_view *v, int key, uint32_t *top)
@@ -371,7 +371,7 @@ static unsigned overlay_key(struct fts_view *v, int key, uint32_t *top)
 	} else if (a == FTS_ACT_PGUP) {
 		*top = *top > 10 ? *top - 10 : 0;
 	}
-	return FTS_VR_REDRAW;
+	return FTS_RX_REDRAW;
 }
 
 static unsigned details_key(struct fts_view *v, enum fts_action a)
@@ -384,7 +384,7 @@ static unsigned details_key(struct fts_view *v, enum fts_action a)
 		v->focus_details = 0;
 	else
 		return 0;
-	return FTS_VR_REDRAW;
+	return FTS_RX_REDRAW;
 }
 
 static unsigned action(struct fts_view *v, enum fts_action a)
@@ -400,7 +400,7 @@ static unsigned action(struct fts_view *v, enum fts_action a)
 			view_layout(v, &v->lay);
 			break;
 		}
-		return FTS_VR_QUIT;
+		return FTS_RX_QUIT;
 	case FTS_ACT_HELP: v->help = 1; v->help_top = 0; break;
 	case FTS_ACT_LEFT:
 		v->cursor = v->cursor >= v->t_begin + v->npc ? v->cursor - v->npc : v->t_begin;
@@ -477,10 +477,10 @@ static unsigned action(struct fts_view *v, enum fts_action a)
 		}
 		break;
 	case FTS_ACT_SUMMARY: v->summary = 1; break;
-	case FTS_ACT_REDRAW: return FTS_VR_REDRAW | FTS_VR_CLEAR;
+	case FTS_ACT_REDRAW: return FTS_RX_REDRAW | FTS_RX_CLEAR;
 	case FTS_ACT__COUNT: return 0;
 	}
-	return FTS_VR_REDRAW;
+	return FTS_RX_REDRAW;
 }
 
 unsigned fts_view_key(struct fts_view *v, int key)
@@ -524,7 +524,7 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 			v->drag_x = x;
 			v->drag_t0 = v->t0;
 		}
-		return FTS_VR_REDRAW;
+		return FTS_RX_REDRAW;
 	case FTS_MOUSE_DRAG:
 		if (!v->dragging)
 			return 0;
@@ -541,7 +541,7 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 				v->cursor = v->t0 + (uint64_t)(v->lay.time_w - 1) * v->npc;
 			keep_cursor_visible(v);
 		}
-		return FTS_VR_REDRAW;
+		return FTS_RX_REDRAW;
 	case FTS_MOUSE_RELEASE:
 		v->dragging = 0;
 		return 0;
@@ -552,7 +552,7 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 			keep_cursor_visible(v);
 		}
 		zoom_to(v, ev == FTS_MOUSE_WHEEL_UP ? v->npc / 2 : v->npc * 2);
-		return FTS_VR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	return 0;
 }

@@ -522,3 +522,8 @@ const struct fts_grid *fts_view_draw(struct fts_view *v)
 	view_draw_status(v);
 	return &v->grid;
 }
+
+const struct fts_grid *fts_view_grid(const struct fts_view *v)
+{
+	return &v->grid;
+}

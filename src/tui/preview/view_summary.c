@@ -192,7 +192,7 @@ unsigned view_summary_key(struct fts_view *v, int key)
 	if (key == 'r') {
 		v->sum_desc = !v->sum_desc;
 		view_summary_sort(v);
-		return FTS_VR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	switch (a) {
 	case FTS_ACT_QUIT:
@@ -215,5 +215,5 @@ unsigned view_summary_key(struct fts_view *v, int key)
 	case FTS_ACT_HELP: v->help = 1; v->summary = 0; break;
 	default: return 0;
 	}
-	return FTS_VR_REDRAW;
+	return FTS_RX_REDRAW;
 }
