@@ -132,12 +132,15 @@ static int run(struct fts_session *s)
 		struct fts_term_mouse m;
 		int k, wait;
 
+		unsigned t;
+
 		r = fts_session_follow(s, r);
 		if (r & FTS_RX_QUIT)
 			return 0;
-		r |= tick(s, &next_tick, &wait);
-		if (r & (FTS_RX_GOTO | FTS_RX_PREVIEW | FTS_RX_QUIT)) {
-			next_tick = 0;
+		t = tick(s, &next_tick, &wait);
+		r |= t;
+		if (t & (FTS_RX_GOTO | FTS_RX_PREVIEW | FTS_RX_QUIT)) {
+			next_tick = 0; /* the next screen ticks at once */
 			continue;
 		}
 		if (r & FTS_RX_REDRAW)

@@ -185,7 +185,7 @@ unsigned fts_session_follow(struct fts_session *s, unsigned r)
 		go(s, FTS_SCR_PREVIEW);
 		r |= FTS_RX_REDRAW | FTS_RX_CLEAR;
 	}
-	return r;
+	return r & ~(unsigned)(FTS_RX_GOTO | FTS_RX_PREVIEW);
 }
 
 int fts_session_leave(struct fts_session *s, int sig)

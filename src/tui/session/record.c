@@ -122,6 +122,8 @@ static void enter(struct fts_session *s)
 	struct fts_record_state *st;
 	struct fts_err err = { 0 };
 
+	if (s->rec && (s->rec->r || s->rec->stopping))
+		return; /* never drop a running capture */
 	free_state(s);
 	st = s->rec = calloc(1, sizeof(*st));
 	if (!st) {

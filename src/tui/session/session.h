@@ -142,7 +142,8 @@ void fts_session_resize(struct fts_session *s, int w, int h);
  * @s: the session
  * @r: what a handler returned
  *
- * Returns @r with what the switch needs added (redraw, clear).
+ * Returns @r without the switch requests, with what the switch needs added
+ * (redraw, clear).
  */
 unsigned fts_session_follow(struct fts_session *s, unsigned r);
 
