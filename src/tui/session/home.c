@@ -106,8 +106,8 @@ static void scan(struct fts_session *s)
 	h->scan_err[0] = 0;
 	if (strcmp(s->mach->home_dir, "."))
 		snprintf(h->cwd, sizeof(h->cwd), "%s", s->mach->home_dir);
-	else if (!getcwd(h->cwd, sizeof(h->cwd)))
-		snprintf(h->cwd, sizeof(h->cwd), ".");
+	else
+		fts_machine_cwd(s->mach, h->cwd, sizeof(h->cwd));
 	if (fts_home_scan(s->mach->home_dir, 500, &h->list, &err))
 		snprintf(h->scan_err, sizeof(h->scan_err), "%s", err.msg);
 	/* after a recording, select the new capture */

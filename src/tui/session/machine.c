@@ -4,6 +4,8 @@
  * the disk. Tests pass their own struct fts_machine instead.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <sys/statvfs.h>
 
 #include "tui/session/session.h"
@@ -16,6 +18,15 @@ static int disk_free(const char *dir, double *bytes)
 		return -errno;
 	*bytes = (double)vfs.f_bavail * (double)vfs.f_frsize;
 	return 0;
+}
+
+const char *fts_machine_cwd(const struct fts_machine *m, char *buf, size_t len)
+{
+	if (m->cwd)
+		snprintf(buf, len, "%s", m->cwd);
+	else if (!getcwd(buf, len))
+		snprintf(buf, len, ".");
+	return buf;
 }
 
 const struct fts_machine fts_machine_real = {

@@ -70,6 +70,7 @@ struct fts_machine {
 	int (*disk_free)(const char *dir, double *bytes);  /* room for an unprivileged writer */
 	const char *proc_stat, *proc_meminfo, *proc_root;  /* "/proc/stat", "/proc/meminfo", "/proc" */
 	const char *home_dir;                              /* the directory home lists: "." */
+	const char *cwd;                                   /* shown as the current directory; NULL: getcwd() */
 };
 
 extern const struct fts_machine fts_machine_real;
@@ -116,6 +117,16 @@ struct fts_session {
 /* the screens (session/home.c, setup.c, record.c, export.c, preview.c) */
 extern const struct fts_screen_ops fts_screen_home, fts_screen_setup, fts_screen_record,
 	fts_screen_export, fts_screen_preview;
+
+/**
+ * fts_machine_cwd - the current directory as the screens show it
+ * @m: the machine
+ * @buf: output ("." when unknown)
+ * @len: its size
+ *
+ * Returns @buf.
+ */
+const char *fts_machine_cwd(const struct fts_machine *m, char *buf, size_t len);
 
 /**
  * fts_session_init - a session at screen @start, not yet entered

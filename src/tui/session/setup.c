@@ -96,10 +96,9 @@ static const char *cannot_record(const struct fts_record_caps *c)
 }
 
 /* What the screen shows about the output: where it goes, whether it replaces a file. */
-static void refresh_paths(struct fts_setup_state *st)
+static void refresh_paths(const struct fts_session *s, struct fts_setup_state *st)
 {
-	if (!getcwd(st->cwd, sizeof(st->cwd)))
-		snprintf(st->cwd, sizeof(st->cwd), ".");
+	fts_machine_cwd(s->mach, st->cwd, sizeof(st->cwd));
 	st->out_exists = access(st->m.output, F_OK) == 0;
 }
 
@@ -129,7 +128,7 @@ static void enter(struct fts_session *s)
 		fts_session_say(s, 1, "%s; all CPUs selected instead", err.msg);
 	fts_cpustat_read(s->mach->proc_stat, &st->prev);
 	fts_meminfo_available(s->mach->proc_meminfo, &st->avail_mem);
-	refresh_paths(st);
+	refresh_paths(s, st);
 	st->ready = 1;
 }
 
@@ -357,8 +356,9 @@ static void draw_cpu(const struct fts_session *s, struct fts_grid *g, int i, int
 		snprintf(u, sizeof(u), "%3.0f", st->m.util[i] * 100);
 	fts_grid_printf(g, x, y, CELL_W - 1, fts_theme_style(&s->theme, role), "[%c]%3d %s%%",
 			st->m.sel[i] ? 'x' : ' ', st->m.cpu[i], u);
-	if (st->m.nnodes > 1)
-		fts_grid_printf(g, x + 11, y, 3, fts_theme_style(&s->theme, FTS_R_DIM), "n%d", st->m.node[i]);
+	if (st->m.nnodes > 1) /* in the cell's last columns, after a space when the node is one digit */
+		fts_grid_printf(g, x + (st->m.node[i] < 10 ? 12 : 11), y, 3, fts_theme_style(&s->theme, FTS_R_DIM),
+				"n%d", st->m.node[i]);
 	if (st->m.util[i] >= 0.8)
 		fts_grid_style(g, x + 7, y, 4, FTS_A_BOLD, -2, -2);
 }
@@ -597,7 +597,7 @@ static unsigned tick(struct fts_session *s)
 	if (st->probe || fts__clock_mono_s() - st->util_t < 1.0)
 		return 0;
 	st->util_t = fts__clock_mono_s();
-	refresh_paths(st);
+	refresh_paths(s, st);
 	if (fts_cpustat_read(s->mach->proc_stat, &cur))
 		return FTS_RX_REDRAW;
 	for (int i = 0; i < st->m.ncpus; i++)
@@ -826,7 +826,7 @@ static unsigned key(struct fts_session *s, int k)
 	if (st->ed.active) {
 		if (fts_edit_key(&st->ed, k) == FTS_EDIT_DONE)
 			commit_edit(s);
-		refresh_paths(st);
+		refresh_paths(s, st);
 		keep_visible(s);
 		return FTS_RX_REDRAW;
 	}
@@ -842,7 +842,7 @@ static unsigned key(struct fts_session *s, int k)
 	s->msg[0] = 0;
 	r = action(s, a);
 	if (s->setup) {
-		refresh_paths(st);
+		refresh_paths(s, st);
 		keep_visible(s);
 	}
 	return r;
