@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * keys.h - key codes independent of curses and the one key -> action table.
+ * keys.h - key codes independent of curses, and the lane view's key ->
+ * action table (the session screens each keep theirs as a tui/kit/bind.h
+ * table; both answer with the same FTS_RX_* reactions).
  *
  * The terminal layer turns curses keys into these codes; `--print --keys`
- * parses the same codes from a string; the help screen prints the table.
+ * parses the same codes from a string; the view's help screen prints its table.
  */
 #ifndef FTS_TUI_KEYS_H
 #define FTS_TUI_KEYS_H
