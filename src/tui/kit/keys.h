@@ -67,10 +67,10 @@ enum fts_action {
 	FTS_ACT__COUNT
 };
 
-struct fts_keydef {
-	int key;
-	enum fts_action act;
-};
+struct fts_bindings;
+
+/* The lane view's key table (tui/kit/bind.h), one entry per action in enum order. */
+extern const struct fts_bindings fts_view_keys;
 
 /**
  * fts_key_action - the action bound to @key in the lane view
