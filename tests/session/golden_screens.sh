@@ -55,6 +55,7 @@ done
 # setup: the cursor moved down the grid (the rows scroll), single events, a field edited
 check setup_keys_80x24 setup 80x24 'jjjjlx<Tab><Tab><Tab><Tab><Tab><Tab><Tab>\n'
 check setup_help_80x24 setup 80x24 '?'
+check setup_probe_160x48 setup 160x48 'p'
 check record_stop_80x24 record 80x24 'q'
 dir=$src
 for sz in 80x24 160x48; do

@@ -239,6 +239,11 @@ int main(int argc, char **argv)
 		wait_export(&s);
 	for (int i = 0; i < nk; i++)
 		press(&s, keys[i]);
+	if (which == 1 && argc > 4 && strchr(argv[4], 'p')) {
+		/* the probe records for a second of the real clock, then the tick measures it */
+		nanosleep(&(struct timespec){ .tv_sec = 1, .tv_nsec = 100000000 }, NULL);
+		settle(&s, 1);
+	}
 	if (fts_grid_resize(&g, w, h, s.theme.utf8))
 		return 1;
 	fts_session_compose(&s, &g);

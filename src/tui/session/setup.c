@@ -7,8 +7,8 @@
  * throw-away probe that measures the chosen load before the real capture.
  *
  * The choices live in struct fts_setup (setup_model.c, unit-tested); this
- * file draws them and maps keys. The probe runs as steps from the tick:
- * start, wait 1 s without blocking the screen, stop (cut) and delete.
+ * file draws them and maps keys. The probe (rate_probe.c) runs as steps from
+ * the tick: start, wait 1 s without blocking the screen, stop (cut) and delete.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,17 +22,12 @@
 #include "tui/kit/keys.h"
 #include "tui/kit/line_edit.h"
 #include "tui/session/session.h"
+#include "tui/session/rate_probe.h"
 #include "tui/session/setup_model.h"
 
 enum field { F_CPUS, F_SCHED, F_IRQ, F_FUTEX, F_BUFFER, F_DURATION, F_OUTPUT, F_NSPID, F_LIVETOP, F_BACKEND,
 	     F__COUNT };
 #define NOPTS (F__COUNT - F_BUFFER)   /* the capture options, one row each */
-
-struct probe_cpu {
-	int cpu;
-	double ev_s, bytes_s;
-	uint64_t lost;
-};
 
 struct fts_setup_state {
 	struct fts_setup m;
@@ -49,17 +44,7 @@ struct fts_setup_state {
 	double util_t;                /* when utilisation was last sampled */
 	char cwd[4096];               /* sampled on the tick: draw reads no file system */
 	int out_exists;
-	/* the probe */
-	struct fts_recorder *probe;
-	char probe_dir[64], probe_path[128];
-	double probe_t0;
-	int probe_done;
-	int nprobe;
-	struct probe_cpu *pc;
-	double probe_ev_s, probe_worst_bytes_s, probe_lasts_s;
-	uint64_t probe_lost;
-	int probe_worst_cpu;
-	char probe_err[600];
+	struct fts_rate_probe probe;   /* p: a 1 s throw-away capture */
 };
 
 enum act { A_RECORD = 1, A_PROBE, A_TOGGLE, A_EDIT, A_ALL, A_NODE, A_LIST, A_EXPAND, A_BACK,
@@ -208,7 +193,7 @@ static int event_rows(const struct fts_setup_state *st, int w)
 /* Rows the probe's result takes. */
 static int probe_rows(const struct fts_setup_state *st)
 {
-	return !st->probe && !st->probe_err[0] && st->probe_done ? 3 : 1;
+	return !st->probe.r && !st->probe.err[0] && st->probe.done ? 3 : 1;
 }
 
 /*
@@ -308,37 +293,38 @@ static void draw_probe(const struct fts_session *s, struct fts_grid *g, int y)
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
 	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN];
 
-	if (st->probe) {
+	const struct fts_rate_probe *p = &st->probe;
+
+	if (p->r) {
 		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_HEADER),
 				"Probe: recording 1 s of this choice into a throw-away file... (Esc stops)");
 		return;
 	}
-	if (st->probe_err[0]) {
-		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR), "Probe failed: %s", st->probe_err);
+	if (p->err[0]) {
+		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR), "Probe failed: %s", p->err);
 		return;
 	}
-	if (!st->probe_done) {
+	if (!p->done) {
 		fts_grid_text(g, 1, y, g->w - 1, "Probe: press p for a 1 s throw-away capture that measures this choice", dim);
 		return;
 	}
 	fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_NORMAL),
-			"Probe: %s in total; the busiest CPU, %d, writes %s/s", fts_fmt_rate(st->probe_ev_s, a, sizeof(a)),
-			st->probe_worst_cpu, fts_fmt_bytes(st->probe_worst_bytes_s, b, sizeof(b)));
-	if (st->probe_lost || (st->probe_lasts_s >= 0 && st->probe_lasts_s < 1.0))
+			"Probe: %s in total; the busiest CPU, %d, writes %s/s", fts_fmt_rate(p->ev_s, a, sizeof(a)),
+			p->worst_cpu, fts_fmt_bytes(p->worst_bytes_s, b, sizeof(b)));
+	if (p->lost || (p->lasts_s >= 0 && p->lasts_s < 1.0))
 		fts_grid_printf(g, 1, y + 1, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
 				"Likely to lose events (%llu lost in 1 s; the buffer lasts %s): raise it or record less",
-				(unsigned long long)st->probe_lost,
-				st->probe_lasts_s < 0 ? "?" : fts_fmt_duration(st->probe_lasts_s, c, sizeof(c)));
+				(unsigned long long)p->lost, p->lasts_s < 0 ? "?" : fts_fmt_duration(p->lasts_s, c, sizeof(c)));
 	else
 		fts_grid_printf(g, 1, y + 1, g->w - 1, dim, "No loss; the buffer would last %s there if the disk stalled",
-				st->probe_lasts_s < 0 ? "indefinitely" : fts_fmt_duration(st->probe_lasts_s, c, sizeof(c)));
+				p->lasts_s < 0 ? "indefinitely" : fts_fmt_duration(p->lasts_s, c, sizeof(c)));
 	/* per CPU, in CPU order; as many as fit */
 	if (y + 2 <= g->h - 4) {
 		int x = fts_grid_text(g, 1, y + 2, 10, "per CPU: ", dim) + 1;
 
-		for (int i = 0; i < st->nprobe && x < g->w - 2; i++)
-			x += fts_grid_printf(g, x, y + 2, g->w - x, st->pc[i].lost ? fts_theme_style(&s->theme, FTS_R_ERROR) : dim,
-					     "%d:%s ", st->pc[i].cpu, fts_fmt_rate(st->pc[i].ev_s, a, sizeof(a)));
+		for (int i = 0; i < p->n && x < g->w - 2; i++)
+			x += fts_grid_printf(g, x, y + 2, g->w - x, p->pc[i].lost ? fts_theme_style(&s->theme, FTS_R_ERROR) : dim,
+					     "%d:%s ", p->pc[i].cpu, fts_fmt_rate(p->pc[i].ev_s, a, sizeof(a)));
 	}
 }
 
@@ -504,84 +490,6 @@ static void fill_opts(struct fts_session *s, const char *output)
 	s->rec_opts.output = s->rec_output;
 }
 
-static void probe_cleanup(struct fts_setup_state *st)
-{
-	if (st->probe_path[0])
-		unlink(st->probe_path);
-	if (st->probe_dir[0])
-		rmdir(st->probe_dir);
-	st->probe_path[0] = st->probe_dir[0] = 0;
-}
-
-static void probe_start(struct fts_session *s)
-{
-	struct fts_setup_state *st = s->setup;
-	struct fts_record_opts o;
-	struct fts_err err = { 0 };
-	char cpus[1024];
-
-	st->probe_err[0] = 0;
-	st->probe_done = 0;
-	snprintf(st->probe_dir, sizeof(st->probe_dir), "/tmp/ftscope-probe-XXXXXX");
-	if (!mkdtemp(st->probe_dir)) {
-		snprintf(st->probe_err, sizeof(st->probe_err), "cannot make a temporary directory: %s", strerror(errno));
-		st->probe_dir[0] = 0;
-		return;
-	}
-	snprintf(st->probe_path, sizeof(st->probe_path), "%s/probe.dat", st->probe_dir);
-	fts_setup_opts(&st->m, &o, cpus, sizeof(cpus));
-	o.output = st->probe_path;
-	o.duration_s = 0;
-	o.nspid = 0;
-	if (s->mach->rec_start(&o, &st->probe, &err)) {
-		snprintf(st->probe_err, sizeof(st->probe_err), "%s", err.msg);
-		st->probe = NULL;
-		probe_cleanup(st);
-		return;
-	}
-	st->probe_t0 = fts__clock_mono_s();
-}
-
-/* Read the probe's figures (when @measure), stop it without draining and delete its file. */
-static void probe_finish(struct fts_session *s, int measure)
-{
-	struct fts_setup_state *st = s->setup;
-	struct fts_record_health h;
-	struct fts_err err = { 0 };
-
-	if (!st->probe)
-		return;
-	if (measure && s->mach->rec_health(st->probe, &h) == 0) {
-		free(st->pc);
-		st->pc = calloc((size_t)h.ncpus + 1, sizeof(*st->pc));
-		st->nprobe = st->pc ? h.ncpus : 0;
-		st->probe_ev_s = h.elapsed_s > 0 ? (double)h.events / h.elapsed_s : 0;
-		st->probe_worst_bytes_s = 0;
-		st->probe_worst_cpu = h.ncpus ? h.cpu[0].cpu : 0;
-		st->probe_lost = h.lost;
-		for (int i = 0; i < st->nprobe; i++) {
-			st->pc[i].cpu = h.cpu[i].cpu;
-			st->pc[i].ev_s = h.elapsed_s > 0 ? (double)h.cpu[i].events / h.elapsed_s : 0;
-			/* bytes arrive a page at a time: use what was streamed, or the events at ~40 B each */
-			st->pc[i].bytes_s = h.elapsed_s > 0 ? (double)h.cpu[i].bytes_written / h.elapsed_s : 0;
-			if (st->pc[i].bytes_s < st->pc[i].ev_s * 40)
-				st->pc[i].bytes_s = st->pc[i].ev_s * 40;
-			st->pc[i].lost = h.cpu[i].lost;
-			if (st->pc[i].bytes_s > st->probe_worst_bytes_s) {
-				st->probe_worst_bytes_s = st->pc[i].bytes_s;
-				st->probe_worst_cpu = st->pc[i].cpu;
-			}
-		}
-		st->probe_lasts_s = fts_buffer_lasts_s(st->m.bf_kb, st->probe_worst_bytes_s);
-		st->probe_done = 1;
-		fts_record_health_release(&h);
-	}
-	if (s->mach->rec_stop(st->probe, FTS_STOP_CUT, NULL, NULL, NULL, &err) && measure)
-		snprintf(st->probe_err, sizeof(st->probe_err), "%s", err.msg);
-	st->probe = NULL;
-	probe_cleanup(st);
-}
-
 static unsigned tick(struct fts_session *s)
 {
 	struct fts_setup_state *st = s->setup;
@@ -589,12 +497,12 @@ static unsigned tick(struct fts_session *s)
 
 	if (!st || !st->ready)
 		return 0;
-	if (st->probe && fts__clock_mono_s() - st->probe_t0 >= 1.0) {
-		probe_finish(s, 1);
+	if (st->probe.r && fts__clock_mono_s() - st->probe.t0 >= FTS_RATE_PROBE_S) {
+		fts_rate_probe_finish(&st->probe, s->mach, st->m.bf_kb, 1);
 		keep_visible(s); /* the result takes rows */
 		return FTS_RX_REDRAW;
 	}
-	if (st->probe || fts__clock_mono_s() - st->util_t < 1.0)
+	if (st->probe.r || fts__clock_mono_s() - st->util_t < 1.0)
 		return 0;
 	st->util_t = fts__clock_mono_s();
 	refresh_paths(s, st);
@@ -800,7 +708,7 @@ static unsigned action(struct fts_session *s, int a)
 		if (cannot_record(&st->caps))
 			fts_session_say(s, 1, "cannot probe: %s", cannot_record(&st->caps));
 		else
-			probe_start(s);
+			fts_rate_probe_start(&st->probe, s->mach, &st->m, fts__clock_mono_s());
 		break;
 	case A_RECORD:
 		return start_recording(s);
@@ -830,9 +738,9 @@ static unsigned key(struct fts_session *s, int k)
 		keep_visible(s);
 		return FTS_RX_REDRAW;
 	}
-	if (st->probe) {
+	if (st->probe.r) {
 		if (a == A_BACK || a == A_PROBE) {
-			probe_finish(s, 0);
+			fts_rate_probe_finish(&st->probe, s->mach, st->m.bf_kb, 0);
 			fts_session_say(s, 0, "probe stopped");
 		}
 		return FTS_RX_REDRAW;
@@ -855,11 +763,10 @@ static int leave(struct fts_session *s, int sig)
 	(void)sig;
 	if (!st)
 		return 0;
-	probe_finish(s, 0);
+	fts_rate_probe_free(&st->probe, s->mach);
 	fts_setup_free(&st->m);
 	fts_record_caps_release(&st->caps);
 	fts_cpustat_free(&st->prev);
-	free(st->pc);
 	free(st);
 	s->setup = NULL;
 	return 0;
