@@ -29,8 +29,10 @@ const char *fts_bind_keys(const struct fts_bindings *t, size_t i, char *buf, siz
 		int w = snprintf(buf + n, len - n, "%s%s", k ? " " : "",
 				 fts_key_name(t->b[i].keys[k], nm, sizeof(nm)));
 
-		if (w < 0 || (size_t)w >= len - n)
+		if (w < 0 || (size_t)w >= len - n) {
+			buf[n] = 0; /* whole names only */
 			break;
+		}
 		n += (size_t)w;
 	}
 	return buf;
@@ -49,8 +51,10 @@ const char *fts_bind_bar(const struct fts_bindings *t, char *buf, size_t len)
 			continue;
 		w = snprintf(buf + n, len - n, "%s%s %s", n ? "  " : "",
 			     fts_key_name(t->b[i].keys[0], nm, sizeof(nm)), t->b[i].bar);
-		if (w < 0 || (size_t)w >= len - n)
+		if (w < 0 || (size_t)w >= len - n) {
+			buf[n] = 0; /* whole entries only */
 			break;
+		}
 		n += (size_t)w;
 	}
 	return buf;

@@ -64,7 +64,8 @@ const char *fts_bind_keys(const struct fts_bindings *t, size_t i, char *buf, siz
  * @buf: output ("r record  Enter open  q quit")
  * @len: its size
  *
- * Each entry shows its first key only. Returns @buf.
+ * Each entry shows its first key only; entries that do not fit in @len are
+ * left out whole. Returns @buf.
  */
 const char *fts_bind_bar(const struct fts_bindings *t, char *buf, size_t len);
 
