@@ -136,11 +136,12 @@ static void layout(struct fts_session *s)
 		render(s->pv, FTS_RX_REDRAW);
 }
 
-/* Leave the preview: the session ends when it was all there was, else back. */
+/* Leave the preview: the session ends when it was all there was, else back (the store is freed). */
 static unsigned close_preview(struct fts_session *s)
 {
 	if (s->preview_only)
 		return FTS_RX_QUIT;
+	leave(s, 0);
 	s->next = s->back;
 	return FTS_RX_GOTO;
 }
@@ -219,6 +220,7 @@ static unsigned key(struct fts_session *s, int k)
 	/* e: the session's export of this file (not while typing a search) */
 	if (k == 'e' && !s->preview_only && !vs.searching && !vs.help && !vs.summary) {
 		snprintf(s->export_input, sizeof(s->export_input), "%s", pv->path);
+		leave(s, 0);
 		s->next = FTS_SCR_EXPORT;
 		return FTS_RX_GOTO;
 	}

@@ -348,10 +348,13 @@ int fts_term_read(int timeout_ms, struct fts_term_mouse *m)
 			return k;
 		if (poll(pf, 2, timeout_ms) <= 0)
 			return FTS_TERM_NONE;
+		if (!(pf[0].revents & POLLIN) && !(pf[1].revents & POLLIN)) {
+			/* a hung-up terminal polls ready for ever: wait on the signals alone (SIGHUP follows) */
+			poll(pf, 1, timeout_ms);
+			pf[1].fd = -1;
+		}
 		/* something arrived: read it without waiting again */
 		timeout_ms = 0;
-		if (!(pf[0].revents & POLLIN) && !(pf[1].revents & POLLIN))
-			return FTS_TERM_NONE; /* POLLHUP/POLLERR: a dead terminal; the signal follows */
 	}
 }
 
