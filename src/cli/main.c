@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "front/msg.h"
 #include "front/process.h"
+#include "front/tty.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,12 +53,8 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 #ifdef FTS_HAVE_TUI
 		/* on a terminal, no command means the interactive session */
-		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-			const char *term = getenv("TERM");
-
-			if (term && *term && strcmp(term, "dumb"))
-				return fts_cmd_tui(argc, argv);
-		}
+		if (fts_tty_interactive())
+			return fts_cmd_tui(argc, argv);
 #endif
 		usage(stderr);
 		return 2;

@@ -2,6 +2,7 @@
 /* fmt.c - human-readable counts, sizes, rates and durations (see fmt.h). */
 #include "front/fmt.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -65,5 +66,29 @@ const char *fts_fmt_duration(double s, char *buf, size_t len)
 		snprintf(buf, len, "%lldm%02llds", t / 60, t % 60);
 	else
 		snprintf(buf, len, "%lldh%02lldm", t / 3600, t % 3600 / 60);
+	return buf;
+}
+
+const char *fts_fmt_ns(uint64_t ns, enum fts_dur_form form, int utf8, char *buf, size_t len)
+{
+	const char *us = utf8 ? "\xc2\xb5s" : "us";
+	const char *sp = form == FTS_DUR_CELL ? "" : " ";
+
+	if (ns == 0 && form == FTS_DUR_CELL)
+		snprintf(buf, len, "0");
+	else if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 "%sns", ns, sp);
+	else if (form == FTS_DUR_CELL && ns < 1000000)
+		snprintf(buf, len, "%.1f%s", (double)ns / 1e3, us);
+	else if (form == FTS_DUR_CELL && ns < 1000000000)
+		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
+	else if (form == FTS_DUR_CELL)
+		snprintf(buf, len, "%.3fs", (double)ns / 1e9);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.3g %s", (double)ns / 1e3, us);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.4g ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.4g s", (double)ns / 1e9);
 	return buf;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fmt.h - human-readable numbers for both front ends: counts ("1.2M"),
- * sizes ("1.5 MiB"), rates ("340.1k/s") and durations ("2m05s"). Each writes
+ * fmt.h - human-readable numbers for both front ends, one unit of each kind
+ * on every screen: counts ("1.2M"), sizes ("1.5 MiB"), rates ("340.1k/s"),
+ * durations in seconds ("2m05s") and trace durations in ns ("1.234 ms"). Each writes
  * into a caller buffer of at least FTS_FMT_LEN bytes and returns it, so
  * several can appear in one printf.
  */
@@ -9,6 +10,7 @@
 #define FTS_FRONT_FMT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define FTS_FMT_LEN 32
 
@@ -57,5 +59,23 @@ const char *fts_fmt_rate(double per_s, char *buf, size_t len);
  * Returns @buf.
  */
 const char *fts_fmt_duration(double s, char *buf, size_t len);
+
+/* How fts_fmt_ns lays a duration out. */
+enum fts_dur_form {
+	FTS_DUR_SPACED,   /* "12 ns", "3.45 µs", "1.234 ms", "2.5 s": details and the axis */
+	FTS_DUR_CELL,     /* "0", "12ns", "3.4µs", "1.2ms", "2.500s": a 9-column table cell */
+};
+
+/**
+ * fts_fmt_ns - a trace duration in nanoseconds, in the unit that suits it
+ * @ns: nanoseconds
+ * @form: spaced, or compact for table cells
+ * @utf8: "µs" when 1, "us" when 0
+ * @buf: at least FTS_FMT_LEN bytes
+ * @len: size of @buf
+ *
+ * Returns @buf.
+ */
+const char *fts_fmt_ns(uint64_t ns, enum fts_dur_form form, int utf8, char *buf, size_t len);
 
 #endif

@@ -15,7 +15,7 @@
 
 const char *fts_front_probe_helper(void)
 {
-	return "/proc/self/exe";
+	return FTS_FRONT_PROBE_HELPER;
 }
 
 int fts_front_probe_main(int argc, char **argv)

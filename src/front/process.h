@@ -9,6 +9,9 @@
 
 #include <ftscope/ftscope.h>
 
+/* This binary: the probe helper (see fts_front_probe_helper). */
+#define FTS_FRONT_PROBE_HELPER "/proc/self/exe"
+
 /* The hidden subcommand the probe helper runs as (see fts_read_dat_probe). */
 #define FTS_FRONT_PROBE_CMD FTS_PROBE_HELPER_ARG
 

@@ -5,7 +5,8 @@
 # live top and 80x24 while it runs on a loaded machine) -> probe -> recording under
 # hackbench with the live table -> the preview opens -> export to
 # ftrace_data.db with profiling data -> insight_check.py passes; global
-# tracing state unchanged and our instance gone; every screen at 80x24.
+# tracing state unchanged and our instance gone; every screen at 80x24; one
+# Ctrl+Z while recording warns instead of stopping.
 source "$(dirname "$0")/lib_session.sh" "$@"
 need_root_tracefs
 command -v hackbench >/dev/null || skip "hackbench (rt-tests) is not installed"
@@ -47,6 +48,11 @@ ok "live top: $(screen | grep -A1 'Waiting Runnable' | tail -1 | sed 's/^ *//;s/
 pid=$(app_pid)
 [ -n "$pid" ] && [ -d $T/instances/ftscope-$pid ] || fail "no private instance ftscope-$pid while recording"
 ok "recording in instance ftscope-$pid: $(screen | grep '^ Events' | sed 's/^ *//')"
+# one Ctrl+Z while recording only warns: stopped readers would let the ring buffers overflow
+keys C-z
+wait_for "Ctrl\+Z again within 5 s suspends" 3
+[ "$(ps -o stat= -p "$pid" | cut -c1)" != T ] || fail "one Ctrl+Z stopped the recording"
+ok "Ctrl+Z while recording warns and keeps recording"
 resize 80 24; screen | grep -Eq "^ cpu0" || fail "record at 80x24: no cpu0 row"; ok "record at 80x24"; resize 120 40
 
 wait_for "ftscope preview +trace.dat" 30

@@ -12,6 +12,7 @@
 #include <wchar.h>
 
 #include "tui/kit/grid.h"
+#include "tui/kit/bind.h"
 #include "tui/kit/keys.h"
 #include "tui/kit/theme.h"
 
@@ -198,6 +199,35 @@ static void test_keys(void **state)
 	assert_string_equal(fts_key_name(FTS_KEY_CTRL('l'), buf, sizeof(buf)), "Ctrl+l");
 }
 
+/* A screen's key table: lookup, and the help keys and bottom line made from it. */
+static void test_bindings(void **state)
+{
+	static const struct fts_bind tab[] = {
+		{ 1, { 'r' }, "record", "record it" },
+		{ 2, { FTS_KEY_ENTER, 'o' }, "open", "open it" },
+		{ 3, { FTS_KEY_DOWN, 'j' }, NULL, "next" },
+		{ 4, { 'q', FTS_KEY_ESC }, "quit", "quit" },
+	};
+	static const struct fts_bindings t = FTS_BINDINGS(tab);
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(fts_bind_action(&t, 'o'), 2);
+	assert_int_equal(fts_bind_action(&t, FTS_KEY_ESC), 4);
+	assert_int_equal(fts_bind_action(&t, 'x'), 0);
+	assert_string_equal(fts_bind_keys(&t, 1, buf, sizeof(buf)), "Enter o");
+	/* the bottom line: first key and word of each entry that has a word */
+	assert_string_equal(fts_bind_bar(&t, buf, sizeof(buf)), "r record  Enter open  q quit");
+	/* too small: whole entries only */
+	assert_string_equal(fts_bind_bar(&t, buf, 21), "r record  Enter open");
+	assert_string_equal(fts_bind_bar(&t, buf, 20), "r record");
+	assert_string_equal(fts_bind_keys(&t, 1, buf, 7), "Enter");
+	/* the view's table is one too, in action order */
+	assert_int_equal((int)fts_view_keys.n, FTS_ACT__COUNT - 1);
+	for (size_t i = 0; i < fts_view_keys.n; i++)
+		assert_int_equal(fts_view_keys.b[i].act, (int)i + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_theme),
 		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_bindings),
 	};
 
 	/* wcwidth needs a UTF-8 locale; the one every Debian has */

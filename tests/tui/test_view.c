@@ -391,7 +391,7 @@ static void test_panes_and_every_key(void **state)
 	fts_view_state(v, &st);
 	assert_true(st.focus_details);
 	keys(v, "\\t");
-	assert_true(keys(v, "q") == FTS_VR_REDRAW); /* q closes the big details first */
+	assert_true(keys(v, "q") == FTS_RX_REDRAW); /* q closes the big details first */
 	keys(v, "m");
 	keys(v, "llll");
 	g = fts_view_draw(v);
@@ -418,10 +418,10 @@ static void test_panes_and_every_key(void **state)
 		fts_view_key(v, key);
 		fts_view_draw(v);
 	}
-	while (!(fts_view_key(v, FTS_KEY_ESC) & FTS_VR_QUIT))
+	while (!(fts_view_key(v, FTS_KEY_ESC) & FTS_RX_QUIT))
 		fts_view_draw(v);
 	assert_int_equal(fts_keys_parse("q", k, 4), 1);
-	assert_true(fts_view_key(v, k[0]) & FTS_VR_QUIT);
+	assert_true(fts_view_key(v, k[0]) & FTS_RX_QUIT);
 }
 
 static void test_mouse(void **state)

@@ -4,7 +4,8 @@
 # the pane captured. Open a capture, search, zoom, details, help, resize to
 # 80x24, quit (exit 0, terminal restored); SIGTERM, SIGHUP, Ctrl+C, SIGSEGV and
 # bad input restore it too; a
-# task named with escape sequences shows escaped and the pane title stays.
+# task named with escape sequences shows escaped and the pane title stays;
+# Ctrl+Z then fg gives drag-to-pan back; an unknown TERM exits 2.
 # usage: tmux_preview.sh FTSCOPE SRCDIR WORKDIR
 set -uo pipefail
 bin=$(readlink -f "$1") src=$(readlink -f "$2") work=$3
@@ -125,6 +126,39 @@ keys "$bin preview tests/data/bad/garbage.txt; echo EXIT=\$?" Enter
 wait_for 'EXIT=1' && ok "bad input: exit 1" || bad "bad input did not exit 1"
 pane | grep -q 'ftscope preview: tests/data/bad/garbage.txt: not a trace' && ok "bad input: the error is on the restored terminal" || bad "bad input: no error line"
 [ "$(flag alternate_on)$(flag cursor_flag)" = 01 ] && ok "bad input: terminal restored" || bad "bad input left the terminal in curses mode"
+keys clear Enter
+
+# --- Ctrl+Z then fg: the modes ftscope sets itself come back, and drag-to-pan works ---
+# (no "; echo" after the command: bash runs it as soon as the job stops)
+drag() { # drag FROM_COL TO_COL on row 10, as SGR mouse reports
+	T send-keys -l $'\e[<0;'"$1"';10M'; sleep 0.2
+	T send-keys -l $'\e[<32;'"$2"';10M'; sleep 0.2
+	T send-keys -l $'\e[<0;'"$2"';10m'; sleep 0.5
+}
+keys "$bin preview assets/sample/sample.dat" Enter
+wait_for 'Process Scheduling' || bad "did not open for Ctrl+Z"
+[ "$(flag mouse_button_flag)" = 1 ] && ok "button-event mouse tracking on" || bad "mouse_button_flag=$(flag mouse_button_flag) before Ctrl+Z"
+keys C-z
+wait_for 'Stopped' && ok "Ctrl+Z suspends" || bad "Ctrl+Z did not suspend"
+[ "$(flag alternate_on)$(flag mouse_button_flag)" = 00 ] && ok "suspended: terminal given back" || bad "suspended with alternate_on=$(flag alternate_on) mouse_button_flag=$(flag mouse_button_flag)"
+keys fg Enter
+wait_for 'Process Scheduling' && ok "fg: the lanes are back" || bad "fg did not repaint"
+sleep 0.3
+[ "$(flag mouse_button_flag)" = 1 ] && ok "fg: button-event mouse tracking on again" || bad "fg: mouse_button_flag=$(flag mouse_button_flag) standard=$(flag mouse_standard_flag)"
+before=$(pane | sed -n 3p)
+drag 80 40
+after=$(pane | sed -n 3p)
+[ -n "$before" ] && [ "$before" != "$after" ] && ok "fg: drag-to-pan moves the axis" || bad "fg: drag did not pan (axis '$before')"
+keys q
+keys 'echo EXIT=$?' Enter
+wait_for 'EXIT=0' && ok "after fg: q exits 0" || bad "after fg: q did not exit 0"
+[ "$(flag alternate_on)$(flag cursor_flag)$(flag mouse_button_flag)" = 010 ] && ok "after fg: terminal restored" || bad "after fg: terminal not restored"
+keys clear Enter
+
+# --- a TERM terminfo does not know: one line, exit 2 (not curses' own exit 1) ---
+keys "TERM=xyzzy-unknown $bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
+wait_for 'EXIT=2' && ok "unknown TERM: exit 2" || bad "unknown TERM did not exit 2"
+pane | grep -q -- 'ftscope preview: unknown terminal type TERM=xyzzy-unknown (no terminfo entry); use --print WxH' && ok "unknown TERM: says so" || bad "unknown TERM message"
 keys clear Enter
 
 # --- TERM=dumb: one line pointing at --print, exit 2 ---

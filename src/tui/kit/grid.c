@@ -320,3 +320,12 @@ int fts_grid_write(const struct fts_grid *g, FILE *f, int color)
 	free(line);
 	return ferror(f) ? -EIO : 0;
 }
+
+void fts_grid_copy(struct fts_grid *dst, const struct fts_grid *src)
+{
+	int w = dst->w < src->w ? dst->w : src->w;
+
+	for (int y = 0; y < dst->h && y < src->h; y++)
+		memcpy(&dst->cells[(size_t)y * (size_t)dst->w], &src->cells[(size_t)y * (size_t)src->w],
+		       (size_t)w * sizeof(*dst->cells));
+}

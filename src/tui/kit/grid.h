@@ -52,6 +52,13 @@ struct fts_grid {
 int fts_grid_resize(struct fts_grid *g, int w, int h, int utf8);
 
 /**
+ * fts_grid_copy - copy @src's cells into @dst where both have them
+ * @dst: the target (its size is kept)
+ * @src: the source
+ */
+void fts_grid_copy(struct fts_grid *dst, const struct fts_grid *src);
+
+/**
  * fts_grid_free - release the cells of @g
  * @g: the grid
  */

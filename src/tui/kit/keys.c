@@ -2,71 +2,51 @@
 /*
  * keys.c - the lane view's key table (what `?` prints) and key names.
  *
- * One table: key handlers look actions up here, the help screen lists it,
- * and `--keys` names are parsed against the same names.
+ * One table, a tui/kit/bind.h table as every session screen's: key handlers
+ * look actions up here, the help screen lists it, and `--keys` names are
+ * parsed against the same names.
  */
+#include "tui/kit/bind.h"
 #include "tui/kit/keys.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-static const struct fts_keydef table[] = {
-	{ 'q', FTS_ACT_QUIT },         { FTS_KEY_ESC, FTS_ACT_QUIT },
-	{ '?', FTS_ACT_HELP },         { 'h', FTS_ACT_LEFT },
-	{ FTS_KEY_LEFT, FTS_ACT_LEFT },   { 'l', FTS_ACT_RIGHT },
-	{ FTS_KEY_RIGHT, FTS_ACT_RIGHT }, { 'k', FTS_ACT_UP },
-	{ FTS_KEY_UP, FTS_ACT_UP },       { 'j', FTS_ACT_DOWN },
-	{ FTS_KEY_DOWN, FTS_ACT_DOWN },   { 'H', FTS_ACT_PAN_LEFT },
-	{ FTS_KEY_SLEFT, FTS_ACT_PAN_LEFT }, { 'L', FTS_ACT_PAN_RIGHT },
-	{ FTS_KEY_SRIGHT, FTS_ACT_PAN_RIGHT }, { FTS_KEY_PGUP, FTS_ACT_PGUP },
-	{ FTS_KEY_PGDN, FTS_ACT_PGDN },   { '+', FTS_ACT_ZOOM_IN },
-	{ '=', FTS_ACT_ZOOM_IN },         { '-', FTS_ACT_ZOOM_OUT },
-	{ '0', FTS_ACT_ZOOM_FIT },        { 'g', FTS_ACT_START },
-	{ FTS_KEY_HOME, FTS_ACT_START },  { 'G', FTS_ACT_END },
-	{ FTS_KEY_END, FTS_ACT_END },     { 'w', FTS_ACT_WINDOW },
-	{ '[', FTS_ACT_PREV_ITEM },       { ']', FTS_ACT_NEXT_ITEM },
-	{ 'n', FTS_ACT_NEXT_RUN },        { 'N', FTS_ACT_PREV_RUN },
-	{ FTS_KEY_TAB, FTS_ACT_PANE },    { FTS_KEY_BTAB, FTS_ACT_PANE },
-	{ FTS_KEY_ENTER, FTS_ACT_DETAILS }, { '/', FTS_ACT_SEARCH },
-	{ 'f', FTS_ACT_FILTER },          { 'p', FTS_ACT_PIN },
-	{ 'o', FTS_ACT_SORT },            { 'm', FTS_ACT_MARK },
-	{ 's', FTS_ACT_SUMMARY },         { FTS_KEY_CTRL('l'), FTS_ACT_REDRAW },
+/* In action order: the view's help lists them so. */
+static const struct fts_bind table[] = {
+	{ FTS_ACT_QUIT, { 'q', FTS_KEY_ESC }, NULL, "back; quit from the lanes" },
+	{ FTS_ACT_HELP, { '?' }, NULL, "this help" },
+	{ FTS_ACT_LEFT, { 'h', FTS_KEY_LEFT }, NULL, "cursor one column earlier" },
+	{ FTS_ACT_RIGHT, { 'l', FTS_KEY_RIGHT }, NULL, "cursor one column later" },
+	{ FTS_ACT_UP, { 'k', FTS_KEY_UP }, NULL, "previous lane" },
+	{ FTS_ACT_DOWN, { 'j', FTS_KEY_DOWN }, NULL, "next lane" },
+	{ FTS_ACT_PAN_LEFT, { 'H', FTS_KEY_SLEFT }, NULL, "pan half a screen earlier" },
+	{ FTS_ACT_PAN_RIGHT, { 'L', FTS_KEY_SRIGHT }, NULL, "pan half a screen later" },
+	{ FTS_ACT_PGUP, { FTS_KEY_PGUP }, NULL, "page up the lanes" },
+	{ FTS_ACT_PGDN, { FTS_KEY_PGDN }, NULL, "page down the lanes" },
+	{ FTS_ACT_ZOOM_IN, { '+', '=' }, NULL, "zoom in around the cursor" },
+	{ FTS_ACT_ZOOM_OUT, { '-' }, NULL, "zoom out around the cursor" },
+	{ FTS_ACT_ZOOM_FIT, { '0' }, NULL, "whole capture" },
+	{ FTS_ACT_START, { 'g', FTS_KEY_HOME }, NULL, "start of the capture" },
+	{ FTS_ACT_END, { 'G', FTS_KEY_END }, NULL, "end of the capture" },
+	{ FTS_ACT_WINDOW, { 'w' }, NULL, "zoom to the profiling window" },
+	{ FTS_ACT_PREV_ITEM, { '[' }, NULL, "previous item on the lane" },
+	{ FTS_ACT_NEXT_ITEM, { ']' }, NULL, "next item on the lane" },
+	{ FTS_ACT_NEXT_RUN, { 'n' }, NULL, "next run of the selected task" },
+	{ FTS_ACT_PREV_RUN, { 'N' }, NULL, "previous run of the selected task" },
+	{ FTS_ACT_PANE, { FTS_KEY_TAB, FTS_KEY_BTAB }, NULL, "switch pane (lanes / details)" },
+	{ FTS_ACT_DETAILS, { FTS_KEY_ENTER }, NULL, "details of the item under the cursor" },
+	{ FTS_ACT_SEARCH, { '/' }, NULL, "search tasks by name or pid" },
+	{ FTS_ACT_FILTER, { 'f' }, NULL, "show only lanes matching the search" },
+	{ FTS_ACT_PIN, { 'p' }, NULL, "pin / unpin the lane to the top" },
+	{ FTS_ACT_SORT, { 'o' }, NULL, "sort task lanes: running, runnable time, name, pid" },
+	{ FTS_ACT_MARK, { 'm' }, NULL, "set the marker at the cursor" },
+	{ FTS_ACT_SUMMARY, { 's' }, NULL, "per-task summary table" },
+	{ FTS_ACT_REDRAW, { FTS_KEY_CTRL('l') }, NULL, "redraw the screen" },
 };
 
-#define NKEYS (sizeof(table) / sizeof(table[0]))
-
-static const char *const help[FTS_ACT__COUNT] = {
-	[FTS_ACT_QUIT] = "back; quit from the lanes",
-	[FTS_ACT_HELP] = "this help",
-	[FTS_ACT_LEFT] = "cursor one column earlier",
-	[FTS_ACT_RIGHT] = "cursor one column later",
-	[FTS_ACT_UP] = "previous lane",
-	[FTS_ACT_DOWN] = "next lane",
-	[FTS_ACT_PAN_LEFT] = "pan half a screen earlier",
-	[FTS_ACT_PAN_RIGHT] = "pan half a screen later",
-	[FTS_ACT_PGUP] = "page up the lanes",
-	[FTS_ACT_PGDN] = "page down the lanes",
-	[FTS_ACT_ZOOM_IN] = "zoom in around the cursor",
-	[FTS_ACT_ZOOM_OUT] = "zoom out around the cursor",
-	[FTS_ACT_ZOOM_FIT] = "whole capture",
-	[FTS_ACT_START] = "start of the capture",
-	[FTS_ACT_END] = "end of the capture",
-	[FTS_ACT_WINDOW] = "zoom to the profiling window",
-	[FTS_ACT_PREV_ITEM] = "previous item on the lane",
-	[FTS_ACT_NEXT_ITEM] = "next item on the lane",
-	[FTS_ACT_NEXT_RUN] = "next run of the selected task",
-	[FTS_ACT_PREV_RUN] = "previous run of the selected task",
-	[FTS_ACT_PANE] = "switch pane (lanes / details)",
-	[FTS_ACT_DETAILS] = "details of the item under the cursor",
-	[FTS_ACT_SEARCH] = "search tasks by name or pid",
-	[FTS_ACT_FILTER] = "show only lanes matching the search",
-	[FTS_ACT_PIN] = "pin / unpin the lane to the top",
-	[FTS_ACT_SORT] = "sort task lanes: running, runnable time, name, pid",
-	[FTS_ACT_MARK] = "set the marker at the cursor",
-	[FTS_ACT_SUMMARY] = "per-task summary table",
-	[FTS_ACT_REDRAW] = "redraw the screen",
-};
+const struct fts_bindings fts_view_keys = FTS_BINDINGS(table);
 
 static const struct {
 	const char *name;
@@ -84,18 +64,24 @@ static const struct {
 
 enum fts_action fts_key_action(int key)
 {
-	for (size_t i = 0; i < NKEYS; i++) {
-		if (table[i].key == key)
-			return table[i].act;
+	return (enum fts_action)fts_bind_action(&fts_view_keys, key);
+}
+
+/* The table's entry of @act, or -1. */
+static int entry_of(enum fts_action act)
+{
+	for (size_t i = 0; i < fts_view_keys.n; i++) {
+		if (table[i].act == (int)act)
+			return (int)i;
 	}
-	return FTS_ACT_NONE;
+	return -1;
 }
 
 const char *fts_key_help(enum fts_action act)
 {
-	if ((int)act < 0 || act >= FTS_ACT__COUNT || !help[act])
-		return "";
-	return help[act];
+	int i = entry_of(act);
+
+	return i < 0 ? "" : table[i].help;
 }
 
 const char *fts_key_name(int key, char *buf, size_t bufsz)
@@ -119,22 +105,13 @@ const char *fts_key_name(int key, char *buf, size_t bufsz)
 
 const char *fts_keys_of(enum fts_action act, char *buf, size_t bufsz)
 {
-	size_t n = 0;
+	int i = entry_of(act);
 
-	buf[0] = 0;
-	for (size_t i = 0; i < NKEYS && n + 1 < bufsz; i++) {
-		char nm[16];
-		int w;
-
-		if (table[i].act != act)
-			continue;
-		w = snprintf(buf + n, bufsz - n, "%s%s", n ? " " : "",
-			     fts_key_name(table[i].key, nm, sizeof(nm)));
-		if (w < 0 || (size_t)w >= bufsz - n)
-			break;
-		n += (size_t)w;
+	if (i < 0) {
+		buf[0] = 0;
+		return buf;
 	}
-	return buf;
+	return fts_bind_keys(&fts_view_keys, (size_t)i, buf, bufsz);
 }
 
 /* A <Name> at @s (after '<'); returns the key and sets *len, or -1. */

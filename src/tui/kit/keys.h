@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * keys.h - key codes independent of curses and the one key -> action table.
+ * keys.h - key codes independent of curses, and the lane view's key ->
+ * action table (the session screens each keep theirs as a tui/kit/bind.h
+ * table; both answer with the same FTS_RX_* reactions).
  *
  * The terminal layer turns curses keys into these codes; `--print --keys`
- * parses the same codes from a string; the help screen prints the table.
+ * parses the same codes from a string; the view's help screen prints its table.
  */
 #ifndef FTS_TUI_KEYS_H
 #define FTS_TUI_KEYS_H
@@ -65,10 +67,10 @@ enum fts_action {
 	FTS_ACT__COUNT
 };
 
-struct fts_keydef {
-	int key;
-	enum fts_action act;
-};
+struct fts_bindings;
+
+/* The lane view's key table (tui/kit/bind.h), one entry per action in enum order. */
+extern const struct fts_bindings fts_view_keys;
 
 /**
  * fts_key_action - the action bound to @key in the lane view

@@ -1,27 +1,36 @@
 // SPDX-License-Identifier: MIT
 /*
- * session_loop.c - the interactive session's loop: one current screen, its draw
- * when something changed, its tick on a timer for live data, its key
- * handler for input; the previewer runs on the same terminal in between.
+ * session_loop.c - the one input loop (ncdu's input_handle): the current
+ * screen's draw when something changed, its tick on a timer for live data
+ * and workers, its key and mouse handlers for input. `ftscope`, `ftscope
+ * record --tui` and `ftscope preview FILE` all run here; only the first
+ * screen differs.
  *
- * The session struct lives on fts_session_run's stack; the only process-wide
- * state is the terminal's (term.c). A terminating signal (SIGHUP from a
+ * The session struct lives on session()'s stack; the only process-wide
+ * state is the terminal's (term.c). Signals arrive as loop events: a resize
+ * redraws, Ctrl+Z suspends (during a recording only when pressed twice,
+ * since the kernel keeps filling the ring buffers while the readers are
+ * stopped), SIGCONT repaints, and a terminating signal (SIGHUP from a
  * dropped SSH session, SIGTERM, Ctrl+C) lets every screen make itself safe
- * (the record screen saves the capture and restores tracing), restores the
- * terminal, then re-raises.
+ * (the record screen saves the capture, with its progress on screen),
+ * restores the terminal, then re-raises.
  */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "front/term_safe.h"
 #include "kit/kit.h"
 #include "tui/kit/keys.h"
+#include "tui/kit/locale.h"
 #include "tui/session/session.h"
 #include "tui/term/term.h"
 #include "tui/tui.h"
+
+/* Ctrl+Z during a recording suspends only when pressed again within this. */
+#define SUSPEND_CONFIRM_MS 5000
 
 static void draw(struct fts_session *s, int clear)
 {
@@ -34,167 +43,193 @@ static void draw(struct fts_session *s, int clear)
 	fts_term_blit(&s->grid, clear);
 }
 
-static int pump(struct fts_session *s, int *keys, int max, int *sig)
+static void resized(struct fts_session *s)
 {
-	struct fts_term_mouse m;
-	int n = 0, k;
+	int w, h;
 
-	*sig = fts_term_pending_signal();
-	if (*sig)
+	fts_term_size(&w, &h);
+	fts_session_resize(s, w, h);
+}
+
+/* Ctrl+Z: suspend, but warn first while the kernel would go on filling the buffers. */
+static unsigned suspend(struct fts_session *s, uint64_t *warned_ms)
+{
+	uint64_t now = fts__clock_mono_ms();
+
+	if (fts_record_running(s) && (!*warned_ms || now - *warned_ms > SUSPEND_CONFIRM_MS)) {
+		*warned_ms = now;
+		fts_session_say(s, 1, "Ctrl+Z again within 5 s suspends: while stopped, the kernel keeps "
+			       "filling the ring buffers and events get lost");
+		return FTS_RX_REDRAW;
+	}
+	*warned_ms = 0;
+	fts_term_suspend();
+	return FTS_RX_REDRAW | FTS_RX_CLEAR; /* the SIGCONT event repaints too */
+}
+
+/* One event to the current screen; returns its reactions. */
+static unsigned dispatch(struct fts_session *s, int k, const struct fts_term_mouse *m, uint64_t *warned_ms)
+{
+	const struct fts_screen_ops *op = fts_session_screen(s->cur);
+
+	switch (k) {
+	case FTS_TERM_NONE:
 		return 0;
-	if (s->grid.cells)
-		draw(s, 0);
-	while (n < max && (k = fts_term_read(0, &m)) != FTS_TERM_NONE) {
-		if (k == FTS_TERM_SIGNAL) {
-			*sig = fts_term_pending_signal();
-			break;
-		}
-		if (k >= 0)
-			keys[n++] = k;
+	case FTS_TERM_RESIZE:
+	case FTS_TERM_RESUME:
+		resized(s);
+		return FTS_RX_REDRAW | FTS_RX_CLEAR;
+	case FTS_TERM_SUSPEND:
+		return suspend(s, warned_ms);
+	case FTS_TERM_MOUSE:
+		return op->mouse ? op->mouse(s, m->ev, m->x, m->y) : 0;
+	default:
+		break;
 	}
-	return n;
-}
-
-int fts_session_preview(struct fts_session *s, const char *path, const char *profiling,
-			const char *pid_mapping)
-{
-	struct fts_preview_args a = { .path = path, .profiling_data = profiling, .pid_mapping = pid_mapping };
-	char msg[512];
-	int rc = fts_tui_preview_here(&a, s->colors, 'e', msg, sizeof(msg));
-
-	if (rc == 1)
-		fts_session_say(s, 1, "cannot open it: %s", msg);
-	return rc;
-}
-
-static void signal_all(struct fts_session *s, int sig)
-{
-	for (int i = 0; i < FTS_SCR__COUNT; i++) {
-		if (fts_session_screen(i)->on_signal)
-			fts_session_screen(i)->on_signal(s, sig);
-	}
-}
-
-/* What the loop does with a screen's flags besides drawing. */
-static unsigned follow(struct fts_session *s, unsigned r, int *sig)
-{
-	if (r & FTS_SR_GOTO) {
-		s->cur = s->next;
+	if (k < 0)
+		return 0;
+	if (op->full)
+		return op->key(s, k);
+	if (k == FTS_KEY_CTRL('l'))
+		return FTS_RX_REDRAW | FTS_RX_CLEAR;
+	if (s->help) {
 		s->help = 0;
-		if (fts_session_screen(s->cur)->enter)
-			fts_session_screen(s->cur)->enter(s);
-		r |= FTS_SR_REDRAW | FTS_SR_CLEAR;
+		return FTS_RX_REDRAW;
 	}
-	if (r & FTS_SR_PREVIEW) {
-		int rc = fts_session_preview(s, s->preview_path, NULL,
-					     s->preview_pidmap[0] ? s->preview_pidmap : NULL);
-
-		s->preview_pidmap[0] = 0;
-
-		if (rc < 0) {
-			*sig = -rc;
-		} else if (rc == 2) {
-			snprintf(s->export_input, sizeof(s->export_input), "%s", s->preview_path);
-			s->cur = FTS_SCR_EXPORT;
-			s->help = 0;
-			fts_screen_export.enter(s);
-		} else if (rc == 0 && s->cur == FTS_SCR_RECORD) {
-			/* back from a fresh capture's preview: home lists it */
-			s->cur = FTS_SCR_HOME;
-			fts_screen_home.enter(s);
-		}
-		r |= FTS_SR_REDRAW | FTS_SR_CLEAR;
+	if (k == '?') {
+		s->help = 1;
+		return FTS_RX_REDRAW;
 	}
+	return op->key(s, k);
+}
+
+/* The tick of the current screen when it is due; the wait until the next one. */
+static unsigned tick(struct fts_session *s, uint64_t *next_tick, int *wait)
+{
+	const struct fts_screen_ops *op = fts_session_screen(s->cur);
+	uint64_t t = fts__clock_mono_ms();
+	unsigned r = 0;
+
+	*wait = 1000;
+	if (!op->tick)
+		return 0;
+	if (t >= *next_tick) {
+		r = op->tick(s);
+		*next_tick = fts__clock_mono_ms() + (uint64_t)op->tick_ms;
+		t = fts__clock_mono_ms();
+	}
+	*wait = *next_tick > t ? (int)(*next_tick - t) : 0;
 	return r;
 }
 
-int fts_session_run(enum fts_scr start, const struct fts_record_opts *preset)
+/* Returns the terminating signal that ended the loop, or 0 on quit. */
+static int run(struct fts_session *s)
+{
+	unsigned r = FTS_RX_REDRAW;
+	uint64_t next_tick = 0, warned_ms = 0;
+
+	for (;;) {
+		struct fts_term_mouse m;
+		int k, wait;
+
+		unsigned t;
+
+		r = fts_session_follow(s, r);
+		if (r & FTS_RX_QUIT)
+			return 0;
+		t = tick(s, &next_tick, &wait);
+		r |= t;
+		if (t & (FTS_RX_GOTO | FTS_RX_PREVIEW | FTS_RX_QUIT)) {
+			next_tick = 0; /* the next screen ticks at once */
+			continue;
+		}
+		if (r & FTS_RX_REDRAW)
+			draw(s, (r & FTS_RX_CLEAR) != 0);
+		r = 0;
+		k = fts_term_read(wait, &m);
+		if (k == FTS_TERM_SIGNAL)
+			return fts_term_pending_signal();
+		r = dispatch(s, k, &m, &warned_ms);
+	}
+}
+
+/*
+ * The session ends: every screen makes itself safe. A recording being saved
+ * keeps its screen up (s escalates, as while stopping); on a hang-up the
+ * terminal is gone, so nothing is drawn or read.
+ */
+static void leave(struct fts_session *s, int sig)
+{
+	while (fts_session_leave(s, sig)) {
+		const struct fts_screen_ops *op = fts_session_screen(s->cur);
+		struct fts_term_mouse m;
+		int k;
+
+		if (sig == SIGHUP) {
+			nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+			continue;
+		}
+		if (op->tick)
+			op->tick(s);
+		draw(s, 0);
+		k = fts_term_read(100, &m);
+		if (k >= 0)
+			op->key(s, k);
+	}
+}
+
+static int session(enum fts_scr start, const struct fts_record_opts *preset, const char *prog,
+		   const char *hint, const struct fts_preview_args *a)
 {
 	struct fts_session s;
-	unsigned r = FTS_SR_REDRAW;
-	uint64_t next_tick = 0;
-	int sig = 0, colors = 0;
+	char why[300];
+	int sig, colors = 0, utf8 = fts_locale_utf8();
 
-	if (!fts_term_usable()) {
-		fprintf(stderr, "ftscope: not an interactive terminal (or TERM=dumb); run 'ftscope help' for the commands\n");
-		return 2;
-	}
-	memset(&s, 0, sizeof(s));
-	s.preset = preset;
-	s.pump = pump;
-	s.theme.utf8 = fts_locale_utf8();
-	if (fts_term_open(&colors)) {
-		fprintf(stderr, "ftscope: cannot open the terminal\n");
+	if (fts_term_open(&colors, why, sizeof(why))) {
+		fprintf(stderr, "%s: ", prog);
+		fts_fputs_safe(stderr, why);
+		fprintf(stderr, "; %s\n", hint);
 		return 2;
 	}
 	/* a dropped SSH session turns terminal writes into EIO/EPIPE, not a kill */
 	signal(SIGPIPE, SIG_IGN);
-	s.colors = colors;
-	fts_theme_init(&s.theme, s.theme.utf8, colors, fts_no_color());
-	s.cur = start;
+	fts_session_init(&s, start, &fts_machine_real, utf8, colors, fts_no_color());
+	s.preset = preset;
+	if (a) {
+		s.preview_only = 1;
+		snprintf(s.preview_path, sizeof(s.preview_path), "%s", a->path);
+		snprintf(s.preview_pidmap, sizeof(s.preview_pidmap), "%s", a->pid_mapping ? a->pid_mapping : "");
+		snprintf(s.preview_profiling, sizeof(s.preview_profiling), "%s",
+			 a->profiling_data ? a->profiling_data : "");
+	}
+	resized(&s);
 	if (fts_session_screen(s.cur)->enter)
 		fts_session_screen(s.cur)->enter(&s);
-	for (;;) {
-		const struct fts_screen_ops *op;
-		struct fts_term_mouse m;
-		uint64_t t;
-		int k, wait;
-
-		/* a hang-up during a stop: save is done, open nothing on a dead terminal */
-		if ((sig = fts_term_pending_signal()))
-			break;
-		r = follow(&s, r, &sig);
-		if (sig || (r & FTS_SR_QUIT))
-			break;
-		op = fts_session_screen(s.cur);
-		if (r & FTS_SR_REDRAW)
-			draw(&s, (r & FTS_SR_CLEAR) != 0);
-		r = 0;
-		t = fts__clock_mono_ms();
-		wait = 1000;
-		if (op->tick) {
-			if (!next_tick || next_tick < t)
-				next_tick = t;
-			wait = (int)(next_tick - t);
-		}
-		k = fts_term_read(wait, &m);
-		if (k == FTS_TERM_SIGNAL) {
-			sig = fts_term_pending_signal();
-			break;
-		}
-		if (k == FTS_TERM_RESIZE) {
-			r |= FTS_SR_REDRAW | FTS_SR_CLEAR;
-		} else if (k == FTS_KEY_CTRL('l')) {
-			r |= FTS_SR_REDRAW | FTS_SR_CLEAR;
-		} else if (k >= 0 && s.help) {
-			s.help = 0;
-			r |= FTS_SR_REDRAW;
-		} else if (k == '?') {
-			s.help = 1;
-			r |= FTS_SR_REDRAW;
-		} else if (k >= 0) {
-			r |= op->key(&s, k);
-		}
-		if (op->tick && fts__clock_mono_ms() >= next_tick) {
-			r |= op->tick(&s);
-			next_tick = fts__clock_mono_ms() + (uint64_t)op->tick_ms;
-		}
-	}
-	/* every screen makes itself safe: a recording is saved, tracing restored */
-	signal_all(&s, sig);
+	sig = run(&s);
+	leave(&s, sig);
 	fts_grid_free(&s.grid);
 	if (sig)
 		fts_term_reraise(sig);
 	fts_term_close();
-	return 0;
+	if (s.exit_msg[0]) {
+		fprintf(stderr, "%s: ", prog);
+		fts_fputs_safe(stderr, s.exit_msg);
+		fputc('\n', stderr);
+	}
+	return s.exit_code;
 }
 
 int fts_tui_session(void)
 {
-	return fts_session_run(FTS_SCR_HOME, NULL);
+	return session(FTS_SCR_HOME, NULL, "ftscope", "run 'ftscope help' for the commands", NULL);
 }
 
 int fts_tui_record_setup(const struct fts_record_opts *o)
 {
-	return fts_session_run(FTS_SCR_SETUP, o);
+	return session(FTS_SCR_SETUP, o, "ftscope", "run 'ftscope help' for the commands", NULL);
+}
+
+int fts_tui_preview(const struct fts_preview_args *a)
+{
+	return session(FTS_SCR_PREVIEW, NULL, "ftscope preview", "use --print WxH to render a screen as text", a);
 }

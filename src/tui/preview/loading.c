@@ -4,43 +4,23 @@
  * rate and ETA, and how to stop. Drawn into a grid like every other screen.
  */
 #include <inttypes.h>
-#include <langinfo.h>
-#include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/tui.h"
+#include "front/fmt.h"
+#include "tui/preview/loading.h"
 
-int fts_locale_utf8(void)
-{
-	const char *cs;
-
-	setlocale(LC_ALL, "");
-	cs = nl_langinfo(CODESET);
-	return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
-}
-
-int fts_no_color(void)
-{
-	const char *e = getenv("NO_COLOR");
-
-	return e && *e;
-}
-
-/* "12.3 MB" or "1.2 M rows" */
+/* "12.3 MiB" or "1.2M rows": the units every other screen shows (front/fmt.c) */
 static void amount(char *buf, size_t n, double v, const char *unit)
 {
-	int bytes = unit && !strcmp(unit, "bytes");
-	const char *sfx = bytes ? "B" : unit ? unit : "";
+	char num[FTS_FMT_LEN];
 
-	if (v >= 1e9)
-		snprintf(buf, n, "%.2f G%s%s", v / 1e9, bytes ? "" : " ", sfx);
-	else if (v >= 1e6)
-		snprintf(buf, n, "%.1f M%s%s", v / 1e6, bytes ? "" : " ", sfx);
-	else if (v >= 1e3)
-		snprintf(buf, n, "%.1f k%s%s", v / 1e3, bytes ? "" : " ", sfx);
+	if (unit && !strcmp(unit, "bytes"))
+		fts_fmt_bytes(v, buf, n);
 	else
-		snprintf(buf, n, "%.0f %s", v, sfx);
+		snprintf(buf, n, "%s%s%s", fts_fmt_count(v, num, sizeof(num)), unit ? " " : "",
+			 unit ? unit : "");
 }
 
 void fts_progress_draw(struct fts_grid *g, const struct fts_theme *t, const char *path,
@@ -49,7 +29,7 @@ void fts_progress_draw(struct fts_grid *g, const struct fts_theme *t, const char
 	struct fts_style st = fts_theme_style(t, FTS_R_NORMAL), bar = fts_theme_style(t, FTS_R_RUNNING);
 	int y = g->h / 2 - 2, bw = g->w - 4, fill = 0;
 	double frac = p->total ? (double)p->done / (double)p->total : 0, rate;
-	char done[32], total[32], rs[40], eta[32] = "";
+	char done[40], total[40], rs[40], eta[48] = "";
 
 	if (y < 0)
 		y = 0;
@@ -70,8 +50,12 @@ void fts_progress_draw(struct fts_grid *g, const struct fts_theme *t, const char
 	amount(total, sizeof(total), (double)p->total, p->unit);
 	rate = p->elapsed_s > 0 ? (double)p->done / p->elapsed_s : 0;
 	amount(rs, sizeof(rs), rate, p->unit);
-	if (rate > 0 && p->total > p->done)
-		snprintf(eta, sizeof(eta), "  ETA %.1f s", (double)(p->total - p->done) / rate);
+	if (rate > 0 && p->total > p->done) {
+		char d[FTS_FMT_LEN];
+
+		snprintf(eta, sizeof(eta), "  ETA %s",
+			 fts_fmt_duration((double)(p->total - p->done) / rate, d, sizeof(d)));
+	}
 	if (p->total)
 		fts_grid_printf(g, 2, y + 3, g->w - 2, st, "%3.0f%%  %s of %s  %s/s%s", frac * 100, done,
 				total, rs, eta);

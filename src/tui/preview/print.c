@@ -13,6 +13,7 @@
 #include "tui/kit/keys.h"
 #include "front/process.h"
 #include "front/term_safe.h"
+#include "tui/kit/locale.h"
 #include "tui/tui.h"
 #include <ftscope/stats.h>
 #include "tui/preview/view.h"
@@ -56,6 +57,74 @@ static void error_line(FILE *errf, const char *msg)
 	fputc('\n', errf);
 }
 
+/* The --keys string as key codes into *@keys; returns their number, or -2 (exit 2) / -1 (exit 1). */
+static int parse_keys(const char *spec, int **keys, FILE *errf)
+{
+	int n;
+
+	*keys = NULL;
+	if (!spec)
+		return 0;
+	*keys = calloc(MAX_KEYS, sizeof(**keys));
+	if (!*keys) {
+		error_line(errf, "out of memory");
+		return -1;
+	}
+	n = fts_keys_parse(spec, *keys, MAX_KEYS);
+	if (n >= 0)
+		return n;
+	error_line(errf, n == -E2BIG ? "too many keys (100000 at most)" :
+		   "bad key name in the keys (known: <Up> <Down> <Left> <Right> <S-Left> <S-Right> <PgUp> <PgDn> <Home> <End> <Enter> <Tab> <S-Tab> <Esc> <BS> <Space> <C-x>, and \\n \\t \\e \\\\)");
+	free(*keys);
+	*keys = NULL;
+	return -2;
+}
+
+/*
+ * Replay @keys as a session would (handle a key, then redraw) and time each
+ * frame; with @a->timing, report the times on @errf. Returns 0 or -ENOMEM.
+ */
+static int replay(const struct fts_preview_args *a, struct fts_view *view, const int *keys, int nkeys, FILE *errf)
+{
+	double *ms = calloc((size_t)nkeys + 1, sizeof(*ms)), *cpu = calloc((size_t)nkeys + 1, sizeof(*cpu)), t, c;
+	int frames = 0;
+
+	if (!ms || !cpu) {
+		free(ms);
+		free(cpu);
+		return -ENOMEM;
+	}
+	t = fts__clock_mono_s() * 1e3;
+	fts_view_draw(view);
+	ms[0] = fts__clock_mono_s() * 1e3 - t;
+	if (a->timing)
+		fprintf(errf, "first frame %.3f ms\n", ms[0]);
+	for (int i = 0; i < nkeys; i++) {
+		/* a real session handles the key then redraws: time both, as the user waits for both */
+		t = fts__clock_mono_s() * 1e3;
+		c = cpu_ms();
+		if (fts_view_key(view, keys[i]) & FTS_RX_QUIT)
+			break;
+		fts_view_draw(view);
+		ms[i + 1] = fts__clock_mono_s() * 1e3 - t;
+		cpu[i + 1] = cpu_ms() - c;
+		frames++;
+		if (a->timing > 1) {
+			char kn[16];
+
+			fprintf(errf, "key %d %s %.3f ms (cpu %.3f ms)\n", i,
+				fts_key_name(keys[i], kn, sizeof(kn)), ms[i + 1], cpu[i + 1]);
+		}
+	}
+	if (a->timing) {
+		report_timing(errf, "wall", ms + 1, frames);
+		report_timing(errf, "cpu", cpu + 1, frames);
+	}
+	free(ms);
+	free(cpu);
+	return 0;
+}
+
 int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 {
 	struct fts_store_open_opts so = { .path = a->path, .profiling_data = a->profiling_data,
@@ -65,23 +134,10 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 	struct fts_stats *stats = NULL;
 	struct fts_view *view = NULL;
 	struct fts_err err = { 0 };
-	int *keys = NULL, nkeys = 0, rc = 1, frames = 0;
-	double *ms = NULL, *cpu = NULL, t, c;
+	int *keys, nkeys = parse_keys(a->keys, &keys, errf), rc = 1;
 
-	if (a->keys) {
-		keys = calloc(MAX_KEYS, sizeof(*keys));
-		if (!keys) {
-			error_line(errf, "out of memory");
-			return 1;
-		}
-		nkeys = fts_keys_parse(a->keys, keys, MAX_KEYS);
-		if (nkeys < 0) {
-			error_line(errf, nkeys == -E2BIG ? "too many keys (100000 at most)" :
-				   "bad key name in the keys (known: <Up> <Down> <Left> <Right> <S-Left> <S-Right> <PgUp> <PgDn> <Home> <End> <Enter> <Tab> <S-Tab> <Esc> <BS> <Space> <C-x>, and \\n \\t \\e \\\\)");
-			free(keys);
-			return 2;
-		}
-	}
+	if (nkeys < 0)
+		return -nkeys;
 	vo.utf8 = fts_locale_utf8();
 	vo.colors = a->color ? 256 : 0;
 	vo.no_color = fts_no_color();
@@ -97,40 +153,9 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 		goto out;
 	}
 	fts_view_set_stats(view, stats);
-	ms = calloc((size_t)nkeys + 1, sizeof(*ms));
-	cpu = calloc((size_t)nkeys + 1, sizeof(*cpu));
-	if (!ms || !cpu) {
+	if (replay(a, view, keys, nkeys, errf)) {
 		error_line(errf, "out of memory");
 		goto out;
-	}
-	t = (fts__clock_mono_s() * 1e3);
-	fts_view_draw(view);
-	ms[0] = (fts__clock_mono_s() * 1e3) - t;
-	if (a->timing)
-		fprintf(errf, "first frame %.3f ms\n", ms[0]);
-	for (int i = 0; i < nkeys; i++) {
-		unsigned r;
-
-		/* a real session handles the key then redraws: time both, as the user waits for both */
-		t = (fts__clock_mono_s() * 1e3);
-		c = cpu_ms();
-		r = fts_view_key(view, keys[i]);
-		if (r & FTS_VR_QUIT)
-			break;
-		fts_view_draw(view);
-		ms[i + 1] = (fts__clock_mono_s() * 1e3) - t;
-		cpu[i + 1] = cpu_ms() - c;
-		frames++;
-		if (a->timing > 1) {
-			char kn[16];
-
-			fprintf(errf, "key %d %s %.3f ms (cpu %.3f ms)\n", i,
-				fts_key_name(keys[i], kn, sizeof(kn)), ms[i + 1], cpu[i + 1]);
-		}
-	}
-	if (a->timing) {
-		report_timing(errf, "wall", ms + 1, frames);
-		report_timing(errf, "cpu", cpu + 1, frames);
 	}
 	rc = fts_grid_write(fts_view_draw(view), out, a->color && !vo.no_color) ? 1 : 0;
 	if (fflush(out) || rc) {
@@ -138,8 +163,6 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 		rc = 1;
 	}
 out:
-	free(ms);
-	free(cpu);
 	free(keys);
 	fts_view_free(view);
 	fts_store_free(store);

@@ -2,7 +2,7 @@
 /*
  * view.c - the lane view's state machine: creation, layout, keys and mouse.
  *
- * Handlers only change state and return FTS_VR_* flags; nothing here
+ * Handlers only change state and return FTS_RX_* flags; nothing here
  * draws (view_draw.c does, from the state).
  */
 #include <errno.h>
@@ -134,6 +134,7 @@ int fts_view_resize(struct fts_view *v, int w, int h)
 	if (!v->row_lane)
 		return -ENOMEM;
 	view_layout(v, &v->lay);
+	view_summary_keep_visible(v);
 	if (!v->npc) {
 		show_range(v, v->t_begin, v->t_end);
 	} else {
@@ -353,7 +354,7 @@ static unsigned search_key(struct fts_view *v, int key)
 		v->edit[v->edit_len++] = (char)key;
 		v->edit[v->edit_len] = 0;
 	}
-	return FTS_VR_REDRAW;
+	return FTS_RX_REDRAW;
 }
 
 static unsigned overlay_key(struct fts_view *v, int key, uint32_t *top)
@@ -371,7 +372,7 @@ static unsigned overlay_key(struct fts_view *v, int key, uint32_t *top)
 	} else if (a == FTS_ACT_PGUP) {
 		*top = *top > 10 ? *top - 10 : 0;
 	}
-	return FTS_VR_REDRAW;
+	return FTS_RX_REDRAW;
 }
 
 static unsigned details_key(struct fts_view *v, enum fts_action a)
@@ -384,24 +385,15 @@ static unsigned details_key(struct fts_view *v, enum fts_action a)
 		v->focus_details = 0;
 	else
 		return 0;
-	return FTS_VR_REDRAW;
+	return FTS_RX_REDRAW;
 }
 
-static unsigned action(struct fts_view *v, enum fts_action a)
+/* Moves of the cursor, the selection and the viewport; returns 0 when @a is none of them. */
+static int move_action(struct fts_view *v, enum fts_action a)
 {
 	uint32_t page = v->lay.lanes_h > 3 ? (uint32_t)v->lay.lanes_h - 2 : 1;
 
 	switch (a) {
-	case FTS_ACT_NONE:
-		return 0;
-	case FTS_ACT_QUIT:
-		if (v->details_big) {
-			v->details_big = 0;
-			view_layout(v, &v->lay);
-			break;
-		}
-		return FTS_VR_QUIT;
-	case FTS_ACT_HELP: v->help = 1; v->help_top = 0; break;
 	case FTS_ACT_LEFT:
 		v->cursor = v->cursor >= v->t_begin + v->npc ? v->cursor - v->npc : v->t_begin;
 		if (v->cursor < v->t0)
@@ -437,6 +429,36 @@ static unsigned action(struct fts_view *v, enum fts_action a)
 	case FTS_ACT_NEXT_ITEM: go_item(v, 1); break;
 	case FTS_ACT_NEXT_RUN: go_run(v, 1); break;
 	case FTS_ACT_PREV_RUN: go_run(v, -1); break;
+	default: return 0;
+	}
+	return 1;
+}
+
+static void filter_action(struct fts_view *v)
+{
+	if (!v->query[0]) {
+		view_message(v, "nothing to filter by: search first (/)");
+		return;
+	}
+	v->filter = !v->filter;
+	view_lanes_rebuild(v);
+	keep_sel_visible(v);
+	view_message(v, v->filter ? "showing only task lanes matching '%s'" : "filter off%s",
+		     v->filter ? v->query : "");
+}
+
+static unsigned action(struct fts_view *v, enum fts_action a)
+{
+	if (move_action(v, a))
+		return FTS_RX_REDRAW;
+	switch (a) {
+	case FTS_ACT_QUIT:
+		if (!v->details_big)
+			return FTS_RX_QUIT;
+		v->details_big = 0;
+		view_layout(v, &v->lay);
+		break;
+	case FTS_ACT_HELP: v->help = 1; v->help_top = 0; break;
 	case FTS_ACT_PANE:
 		v->focus_details = !v->focus_details && v->lay.details_h > 0;
 		break;
@@ -451,17 +473,7 @@ static unsigned action(struct fts_view *v, enum fts_action a)
 		v->edit[0] = 0;
 		v->edit_len = 0;
 		break;
-	case FTS_ACT_FILTER:
-		if (!v->query[0]) {
-			view_message(v, "nothing to filter by: search first (/)");
-			break;
-		}
-		v->filter = !v->filter;
-		view_lanes_rebuild(v);
-		keep_sel_visible(v);
-		view_message(v, v->filter ? "showing only task lanes matching '%s'" : "filter off%s",
-			     v->filter ? v->query : "");
-		break;
+	case FTS_ACT_FILTER: filter_action(v); break;
 	case FTS_ACT_PIN:
 		view_toggle_pin(v);
 		keep_sel_visible(v);
@@ -477,10 +489,10 @@ static unsigned action(struct fts_view *v, enum fts_action a)
 		}
 		break;
 	case FTS_ACT_SUMMARY: v->summary = 1; break;
-	case FTS_ACT_REDRAW: return FTS_VR_REDRAW | FTS_VR_CLEAR;
-	case FTS_ACT__COUNT: return 0;
+	case FTS_ACT_REDRAW: return FTS_RX_REDRAW | FTS_RX_CLEAR;
+	default: return 0;
 	}
-	return FTS_VR_REDRAW;
+	return FTS_RX_REDRAW;
 }
 
 unsigned fts_view_key(struct fts_view *v, int key)
@@ -524,7 +536,7 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 			v->drag_x = x;
 			v->drag_t0 = v->t0;
 		}
-		return FTS_VR_REDRAW;
+		return FTS_RX_REDRAW;
 	case FTS_MOUSE_DRAG:
 		if (!v->dragging)
 			return 0;
@@ -541,7 +553,7 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 				v->cursor = v->t0 + (uint64_t)(v->lay.time_w - 1) * v->npc;
 			keep_cursor_visible(v);
 		}
-		return FTS_VR_REDRAW;
+		return FTS_RX_REDRAW;
 	case FTS_MOUSE_RELEASE:
 		v->dragging = 0;
 		return 0;
@@ -552,7 +564,7 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 			keep_cursor_visible(v);
 		}
 		zoom_to(v, ev == FTS_MOUSE_WHEEL_UP ? v->npc / 2 : v->npc * 2);
-		return FTS_VR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	return 0;
 }

@@ -11,13 +11,9 @@
 
 #include <ftscope/preview.h>
 
+#include "tui/kit/bind.h"
 #include "tui/kit/grid.h"
 #include "tui/kit/keys.h"
-
-/* What a key or mouse handler asks of its caller. */
-#define FTS_VR_REDRAW 0x1u   /* the grid must be redrawn */
-#define FTS_VR_QUIT   0x2u   /* leave the preview (exit 0) */
-#define FTS_VR_CLEAR  0x4u   /* the terminal should repaint everything (Ctrl+L) */
 
 struct fts_view_opts {
 	const char *title;      /* shown in the top bar (the file), untrusted */
@@ -62,7 +58,7 @@ int fts_view_resize(struct fts_view *v, int w, int h);
  * @v: the view
  * @key: the key
  *
- * Returns FTS_VR_* flags.
+ * Returns FTS_RX_* reactions.
  */
 unsigned fts_view_key(struct fts_view *v, int key);
 
@@ -73,7 +69,7 @@ unsigned fts_view_key(struct fts_view *v, int key);
  * @x: column
  * @y: row
  *
- * Returns FTS_VR_* flags.
+ * Returns FTS_RX_* reactions.
  */
 unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y);
 
@@ -84,6 +80,14 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y);
  * Returns the grid, valid until the next resize or free.
  */
 const struct fts_grid *fts_view_draw(struct fts_view *v);
+
+/**
+ * fts_view_grid - the last frame fts_view_draw rendered
+ * @v: the view
+ *
+ * Returns the grid, valid until the next resize or free.
+ */
+const struct fts_grid *fts_view_grid(const struct fts_view *v);
 
 struct fts_stats;
 

@@ -19,31 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "front/fmt.h"
 #include "tui/kit/keys.h"
 #include "tui/preview/view_impl.h"
 
-static struct fts_style S(const struct fts_view *v, enum fts_role r)
-{
-	return fts_theme_style(&v->theme, r);
-}
-
-static uint32_t G(const struct fts_view *v, enum fts_glyph g)
-{
-	return fts_theme_glyph(&v->theme, g);
-}
-
 void view_fmt_dur(const struct fts_view *v, uint64_t ns, char *buf, size_t n)
 {
-	const char *us = v->theme.utf8 ? "\xc2\xb5s" : "us";
-
-	if (ns < 1000)
-		snprintf(buf, n, "%" PRIu64 " ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, n, "%.3g %s", (double)ns / 1e3, us);
-	else if (ns < 1000000000)
-		snprintf(buf, n, "%.4g ms", (double)ns / 1e6);
-	else
-		snprintf(buf, n, "%.4g s", (double)ns / 1e9);
+	fts_fmt_ns(ns, FTS_DUR_SPACED, v->theme.utf8, buf, n);
 }
 
 /* A time as seconds since the capture's first item, to the nanosecond. */
@@ -60,7 +42,7 @@ void view_fmt_rel(const struct fts_view *v, uint64_t t, char *buf, size_t n)
 static void draw_title(struct fts_view *v)
 {
 	struct fts_grid *g = &v->grid;
-	struct fts_style st = S(v, FTS_R_TITLE);
+	struct fts_style st = view_style(v, FTS_R_TITLE);
 	const char *hint = " ?:help  /:search  s:summary  q:quit ";
 	int hw = (int)strlen(hint), x;
 
@@ -129,15 +111,15 @@ static void draw_overview(struct fts_view *v)
 	int y = v->lay.overview_y, x0 = v->lay.time_x;
 	uint64_t vend = v->t0 + (uint64_t)v->lay.time_w * v->npc;
 
-	fts_grid_text(g, 0, y, v->lay.label_w, "busy (all)", S(v, FTS_R_DIM));
-	fts_grid_put(g, v->lay.label_w, y, G(v, FTS_G_VLINE), S(v, FTS_R_DIM));
+	fts_grid_text(g, 0, y, v->lay.label_w, "busy (all)", view_style(v, FTS_R_DIM));
+	fts_grid_put(g, v->lay.label_w, y, view_glyph(v, FTS_G_VLINE), view_style(v, FTS_R_DIM));
 	overview_compute(v);
 	if (!v->overview)
 		return;
 	for (int c = 0; c < v->lay.time_w; c++) {
 		uint64_t a = v->t_begin + (uint64_t)c * v->overview_npc, b = a + v->overview_npc;
 		int in_view = a < vend && b > v->t0;
-		struct fts_style st = S(v, in_view ? FTS_R_VIEWPORT : FTS_R_OVERVIEW);
+		struct fts_style st = view_style(v, in_view ? FTS_R_VIEWPORT : FTS_R_OVERVIEW);
 		uint32_t ch = fts_theme_level(&v->theme, v->overview[c]);
 
 		/* the viewport must show even over idle: a blank cell becomes a floor mark */
@@ -192,14 +174,14 @@ static void draw_axis(struct fts_view *v)
 	char buf[64];
 
 	view_fmt_dur(v, v->npc, buf, sizeof(buf));
-	fts_grid_printf(g, 0, y, v->lay.label_w, S(v, FTS_R_AXIS), "%s/col", buf);
-	fts_grid_put(g, v->lay.label_w, y, G(v, FTS_G_VLINE), S(v, FTS_R_DIM));
+	fts_grid_printf(g, 0, y, v->lay.label_w, view_style(v, FTS_R_AXIS), "%s/col", buf);
+	fts_grid_put(g, v->lay.label_w, y, view_glyph(v, FTS_G_VLINE), view_style(v, FTS_R_DIM));
 	for (int c = 0; c < w; c++) {
 		uint64_t a = v->t0 + (uint64_t)c * v->npc, b = a + v->npc;
 		int in_win = v->info->has_window && a < v->info->win_end && b > v->info->win_begin;
 
-		fts_grid_put(g, x0 + c, y, G(v, in_win ? FTS_G_WINDOW : FTS_G_HLINE),
-			     S(v, in_win ? FTS_R_WINDOW : FTS_R_AXIS));
+		fts_grid_put(g, x0 + c, y, view_glyph(v, in_win ? FTS_G_WINDOW : FTS_G_HLINE),
+			     view_style(v, in_win ? FTS_R_WINDOW : FTS_R_AXIS));
 	}
 	/* ticks at multiples of step from the capture start */
 	first = v->t0 <= v->t_begin ? v->t_begin :
@@ -216,17 +198,17 @@ static void draw_axis(struct fts_view *v)
 			n = snprintf(buf, sizeof(buf), "%" PRIu64 "s", d / 1000000000);
 		if (c < next_free)
 			continue;
-		fts_grid_put(g, x0 + c, y, G(v, FTS_G_TICK), S(v, FTS_R_AXIS));
+		fts_grid_put(g, x0 + c, y, view_glyph(v, FTS_G_TICK), view_style(v, FTS_R_AXIS));
 		if (c + 1 + n <= w)
-			fts_grid_text(g, x0 + c + 1, y, n, buf, S(v, FTS_R_AXIS));
+			fts_grid_text(g, x0 + c + 1, y, n, buf, view_style(v, FTS_R_AXIS));
 		next_free = c + n + 2;
 	}
 	if (v->has_marker && v->marker >= v->t0 && v->marker < end)
-		fts_grid_put(g, x0 + (int)((v->marker - v->t0) / v->npc), y, G(v, FTS_G_MARKER),
-			     S(v, FTS_R_MARKER));
+		fts_grid_put(g, x0 + (int)((v->marker - v->t0) / v->npc), y, view_glyph(v, FTS_G_MARKER),
+			     view_style(v, FTS_R_MARKER));
 	if (v->cursor >= v->t0 && v->cursor < end)
-		fts_grid_put(g, x0 + (int)((v->cursor - v->t0) / v->npc), y, G(v, FTS_G_CURSOR),
-			     S(v, FTS_R_CURSOR));
+		fts_grid_put(g, x0 + (int)((v->cursor - v->t0) / v->npc), y, view_glyph(v, FTS_G_CURSOR),
+			     view_style(v, FTS_R_CURSOR));
 }
 
 /* ---- lanes ---- */
@@ -245,10 +227,10 @@ static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint3
 		     uint32_t *ch, struct fts_style *st)
 {
 	*ch = ' ';
-	*st = S(v, FTS_R_IDLE);
+	*st = view_style(v, FTS_R_IDLE);
 	if (b->flags & FTS_BK_LOST) {
-		*ch = G(v, FTS_G_LOST);
-		*st = S(v, FTS_R_LOST);
+		*ch = view_glyph(v, FTS_G_LOST);
+		*st = view_style(v, FTS_R_LOST);
 	} else if (b->top != FTS_STR_NONE) {
 		*ch = task_letter(v, b->top);
 		*st = fts_theme_task(&v->theme, b->top);
@@ -257,11 +239,11 @@ static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint3
 		if (b->top == sel_task)
 			st->attr |= FTS_A_REVERSE | FTS_A_BOLD;
 	} else if (b->flags & (FTS_BK_IRQ | FTS_BK_SOFTIRQ)) {
-		*ch = G(v, FTS_G_IRQ);
-		*st = S(v, FTS_R_IRQ);
+		*ch = view_glyph(v, FTS_G_IRQ);
+		*st = view_style(v, FTS_R_IRQ);
 	} else if (b->flags & FTS_BK_ANY) {
-		*ch = G(v, FTS_G_BRIEF);
-		*st = S(v, FTS_R_DIM);
+		*ch = view_glyph(v, FTS_G_BRIEF);
+		*st = view_style(v, FTS_R_DIM);
 	}
 }
 
@@ -280,7 +262,7 @@ static void task_cell(const struct fts_view *v, const struct fts_bucket *b, int 
 	enum fts_role r;
 
 	*ch = ' ';
-	*st = S(v, FTS_R_IDLE);
+	*st = view_style(v, FTS_R_IDLE);
 	if (b->flags & FTS_BK_BLOCKED) {
 		g = FTS_G_BLOCKED;
 		r = FTS_R_BLOCKED;
@@ -302,8 +284,8 @@ static void task_cell(const struct fts_view *v, const struct fts_bucket *b, int 
 	} else {
 		return;
 	}
-	*ch = G(v, g);
-	*st = S(v, r);
+	*ch = view_glyph(v, g);
+	*st = view_style(v, r);
 	if (selected)
 		st->attr |= FTS_A_BOLD;
 }
@@ -335,7 +317,7 @@ static void lane_label(struct fts_view *v, int y, uint32_t lane)
 {
 	const struct fts_store_lane *sl = fts_store_lane(v->store, lane);
 	enum fts_role r = lane == v->sel ? FTS_R_LABEL_SEL : v->match[lane] ? FTS_R_MATCH : FTS_R_LABEL;
-	struct fts_style st = S(v, r);
+	struct fts_style st = view_style(v, r);
 	int w = v->lay.label_w, x = 0;
 
 	fts_grid_fill(&v->grid, 0, y, w, ' ', st);
@@ -351,11 +333,11 @@ static void lane_label(struct fts_view *v, int y, uint32_t lane)
 		else
 			n = snprintf(buf, sizeof(buf), " !");
 		x += fts_grid_text(&v->grid, x, y, w - x - n, fts_store_str(v->store, sl->tid), st);
-		fts_grid_text(&v->grid, x, y, w - x, buf, S(v, lane == v->sel ? r : FTS_R_LOST));
+		fts_grid_text(&v->grid, x, y, w - x, buf, view_style(v, lane == v->sel ? r : FTS_R_LOST));
 	} else {
 		task_label(v, x, y, w - x, fts_store_str(v->store, sl->tid), st);
 	}
-	fts_grid_put(&v->grid, w, y, G(v, FTS_G_VLINE), S(v, FTS_R_DIM));
+	fts_grid_put(&v->grid, w, y, view_glyph(v, FTS_G_VLINE), view_style(v, FTS_R_DIM));
 }
 
 /* Fill v->rowb with @lane's buckets for the time area; returns 1 when it did. */
@@ -404,7 +386,7 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 		else
 			task_cell(v, &b, lane == v->sel, &ch, &st);
 		if (c == ccol) {
-			struct fts_style cs = S(v, FTS_R_CURSOR);
+			struct fts_style cs = view_style(v, FTS_R_CURSOR);
 
 			/* keep the glyph, show the cursor as its own colour (reverse in mono) */
 			st.fg = cs.fg;
@@ -427,9 +409,9 @@ static int draw_segs(struct fts_view *v, int x, int y, const struct seg *s, int 
 {
 	for (int i = 0; i < n && x < v->grid.w; i++) {
 		if (s[i].glyph >= 0)
-			fts_grid_put(&v->grid, x++, y, G(v, (enum fts_glyph)s[i].glyph), S(v, s[i].role));
+			fts_grid_put(&v->grid, x++, y, view_glyph(v, (enum fts_glyph)s[i].glyph), view_style(v, s[i].role));
 		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, s[i].text,
-				   s[i].glyph >= 0 ? S(v, FTS_R_DIM) : S(v, s[i].role));
+				   s[i].glyph >= 0 ? view_style(v, FTS_R_DIM) : view_style(v, s[i].role));
 	}
 	return x;
 }
@@ -443,7 +425,7 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 		n += fts_store_lane(v->store, l)->group == (kind == DISP_CPU ? FTS_GROUP_CPU : FTS_GROUP_TASK);
 	if (kind == DISP_PINNED) {
 		snprintf(title, sizeof(title), "Pinned (%u)  ", v->npins);
-		fts_grid_text(&v->grid, 0, y, v->grid.w, title, S(v, FTS_R_HEADER));
+		fts_grid_text(&v->grid, 0, y, v->grid.w, title, view_style(v, FTS_R_HEADER));
 	} else if (kind == DISP_CPU) {
 		struct seg s[] = {
 			{ title, FTS_R_HEADER, -1 },
@@ -504,7 +486,7 @@ void view_draw_top(struct fts_view *v)
 
 const struct fts_grid *fts_view_draw(struct fts_view *v)
 {
-	fts_grid_clear(&v->grid, S(v, FTS_R_NORMAL));
+	fts_grid_clear(&v->grid, view_style(v, FTS_R_NORMAL));
 	for (int y = 0; y < v->grid.h; y++)
 		v->row_lane[y] = -1;
 	view_layout(v, &v->lay);
@@ -520,5 +502,10 @@ const struct fts_grid *fts_view_draw(struct fts_view *v)
 	view_draw_lanes(v);
 	view_draw_details(v);
 	view_draw_status(v);
+	return &v->grid;
+}
+
+const struct fts_grid *fts_view_grid(const struct fts_view *v)
+{
 	return &v->grid;
 }

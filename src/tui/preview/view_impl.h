@@ -108,6 +108,8 @@ const char *view_sort_name(enum view_sort s);
 
 /* view_summary.c */
 unsigned view_summary_key(struct fts_view *v, int key);
+/* Clamp the summary's selection and scroll to the table and the screen (keys, resize). */
+void view_summary_keep_visible(struct fts_view *v);
 void view_summary_sort(struct fts_view *v);
 
 /* view.c */
@@ -125,5 +127,16 @@ void view_draw_summary(struct fts_view *v);
 void view_draw_top(struct fts_view *v);
 void view_fmt_dur(const struct fts_view *v, uint64_t ns, char *buf, size_t n);
 void view_fmt_rel(const struct fts_view *v, uint64_t t, char *buf, size_t n);
+
+/* The theme's style for role @r and glyph @g: the view's drawing shorthands. */
+static inline struct fts_style view_style(const struct fts_view *v, enum fts_role r)
+{
+	return fts_theme_style(&v->theme, r);
+}
+
+static inline uint32_t view_glyph(const struct fts_view *v, enum fts_glyph g)
+{
+	return fts_theme_glyph(&v->theme, g);
+}
 
 #endif

@@ -13,11 +13,6 @@
 #define MAX_LINES 40
 #define LINE_LEN 512
 
-static struct fts_style S(const struct fts_view *v, enum fts_role r)
-{
-	return fts_theme_style(&v->theme, r);
-}
-
 static const char *kind_name(enum fts_item_kind k)
 {
 	static const char *const n[FTS_ITEM__COUNT] = {
@@ -108,16 +103,16 @@ void view_draw_details(struct fts_view *v)
 	char lines[MAX_LINES][LINE_LEN];
 	struct fts_grid *g = &v->grid;
 	int y = v->lay.details_y, h = v->lay.details_h, n;
-	struct fts_style st = S(v, FTS_R_DETAILS);
+	struct fts_style st = view_style(v, FTS_R_DETAILS);
 	uint32_t hl = fts_theme_glyph(&v->theme, FTS_G_HLINE);
 
 	if (h <= 0)
 		return;
-	fts_grid_fill(g, 0, y, g->w, hl, S(v, v->focus_details ? FTS_R_HEADER : FTS_R_DIM));
+	fts_grid_fill(g, 0, y, g->w, hl, view_style(v, v->focus_details ? FTS_R_HEADER : FTS_R_DIM));
 	fts_grid_text(g, 2, y, g->w - 4,
 		      v->focus_details ? " Details (Tab: back to lanes, j/k scroll) " :
 		      v->details_big ? " Details (Enter: smaller) " : " Details (Enter: more) ",
-		      S(v, FTS_R_HEADER));
+		      view_style(v, FTS_R_HEADER));
 	n = details_lines(v, lines, MAX_LINES);
 	if (v->details_top >= (uint32_t)n)
 		v->details_top = n ? (uint32_t)n - 1 : 0;
@@ -170,7 +165,7 @@ void view_draw_status(struct fts_view *v)
 {
 	struct fts_grid *g = &v->grid;
 	int y = v->lay.status_y, x = 0;
-	struct fts_style st = S(v, FTS_R_STATUS);
+	struct fts_style st = view_style(v, FTS_R_STATUS);
 	char span[32], zoom[32], cur[48], lost[160], win[128] = "", mark[64] = "", view[96];
 	char events[48], line[1024] = "";
 	const char *file = strrchr(v->title, '/') ? strrchr(v->title, '/') + 1 : v->title;
@@ -179,12 +174,12 @@ void view_draw_status(struct fts_view *v)
 	if (v->searching) {
 		x = fts_grid_text(g, 0, y, g->w, "/", st);
 		x += fts_grid_text(g, x, y, g->w - x - 30, v->edit, st);
-		fts_grid_put(g, x++, y, '_', S(v, FTS_R_CURSOR));
-		fts_grid_text(g, x + 2, y, g->w - x - 2, "Enter: jump  Esc: cancel", S(v, FTS_R_DIM));
+		fts_grid_put(g, x++, y, '_', view_style(v, FTS_R_CURSOR));
+		fts_grid_text(g, x + 2, y, g->w - x - 2, "Enter: jump  Esc: cancel", view_style(v, FTS_R_DIM));
 		return;
 	}
 	if (v->message[0]) {
-		x = fts_grid_text(g, 0, y, g->w, v->message, S(v, FTS_R_HEADER));
+		x = fts_grid_text(g, 0, y, g->w, v->message, view_style(v, FTS_R_HEADER));
 		x += fts_grid_text(g, x, y, g->w - x, "  ", st);
 	}
 	view_fmt_dur(v, v->t_end - v->t_begin, span, sizeof(span));
@@ -224,7 +219,7 @@ void view_draw_help(struct fts_view *v)
 	struct fts_grid *g = &v->grid;
 	char keys[64];
 	int y = 1, row = 0;
-	struct fts_style t = S(v, FTS_R_TITLE);
+	struct fts_style t = view_style(v, FTS_R_TITLE);
 	static const char *const legend[] = {
 		"",
 		"CPU lanes: each column is a time bucket; the letter is the task that ran most of it",
@@ -245,13 +240,13 @@ void view_draw_help(struct fts_view *v)
 		if (row < (int)v->help_top || y >= g->h)
 			continue;
 		fts_keys_of((enum fts_action)a, keys, sizeof(keys));
-		fts_grid_text(g, 1, y, 16, keys, S(v, FTS_R_HEADER));
-		fts_grid_text(g, 18, y, g->w - 18, fts_key_help((enum fts_action)a), S(v, FTS_R_NORMAL));
+		fts_grid_text(g, 1, y, 16, keys, view_style(v, FTS_R_HEADER));
+		fts_grid_text(g, 18, y, g->w - 18, fts_key_help((enum fts_action)a), view_style(v, FTS_R_NORMAL));
 		y++;
 	}
 	for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]); i++, row++) {
 		if (row < (int)v->help_top || y >= g->h)
 			continue;
-		fts_grid_text(g, 1, y++, g->w - 1, legend[i], S(v, FTS_R_DIM));
+		fts_grid_text(g, 1, y++, g->w - 1, legend[i], view_style(v, FTS_R_DIM));
 	}
 }

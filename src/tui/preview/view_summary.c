@@ -12,6 +12,7 @@
 #include <ftscope/stats.h>
 
 #include "tui/kit/keys.h"
+#include "front/fmt.h"
 #include "tui/preview/view_impl.h"
 
 struct col {
@@ -38,28 +39,6 @@ static const struct col cols[] = {
 
 #define NCOLS (int)(sizeof(cols) / sizeof(cols[0]))
 #define NUM_W 9
-
-static struct fts_style S(const struct fts_view *v, enum fts_role r)
-{
-	return fts_theme_style(&v->theme, r);
-}
-
-/* Short durations for a 9-column cell: "1.234s", "45.6ms", "789us", "12ns". */
-static void short_dur(const struct fts_view *v, uint64_t ns, char *buf, size_t n)
-{
-	const char *us = v->theme.utf8 ? "\xc2\xb5s" : "us";
-
-	if (ns == 0)
-		snprintf(buf, n, "0");
-	else if (ns < 1000)
-		snprintf(buf, n, "%" PRIu64 "ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, n, "%.1f%s", (double)ns / 1e3, us);
-	else if (ns < 1000000000)
-		snprintf(buf, n, "%.1fms", (double)ns / 1e6);
-	else
-		snprintf(buf, n, "%.3fs", (double)ns / 1e9);
-}
 
 /* @s right-aligned in a NUM_W cell by display width ("µs" is one column, two bytes). */
 static void rjust(struct fts_grid *g, int x, int y, const char *s, struct fts_style st)
@@ -94,15 +73,15 @@ void view_draw_summary(struct fts_view *v)
 	size_t n = v->stats ? fts_stats_ntasks(v->stats) : 0;
 	int task_w = g->w / 4 > 16 ? g->w / 4 : 16, fit, c0, y = 2, rows = g->h - 4;
 
-	fts_grid_fill(g, 0, 0, g->w, ' ', S(v, FTS_R_TITLE));
-	fts_grid_printf(g, 0, 0, g->w, S(v, FTS_R_TITLE),
+	fts_grid_fill(g, 0, 0, g->w, ' ', view_style(v, FTS_R_TITLE));
+	fts_grid_printf(g, 0, 0, g->w, view_style(v, FTS_R_TITLE),
 			" per-task summary, %zu tasks, by %s (%s)  (Left/Right: sort column, r: reverse, Enter: go to lane, q: back)",
 			n, cols[v->sum_col].head,
 			v->sum_col == 0 ? (v->sum_desc ? "Z-A" : "A-Z") :
 			v->sum_desc ? "largest first" : "smallest first");
 	if (!v->stats) {
 		fts_grid_text(g, 1, 2, g->w - 1, "no statistics: they could not be computed while loading",
-			      S(v, FTS_R_ERROR));
+			      view_style(v, FTS_R_ERROR));
 		return;
 	}
 	if (task_w > 28)
@@ -112,24 +91,18 @@ void view_draw_summary(struct fts_view *v)
 		fit = 1;
 	c0 = first_col(v, fit);
 	/* header */
-	fts_grid_text(g, 0, 1, task_w, " task", S(v, v->sum_col == 0 ? FTS_R_LABEL_SEL : FTS_R_HEADER));
+	fts_grid_text(g, 0, 1, task_w, " task", view_style(v, v->sum_col == 0 ? FTS_R_LABEL_SEL : FTS_R_HEADER));
 	for (int i = 0; i < fit && c0 + i < NCOLS; i++) {
 		int c = c0 + i;
 
 		rjust(g, task_w + i * NUM_W, 1, cols[c].head,
-		      S(v, c == v->sum_col ? FTS_R_LABEL_SEL : FTS_R_HEADER));
+		      view_style(v, c == v->sum_col ? FTS_R_LABEL_SEL : FTS_R_HEADER));
 	}
 	if (rows < 1)
 		return;
-	if (v->sum_sel >= n)
-		v->sum_sel = n ? n - 1 : 0;
-	if (v->sum_sel < v->sum_top)
-		v->sum_top = v->sum_sel;
-	else if (v->sum_sel >= v->sum_top + (size_t)rows)
-		v->sum_top = v->sum_sel - (size_t)rows + 1;
 	for (size_t r = v->sum_top; r < n && y < 2 + rows; r++, y++) {
 		const struct fts_task_stats *t = fts_stats_task(v->stats, r);
-		struct fts_style st = S(v, r == v->sum_sel ? FTS_R_LABEL_SEL : FTS_R_NORMAL);
+		struct fts_style st = view_style(v, r == v->sum_sel ? FTS_R_LABEL_SEL : FTS_R_NORMAL);
 
 		fts_grid_fill(g, 0, y, g->w, ' ', st);
 		fts_grid_text(g, 0, y, 1, r == v->sum_sel ? ">" : " ", st);
@@ -139,7 +112,7 @@ void view_draw_summary(struct fts_view *v)
 			char cell[32];
 
 			if (cols[c0 + i].dur)
-				short_dur(v, val, cell, sizeof(cell));
+				fts_fmt_ns(val, FTS_DUR_CELL, v->theme.utf8, cell, sizeof(cell));
 			else
 				snprintf(cell, sizeof(cell), "%" PRIu64, val);
 			rjust(g, task_w + i * NUM_W, y, cell, st);
@@ -148,14 +121,14 @@ void view_draw_summary(struct fts_view *v)
 	if (n) {
 		const struct fts_task_stats *t = fts_stats_task(v->stats, v->sum_sel);
 
-		fts_grid_fill(g, 0, g->h - 2, g->w, ' ', S(v, FTS_R_DETAILS));
-		fts_grid_printf(g, 1, g->h - 2, g->w - 1, S(v, FTS_R_DETAILS),
+		fts_grid_fill(g, 0, g->h - 2, g->w, ' ', view_style(v, FTS_R_DETAILS));
+		fts_grid_printf(g, 1, g->h - 2, g->w - 1, view_style(v, FTS_R_DETAILS),
 				"%s: top preempter %s, top irq %s, %" PRIu64 " wakeups", t->tid,
 				t->top_preempter[0] ? t->top_preempter : "-", t->top_irq[0] ? t->top_irq : "-",
 				t->wakeups);
 	}
-	fts_grid_fill(g, 0, g->h - 1, g->w, ' ', S(v, FTS_R_STATUS));
-	fts_grid_printf(g, 0, g->h - 1, g->w, S(v, FTS_R_STATUS),
+	fts_grid_fill(g, 0, g->h - 1, g->w, ' ', view_style(v, FTS_R_STATUS));
+	fts_grid_printf(g, 0, g->h - 1, g->w, view_style(v, FTS_R_STATUS),
 			"same numbers as 'ftscope stats'; columns %d-%d of %d", c0 + 1, c0 + fit < NCOLS ? c0 + fit : NCOLS, NCOLS);
 }
 
@@ -184,6 +157,21 @@ static void jump(struct fts_view *v)
 	v->summary = 0;
 }
 
+void view_summary_keep_visible(struct fts_view *v)
+{
+	size_t n = v->stats ? fts_stats_ntasks(v->stats) : 0;
+	int rows = v->grid.h - 4;
+
+	if (v->sum_sel >= n)
+		v->sum_sel = n ? n - 1 : 0;
+	if (rows < 1)
+		return;
+	if (v->sum_sel < v->sum_top)
+		v->sum_top = v->sum_sel;
+	else if (v->sum_sel >= v->sum_top + (size_t)rows)
+		v->sum_top = v->sum_sel - (size_t)rows + 1;
+}
+
 unsigned view_summary_key(struct fts_view *v, int key)
 {
 	enum fts_action a = fts_key_action(key);
@@ -192,7 +180,7 @@ unsigned view_summary_key(struct fts_view *v, int key)
 	if (key == 'r') {
 		v->sum_desc = !v->sum_desc;
 		view_summary_sort(v);
-		return FTS_VR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	switch (a) {
 	case FTS_ACT_QUIT:
@@ -215,5 +203,6 @@ unsigned view_summary_key(struct fts_view *v, int key)
 	case FTS_ACT_HELP: v->help = 1; v->summary = 0; break;
 	default: return 0;
 	}
-	return FTS_VR_REDRAW;
+	view_summary_keep_visible(v);
+	return FTS_RX_REDRAW;
 }

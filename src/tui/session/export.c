@@ -24,7 +24,6 @@
 #include "tui/session/export_job.h"
 #include "tui/session/export_plan.h"
 #include "front/fmt.h"
-#include "front/process.h"
 #include "tui/session/home_model.h"
 #include "tui/kit/keys.h"
 #include "tui/kit/line_edit.h"
@@ -43,17 +42,22 @@ struct fts_export_state {
 	int exported;                /* the last export succeeded */
 	struct fts_pipeline_result res;
 	char done_output[4096];
+	int output_exists;           /* checked with the plan: draw reads no file system */
 };
 
-static const char *const help[] = {
-	"Up Down", "move between fields (also j k, Tab)",
-	"Enter", "edit the field (Space switches the format or the summary tables)",
-	"x", "export now",
-	"Esc", "while exporting: cancel (no file is left behind)",
-	"o", "after an export: open the written file in the preview",
-	"q", "back to the home screen",
-	NULL,
+enum act { A_EXPORT = 1, A_EDIT, A_OPEN, A_BACK, A_UP, A_DOWN };
+
+static const struct fts_bind bind[] = {
+	{ A_EXPORT, { 'x' }, "export", "export now (Esc while exporting cancels: no file is left behind)" },
+	{ A_EDIT, { FTS_KEY_ENTER, ' ' }, "edit",
+	  "edit the field; on Format: db <-> json; on Summary: the task summary tables on/off" },
+	{ A_OPEN, { 'o' }, "open result", "after an export: open the written file in the preview" },
+	{ A_BACK, { 'q', FTS_KEY_ESC }, "back", "back to the home screen" },
+	{ A_UP, { FTS_KEY_UP, 'k', FTS_KEY_BTAB }, NULL, "the field above" },
+	{ A_DOWN, { FTS_KEY_DOWN, 'j', FTS_KEY_TAB }, NULL, "the field below" },
 };
+
+static const struct fts_bindings keys = FTS_BINDINGS(bind);
 
 static int exporting(const struct fts_export_state *st)
 {
@@ -93,6 +97,7 @@ static void plan_defaults(struct fts_session *s, struct fts_export_state *st)
 static void check(struct fts_export_state *st)
 {
 	fts_export_check(&st->plan);
+	st->output_exists = access(st->plan.output, F_OK) == 0;
 }
 
 static void enter(struct fts_session *s)
@@ -113,13 +118,13 @@ static void enter(struct fts_session *s)
 	plan_defaults(s, st);
 	check(st);
 	s->msg[0] = 0;
-	if (fts_export_job_start(FTS_JOB_RANGE, &st->plan, fts_front_probe_helper(), &st->job))
+	if (fts_export_job_start(FTS_JOB_RANGE, &st->plan, s->mach->probe_helper, &st->job))
 		snprintf(st->range_err, sizeof(st->range_err), "cannot start a thread");
 }
 
-static void draw_bars(struct fts_session *s, struct fts_grid *g, int *y, int maxy)
+static void draw_bars(const struct fts_session *s, struct fts_grid *g, int *y, int maxy)
 {
-	struct fts_export_state *st = s->exp;
+	const struct fts_export_state *st = s->exp;
 	const struct fts_export_plan *p = &st->plan;
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
 	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
@@ -163,7 +168,7 @@ static void draw_bars(struct fts_session *s, struct fts_grid *g, int *y, int max
 				ov < 0.999 ? "; the rest is left out" : "");
 }
 
-static void draw_form(struct fts_session *s, struct fts_grid *g, int y, int maxy)
+static void draw_form(const struct fts_session *s, struct fts_grid *g, int y, int maxy)
 {
 	struct fts_export_state *st = s->exp;
 	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
@@ -192,7 +197,7 @@ static void draw_form(struct fts_session *s, struct fts_grid *g, int y, int maxy
 		}
 		if (f == F_OUTPUT && st->plan.output_note[0] && y < maxy)
 			fts_grid_text(g, 13, ++y, g->w - 13, st->plan.output_note, red);
-		else if (f == F_OUTPUT && y < maxy && access(st->plan.output, F_OK) == 0)
+		else if (f == F_OUTPUT && y < maxy && st->output_exists)
 			fts_grid_text(g, 13, ++y, g->w - 13, "exists: replaced only when the export succeeds", dim);
 	}
 	if (y > maxy)
@@ -214,7 +219,7 @@ static void draw_form(struct fts_session *s, struct fts_grid *g, int y, int maxy
 	}
 }
 
-static void draw_progress(struct fts_session *s, struct fts_grid *g, int y)
+static void draw_progress(const struct fts_session *s, struct fts_grid *g, int y)
 {
 	struct fts_export_state *st = s->exp;
 	struct fts_progress p;
@@ -242,7 +247,7 @@ static void draw_progress(struct fts_session *s, struct fts_grid *g, int y)
 	fts_grid_text(g, 2, y + 2, g->w - 2, "Esc cancels: nothing is left behind", fts_theme_style(&s->theme, FTS_R_DIM));
 }
 
-static void draw_done(struct fts_session *s, struct fts_grid *g, int y, int maxy)
+static void draw_done(const struct fts_session *s, struct fts_grid *g, int y, int maxy)
 {
 	struct fts_export_state *st = s->exp;
 	const struct fts_pipeline_result *r = &st->res;
@@ -273,18 +278,18 @@ static void draw_done(struct fts_session *s, struct fts_grid *g, int y, int maxy
 		fts_grid_text(g, 2, y, g->w - 2, "o opens the written file in the preview; q goes home.", dim);
 }
 
-static void draw(struct fts_session *s, struct fts_grid *g)
+static void draw(const struct fts_session *s, struct fts_grid *g)
 {
-	struct fts_export_state *st = s->exp;
-	int y = fts_session_frame(s, g, "export", exporting(st) ? "Esc cancel" :
-				  "x export  Enter edit  Space format  o open result  q back  ? help");
+	const struct fts_export_state *st = s->exp;
+	char bar[256], cmd[8192];
+	int y = fts_session_frame(s, g, "export", exporting(st) ? "Esc cancel" : fts_bind_bar(&keys, bar, sizeof(bar)));
 	int maxy = g->h - 4;
 
 	if (!st)
 		return;
 	fts_grid_text(g, 1, y, 8, "Input", fts_theme_style(&s->theme, FTS_R_HEADER));
 	fts_grid_text(g, 13, y++, g->w - 13, st->plan.input, fts_theme_style(&s->theme, FTS_R_NORMAL));
-	fts_export_cmdline(&st->plan, s->cmdline, sizeof(s->cmdline));
+	fts_session_cmdline(s, g, fts_export_cmdline(&st->plan, cmd, sizeof(cmd)));
 	if (exporting(st)) {
 		draw_progress(s, g, y + 1);
 		return;
@@ -320,7 +325,7 @@ static unsigned tick(struct fts_session *s)
 	if (!st || !st->job)
 		return 0;
 	if (!fts_export_job_done(st->job))
-		return exporting(st) ? FTS_SR_REDRAW : 0;
+		return exporting(st) ? FTS_RX_REDRAW : 0;
 	rc = fts_export_job_result(st->job, &r, &err);
 	if (!exporting(st)) {
 		range_done(st, rc, &r, &err);
@@ -335,7 +340,7 @@ static unsigned tick(struct fts_session *s)
 		fts_session_say(s, 0, "wrote %s", st->plan.output);
 	}
 	job_stop(st);
-	return FTS_SR_REDRAW;
+	return FTS_RX_REDRAW;
 }
 
 static void commit_edit(struct fts_export_state *st)
@@ -369,85 +374,91 @@ static void switch_format(struct fts_export_state *st)
 	check(st);
 }
 
-static unsigned key(struct fts_session *s, int k)
+/* x: check the plan, then start the export worker. */
+static void start_export(struct fts_session *s)
 {
 	struct fts_export_state *st = s->exp;
 
+	check(st);
+	if (st->plan.output_bad) {
+		fts_session_say(s, 1, "%s", st->plan.output_note);
+		return;
+	}
+	if (st->plan.profiling[0] && !st->plan.prof_ok) {
+		fts_session_say(s, 1, "the profiling directory is not usable: %s", st->plan.prof_note);
+		return;
+	}
+	job_stop(st);
+	if (fts_export_job_start(FTS_JOB_EXPORT, &st->plan, s->mach->probe_helper, &st->job))
+		fts_session_say(s, 1, "cannot start the export thread");
+}
+
+/* Space / Enter: a format or summary toggle, or the field's editor. */
+static void edit_field(struct fts_export_state *st)
+{
+	if (st->exported)
+		st->exported = 0;
+	else if (st->focus == F_FORMAT)
+		switch_format(st);
+	else if (st->focus == F_SUMMARY)
+		fts_export_toggle_summary(&st->plan);
+	else
+		fts_edit_begin(&st->ed, st->focus, st->focus == F_OUTPUT ? st->plan.output :
+			       st->focus == F_PROFILING ? st->plan.profiling : st->plan.pid_mapping);
+}
+
+static unsigned key(struct fts_session *s, int k)
+{
+	struct fts_export_state *st = s->exp;
+	int a = fts_bind_action(&keys, k);
+
 	if (!st)
-		return k == 'q' ? FTS_SR_QUIT : 0;
+		return a == A_BACK ? FTS_RX_QUIT : 0;
 	if (exporting(st)) {
-		if (k == FTS_KEY_ESC || k == 'q')
+		if (a == A_BACK)
 			fts_export_job_cancel(st->job);
-		return FTS_SR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	if (st->ed.active) {
 		if (fts_edit_key(&st->ed, k) == FTS_EDIT_DONE)
 			commit_edit(st);
-		return FTS_SR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	s->msg[0] = 0;
-	switch (k) {
-	case 'q': case FTS_KEY_ESC:
+	switch (a) {
+	case A_BACK:
 		job_stop(st);
 		s->next = FTS_SCR_HOME;
-		return FTS_SR_GOTO;
-	case 'k': case FTS_KEY_UP: case FTS_KEY_BTAB:
-		st->focus = st->focus ? st->focus - 1 : F__COUNT - 1;
-		break;
-	case 'j': case FTS_KEY_DOWN: case FTS_KEY_TAB:
-		st->focus = (st->focus + 1) % F__COUNT;
-		break;
-	case ' ': case FTS_KEY_ENTER:
-		if (st->exported) {
-			st->exported = 0;
-			break;
-		}
-		if (st->focus == F_FORMAT)
-			switch_format(st);
-		else if (st->focus == F_SUMMARY)
-			fts_export_toggle_summary(&st->plan);
-		else
-			fts_edit_begin(&st->ed, st->focus, st->focus == F_OUTPUT ? st->plan.output :
-				       st->focus == F_PROFILING ? st->plan.profiling : st->plan.pid_mapping);
-		break;
-	case 'o':
+		return FTS_RX_GOTO;
+	case A_UP: st->focus = st->focus ? st->focus - 1 : F__COUNT - 1; break;
+	case A_DOWN: st->focus = (st->focus + 1) % F__COUNT; break;
+	case A_EDIT: edit_field(st); break;
+	case A_OPEN:
 		if (!st->exported) {
 			fts_session_say(s, 1, "export first (x); o then opens the written file");
 			break;
 		}
 		snprintf(s->preview_path, sizeof(s->preview_path), "%s", st->done_output);
-		return FTS_SR_PREVIEW | FTS_SR_REDRAW;
-	case 'x':
-		check(st);
-		if (st->plan.output_bad) {
-			fts_session_say(s, 1, "%s", st->plan.output_note);
-			break;
-		}
-		if (st->plan.profiling[0] && !st->plan.prof_ok) {
-			fts_session_say(s, 1, "the profiling directory is not usable: %s", st->plan.prof_note);
-			break;
-		}
-		job_stop(st);
-		if (fts_export_job_start(FTS_JOB_EXPORT, &st->plan, fts_front_probe_helper(), &st->job))
-			fts_session_say(s, 1, "cannot start the export thread");
-		break;
+		return FTS_RX_PREVIEW | FTS_RX_REDRAW;
+	case A_EXPORT: start_export(s); break;
 	default:
 		return 0;
 	}
-	return FTS_SR_REDRAW;
+	return FTS_RX_REDRAW;
 }
 
-static void on_signal(struct fts_session *s, int sig)
+static int leave(struct fts_session *s, int sig)
 {
 	struct fts_export_state *st = s->exp;
 
 	(void)sig;
 	if (!st)
-		return;
+		return 0;
 	/* a cancelled export removes its temporary file before the thread ends */
 	job_stop(st);
 	free(st);
 	s->exp = NULL;
+	return 0;
 }
 
 const struct fts_screen_ops fts_screen_export = {
@@ -457,6 +468,6 @@ const struct fts_screen_ops fts_screen_export = {
 	.key = key,
 	.tick = tick,
 	.tick_ms = 200,
-	.help = help,
-	.on_signal = on_signal,
+	.keys = &keys,
+	.leave = leave,
 };

@@ -120,11 +120,14 @@ enum fts_export_job_kind fts_export_job_kind(const struct fts_export_job *j)
 	return j->kind;
 }
 
-void fts_export_job_progress(struct fts_export_job *j, struct fts_progress *p)
+void fts_export_job_progress(const struct fts_export_job *j, struct fts_progress *p)
 {
-	pthread_mutex_lock(&j->mu);
+	/* the lock is not part of the job's value: a const reader may take it */
+	pthread_mutex_t *mu = (pthread_mutex_t *)&j->mu;
+
+	pthread_mutex_lock(mu);
 	*p = j->prog;
-	pthread_mutex_unlock(&j->mu);
+	pthread_mutex_unlock(mu);
 }
 
 void fts_export_job_cancel(struct fts_export_job *j)

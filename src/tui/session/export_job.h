@@ -46,7 +46,7 @@ enum fts_export_job_kind fts_export_job_kind(const struct fts_export_job *j);
  * @j: the job
  * @p: filled
  */
-void fts_export_job_progress(struct fts_export_job *j, struct fts_progress *p);
+void fts_export_job_progress(const struct fts_export_job *j, struct fts_progress *p);
 
 /**
  * fts_export_job_cancel - ask the job to stop at its next progress report

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * frame.c - what every session screen shares: the screen table, the title
- * and status lines, section rules, the status message and the help overlay,
- * composed into the session's grid. Pure: the loop blits the result.
+ * and bottom lines, section rules, the command line, the status message and
+ * the help overlay (made from the screen's key table), composed into the
+ * session's grid. Pure: the loop blits the result.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@ static const struct fts_screen_ops *const screens[FTS_SCR__COUNT] = {
 	[FTS_SCR_SETUP] = &fts_screen_setup,
 	[FTS_SCR_RECORD] = &fts_screen_record,
 	[FTS_SCR_EXPORT] = &fts_screen_export,
+	[FTS_SCR_PREVIEW] = &fts_screen_preview,
 };
 
 void fts_session_say(struct fts_session *s, int err, const char *fmt, ...)
@@ -27,7 +29,7 @@ void fts_session_say(struct fts_session *s, int err, const char *fmt, ...)
 	s->msg_err = err;
 }
 
-void fts_draw_section(struct fts_session *s, struct fts_grid *g, int x, int y, int w, const char *name)
+void fts_draw_section(const struct fts_session *s, struct fts_grid *g, int x, int y, int w, const char *name)
 {
 	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
 
@@ -35,7 +37,7 @@ void fts_draw_section(struct fts_session *s, struct fts_grid *g, int x, int y, i
 	fts_grid_printf(g, x + 1, y, w - 2, hs, " %s ", name);
 }
 
-int fts_session_frame(struct fts_session *s, struct fts_grid *g, const char *title, const char *keys)
+int fts_session_frame(const struct fts_session *s, struct fts_grid *g, const char *title, const char *keys)
 {
 	struct fts_style ts = fts_theme_style(&s->theme, FTS_R_TITLE);
 	struct fts_style st = fts_theme_style(&s->theme, FTS_R_STATUS);
@@ -51,17 +53,23 @@ int fts_session_frame(struct fts_session *s, struct fts_grid *g, const char *tit
 	return 1;
 }
 
-/* The help overlay: the screen's keys, then the ones every screen has. */
-static void draw_help(struct fts_session *s, struct fts_grid *g, const struct fts_screen_ops *op)
+/* One help row: the keys, then what they do. */
+static void help_row(const struct fts_session *s, struct fts_grid *g, int x0, int y, int w, const char *keys,
+		     const char *what)
+{
+	fts_grid_text(g, x0 + 2, y, 12, keys, fts_theme_style(&s->theme, FTS_R_HEADER));
+	fts_grid_text(g, x0 + 15, y, w - 17, what, fts_theme_style(&s->theme, FTS_R_DETAILS));
+}
+
+/* The help overlay: the screen's key table, then the keys every screen has. */
+static void draw_help(const struct fts_session *s, struct fts_grid *g, const struct fts_screen_ops *op)
 {
 	static const char *const common[] = { "?", "this help (any key closes it)",
 					      "Ctrl+L", "repaint the terminal", NULL };
+	const struct fts_bindings *t = op->keys;
 	struct fts_style box = fts_theme_style(&s->theme, FTS_R_DETAILS);
-	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
-	int n = 0, w = g->w > 72 ? 68 : g->w - 4, h, x0, y0, y;
+	int n = t ? (int)t->n : 0, w = g->w > 76 ? 72 : g->w - 4, h, x0, y0, y;
 
-	for (int i = 0; op->help && op->help[i]; i += 2)
-		n++;
 	h = n + 6;
 	if (h > g->h - 2)
 		h = g->h - 2;
@@ -69,24 +77,23 @@ static void draw_help(struct fts_session *s, struct fts_grid *g, const struct ft
 	y0 = (g->h - h) / 2;
 	for (y = y0; y < y0 + h; y++)
 		fts_grid_fill(g, x0, y, w, ' ', box);
-	fts_grid_printf(g, x0 + 2, y0, w - 4, hs, "Keys: %s", op->title);
+	fts_grid_printf(g, x0 + 2, y0, w - 4, fts_theme_style(&s->theme, FTS_R_HEADER), "Keys: %s", op->title);
 	y = y0 + 1;
-	for (int i = 0; op->help && op->help[i] && y < y0 + h - 3; i += 2, y++) {
-		fts_grid_text(g, x0 + 2, y, 10, op->help[i], hs);
-		fts_grid_text(g, x0 + 13, y, w - 15, op->help[i + 1], box);
+	for (int i = 0; i < n && y < y0 + h - 3; i++, y++) {
+		char keys[64];
+
+		help_row(s, g, x0, y, w, fts_bind_keys(t, (size_t)i, keys, sizeof(keys)), t->b[i].help);
 	}
 	y++;
-	for (int i = 0; common[i] && y < y0 + h; i += 2, y++) {
-		fts_grid_text(g, x0 + 2, y, 10, common[i], hs);
-		fts_grid_text(g, x0 + 13, y, w - 15, common[i + 1], box);
-	}
+	for (int i = 0; common[i] && y < y0 + h; i += 2, y++)
+		help_row(s, g, x0, y, w, common[i], common[i + 1]);
 }
 
 /*
  * The status message on the row above the keys; one too long for it takes
  * the command-line row too (split at a space), so an error is read whole.
  */
-static void draw_message(struct fts_session *s, struct fts_grid *g)
+static void draw_message(const struct fts_session *s, struct fts_grid *g)
 {
 	struct fts_style ms = fts_theme_style(&s->theme, s->msg_err ? FTS_R_ERROR : FTS_R_NORMAL);
 	size_t len = strlen(s->msg), cut;
@@ -109,22 +116,89 @@ static void draw_message(struct fts_session *s, struct fts_grid *g)
 	fts_grid_text(g, 1, g->h - 2, g->w - 1, s->msg + cut + (s->msg[cut] == ' '), ms);
 }
 
-void fts_session_compose(struct fts_session *s, struct fts_grid *g)
+void fts_session_cmdline(const struct fts_session *s, struct fts_grid *g, const char *cmd)
+{
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	int x;
+
+	if (g->h < 4 || !cmd[0])
+		return;
+	x = fts_grid_text(g, 0, g->h - 3, g->w, " $ ", dim);
+	fts_grid_text(g, x, g->h - 3, g->w - x, cmd, dim);
+}
+
+void fts_session_compose(const struct fts_session *s, struct fts_grid *g)
 {
 	const struct fts_screen_ops *op = fts_session_screen(s->cur);
 
-	s->cmdline[0] = 0;
 	op->draw(s, g);
-	/* after the screen: its draw is what sets the equivalent command line */
-	if (g->h >= 4 && s->cmdline[0]) {
-		struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
-		int x = fts_grid_text(g, 0, g->h - 3, g->w, " $ ", dim);
-
-		fts_grid_text(g, x, g->h - 3, g->w - x, s->cmdline, dim);
-	}
+	if (op->full)
+		return;
 	draw_message(s, g);
 	if (s->help)
 		draw_help(s, g, op);
+}
+
+void fts_session_init(struct fts_session *s, enum fts_scr start, const struct fts_machine *m, int utf8,
+		      int colors, int no_color)
+{
+	memset(s, 0, sizeof(*s));
+	s->mach = m;
+	s->cur = start;
+	s->back = FTS_SCR_HOME;
+	s->colors = colors;
+	fts_theme_init(&s->theme, utf8, colors, no_color);
+}
+
+void fts_session_resize(struct fts_session *s, int w, int h)
+{
+	const struct fts_screen_ops *op = fts_session_screen(s->cur);
+
+	s->w = w;
+	s->h = h;
+	if (op->layout)
+		op->layout(s);
+}
+
+/* Make @scr current and enter it. */
+static void go(struct fts_session *s, enum fts_scr scr)
+{
+	const struct fts_screen_ops *op = fts_session_screen(scr);
+
+	s->cur = scr;
+	s->help = 0;
+	if (op->enter)
+		op->enter(s);
+	if (op->layout)
+		op->layout(s);
+}
+
+unsigned fts_session_follow(struct fts_session *s, unsigned r)
+{
+	if (r & FTS_RX_GOTO) {
+		go(s, s->next);
+		r |= FTS_RX_REDRAW | FTS_RX_CLEAR;
+	}
+	if (r & FTS_RX_PREVIEW) {
+		/* a fresh capture's preview goes back home, which lists it */
+		s->back = s->cur == FTS_SCR_RECORD ? FTS_SCR_HOME : s->cur;
+		go(s, FTS_SCR_PREVIEW);
+		r |= FTS_RX_REDRAW | FTS_RX_CLEAR;
+	}
+	return r & ~(unsigned)(FTS_RX_GOTO | FTS_RX_PREVIEW);
+}
+
+int fts_session_leave(struct fts_session *s, int sig)
+{
+	int busy = 0;
+
+	for (int i = 0; i < FTS_SCR__COUNT; i++) {
+		const struct fts_screen_ops *op = fts_session_screen((enum fts_scr)i);
+
+		if (op->leave && op->leave(s, sig))
+			busy = 1;
+	}
+	return busy;
 }
 
 const struct fts_screen_ops *fts_session_screen(enum fts_scr scr)

@@ -9,17 +9,23 @@
  *
  * s (or q twice) stops and saves with a progress screen; pressing it again
  * while stopping skips the drain, a third time cuts the file short (still
- * valid), as Ctrl+C does in `ftscope record`. SIGHUP/SIGTERM/Ctrl+C save a
- * complete file through on_signal before the session re-raises. The saved
+ * valid), as Ctrl+C does in `ftscope record`. The stop runs in a worker
+ * thread the tick polls (the mode it reads is an atomic the keys raise), so
+ * the loop stays the only reader of the terminal. SIGHUP/SIGTERM/Ctrl+C save
+ * a complete file through leave() before the session re-raises. The saved
  * capture then opens in the preview.
+ *
+ * The recorder, /proc and the disk are read through s->mach, and only on
+ * the tick: draw reads the state and nothing else.
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
 #include <time.h>
 
 #include "front/fmt.h"
@@ -37,8 +43,23 @@ struct cpu_hist {
 	uint64_t events_at;     /* events at the last whole second */
 };
 
-struct fts_record_state {
+/* The stop, in a worker: fts_record_stop_progress with the mode the keys raise. */
+struct stop_job {
+	pthread_t th;
+	int started;
 	struct fts_recorder *r;
+	const struct fts_machine *mach;
+	atomic_int mode;               /* enum fts_record_stop_mode */
+	atomic_int finished;
+	pthread_mutex_t mu;            /* guards prog */
+	struct fts_record_progress prog;
+	int rc;
+	struct fts_record_summary sum;
+	struct fts_err err;
+};
+
+struct fts_record_state {
+	struct fts_recorder *r;        /* NULL once the stop has it */
 	char start_err[512];
 	struct fts_record_health h;    /* the latest snapshot (owns h.cpu) */
 	int have_h;
@@ -51,10 +72,12 @@ struct fts_record_state {
 	int confirm_quit;
 	/* stopping */
 	int stopping;
-	struct fts_record_progress prog;
+	struct stop_job stop;
 	int stop_presses;
-	enum fts_record_stop_mode mode;
 	char output[4096];
+	char outdir[4096];
+	int disk_ok;                   /* disk_free is known */
+	double disk_free;              /* bytes, sampled on the tick */
 	/* the live top */
 	struct fts_live_top top;
 	int top_off;                   /* switched off with t */
@@ -65,14 +88,19 @@ struct fts_record_state {
 #define TOP_PERIOD_S 2.0
 #define TOP_ROWS 5
 
-static const char *const help[] = {
-	"s", "stop and save, then open the capture in the preview",
-	"q", "stop and save, after a confirmation",
-	"s (again)", "while stopping: skip draining; a third time cuts the file short (valid)",
-	"Ctrl+C", "stop and save (as SIGTERM and SIGHUP: the file is complete)",
-	"t", "hide or show the live top (tasks waiting most / running most)",
-	NULL,
+enum act { A_STOP = 1, A_QUIT, A_TOP, A_INFO };
+
+static const struct fts_bind bind[] = {
+	{ A_STOP, { 's' }, "stop and save", "stop and save, then open the capture in the preview; "
+	  "while stopping: skip draining, a third time cuts the file short (valid)" },
+	{ A_QUIT, { 'q', FTS_KEY_ESC }, "stop (asks)", "stop and save, after a confirmation" },
+	{ A_TOP, { 't' }, "live top", "hide or show the live top (tasks waiting most / running most)" },
+	/* signals, listed for the help: the loop gets them as events, never as keys */
+	{ A_INFO, { FTS_KEY_CTRL('c') }, NULL, "stop and save (as SIGTERM and SIGHUP: the file is complete)" },
+	{ A_INFO, { FTS_KEY_CTRL('z') }, NULL, "suspend, when pressed twice: the kernel keeps filling the buffers" },
 };
+
+static const struct fts_bindings keys = FTS_BINDINGS(bind);
 
 static void free_state(struct fts_session *s)
 {
@@ -81,6 +109,8 @@ static void free_state(struct fts_session *s)
 	if (!st)
 		return;
 	fts_record_health_release(&st->h);
+	fts_record_summary_release(&st->stop.sum);
+	pthread_mutex_destroy(&st->stop.mu);
 	fts_top_free(&st->top);
 	free(st->hist);
 	free(st);
@@ -92,21 +122,30 @@ static void enter(struct fts_session *s)
 	struct fts_record_state *st;
 	struct fts_err err = { 0 };
 
+	if (s->rec && (s->rec->r || s->rec->stopping))
+		return; /* never drop a running capture */
 	free_state(s);
 	st = s->rec = calloc(1, sizeof(*st));
 	if (!st) {
 		fts_session_say(s, 1, "out of memory");
 		return;
 	}
+	pthread_mutex_init(&st->stop.mu, NULL);
 	snprintf(st->output, sizeof(st->output), "%s", s->rec_opts.output ? s->rec_opts.output : "trace.dat");
-	fts_top_init(&st->top, "/proc");
+	snprintf(st->outdir, sizeof(st->outdir), "%s", st->output);
+	if (strrchr(st->outdir, '/'))
+		*strrchr(st->outdir, '/') = 0;
+	else
+		snprintf(st->outdir, sizeof(st->outdir), ".");
+	fts_top_init(&st->top, s->mach->proc_root);
 	s->msg[0] = 0;
-	if (fts_record_start(&s->rec_opts, &st->r, &err)) {
+	if (s->mach->rec_start(&s->rec_opts, &st->r, &err)) {
 		snprintf(st->start_err, sizeof(st->start_err), "%s", err.msg[0] ? err.msg : "cannot start");
 		st->r = NULL;
 		return;
 	}
-	if (fts_record_health(st->r, &st->h) == 0) {
+	st->disk_ok = s->mach->disk_free(st->outdir, &st->disk_free) == 0;
+	if (s->mach->rec_health(st->r, &st->h) == 0) {
 		st->have_h = 1;
 		if (st->h.fallback[0])
 			fts_session_say(s, 0, "the native backend is unavailable (%s); recording with trace-cmd", st->h.fallback);
@@ -152,7 +191,7 @@ static double hist_max(const struct fts_record_state *st)
 	return m;
 }
 
-static void draw_spark(struct fts_session *s, struct fts_grid *g, int x, int y, int w,
+static void draw_spark(const struct fts_session *s, struct fts_grid *g, int x, int y, int w,
 		       const struct cpu_hist *c, double max, struct fts_style st)
 {
 	int n = c->n < w ? c->n : w;
@@ -165,22 +204,34 @@ static void draw_spark(struct fts_session *s, struct fts_grid *g, int x, int y, 
 	}
 }
 
-static void draw_stopping(struct fts_session *s, struct fts_grid *g, int y)
+/* Where the stop worker is: copied under its lock (draw changes nothing else). */
+static struct fts_record_progress stop_progress(const struct fts_record_state *st)
 {
-	struct fts_record_state *st = s->rec;
+	struct fts_record_progress p;
+	pthread_mutex_t *mu = (pthread_mutex_t *)&st->stop.mu;
+
+	pthread_mutex_lock(mu);
+	p = st->stop.prog;
+	pthread_mutex_unlock(mu);
+	return p;
+}
+
+static void draw_stopping(const struct fts_session *s, struct fts_grid *g, int y)
+{
+	const struct fts_record_state *st = s->rec;
+	struct fts_record_progress p = stop_progress(st);
 	static const char *const stage[] = { "draining the ring buffers", "assembling the trace.dat",
 					     "rendering kernel text" };
+	int mode = atomic_load(&st->stop.mode), bw = g->w - 4;
 	char a[FTS_FMT_LEN], b[FTS_FMT_LEN];
-	int bw = g->w - 4;
-	double f = st->prog.total ? (double)st->prog.done / (double)st->prog.total : 0;
+	double f = p.total ? (double)p.done / (double)p.total : 0;
 
 	fts_draw_section(s, g, 0, y++, g->w, "Stopping");
 	fts_grid_printf(g, 2, y++, g->w - 2, fts_theme_style(&s->theme, FTS_R_NORMAL), "%s: %s%s%s",
-			stage[st->prog.stage < 3 ? st->prog.stage : 0],
-			st->prog.stage == FTS_REC_STAGE_RENDER ? fts_fmt_count((double)st->prog.done, a, sizeof(a))
-							   : fts_fmt_bytes((double)st->prog.done, a, sizeof(a)),
-			st->prog.total ? " of " : "",
-			st->prog.total ? fts_fmt_bytes((double)st->prog.total, b, sizeof(b)) : "");
+			stage[p.stage < 3 ? p.stage : 0],
+			p.stage == FTS_REC_STAGE_RENDER ? fts_fmt_count((double)p.done, a, sizeof(a))
+						    : fts_fmt_bytes((double)p.done, a, sizeof(a)),
+			p.total ? " of " : "", p.total ? fts_fmt_bytes((double)p.total, b, sizeof(b)) : "");
 	if (bw > 0) {
 		fts_grid_fill(g, 2, y, bw, s->theme.utf8 ? 0x2591 : '.', fts_theme_style(&s->theme, FTS_R_DIM));
 		fts_grid_fill(g, 2, y, (int)(f > 1 ? bw : f * bw), s->theme.utf8 ? 0x2588 : '#',
@@ -188,14 +239,14 @@ static void draw_stopping(struct fts_session *s, struct fts_grid *g, int y)
 	}
 	y++;
 	fts_grid_text(g, 2, y, g->w - 2,
-		      st->mode == FTS_STOP_DRAIN ? "Tracing is off and restored. s again skips the rest of the drain."
-		      : st->mode == FTS_STOP_FAST ? "Skipping the drain. s again cuts the file short (it stays valid)."
-						  : "Cutting the file short here; it stays valid.",
+		      mode == FTS_STOP_DRAIN ? "Tracing is off and restored. s again skips the rest of the drain."
+		      : mode == FTS_STOP_FAST ? "Skipping the drain. s again cuts the file short (it stays valid)."
+					      : "Cutting the file short here; it stays valid.",
 		      fts_theme_style(&s->theme, FTS_R_DIM));
 }
 
 /* One column of the live top: @rows worst first, by wait or by CPU time. */
-static void draw_top_col(struct fts_session *s, struct fts_grid *g, int x, int y, int w, const char *title,
+static void draw_top_col(const struct fts_session *s, struct fts_grid *g, int x, int y, int w, const char *title,
 			 const struct fts_top_row *rows, int n, int by_wait)
 {
 	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
@@ -243,9 +294,9 @@ static int from_recorder(const struct fts_record_top_task *tk, int n, double win
  * The recorder's live top (decoded from the streamed pages): the tasks that
  * waited Runnable most and ran most over its window, the worst wakeup latency.
  */
-static void draw_rec_top(struct fts_session *s, struct fts_grid *g, int y0, int maxy)
+static void draw_rec_top(const struct fts_session *s, struct fts_grid *g, int y0, int maxy)
 {
-	struct fts_record_state *st = s->rec;
+	const struct fts_record_state *st = s->rec;
 	const struct fts_record_top *t = &st->h.top;
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
 	int half = (g->w - 3) / 2 < 50 ? (g->w - 3) / 2 : 50;
@@ -275,9 +326,9 @@ static void draw_rec_top(struct fts_session *s, struct fts_grid *g, int y0, int 
  * most over the last interval, the worst average wait before a run.
  * Rows @y0..@maxy.
  */
-static void draw_top(struct fts_session *s, struct fts_grid *g, int y0, int maxy)
+static void draw_top(const struct fts_session *s, struct fts_grid *g, int y0, int maxy)
 {
-	struct fts_record_state *st = s->rec;
+	const struct fts_record_state *st = s->rec;
 	const struct fts_live_top *t = &st->top;
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
 	int half = (g->w - 3) / 2 < 50 ? (g->w - 3) / 2 : 50;
@@ -309,86 +360,97 @@ static void draw_top(struct fts_session *s, struct fts_grid *g, int y0, int maxy
 				t->worst_latency.wait_per_run_ms, t->worst_latency.comm, t->worst_latency.tid);
 }
 
-static void draw(struct fts_session *s, struct fts_grid *g)
+/* Elapsed and remaining time, the output, the backend. */
+static void draw_headline(const struct fts_session *s, struct fts_grid *g, int y)
 {
-	struct fts_record_state *st = s->rec;
-	const struct fts_record_health *h;
-	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
-	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	const struct fts_record_state *st = s->rec;
+	const struct fts_record_health *h = &st->h;
 	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
-	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
+	const char *rec = s->theme.utf8 ? "\u25cf REC" : "* REC";
 	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN];
-	int y = fts_session_frame(s, g, "recording", st && st->stopping ? "s skip drain  (stopping...)" :
-				  "s stop and save  q stop (asks)  t live top  ? help");
-	int maxy = g->h - 4, spark_w, rows, order[4096], n, x, top_h, show_top;
-	struct statvfs vfs;
-	double max;
-	char dir[4096];
+	double dur = (double)s->rec_opts.duration_s;
+	int x;
 
-	if (s->rec_opts.output)
-		snprintf(s->cmdline, sizeof(s->cmdline), "%s", s->setup_cmdline);
-	if (!st)
-		return;
-	if (st->start_err[0]) {
-		fts_grid_text(g, 1, y + 1, g->w - 1, "Could not start recording:", red);
-		fts_grid_text(g, 3, y + 2, g->w - 3, st->start_err, red);
-		fts_grid_text(g, 1, y + 4, g->w - 1, "q goes back to the setup.", dim);
-		return;
-	}
-	if (!st->have_h)
-		return;
-	h = &st->h;
-	/* headline: elapsed / remaining, output, disk */
-	if (s->rec_opts.duration_s > 0)
-		x = fts_grid_printf(g, 1, y, g->w - 1, hs, "%s %s / %s (%s left)", s->theme.utf8 ? "\u25cf REC" : "* REC",
-				    fts_fmt_duration(h->elapsed_s, a, sizeof(a)),
-				    fts_fmt_duration(s->rec_opts.duration_s, b, sizeof(b)),
-				    fts_fmt_duration(fmax(0, s->rec_opts.duration_s - h->elapsed_s), c, sizeof(c)));
+	if (dur > 0)
+		x = fts_grid_printf(g, 1, y, g->w - 1, hs, "%s %s / %s (%s left)", rec,
+				    fts_fmt_duration(h->elapsed_s, a, sizeof(a)), fts_fmt_duration(dur, b, sizeof(b)),
+				    fts_fmt_duration(fmax(0, dur - h->elapsed_s), c, sizeof(c)));
 	else
-		x = fts_grid_printf(g, 1, y, g->w - 1, hs, "%s %s (until stopped)", s->theme.utf8 ? "\u25cf REC" : "* REC",
+		x = fts_grid_printf(g, 1, y, g->w - 1, hs, "%s %s (until stopped)", rec,
 				    fts_fmt_duration(h->elapsed_s, a, sizeof(a)));
 	fts_grid_style(g, 1, y, 5, 0, fts_theme_style(&s->theme, FTS_R_LOST).fg, -2);
 	x += 3;
-	x += fts_grid_text(g, 1 + x, y, g->w - 1 - x, st->output, nrm);
+	x += fts_grid_text(g, 1 + x, y, g->w - 1 - x, st->output, fts_theme_style(&s->theme, FTS_R_NORMAL));
 	if (g->w >= 100)
-		fts_grid_printf(g, g->w - 16, y, 16, dim, "  via %s", h->backend ? h->backend : "?");
-	y++;
+		fts_grid_printf(g, g->w - 16, y, 16, fts_theme_style(&s->theme, FTS_R_DIM), "  via %s",
+				h->backend ? h->backend : "?");
+}
+
+/* Events and losses; what was written and the disk's room at this rate. */
+static void draw_totals(const struct fts_session *s, struct fts_grid *g, int y)
+{
+	const struct fts_record_state *st = s->rec;
+	const struct fts_record_health *h = &st->h;
+	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN];
+	int x;
+
 	x = fts_grid_printf(g, 1, y, g->w - 1, nrm, "Events %s, %s in total; lost ",
 			    fts_fmt_rate(h->events_per_s, a, sizeof(a)), fts_fmt_count((double)h->events, b, sizeof(b)));
 	if (h->counters)
-		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, h->lost ? red : nrm, "%llu%s", (unsigned long long)h->lost,
-				h->lost_delta ? " (rising)" : "");
+		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, h->lost ? fts_theme_style(&s->theme, FTS_R_ERROR) : nrm,
+				"%llu%s", (unsigned long long)h->lost, h->lost_delta ? " (rising)" : "");
 	else
 		fts_grid_text(g, 1 + x, y, g->w - 1 - x, "? (trace-cmd keeps no live counters)", dim);
 	y++;
-	/* the disk the output is on: room, and how long it lasts at this rate */
-	snprintf(dir, sizeof(dir), "%s", st->output);
-	{
-		char *sl = strrchr(dir, '/');
-
-		if (sl)
-			*sl = 0;
-		else
-			snprintf(dir, sizeof(dir), ".");
-	}
 	x = fts_grid_printf(g, 1, y, g->w - 1, nrm, "Output %s at %s/s",
 			    fts_fmt_bytes((double)h->bytes_written, a, sizeof(a)), fts_fmt_bytes(st->write_rate, b, sizeof(b)));
-	if (statvfs(dir, &vfs) == 0) {
-		double avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
+	if (st->disk_ok && st->write_rate > 0)
+		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free, full in %s",
+				fts_fmt_bytes(st->disk_free, a, sizeof(a)),
+				fts_fmt_duration(st->disk_free / st->write_rate, b, sizeof(b)));
+	else if (st->disk_ok)
+		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free", fts_fmt_bytes(st->disk_free, a, sizeof(a)));
+}
 
-		if (st->write_rate > 0)
-			fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free, full in %s", fts_fmt_bytes(avail, a, sizeof(a)),
-					fts_fmt_duration(avail / st->write_rate, b, sizeof(b)));
-		else
-			fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free", fts_fmt_bytes(avail, a, sizeof(a)));
-	}
-	y++;
-	if (st->stopping) {
-		draw_stopping(s, g, y + 1);
-		return;
-	}
-	/* the CPU table */
-	spark_w = g->w - 66;
+/* One CPU's row: rate, sparkline, events, bytes, buffer fill, the kernel's loss counters. */
+static void draw_cpu_row(const struct fts_session *s, struct fts_grid *g, int y, int i, int spark_w, double max)
+{
+	const struct fts_record_state *st = s->rec;
+	const struct fts_record_cpu_health *cp = &st->h.cpu[i];
+	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
+	struct fts_style rs = cp->lost ? red : fts_theme_style(&s->theme, FTS_R_NORMAL);
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN];
+	int bw = 10, fill = (int)(cp->fill * bw + 0.5), x;
+
+	x = fts_grid_printf(g, 1, y, g->w - 1, rs, "cpu%-3d %9s ", cp->cpu, fts_fmt_rate(cp->events_per_s, a, sizeof(a)));
+	if (spark_w && i < st->nhist)
+		draw_spark(s, g, 1 + x, y, spark_w, &st->hist[i], max, fts_theme_style(&s->theme, FTS_R_RUNNING));
+	x += spark_w ? spark_w + 1 : 0;
+	x += fts_grid_printf(g, 1 + x, y, g->w - 1 - x, rs, "%7s %9s ", fts_fmt_count((double)cp->events, a, sizeof(a)),
+			     fts_fmt_bytes((double)cp->bytes_written, b, sizeof(b)));
+	fts_grid_fill(g, 1 + x, y, bw, s->theme.utf8 ? 0x2591 : '.', fts_theme_style(&s->theme, FTS_R_DIM));
+	fts_grid_fill(g, 1 + x, y, fill > bw ? bw : fill, s->theme.utf8 ? 0x2588 : '#',
+		      cp->fill >= 0.8 ? red : fts_theme_style(&s->theme, FTS_R_RUNNING));
+	x += bw + 1;
+	x += fts_grid_printf(g, 1 + x, y, g->w - 1 - x, rs, "%3.0f%% ", cp->fill * 100);
+	if (st->h.counters)
+		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, rs, "%llu/%llu/%llu%s", (unsigned long long)cp->overrun,
+				(unsigned long long)cp->commit_overrun, (unsigned long long)cp->dropped,
+				cp->lost_delta ? " +" : "");
+	if (cp->lost_delta)
+		fts_grid_printf(g, 1 + x + 12, y, g->w - 13 - x, red, " (+%llu)", (unsigned long long)cp->lost_delta);
+}
+
+/* The CPU table, worst first when not all fit, and the live top below it. */
+static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int y, int maxy)
+{
+	const struct fts_record_state *st = s->rec;
+	const struct fts_record_health *h = &st->h;
+	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
+	int spark_w = g->w - 66, rows, order[4096], n, x, top_h, show_top;
+
 	if (spark_w > SPARK_N)
 		spark_w = SPARK_N;
 	if (spark_w < 8)
@@ -413,187 +475,243 @@ static void draw(struct fts_session *s, struct fts_grid *g)
 	fts_grid_printf(g, 1 + x, y, g->w - 1 - x, hs, "%7s %9s %-10s %4s %s", "events", "written", "buffer", "fill",
 			"ovr/cmt/drop");
 	y++;
-	max = hist_max(st);
-	for (int k = 0; k < n && y <= maxy; k++, y++) {
-		const struct fts_record_cpu_health *cp = &h->cpu[order[k]];
-		struct fts_style rs = cp->lost ? red : nrm;
-		int bw = 10, fill = (int)(cp->fill * bw + 0.5);
-
-		x = fts_grid_printf(g, 1, y, g->w - 1, rs, "cpu%-3d %9s ", cp->cpu, fts_fmt_rate(cp->events_per_s, a, sizeof(a)));
-		if (spark_w && order[k] < st->nhist)
-			draw_spark(s, g, 1 + x, y, spark_w, &st->hist[order[k]], max,
-				   fts_theme_style(&s->theme, FTS_R_RUNNING));
-		x += spark_w ? spark_w + 1 : 0;
-		x += fts_grid_printf(g, 1 + x, y, g->w - 1 - x, rs, "%7s %9s ", fts_fmt_count((double)cp->events, a, sizeof(a)),
-				     fts_fmt_bytes((double)cp->bytes_written, b, sizeof(b)));
-		fts_grid_fill(g, 1 + x, y, bw, s->theme.utf8 ? 0x2591 : '.', dim);
-		fts_grid_fill(g, 1 + x, y, fill > bw ? bw : fill, s->theme.utf8 ? 0x2588 : '#',
-			      cp->fill >= 0.8 ? red : fts_theme_style(&s->theme, FTS_R_RUNNING));
-		x += bw + 1;
-		x += fts_grid_printf(g, 1 + x, y, g->w - 1 - x, rs, "%3.0f%% ", cp->fill * 100);
-		if (h->counters)
-			fts_grid_printf(g, 1 + x, y, g->w - 1 - x, rs, "%llu/%llu/%llu%s", (unsigned long long)cp->overrun,
-					(unsigned long long)cp->commit_overrun, (unsigned long long)cp->dropped,
-					cp->lost_delta ? " +" : "");
-		if (cp->lost_delta)
-			fts_grid_printf(g, 1 + x + 12, y, g->w - 13 - x, red, " (+%llu)", (unsigned long long)cp->lost_delta);
-	}
+	for (int k = 0; k < n && y <= maxy; k++, y++)
+		draw_cpu_row(s, g, y, order[k], spark_w, hist_max(st));
 	if (h->ncpus > n && y <= maxy)
-		fts_grid_printf(g, 1, y++, g->w - 1, dim, "%d more CPUs, all healthy ones (worst shown first)", h->ncpus - n);
+		fts_grid_printf(g, 1, y++, g->w - 1, fts_theme_style(&s->theme, FTS_R_DIM),
+				"%d more CPUs, all healthy ones (worst shown first)", h->ncpus - n);
 	if (show_top)
 		draw_top(s, g, maxy - top_h + 1, maxy);
 }
 
-/* Called by fts_record_stop_progress: keep the screen alive, escalate on keys. */
-static enum fts_record_stop_mode on_progress(const struct fts_record_progress *p, void *arg)
+static void draw(const struct fts_session *s, struct fts_grid *g)
 {
-	struct fts_session *s = arg;
-	struct fts_record_state *st = s->rec;
-	int keys[16], sig, n;
+	const struct fts_record_state *st = s->rec;
+	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
+	char bar[256];
+	int y = fts_session_frame(s, g, "recording", st && st->stopping ? "s skip drain  (stopping...)" :
+				  fts_bind_bar(&keys, bar, sizeof(bar)));
 
-	st->prog = *p;
-	n = s->pump(s, keys, 16, &sig);
-	for (int i = 0; i < n; i++) {
-		if (keys[i] == 's' || keys[i] == 'q' || keys[i] == FTS_KEY_ESC)
-			st->stop_presses++;
+	if (s->rec_opts.output)
+		fts_session_cmdline(s, g, s->setup_cmdline);
+	if (!st)
+		return;
+	if (st->start_err[0]) {
+		fts_grid_text(g, 1, y + 1, g->w - 1, "Could not start recording:", red);
+		fts_grid_text(g, 3, y + 2, g->w - 3, st->start_err, red);
+		fts_grid_text(g, 1, y + 4, g->w - 1, "q goes back to the setup.", fts_theme_style(&s->theme, FTS_R_DIM));
+		return;
 	}
-	(void)sig; /* a signal's stop goes on draining: the file must be complete */
-	if (st->stop_presses == 1 && st->mode < FTS_STOP_FAST)
-		st->mode = FTS_STOP_FAST;
-	else if (st->stop_presses >= 2)
-		st->mode = FTS_STOP_CUT;
-	return st->mode;
+	if (!st->have_h)
+		return;
+	draw_headline(s, g, y++);
+	draw_totals(s, g, y);
+	y += 2;
+	if (st->stopping)
+		draw_stopping(s, g, y + 1);
+	else
+		draw_cpus(s, g, y, g->h - 4);
 }
 
-/* Stop, save and say what was saved; returns the flags to open the preview. */
-static unsigned stop_and_save(struct fts_session *s)
+/* The worker's progress callback: note where the stop is, answer the mode the keys chose. */
+static enum fts_record_stop_mode on_progress(const struct fts_record_progress *p, void *arg)
+{
+	struct stop_job *j = arg;
+
+	pthread_mutex_lock(&j->mu);
+	j->prog = *p;
+	pthread_mutex_unlock(&j->mu);
+	return (enum fts_record_stop_mode)atomic_load(&j->mode);
+}
+
+static void *stop_main(void *arg)
+{
+	struct stop_job *j = arg;
+
+	j->rc = j->mach->rec_stop(j->r, FTS_STOP_DRAIN, on_progress, j, &j->sum, &j->err);
+	atomic_store(&j->finished, 1);
+	return NULL;
+}
+
+/* Hand the recorder to the stop worker; without a thread, stop here. */
+static void stop_start(struct fts_session *s)
 {
 	struct fts_record_state *st = s->rec;
-	struct fts_record_summary sum;
-	struct fts_err err = { 0 };
+	struct stop_job *j = &st->stop;
+
+	st->stopping = 1;
+	st->stop_presses = 0;
+	j->r = st->r;
+	j->mach = s->mach;
+	st->r = NULL;
+	atomic_store(&j->mode, FTS_STOP_DRAIN);
+	atomic_store(&j->finished, 0);
+	memset(&j->sum, 0, sizeof(j->sum));
+	if (fts__thread_start(&j->th, NULL, stop_main, j) == 0) {
+		j->started = 1;
+		return;
+	}
+	stop_main(j);
+}
+
+/* s again while stopping: skip the drain, then cut the file short. */
+static void escalate(struct fts_record_state *st)
+{
+	st->stop_presses++;
+	atomic_store(&st->stop.mode, st->stop_presses == 1 ? FTS_STOP_FAST : FTS_STOP_CUT);
+}
+
+/* The stop finished: say what was saved; returns the reactions that open it in the preview. */
+static unsigned stop_done(struct fts_session *s)
+{
+	struct fts_record_state *st = s->rec;
+	struct fts_record_summary *sum = &st->stop.sum;
 	char a[FTS_FMT_LEN], b[FTS_FMT_LEN];
+
+	if (st->stop.started)
+		pthread_join(st->stop.th, NULL);
+	st->stop.started = 0;
+	st->stopping = 0;
+	if (st->stop.rc) {
+		fts_session_say(s, 1, "saving failed: %s", st->stop.err.msg);
+		fts_record_summary_release(sum);
+		return FTS_RX_REDRAW;
+	}
+	snprintf(s->last_capture, sizeof(s->last_capture), "%s", sum->output);
+	fts_session_say(s, sum->health.lost || sum->truncated, "saved %s: %.1f s, %s events, %llu lost, %s%s%s", sum->output,
+			sum->duration_s, fts_fmt_count((double)sum->health.events, a, sizeof(a)),
+			(unsigned long long)sum->health.lost, fts_fmt_bytes((double)sum->file_size, b, sizeof(b)),
+			sum->truncated ? "; cut short: " : sum->cut ? "; cut short on request" : "",
+			sum->truncated ? sum->failure : "");
+	snprintf(s->preview_path, sizeof(s->preview_path), "%s", sum->output);
+	/* recorded with container pids: show them */
+	snprintf(s->preview_pidmap, sizeof(s->preview_pidmap), "%s", sum->pid_mapping);
+	fts_record_summary_release(sum);
+	return FTS_RX_PREVIEW | FTS_RX_REDRAW;
+}
+
+/* The /proc top, every TOP_PERIOD_S, when the recorder does not decode its own. */
+static unsigned sample_top(struct fts_record_state *st)
+{
 	int rc;
 
-	if (!st->r)
+	if (st->top_off || st->h.top.enabled || st->top_err[0] || fts__clock_mono_s() < st->top_next)
 		return 0;
-	st->stopping = 1;
-	st->mode = FTS_STOP_DRAIN;
-	memset(&sum, 0, sizeof(sum));
-	rc = fts_record_stop_progress(st->r, FTS_STOP_DRAIN, on_progress, s, &sum, &err);
-	st->r = NULL;
-	st->stopping = 0;
-	if (rc) {
-		fts_session_say(s, 1, "saving failed: %s", err.msg);
-		fts_record_summary_release(&sum);
-		return FTS_SR_REDRAW;
+	rc = fts_top_sample(&st->top, fts__clock_mono_s());
+	if (rc)
+		snprintf(st->top_err, sizeof(st->top_err), "not available: /proc has no schedstat (%s)", strerror(-rc));
+	st->top_next = fts__clock_mono_s() + TOP_PERIOD_S;
+	return FTS_RX_REDRAW;
+}
+
+/* A new health snapshot: history, losses, the end of a timed capture. */
+static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
+{
+	struct fts_record_state *st = s->rec;
+
+	fts_record_health_release(&st->h);
+	st->h = *h;
+	st->have_h = 1;
+	add_history(st);
+	if (h->lost > st->lost_seen) {
+		int worst;
+
+		fts_record_worst_cpus(h, &worst, 1);
+		fts_session_say(s, 1, "LOST %llu events (cpu%d worst): raise the buffer (now %u KB per CPU) or record fewer CPUs/events",
+				(unsigned long long)h->lost, h->ncpus ? h->cpu[worst].cpu : -1,
+				s->rec_opts.bf_size_kb ? s->rec_opts.bf_size_kb : 40960);
+		st->lost_seen = h->lost;
 	}
-	snprintf(s->last_capture, sizeof(s->last_capture), "%s", sum.output);
-	fts_session_say(s, sum.health.lost || sum.truncated, "saved %s: %.1f s, %s events, %llu lost, %s%s%s", sum.output,
-			sum.duration_s, fts_fmt_count((double)sum.health.events, a, sizeof(a)),
-			(unsigned long long)sum.health.lost, fts_fmt_bytes((double)sum.file_size, b, sizeof(b)),
-			sum.truncated ? "; cut short: " : sum.cut ? "; cut short on request" : "",
-			sum.truncated ? sum.failure : "");
-	snprintf(s->preview_path, sizeof(s->preview_path), "%s", sum.output);
-	/* recorded with container pids: show them */
-	snprintf(s->preview_pidmap, sizeof(s->preview_pidmap), "%s", sum.pid_mapping);
-	fts_record_summary_release(&sum);
-	return FTS_SR_PREVIEW | FTS_SR_REDRAW;
+	if (h->failed)
+		fts_session_say(s, 1, "%s; stopping and saving what was recorded", h->failure);
+	if (h->failed || h->done)
+		stop_start(s);
+	return FTS_RX_REDRAW;
 }
 
 static unsigned tick(struct fts_session *s)
 {
 	struct fts_record_state *st = s->rec;
 	struct fts_record_health h;
-	unsigned r = 0;
+	unsigned r;
 
+	if (st && st->stopping)
+		return atomic_load(&st->stop.finished) ? stop_done(s) : FTS_RX_REDRAW;
 	if (!st || !st->r)
 		return 0;
-	if (!st->top_off && !st->h.top.enabled && !st->top_err[0] && fts__clock_mono_s() >= st->top_next) {
-		int rc = fts_top_sample(&st->top, fts__clock_mono_s());
-
-		if (rc)
-			snprintf(st->top_err, sizeof(st->top_err), "not available: /proc has no schedstat (%s)", strerror(-rc));
-		st->top_next = fts__clock_mono_s() + TOP_PERIOD_S;
-		r = FTS_SR_REDRAW;
-	}
-	if (fts_record_health(st->r, &h))
+	r = sample_top(st);
+	st->disk_ok = s->mach->disk_free(st->outdir, &st->disk_free) == 0;
+	if (s->mach->rec_health(st->r, &h))
 		return r;
 	if (st->have_h && h.sample == st->h.sample) {
 		fts_record_health_release(&h);
 		return r;
 	}
-	fts_record_health_release(&st->h);
-	st->h = h;
-	st->have_h = 1;
-	add_history(st);
-	if (h.lost > st->lost_seen) {
-		int worst;
-
-		fts_record_worst_cpus(&h, &worst, 1);
-		fts_session_say(s, 1, "LOST %llu events (cpu%d worst): raise the buffer (now %u KB per CPU) or record fewer CPUs/events",
-				(unsigned long long)h.lost, h.ncpus ? h.cpu[worst].cpu : -1,
-				s->rec_opts.bf_size_kb ? s->rec_opts.bf_size_kb : 40960);
-		st->lost_seen = h.lost;
-	}
-	r |= FTS_SR_REDRAW;
-	if (h.failed) {
-		fts_session_say(s, 1, "%s; stopping and saving what was recorded", h.failure);
-		return r | stop_and_save(s);
-	}
-	if (h.done)
-		return r | stop_and_save(s);
-	return r;
+	return r | new_health(s, &h);
 }
 
 static unsigned key(struct fts_session *s, int k)
 {
 	struct fts_record_state *st = s->rec;
+	int a = fts_bind_action(&keys, k);
 
+	if (st && st->stopping) {
+		if (a == A_STOP || a == A_QUIT)
+			escalate(st);
+		return FTS_RX_REDRAW;
+	}
 	if (!st || !st->r) {
-		if (k == 'q' || k == FTS_KEY_ESC) {
-			s->next = FTS_SCR_SETUP;
-			return FTS_SR_GOTO;
-		}
-		return 0;
+		if (a != A_QUIT)
+			return 0;
+		s->next = FTS_SCR_SETUP;
+		return FTS_RX_GOTO;
 	}
-	if (k == 's' || (k == 'q' && st->confirm_quit)) {
+	if (a == A_STOP || (a == A_QUIT && st->confirm_quit)) {
 		st->confirm_quit = 0;
-		return stop_and_save(s);
+		stop_start(s);
+		return FTS_RX_REDRAW;
 	}
-	if (k == 't') {
+	if (a == A_TOP) {
 		st->top_off = !st->top_off;
 		st->top_next = 0;
 		fts_top_free(&st->top);
-		fts_top_init(&st->top, "/proc");
-		return FTS_SR_REDRAW;
+		fts_top_init(&st->top, s->mach->proc_root);
+		return FTS_RX_REDRAW;
 	}
-	if (k == 'q' || k == FTS_KEY_ESC) {
+	if (a == A_QUIT) {
 		st->confirm_quit = 1;
 		fts_session_say(s, 0, "stop recording and save? q or s: yes; any other key: keep recording");
-		return FTS_SR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	if (st->confirm_quit) {
 		st->confirm_quit = 0;
 		fts_session_say(s, 0, "still recording");
-		return FTS_SR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	return 0;
 }
 
-/* The session ends (a signal, or quit): never leave a capture running. */
-static void on_signal(struct fts_session *s, int sig)
+int fts_record_running(const struct fts_session *s)
+{
+	return s->rec && s->rec->r;
+}
+
+/* The session ends (a signal, or quit): never leave a capture running; a stop under way finishes. */
+static int leave(struct fts_session *s, int sig)
 {
 	struct fts_record_state *st = s->rec;
 
-	(void)sig;
-	if (st && st->r) {
-		struct fts_err err = { 0 };
-
-		st->stopping = 1;
-		fts_record_stop_progress(st->r, FTS_STOP_DRAIN, on_progress, s, NULL, &err);
-		st->r = NULL;
-	}
+	(void)sig; /* a signal's stop drains: the file must be complete */
+	if (!st)
+		return 0;
+	if (st->r)
+		stop_start(s);
+	if (st->stopping && !atomic_load(&st->stop.finished))
+		return 1;
+	if (st->stopping)
+		stop_done(s);
 	free_state(s);
+	return 0;
 }
 
 const struct fts_screen_ops fts_screen_record = {
@@ -603,6 +721,6 @@ const struct fts_screen_ops fts_screen_record = {
 	.key = key,
 	.tick = tick,
 	.tick_ms = 250,
-	.help = help,
-	.on_signal = on_signal,
+	.keys = &keys,
+	.leave = leave,
 };

@@ -5,10 +5,12 @@
  * kernel's per-thread schedstat counters (/proc/PID/task/TID/schedstat: ns
  * on CPU, ns waiting on a run queue, times run). No curses.
  *
- * It reads /proc, not the trace, so it costs the capture nothing: the
- * recorder does not decode pages live (yet). Scanning is proportional to the
- * number of threads; the screen samples it every few seconds and it can be
- * switched off.
+ * It reads /proc, not the trace, so it costs the capture nothing. The
+ * record screen uses it only when the recorder does not decode the streamed
+ * pages itself (fts_record_opts.live_top off, or the trace-cmd backend);
+ * otherwise the recorder's own top (fts_record_health's top) is shown.
+ * Scanning is proportional to the number of threads; the screen samples it
+ * every few seconds and it can be switched off.
  */
 #ifndef FTS_TUI_LIVE_TOP_H
 #define FTS_TUI_LIVE_TOP_H

@@ -7,8 +7,8 @@
  * throw-away probe that measures the chosen load before the real capture.
  *
  * The choices live in struct fts_setup (setup_model.c, unit-tested); this
- * file draws them and maps keys. The probe runs as steps from the tick:
- * start, wait 1 s without blocking the screen, stop (cut) and delete.
+ * file draws them and maps keys. The probe (rate_probe.c) runs as steps from
+ * the tick: start, wait 1 s without blocking the screen, stop (cut) and delete.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,16 +23,12 @@
 #include "tui/kit/keys.h"
 #include "tui/kit/line_edit.h"
 #include "tui/session/session.h"
+#include "tui/session/rate_probe.h"
 #include "tui/session/setup_model.h"
 
 enum field { F_CPUS, F_SCHED, F_IRQ, F_FUTEX, F_BUFFER, F_DURATION, F_OUTPUT, F_NSPID, F_LIVETOP, F_BACKEND,
 	     F__COUNT };
-
-struct probe_cpu {
-	int cpu;
-	double ev_s, bytes_s;
-	uint64_t lost;
-};
+#define NOPTS (F__COUNT - F_BUFFER)   /* the capture options, one row each */
 
 struct fts_setup_state {
 	struct fts_setup m;
@@ -47,33 +43,33 @@ struct fts_setup_state {
 	struct fts_cpustat prev;
 	uint64_t avail_mem;
 	double util_t;                /* when utilisation was last sampled */
-	/* the probe */
-	struct fts_recorder *probe;
-	char probe_dir[64], probe_path[128];
-	double probe_t0;
-	int probe_done;
-	int nprobe;
-	struct probe_cpu *pc;
-	double probe_ev_s, probe_worst_bytes_s, probe_lasts_s;
-	uint64_t probe_lost;
-	int probe_worst_cpu;
-	char probe_err[600];
+	char cwd[4096];               /* sampled on the tick: draw reads no file system */
+	int out_exists;
+	struct fts_rate_probe probe;   /* p: a 1 s throw-away capture */
 };
 
-static const char *const help[] = {
-	"Up Down", "move between fields (also j k, Tab)",
-	"Left Right", "move on the CPU grid (also h l)",
-	"Space", "toggle the CPU or option; on Output: trace.dat <-> kernel text (.txt)",
-	"a", "all CPUs",
-	"n", "the next NUMA node's CPUs only",
-	"c", "type a CPU list (0-15,32)",
-	"Enter", "edit the field (buffer, duration, output)",
-	"x", "expand the event groups to single events",
-	"p", "probe: a 1 s throw-away capture of this choice (Esc stops it)",
-	"r", "start recording",
-	"q Esc", "back to the home screen",
-	NULL,
+enum act { A_RECORD = 1, A_PROBE, A_TOGGLE, A_EDIT, A_ALL, A_NODE, A_LIST, A_EXPAND, A_BACK,
+	   A_UP, A_DOWN, A_LEFT, A_RIGHT, A_PREV_FIELD, A_NEXT_FIELD };
+
+static const struct fts_bind bind[] = {
+	{ A_RECORD, { 'r' }, "record", "start recording" },
+	{ A_PROBE, { 'p' }, "probe", "probe: a 1 s throw-away capture of this choice (Esc stops it)" },
+	{ A_TOGGLE, { ' ' }, "toggle", "toggle the CPU or option; on Output: trace.dat <-> kernel text (.txt)" },
+	{ A_EDIT, { FTS_KEY_ENTER }, "edit", "edit the field (buffer, duration, output)" },
+	{ A_ALL, { 'a' }, "all", "all CPUs" },
+	{ A_NODE, { 'n' }, "node", "the next NUMA node's CPUs only" },
+	{ A_LIST, { 'c' }, "list", "type a CPU list (0-15,32)" },
+	{ A_EXPAND, { 'x' }, NULL, "expand the event groups to single events" },
+	{ A_BACK, { 'q', FTS_KEY_ESC }, "back", "back to the home screen" },
+	{ A_UP, { FTS_KEY_UP, 'k' }, NULL, "the field above (a CPU row up on the grid)" },
+	{ A_DOWN, { FTS_KEY_DOWN, 'j' }, NULL, "the field below (a CPU row down on the grid)" },
+	{ A_LEFT, { FTS_KEY_LEFT, 'h' }, NULL, "the CPU before on the grid" },
+	{ A_RIGHT, { FTS_KEY_RIGHT, 'l' }, NULL, "the CPU after on the grid" },
+	{ A_PREV_FIELD, { FTS_KEY_BTAB }, NULL, "the field above" },
+	{ A_NEXT_FIELD, { FTS_KEY_TAB }, NULL, "the field below" },
 };
+
+static const struct fts_bindings keys = FTS_BINDINGS(bind);
 
 /* Why nothing can be recorded here, or NULL when it can. */
 static const char *cannot_record(const struct fts_record_caps *c)
@@ -83,6 +79,13 @@ static const char *cannot_record(const struct fts_record_caps *c)
 	if (!c->native_ok && !c->trace_cmd)
 		return c->problem[0] ? c->problem : "tracefs is not usable here";
 	return NULL;
+}
+
+/* What the screen shows about the output: where it goes, whether it replaces a file. */
+static void refresh_paths(const struct fts_session *s, struct fts_setup_state *st)
+{
+	fts_machine_cwd(s->mach, st->cwd, sizeof(st->cwd));
+	st->out_exists = access(st->m.output, F_OK) == 0;
 }
 
 static void enter(struct fts_session *s)
@@ -98,7 +101,7 @@ static void enter(struct fts_session *s)
 	}
 	if (st->ready)
 		return;
-	if ((rc = fts_record_probe(s->preset, &st->caps, &err))) {
+	if ((rc = s->mach->probe(s->preset, &st->caps, &err))) {
 		fts_session_say(s, 1, "%s", err.msg);
 		return;
 	}
@@ -109,15 +112,17 @@ static void enter(struct fts_session *s)
 	}
 	if (rc)
 		fts_session_say(s, 1, "%s; all CPUs selected instead", err.msg);
-	fts_cpustat_read("/proc/stat", &st->prev);
-	fts_meminfo_available("/proc/meminfo", &st->avail_mem);
+	fts_cpustat_read(s->mach->proc_stat, &st->prev);
+	fts_meminfo_available(s->mach->proc_meminfo, &st->avail_mem);
+	refresh_paths(s, st);
 	st->ready = 1;
 }
 
 /* The CPU grid's cell width and how many fit on a row. */
+#define CELL_W 14
 static int cells_per_row(int w)
 {
-	int n = (w - 2) / 14;
+	int n = (w - 2) / CELL_W;
 
 	return n < 1 ? 1 : n;
 }
@@ -137,235 +142,343 @@ static const char *missing_of(const struct fts_record_caps *c, enum field f)
 	return f == F_SCHED ? c->missing_sched : f == F_IRQ ? c->missing_irq : c->missing_futex;
 }
 
-static void draw_events(struct fts_session *s, struct fts_grid *g, int *y, int maxy)
+/* An event's name without its "group/" part. */
+static const char *short_name(const struct fts_record_event_cap *e)
 {
-	struct fts_setup_state *st = s->setup;
-	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
-	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
-	struct fts_style sel = fts_theme_style(&s->theme, FTS_R_LABEL_SEL);
+	const char *sl = strchr(e->name, '/');
 
-	for (enum field f = F_SCHED; f <= F_FUTEX && *y <= maxy; f++, (*y)++) {
-		int have = 0, total = 0, x;
-		struct fts_style fs = st->focus == f ? sel : nrm;
+	return sl ? sl + 1 : e->name;
+}
 
-		for (int i = 0; i < st->caps.nevents; i++) {
-			if (!strcmp(st->caps.events[i].group, group_name(f))) {
-				total++;
-				have += st->caps.events[i].available;
-			}
-		}
-		x = fts_grid_printf(g, 2, *y, 20, fs, "[%c] %-6s", *group_flag(&st->m, f) ? 'x' : ' ', group_name(f));
-		x += 2;
-		if (!st->expanded) {
-			if (!st->caps.root || !st->caps.tracing_dir[0])
-				fts_grid_printf(g, x + 1, *y, g->w - x - 1, dim, "%d events (availability unknown without root/tracefs)", total);
-			else if (missing_of(&st->caps, f)[0])
-				fts_grid_printf(g, x + 1, *y, g->w - x - 1, dim, "%d of %d events; this kernel lacks %s",
-						have, total, missing_of(&st->caps, f));
-			else
-				fts_grid_printf(g, x + 1, *y, g->w - x - 1, dim, "%d events", total);
+/*
+ * Expanded, a group's single events flow after its label and wrap at column
+ * EV_WRAP_X: where event @i of group @f goes on a screen @w wide, as a row
+ * offset and a column. The draw and the layout both walk this.
+ */
+#define EV_X 13
+#define EV_WRAP_X 14
+static void event_pos(const struct fts_setup_state *st, enum field f, int w, int upto, int *row, int *x)
+{
+	*row = 0;
+	*x = EV_X;
+	for (int i = 0; i <= upto && i < st->caps.nevents; i++) {
+		const struct fts_record_event_cap *e = &st->caps.events[i];
+		int tw = fts_text_width(short_name(e), 0);
+
+		if (strcmp(e->group, group_name(f)))
 			continue;
+		if (*x + tw + 1 >= w) {
+			(*row)++;
+			*x = EV_WRAP_X;
 		}
-		/* expanded: each event, greyed when the kernel lacks it */
-		x++;
-		for (int i = 0; i < st->caps.nevents; i++) {
-			const struct fts_record_event_cap *e = &st->caps.events[i];
-			const char *shortn = strchr(e->name, '/');
-			int w;
-
-			if (strcmp(e->group, group_name(f)))
-				continue;
-			shortn = shortn ? shortn + 1 : e->name;
-			w = fts_text_width(shortn, g->utf8) + 1;
-			if (x + w >= g->w) {
-				if (++(*y) > maxy)
-					return;
-				x = 14;
-			}
-			x += fts_grid_text(g, x, *y, g->w - x, shortn,
-					   e->available ? nrm : fts_theme_style(&s->theme, FTS_R_DIM)) + 1;
-			if (!e->available)
-				fts_grid_style(g, x - w, *y, w - 1, FTS_A_DIM, -2, -2);
-		}
+		if (i < upto)
+			*x += tw + 1;
 	}
 }
 
-static void draw_probe(struct fts_session *s, struct fts_grid *g, int y)
+/* Rows the event groups take. */
+static int event_rows(const struct fts_setup_state *st, int w)
+{
+	int n = 0;
+
+	for (enum field f = F_SCHED; f <= F_FUTEX; f++) {
+		int row = 0, x;
+
+		if (st->expanded)
+			event_pos(st, f, w, st->caps.nevents, &row, &x);
+		n += 1 + row;
+	}
+	return n;
+}
+
+/* Rows the probe's result takes. */
+static int probe_rows(const struct fts_setup_state *st)
+{
+	return !st->probe.r && !st->probe.err[0] && st->probe.done ? 3 : 1;
+}
+
+/*
+ * The layout, top to bottom: (the reason recording is impossible), CPUs
+ * (the grid rows that fit, then a "more rows" line), events, capture
+ * options, (the CPU list being typed), what will happen, the probe. The CPU
+ * grid gets what the rest leaves; returns its rows on a @w x @h screen.
+ */
+static int cpu_rows(const struct fts_setup_state *st, int w, int h)
+{
+	int per = cells_per_row(w), rows = (st->m.ncpus + per - 1) / per;
+	int top = 1 + (cannot_record(&st->caps) ? 1 : 0) + 1;
+	int rest = 1 + event_rows(st, w) + 1 + NOPTS + (st->ed.active && st->ed.field == F_CPUS) + 2 +
+		   probe_rows(st);
+	int n = (h - 4) - top + 1 - rest;
+
+	if (n < 1)
+		n = 1;
+	if (n > rows)
+		n = rows;
+	if (rows > n && n > 1)
+		n--; /* the "more rows" line */
+	return n;
+}
+
+/* Keep the CPU cursor's row on screen (after a key, a size change, a probe). */
+static void keep_visible(struct fts_session *s)
 {
 	struct fts_setup_state *st = s->setup;
+	int per = cells_per_row(s->w), n;
+
+	if (!st || !st->ready)
+		return;
+	n = cpu_rows(st, s->w, s->h);
+	if (st->cur / per < st->cpu_top)
+		st->cpu_top = st->cur / per;
+	if (st->cur / per >= st->cpu_top + n)
+		st->cpu_top = st->cur / per - n + 1;
+}
+
+static void draw_group(const struct fts_session *s, struct fts_grid *g, enum field f, int y, int maxy)
+{
+	const struct fts_setup_state *st = s->setup;
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	int have = 0, total = 0, x;
+
+	for (int i = 0; i < st->caps.nevents; i++) {
+		if (!strcmp(st->caps.events[i].group, group_name(f))) {
+			total++;
+			have += st->caps.events[i].available;
+		}
+	}
+	x = fts_grid_printf(g, 2, y, 20, fts_theme_style(&s->theme, st->focus == f ? FTS_R_LABEL_SEL : FTS_R_NORMAL),
+			    "[%c] %-6s", *group_flag((struct fts_setup *)&st->m, f) ? 'x' : ' ', group_name(f)) + 2;
+	if (st->expanded) {
+		for (int i = 0; i < st->caps.nevents; i++) {
+			const struct fts_record_event_cap *e = &st->caps.events[i];
+			int row, ex;
+
+			if (strcmp(e->group, group_name(f)))
+				continue;
+			event_pos(st, f, g->w, i, &row, &ex);
+			if (y + row > maxy)
+				return;
+			fts_grid_text(g, ex, y + row, g->w - ex, short_name(e),
+				      fts_theme_style(&s->theme, e->available ? FTS_R_NORMAL : FTS_R_DIM));
+			if (!e->available)
+				fts_grid_style(g, ex, y + row, fts_text_width(short_name(e), 0), FTS_A_DIM, -2, -2);
+		}
+	} else if (!st->caps.root || !st->caps.tracing_dir[0]) {
+		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d events (availability unknown without root/tracefs)", total);
+	} else if (missing_of(&st->caps, f)[0]) {
+		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d of %d events; this kernel lacks %s", have, total,
+				missing_of(&st->caps, f));
+	} else {
+		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d events", total);
+	}
+}
+
+static void draw_events(const struct fts_session *s, struct fts_grid *g, int *y, int maxy)
+{
+	const struct fts_setup_state *st = s->setup;
+
+	for (enum field f = F_SCHED; f <= F_FUTEX && *y <= maxy; f++) {
+		int row = 0, x;
+
+		draw_group(s, g, f, *y, maxy);
+		if (st->expanded)
+			event_pos(st, f, g->w, st->caps.nevents, &row, &x);
+		*y += 1 + row;
+	}
+}
+
+static void draw_probe(const struct fts_session *s, struct fts_grid *g, int y)
+{
+	const struct fts_setup_state *st = s->setup;
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
 	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN];
 
-	if (st->probe) {
+	const struct fts_rate_probe *p = &st->probe;
+
+	if (p->r) {
 		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_HEADER),
 				"Probe: recording 1 s of this choice into a throw-away file... (Esc stops)");
 		return;
 	}
-	if (st->probe_err[0]) {
-		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR), "Probe failed: %s", st->probe_err);
+	if (p->err[0]) {
+		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR), "Probe failed: %s", p->err);
 		return;
 	}
-	if (!st->probe_done) {
+	if (!p->done) {
 		fts_grid_text(g, 1, y, g->w - 1, "Probe: press p for a 1 s throw-away capture that measures this choice", dim);
 		return;
 	}
 	fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_NORMAL),
-			"Probe: %s in total; the busiest CPU, %d, writes %s/s", fts_fmt_rate(st->probe_ev_s, a, sizeof(a)),
-			st->probe_worst_cpu, fts_fmt_bytes(st->probe_worst_bytes_s, b, sizeof(b)));
-	if (st->probe_lost || (st->probe_lasts_s >= 0 && st->probe_lasts_s < 1.0))
+			"Probe: %s in total; the busiest CPU, %d, writes %s/s", fts_fmt_rate(p->ev_s, a, sizeof(a)),
+			p->worst_cpu, fts_fmt_bytes(p->worst_bytes_s, b, sizeof(b)));
+	if (p->lost || (p->lasts_s >= 0 && p->lasts_s < 1.0))
 		fts_grid_printf(g, 1, y + 1, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
 				"Likely to lose events (%llu lost in 1 s; the buffer lasts %s): raise it or record less",
-				(unsigned long long)st->probe_lost,
-				st->probe_lasts_s < 0 ? "?" : fts_fmt_duration(st->probe_lasts_s, c, sizeof(c)));
+				(unsigned long long)p->lost, p->lasts_s < 0 ? "?" : fts_fmt_duration(p->lasts_s, c, sizeof(c)));
 	else
 		fts_grid_printf(g, 1, y + 1, g->w - 1, dim, "No loss; the buffer would last %s there if the disk stalled",
-				st->probe_lasts_s < 0 ? "indefinitely" : fts_fmt_duration(st->probe_lasts_s, c, sizeof(c)));
+				p->lasts_s < 0 ? "indefinitely" : fts_fmt_duration(p->lasts_s, c, sizeof(c)));
 	/* per CPU, in CPU order; as many as fit */
 	if (y + 2 <= g->h - 4) {
 		int x = fts_grid_text(g, 1, y + 2, 10, "per CPU: ", dim) + 1;
 
-		for (int i = 0; i < st->nprobe && x < g->w - 2; i++)
-			x += fts_grid_printf(g, x, y + 2, g->w - x, st->pc[i].lost ? fts_theme_style(&s->theme, FTS_R_ERROR) : dim,
-					     "%d:%s ", st->pc[i].cpu, fts_fmt_rate(st->pc[i].ev_s, a, sizeof(a)));
+		for (int i = 0; i < p->n && x < g->w - 2; i++)
+			x += fts_grid_printf(g, x, y + 2, g->w - x, p->pc[i].lost ? fts_theme_style(&s->theme, FTS_R_ERROR) : dim,
+					     "%d:%s ", p->pc[i].cpu, fts_fmt_rate(p->pc[i].ev_s, a, sizeof(a)));
 	}
 }
 
-static void draw(struct fts_session *s, struct fts_grid *g)
+/* One CPU's cell on the grid: selected, utilisation, NUMA node. */
+static void draw_cpu(const struct fts_session *s, struct fts_grid *g, int i, int x, int y)
 {
-	struct fts_setup_state *st = s->setup;
-	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
-	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
-	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
-	struct fts_style sel = fts_theme_style(&s->theme, FTS_R_LABEL_SEL);
-	int y = fts_session_frame(s, g, "setup", "r record  p probe  Space toggle  Enter edit  a all  n node  c list  q back");
-	int per = cells_per_row(g->w), rows, cpu_rows, maxy = g->h - 4;
-	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], list[1024], cwd[4096];
-	static const char *const backend[] = { "auto (native, trace-cmd when unavailable)", "tracefs", "trace-cmd" };
+	const struct fts_setup_state *st = s->setup;
+	enum fts_role role = st->focus == F_CPUS && i == st->cur ? FTS_R_LABEL_SEL :
+			     st->m.sel[i] ? FTS_R_NORMAL : FTS_R_DIM;
+	char u[8];
 
+	if (st->m.util[i] < 0)
+		snprintf(u, sizeof(u), "  ?");
+	else
+		snprintf(u, sizeof(u), "%3.0f", st->m.util[i] * 100);
+	fts_grid_printf(g, x, y, CELL_W - 1, fts_theme_style(&s->theme, role), "[%c]%3d %s%%",
+			st->m.sel[i] ? 'x' : ' ', st->m.cpu[i], u);
+	if (st->m.nnodes > 1) /* in the cell's last columns, after a space when the node is one digit */
+		fts_grid_printf(g, x + (st->m.node[i] < 10 ? 12 : 11), y, 3, fts_theme_style(&s->theme, FTS_R_DIM),
+				"n%d", st->m.node[i]);
+	if (st->m.util[i] >= 0.8)
+		fts_grid_style(g, x + 7, y, 4, FTS_A_BOLD, -2, -2);
+}
+
+static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int *y)
+{
+	const struct fts_setup_state *st = s->setup;
+	int per = cells_per_row(g->w), rows = (st->m.ncpus + per - 1) / per, n = cpu_rows(st, g->w, g->h);
+	char list[1024];
+
+	fts_draw_section(s, g, 0, (*y)++, g->w, "CPUs");
+	fts_grid_printf(g, 20, *y - 1, g->w - 20, fts_theme_style(&s->theme, st->focus == F_CPUS ? FTS_R_LABEL_SEL : FTS_R_DIM),
+			" %d of %d selected: %s ", fts_setup_selected(&st->m), st->m.ncpus,
+			fts_setup_cpulist(&st->m, list, sizeof(list), 0));
+	for (int r = 0; r < n; r++, (*y)++) {
+		for (int c = 0; c < per && (st->cpu_top + r) * per + c < st->m.ncpus; c++)
+			draw_cpu(s, g, (st->cpu_top + r) * per + c, 2 + c * CELL_W, *y);
+	}
+	if (rows > n)
+		fts_grid_printf(g, 2, (*y)++, g->w - 2, fts_theme_style(&s->theme, FTS_R_DIM),
+				"(%d more rows of CPUs: move the cursor to scroll)", rows - n);
+}
+
+/* The value shown beside option @f. */
+static const char *option_value(const struct fts_setup_state *st, enum field f, char *buf, size_t len)
+{
+	static const char *const backend[] = { "auto (native, trace-cmd when unavailable)", "tracefs", "trace-cmd" };
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], q[4200];
+	size_t n = strlen(st->m.output);
+
+	switch (f) {
+	case F_BUFFER:
+		snprintf(buf, len, "%u KB per CPU x %d = %s of %s available", st->m.bf_kb, fts_setup_selected(&st->m),
+			 fts_fmt_bytes((double)fts_setup_mem_bytes(&st->m), a, sizeof(a)),
+			 st->avail_mem ? fts_fmt_bytes((double)st->avail_mem, b, sizeof(b)) : "?");
+		break;
+	case F_DURATION:
+		if (st->m.duration_s > 0)
+			snprintf(buf, len, "%ld s (0 = until stopped)", st->m.duration_s);
+		else
+			snprintf(buf, len, "until stopped (s stops and saves)");
+		break;
+	case F_OUTPUT:
+		snprintf(buf, len, "%s (%s)", fts_shell_quote(st->m.output, q, sizeof(q)),
+			 n > 4 && !strcmp(st->m.output + n - 4, ".txt") ? "kernel text; Space: back to .dat"
+									 : "trace.dat; Space: .txt for kernel text");
+		break;
+	case F_NSPID:
+		snprintf(buf, len, "%s", st->m.nspid ? "on: pid_mapping.json beside the output (container pids)" : "off");
+		break;
+	case F_LIVETOP:
+		snprintf(buf, len, "%s", !st->m.sched ? "needs the sched events" :
+			 st->m.live_top ? "on: tasks waiting and running most, decoded from the pages" : "off");
+		break;
+	default:
+		snprintf(buf, len, "%s", backend[st->m.backend]);
+		break;
+	}
+	return buf;
+}
+
+static void draw_options(const struct fts_session *s, struct fts_grid *g, int *y, int maxy)
+{
+	static const struct { enum field f; const char *label; } opt[NOPTS] = {
+		{ F_BUFFER, "Buffer" }, { F_DURATION, "Duration" }, { F_OUTPUT, "Output" },
+		{ F_NSPID, "Pid map" }, { F_LIVETOP, "Live top" }, { F_BACKEND, "Backend" },
+	};
+	const struct fts_setup_state *st = s->setup;
+	struct fts_style sel = fts_theme_style(&s->theme, FTS_R_LABEL_SEL);
+
+	fts_draw_section(s, g, 0, (*y)++, g->w, "Capture");
+	for (int i = 0; i < NOPTS && *y <= maxy; i++, (*y)++) {
+		char val[4400];
+
+		fts_grid_printf(g, 2, *y, 10, st->focus == opt[i].f ? sel : fts_theme_style(&s->theme, FTS_R_HEADER),
+				"%-9s", opt[i].label);
+		if (st->ed.active && st->ed.field == (int)opt[i].f) {
+			int x = fts_grid_text(g, 12, *y, g->w - 14, st->ed.buf, sel);
+
+			fts_grid_put(g, 12 + x, *y, '_', sel);
+		} else {
+			fts_grid_text(g, 12, *y, g->w - 12, option_value(st, opt[i].f, val, sizeof(val)),
+				      fts_theme_style(&s->theme, FTS_R_NORMAL));
+		}
+	}
+	if (st->ed.active && st->ed.field == F_CPUS && *y <= maxy) {
+		int x = fts_grid_text(g, 2, *y, 12, "CPU list: ", sel);
+
+		x += fts_grid_text(g, 2 + x, *y, g->w - 4 - x, st->ed.buf, sel);
+		fts_grid_put(g, 2 + x, (*y)++, '_', sel);
+	}
+}
+
+/* What will happen: the memory check, the instance, the file written. */
+static void draw_happen(const struct fts_session *s, struct fts_grid *g, int *y, int maxy)
+{
+	const struct fts_setup_state *st = s->setup;
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	int abs = st->m.output[0] == '/';
+
+	if (fts_setup_mem_bytes(&st->m) > st->avail_mem && st->avail_mem)
+		fts_grid_text(g, 1, (*y)++, g->w - 1, "The buffers need more memory than is available: lower the buffer or the CPUs",
+			      fts_theme_style(&s->theme, FTS_R_ERROR));
+	else
+		fts_grid_text(g, 1, (*y)++, g->w - 1, "A private tracefs instance records: no global tracing setting changes.", dim);
+	if (*y <= maxy)
+		fts_grid_printf(g, 1, (*y)++, g->w - 1, dim, "%s %s%s%s", st->out_exists ? "Replaces" : "Writes",
+				abs ? "" : st->cwd, abs ? "" : "/", st->m.output);
+}
+
+static void draw(const struct fts_session *s, struct fts_grid *g)
+{
+	const struct fts_setup_state *st = s->setup;
+	char bar[256], cmd[8192];
+	int y, maxy = g->h - 4;
+
+	y = fts_session_frame(s, g, "setup", fts_bind_bar(&keys, bar, sizeof(bar)));
 	if (!st || !st->ready) {
-		fts_grid_text(g, 1, y + 1, g->w - 1, "The recorder cannot be set up here (see below). q goes back.", dim);
+		fts_grid_text(g, 1, y + 1, g->w - 1, "The recorder cannot be set up here (see below). q goes back.",
+			      fts_theme_style(&s->theme, FTS_R_DIM));
 		return;
 	}
-	if (cannot_record(&st->caps)) {
+	if (cannot_record(&st->caps))
 		fts_grid_text(g, 1, y++, g->w - 1, cannot_record(&st->caps), fts_theme_style(&s->theme, FTS_R_ERROR));
-	}
-	/* CPUs */
-	fts_draw_section(s, g, 0, y++, g->w, "CPUs");
-	fts_grid_printf(g, 20, y - 1, g->w - 20, st->focus == F_CPUS ? sel : dim, " %d of %d selected: %s ",
-			fts_setup_selected(&st->m), st->m.ncpus,
-			fts_setup_cpulist(&st->m, list, sizeof(list), 0));
-	rows = (st->m.ncpus + per - 1) / per;
-	/* leave room for the rest: events 1+3, capture 1+6, what happens 2, probe 3 */
-	cpu_rows = maxy - y + 1 - 16 - (st->expanded ? 3 : 0);
-	if (cpu_rows < 1)
-		cpu_rows = 1;
-	if (cpu_rows > rows)
-		cpu_rows = rows;
-	if (rows > cpu_rows && cpu_rows > 1)
-		cpu_rows--; /* the "more rows" line */
-	if (st->cur / per < st->cpu_top)
-		st->cpu_top = st->cur / per;
-	if (st->cur / per >= st->cpu_top + cpu_rows)
-		st->cpu_top = st->cur / per - cpu_rows + 1;
-	for (int r = 0; r < cpu_rows; r++, y++) {
-		for (int c = 0; c < per; c++) {
-			int i = (st->cpu_top + r) * per + c;
-			struct fts_style cs = nrm;
-			char u[8];
-
-			if (i >= st->m.ncpus)
-				break;
-			if (st->focus == F_CPUS && i == st->cur)
-				cs = sel;
-			else if (!st->m.sel[i])
-				cs = dim;
-			if (st->m.util[i] < 0)
-				snprintf(u, sizeof(u), "  ?");
-			else
-				snprintf(u, sizeof(u), "%3.0f", st->m.util[i] * 100);
-			fts_grid_printf(g, 2 + c * 14, y, 13, cs, "[%c]%3d %s%%%s", st->m.sel[i] ? 'x' : ' ',
-					st->m.cpu[i], u, st->m.nnodes > 1 ? "" : "");
-			if (st->m.nnodes > 1)
-				fts_grid_printf(g, 2 + c * 14 + 11, y, 3, dim, "n%d", st->m.node[i]);
-			if (st->m.util[i] >= 0.8)
-				fts_grid_style(g, 2 + c * 14 + 7, y, 4, FTS_A_BOLD, -2, -2);
-		}
-	}
-	if (rows > cpu_rows)
-		fts_grid_printf(g, 2, y++, g->w - 2, dim, "(%d more rows of CPUs: move the cursor to scroll)", rows - cpu_rows);
-	/* events */
+	draw_cpus(s, g, &y);
 	fts_draw_section(s, g, 0, y++, g->w, "Events");
 	draw_events(s, g, &y, maxy);
-	/* options */
-	fts_draw_section(s, g, 0, y++, g->w, "Capture");
-	{
-		struct { enum field f; const char *label; char val[4200]; } opt[6];
-		char q[4200];
-
-		opt[0].f = F_BUFFER;
-		opt[0].label = "Buffer";
-		snprintf(opt[0].val, sizeof(opt[0].val), "%u KB per CPU x %d = %s of %s available", st->m.bf_kb,
-			 fts_setup_selected(&st->m), fts_fmt_bytes((double)fts_setup_mem_bytes(&st->m), a, sizeof(a)),
-			 st->avail_mem ? fts_fmt_bytes((double)st->avail_mem, b, sizeof(b)) : "?");
-		opt[1].f = F_DURATION;
-		opt[1].label = "Duration";
-		if (st->m.duration_s > 0)
-			snprintf(opt[1].val, sizeof(opt[1].val), "%ld s (0 = until stopped)", st->m.duration_s);
-		else
-			snprintf(opt[1].val, sizeof(opt[1].val), "until stopped (s stops and saves)");
-		opt[2].f = F_OUTPUT;
-		opt[2].label = "Output";
-		snprintf(opt[2].val, sizeof(opt[2].val), "%s (%s)", fts_shell_quote(st->m.output, q, sizeof(q)),
-			 strlen(st->m.output) > 4 && !strcmp(st->m.output + strlen(st->m.output) - 4, ".txt") ?
-			 "kernel text; Space: back to .dat" : "trace.dat; Space: .txt for kernel text");
-		opt[3].f = F_NSPID;
-		opt[3].label = "Pid map";
-		snprintf(opt[3].val, sizeof(opt[3].val), "%s", st->m.nspid ? "on: pid_mapping.json beside the output (container pids)" : "off");
-		opt[4].f = F_LIVETOP;
-		opt[4].label = "Live top";
-		snprintf(opt[4].val, sizeof(opt[4].val), "%s", !st->m.sched ? "needs the sched events" :
-			 st->m.live_top ? "on: tasks waiting and running most, decoded from the pages" : "off");
-		opt[5].f = F_BACKEND;
-		opt[5].label = "Backend";
-		snprintf(opt[5].val, sizeof(opt[5].val), "%s", backend[st->m.backend]);
-		for (int i = 0; i < 6 && y <= maxy; i++, y++) {
-			struct fts_style ls = st->focus == opt[i].f ? sel : hs;
-
-			fts_grid_printf(g, 2, y, 10, ls, "%-9s", opt[i].label);
-			if (st->ed.active && st->ed.field == (int)opt[i].f) {
-				int x = fts_grid_text(g, 12, y, g->w - 14, st->ed.buf, sel);
-
-				fts_grid_put(g, 12 + x, y, '_', sel);
-			} else {
-				fts_grid_text(g, 12, y, g->w - 12, opt[i].val, nrm);
-			}
-		}
-	}
-	if (st->ed.active && st->ed.field == F_CPUS && y <= maxy) {
-		int x = fts_grid_text(g, 2, y, 12, "CPU list: ", sel);
-
-		x += fts_grid_text(g, 2 + x, y, g->w - 4 - x, st->ed.buf, sel);
-		fts_grid_put(g, 2 + x, y, '_', sel);
-		y++;
-	}
-	/* what will happen */
-	if (y <= maxy) {
-		if (!getcwd(cwd, sizeof(cwd)))
-			snprintf(cwd, sizeof(cwd), ".");
-		if (fts_setup_mem_bytes(&st->m) > st->avail_mem && st->avail_mem)
-			fts_grid_printf(g, 1, y++, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
-					"The buffers need more memory than is available: lower the buffer or the CPUs");
-		else
-			fts_grid_text(g, 1, y++, g->w - 1,
-				      "A private tracefs instance records: no global tracing setting changes.", dim);
-		if (y <= maxy)
-			fts_grid_printf(g, 1, y++, g->w - 1, dim, "%s %s%s%s",
-					access(st->m.output, F_OK) == 0 ? "Replaces" : "Writes",
-					st->m.output[0] == '/' ? "" : cwd, st->m.output[0] == '/' ? "" : "/", st->m.output);
-	}
+	draw_options(s, g, &y, maxy);
+	if (y <= maxy)
+		draw_happen(s, g, &y, maxy);
 	if (y <= maxy)
 		draw_probe(s, g, y);
-	fts_setup_cmdline(&st->m, s->cmdline, sizeof(s->cmdline));
+	fts_session_cmdline(s, g, fts_setup_cmdline(&st->m, cmd, sizeof(cmd)));
 }
 
 /* Record or probe this choice: the options with their strings copied into @s. */
@@ -379,83 +492,6 @@ static void fill_opts(struct fts_session *s, const char *output)
 	fts_front_output_owner(&s->rec_opts.owner);
 }
 
-static void probe_cleanup(struct fts_setup_state *st)
-{
-	if (st->probe_path[0])
-		unlink(st->probe_path);
-	if (st->probe_dir[0])
-		rmdir(st->probe_dir);
-	st->probe_path[0] = st->probe_dir[0] = 0;
-}
-
-static void probe_start(struct fts_session *s)
-{
-	struct fts_setup_state *st = s->setup;
-	struct fts_record_opts o;
-	struct fts_err err = { 0 };
-	char cpus[1024];
-
-	st->probe_err[0] = 0;
-	st->probe_done = 0;
-	snprintf(st->probe_dir, sizeof(st->probe_dir), "/tmp/ftscope-probe-XXXXXX");
-	if (!mkdtemp(st->probe_dir)) {
-		snprintf(st->probe_err, sizeof(st->probe_err), "cannot make a temporary directory: %s", strerror(errno));
-		st->probe_dir[0] = 0;
-		return;
-	}
-	snprintf(st->probe_path, sizeof(st->probe_path), "%s/probe.dat", st->probe_dir);
-	fts_setup_opts(&st->m, &o, cpus, sizeof(cpus));
-	o.output = st->probe_path;
-	o.duration_s = 0;
-	o.nspid = 0;
-	if (fts_record_start(&o, &st->probe, &err)) {
-		snprintf(st->probe_err, sizeof(st->probe_err), "%s", err.msg);
-		st->probe = NULL;
-		probe_cleanup(st);
-		return;
-	}
-	st->probe_t0 = fts__clock_mono_s();
-}
-
-/* Read the probe's figures (when @measure), stop it without draining and delete its file. */
-static void probe_finish(struct fts_setup_state *st, int measure)
-{
-	struct fts_record_health h;
-	struct fts_err err = { 0 };
-
-	if (!st->probe)
-		return;
-	if (measure && fts_record_health(st->probe, &h) == 0) {
-		free(st->pc);
-		st->pc = calloc((size_t)h.ncpus + 1, sizeof(*st->pc));
-		st->nprobe = st->pc ? h.ncpus : 0;
-		st->probe_ev_s = h.elapsed_s > 0 ? (double)h.events / h.elapsed_s : 0;
-		st->probe_worst_bytes_s = 0;
-		st->probe_worst_cpu = h.ncpus ? h.cpu[0].cpu : 0;
-		st->probe_lost = h.lost;
-		for (int i = 0; i < st->nprobe; i++) {
-			st->pc[i].cpu = h.cpu[i].cpu;
-			st->pc[i].ev_s = h.elapsed_s > 0 ? (double)h.cpu[i].events / h.elapsed_s : 0;
-			/* bytes arrive a page at a time: use what was streamed, or the events at ~40 B each */
-			st->pc[i].bytes_s = h.elapsed_s > 0 ? (double)h.cpu[i].bytes_written / h.elapsed_s : 0;
-			if (st->pc[i].bytes_s < st->pc[i].ev_s * 40)
-				st->pc[i].bytes_s = st->pc[i].ev_s * 40;
-			st->pc[i].lost = h.cpu[i].lost;
-			if (st->pc[i].bytes_s > st->probe_worst_bytes_s) {
-				st->probe_worst_bytes_s = st->pc[i].bytes_s;
-				st->probe_worst_cpu = st->pc[i].cpu;
-			}
-		}
-		st->probe_lasts_s = fts_buffer_lasts_s(st->m.bf_kb, st->probe_worst_bytes_s);
-		st->probe_done = 1;
-		fts_record_health_release(&h);
-	}
-	if (fts_record_stop(st->probe, FTS_STOP_CUT, NULL, &err) && measure)
-		snprintf(st->probe_err, sizeof(st->probe_err), "%s", err.msg);
-	st->probe = NULL;
-	probe_cleanup(st);
-}
-
 static unsigned tick(struct fts_session *s)
 {
 	struct fts_setup_state *st = s->setup;
@@ -463,21 +499,23 @@ static unsigned tick(struct fts_session *s)
 
 	if (!st || !st->ready)
 		return 0;
-	if (st->probe && fts__clock_mono_s() - st->probe_t0 >= 1.0) {
-		probe_finish(st, 1);
-		return FTS_SR_REDRAW;
+	if (st->probe.r && fts__clock_mono_s() - st->probe.t0 >= FTS_RATE_PROBE_S) {
+		fts_rate_probe_finish(&st->probe, s->mach, st->m.bf_kb, 1);
+		keep_visible(s); /* the result takes rows */
+		return FTS_RX_REDRAW;
 	}
-	if (st->probe || fts__clock_mono_s() - st->util_t < 1.0)
+	if (st->probe.r || fts__clock_mono_s() - st->util_t < 1.0)
 		return 0;
 	st->util_t = fts__clock_mono_s();
-	if (fts_cpustat_read("/proc/stat", &cur))
-		return 0;
+	refresh_paths(s, st);
+	if (fts_cpustat_read(s->mach->proc_stat, &cur))
+		return FTS_RX_REDRAW;
 	for (int i = 0; i < st->m.ncpus; i++)
 		st->m.util[i] = fts_cpustat_util(&st->prev, &cur, st->m.cpu[i]);
 	fts_cpustat_free(&st->prev);
 	st->prev = cur;
-	fts_meminfo_available("/proc/meminfo", &st->avail_mem);
-	return FTS_SR_REDRAW;
+	fts_meminfo_available(s->mach->proc_meminfo, &st->avail_mem);
+	return FTS_RX_REDRAW;
 }
 
 static void commit_edit(struct fts_session *s)
@@ -584,81 +622,72 @@ static unsigned start_recording(struct fts_session *s)
 
 	if (cannot_record(&st->caps)) {
 		fts_session_say(s, 1, "cannot record: %s", cannot_record(&st->caps));
-		return FTS_SR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	if (!fts_setup_selected(&st->m)) {
 		fts_session_say(s, 1, "no CPU selected: Space toggles one, a selects all");
-		return FTS_SR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	if (!st->m.sched && !st->m.irq && !st->m.futex) {
 		fts_session_say(s, 1, "no event group selected: choose sched, irq or futex");
-		return FTS_SR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	if (st->avail_mem && fts_setup_mem_bytes(&st->m) > st->avail_mem) {
 		fts_session_say(s, 1, "the buffers need more memory than is available; lower the buffer size");
-		return FTS_SR_REDRAW;
+		return FTS_RX_REDRAW;
 	}
 	fill_opts(s, st->m.output);
 	fts_setup_cmdline(&st->m, s->setup_cmdline, sizeof(s->setup_cmdline));
 	s->next = FTS_SCR_RECORD;
-	return FTS_SR_GOTO;
+	return FTS_RX_GOTO;
 }
 
-static unsigned key(struct fts_session *s, int k)
+/* Up/Down move on the CPU grid while it has the focus, else between fields. */
+static void move(struct fts_setup_state *st, int a, int per)
 {
-	struct fts_setup_state *st = s->setup;
-	int per = cells_per_row(s->grid.w);
-
-	if (!st || !st->ready) {
-		if (k == 'q' || k == FTS_KEY_ESC) {
-			s->next = FTS_SCR_HOME;
-			return FTS_SR_GOTO;
-		}
-		return 0;
-	}
-	if (st->ed.active) {
-		enum fts_edit_result r = fts_edit_key(&st->ed, k);
-
-		if (r == FTS_EDIT_DONE)
-			commit_edit(s);
-		return FTS_SR_REDRAW;
-	}
-	if (st->probe) {
-		if (k == FTS_KEY_ESC || k == 'q' || k == 'p') {
-			probe_finish(st, 0);
-			fts_session_say(s, 0, "probe stopped");
-		}
-		return FTS_SR_REDRAW;
-	}
-	s->msg[0] = 0;
-	switch (k) {
-	case 'q': case FTS_KEY_ESC:
-		s->next = FTS_SCR_HOME;
-		return FTS_SR_GOTO;
-	case 'k': case FTS_KEY_UP: case FTS_KEY_BTAB:
-		if (st->focus == F_CPUS && st->cur >= per && k != FTS_KEY_BTAB)
+	switch (a) {
+	case A_UP:
+		if (st->focus == F_CPUS && st->cur >= per) {
 			st->cur -= per;
-		else
-			st->focus = st->focus ? st->focus - 1 : F__COUNT - 1;
-		break;
-	case 'j': case FTS_KEY_DOWN: case FTS_KEY_TAB:
-		if (st->focus == F_CPUS && st->cur + per < st->m.ncpus && k != FTS_KEY_TAB)
+			return;
+		}
+		/* fall through */
+	case A_PREV_FIELD:
+		st->focus = st->focus ? st->focus - 1 : F__COUNT - 1;
+		return;
+	case A_DOWN:
+		if (st->focus == F_CPUS && st->cur + per < st->m.ncpus) {
 			st->cur += per;
-		else
-			st->focus = (st->focus + 1) % F__COUNT;
-		break;
-	case 'h': case FTS_KEY_LEFT:
+			return;
+		}
+		/* fall through */
+	case A_NEXT_FIELD:
+		st->focus = (st->focus + 1) % F__COUNT;
+		return;
+	case A_LEFT:
 		if (st->focus == F_CPUS && st->cur > 0)
 			st->cur--;
-		break;
-	case 'l': case FTS_KEY_RIGHT:
+		return;
+	case A_RIGHT:
 		if (st->focus == F_CPUS && st->cur + 1 < st->m.ncpus)
 			st->cur++;
-		break;
-	case ' ':
-		toggle(s);
-		break;
-	case FTS_KEY_ENTER:
+		return;
+	default:
+		return;
+	}
+}
+
+static unsigned action(struct fts_session *s, int a)
+{
+	struct fts_setup_state *st = s->setup;
+	int node, got;
+
+	switch (a) {
+	case A_BACK:
+		s->next = FTS_SCR_HOME;
+		return FTS_RX_GOTO;
+	case A_TOGGLE: toggle(s); break;
+	case A_EDIT:
 		if (st->focus == F_CPUS)
 			fts_edit_begin(&st->ed, F_CPUS, "");
 		else if (st->focus == F_OUTPUT || st->focus == F_BUFFER || st->focus == F_DURATION)
@@ -666,61 +695,93 @@ static unsigned key(struct fts_session *s, int k)
 		else
 			toggle(s);
 		break;
-	case 'a':
-		memset(st->m.sel, 1, (size_t)st->m.ncpus);
-		break;
-	case 'n': {
-		int node = st->node_cycle % (st->m.nnodes > 0 ? st->m.nnodes : 1), got;
-
-		st->node_cycle++;
+	case A_ALL: memset(st->m.sel, 1, (size_t)st->m.ncpus); break;
+	case A_NODE:
+		node = st->node_cycle++ % (st->m.nnodes > 0 ? st->m.nnodes : 1);
 		got = fts_setup_select_node(&st->m, node);
 		fts_session_say(s, 0, got ? "NUMA node %d: %d CPUs" : "no CPU on NUMA node %d", node, got);
 		break;
-	}
-	case 'c':
+	case A_LIST:
 		st->focus = F_CPUS;
 		fts_edit_begin(&st->ed, F_CPUS, "");
 		break;
-	case 'x':
-		st->expanded = !st->expanded;
-		break;
-	case 'p':
+	case A_EXPAND: st->expanded = !st->expanded; break;
+	case A_PROBE:
 		if (cannot_record(&st->caps))
 			fts_session_say(s, 1, "cannot probe: %s", cannot_record(&st->caps));
 		else
-			probe_start(s);
+			fts_rate_probe_start(&st->probe, s->mach, &st->m, fts__clock_mono_s());
 		break;
-	case 'r':
+	case A_RECORD:
 		return start_recording(s);
 	default:
-		return 0;
+		move(st, a, cells_per_row(s->w));
+		break;
 	}
-	return FTS_SR_REDRAW;
+	return FTS_RX_REDRAW;
 }
 
-static void on_signal(struct fts_session *s, int sig)
+static unsigned key(struct fts_session *s, int k)
+{
+	struct fts_setup_state *st = s->setup;
+	int a = fts_bind_action(&keys, k);
+	unsigned r;
+
+	if (!st || !st->ready) {
+		if (a != A_BACK)
+			return 0;
+		s->next = FTS_SCR_HOME;
+		return FTS_RX_GOTO;
+	}
+	if (st->ed.active) {
+		if (fts_edit_key(&st->ed, k) == FTS_EDIT_DONE)
+			commit_edit(s);
+		refresh_paths(s, st);
+		keep_visible(s);
+		return FTS_RX_REDRAW;
+	}
+	if (st->probe.r) {
+		if (a == A_BACK || a == A_PROBE) {
+			fts_rate_probe_finish(&st->probe, s->mach, st->m.bf_kb, 0);
+			fts_session_say(s, 0, "probe stopped");
+		}
+		return FTS_RX_REDRAW;
+	}
+	if (!a)
+		return 0;
+	s->msg[0] = 0;
+	r = action(s, a);
+	if (s->setup) {
+		refresh_paths(s, st);
+		keep_visible(s);
+	}
+	return r;
+}
+
+static int leave(struct fts_session *s, int sig)
 {
 	struct fts_setup_state *st = s->setup;
 
 	(void)sig;
 	if (!st)
-		return;
-	probe_finish(st, 0);
+		return 0;
+	fts_rate_probe_free(&st->probe, s->mach);
 	fts_setup_free(&st->m);
 	fts_record_caps_release(&st->caps);
 	fts_cpustat_free(&st->prev);
-	free(st->pc);
 	free(st);
 	s->setup = NULL;
+	return 0;
 }
 
 const struct fts_screen_ops fts_screen_setup = {
 	.title = "setup",
 	.enter = enter,
+	.layout = keep_visible,
 	.draw = draw,
 	.key = key,
 	.tick = tick,
 	.tick_ms = 250,
-	.help = help,
-	.on_signal = on_signal,
+	.keys = &keys,
+	.leave = leave,
 };

@@ -1,25 +1,38 @@
 // SPDX-License-Identifier: MIT
 /*
- * term.c - ncursesw under the view: blit cells, read keys and mouse, and
- * always give the terminal back.
+ * term.c - ncursesw under the screens: blit cells, read keys, mouse and
+ * signals as one event stream, and always give the terminal back.
  *
- * The saved termios and the restore sequence live in this file's statics:
- * they are the TUI's screen, and crash handlers need them without any
- * locking or allocation. SIGTERM, SIGHUP and SIGINT only set a flag that
- * the loop sees within one read timeout (restore, then re-raise); crash
+ * The saved termios, the restore sequence and the signal pipe live in this
+ * file's statics: they are the TUI's screen, and signal handlers need them
+ * without any locking or allocation. Loop signals (SIGWINCH, SIGTSTP,
+ * SIGCONT, SIGTERM, SIGHUP, SIGINT, SIGQUIT) only write their number into
+ * the pipe, which fts_term_read polls beside the terminal (the self-pipe of
+ * tmux's proc.c): no window between a flag test and a blocking read. Crash
  * signals restore with write(2)/tcsetattr(3), which are async-signal-safe,
  * and re-raise at once.
+ *
+ * The handlers are installed before newterm(), so ncurses installs none of
+ * its own (it only takes over signals left at SIG_DFL): Ctrl+Z and fg go
+ * through fts_term_suspend and the SIGCONT event, which sends again the
+ * modes ftscope sets itself (button-event mouse tracking) that curses does
+ * not restore on resume.
  */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
 
+#include "front/tty.h"
 #include "tui/kit/keys.h"
 #include "tui/term/term.h"
 
@@ -27,6 +40,8 @@ static struct termios saved_tio;
 static int saved_tio_ok;
 static volatile sig_atomic_t open_flag;
 static volatile sig_atomic_t pending_sig;
+static int sig_pipe[2] = { -1, -1 };
+static SCREEN *screen;
 
 /* colour pairs handed out on demand: (fg, bg) -> pair number */
 #define MAX_PAIRS 255
@@ -38,6 +53,13 @@ static int have_colors;
 
 /* Leave the alternate screen, show the cursor, stop mouse reports, reset attributes. */
 static const char restore_seq[] = "\033[?1002l\033[?1000l\033[?1006l\033[0m\033[?25h\033[?1049l\r\n";
+/* The modes ftscope sets itself, beyond curses: button-event mouse tracking (drag-to-pan). */
+static const char modes_on[] = "\033[?1002h";
+static const char modes_off[] = "\033[?1002l";
+
+static const int crash_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+static const int loop_sigs[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT };
+#define NLOOP (sizeof(loop_sigs) / sizeof(loop_sigs[0]))
 
 static void crash_handler(int sig)
 {
@@ -52,64 +74,92 @@ static void crash_handler(int sig)
 	raise(sig);
 }
 
-static void quit_handler(int sig)
+/* A loop signal: its number into the pipe (a full pipe drops it: one is pending anyway). */
+static void loop_handler(int sig)
 {
-	pending_sig = sig;
-}
+	int saved = errno;
+	unsigned char b = (unsigned char)sig;
+	ssize_t r = write(sig_pipe[1], &b, 1);
 
-int fts_term_usable(void)
-{
-	const char *term = getenv("TERM");
-
-	return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && term && *term &&
-	       strcmp(term, "dumb") != 0;
+	(void)r;
+	errno = saved;
 }
 
 static void install_handlers(void)
 {
-	static const int crash[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
-	static const int quit[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = crash_handler;
 	sa.sa_flags = SA_RESETHAND;
-	for (size_t i = 0; i < sizeof(crash) / sizeof(crash[0]); i++)
-		sigaction(crash[i], &sa, NULL);
-	sa.sa_handler = quit_handler;
-	sa.sa_flags = 0; /* no SA_RESTART: a blocking read returns and the loop sees the flag */
-	for (size_t i = 0; i < sizeof(quit) / sizeof(quit[0]); i++)
-		sigaction(quit[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof(crash_sigs) / sizeof(crash_sigs[0]); i++)
+		sigaction(crash_sigs[i], &sa, NULL);
+	sa.sa_handler = loop_handler;
+	sa.sa_flags = SA_RESTART; /* the pipe wakes poll(); nothing needs EINTR */
+	for (size_t i = 0; i < NLOOP; i++)
+		sigaction(loop_sigs[i], &sa, NULL);
 }
 
-int fts_term_open(int *colors)
+static void default_handlers(void)
 {
-	if (!fts_term_usable())
-		return -ENOTTY;
-	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
-		saved_tio_ok = 1;
-	install_handlers();
-	if (!initscr())
-		return -ENOTTY;
-	open_flag = 1;
+	for (size_t i = 0; i < NLOOP; i++)
+		signal(loop_sigs[i], SIG_DFL);
+}
+
+static void close_pipe(void)
+{
+	for (int i = 0; i < 2; i++) {
+		if (sig_pipe[i] >= 0)
+			close(sig_pipe[i]);
+		sig_pipe[i] = -1;
+	}
+}
+
+static void set_modes(void)
+{
 	cbreak();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
+	mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED |
+		  REPORT_MOUSE_POSITION, NULL);
+	mouseinterval(0);
+}
+
+int fts_term_open(int *colors, char *why, size_t whylen)
+{
+	const char *term = getenv("TERM");
+
+	if (!fts_tty_interactive()) {
+		snprintf(why, whylen, "not an interactive terminal (or TERM=dumb)");
+		return -ENOTTY;
+	}
+	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
+		saved_tio_ok = 1;
+	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK)) {
+		snprintf(why, whylen, "cannot make a pipe: %s", strerror(errno));
+		return -errno;
+	}
+	install_handlers();
+	screen = newterm(NULL, stdout, stdin);
+	if (!screen) {
+		default_handlers();
+		close_pipe();
+		snprintf(why, whylen, "unknown terminal type TERM=%.200s (no terminfo entry)", term);
+		return -ENOENT;
+	}
+	open_flag = 1;
+	set_modes();
 	have_colors = 0;
 	if (has_colors() && start_color() == OK) {
 		use_default_colors();
 		have_colors = COLORS >= 256 ? 256 : COLORS >= 8 ? 8 : 0;
 	}
 	*colors = have_colors;
-	mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED |
-		  REPORT_MOUSE_POSITION, NULL);
-	mouseinterval(0);
-	/* button-event tracking: motion while a button is held, for drag-to-pan */
-	fputs("\033[?1002h", stdout);
+	fputs(modes_on, stdout);
 	fflush(stdout);
 	return 0;
 }
@@ -118,12 +168,16 @@ void fts_term_close(void)
 {
 	if (!open_flag)
 		return;
-	fputs("\033[?1002l", stdout);
+	fputs(modes_off, stdout);
 	fflush(stdout);
 	mousemask(0, NULL);
 	curs_set(1);
 	endwin();
+	delscreen(screen);
+	screen = NULL;
 	open_flag = 0;
+	default_handlers();
+	close_pipe();
 }
 
 void fts_term_size(int *w, int *h)
@@ -208,23 +262,10 @@ static int map_key(int ch)
 	return FTS_TERM_NONE;
 }
 
-int fts_term_read(int timeout_ms, struct fts_term_mouse *m)
+static int read_mouse(struct fts_term_mouse *m)
 {
 	MEVENT me;
-	int ch;
 
-	if (pending_sig)
-		return FTS_TERM_SIGNAL;
-	timeout(timeout_ms);
-	ch = getch();
-	if (pending_sig)
-		return FTS_TERM_SIGNAL;
-	if (ch == ERR)
-		return FTS_TERM_NONE;
-	if (ch == KEY_RESIZE)
-		return FTS_TERM_RESIZE;
-	if (ch != KEY_MOUSE)
-		return map_key(ch);
 	if (getmouse(&me) != OK)
 		return FTS_TERM_NONE;
 	m->x = me.x;
@@ -242,6 +283,94 @@ int fts_term_read(int timeout_ms, struct fts_term_mouse *m)
 	else
 		return FTS_TERM_NONE;
 	return FTS_TERM_MOUSE;
+}
+
+/* A key curses already has (typeahead, or what poll saw), without waiting. */
+static int read_key(struct fts_term_mouse *m)
+{
+	int ch;
+
+	timeout(0);
+	ch = getch();
+	if (ch == ERR)
+		return FTS_TERM_NONE;
+	if (ch == KEY_RESIZE)
+		return FTS_TERM_RESIZE;
+	if (ch == KEY_MOUSE)
+		return read_mouse(m);
+	return map_key(ch);
+}
+
+/* After SIGCONT: curses' own modes, then ours, then a full repaint by the caller. */
+static void resume(void)
+{
+	reset_prog_mode();
+	set_modes();
+	clearok(curscr, TRUE);
+	refresh();
+	fputs(modes_on, stdout);
+	fflush(stdout);
+}
+
+/* What signal @sig means to the loop. */
+static int signal_event(int sig)
+{
+	struct winsize ws;
+
+	switch (sig) {
+	case SIGWINCH:
+		if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
+			resizeterm(ws.ws_row, ws.ws_col);
+		return FTS_TERM_RESIZE;
+	case SIGTSTP:
+		return FTS_TERM_SUSPEND;
+	case SIGCONT:
+		resume();
+		return FTS_TERM_RESUME;
+	default:
+		pending_sig = sig;
+		return FTS_TERM_SIGNAL;
+	}
+}
+
+int fts_term_read(int timeout_ms, struct fts_term_mouse *m)
+{
+	struct pollfd pf[2] = { { .fd = sig_pipe[0], .events = POLLIN },
+				{ .fd = STDIN_FILENO, .events = POLLIN } };
+	unsigned char b;
+	int k;
+
+	for (;;) {
+		if (read(sig_pipe[0], &b, 1) == 1)
+			return signal_event(b);
+		k = read_key(m);
+		if (k != FTS_TERM_NONE)
+			return k;
+		if (poll(pf, 2, timeout_ms) <= 0)
+			return FTS_TERM_NONE;
+		if (!(pf[0].revents & POLLIN) && !(pf[1].revents & POLLIN)) {
+			/* a hung-up terminal polls ready for ever: wait on the signals alone (SIGHUP follows) */
+			poll(pf, 1, timeout_ms);
+			pf[1].fd = -1;
+		}
+		/* something arrived: read it without waiting again */
+		timeout_ms = 0;
+	}
+}
+
+void fts_term_suspend(void)
+{
+	struct sigaction sa, old;
+
+	fputs(modes_off, stdout);
+	fflush(stdout);
+	endwin();
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGTSTP, &sa, &old);
+	kill(getpid(), SIGTSTP); /* stops here until fg */
+	sigaction(SIGTSTP, &old, NULL);
 }
 
 int fts_term_pending_signal(void)
