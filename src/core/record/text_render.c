@@ -37,6 +37,12 @@ static int render_one(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	unsigned long long secs = rec->ts / 1000000000ull, usecs = (rec->ts % 1000000000ull) / 1000;
 
 	(void)h;
+	/*
+	 * libtracecmd 3.1.6 goes on iterating after a callback returned 1 (as
+	 * seen here: 14 more calls after a cut), so a stop is kept here.
+	 */
+	if (rd->stopped || rd->werr)
+		return 1;
 	if (rec->missed_events > 0)
 		fprintf(rd->out, "CPU:%d [LOST %lld EVENTS]\n", cpu, rec->missed_events);
 	else if (rec->missed_events < 0)
