@@ -5,7 +5,9 @@
 # scripts' event set is that list. Needs neither root nor tracefs.
 FTS=$1
 SRC=$2
+WORK=$3
 fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
 # The table as the header spells it: X(KIND, group, "system", "event", ...)
 table=$(sed -n 's/^[[:space:]]*X([A-Z_]*, *\([a-z]*\), *"\([a-z_]*\)", *"\([a-z_]*\)".*/\1 \2\/\3/p' \
 	"$SRC/include/ftscope/event.h")
