@@ -30,4 +30,19 @@ pct=$(sed 's/.*(\([0-9.]*\)% of one core).*/\1/' <<<"$line")
 awk -v p="$pct" 'BEGIN { exit !(p < 5) }' || fail "the live top cost $pct% of a core"
 trace-cmd report -i t.dat 2>/dev/null | grep -c 'ftscope_clock' | grep -qx 2 || fail "the capture lost its clock markers"
 echo "ok: live top ($line)"
+# The live top's last figures are what `ftscope stats --window` says of the
+# capture: the same pages replayed through the top's engine (fts_top_replay)
+# give the live ranking, and agree with stats over the window they report.
+REPLAY=$(dirname "$WORK")/fts_top_replay
+if [ -x "$REPLAY" ] && ! grep -q 'skipped pages' log; then
+	"$REPLAY" t.dat 5 > top.txt || fail "replaying t.dat through the top's engine failed"
+	live=$(grep '^  top runnable:' log | tail -1 | sed 's/^  top runnable://')
+	want=$(awk '$1 == "runnable" && n++ < 3 { printf " (%d) %.2fs", $2, $3 / 1e9 }' top.txt)
+	got=$(sed 's/ [^ ]*(\([0-9]*\)) \([0-9.]*s\)/ (\1) \2/g' <<<"$live")
+	[ "$got" = "$want" ] || fail "the live top's last ranking ($got) is not its replay's ($want)"
+	read -r _ a _ < <(grep '^window ' top.txt)
+	"$FTS" stats t.dat --window "${a}ns.." --format json --top 0 > stats.json || fail "stats --window failed"
+	python3 "$SRC/tests/record/top_compare.py" top.txt stats.json || fail "the live top disagrees with ftscope stats"
+	echo "ok: the live top's last figures are ftscope stats --window ${a}ns.. of the capture"
+fi
 grep -A3 'top runnable' log | tail -4
