@@ -57,7 +57,6 @@ struct eng_cpu {
 struct rec_top_engine {
 	struct fts_dat_dec *dec;
 	struct dat_page_fmt pfmt;
-	int old_format;
 	int n;
 	struct eng_cpu *c;
 	uint64_t fed_ts;           /* the newest record merged */

@@ -51,14 +51,11 @@ static_assert(DAT_NR_KINDS < DAT_KIND_NONE, "more event kinds than kind_of_id ca
  */
 static_assert(DAT_KIND_PRINT == FTS_EV_LOST && FTS_EV_LOST + 1 == FTS_EV__COUNT,
 	      "the print kind collides with a modelled event type");
-/* fts_dat_dec_select's mask has one bit per type. */
-static_assert(FTS_EV__COUNT <= 32, "more event types than the selection mask holds");
 
 struct dat_kind {
 	const struct dat_kind_desc *desc;
 	struct tep_format_field *f[DAT_MAX_FIELDS];
 	int min_size;   /* where the event's fixed fields end */
-	int found;      /* the handle's formats have the event */
 };
 
 struct dat_state {
@@ -77,7 +74,6 @@ struct fts_dat_dec {
 	struct dat_kind kinds[DAT_NR_KINDS];
 	unsigned char *kind_of_id;  /* event id -> index in kinds, or DAT_KIND_NONE */
 	int nr_ids;
-	uint32_t selected;          /* 1u << type: decoded; the rest read as OTHER */
 	struct tep_event *sched_switch;
 	int switch_size;            /* bytes of sched_switch's fixed fields (render bound) */
 	int common_size;            /* bytes of the common fields (type, pid) every record needs */
@@ -333,7 +329,6 @@ struct fts_dat_dec *fts_dat_dec_new(struct tep_handle *tep)
 	if (!tc)
 		return NULL;
 	tc->tep = tep;
-	tc->selected = ~0u;
 	for (int i = 0; i < DAT_COMM_CACHE; i++)
 		tc->comms[i].pid = -1;
 	for (int i = 0; i < DAT_NR_KINDS; i++) {
@@ -343,7 +338,6 @@ struct fts_dat_dec *fts_dat_dec_new(struct tep_handle *tep)
 		tc->kinds[i].desc = d;
 		if (!ev)
 			continue;
-		tc->kinds[i].found = 1;
 		for (int j = 0; j < DAT_MAX_FIELDS && d->fields[j]; j++)
 			tc->kinds[i].f[j] = tep_find_field(ev, d->fields[j]);
 		tc->kinds[i].min_size = fields_end(ev->format.fields, ev->format.nr_fields);
@@ -379,16 +373,6 @@ struct fts_dat_dec *fts_dat_dec_new(struct tep_handle *tep)
 struct tep_handle *fts_dat_dec_tep(const struct fts_dat_dec *d)
 {
 	return d->tep;
-}
-
-int fts_dat_dec_has(const struct fts_dat_dec *d, enum fts_ev_type type)
-{
-	return (unsigned)type < (unsigned)DAT_KIND_PRINT && d->kinds[type].found;
-}
-
-void fts_dat_dec_select(struct fts_dat_dec *d, uint32_t types)
-{
-	d->selected = types;
 }
 
 static const char *comm_of(struct fts_dat_dec *tc, int pid)
@@ -569,8 +553,6 @@ enum fts_dat_rec fts_dat_decode(struct fts_dat_dec *tc, const struct tep_record 
 			info->text_len = fld_str(k->f[0], r, &info->text);
 		return FTS_DAT_PRINT;
 	}
-	if (!(tc->selected & (1u << k->desc->type)))
-		return FTS_DAT_OTHER;
 	if (r->size < k->min_size) {
 		if (info) {
 			info->name = k->desc->name;

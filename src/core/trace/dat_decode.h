@@ -27,7 +27,7 @@ struct fts_dat_dec;
 /* What fts_dat_decode made of a record. */
 enum fts_dat_rec {
 	FTS_DAT_EVENT,   /* @ev is filled */
-	FTS_DAT_OTHER,   /* a kind we do not model (or not selected), or too short for a header */
+	FTS_DAT_OTHER,   /* a kind we do not model, or too short for a record header */
 	FTS_DAT_PRINT,   /* an ftrace print: its text in the info */
 	FTS_DAT_SHORT,   /* shorter than its format's fixed fields: corrupt (the info says why) */
 };
@@ -50,16 +50,6 @@ void fts_dat_dec_free(struct fts_dat_dec *d);
 
 /* fts_dat_dec_tep - the tep handle @d decodes with. */
 struct tep_handle *fts_dat_dec_tep(const struct fts_dat_dec *d);
-
-/* fts_dat_dec_has - 1 when @tep's formats have the event of @type. */
-int fts_dat_dec_has(const struct fts_dat_dec *d, enum fts_ev_type type);
-
-/*
- * fts_dat_dec_select - decode only the types whose bit (1u << type) is set
- * in @types; the others come back as FTS_DAT_OTHER without being read (the
- * live top reads only what its figures need). Prints are always recognised.
- */
-void fts_dat_dec_select(struct fts_dat_dec *d, uint32_t types);
 
 /*
  * fts_dat_decode - decode record @r (of CPU r->cpu at r->ts) into @ev.
