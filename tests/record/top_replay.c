@@ -140,6 +140,42 @@ static int file_page_size(int fd)
 	return nul ? (int)fts_le32(nul + 3) : 0;
 }
 
+/* Every page, CPU after CPU. */
+static void feed_all(struct rec_top_engine *e, int fd, struct src *srcs, int n,
+		     unsigned char *page, int psz, struct kbuffer *kb)
+{
+	for (int i = 0; i < n; i++) {
+		for (; next_page(fd, &srcs[i], page, psz, kb); srcs[i].off += (uint64_t)psz)
+			rec_top_engine_page(e, i, page);
+	}
+}
+
+/* From the first full page on, one tick every @step ns of trace time: the pages full by then. */
+static void feed_paced(struct rec_top_engine *e, int fd, struct src *srcs, int n,
+		       unsigned char *page, int psz, struct kbuffer *kb, uint64_t step)
+{
+	uint64_t now = UINT64_MAX;
+	int left = 1;
+
+	for (int i = 0; i < n; i++) {
+		if (next_page(fd, &srcs[i], page, psz, kb) && srcs[i].full_at < now)
+			now = srcs[i].full_at;
+	}
+	while (left) {
+		left = 0;
+		for (int i = 0; i < n; i++) {
+			while (next_page(fd, &srcs[i], page, psz, kb) && srcs[i].full_at <= now) {
+				rec_top_engine_page(e, i, page);
+				srcs[i].off += (uint64_t)psz;
+			}
+			left |= srcs[i].off + (uint64_t)psz <= srcs[i].end;
+		}
+		if (rec_top_engine_tick(e, 0))
+			return;
+		now += step;
+	}
+}
+
 static void print_task(const char *what, const struct fts_record_top_task *t, double s)
 {
 	printf("%s %d %lld %s\n", what, t->pid, (long long)llround(s * 1e9), t->comm);
@@ -183,34 +219,10 @@ int main(int argc, char **argv)
 			   KBUFFER_ENDIAN_LITTLE);
 	if (!page || !kb || rec_top_engine_new(tep, n, cpus, psz, window, &e, &err))
 		return fprintf(stderr, "top_replay: %s\n", err.msg), 1;
-	if (!tick_ms) {
-		for (int i = 0; i < n; i++) {
-			for (; next_page(fd, &srcs[i], page, psz, kb); srcs[i].off += (uint64_t)psz)
-				rec_top_engine_page(e, i, page);
-		}
-	} else {
-		/* from the first full page on, one tick every TICK_MS of trace time */
-		uint64_t now = UINT64_MAX, step = (uint64_t)tick_ms * 1000000u;
-		int left = 1;
-
-		for (int i = 0; i < n; i++) {
-			if (next_page(fd, &srcs[i], page, psz, kb) && srcs[i].full_at < now)
-				now = srcs[i].full_at;
-		}
-		while (left) {
-			left = 0;
-			for (int i = 0; i < n; i++) {
-				while (next_page(fd, &srcs[i], page, psz, kb) && srcs[i].full_at <= now) {
-					rec_top_engine_page(e, i, page);
-					srcs[i].off += (uint64_t)psz;
-				}
-				left |= srcs[i].off + (uint64_t)psz <= srcs[i].end;
-			}
-			if (rec_top_engine_tick(e, 0))
-				break;
-			now += step;
-		}
-	}
+	if (tick_ms)
+		feed_paced(e, fd, srcs, n, page, psz, kb, (uint64_t)tick_ms * 1000000u);
+	else
+		feed_all(e, fd, srcs, n, page, psz, kb);
 	if (rec_top_engine_tick(e, 1) || rec_top_engine_figures(e, &top))
 		return fprintf(stderr, "top_replay: %s\n", rec_top_engine_error(e)), 1;
 	rec_top_engine_window(e, &b, &en);

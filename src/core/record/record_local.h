@@ -7,7 +7,8 @@
  *     -> health.c   (sampler thread: rates, loss, the duration deadline)
  *          -> stream.c, instance.c
  *     -> stream.c   (per-CPU reader threads splicing pages to stream files)
- *     -> top.c      (optional live top decoded from the streams) -> stream.c
+ *     -> top.c      (optional live top read from the streams) -> stream.c,
+ *          -> top_engine.c (trace's decoder, the sched model, fts_stats)
  *     -> tracecmd.c (the `trace-cmd record` backend)  -> instance.c
  *     -> assemble.c (trace.dat / text output at stop)
  *          -> tracedat_write.c, text_render.c, pidscan.c
