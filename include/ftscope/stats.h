@@ -163,29 +163,11 @@ struct fts_sink *fts_stats_sink(struct fts_stats *st);
  * For callers that feed the sink by hand. More items may follow (a live
  * view): the rows are then gone until the next finish, which counts
  * everything fed so far. The rows' strings stay valid until more items are
- * fed, fts_stats_restart or fts_stats_free.
+ * fed or fts_stats_free.
  *
  * Returns 0 or -ENOMEM.
  */
 int fts_stats_finish(struct fts_stats *st, struct fts_err *err);
-
-/**
- * fts_stats_restart - count again from nothing, over a new window
- * @st: the collector
- * @win_begin: the window's start (output ns, as fts_stats_opts.win_begin)
- * @win_end: its end, > @win_begin
- * @err: filled on error
- *
- * For a live view that keeps one collector per time slot and feeds it the
- * items of a model that goes on: every count and row goes, while the lanes
- * declared so far stay (a model declares each lane once), and so do the
- * tasks and names seen (memory grows with the tasks ever seen, not with
- * items). The CPU filter stays.
- *
- * Returns 0, or -EINVAL for an empty window.
- */
-int fts_stats_restart(struct fts_stats *st, uint64_t win_begin, uint64_t win_end,
-		      struct fts_err *err);
 
 /**
  * fts_stats_free - release a collector and its sink
@@ -214,8 +196,8 @@ size_t fts_stats_ntasks(const struct fts_stats *st);
  * @st: the collector, finished
  * @i: < fts_stats_ntasks()
  *
- * Returns the row, valid until more items are fed, fts_stats_restart or
- * fts_stats_free (sorting reorders, never moves rows).
+ * Returns the row, valid until more items are fed or fts_stats_free (sorting
+ * reorders, never moves rows).
  */
 const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i);
 

@@ -243,30 +243,43 @@ static void expect_same_rows(struct fts_stats *a, struct fts_stats *b)
 }
 
 /*
- * A restarted collector (the live top's per-slot reuse) counts exactly what a
- * fresh one with the same window counts: nothing of the first pass is left,
- * and the lanes declared before the restart still resolve.
+ * A live view finishes, feeds more and finishes again (the live top's
+ * per-second collectors): the rows vanish while items come, and the next
+ * finish counts everything fed so far; a finish with nothing new changes
+ * nothing.
  */
-static void test_restart(void **state)
+static void test_refinish(void **state)
 {
 	struct fts_stats_opts so = { .has_window = 1, .win_begin = US(1500), .win_end = US(2000) };
-	struct fts_pipeline_opts po = { .input = FIXTURE };
-	struct fts_stats *fresh = run(FIXTURE, &so), *st = run(FIXTURE, NULL);
+	struct fts_stats *fresh = run(FIXTURE, &so), *st;
+	struct fts_lane lane = { .id = 0, .group = FTS_GROUP_TASK, .tid = "worker:7" };
+	struct fts_item it = { .lane = 0, .kind = FTS_ITEM_RUNNING, .ts = 1000, .dur = 100 };
 	struct fts_err err = { 0 };
-	struct fts_sink *sinks[1] = { fts_stats_sink(st) };
+	struct fts_sink *k;
 
 	(void)state;
-	assert_true(fts_stats_ntasks(st) > 0);
-	assert_int_equal(fts_stats_restart(st, US(2000), US(1500), &err), -EINVAL);
-	assert_int_equal(fts_stats_restart(st, US(1500), US(2000), &err), 0);
-	assert_int_equal(fts_stats_ntasks(st), 0);
-	assert_int_equal(fts_stats_ncpus(st), 0);
-	if (fts_pipeline_run(&po, sinks, 1, NULL, &err))
-		fail_msg("pipeline: %s", err.msg);
+	assert_int_equal(fts_stats_finish(fresh, &err), 0);
+	st = run(FIXTURE, &so);
 	expect_same_rows(st, fresh);
-	/* finishing again without new items changes nothing */
+	fts_stats_free(st);
+	assert_int_equal(fts_stats_create(NULL, &st, &err), 0);
+	k = fts_stats_sink(st);
+	assert_int_equal(k->lane(k, &lane, &err), 0);
+	assert_int_equal(k->item(k, &it, &err), 0);
 	assert_int_equal(fts_stats_finish(st, &err), 0);
-	expect_same_rows(st, fresh);
+	assert_int_equal(fts_stats_ntasks(st), 1);
+	assert_int_equal(fts_stats_task(st, 0)->running_ns, 100);
+	it.ts = 1200;
+	it.dur = 50;
+	assert_int_equal(k->item(k, &it, &err), 0);
+	assert_int_equal(fts_stats_ntasks(st), 0);
+	assert_int_equal(fts_stats_finish(st, &err), 0);
+	assert_int_equal(fts_stats_ntasks(st), 1);
+	assert_int_equal(fts_stats_task(st, 0)->running_ns, 150);
+	assert_string_equal(fts_stats_task(st, 0)->tid, "worker:7");
+	assert_string_equal(fts_stats_task(st, 0)->comm, "worker");
+	assert_int_equal(fts_stats_info(st)->t_begin, 1000);
+	assert_int_equal(fts_stats_info(st)->t_end, 1250);
 	fts_stats_free(st);
 	fts_stats_free(fresh);
 }
@@ -399,7 +412,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_checked),
 		cmocka_unit_test(test_window),
-		cmocka_unit_test(test_restart),
+		cmocka_unit_test(test_refinish),
 		cmocka_unit_test(test_cpu_filter),
 		cmocka_unit_test(test_sort_and_columns),
 		cmocka_unit_test(test_db_same_numbers),

@@ -16,8 +16,8 @@
  *   - interned strings (irq names, preempters) in the same table as tasks'
  *     tids, so accumulators compare ids; the rows' string pointers are set
  *     from the ids when the rows are made (the table's arena moves as it grows).
- * Nothing is kept per item. A live view reuses one collector per time slot:
- * fts_stats_restart zeroes the counts and keeps the lanes, tasks and strings.
+ * Nothing is kept per item. A live view may finish, feed more and finish
+ * again: the rows are made anew from the counts each time.
  */
 #include "ftscope/stats.h"
 
@@ -796,43 +796,6 @@ int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
 	st->sink.destroy = st_destroy;
 	st->sink.flow = st_flow;
 	*out = st;
-	return 0;
-}
-
-static void task_zero(struct task *t)
-{
-	int64_t pid = t->row.pid;
-
-	fts_lat_free(&t->lat);
-	memset(&t->lat, 0, sizeof(t->lat));
-	memset(&t->row, 0, sizeof(t->row));
-	t->row.pid = pid;
-	t->irqs.n = 0;
-	t->preempters.n = 0;
-	t->last_cpu = -1;
-	t->last_run_ts = 0;
-	t->has_time = 0;
-}
-
-int fts_stats_restart(struct fts_stats *st, uint64_t win_begin, uint64_t win_end,
-		      struct fts_err *err)
-{
-	if (win_end <= win_begin)
-		return fts_err_set(err, -EINVAL, "the statistics window is empty (end <= begin)");
-	for (size_t i = 0; i < st->ntasks; i++)
-		task_zero(st->tasks[i]);
-	for (int i = 0; i < st->ncpus; i++) {
-		memset(&st->cpus[i], 0, sizeof(st->cpus[i]));
-		st->cpus[i].cpu = i;
-		st->cpu_seen[i] = 0;
-	}
-	memset(&st->info, 0, sizeof(st->info));
-	st->seen_lo = st->seen_hi = 0;
-	st->nrows = 0;
-	st->finished = 0;
-	st->opts.has_window = 1;
-	st->opts.win_begin = win_begin;
-	st->opts.win_end = win_end;
 	return 0;
 }
 

@@ -16,10 +16,13 @@
  * everything left is merged and the model closes its open slices, as
  * fts_model_finish does for a whole trace.
  *
- * The window: one fts_stats per second of trace time (a slot), restarted when
+ * The window: one fts_stats per second of trace time (a slot), made anew when
  * the merge enters a new second; the model's items go to the slots they
  * overlap, clipped there. The figures are the sums over the last @window_s
- * slots, so they are exactly `ftscope stats --window` over that span.
+ * slots, so they are exactly `ftscope stats --window` over that span. The
+ * model declares each lane once, so the lanes are kept here and declared to
+ * a slot when its first item on them comes: a slot holds only the tasks of
+ * its second, and memory does not grow with every task the recording saw.
  */
 #include "core/record/record_local.h"
 #include "core/trace/dat_decode.h"
@@ -29,6 +32,7 @@
 #include "ftscope/stats.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
@@ -54,6 +58,13 @@ struct eng_cpu {
 	int seen;                  /* a page has arrived */
 };
 
+/* A lane the model declared (its tid in the engine's lane_names). */
+struct eng_lane {
+	enum fts_lane_group group;
+	int32_t sort_index;
+	uint32_t tid;
+};
+
 struct rec_top_engine {
 	struct fts_dat_dec *dec;
 	struct dat_page_fmt pfmt;
@@ -71,6 +82,11 @@ struct rec_top_engine {
 	int window_s;
 	struct fts_stats **slot;   /* slot[s % window_s] counts second s */
 	uint64_t *slot_sec;
+	unsigned char **declared;  /* per slot: lane id -> declared to it */
+	uint32_t *ndeclared;       /* per slot: entries in declared[] */
+	struct eng_lane *lanes;    /* by lane id */
+	uint32_t nlanes, cap_lanes;
+	struct fts_strtab lane_names;
 	uint64_t sec_max;          /* the newest second with a slot, NO_SEC before any */
 	int finished;
 	struct fts_err err;        /* the model's or a slot's failure */
@@ -79,23 +95,64 @@ struct rec_top_engine {
 
 /* ---- the tee: model items into the slots ---------------------------------------- */
 
+#define ENGINE_OF(sink) ((struct rec_top_engine *)((char *)(sink) - offsetof(struct rec_top_engine, tee)))
+
+/* Keep the lane: each slot gets it with its first item on it. */
 static int tee_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *err)
 {
-	struct rec_top_engine *e = (struct rec_top_engine *)((char *)s - offsetof(struct rec_top_engine, tee));
+	struct rec_top_engine *e = ENGINE_OF(s);
+	uint32_t tid;
 
-	for (int i = 0; i < e->window_s; i++) {
-		struct fts_sink *k = fts_stats_sink(e->slot[i]);
-		int rc = k->lane(k, l, err);
+	if (l->id >= e->cap_lanes) {
+		uint32_t nc = e->cap_lanes ? e->cap_lanes : 256;
+		struct eng_lane *p;
 
-		if (rc)
-			return rc;
+		while (nc <= l->id)
+			nc *= 2;
+		p = realloc(e->lanes, nc * sizeof(*p));
+		if (!p)
+			return fts_err_set(err, -ENOMEM, "out of memory (live top lanes)");
+		e->lanes = p;
+		e->cap_lanes = nc;
 	}
+	tid = fts_strtab_intern(&e->lane_names, l->tid, strlen(l->tid));
+	if (tid == UINT32_MAX)
+		return fts_err_set(err, -ENOMEM, "out of memory (live top lanes)");
+	e->lanes[l->id] = (struct eng_lane){ l->group, l->sort_index, tid };
+	if (l->id >= e->nlanes)
+		e->nlanes = l->id + 1;
 	return 0;
+}
+
+/* Declare lane @id to slot @i unless it has it. */
+static int slot_lane(struct rec_top_engine *e, int i, uint32_t id, struct fts_err *err)
+{
+	struct fts_sink *k = fts_stats_sink(e->slot[i]);
+	struct fts_lane l;
+
+	if (id >= e->nlanes)
+		return 0;   /* an undeclared lane: the slot itself reports it */
+	if (id >= e->ndeclared[i]) {
+		uint32_t nc = e->nlanes > 256 ? e->nlanes : 256;
+		unsigned char *p = realloc(e->declared[i], nc);
+
+		if (!p)
+			return fts_err_set(err, -ENOMEM, "out of memory (live top lanes)");
+		memset(p + e->ndeclared[i], 0, nc - e->ndeclared[i]);
+		e->declared[i] = p;
+		e->ndeclared[i] = nc;
+	}
+	if (e->declared[i][id])
+		return 0;
+	l = (struct fts_lane){ id, e->lanes[id].group, e->lanes[id].sort_index,
+			       fts_strtab_get(&e->lane_names, e->lanes[id].tid) };
+	e->declared[i][id] = 1;
+	return k->lane(k, &l, err);
 }
 
 static int tee_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
 {
-	struct rec_top_engine *e = (struct rec_top_engine *)((char *)s - offsetof(struct rec_top_engine, tee));
+	struct rec_top_engine *e = ENGINE_OF(s);
 	uint64_t s0 = it->ts / NS, s1 = it->dur ? (it->ts + it->dur - 1) / NS : s0;
 
 	if (e->sec_max == NO_SEC)
@@ -106,12 +163,15 @@ static int tee_item(struct fts_sink *s, const struct fts_item *it, struct fts_er
 		s0 = e->sec_max - (uint64_t)e->window_s + 1;
 	for (uint64_t sec = s0; sec <= s1 && sec != NO_SEC; sec++) {
 		int i = (int)(sec % (uint64_t)e->window_s);
-		struct fts_sink *k = fts_stats_sink(e->slot[i]);
+		struct fts_sink *k;
 		int rc;
 
 		if (e->slot_sec[i] != sec)
 			continue;
-		rc = k->item(k, it, err);
+		k = fts_stats_sink(e->slot[i]);
+		rc = slot_lane(e, i, it->lane, err);
+		if (!rc)
+			rc = k->item(k, it, err);
 		if (rc)
 			return rc;
 	}
@@ -131,7 +191,7 @@ static void tee_destroy(struct fts_sink *s)
 	(void)s;
 }
 
-/* Slots for every second up to @sec (the merge reached it). */
+/* Fresh slots for every second up to @sec (the merge reached it); older ones go. */
 static int slots_advance(struct rec_top_engine *e, uint64_t sec)
 {
 	uint64_t from;
@@ -142,10 +202,15 @@ static int slots_advance(struct rec_top_engine *e, uint64_t sec)
 	       (sec >= (uint64_t)e->window_s - 1 ? sec - (uint64_t)e->window_s + 1 : 0) : e->sec_max + 1;
 	for (uint64_t s = from; s <= sec; s++) {
 		int i = (int)(s % (uint64_t)e->window_s);
+		struct fts_stats_opts o = { .has_window = 1, .win_begin = s * NS, .win_end = (s + 1) * NS };
 
-		if (fts_stats_restart(e->slot[i], s * NS, (s + 1) * NS, &e->err))
-			return -EINVAL;
+		fts_stats_free(e->slot[i]);
+		e->slot[i] = NULL;
+		if (fts_stats_create(&o, &e->slot[i], &e->err))
+			return -ENOMEM;
 		e->slot_sec[i] = s;
+		if (e->ndeclared[i])
+			memset(e->declared[i], 0, e->ndeclared[i]);
 	}
 	e->sec_max = sec;
 	return 0;
@@ -485,15 +550,12 @@ static int engine_slots(struct rec_top_engine *e, struct fts_err *err)
 {
 	e->slot = calloc((size_t)e->window_s, sizeof(*e->slot));
 	e->slot_sec = malloc((size_t)e->window_s * sizeof(*e->slot_sec));
-	if (!e->slot || !e->slot_sec)
+	e->declared = calloc((size_t)e->window_s, sizeof(*e->declared));
+	e->ndeclared = calloc((size_t)e->window_s, sizeof(*e->ndeclared));
+	if (!e->slot || !e->slot_sec || !e->declared || !e->ndeclared)
 		return fts_err_set(err, -ENOMEM, "out of memory (live top)");
-	for (int i = 0; i < e->window_s; i++) {
-		int rc = fts_stats_create(NULL, &e->slot[i], err);
-
-		if (rc)
-			return rc;
-		e->slot_sec[i] = NO_SEC;
-	}
+	for (int i = 0; i < e->window_s; i++)
+		e->slot_sec[i] = NO_SEC;   /* its collector comes with its second */
 	return 0;
 }
 
@@ -510,6 +572,7 @@ int rec_top_engine_new(struct tep_handle *tep, int n, const int *cpus, int page_
 	e->n = n;
 	e->window_s = window_s > 0 ? window_s : 1;
 	e->sec_max = NO_SEC;
+	fts_strtab_init(&e->lane_names);
 	e->pfmt.page_size = page_size;
 	e->pfmt.commit_size = tep_get_header_page_size(tep);
 	e->pfmt.big_endian = tep_is_file_bigendian(tep);
@@ -544,8 +607,14 @@ void rec_top_engine_free(struct rec_top_engine *e)
 	fts_model_free(e->model);
 	for (int i = 0; e->slot && i < e->window_s; i++)
 		fts_stats_free(e->slot[i]);
+	for (int i = 0; e->declared && i < e->window_s; i++)
+		free(e->declared[i]);
 	free(e->slot);
 	free(e->slot_sec);
+	free(e->declared);
+	free(e->ndeclared);
+	free(e->lanes);
+	fts_strtab_free(&e->lane_names);
 	for (int i = 0; e->c && i < e->n; i++) {
 		struct eng_cpu *c = &e->c[i];
 
