@@ -22,26 +22,48 @@ extern "C" {
 #define FTS_STATE_MAX 8   /* "R+", "S", "D|W", ... */
 #define FTS_NAME_MAX 48   /* irq handler names */
 
+/*
+ * FTS_EVENT_TABLE(X) - the one list of the kernel events ftscope models, in
+ * enum fts_ev_type order. Each entry is X(KIND, GROUP, SYSTEM, NAME, FIELDS...):
+ *   KIND    the type is FTS_EV_<KIND>
+ *   GROUP   the recorder option that enables it (sched, irq, futex)
+ *   SYSTEM  its tracefs system, NAME its event name ("sched", "sched_switch")
+ *   FIELDS  the format fields the trace.dat reader reads, in the order its
+ *           decoders index them
+ * The type names, the readers' kind maps, the recorder's event groups and
+ * `ftscope record --list-events` (which the capture scripts use) all expand it.
+ */
+#define FTS_EVENT_TABLE(X) \
+	X(SWITCH, sched, "sched", "sched_switch", "prev_comm", "prev_pid", "prev_prio", \
+	  "prev_state", "next_comm", "next_pid", "next_prio") \
+	X(WAKING, sched, "sched", "sched_waking", "comm", "pid", "prio", "target_cpu") \
+	X(WAKEUP, sched, "sched", "sched_wakeup", "comm", "pid", "prio", "target_cpu") \
+	X(WAKEUP_NEW, sched, "sched", "sched_wakeup_new", "comm", "pid", "prio", "target_cpu") \
+	X(MIGRATE, sched, "sched", "sched_migrate_task", "comm", "pid", "prio", "orig_cpu", \
+	  "dest_cpu") \
+	X(STAT_RUNTIME, sched, "sched", "sched_stat_runtime", "comm", "pid", "runtime", \
+	  "vruntime") \
+	X(FORK, sched, "sched", "sched_process_fork", "parent_comm", "parent_pid", "child_comm", \
+	  "child_pid") \
+	X(EXEC, sched, "sched", "sched_process_exec", "filename", "pid", "old_pid") \
+	X(EXIT, sched, "sched", "sched_process_exit", "comm", "pid", "prio") \
+	X(IRQ_ENTRY, irq, "irq", "irq_handler_entry", "irq", "name") \
+	X(IRQ_EXIT, irq, "irq", "irq_handler_exit", "irq", "ret") \
+	X(SOFTIRQ_RAISE, irq, "irq", "softirq_raise", "vec") \
+	X(SOFTIRQ_ENTRY, irq, "irq", "softirq_entry", "vec") \
+	X(SOFTIRQ_EXIT, irq, "irq", "softirq_exit", "vec") \
+	X(FUTEX_ENTER, futex, "syscalls", "sys_enter_futex", "uaddr", "op") \
+	X(FUTEX_EXIT, futex, "syscalls", "sys_exit_futex", "ret")
+
+#define FTS_EV_ENUM_(kind, group, system, name, ...) FTS_EV_##kind,
+
 enum fts_ev_type {
-	FTS_EV_SWITCH,
-	FTS_EV_WAKING,
-	FTS_EV_WAKEUP,
-	FTS_EV_WAKEUP_NEW,
-	FTS_EV_MIGRATE,
-	FTS_EV_STAT_RUNTIME,
-	FTS_EV_FORK,
-	FTS_EV_EXEC,
-	FTS_EV_EXIT,
-	FTS_EV_IRQ_ENTRY,
-	FTS_EV_IRQ_EXIT,
-	FTS_EV_SOFTIRQ_RAISE,
-	FTS_EV_SOFTIRQ_ENTRY,
-	FTS_EV_SOFTIRQ_EXIT,
-	FTS_EV_FUTEX_ENTER,
-	FTS_EV_FUTEX_EXIT,
+	FTS_EVENT_TABLE(FTS_EV_ENUM_)
 	FTS_EV_LOST,      /* the kernel dropped `lost.count` events on `cpu` */
 	FTS_EV__COUNT
 };
+
+#undef FTS_EV_ENUM_
 
 struct fts_ev_switch {
 	char prev_comm[FTS_COMM_MAX];

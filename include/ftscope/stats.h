@@ -160,7 +160,12 @@ struct fts_sink *fts_stats_sink(struct fts_stats *st);
  * @st: the collector
  * @err: filled on error
  *
- * For callers that feed the sink by hand. Returns 0 or -ENOMEM.
+ * For callers that feed the sink by hand. More items may follow (a live
+ * view): the rows are then gone until the next finish, which counts
+ * everything fed so far. The rows' strings stay valid until more items are
+ * fed or fts_stats_free.
+ *
+ * Returns 0 or -ENOMEM.
  */
 int fts_stats_finish(struct fts_stats *st, struct fts_err *err);
 
@@ -191,7 +196,8 @@ size_t fts_stats_ntasks(const struct fts_stats *st);
  * @st: the collector, finished
  * @i: < fts_stats_ntasks()
  *
- * Returns the row, valid until @st is freed (sorting reorders, never moves rows).
+ * Returns the row, valid until more items are fed or fts_stats_free (sorting
+ * reorders, never moves rows).
  */
 const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i);
 

@@ -17,6 +17,7 @@
 #include "tui/tui.h"
 #endif
 #include <ftscope/error.h>
+#include <ftscope/event.h>
 #include <ftscope/record.h>
 #include "kit/kit.h"
 
@@ -92,7 +93,10 @@ static void usage(FILE *f)
 		"  --quiet             no live status, only warnings and the summary\n"
 		"  --live_top          also show the tasks waiting and running most, and the worst\n"
 		"                      wakeup latency, over the last 5 s (decoded from the capture)\n"
-		"  --tui               the interactive setup screen, pre-filled with these options\n\n"
+		"  --tui               the interactive setup screen, pre-filled with these options\n"
+		"  --list-events [GROUP...]  print the tracefs events (system/event, one a line)\n"
+		"                      of GROUPs sched, irq, futex (default: sched irq, what a\n"
+		"                      default recording enables) and exit; nothing is recorded\n\n"
 		"Stops on --record_time, Ctrl+C, SIGTERM or SIGHUP and saves a complete file.\n"
 		"While stopping, Ctrl+C again skips draining; a third cuts the file short (still valid).\n"
 		"Exit status: 0 saved, 1 error, 2 bad arguments, 3 saved but cut short by a disk error.\n");
@@ -515,12 +519,50 @@ static int finish_and_report(struct fts_recorder *r, const struct record_args *a
 	return rc ? 1 : (sum.truncated ? 3 : 0);
 }
 
+/* The event table's "system/event" names of the groups in @groups (none: sched, irq). */
+static int list_events(int ngroups, char **groups)
+{
+#define LIST_EV(kind, group, sys, name, ...) { #group, sys "/" name },
+	static const struct { const char *group, *event; } table[] = { FTS_EVENT_TABLE(LIST_EV) };
+#undef LIST_EV
+	static const char *const defaults[] = { "sched", "irq" };
+	const char *const *want = (const char *const *)groups;
+	int n = ngroups;
+
+	if (!n) {
+		want = defaults;
+		n = 2;
+	}
+	for (int g = 0; g < n; g++) {
+		int known = 0;
+
+		for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+			known |= !strcmp(table[i].group, want[g]);
+		if (!known) {
+			say("--list-events: no event group '%s' (sched, irq, futex)", want[g]);
+			return 2;
+		}
+	}
+	/* in table order, each event once however the groups were given */
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		for (int g = 0; g < n; g++) {
+			if (!strcmp(table[i].group, want[g])) {
+				printf("%s\n", table[i].event);
+				break;
+			}
+		}
+	}
+	return fflush(stdout) ? 1 : 0;
+}
+
 int fts_cmd_record(int argc, char **argv)
 {
 	struct record_args a;
 	struct fts_recorder *r = NULL;
 	int exit_now, rc;
 
+	if (argc >= 2 && (!strcmp(argv[1], "--list-events") || !strcmp(argv[1], "--list_events")))
+		return list_events(argc - 2, argv + 2);
 	memset(&a, 0, sizeof(a));
 	rc = parse_args(argc, argv, &a, &exit_now);
 	if (exit_now)

@@ -218,6 +218,72 @@ static void test_window(void **state)
 	fts_stats_free(st);
 }
 
+/* Two collectors' rows are the same, field by field, in the same order. */
+static void expect_same_rows(struct fts_stats *a, struct fts_stats *b)
+{
+	fts_stats_sort_tasks(a, FTS_TCOL_TASK, 0);
+	fts_stats_sort_tasks(b, FTS_TCOL_TASK, 0);
+	assert_int_equal(fts_stats_ntasks(a), fts_stats_ntasks(b));
+	for (size_t i = 0; i < fts_stats_ntasks(a); i++) {
+		const struct fts_task_stats *x = fts_stats_task(a, i), *y = fts_stats_task(b, i);
+
+		assert_string_equal(x->tid, y->tid);
+		assert_string_equal(x->comm, y->comm);
+		assert_string_equal(x->top_irq, y->top_irq);
+		assert_string_equal(x->top_preempter, y->top_preempter);
+		for (int c = FTS_TCOL_PID; c < FTS_TCOL__COUNT; c++)
+			assert_int_equal(fts_task_col_value(x, c), fts_task_col_value(y, c));
+		assert_int_equal(x->first_ns, y->first_ns);
+		assert_int_equal(x->last_ns, y->last_ns);
+	}
+	assert_int_equal(fts_stats_ncpus(a), fts_stats_ncpus(b));
+	for (size_t i = 0; i < fts_stats_ncpus(a); i++)
+		assert_memory_equal(fts_stats_cpu(a, i), fts_stats_cpu(b, i), sizeof(struct fts_cpu_stats));
+	assert_memory_equal(fts_stats_info(a), fts_stats_info(b), sizeof(struct fts_stats_info));
+}
+
+/*
+ * A live view finishes, feeds more and finishes again (the live top's
+ * per-second collectors): the rows vanish while items come, and the next
+ * finish counts everything fed so far; a finish with nothing new changes
+ * nothing.
+ */
+static void test_refinish(void **state)
+{
+	struct fts_stats_opts so = { .has_window = 1, .win_begin = US(1500), .win_end = US(2000) };
+	struct fts_stats *fresh = run(FIXTURE, &so), *st;
+	struct fts_lane lane = { .id = 0, .group = FTS_GROUP_TASK, .tid = "worker:7" };
+	struct fts_item it = { .lane = 0, .kind = FTS_ITEM_RUNNING, .ts = 1000, .dur = 100 };
+	struct fts_err err = { 0 };
+	struct fts_sink *k;
+
+	(void)state;
+	assert_int_equal(fts_stats_finish(fresh, &err), 0);
+	st = run(FIXTURE, &so);
+	expect_same_rows(st, fresh);
+	fts_stats_free(st);
+	assert_int_equal(fts_stats_create(NULL, &st, &err), 0);
+	k = fts_stats_sink(st);
+	assert_int_equal(k->lane(k, &lane, &err), 0);
+	assert_int_equal(k->item(k, &it, &err), 0);
+	assert_int_equal(fts_stats_finish(st, &err), 0);
+	assert_int_equal(fts_stats_ntasks(st), 1);
+	assert_int_equal(fts_stats_task(st, 0)->running_ns, 100);
+	it.ts = 1200;
+	it.dur = 50;
+	assert_int_equal(k->item(k, &it, &err), 0);
+	assert_int_equal(fts_stats_ntasks(st), 0);
+	assert_int_equal(fts_stats_finish(st, &err), 0);
+	assert_int_equal(fts_stats_ntasks(st), 1);
+	assert_int_equal(fts_stats_task(st, 0)->running_ns, 150);
+	assert_string_equal(fts_stats_task(st, 0)->tid, "worker:7");
+	assert_string_equal(fts_stats_task(st, 0)->comm, "worker");
+	assert_int_equal(fts_stats_info(st)->t_begin, 1000);
+	assert_int_equal(fts_stats_info(st)->t_end, 1250);
+	fts_stats_free(st);
+	fts_stats_free(fresh);
+}
+
 /* CPU 0 only: kdamond.0 and bash:14357 (queued for and run on CPU 0); nothing of CPU 1. */
 static void test_cpu_filter(void **state)
 {
@@ -346,6 +412,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_checked),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_refinish),
 		cmocka_unit_test(test_cpu_filter),
 		cmocka_unit_test(test_sort_and_columns),
 		cmocka_unit_test(test_db_same_numbers),

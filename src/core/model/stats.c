@@ -6,15 +6,18 @@
  *   - lanes[]: per declared lane id, its group and either its CPU number or
  *     its task (struct task *). Task lanes are found by their tid, which is
  *     also how CPU-lane items name tasks (sched_switch prev_comm:prev_pid,
- *     irq/softirq `task`), so one string hash (struct task by tid) joins them.
+ *     irq/softirq `task`), so one string table (util/strtab: tid -> id, and
+ *     task_of_str[id]) joins them.
  *   - struct task: the public row plus what is needed to finish it: the
  *     latency samples, per-irq-name and per-preempter accumulators (small
  *     arrays: a task is hit by a few irq names and preempted by a few tasks),
  *     the CPU of its previous Running slice.
  *   - cpus[]: per CPU number, the public row.
- *   - interned strings (irq names, preempters) in the same hash as tasks'
- *     tids, so accumulators compare pointers.
- * Nothing is kept per item.
+ *   - interned strings (irq names, preempters) in the same table as tasks'
+ *     tids, so accumulators compare ids; the rows' string pointers are set
+ *     from the ids when the rows are made (the table's arena moves as it grows).
+ * Nothing is kept per item. A live view may finish, feed more and finish
+ * again: the rows are made anew from the counts each time.
  */
 #include "ftscope/stats.h"
 
@@ -25,9 +28,12 @@
 
 #include "core/model/latency_hist.h"
 #include "core/util/cpuset.h"
+#include "core/util/strtab.h"
+
+#define NO_STR UINT32_MAX
 
 struct named_acc {
-	const char *name;  /* interned */
+	uint32_t name;     /* string id */
 	uint64_t count;
 	uint64_t ns;
 };
@@ -45,14 +51,7 @@ struct task {
 	int32_t last_cpu;            /* CPU of the previous Running slice, -1 none */
 	uint64_t last_run_ts;
 	int has_time;                /* first_ns/last_ns set */
-};
-
-/* A string interned once: a task's tid (with its task) or any other name. */
-struct str_ent {
-	struct str_ent *next;
-	uint32_t hash;
-	struct task *task;           /* NULL until a task row is made for it */
-	char s[];
+	uint32_t tid, comm;          /* string ids of the row's tid and comm */
 };
 
 struct lane_info {
@@ -71,8 +70,9 @@ struct fts_stats {
 	struct lane_info *lanes;
 	uint32_t nlanes, cap_lanes;
 
-	struct str_ent **strs;
-	uint32_t nbuckets, nstrs;
+	struct fts_strtab strs;      /* tids, comms, irq names, preempters */
+	struct task **task_of_str;   /* string id -> its task, NULL when none */
+	uint32_t cap_task_of;
 
 	struct task **tasks;         /* every task made, in creation order */
 	size_t ntasks, cap_tasks;
@@ -82,79 +82,49 @@ struct fts_stats {
 	struct fts_cpu_stats *cpus;
 	int ncpus;                   /* cpus[0 .. ncpus-1], by CPU number */
 	int *cpu_seen;
+	struct fts_cpu_stats *cpu_rows;  /* finished rows: the CPUs seen, in order */
+	int ncpu_rows;
 
 	uint64_t seen_lo, seen_hi;   /* span of the items counted */
 };
 
 /* ---- strings and tasks ---- */
 
-static uint32_t str_hash(const char *s)
+/* The id of @s, added when new; NO_STR when out of memory. */
+static uint32_t intern(struct fts_stats *st, const char *s)
 {
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return fts_strtab_intern(&st->strs, s, strlen(s));
 }
 
-static int grow_strs(struct fts_stats *st)
+static const char *str_of(const struct fts_stats *st, uint32_t id)
 {
-	uint32_t nb = st->nbuckets ? st->nbuckets * 2 : 1024;
-	struct str_ent **t = calloc(nb, sizeof(*t));
+	return fts_strtab_get(&st->strs, id);
+}
 
-	if (!t)
+/* Room for task_of_str[@id]. */
+static int grow_task_of(struct fts_stats *st, uint32_t id)
+{
+	uint32_t nc = st->cap_task_of ? st->cap_task_of : 1024;
+	struct task **nt;
+
+	if (id < st->cap_task_of)
+		return 0;
+	while (nc <= id)
+		nc *= 2;
+	nt = realloc(st->task_of_str, nc * sizeof(*nt));
+	if (!nt)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < st->nbuckets; i++) {
-		struct str_ent *e = st->strs[i], *nx;
-
-		for (; e; e = nx) {
-			nx = e->next;
-			e->next = t[e->hash & (nb - 1)];
-			t[e->hash & (nb - 1)] = e;
-		}
-	}
-	free(st->strs);
-	st->strs = t;
-	st->nbuckets = nb;
+	memset(nt + st->cap_task_of, 0, (nc - st->cap_task_of) * sizeof(*nt));
+	st->task_of_str = nt;
+	st->cap_task_of = nc;
 	return 0;
 }
 
-static struct str_ent *intern(struct fts_stats *st, const char *s)
+static struct task *task_new(struct fts_stats *st, uint32_t tid)
 {
-	uint32_t h = str_hash(s);
-	struct str_ent *e;
-	size_t n;
-
-	for (e = st->strs[h & (st->nbuckets - 1)]; e; e = e->next) {
-		if (e->hash == h && !strcmp(e->s, s))
-			return e;
-	}
-	if (st->nstrs * 2 >= st->nbuckets && grow_strs(st))
-		return NULL;
-	n = strlen(s) + 1;
-	e = malloc(sizeof(*e) + n);
-	if (!e)
-		return NULL;
-	e->hash = h;
-	e->task = NULL;
-	memcpy(e->s, s, n);
-	e->next = st->strs[h & (st->nbuckets - 1)];
-	st->strs[h & (st->nbuckets - 1)] = e;
-	st->nstrs++;
-	return e;
-}
-
-/* The task whose tid is @tid ("comm:pid"), made on first use; NULL: no memory. */
-static struct task *task_of(struct fts_stats *st, const char *tid)
-{
-	struct str_ent *e = intern(st, tid);
+	const char *s = str_of(st, tid), *colon = strrchr(s, ':');
 	struct task *t;
-	const char *colon;
 
-	if (!e)
-		return NULL;
-	if (e->task)
-		return e->task;
 	if (st->ntasks == st->cap_tasks) {
 		size_t nc = st->cap_tasks ? st->cap_tasks * 2 : 256;
 		struct task **nt = realloc(st->tasks, nc * sizeof(*nt));
@@ -167,39 +137,42 @@ static struct task *task_of(struct fts_stats *st, const char *tid)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	t->row.tid = e->s;
-	t->row.top_irq = "";
-	t->row.top_preempter = "";
 	t->last_cpu = -1;
+	t->tid = t->comm = tid;
 	/* comm is the tid up to its last ':' (Insight splits there too) */
-	colon = strrchr(e->s, ':');
 	t->row.pid = colon ? strtoll(colon + 1, NULL, 10) : -1;
-	t->row.comm = e->s;
 	if (colon) {
-		size_t n = (size_t)(colon - e->s);
-		char *comm = malloc(n + 1);
-		struct str_ent *c;
+		/* a copy: interning may move the arena @s points into */
+		char *comm = strndup(s, (size_t)(colon - s));
 
-		if (!comm) {
-			free(t);
-			return NULL;
-		}
-		memcpy(comm, e->s, n);
-		comm[n] = '\0';
-		c = intern(st, comm);
+		t->comm = comm ? intern(st, comm) : NO_STR;
 		free(comm);
-		if (!c) {
+		if (t->comm == NO_STR) {
 			free(t);
 			return NULL;
 		}
-		t->row.comm = c->s;
 	}
 	st->tasks[st->ntasks++] = t;
-	e->task = t;
 	return t;
 }
 
-static int acc_add(struct acc_list *l, const char *name, uint64_t count, uint64_t ns)
+/* The task whose tid is @tid ("comm:pid"), made on first use; NULL: no memory. */
+static struct task *task_of(struct fts_stats *st, const char *tid)
+{
+	uint32_t id = intern(st, tid);
+	struct task *t;
+
+	if (id == NO_STR || grow_task_of(st, id))
+		return NULL;
+	if (st->task_of_str[id])
+		return st->task_of_str[id];
+	t = task_new(st, id);
+	if (t)
+		st->task_of_str[id] = t;
+	return t;
+}
+
+static int acc_add(struct acc_list *l, uint32_t name, uint64_t count, uint64_t ns)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		if (l->v[i].name == name) {
@@ -222,7 +195,7 @@ static int acc_add(struct acc_list *l, const char *name, uint64_t count, uint64_
 }
 
 /* The entry with the most time (then count, then name), or NULL. */
-static const struct named_acc *acc_top(const struct acc_list *l)
+static const struct named_acc *acc_top(const struct fts_stats *st, const struct acc_list *l)
 {
 	const struct named_acc *best = NULL;
 
@@ -230,7 +203,8 @@ static const struct named_acc *acc_top(const struct acc_list *l)
 		const struct named_acc *a = &l->v[i];
 
 		if (!best || a->ns > best->ns || (a->ns == best->ns && a->count > best->count) ||
-		    (a->ns == best->ns && a->count == best->count && strcmp(a->name, best->name) < 0))
+		    (a->ns == best->ns && a->count == best->count &&
+		     strcmp(str_of(st, a->name), str_of(st, best->name)) < 0))
 			best = a;
 	}
 	return best;
@@ -421,9 +395,9 @@ static int task_item(struct fts_stats *st, struct task *t, const struct fts_item
 			if (lo == it->ts && fts_lat_add(&t->lat, it->dur))
 				return nomem(err);
 		} else if (v && !strcmp(v, "preempted") && (v = arg_of(it, "preempted_by")) && *v) {
-			struct str_ent *e = intern(st, v);
+			uint32_t e = intern(st, v);
 
-			if (!e || acc_add(&t->preempters, e->s, 1, d))
+			if (e == NO_STR || acc_add(&t->preempters, e, 1, d))
 				return nomem(err);
 		}
 		break;
@@ -447,7 +421,7 @@ static int irq_item(struct fts_stats *st, struct fts_cpu_stats *c, const struct 
 	const char *who = arg_of(it, "task");
 	const char *name = arg_of(it, soft ? "action" : "name");
 	struct task *t;
-	struct str_ent *e;
+	uint32_t e;
 
 	if (soft) {
 		c->softirq_count++;
@@ -470,7 +444,7 @@ static int irq_item(struct fts_stats *st, struct fts_cpu_stats *c, const struct 
 		t->row.irq_ns += d;
 	}
 	e = intern(st, name && *name ? name : "?");
-	if (!e || acc_add(&t->irqs, e->s, 1, d))
+	if (e == NO_STR || acc_add(&t->irqs, e, 1, d))
 		return nomem(err);
 	return 0;
 }
@@ -536,6 +510,7 @@ static int st_item(struct fts_sink *s, const struct fts_item *it, struct fts_err
 	struct fts_stats *st = (struct fts_stats *)s;
 	const struct lane_info *li;
 
+	st->finished = 0;   /* the rows are made again on the next finish */
 	st->info.items++;
 	if (it->lane >= st->nlanes)
 		return fts_err_set(err, -EINVAL, "statistics: an item on undeclared lane %u",
@@ -593,16 +568,23 @@ int fts_stats_finish(struct fts_stats *st, struct fts_err *err)
 
 		if (!counted(t))
 			continue;
+		t->row.tid = str_of(st, t->tid);
+		t->row.comm = str_of(st, t->comm);
+		t->row.top_irq = "";
+		t->row.top_irq_ns = 0;
+		t->row.top_preempter = "";
+		t->row.top_preempter_count = 0;
+		t->row.top_preempter_ns = 0;
 		t->row.wakeups = t->lat.n;
 		t->row.wake_p50_ns = fts_lat_pct(&t->lat, 50);
 		t->row.wake_p99_ns = fts_lat_pct(&t->lat, 99);
 		t->row.wake_max_ns = t->lat.n ? t->lat.max : 0;
-		if ((a = acc_top(&t->irqs))) {
-			t->row.top_irq = a->name;
+		if ((a = acc_top(st, &t->irqs))) {
+			t->row.top_irq = str_of(st, a->name);
 			t->row.top_irq_ns = a->ns;
 		}
-		if ((a = acc_top(&t->preempters))) {
-			t->row.top_preempter = a->name;
+		if ((a = acc_top(st, &t->preempters))) {
+			t->row.top_preempter = str_of(st, a->name);
 			t->row.top_preempter_count = a->count;
 			t->row.top_preempter_ns = a->ns;
 		}
@@ -616,19 +598,21 @@ int fts_stats_finish(struct fts_stats *st, struct fts_err *err)
 		st->info.t_end = st->seen_hi;
 	}
 	wall = st->info.t_end - st->info.t_begin;
+	free(st->cpu_rows);
+	st->cpu_rows = calloc(st->ncpus ? (size_t)st->ncpus : 1, sizeof(*st->cpu_rows));
+	if (!st->cpu_rows)
+		return nomem(err);
+	/* the CPU numbers seen (gaps below the highest one are left out) */
+	st->ncpu_rows = 0;
 	for (int i = 0; i < st->ncpus; i++) {
-		st->cpus[i].wall_ns = wall;
-		st->cpus[i].util = wall ? (double)st->cpus[i].busy_ns / (double)wall : 0.0;
-	}
-	/* drop the CPU numbers never seen (gaps below the highest one) */
-	{
-		int n = 0;
+		struct fts_cpu_stats *c = &st->cpu_rows[st->ncpu_rows];
 
-		for (int i = 0; i < st->ncpus; i++) {
-			if (st->cpu_seen[i])
-				st->cpus[n++] = st->cpus[i];
-		}
-		st->ncpus = n;
+		if (!st->cpu_seen[i])
+			continue;
+		*c = st->cpus[i];
+		c->wall_ns = wall;
+		c->util = wall ? (double)c->busy_ns / (double)wall : 0.0;
+		st->ncpu_rows++;
 	}
 	st->finished = 1;
 	fts_stats_sort_tasks(st, FTS_TCOL_RUNNING, 1);
@@ -780,14 +764,12 @@ int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
 	struct fts_stats *st = calloc(1, sizeof(*st));
 
 	*out = NULL;
-	if (!st || grow_strs(st)) {
-		free(st);
+	if (!st)
 		return nomem(err);
-	}
+	fts_strtab_init(&st->strs);
 	if (o) {
 		st->opts = *o;
 		if (o->has_window && o->win_end <= o->win_begin) {
-			free(st->strs);
 			free(st);
 			return fts_err_set(err, -EINVAL, "the statistics window is empty (end <= begin)");
 		}
@@ -795,14 +777,12 @@ int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
 			int rc = cpus_from_list(st, o->cpu_list, err);
 
 			if (rc) {
-				free(st->strs);
 				free(st);
 				return rc;
 			}
 		} else if (o->cpus) {
 			st->cpus_sel = malloc(o->ncpus > 0 ? (size_t)o->ncpus : 1);
 			if (!st->cpus_sel) {
-				free(st->strs);
 				free(st);
 				return nomem(err);
 			}
@@ -834,20 +814,14 @@ void fts_stats_free(struct fts_stats *st)
 		free(st->tasks[i]->preempters.v);
 		free(st->tasks[i]);
 	}
-	for (uint32_t b = 0; b < st->nbuckets; b++) {
-		struct str_ent *e = st->strs[b], *nx;
-
-		for (; e; e = nx) {
-			nx = e->next;
-			free(e);
-		}
-	}
-	free(st->strs);
+	fts_strtab_free(&st->strs);
+	free(st->task_of_str);
 	free(st->tasks);
 	free(st->rows);
 	free(st->lanes);
 	free(st->cpus);
 	free(st->cpu_seen);
+	free(st->cpu_rows);
 	free(st->cpus_sel);
 	free(st);
 }
@@ -869,10 +843,10 @@ const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i
 
 size_t fts_stats_ncpus(const struct fts_stats *st)
 {
-	return st->finished ? (size_t)st->ncpus : 0;
+	return st->finished ? (size_t)st->ncpu_rows : 0;
 }
 
 const struct fts_cpu_stats *fts_stats_cpu(const struct fts_stats *st, size_t i)
 {
-	return i < fts_stats_ncpus(st) ? &st->cpus[i] : NULL;
+	return i < fts_stats_ncpus(st) ? &st->cpu_rows[i] : NULL;
 }

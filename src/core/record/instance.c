@@ -13,6 +13,7 @@
  * reuse (a recycled pid does not keep a dead owner's instance alive).
  */
 #include "core/record/record_local.h"
+#include "ftscope/event.h"
 #include "kit/kit.h"
 
 #include <errno.h>
@@ -70,28 +71,19 @@ int rec_cpus_resolve(const char *list, struct fts_cpuset *set, struct fts_err *e
 
 int rec_events_wanted(const struct fts_record_opts *o, const char **out, int max)
 {
-	static const char *const sched[] = {
-		"sched/sched_switch", "sched/sched_wakeup", "sched/sched_waking",
-		"sched/sched_wakeup_new", "sched/sched_migrate_task", "sched/sched_stat_runtime",
-		"sched/sched_process_fork", "sched/sched_process_exec", "sched/sched_process_exit",
-	};
-	static const char *const irq[] = {
-		"irq/irq_handler_entry", "irq/irq_handler_exit", "irq/softirq_raise",
-		"irq/softirq_entry", "irq/softirq_exit",
-	};
-	static const char *const futex[] = {
-		"syscalls/sys_enter_futex", "syscalls/sys_exit_futex",
-	};
+#define REC_EV(kind, group, sys, name, ...) { #group, sys "/" name },
+	static const struct { const char *group, *event; } table[] = { FTS_EVENT_TABLE(REC_EV) };
+#undef REC_EV
 	int n = 0;
 
-#define ADD(arr) for (size_t i = 0; i < REC_ARRAY_SIZE(arr) && n < max; i++) out[n++] = arr[i]
-	if (o->sched)
-		ADD(sched);
-	if (o->irq)
-		ADD(irq);
-	if (o->futex)
-		ADD(futex);
-#undef ADD
+	/* the option that enables each group is named after it (event.h) */
+	for (size_t i = 0; i < REC_ARRAY_SIZE(table) && n < max; i++) {
+		const char *g = table[i].group;
+
+		if ((o->sched && !strcmp(g, "sched")) || (o->irq && !strcmp(g, "irq")) ||
+		    (o->futex && !strcmp(g, "futex")))
+			out[n++] = table[i].event;
+	}
 	return n;
 }
 

@@ -7,7 +7,8 @@
  *     -> health.c   (sampler thread: rates, loss, the duration deadline)
  *          -> stream.c, instance.c
  *     -> stream.c   (per-CPU reader threads splicing pages to stream files)
- *     -> top.c      (optional live top decoded from the streams) -> stream.c
+ *     -> top.c      (optional live top read from the streams) -> stream.c,
+ *          -> top_engine.c (trace's decoder, the sched model, fts_stats)
  *     -> tracecmd.c (the `trace-cmd record` backend)  -> instance.c
  *     -> assemble.c (trace.dat / text output at stop)
  *          -> tracedat_write.c, text_render.c, pidscan.c
@@ -188,6 +189,53 @@ void rec_health_final(struct rec_health *hs);
 
 /* rec_health_free - stop the thread and free. */
 void rec_health_free(struct rec_health *hs);
+
+/* ---- top_engine.c ------------------------------------------------------------ */
+
+struct rec_top_engine;
+struct tep_handle;
+
+/*
+ * rec_top_engine_new - the live top's figures from ring-buffer pages of @n
+ * CPUs (numbers @cpus, in the order their pages are handed over), decoded
+ * with @tep (borrowed) through the trace.dat reader's decoder, fed through
+ * the sched model into one fts_stats per second; figures over the last
+ * @window_s seconds. Returns 0 or a negative errno with @err filled.
+ */
+int rec_top_engine_new(struct tep_handle *tep, int n, const int *cpus, int page_size, int window_s,
+		       struct rec_top_engine **out, struct fts_err *err);
+
+/* rec_top_engine_page - one whole page of CPU index @i (copied). 0 or -ENOMEM. */
+int rec_top_engine_page(struct rec_top_engine *e, int i, const void *page);
+
+/*
+ * rec_top_engine_tick - merge what no CPU can still precede (@final: all of
+ * it, then close the model's open slices; nothing may follow). 0, or -1 when
+ * the model or a slot failed (rec_top_engine_error says why).
+ */
+int rec_top_engine_tick(struct rec_top_engine *e, int final);
+
+/*
+ * rec_top_engine_figures - the rankings, the worst wakeup and window_s of
+ * @out (the rest is the caller's). 0 or -ENOMEM.
+ */
+int rec_top_engine_figures(struct rec_top_engine *e, struct fts_record_top *out);
+
+/*
+ * rec_top_engine_window - the span the figures cover, [@begin, @end] in trace
+ * ns: from the oldest slot's second (or the first record) to the newest record merged.
+ */
+void rec_top_engine_window(const struct rec_top_engine *e, uint64_t *begin, uint64_t *end);
+
+/* rec_top_engine_counts - records merged, dropped as late, and corrupt pages or records skipped. */
+void rec_top_engine_counts(const struct rec_top_engine *e, uint64_t *records, uint64_t *late,
+			   uint64_t *corrupt);
+
+/* rec_top_engine_error - why a tick failed, or NULL. */
+const char *rec_top_engine_error(const struct rec_top_engine *e);
+
+/* rec_top_engine_free - release @e; NULL is fine. */
+void rec_top_engine_free(struct rec_top_engine *e);
 
 /* ---- top.c ----------------------------------------------------------------- */
 

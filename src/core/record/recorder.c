@@ -469,13 +469,17 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 	int rc, rc2;
 
 	rec_stream_halt(r->st);
-	/* The top reads the streams, which the assembly punches: finish it first. */
+	drain_all(r, ctl);
+	/*
+	 * The top reads the streams, which the assembly punches: finish it
+	 * before, and after the drain, so its last figures count what the file
+	 * holds (as `ftscope stats` of it would).
+	 */
 	if (r->top) {
 		rec_top_finish(r->top, &r->top_last);
 		rec_top_free(r->top);
 		r->top = NULL;
 	}
-	drain_all(r, ctl);
 	rec_health_final(r->hs);
 	rc = collect(r, &d, err);
 	if (sum) {

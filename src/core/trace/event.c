@@ -3,25 +3,14 @@
 
 #include <string.h>
 
+#define EV_NAME(kind, group, system, name, ...) [FTS_EV_##kind] = name,
+
 static const char *const ev_names[FTS_EV__COUNT] = {
-	[FTS_EV_SWITCH] = "sched_switch",
-	[FTS_EV_WAKING] = "sched_waking",
-	[FTS_EV_WAKEUP] = "sched_wakeup",
-	[FTS_EV_WAKEUP_NEW] = "sched_wakeup_new",
-	[FTS_EV_MIGRATE] = "sched_migrate_task",
-	[FTS_EV_STAT_RUNTIME] = "sched_stat_runtime",
-	[FTS_EV_FORK] = "sched_process_fork",
-	[FTS_EV_EXEC] = "sched_process_exec",
-	[FTS_EV_EXIT] = "sched_process_exit",
-	[FTS_EV_IRQ_ENTRY] = "irq_handler_entry",
-	[FTS_EV_IRQ_EXIT] = "irq_handler_exit",
-	[FTS_EV_SOFTIRQ_RAISE] = "softirq_raise",
-	[FTS_EV_SOFTIRQ_ENTRY] = "softirq_entry",
-	[FTS_EV_SOFTIRQ_EXIT] = "softirq_exit",
-	[FTS_EV_FUTEX_ENTER] = "sys_enter_futex",
-	[FTS_EV_FUTEX_EXIT] = "sys_exit_futex",
+	FTS_EVENT_TABLE(EV_NAME)
 	[FTS_EV_LOST] = "lost_events",
 };
+
+#undef EV_NAME
 
 /* include/linux/interrupt.h softirq_to_name[] */
 static const char *const softirq_names[] = {

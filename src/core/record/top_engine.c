@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: MIT
+/*
+ * top_engine.c - the live top's figures, computed by the same engines as
+ * `ftscope stats`: ring-buffer pages -> dat_decode.c (the trace.dat
+ * reader's decoder) -> the sched model -> windowed fts_stats. So the top and
+ * `ftscope stats --window` cannot disagree on what is Runnable, what is a
+ * wakeup, or how long a task ran.
+ *
+ * Pages arrive per CPU, each CPU at its own pace (the kernel hands over full
+ * pages), while the model wants one time-ordered stream. Each CPU keeps its
+ * pages not yet merged; records are merged up to a watermark: no CPU will
+ * still deliver anything older (each CPU's newest page starts after it), or,
+ * so that one idle CPU cannot hold the view back, TOP_LAG_NS before the
+ * newest page seen. A record older than what was already merged (a CPU that
+ * lagged more than that) is dropped and counted as late. At the end
+ * everything left is merged and the model closes its open slices, as
+ * fts_model_finish does for a whole trace.
+ *
+ * The window: one fts_stats per second of trace time (a slot), made anew when
+ * the merge enters a new second; the model's items go to the slots they
+ * overlap, clipped there. The figures are the sums over the last @window_s
+ * slots, so they are exactly `ftscope stats --window` over that span. The
+ * model declares each lane once, so the lanes are kept here and declared to
+ * a slot when its first item on them comes: a slot holds only the tasks of
+ * its second, and memory does not grow with every task the recording saw.
+ */
+#include "core/record/record_local.h"
+#include "core/trace/dat_decode.h"
+#include "core/trace/dat_pages.h"
+#include "core/util/strtab.h"
+#include "ftscope/sched_model.h"
+#include "ftscope/stats.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+
+#define NS 1000000000ull
+#define TOP_LAG_NS (1 * NS)
+#define NO_SEC UINT64_MAX
+
+/* One CPU's pages not merged yet, and its read position in them. */
+struct eng_cpu {
+	int cpu;                   /* the CPU number */
+	unsigned char **pg;        /* whole pages, oldest first (kbuffer points into them) */
+	size_t npages, cap;
+	size_t at;                 /* the page being read; those before it are done */
+	unsigned char **spare;     /* done pages, for reuse */
+	size_t nspare;
+	struct kbuffer *kbuf;
+	int loaded;                /* pages[at] is in kbuf */
+	struct tep_record rec;     /* the next record when has_rec */
+	int has_rec;
+	uint64_t complete;         /* later records of this CPU are not older than this */
+	int seen;                  /* a page has arrived */
+};
+
+/* A lane the model declared (its tid in the engine's lane_names). */
+struct eng_lane {
+	enum fts_lane_group group;
+	int32_t sort_index;
+	uint32_t tid;
+};
+
+struct rec_top_engine {
+	struct fts_dat_dec *dec;
+	struct dat_page_fmt pfmt;
+	int n;
+	struct eng_cpu *c;
+	uint64_t fed_ts;           /* the newest record merged */
+	uint64_t first_ts;         /* the first one (0: none yet) */
+	int any;
+	uint64_t late, corrupt;
+	uint64_t records;          /* merged */
+
+	struct fts_timemap tm;
+	struct fts_model *model;
+	struct fts_sink tee;       /* the model's sink: lanes to every slot, items where they fall */
+	int window_s;
+	struct fts_stats **slot;   /* slot[s % window_s] counts second s */
+	uint64_t *slot_sec;
+	unsigned char **declared;  /* per slot: lane id -> declared to it */
+	uint32_t *ndeclared;       /* per slot: entries in declared[] */
+	struct eng_lane *lanes;    /* by lane id */
+	uint32_t nlanes, cap_lanes;
+	struct fts_strtab lane_names;
+	uint64_t sec_max;          /* the newest second with a slot, NO_SEC before any */
+	int finished;
+	struct fts_err err;        /* the model's or a slot's failure */
+	int failed;
+};
+
+/* ---- the tee: model items into the slots ---------------------------------------- */
+
+#define ENGINE_OF(sink) ((struct rec_top_engine *)((char *)(sink) - offsetof(struct rec_top_engine, tee)))
+
+/* Keep the lane: each slot gets it with its first item on it. */
+static int tee_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *err)
+{
+	struct rec_top_engine *e = ENGINE_OF(s);
+	uint32_t tid;
+
+	if (l->id >= e->cap_lanes) {
+		uint32_t nc = e->cap_lanes ? e->cap_lanes : 256;
+		struct eng_lane *p;
+
+		while (nc <= l->id)
+			nc *= 2;
+		p = realloc(e->lanes, nc * sizeof(*p));
+		if (!p)
+			return fts_err_set(err, -ENOMEM, "out of memory (live top lanes)");
+		e->lanes = p;
+		e->cap_lanes = nc;
+	}
+	tid = fts_strtab_intern(&e->lane_names, l->tid, strlen(l->tid));
+	if (tid == UINT32_MAX)
+		return fts_err_set(err, -ENOMEM, "out of memory (live top lanes)");
+	e->lanes[l->id] = (struct eng_lane){ l->group, l->sort_index, tid };
+	if (l->id >= e->nlanes)
+		e->nlanes = l->id + 1;
+	return 0;
+}
+
+/* Declare lane @id to slot @i unless it has it. */
+static int slot_lane(struct rec_top_engine *e, int i, uint32_t id, struct fts_err *err)
+{
+	struct fts_sink *k = fts_stats_sink(e->slot[i]);
+	struct fts_lane l;
+
+	if (id >= e->nlanes)
+		return 0;   /* an undeclared lane: the slot itself reports it */
+	if (id >= e->ndeclared[i]) {
+		uint32_t nc = e->nlanes > 256 ? e->nlanes : 256;
+		unsigned char *p = realloc(e->declared[i], nc);
+
+		if (!p)
+			return fts_err_set(err, -ENOMEM, "out of memory (live top lanes)");
+		memset(p + e->ndeclared[i], 0, nc - e->ndeclared[i]);
+		e->declared[i] = p;
+		e->ndeclared[i] = nc;
+	}
+	if (e->declared[i][id])
+		return 0;
+	l = (struct fts_lane){ id, e->lanes[id].group, e->lanes[id].sort_index,
+			       fts_strtab_get(&e->lane_names, e->lanes[id].tid) };
+	e->declared[i][id] = 1;
+	return k->lane(k, &l, err);
+}
+
+static int tee_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
+{
+	struct rec_top_engine *e = ENGINE_OF(s);
+	uint64_t s0 = it->ts / NS, s1 = it->dur ? (it->ts + it->dur - 1) / NS : s0;
+
+	if (e->sec_max == NO_SEC)
+		return 0;
+	if (s1 > e->sec_max)
+		s1 = e->sec_max;
+	if (e->sec_max >= (uint64_t)e->window_s && s0 < e->sec_max - (uint64_t)e->window_s + 1)
+		s0 = e->sec_max - (uint64_t)e->window_s + 1;
+	for (uint64_t sec = s0; sec <= s1 && sec != NO_SEC; sec++) {
+		int i = (int)(sec % (uint64_t)e->window_s);
+		struct fts_sink *k;
+		int rc;
+
+		if (e->slot_sec[i] != sec)
+			continue;
+		k = fts_stats_sink(e->slot[i]);
+		rc = slot_lane(e, i, it->lane, err);
+		if (!rc)
+			rc = k->item(k, it, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int tee_finish(struct fts_sink *s, int ok, struct fts_err *err)
+{
+	(void)s;
+	(void)ok;
+	(void)err;
+	return 0;
+}
+
+static void tee_destroy(struct fts_sink *s)
+{
+	(void)s;
+}
+
+/* Fresh slots for every second up to @sec (the merge reached it); older ones go. */
+static int slots_advance(struct rec_top_engine *e, uint64_t sec)
+{
+	uint64_t from;
+
+	if (e->sec_max != NO_SEC && sec <= e->sec_max)
+		return 0;
+	from = e->sec_max == NO_SEC || sec - e->sec_max > (uint64_t)e->window_s ?
+	       (sec >= (uint64_t)e->window_s - 1 ? sec - (uint64_t)e->window_s + 1 : 0) : e->sec_max + 1;
+	for (uint64_t s = from; s <= sec; s++) {
+		int i = (int)(s % (uint64_t)e->window_s);
+		struct fts_stats_opts o = { .has_window = 1, .win_begin = s * NS, .win_end = (s + 1) * NS };
+
+		fts_stats_free(e->slot[i]);
+		e->slot[i] = NULL;
+		if (fts_stats_create(&o, &e->slot[i], &e->err))
+			return -ENOMEM;
+		e->slot_sec[i] = s;
+		if (e->ndeclared[i])
+			memset(e->declared[i], 0, e->ndeclared[i]);
+	}
+	e->sec_max = sec;
+	return 0;
+}
+
+/* ---- pages and the merge --------------------------------------------------------- */
+
+/* Page @c->at is read to its end: keep its buffer for a later page. */
+static void cpu_next_page(struct eng_cpu *c)
+{
+	c->spare[c->nspare++] = c->pg[c->at];
+	c->pg[c->at++] = NULL;
+	c->loaded = 0;
+	if (c->at == c->npages)
+		c->npages = c->at = 0;
+}
+
+/* The next record of CPU @c into c->rec (has_rec), or none for now. */
+static void cpu_peek(struct rec_top_engine *e, struct eng_cpu *c)
+{
+	unsigned long long ts;
+	void *data;
+	size_t psz = (size_t)e->pfmt.page_size;
+
+	while (!c->has_rec && c->at < c->npages) {
+		unsigned char *page = c->pg[c->at];
+
+		if (!c->loaded) {
+			/* kbuffer trusts the page: check it first (see dat_pages.c) */
+			if (fts_dat_page_check(&e->pfmt, page, psz) ||
+			    kbuffer_load_subbuffer(c->kbuf, page) < 0 ||
+			    kbuffer_subbuffer_size(c->kbuf) > e->pfmt.page_size) {
+				e->corrupt++;
+				cpu_next_page(c);
+				continue;
+			}
+			c->loaded = 1;
+		}
+		data = kbuffer_read_event(c->kbuf, &ts);
+		if (!data) {
+			cpu_next_page(c);
+			continue;
+		}
+		memset(&c->rec, 0, sizeof(c->rec));
+		c->rec.ts = ts;
+		c->rec.size = kbuffer_event_size(c->kbuf);
+		c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+		c->rec.cpu = c->cpu;
+		c->rec.data = data;
+		c->rec.ref_count = 1;
+		kbuffer_next_event(c->kbuf, NULL);
+		/* the decoder trusts rec.size: a record must lie inside its page */
+		if (c->rec.size < 0 || (unsigned char *)data + c->rec.size > page + psz) {
+			e->corrupt++;
+			cpu_next_page(c);
+			continue;
+		}
+		c->has_rec = 1;
+	}
+}
+
+static int feed(struct rec_top_engine *e, const struct fts_event *ev)
+{
+	if (slots_advance(e, ev->ts / NS) || fts_model_event(e->model, ev, &e->err)) {
+		e->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Decode @r and hand it (after its lost-events marker, as the reader does) to the model. */
+static int merge_one(struct rec_top_engine *e, const struct tep_record *r)
+{
+	struct fts_event ev;
+
+	if (!e->any) {
+		e->any = 1;
+		e->first_ts = r->ts;
+	}
+	e->fed_ts = r->ts;
+	e->records++;
+	if (r->missed_events) {
+		memset(&ev, 0, sizeof(ev));
+		ev.ts = r->ts;
+		ev.cpu = r->cpu;
+		ev.pid = -1;
+		ev.type = FTS_EV_LOST;
+		ev.u.lost.count = r->missed_events > 0 ? (uint64_t)r->missed_events : 0;
+		if (feed(e, &ev))
+			return -1;
+	}
+	switch (fts_dat_decode(e->dec, r, &ev, NULL)) {
+	case FTS_DAT_EVENT:
+		return feed(e, &ev);
+	case FTS_DAT_SHORT:
+		e->corrupt++;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Merge every record not newer than @upto, in time order (ties: lower CPU index). */
+static int merge_upto(struct rec_top_engine *e, uint64_t upto)
+{
+	for (;;) {
+		struct eng_cpu *best = NULL;
+
+		for (int i = 0; i < e->n; i++) {
+			struct eng_cpu *c = &e->c[i];
+
+			cpu_peek(e, c);
+			if (c->has_rec && (!best || c->rec.ts < best->rec.ts))
+				best = c;
+		}
+		if (!best || best->rec.ts > upto)
+			return 0;
+		best->has_rec = 0;
+		if (e->any && best->rec.ts < e->fed_ts) {
+			e->late++;    /* its CPU lagged past TOP_LAG_NS: the model wants order */
+			continue;
+		}
+		if (merge_one(e, &best->rec))
+			return -1;
+	}
+}
+
+int rec_top_engine_page(struct rec_top_engine *e, int i, const void *page)
+{
+	struct eng_cpu *c = &e->c[i];
+	size_t psz = (size_t)e->pfmt.page_size;
+	unsigned char *buf;
+
+	if (c->npages == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		unsigned char **p = realloc(c->pg, cap * sizeof(*p));
+		unsigned char **sp = p ? realloc(c->spare, cap * sizeof(*sp)) : NULL;
+
+		if (p)
+			c->pg = p;
+		if (!sp)
+			return -ENOMEM;
+		c->spare = sp;
+		c->cap = cap;
+	}
+	buf = c->nspare ? c->spare[--c->nspare] : malloc(psz);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, page, psz);
+	c->pg[c->npages++] = buf;
+	/* the page's base time: nothing this CPU delivers later is older */
+	c->complete = kbuffer_subbuf_timestamp(c->kbuf, buf);
+	c->seen = 1;
+	return 0;
+}
+
+/* The time up to which every CPU has delivered (or that the lag allows). */
+static uint64_t watermark(const struct rec_top_engine *e)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (int i = 0; i < e->n; i++) {
+		uint64_t t = e->c[i].seen ? e->c[i].complete : 0;
+
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+	}
+	if (hi > TOP_LAG_NS && hi - TOP_LAG_NS > lo)
+		lo = hi - TOP_LAG_NS;
+	return lo;
+}
+
+int rec_top_engine_tick(struct rec_top_engine *e, int final)
+{
+	uint64_t w = watermark(e);
+
+	if (e->failed || e->finished)
+		return e->failed ? -1 : 0;
+	/* strictly older: a CPU's next page may start exactly at the watermark */
+	if (merge_upto(e, final ? UINT64_MAX : w ? w - 1 : 0))
+		return -1;
+	if (final) {
+		e->finished = 1;
+		if (fts_model_finish(e->model, &e->err)) {
+			e->failed = 1;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- the figures ------------------------------------------------------------------- */
+
+/* One task's sums over the window's slots. */
+struct eng_sum {
+	uint64_t run_ns, cpu_ns;
+	int pid;
+	char comm[16];
+};
+
+static void rank(struct fts_record_top_task *list, int *n, const struct fts_record_top_task *x,
+		 int by_cpu)
+{
+	int k = *n < FTS_RECORD_TOP_N ? *n : FTS_RECORD_TOP_N;
+	double v = by_cpu ? x->cpu_s : x->runnable_s;
+
+	if (v <= 0)
+		return;
+	while (k > 0 && v > (by_cpu ? list[k - 1].cpu_s : list[k - 1].runnable_s)) {
+		if (k < FTS_RECORD_TOP_N)
+			list[k] = list[k - 1];
+		k--;
+	}
+	if (k < FTS_RECORD_TOP_N) {
+		list[k] = *x;
+		if (*n < FTS_RECORD_TOP_N)
+			(*n)++;
+	}
+}
+
+void rec_top_engine_window(const struct rec_top_engine *e, uint64_t *begin, uint64_t *end)
+{
+	uint64_t from = e->sec_max != NO_SEC && e->sec_max + 1 >= (uint64_t)e->window_s ?
+			(e->sec_max + 1 - (uint64_t)e->window_s) * NS : 0;
+
+	*begin = e->first_ts > from ? e->first_ts : from;
+	*end = e->any ? e->fed_ts : *begin;
+}
+
+/* Adds slot @st's rows into @sum (by tid, through @names); the worst wakeup into @out. */
+static int sum_slot(struct fts_stats *st, struct fts_strtab *names, struct eng_sum **sum,
+		    size_t *cap, struct fts_record_top *out)
+{
+	struct fts_err err = { 0 };
+
+	if (fts_stats_finish(st, &err))
+		return -ENOMEM;
+	for (size_t r = 0; r < fts_stats_ntasks(st); r++) {
+		const struct fts_task_stats *t = fts_stats_task(st, r);
+		uint32_t id = fts_strtab_intern(names, t->tid, strlen(t->tid));
+		struct eng_sum *x;
+
+		if (id == UINT32_MAX)
+			return -ENOMEM;
+		if (id >= *cap) {
+			size_t nc = *cap ? *cap * 2 : 256;
+			struct eng_sum *p = realloc(*sum, nc * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			memset(p + *cap, 0, (nc - *cap) * sizeof(*p));
+			*sum = p;
+			*cap = nc;
+		}
+		x = &(*sum)[id];
+		x->run_ns += t->runnable_ns;
+		x->cpu_ns += t->running_ns;
+		x->pid = (int)t->pid;
+		fts_copy_str(x->comm, sizeof(x->comm), t->comm, -1);
+		if ((double)t->wake_max_ns / 1e6 > out->worst_wakeup_ms) {
+			out->worst_wakeup_ms = (double)t->wake_max_ns / 1e6;
+			out->worst_pid = (int)t->pid;
+			fts_copy_str(out->worst_comm, sizeof(out->worst_comm), t->comm, -1);
+		}
+	}
+	return 0;
+}
+
+int rec_top_engine_figures(struct rec_top_engine *e, struct fts_record_top *out)
+{
+	struct fts_strtab names;
+	struct eng_sum *sum = NULL;
+	size_t cap = 0;
+	uint64_t begin, end;
+	int rc = 0;
+
+	out->nrunnable = out->ncpu = 0;
+	out->worst_wakeup_ms = 0;
+	out->worst_pid = 0;
+	out->worst_comm[0] = '\0';
+	rec_top_engine_window(e, &begin, &end);
+	out->window_s = (double)(end - begin) / 1e9;
+	if (e->sec_max == NO_SEC)
+		return 0;
+	fts_strtab_init(&names);
+	for (int i = 0; !rc && i < e->window_s; i++) {
+		if (e->slot_sec[i] != NO_SEC && e->slot_sec[i] + (uint64_t)e->window_s > e->sec_max)
+			rc = sum_slot(e->slot[i], &names, &sum, &cap, out);
+	}
+	for (uint32_t id = 0; !rc && id < names.n; id++) {
+		struct fts_record_top_task x = { .pid = sum[id].pid };
+
+		memcpy(x.comm, sum[id].comm, sizeof(x.comm));
+		x.runnable_s = (double)sum[id].run_ns / 1e9;
+		x.cpu_s = (double)sum[id].cpu_ns / 1e9;
+		rank(out->runnable, &out->nrunnable, &x, 0);
+		rank(out->cpu, &out->ncpu, &x, 1);
+	}
+	fts_strtab_free(&names);
+	free(sum);
+	return rc;
+}
+
+void rec_top_engine_counts(const struct rec_top_engine *e, uint64_t *records, uint64_t *late,
+			   uint64_t *corrupt)
+{
+	*records = e->records;
+	*late = e->late;
+	*corrupt = e->corrupt;
+}
+
+const char *rec_top_engine_error(const struct rec_top_engine *e)
+{
+	return e->failed ? e->err.msg : NULL;
+}
+
+/* ---- lifetime ------------------------------------------------------------------------ */
+
+static int engine_cpus(struct rec_top_engine *e, const int *cpus)
+{
+	enum kbuffer_long_size ls = e->pfmt.commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
+	enum kbuffer_endian en = e->pfmt.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
+
+	e->c = calloc((size_t)e->n, sizeof(*e->c));
+	if (!e->c)
+		return -ENOMEM;
+	for (int i = 0; i < e->n; i++) {
+		e->c[i].cpu = cpus[i];
+		e->c[i].kbuf = kbuffer_alloc(ls, en);
+		if (!e->c[i].kbuf)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int engine_slots(struct rec_top_engine *e, struct fts_err *err)
+{
+	e->slot = calloc((size_t)e->window_s, sizeof(*e->slot));
+	e->slot_sec = malloc((size_t)e->window_s * sizeof(*e->slot_sec));
+	e->declared = calloc((size_t)e->window_s, sizeof(*e->declared));
+	e->ndeclared = calloc((size_t)e->window_s, sizeof(*e->ndeclared));
+	if (!e->slot || !e->slot_sec || !e->declared || !e->ndeclared)
+		return fts_err_set(err, -ENOMEM, "out of memory (live top)");
+	for (int i = 0; i < e->window_s; i++)
+		e->slot_sec[i] = NO_SEC;   /* its collector comes with its second */
+	return 0;
+}
+
+int rec_top_engine_new(struct tep_handle *tep, int n, const int *cpus, int page_size, int window_s,
+		       struct rec_top_engine **out, struct fts_err *err)
+{
+	struct rec_top_engine *e = calloc(1, sizeof(*e));
+	struct fts_model_opts mo = { 0 };
+	int rc;
+
+	*out = NULL;
+	if (!e)
+		return fts_err_set(err, -ENOMEM, "out of memory (live top)");
+	e->n = n;
+	e->window_s = window_s > 0 ? window_s : 1;
+	e->sec_max = NO_SEC;
+	fts_strtab_init(&e->lane_names);
+	e->pfmt.page_size = page_size;
+	e->pfmt.commit_size = tep_get_header_page_size(tep);
+	e->pfmt.big_endian = tep_is_file_bigendian(tep);
+	e->tee = (struct fts_sink){ tee_lane, tee_item, tee_finish, tee_destroy, NULL };
+	fts_timemap_raw(&e->tm);
+	mo.tm = &e->tm;
+	if (tep_is_old_format(tep) || (e->pfmt.commit_size != 4 && e->pfmt.commit_size != 8) ||
+	    page_size < 64) {
+		rec_top_engine_free(e);
+		return fts_err_set(err, -EINVAL, "the live top cannot read this ring-buffer page format");
+	}
+	e->dec = fts_dat_dec_new(tep);
+	rc = e->dec ? engine_cpus(e, cpus) : -ENOMEM;
+	if (rc)
+		rc = fts_err_set(err, rc, "out of memory (live top)");
+	if (!rc)
+		rc = engine_slots(e, err);
+	if (!rc)
+		rc = fts_model_create(&mo, &e->tee, &e->model, err);
+	if (rc) {
+		rec_top_engine_free(e);
+		return rc;
+	}
+	*out = e;
+	return 0;
+}
+
+void rec_top_engine_free(struct rec_top_engine *e)
+{
+	if (!e)
+		return;
+	fts_model_free(e->model);
+	for (int i = 0; e->slot && i < e->window_s; i++)
+		fts_stats_free(e->slot[i]);
+	for (int i = 0; e->declared && i < e->window_s; i++)
+		free(e->declared[i]);
+	free(e->slot);
+	free(e->slot_sec);
+	free(e->declared);
+	free(e->ndeclared);
+	free(e->lanes);
+	fts_strtab_free(&e->lane_names);
+	for (int i = 0; e->c && i < e->n; i++) {
+		struct eng_cpu *c = &e->c[i];
+
+		if (c->kbuf)
+			kbuffer_free(c->kbuf);
+		for (size_t p = c->at; p < c->npages; p++)
+			free(c->pg[p]);
+		for (size_t p = 0; p < c->nspare; p++)
+			free(c->spare[p]);
+		free(c->pg);
+		free(c->spare);
+	}
+	free(e->c);
+	fts_dat_dec_free(e->dec);
+	free(e);
+}
