@@ -108,7 +108,13 @@ static void test_helper_gets_minimal_env(void **state)
 	assert_non_null(strstr(buf, "args: __probe-dat " SMALL "\n"));
 	assert_null(strstr(buf, "FTS_PROBE_CANARY"));
 	assert_null(strstr(buf, "HOME="));
+	assert_non_null(strstr(buf, "FTSCOPE_PROBE_HELPER_CHILD=1"));
+	/* a helper that probes again instead of answering starts no helper in turn */
+	setenv("FTSCOPE_PROBE_HELPER_CHILD", "1", 1);
 	unlink(out);
+	assert_int_equal(fts_read_dat_probe(SMALL, script, &err), -ELOOP);
+	unsetenv("FTSCOPE_PROBE_HELPER_CHILD");
+	assert_int_not_equal(access(out, F_OK), 0);
 	unlink(script);
 	rmdir(dir);
 }

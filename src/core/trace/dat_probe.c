@@ -67,17 +67,34 @@ int fts_read_dat_probe_answer(const char *path)
 }
 
 /*
+ * Set in every helper's environment: a helper that is not the answering
+ * program (a caller naming a binary that does not know FTS_PROBE_HELPER_ARG
+ * and probes again) must not start helpers in turn, or a chain of them runs
+ * until the machine is out of processes.
+ */
+#define PROBE_CHILD_ENV "FTSCOPE_PROBE_HELPER_CHILD=1"
+
+/*
  * The helper's environment: nothing of the caller's (a root caller's
  * environment is not the helper's business) except LD_LIBRARY_PATH, which
- * the same binary may need to find the same trace libraries.
+ * the same binary may need to find the same trace libraries, and the mark
+ * above.
  */
 static char **probe_env(void)
 {
 	const char *ld = getenv("LD_LIBRARY_PATH");
-	char **env = calloc(2, sizeof(*env));
+	char **env = calloc(3, sizeof(*env));
+	int n = 0;
 
-	if (env && ld && asprintf(&env[0], "LD_LIBRARY_PATH=%s", ld) < 0)
-		env[0] = NULL;
+	if (!env)
+		return NULL;
+	env[n++] = strdup(PROBE_CHILD_ENV);
+	if (ld && asprintf(&env[n], "LD_LIBRARY_PATH=%s", ld) < 0)
+		env[n] = NULL;
+	if (!env[0]) {
+		free(env);
+		return NULL;
+	}
 	return env;
 }
 
@@ -106,7 +123,8 @@ static int probe_spawn(const char *helper, const char *path, int wfd, pid_t *pid
 	rc = posix_spawn(pid, helper, &fa, &at, argv, env);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
-	free(env[0]);
+	for (int i = 0; env[i]; i++)
+		free(env[i]);
 	free(env);
 	return rc;
 }
@@ -180,6 +198,9 @@ int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err
 		return rc;
 	if (!helper)
 		return FTS_PROBE_UNISOLATED;
+	if (getenv("FTSCOPE_PROBE_HELPER_CHILD"))
+		return fts_err_set(err, -ELOOP, "%s: the trace.dat probe helper %s did not answer as one "
+				   "(it probed again instead)", path, helper);
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return fts_err_set(err, -errno, "%s: cannot start the trace.dat probe helper: %s",
 				   path, strerror(errno));
