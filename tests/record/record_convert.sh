@@ -28,7 +28,12 @@ def keep(r):
     return not (r[0] in STATES and r[2] < 1000)
 a, b = [r for r in rows("dat.rows") if keep(r)], [r for r in rows("txt.rows") if keep(r)]
 assert len(a) > 100, "only %d slices from the dat" % len(a)
-assert abs(len(a) - len(b)) * 1000 <= len(a), "%d slices from dat, %d from txt" % (len(a), len(b))
+# Under hackbench, events of two CPUs inside one microsecond reach the text
+# model in another order than their nanoseconds (a wakeup before the switch
+# that put the task to sleep), which splits a few Sleeping stretches
+# differently: 0.11% more txt slices in one CI run (base bb0b66a alike on the
+# same file). Counts may differ by 0.3%; the slices themselves by 0.1% below.
+assert abs(len(a) - len(b)) * 1000 <= 3 * len(a), "%d slices from dat, %d from txt" % (len(a), len(b))
 # Text keeps microseconds: a dat slice matches an unused txt slice of the same
 # name whose start is within 1 us and duration within 2 us, taken in time
 # order so slices that tie inside one microsecond pair up one to one.
