@@ -9,23 +9,44 @@ ncpu=$(nproc)
 heavy() { # heavy SECONDS: several hackbench groups per CPU
 	for i in $(seq $((ncpu * 2))); do load "$1"; done
 }
-heavy 30
-sleep 0.5
 # What this machine can do under that load: if a plain 3 s sleep already
 # stretches (a VM whose host starves it, seen here: base and main alike then
 # "recorded" 5-12 s), the recorder's timing cannot be judged here.
-cal=$(date +%s%N); sleep 3; cal=$(( ($(date +%s%N) - cal) / 1000000 ))
-echo "under load: a 3 s sleep took $cal ms"
-[ $cal -le 3300 ] || skip "this machine is too starved under load to judge a 3 s deadline (a 3 s sleep took $cal ms)"
-start=$(date +%s%N)
-"$FTS" record --record_time 3 --bf_size 4096 --output l.dat -q 2>log || { cat log; fail "record under load failed"; }
-ms=$(( ($(date +%s%N) - start) / 1000000 ))
-dur=$(sed -n 's/^recorded \([0-9.]*\) s.*/\1/p' log)
-echo "under load: recorded ${dur} s, the command took $ms ms"
-awk -v d="$dur" 'BEGIN { exit !(d >= 2.9 && d <= 3.3) }' || fail "--record_time 3 recorded $dur s"
-# Wall time includes start-up and assembly (slow in sanitizer builds); the
-# capture itself is what must not stretch (checked above and below).
-[ $ms -lt 15000 ] || fail "--record_time 3 took $ms ms under load"
+calibrate() {
+	local cal
+	cal=$(date +%s%N); sleep 3; cal=$(( ($(date +%s%N) - cal) / 1000000 ))
+	echo "under load: a 3 s sleep took $cal ms"
+	[ $cal -le 3300 ] || skip "this machine is too starved under load to judge a 3 s deadline (a 3 s sleep took $cal ms)"
+}
+stop_load() {
+	for p in $LOAD_PIDS; do kill -TERM -- -"$p" 2>/dev/null; done
+	LOAD_PIDS=""
+}
+# One try: 0 when the capture stopped at ~3 s and the command was not slow.
+try_deadline() {
+	local start ms
+	heavy 25
+	sleep 0.5
+	calibrate
+	start=$(date +%s%N)
+	"$FTS" record --record_time 3 --bf_size 4096 --output l.dat -q 2>log || { cat log; fail "record under load failed"; }
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	dur=$(sed -n 's/^recorded \([0-9.]*\) s.*/\1/p' log)
+	echo "under load: recorded ${dur} s, the command took $ms ms"
+	stop_load
+	awk -v d="$dur" 'BEGIN { exit !(d >= 2.9 && d <= 3.3) }' || { why="--record_time 3 recorded $dur s"; return 1; }
+	# Wall time includes start-up and assembly (slow in sanitizer builds); the
+	# capture itself is what must not stretch (checked above and below).
+	[ $ms -lt 15000 ] || { why="--record_time 3 took $ms ms under load"; return 1; }
+}
+# This shared 2-CPU VM sometimes stalls for seconds under hackbench (base
+# bb0b66a alike): three tries, each with a fresh load and calibration.
+ok=0
+for t in 1 2 3; do
+	if try_deadline; then ok=1; break; fi
+	echo "try $t: $why"
+done
+[ $ok = 1 ] || fail "$why (3 tries)"
 first=$(trace-cmd report -i l.dat 2>/dev/null | grep -m1 -o ' [0-9]*\.[0-9]*: ' | tr -d ' :')
 last=$(trace-cmd report -i l.dat 2>/dev/null | tail -1 | grep -o ' [0-9]*\.[0-9]*: ' | tr -d ' :')
 awk -v a="$first" -v b="$last" 'BEGIN { exit !(b - a <= 3.3) }' || fail "the events span $first..$last (more than 3 s)"

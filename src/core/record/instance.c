@@ -195,9 +195,19 @@ static int make_instance(struct rec_instance *in, struct fts_err *err)
 		}
 		if (tracefs_instance_is_new(in->inst)) {
 			in->hold_fd = tracefs_instance_file_open(in->inst, "tracing_on", O_RDONLY | O_CLOEXEC);
-			if (in->hold_fd >= 0)
+			/*
+			 * A sweep removed it between mkdir and open, or while the
+			 * open was taking its hold (the open can succeed on an
+			 * instance being torn down: its first write then fails
+			 * with ENOENT, seen with two recorders starting at once):
+			 * check it is still there and writable, else another name.
+			 */
+			if (in->hold_fd >= 0 && tracefs_instance_exists(in->name) &&
+			    tracefs_instance_file_write(in->inst, "tracing_on", "0") >= 0)
 				return 0;
-			/* A sweep removed it between mkdir and open: try another name. */
+			if (in->hold_fd >= 0)
+				close(in->hold_fd);
+			in->hold_fd = -1;
 		}
 		tracefs_instance_free(in->inst);
 		in->inst = NULL;
