@@ -257,10 +257,9 @@ static int run_trace(struct fts_pipe *p, struct fts_err *err)
 	const struct fts_pipeline_opts *o = p->opts;
 	struct fts_pidmap *pm = NULL;
 	struct fts_model_opts mo;
-	int rc;
+	int rc = 0;
 
 	/* the format comes from the run's detection: the head is not read again */
-	rc = 0;
 	if (p->res->input_format == FTS_FMT_DAT && !o->probed)
 		rc = fts_read_dat_probe(o->input, o->probe_helper, err);
 	if (rc == FTS_PROBE_UNISOLATED)
