@@ -7,6 +7,7 @@
  *
  * Writes OUTPUT.dat (and pid_mapping.json beside it), prints per-CPU figures.
  */
+#define _DEFAULT_SOURCE /* usleep */
 #include <ftscope/record.h>
 
 #include <stdio.h>

@@ -18,6 +18,7 @@
 #include "event.h"
 #include "lane.h"
 #include "log.h"
+#include "loss.h"
 #include "output.h"
 #include "pidmap.h"
 #include "reader.h"

@@ -55,6 +55,7 @@ enum fts_item_kind {
 	FTS_ITEM_SLEEPING,      /* task lane: "Sleeping", interruptible (S) or other */
 	FTS_ITEM_BLOCKED,       /* task lane: "Sleeping" in uninterruptible state (D) */
 	FTS_ITEM_MARKER,        /* task lane: zero-length context-switch totals row */
+	FTS_ITEM_NODATA,        /* CPU or task lane: "no data", a hole after lost events (loss.h) */
 	FTS_ITEM__COUNT
 };
 

@@ -22,6 +22,7 @@
 
 #include "error.h"
 #include "lane.h"
+#include "loss.h"
 #include "pipeline.h"
 
 #ifdef __cplusplus
@@ -92,7 +93,7 @@ struct fts_store_info {
 	uint64_t win_begin, win_end;
 	uint64_t items;              /* items stored */
 	uint64_t events;             /* events read (traces), rows read (DB/JSON) */
-	uint64_t lost_events;        /* sum over CPUs; see fts_store_lane.lost */
+	uint64_t lost_events;        /* fts_loss_total(fts_store_loss()): may be a lower bound */
 	uint32_t ncpu_lanes, ntask_lanes;
 	double load_seconds;
 };
@@ -105,6 +106,14 @@ struct fts_store_info {
  */
 const struct fts_store_info *fts_store_info(const struct fts_store *s);
 
+/**
+ * fts_store_loss - the capture's loss, per CPU (the one model, loss.h)
+ * @s: the store
+ *
+ * Returns the model, valid as long as @s.
+ */
+const struct fts_loss *fts_store_loss(const struct fts_store *s);
+
 struct fts_store_lane {
 	enum fts_lane_group group;
 	int32_t cpu;       /* CPU lanes: the CPU number; task lanes: -1 */
@@ -113,8 +122,8 @@ struct fts_store_lane {
 	uint32_t comm;     /* task lanes: interned comm; CPU lanes: FTS_STR_NONE */
 	uint32_t tid;      /* interned lane name: "CPU 003" or "comm:pid" */
 	uint64_t nitems;
-	uint64_t lost;     /* CPU lanes: events lost on this CPU (sum of counts) */
-	uint64_t lost_marks; /* CPU lanes: lost-event markers (some carry no count) */
+	uint64_t lost;     /* CPU lanes: fts_loss_cpu_events of this CPU (loss.h) */
+	uint64_t lost_marks; /* CPU lanes: drop points (some carry no count) */
 };
 
 /**
@@ -154,6 +163,7 @@ const char *fts_store_str(const struct fts_store *s, uint32_t id);
 #define FTS_BK_RUNNABLE 0x0080u  /* task lane: some Runnable wait */
 #define FTS_BK_SLEEPING 0x0100u  /* task lane: some Sleeping (S) */
 #define FTS_BK_BLOCKED  0x0200u  /* task lane: some uninterruptible sleep (D) */
+#define FTS_BK_NODATA   0x0400u  /* no data: a hole after lost events (loss.h) */
 
 /* The summary of one lane over one time bucket. */
 struct fts_bucket {

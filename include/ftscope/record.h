@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "loss.h"
 #include "output.h"
 
 #ifdef __cplusplus
@@ -260,6 +261,17 @@ int fts_record_health(struct fts_recorder *r, struct fts_record_health *h);
  * @h: the snapshot; safe twice
  */
 void fts_record_health_release(struct fts_record_health *h);
+
+/**
+ * fts_record_health_loss - a snapshot's loss in the one loss model (loss.h)
+ * @h: the snapshot
+ * @out: replaced with the kernel's per-CPU counters (empty when @h->counters is 0)
+ *
+ * The same numbers the trace.dat stores (CPUSTAT) and every reader reports.
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int fts_record_health_loss(const struct fts_record_health *h, struct fts_loss *out);
 
 /**
  * fts_record_worst_cpus - order a snapshot's CPUs worst first

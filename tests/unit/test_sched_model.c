@@ -66,7 +66,7 @@ static void check_kind(const struct fts_item *it)
 		[FTS_ITEM_SOFTIRQ] = "softirq", [FTS_ITEM_LOST] = "lost events",
 		[FTS_ITEM_RUNNING] = "Running", [FTS_ITEM_RUNNABLE] = "Runnable",
 		[FTS_ITEM_SLEEPING] = "Sleeping", [FTS_ITEM_BLOCKED] = "Sleeping",
-		[FTS_ITEM_MARKER] = "Sleeping",
+		[FTS_ITEM_MARKER] = "Sleeping", [FTS_ITEM_NODATA] = "no data",
 	};
 
 	assert_true(it->kind < FTS_ITEM__COUNT);

@@ -176,6 +176,7 @@ static void oracle_bucket(const struct rec_sink *r, uint32_t src_lane, uint64_t 
 			[FTS_ITEM_SOFTIRQ] = FTS_BK_SOFTIRQ, [FTS_ITEM_LOST] = FTS_BK_LOST,
 			[FTS_ITEM_RUNNING] = FTS_BK_RUNNING, [FTS_ITEM_RUNNABLE] = FTS_BK_RUNNABLE,
 			[FTS_ITEM_SLEEPING] = FTS_BK_SLEEPING, [FTS_ITEM_BLOCKED] = FTS_BK_BLOCKED,
+			[FTS_ITEM_NODATA] = FTS_BK_NODATA,
 		};
 
 		if (it->lane != src_lane || it->ts >= t1 || (it->dur ? e <= t0 : it->ts < t0))

@@ -7,6 +7,7 @@
  * re-serialisation would show them.
  */
 #include "core/readback/readback.h"
+#include "ftscope/loss.h"
 
 #include <errno.h>
 #include <string.h>
@@ -205,6 +206,8 @@ enum fts_item_kind fts_rb_kind(enum fts_lane_group group, const char *name, size
 			       uint64_t dur, const char *args, size_t args_len)
 {
 #define IS(lit) (n == sizeof(lit) - 1 && !memcmp(name, lit, n))
+	if (IS(FTS_LOSS_NODATA_NAME))
+		return FTS_ITEM_NODATA;
 	if (group == FTS_GROUP_CPU) {
 		if (IS("sched_switch"))
 			return FTS_ITEM_SWITCH;

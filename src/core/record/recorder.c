@@ -312,6 +312,20 @@ void fts_record_health_release(struct fts_record_health *h)
 	h->ncpus = 0;
 }
 
+int fts_record_health_loss(const struct fts_record_health *h, struct fts_loss *out)
+{
+	fts_loss_free(out);
+	if (!h->counters)
+		return 0;
+	for (int i = 0; i < h->ncpus; i++) {
+		const struct fts_record_cpu_health *c = &h->cpu[i];
+
+		if (fts_loss_set_kernel(out, c->cpu, c->overrun, c->commit_overrun, c->dropped))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int fts_record_worst_cpus(const struct fts_record_health *h, int *idx, int max)
 {
 	int n = 0;

@@ -320,7 +320,6 @@ static void info_add(struct fts_store *s, const struct st_lane *l)
 			in->t_end = end;
 	}
 	in->items += l->n;
-	in->lost_events += l->pub.lost;
 	if (l->pub.group == FTS_GROUP_CPU)
 		in->ncpu_lanes++;
 	else
@@ -351,6 +350,7 @@ int fts_store_index(struct fts_store *s, int (*progress)(void *ctx, uint64_t don
 		lane_host_pid(s, l);
 		info_add(s, l);
 	}
+	s->info.lost_events = fts_loss_total(&s->loss, NULL);
 	fts_strtab_shrink(&s->strs);
 	s->indexed = 1;
 	return 0;

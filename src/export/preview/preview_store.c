@@ -120,12 +120,18 @@ void fts_store_free(struct fts_store *s)
 	free(s->by_src);
 	free(s->lanes);
 	fts_strtab_free(&s->strs);
+	fts_loss_free(&s->loss);
 	free(s);
 }
 
 const struct fts_store_info *fts_store_info(const struct fts_store *s)
 {
 	return &s->info;
+}
+
+const struct fts_loss *fts_store_loss(const struct fts_store *s)
+{
+	return &s->loss;
 }
 
 uint32_t fts_store_nlanes(const struct fts_store *s)

@@ -71,6 +71,7 @@ struct fts_store {
 	struct st_lane **lanes;     /* public order: CPU lanes by CPU, then task lanes */
 	uint32_t nlanes;
 	char scratch[4096];         /* the args blob being built */
+	struct fts_loss loss;       /* from the CPU lanes' markers and holes (loss.h) */
 	int indexed;
 };
 
@@ -116,6 +117,7 @@ static inline uint16_t st_kind_flag(unsigned kind)
 		[FTS_ITEM_SOFTIRQ] = FTS_BK_SOFTIRQ,   [FTS_ITEM_LOST] = FTS_BK_LOST,
 		[FTS_ITEM_RUNNING] = FTS_BK_RUNNING,   [FTS_ITEM_RUNNABLE] = FTS_BK_RUNNABLE,
 		[FTS_ITEM_SLEEPING] = FTS_BK_SLEEPING, [FTS_ITEM_BLOCKED] = FTS_BK_BLOCKED,
+		[FTS_ITEM_NODATA] = FTS_BK_NODATA,
 	};
 
 	return kind < FTS_ITEM__COUNT ? flag[kind] : 0;

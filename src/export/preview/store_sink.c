@@ -125,13 +125,19 @@ static uint32_t name_id(struct fts_store *s, struct st_lane *l, const char *name
 	return l->last_name;
 }
 
-/* CPU lanes count lost events: the marker's "count", when the kernel gave one. */
-static void count_lost(struct st_lane *l, const struct fts_item *it)
+/* CPU lanes: lost-event markers and holes go into the one loss model. */
+static int count_lost(struct fts_store *s, struct st_lane *l, const struct fts_item *it)
 {
-	l->pub.lost_marks++;
-	for (int i = 0; i < it->nargs; i++)
-		if (!strcmp(it->args[i].key, "count"))
-			l->pub.lost += strtoull(it->args[i].val, NULL, 10);
+	struct fts_loss_cpu *c;
+
+	if (l->pub.group != FTS_GROUP_CPU || l->pub.cpu < 0)
+		return 0;
+	if (fts_loss_add_item(&s->loss, l->pub.cpu, it))
+		return -ENOMEM;
+	c = &s->loss.cpu[l->pub.cpu];
+	l->pub.lost = fts_loss_cpu_events(c);
+	l->pub.lost_marks = c->drops;
+	return 0;
 }
 
 static int ss_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
@@ -166,8 +172,8 @@ static int ss_item(struct fts_sink *base, const struct fts_item *it, struct fts_
 		l->aux[i] = aux;
 	if (l->name[i] == FTS_STR_NONE || l->args[i] == FTS_STR_NONE)
 		return oom(err);
-	if (it->kind == FTS_ITEM_LOST)
-		count_lost(l, it);
+	if ((it->kind == FTS_ITEM_LOST || it->kind == FTS_ITEM_NODATA) && count_lost(s, l, it))
+		return oom(err);
 	l->n++;
 	return 0;
 }

@@ -20,7 +20,7 @@ static const char *kind_name(enum fts_item_kind k)
 		[FTS_ITEM_SOFTIRQ] = "softirq", [FTS_ITEM_LOST] = "lost events",
 		[FTS_ITEM_RUNNING] = "Running", [FTS_ITEM_RUNNABLE] = "Runnable",
 		[FTS_ITEM_SLEEPING] = "Sleeping (S)", [FTS_ITEM_BLOCKED] = "Sleeping (D, uninterruptible)",
-		[FTS_ITEM_MARKER] = "marker",
+		[FTS_ITEM_MARKER] = "marker", [FTS_ITEM_NODATA] = "no data (events lost)",
 	};
 
 	return (unsigned)k < FTS_ITEM__COUNT && n[k] ? n[k] : "?";
