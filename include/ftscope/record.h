@@ -39,6 +39,8 @@ struct fts_record_opts {
 	int sched;                 /* 1: scheduler events */
 	int irq;                   /* 1: hard and soft irq events */
 	int futex;                 /* 1: syscalls sys_enter/exit_futex when the kernel has them */
+	const char *exclude;       /* "sched/sched_stat_runtime,irq/softirq_raise": events of the
+				      chosen groups to leave out; NULL or "" = none */
 	int nspid;                 /* 1: also keep pid_mapping.json up to date */
 	const char *pid_mapping;   /* NULL = pid_mapping.json beside the output */
 	double pidmap_interval_s;  /* rescan period with nspid; 0 = 1 s */
