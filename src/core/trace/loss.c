@@ -287,3 +287,19 @@ char *fts_loss_text(const struct fts_loss *l, int max_cpus, char *buf, size_t n)
 	}
 	return buf;
 }
+
+void fts_loss_summarize(const struct fts_loss *l, struct fts_loss_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->any = fts_loss_any(l);
+	out->total = fts_loss_total(l, &out->exact);
+	out->unsized = fts_loss_unsized(l);
+	out->nodata_ns = fts_loss_nodata_ns(l);
+	out->worst_cpu = -1;
+	for (int i = 0; i < l->ncpu; i++) {
+		out->drops += l->cpu[i].drops;
+		out->cpus += fts_loss_cpu_any(&l->cpu[i]);
+	}
+	fts_loss_worst(l, &out->worst_cpu, 1);
+	fts_loss_text(l, 4, out->text, sizeof(out->text));
+}
