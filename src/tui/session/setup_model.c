@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "tui/session/setup_model.h"
 
@@ -147,6 +150,7 @@ int fts_setup_init(struct fts_setup *s, const struct fts_record_caps *caps,
 	s->nspid = preset->nspid;
 	s->live_top = 1;
 	s->backend = preset->backend;
+	snprintf(s->exclude, sizeof(s->exclude), "%s", preset->exclude ? preset->exclude : "");
 	if (preset->cpus && *preset->cpus)
 		return fts_setup_select_list(s, preset->cpus, err);
 	return 0;
@@ -286,6 +290,7 @@ void fts_setup_opts(const struct fts_setup *s, struct fts_record_opts *o, char *
 	o->nspid = s->nspid;
 	o->live_top = s->live_top && s->sched;
 	o->duration_s = (double)s->duration_s;
+	o->exclude = s->exclude[0] ? s->exclude : NULL;
 }
 
 const char *fts_shell_quote(const char *s, char *buf, size_t len)
@@ -340,6 +345,8 @@ const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, " --backend %s", backend[s->backend]);
 	if (s->nspid && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --NSpid");
+	if (s->exclude[0] && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --exclude %s", s->exclude);
 	if (s->live_top && s->sched && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --live_top");
 	if (strcmp(s->output, "trace.dat") && off < len)
@@ -352,4 +359,114 @@ double fts_buffer_lasts_s(unsigned bf_kb, double bytes_per_s)
 	if (bytes_per_s <= 0)
 		return -1;
 	return (double)bf_kb * 1024.0 / bytes_per_s;
+}
+
+unsigned fts_buffer_advice_kb(double bytes_per_s)
+{
+	double kb = bytes_per_s * FTS_BUFFER_STALL_S / 1024.0;
+
+	if (kb >= FTS_BUFFER_MAX_KB)
+		return FTS_BUFFER_MAX_KB;
+	kb = 1024.0 * ((unsigned)(kb / 1024.0) + 1); /* up to the next whole MB */
+	return kb > FTS_BUFFER_MAX_KB ? FTS_BUFFER_MAX_KB : (unsigned)kb;
+}
+
+unsigned fts_buffer_raise_kb(unsigned cur_kb, double bytes_per_s)
+{
+	uint64_t four = (uint64_t)cur_kb * 4u;
+	unsigned adv = bytes_per_s > 0 ? fts_buffer_advice_kb(bytes_per_s) : 0;
+	uint64_t kb = four > adv ? four : adv;
+
+	return kb > FTS_BUFFER_MAX_KB ? FTS_BUFFER_MAX_KB : (unsigned)kb;
+}
+
+/* Where @name sits in the comma list @list, or NULL. */
+static const char *list_find(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return p;
+		p = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+int fts_setup_event_excluded(const struct fts_setup *s, const char *name)
+{
+	return list_find(s->exclude, name) != NULL;
+}
+
+int fts_setup_toggle_event(struct fts_setup *s, const char *name)
+{
+	const char *at = list_find(s->exclude, name);
+	size_t n = strlen(name), len = strlen(s->exclude);
+
+	if (at) { /* take it and one comma out */
+		char *p = s->exclude + (at - s->exclude);
+		size_t cut = n + (p[n] == ',');
+
+		memmove(p, p + cut, strlen(p + cut) + 1);
+		len = strlen(s->exclude);
+		if (len && s->exclude[len - 1] == ',')
+			s->exclude[len - 1] = 0;
+		return 0;
+	}
+	if (len + n + 2 > sizeof(s->exclude))
+		return -ENOSPC;
+	snprintf(s->exclude + len, sizeof(s->exclude) - len, "%s%s", len ? "," : "", name);
+	return 0;
+}
+
+int fts_setup_check_output(const char *path, char *why, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct stat sb;
+	struct statvfs vfs;
+
+	why[0] = 0;
+	if (!path[0]) {
+		snprintf(why, len, "the output needs a file name");
+		return -1;
+	}
+	if (slash && !slash[1]) {
+		snprintf(why, len, "%s is a directory: add a file name, e.g. %strace.dat", path, path);
+		return -1;
+	}
+	if (lstat(path, &sb) == 0) {
+		if (S_ISLNK(sb.st_mode))
+			snprintf(why, len, "%s is a symbolic link; ftscope never writes through one: choose another name", path);
+		else if (S_ISDIR(sb.st_mode))
+			snprintf(why, len, "%s is a directory: add a file name, e.g. %s/trace.dat", path, path);
+		else if (!S_ISREG(sb.st_mode))
+			snprintf(why, len, "%s is not a regular file (a device or a pipe): choose another name", path);
+		if (why[0])
+			return -1;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &sb)) {
+		snprintf(why, len, "the directory %s does not exist", dir);
+		return -1;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(why, len, "%s is not a directory", dir);
+		return -1;
+	}
+	if ((statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY)) || (access(dir, W_OK) && errno == EROFS)) {
+		snprintf(why, len, "%s is on a read-only file system: choose a directory you can write", dir);
+		return -1;
+	}
+	if (access(dir, W_OK)) {
+		snprintf(why, len, "the directory %s cannot be written (%s)", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
