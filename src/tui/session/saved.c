@@ -141,11 +141,10 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 	if (lost && y + 1 <= maxy)
 		draw_loss(s, g, &y, maxy - 7);
 	if (lost && y <= maxy && st->busiest_cpu >= 0)
-		fts_grid_printf(g, 1, y++, g->w - 1, red, "Advice: record again with a buffer >= %u KB per CPU "
-				"(was %u; CPU %d wrote %s/s)", st->raise_kb, st->bf_kb, st->busiest_cpu,
+		fts_grid_printf(g, 1, y++, g->w - 1, red, "Advice: buffer >= %u KB per CPU (was %u; CPU %d wrote %s/s)", st->raise_kb, st->bf_kb, st->busiest_cpu,
 				fts_fmt_bytes(st->busiest_bytes_s, a, sizeof(a)));
 	else if (lost && y <= maxy)
-		fts_grid_printf(g, 1, y++, g->w - 1, red, "Advice: record again with a buffer >= %u KB per CPU (was %u)",
+		fts_grid_printf(g, 1, y++, g->w - 1, red, "Advice: buffer >= %u KB per CPU (was %u)",
 				st->raise_kb, st->bf_kb);
 	y++;
 	if (y <= maxy)

@@ -357,24 +357,41 @@ static void draw_verdict(const struct fts_session *s, struct fts_grid *g, int y)
 {
 	const struct fts_setup_state *st = s->setup;
 	const struct fts_rate_probe *p = &st->probe;
-	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
 	double lasts = fts_buffer_lasts_s(st->m.bf_kb, p->worst_bytes_s);
 	unsigned adv = fts_buffer_advice_kb(p->worst_bytes_s);
-	int lost = fts_loss_any(&p->loss), lost_here = lost && p->bf_kb == st->m.bf_kb;
-	char c[FTS_FMT_LEN], lt[300], with[340] = "";
+	int lost_here = fts_loss_any(&p->loss) && p->bf_kb == st->m.bf_kb;
+	char c[FTS_FMT_LEN];
 
-	fts_loss_text(&p->loss, 2, lt, sizeof(lt));
-	if (lost && !lost_here)
-		snprintf(with, sizeof(with), "; the probe lost %s with %u KB", lt, p->bf_kb);
+	if (lasts < 0)
+		snprintf(c, sizeof(c), "any time");
+	else if (lasts < 1)
+		snprintf(c, sizeof(c), "%.1f ms", lasts * 1000);
+	else
+		fts_fmt_duration(lasts, c, sizeof(c));
 	if (lost_here || st->m.bf_kb < adv)
 		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
-				"Likely to lose events%s%s%s: the buffer lasts %s there; advised: buffer >= %u KB per CPU",
-				lost_here ? " (the probe lost " : "", lost_here ? lt : "", lost_here ? ")" : "",
-				lasts < 0 ? "?" : fts_fmt_duration(lasts, c, sizeof(c)), adv);
+				"Likely to lose events: the buffer holds %s; advised: >= %u KB per CPU", c, adv);
 	else
-		fts_grid_printf(g, 1, y, g->w - 1, dim,
-				"No loss expected: the buffer lasts %s there if the disk stalled (advised: >= %u KB per CPU)%s",
-				lasts < 0 ? "indefinitely" : fts_fmt_duration(lasts, c, sizeof(c)), adv, with);
+		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_DIM),
+				"No loss expected: the buffer holds %s of it; advised: >= %u KB per CPU", c, adv);
+}
+
+/* What the probe lost (the loss model's words, with the buffer it had), then its rate per CPU. */
+static void draw_probe_cpus(const struct fts_session *s, struct fts_grid *g, int y)
+{
+	const struct fts_rate_probe *p = &s->setup->probe;
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
+	char a[FTS_FMT_LEN], lt[300];
+	int x = 1;
+
+	if (fts_loss_any(&p->loss))
+		x += fts_grid_printf(g, x, y, g->w - x, red, "the probe lost %s with %u KB; ",
+				     fts_loss_text(&p->loss, 2, lt, sizeof(lt)), p->bf_kb);
+	x += fts_grid_text(g, x, y, g->w - x, "per CPU: ", dim);
+	for (int i = 0; i < p->n && x < g->w - 2; i++)
+		x += fts_grid_printf(g, x, y, g->w - x, p->pc[i].lost ? red : dim, "%d:%s ", p->pc[i].cpu,
+				     fts_fmt_rate(p->pc[i].ev_s, a, sizeof(a)));
 }
 
 static void draw_probe(const struct fts_session *s, struct fts_grid *g, int y)
@@ -405,14 +422,8 @@ static void draw_probe(const struct fts_session *s, struct fts_grid *g, int y)
 			"Probe: %s in total; the busiest CPU, %d, writes %s/s", fts_fmt_rate(p->ev_s, a, sizeof(a)),
 			p->worst_cpu, fts_fmt_bytes(p->worst_bytes_s, b, sizeof(b)));
 	draw_verdict(s, g, y + 1);
-	/* per CPU, in CPU order; as many as fit */
-	if (y + 2 <= g->h - 4) {
-		int x = fts_grid_text(g, 1, y + 2, 10, "per CPU: ", dim) + 1;
-
-		for (int i = 0; i < p->n && x < g->w - 2; i++)
-			x += fts_grid_printf(g, x, y + 2, g->w - x, p->pc[i].lost ? fts_theme_style(&s->theme, FTS_R_ERROR) : dim,
-					     "%d:%s ", p->pc[i].cpu, fts_fmt_rate(p->pc[i].ev_s, a, sizeof(a)));
-	}
+	if (y + 2 <= g->h - 4)
+		draw_probe_cpus(s, g, y + 2);
 }
 
 /* One CPU's cell on the grid: selected, utilisation, NUMA node. */
@@ -445,7 +456,7 @@ static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int *y)
 	fts_draw_section(s, g, 0, (*y)++, g->w, "CPUs");
 	if (st->cpu_bad[0]) /* the preset list was wrong: nothing is chosen until c or a */
 		fts_grid_printf(g, 8, *y - 1, g->w - 8, fts_theme_style(&s->theme, FTS_R_ERROR),
-				" CPU list wrong: %s (c: type another, a: all) ", st->cpu_bad);
+				" CPU list wrong: %s; c or a fixes it ", st->cpu_bad);
 	else
 		fts_grid_printf(g, 20, *y - 1, g->w - 20,
 				fts_theme_style(&s->theme, st->focus == F_CPUS ? FTS_R_LABEL_SEL : FTS_R_DIM),
@@ -499,7 +510,7 @@ static const char *option_value(const struct fts_setup_state *st, enum field f, 
 		break;
 	default:
 		if (backend_problem(st))
-			snprintf(buf, len, "%s: cannot record here: %s", st->m.backend == FTS_BACKEND_TRACE_CMD ? "trace-cmd" :
+			snprintf(buf, len, "%s cannot record here: %s", st->m.backend == FTS_BACKEND_TRACE_CMD ? "trace-cmd" :
 				 st->m.backend == FTS_BACKEND_TRACEFS ? "tracefs" : "auto", backend_problem(st));
 		else
 			snprintf(buf, len, "%s", backend[st->m.backend]);
@@ -556,7 +567,7 @@ static void draw_happen(const struct fts_session *s, struct fts_grid *g, int *y,
 		fts_grid_text(g, 1, (*y)++, g->w - 1, "A private tracefs instance records: no global tracing setting changes.", dim);
 	else
 		fts_grid_text(g, 1, (*y)++, g->w - 1,
-			      "trace-cmd records in the global buffer (restored after); loss is known after the stop.", dim);
+			      "trace-cmd records in the global buffer (restored after); no live loss counts.", dim);
 	if (*y <= maxy && st->out_bad[0])
 		fts_grid_printf(g, 1, (*y)++, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR), "Output: %s", st->out_bad);
 	else if (*y <= maxy)
@@ -608,7 +619,7 @@ static void probe_judged(struct fts_setup_state *st)
 	if (!st->probe.err[0])
 		bad[0] = 0;
 	else if (st->m.backend == FTS_BACKEND_TRACE_CMD)
-		snprintf(bad, sizeof(st->backend_bad[0]), "the probe failed: %s", st->probe.err);
+		snprintf(bad, sizeof(st->backend_bad[0]), "%s", st->probe.err);
 }
 
 static unsigned tick(struct fts_session *s)
