@@ -368,7 +368,11 @@ static void draw_verdict(const struct fts_session *s, struct fts_grid *g, int y)
 		snprintf(c, sizeof(c), "%.1f ms", lasts * 1000);
 	else
 		fts_fmt_duration(lasts, c, sizeof(c));
-	if (lost_here || st->m.bf_kb < adv)
+	if (lost_here && st->m.bf_kb >= adv) /* the buffer was big enough: the readers fell behind */
+		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
+				"Likely to lose events although the buffer holds %s: the readers fell behind; "
+				"record fewer CPUs or events", c);
+	else if (lost_here || st->m.bf_kb < adv)
 		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
 				"Likely to lose events: the buffer holds %s; advised: >= %u KB per CPU", c, adv);
 	else
