@@ -160,6 +160,7 @@ has "trace-cmd: no promise of an instance" 'Backend +trace-cmd record: global bu
 has "trace-cmd: what happens" 'trace-cmd records in the global buffer'
 hasnt "trace-cmd: no private-instance promise" 'A private tracefs instance'
 has "trace-cmd: no live top" 'Live top +not with trace-cmd'
+has "trace-cmd: not tried yet, p checks it" 'Not tried here yet: some kernels refuse trace-cmd; p checks it'
 shot be_tc_probe setup 'jjjjjjjjj  p~'
 has "trace-cmd refusing here is flagged on its row" '^  Backend +trace-cmd cannot record here: trace-cmd: Operation not permitted'
 has "the probe says why" "Probe failed: .*Can't enable ftrace"

@@ -49,6 +49,7 @@ struct fts_setup_state {
 	char cpu_bad[600];            /* the preset CPU list was wrong, until c/a/Space/n fix it */
 	int ev_cur;                   /* expanded: the event under the cursor in the focused group, -1 its label */
 	char backend_bad[3][700];     /* per backend: why a probe with it failed here */
+	int backend_ok[3];            /* per backend: a probe with it recorded here */
 	struct fts_rate_probe probe;   /* p: a 1 s throw-away capture */
 };
 
@@ -107,6 +108,16 @@ static const char *backend_problem(const struct fts_setup_state *st)
 	if (st->m.backend == FTS_BACKEND_TRACEFS && !st->caps.native_ok)
 		return st->caps.problem[0] ? st->caps.problem : "the native backend cannot record here";
 	return NULL;
+}
+
+/*
+ * trace-cmd chosen but not tried here yet: some kernels refuse `trace-cmd
+ * record` ("Can't enable ftrace") and only running it tells, so the screen
+ * says p checks it.
+ */
+static int backend_unchecked(const struct fts_setup_state *st)
+{
+	return st->m.backend == FTS_BACKEND_TRACE_CMD && !st->backend_ok[FTS_BACKEND_TRACE_CMD] && !backend_problem(st);
 }
 
 /* The native backend records (a private instance, live counters, the live top). */
@@ -261,6 +272,7 @@ static int cpu_rows(const struct fts_setup_state *st, int w, int h)
 	int per = cells_per_row(w), rows = (st->m.ncpus + per - 1) / per;
 	int top = 1 + (cannot_record(&st->caps) ? 1 : 0) + 1;
 	int rest = 1 + event_rows(st, w) + 1 + NOPTS + (st->ed.active && st->ed.field == F_CPUS) + 2 +
+		   backend_unchecked(st) +
 		   probe_rows(st);
 	int n = (h - 4) - top + 1 - rest;
 
@@ -572,6 +584,9 @@ static void draw_happen(const struct fts_session *s, struct fts_grid *g, int *y,
 	else
 		fts_grid_text(g, 1, (*y)++, g->w - 1,
 			      "trace-cmd records in the global buffer (restored after); no live loss counts.", dim);
+	if (*y <= maxy && backend_unchecked(st))
+		fts_grid_text(g, 1, (*y)++, g->w - 1, "Not tried here yet: some kernels refuse trace-cmd; p checks it in 1 s.",
+			      fts_theme_style(&s->theme, FTS_R_HEADER));
 	if (*y <= maxy && st->out_bad[0])
 		fts_grid_printf(g, 1, (*y)++, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR), "Output: %s", st->out_bad);
 	else if (*y <= maxy)
@@ -620,8 +635,10 @@ static void probe_judged(struct fts_setup_state *st)
 {
 	char *bad = st->backend_bad[st->m.backend];
 
-	if (!st->probe.err[0])
+	if (!st->probe.err[0]) {
 		bad[0] = 0;
+		st->backend_ok[st->m.backend] = 1;
+	}
 	else if (st->m.backend == FTS_BACKEND_TRACE_CMD)
 		snprintf(bad, sizeof(st->backend_bad[0]), "%s", st->probe.err);
 }
