@@ -136,6 +136,8 @@ for case in "adir:is a directory: add a file name" "nodir/x.dat:the directory no
 	has "output $path refused on accept" "$want"
 	hasnt "output $path: no CLI flag names" '--output'
 	has "output $path: the editor stays open" "^  Output +${path}_"
+	has "output $path: the editor's own key bar" '^ Enter accept  Esc cancel  Ctrl\+U clear$'
+
 done
 if [ "$(id -u)" = 0 ] && mkdir -p ro && mount -t tmpfs -o ro,size=1m tmpfs ro 2>/dev/null; then
 	shot out_ro setup "jjjjjj\\n<C-u>ro/x.dat\\n"

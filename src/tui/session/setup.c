@@ -600,7 +600,9 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 	char bar[256], cmd[8192];
 	int y, maxy = g->h - 4;
 
-	y = fts_session_frame(s, g, "setup", fts_bind_bar(&keys, bar, sizeof(bar)));
+	/* the keys that work now: the editor's while a field is edited, Esc while the probe runs */
+	y = fts_session_frame(s, g, "setup", st && st->ed.active ? "Enter accept  Esc cancel  Ctrl+U clear" :
+				  st && st->probe.r ? "Esc stop the probe" : fts_bind_bar(&keys, bar, sizeof(bar)));
 	if (!st || !st->ready) {
 		fts_grid_text(g, 1, y + 1, g->w - 1, "The recorder cannot be set up here (see below). q goes back.",
 			      fts_theme_style(&s->theme, FTS_R_DIM));
