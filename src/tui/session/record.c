@@ -74,6 +74,8 @@ struct fts_record_state {
 	double write_rate;             /* bytes/s, over the last second */
 	uint64_t bytes_at;
 	uint64_t lost_seen;            /* lost in the last snapshot we showed */
+	unsigned suspends_seen;        /* s->suspends when the last snapshot came */
+	double suspend_until;          /* elapsed time until which new loss is the stop's */
 	int confirm_quit;
 	/* stopping */
 	int stopping;
@@ -144,6 +146,7 @@ static void enter(struct fts_session *s)
 		return;
 	}
 	pthread_mutex_init(&st->stop.mu, NULL);
+	st->suspends_seen = s->suspends; /* only a stop during this capture counts */
 	snprintf(st->output, sizeof(st->output), "%s", s->rec_opts.output ? s->rec_opts.output : "trace.dat");
 	snprintf(st->outdir, sizeof(st->outdir), "%s", st->output);
 	if (strrchr(st->outdir, '/'))
@@ -706,7 +709,10 @@ static void say_loss(struct fts_session *s)
 		}
 	}
 	fts_loss_text(&st->loss, 2, lt, sizeof(lt));
-	if (busiest >= 0)
+	if (h->elapsed_s <= st->suspend_until) /* stopped readers, not the buffer, were the cause */
+		fts_session_say(s, 1, "LOST %s while ftscope was stopped by Ctrl+Z for %.1f s: the kernel kept writing, "
+				"nothing read it", lt, s->suspended_s);
+	else if (busiest >= 0)
 		fts_session_say(s, 1, "LOST %s: raise the buffer to >= %u KB per CPU (now %u; CPU %d writes %s/s) "
 				"or record fewer CPUs/events", lt, fts_buffer_raise_kb(cur, rate), cur, busiest,
 				fts_fmt_bytes(rate, r, sizeof(r)));
@@ -725,6 +731,10 @@ static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 	if (fts_record_health_loss(h, &st->loss))
 		fts_loss_free(&st->loss);
 	add_history(st);
+	if (s->suspends != st->suspends_seen) { /* continued after Ctrl+Z: the next 2 s of loss are its */
+		st->suspends_seen = s->suspends;
+		st->suspend_until = h->elapsed_s + 2.0;
+	}
 	if (h->lost > st->lost_seen) {
 		say_loss(s);
 		st->lost_seen = h->lost;
