@@ -43,7 +43,7 @@ has "live total through fts_loss_text" '; lost [0-9]+ events \(CPU 1: [0-9]+\) \
 total=$(grep -Eo 'lost [0-9]+ events \(CPU 1: [0-9]+\)' <<< "$out" | grep -Eo 'CPU 1: [0-9]+' | grep -Eo '[0-9]+$')
 has "the table's lost column agrees with the total" "^ cpu1 .* $total \+1000$"
 has "a CPU that lost nothing shows 0" '^ cpu0 .* 0$'
-has "LOST message with the buffer advice" "LOST $total events \(CPU 1: $total\): raise the buffer to >= 163840 KB per CPU"
+has "LOST message with the buffer advice" "LOST $total events \(CPU 1: $total\): raise the buffer to >= 131072 KB per CPU"
 hasnt "no unexplained ovr/cmt/drop suffixes" 'ovr/cmt/drop|\(\+[0-9]+\)'
 has "a legend explains lost and new" 'lost: kernel count \(overrun\+commit\+dropped\), as saved; new: since last sample'
 # 15. fixed-width columns: a 1008.0 KiB value does not shift the bar
@@ -69,7 +69,7 @@ has "saved: duration, events, size" 'Took +1[0-9.]+ s; [0-9.]+k events arrived; 
 has "saved: lost through the model" 'Lost +[0-9]+ events \(CPU 1: [0-9]+\)'
 has "saved: per CPU" '^  CPU 1 +[0-9]+$'
 has "saved: every other CPU" 'every other CPU: none lost'
-has "saved: advice with numbers" 'Advice: buffer >= 163840 KB per CPU \(was 40960; CPU 1 wrote 1.0 MiB/s\)'
+has "saved: advice with numbers" 'Advice: buffer >= 131072 KB per CPU \(was 40960; CPU 1 wrote 1.0 MiB/s\)'
 has "saved: its own key bar" '^ Enter preview  b record again  d discard  q home'
 narrow saved
 shot saved_help record 's~?'
@@ -78,8 +78,8 @@ shot saved_help_back record 's~?x'
 has "help closes back to the saved screen" 'ftscope . saved'
 hasnt "help closed" 'Keys: saved'
 shot again record 's~b'
-has "record again: setup with the raised buffer" 'Buffer +163840 KB per CPU x 2'
-has "record again: it says why" 'buffer raised from 40960 to 163840 KB per CPU'
+has "record again: setup with the raised buffer" 'Buffer +131072 KB per CPU x 2'
+has "record again: it says why" 'buffer raised from 40960 to 131072 KB per CPU'
 REC_SHOT_LOSSLESS=1 shot saved_clean record 's~'
 has "no loss: Lost none" 'Lost +none'
 hasnt "no loss: no advice" 'Advice'
@@ -99,9 +99,9 @@ hasnt "a failed start: no recording keys" 's stop and save'
 
 # defect 1: the probe verdict follows the buffer (j x4: CPUs -> sched -> irq -> futex -> buffer)
 REC_SHOT_LOSSLESS=1 shot probe setup 'p~'
-has "probe: no loss at 40960 KB, with the advice" 'No loss expected: the buffer holds 40.0 s of it; advised: >= 6144 KB per CPU'
+has "probe: no loss at 40960 KB, with the advice" 'No loss expected: the buffer holds 40.0 s of it; advised: >= 2048 KB per CPU'
 REC_SHOT_LOSSLESS=1 shot probe_small setup 'p~jjjj\n<C-u>8\n'
-has "probe: 8 KB is judged again" 'Likely to lose events: the buffer holds 7.8 ms; advised: >= 6144 KB per CPU'
+has "probe: 8 KB is judged again" 'Likely to lose events: the buffer holds 7.8 ms; advised: >= 2048 KB per CPU'
 hasnt "probe: no stale verdict" 'No loss expected'
 REC_SHOT_LOSSLESS=1 shot probe_back setup 'p~jjjj\n<C-u>8\n\n<C-u>40960\n'
 has "probe: raised back, judged again" 'No loss expected: the buffer holds 40.0 s'
@@ -175,7 +175,7 @@ narrow be_tc
 shot ev setup 'xj<Right><Right><Right> ' 200x50
 has "an event left out shows" '\[ \]sched_stat_runtime'
 has "the others stay in" '\[x\]sched_switch'
-has "the command line leaves it out" '--exclude sched/sched_stat_runtime'
+has "the command line leaves it out (record --events)" '--events sched,irq,-sched:sched_stat_runtime --record_time'
 shot ev_r setup 'xj<Right><Right><Right> r'
 dumped "the recorder gets the exclude string" 'exclude=sched/sched_stat_runtime '
 shot ev_twice setup 'xj<Right><Right><Right>  r'

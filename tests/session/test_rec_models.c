@@ -20,14 +20,14 @@
 static void test_buffer_advice(void **state)
 {
 	(void)state;
-	/* 5 s of 1 MiB/s = 5120 KB, up to the next whole MB */
-	assert_int_equal(fts_buffer_advice_kb(1048576.0), 6144);
+	/* 2 s of 3 MiB/s = 6144 KB, up to a power of two */
+	assert_int_equal(fts_buffer_advice_kb(3 * 1048576.0), 8192);
 	assert_int_equal(fts_buffer_advice_kb(0), 1024);
 	assert_int_equal(fts_buffer_advice_kb(1e12), FTS_BUFFER_MAX_KB);
-	/* after a loss: 4x, or the advice when larger; never past the maximum */
-	assert_int_equal(fts_buffer_raise_kb(40960, 1048576.0), 163840);
-	assert_int_equal(fts_buffer_raise_kb(8, 1048576.0), 6144);
-	assert_int_equal(fts_buffer_raise_kb(8, 0), 32);
+	/* after a loss: twice the buffer, or 2 s of the rate when larger, as a power of two */
+	assert_int_equal(fts_buffer_raise_kb(40960, 1048576.0), 131072);
+	assert_int_equal(fts_buffer_raise_kb(8, 1048576.0), 2048);
+	assert_int_equal(fts_buffer_raise_kb(8, 0), 16);
 	assert_int_equal(fts_buffer_raise_kb(4000000, 0), FTS_BUFFER_MAX_KB);
 }
 
@@ -35,7 +35,7 @@ static void test_exclude_list(void **state)
 {
 	struct fts_setup s;
 	struct fts_record_opts o;
-	char cpus[64];
+	char cpus[64], cmd[512];
 
 	(void)state;
 	memset(&s, 0, sizeof(s));
@@ -53,8 +53,18 @@ static void test_exclude_list(void **state)
 	assert_string_equal(s.exclude, "sched/sched_stat_runtime");
 	fts_setup_opts(&s, &o, cpus, sizeof(cpus));
 	assert_string_equal(o.exclude, "sched/sched_stat_runtime");
+	assert_int_equal(fts_setup_toggle_event(&s, "syscalls/sys_enter_futex"), 0);
+	s.sched = s.irq = 1;
+	snprintf(s.output, sizeof(s.output), "trace.dat");
+	/* the command line: record's --events, each left-out event as -system:event */
+	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)),
+			    "ftscope record --events sched,irq,-sched:sched_stat_runtime,-syscalls:sys_enter_futex "
+			    "--record_time 0 --bf_size 0");
 	assert_int_equal(fts_setup_toggle_event(&s, "sched/sched_stat_runtime"), 0);
+	assert_int_equal(fts_setup_toggle_event(&s, "syscalls/sys_enter_futex"), 0);
 	assert_string_equal(s.exclude, "");
+	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)),
+			    "ftscope record --sched 1 --irq 1 --record_time 0 --bf_size 0");
 	fts_setup_opts(&s, &o, cpus, sizeof(cpus));
 	assert_null(o.exclude);
 }

@@ -323,6 +323,34 @@ const char *fts_shell_quote(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Events left out: the record flag --events, "sched,irq,-sched:sched_stat_runtime"
+ * (the groups, then each left-out event as -system:event). Returns the new @off.
+ */
+static size_t events_flag(const struct fts_setup *s, char *buf, size_t len, size_t off)
+{
+	const char *sep = " --events ";
+
+	if (s->sched && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%ssched", sep), sep = ",";
+	if (s->irq && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%sirq", sep), sep = ",";
+	if (s->futex && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%sfutex", sep), sep = ",";
+	for (const char *p = s->exclude; *p && off < len;) {
+		size_t n = strcspn(p, ","), sl = strcspn(p, "/");
+
+		if (sl < n) /* group/event -> -group:event */
+			off += (size_t)snprintf(buf + off, len - off, "%s-%.*s:%.*s", sep, (int)sl, p, (int)(n - sl - 1),
+						p + sl + 1);
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%s-%.*s", sep, (int)n, p);
+		sep = ",";
+		p += n + (p[n] == ',');
+	}
+	return off;
+}
+
 const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 {
 	static const char *const backend[] = { "auto", "tracefs", "trace-cmd" };
@@ -333,9 +361,11 @@ const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 	off = (size_t)snprintf(buf, len, "ftscope record");
 	if (cpus[0] && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --cpu %s", cpus);
-	if (off < len)
+	if (s->exclude[0] && off < len)
+		off = events_flag(s, buf, len, off);
+	else if (off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --sched %d --irq %d", s->sched, s->irq);
-	if (s->futex && off < len)
+	if (s->futex && !s->exclude[0] && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --futex 1");
 	if (off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --record_time %ld", s->duration_s);
@@ -345,8 +375,6 @@ const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, " --backend %s", backend[s->backend]);
 	if (s->nspid && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --NSpid");
-	if (s->exclude[0] && off < len)
-		off += (size_t)snprintf(buf + off, len - off, " --exclude %s", s->exclude);
 	if (s->live_top && s->sched && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --live_top");
 	if (strcmp(s->output, "trace.dat") && off < len)
@@ -361,23 +389,28 @@ double fts_buffer_lasts_s(unsigned bf_kb, double bytes_per_s)
 	return (double)bf_kb * 1024.0 / bytes_per_s;
 }
 
+/* @kb rounded up to a power of two, at most FTS_BUFFER_MAX_KB (as fts_record_advice_kb rounds). */
+static unsigned pow2_kb(double kb)
+{
+	unsigned p = 1;
+
+	while (p < kb && p < FTS_BUFFER_MAX_KB)
+		p <<= 1;
+	return p;
+}
+
 unsigned fts_buffer_advice_kb(double bytes_per_s)
 {
 	double kb = bytes_per_s * FTS_BUFFER_STALL_S / 1024.0;
 
-	if (kb >= FTS_BUFFER_MAX_KB)
-		return FTS_BUFFER_MAX_KB;
-	kb = 1024.0 * ((unsigned)(kb / 1024.0) + 1); /* up to the next whole MB */
-	return kb > FTS_BUFFER_MAX_KB ? FTS_BUFFER_MAX_KB : (unsigned)kb;
+	return pow2_kb(kb < 1024 ? 1024 : kb);
 }
 
 unsigned fts_buffer_raise_kb(unsigned cur_kb, double bytes_per_s)
 {
-	uint64_t four = (uint64_t)cur_kb * 4u;
-	unsigned adv = bytes_per_s > 0 ? fts_buffer_advice_kb(bytes_per_s) : 0;
-	uint64_t kb = four > adv ? four : adv;
+	double kb = bytes_per_s * FTS_BUFFER_STALL_S / 1024.0;
 
-	return kb > FTS_BUFFER_MAX_KB ? FTS_BUFFER_MAX_KB : (unsigned)kb;
+	return pow2_kb(kb < 2.0 * cur_kb ? 2.0 * cur_kb : kb);
 }
 
 /* Where @name sits in the comma list @list, or NULL. */

@@ -177,7 +177,7 @@ const char *fts_shell_quote(const char *s, char *buf, size_t len);
 double fts_buffer_lasts_s(unsigned bf_kb, double bytes_per_s);
 
 /* How long a reader may stall before its CPU's buffer overflows, in the buffer advice. */
-#define FTS_BUFFER_STALL_S 5.0
+#define FTS_BUFFER_STALL_S 2.0   /* the recorder's fts_record_advice_kb assumes the same */
 /* The largest per-CPU buffer the setup accepts, in KB. */
 #define FTS_BUFFER_MAX_KB 4194304u
 
@@ -185,7 +185,7 @@ double fts_buffer_lasts_s(unsigned bf_kb, double bytes_per_s);
  * fts_buffer_advice_kb - the per-CPU buffer that lasts FTS_BUFFER_STALL_S at a data rate
  * @bytes_per_s: the busiest CPU's raw data rate
  *
- * Rounded up to a whole MB, at least 1024 KB, at most FTS_BUFFER_MAX_KB.
+ * Rounded up to a power of two, at least 1024 KB, at most FTS_BUFFER_MAX_KB.
  *
  * Returns KB.
  */
@@ -196,8 +196,9 @@ unsigned fts_buffer_advice_kb(double bytes_per_s);
  * @cur_kb: the buffer the capture had
  * @bytes_per_s: its busiest CPU's raw data rate (0: unknown)
  *
- * Four times @cur_kb or the advice for the rate, whichever is larger, at most
- * FTS_BUFFER_MAX_KB.
+ * Twice @cur_kb or FTS_BUFFER_STALL_S of the rate, whichever is larger,
+ * rounded up to a power of two, at most FTS_BUFFER_MAX_KB: the rule of the
+ * recorder's fts_record_advice_kb, so the TUI and `ftscope record` advise alike.
  *
  * Returns KB.
  */
