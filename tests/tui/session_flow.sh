@@ -3,7 +3,7 @@
 # Issue 8, the whole loop in a real terminal as root on real tracefs:
 # home -> setup (CPU 0, sched only, 5 s: room to check the live table, the
 # live top and 80x24 while it runs on a loaded machine) -> probe -> recording under
-# hackbench with the live table -> the preview opens -> export to
+# hackbench with the live table -> the saved summary -> the preview -> export to
 # ftrace_data.db with profiling data -> insight_check.py passes; global
 # tracing state unchanged and our instance gone; every screen at 80x24; one
 # Ctrl+Z while recording warns instead of stopping.
@@ -55,6 +55,9 @@ wait_for "Ctrl\+Z again within 5 s suspends" 3
 ok "Ctrl+Z while recording warns and keeps recording"
 resize 80 24; screen | grep -Eq "^ cpu0" || fail "record at 80x24: no cpu0 row"; ok "record at 80x24"; resize 120 40
 
+wait_for "ftscope . saved" 30   # the summary after the capture; Enter previews
+wait_for "^ Lost +none" 5
+keys Enter
 wait_for "ftscope preview +trace.dat" 30
 wait_for "CPU Scheduling" 20
 kill -TERM -- -"$LOAD" 2>/dev/null; LOAD=

@@ -17,6 +17,7 @@ static const struct fts_screen_ops *const screens[FTS_SCR__COUNT] = {
 	[FTS_SCR_RECORD] = &fts_screen_record,
 	[FTS_SCR_EXPORT] = &fts_screen_export,
 	[FTS_SCR_PREVIEW] = &fts_screen_preview,
+	[FTS_SCR_SAVED] = &fts_screen_saved,
 };
 
 void fts_session_say(struct fts_session *s, int err, const char *fmt, ...)
@@ -181,7 +182,7 @@ unsigned fts_session_follow(struct fts_session *s, unsigned r)
 	}
 	if (r & FTS_RX_PREVIEW) {
 		/* a fresh capture's preview goes back home, which lists it */
-		s->back = s->cur == FTS_SCR_RECORD ? FTS_SCR_HOME : s->cur;
+		s->back = s->cur == FTS_SCR_RECORD || s->cur == FTS_SCR_SAVED ? FTS_SCR_HOME : s->cur;
 		go(s, FTS_SCR_PREVIEW);
 		r |= FTS_RX_REDRAW | FTS_RX_CLEAR;
 	}

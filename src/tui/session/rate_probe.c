@@ -21,6 +21,15 @@ static void cleanup(struct fts_rate_probe *p)
 	p->path[0] = p->dir[0] = 0;
 }
 
+const char *fts_rate_probe_choice(const struct fts_setup *c, char *buf, size_t len)
+{
+	char cpus[1024];
+
+	snprintf(buf, len, "%s|%d%d%d|%s|%d", fts_setup_cpulist(c, cpus, sizeof(cpus), 0), c->sched, c->irq,
+		 c->futex, c->exclude, (int)c->backend);
+	return buf;
+}
+
 int fts_rate_probe_start(struct fts_rate_probe *p, const struct fts_machine *m, const struct fts_setup *choice,
 			 double now)
 {
@@ -30,6 +39,8 @@ int fts_rate_probe_start(struct fts_rate_probe *p, const struct fts_machine *m, 
 
 	p->err[0] = 0;
 	p->done = 0;
+	p->bf_kb = choice->bf_kb;
+	fts_rate_probe_choice(choice, p->choice, sizeof(p->choice));
 	snprintf(p->dir, sizeof(p->dir), "/tmp/ftscope-probe-XXXXXX");
 	if (!mkdtemp(p->dir)) {
 		snprintf(p->err, sizeof(p->err), "cannot make a temporary directory: %s", strerror(errno));
@@ -63,6 +74,8 @@ static void measure(struct fts_rate_probe *p, const struct fts_record_health *h,
 	p->worst_bytes_s = 0;
 	p->worst_cpu = h->ncpus ? h->cpu[0].cpu : 0;
 	p->lost = h->lost;
+	if (fts_record_health_loss(h, &p->loss))
+		fts_loss_free(&p->loss);
 	for (int i = 0; i < p->n; i++) {
 		struct fts_rate_probe_cpu *c = &p->pc[i];
 
@@ -105,4 +118,5 @@ void fts_rate_probe_free(struct fts_rate_probe *p, const struct fts_machine *m)
 	free(p->pc);
 	p->pc = NULL;
 	p->n = 0;
+	fts_loss_free(&p->loss);
 }

@@ -32,11 +32,27 @@ struct fts_rate_probe {
 	int worst_cpu;
 	double lasts_s;                /* how long its buffer lasts undrained, -1: indefinitely */
 	uint64_t lost;
+	struct fts_loss loss;          /* what the probe lost, in the one loss model */
+	unsigned bf_kb;                /* the buffer it recorded with */
+	char choice[1400];             /* fts_rate_probe_choice of what it measured */
 	char err[600];                 /* why it failed, "" when not */
 };
 
 /* How long the probe records. */
 #define FTS_RATE_PROBE_S 1.0
+
+/**
+ * fts_rate_probe_choice - what a probe's figures depend on (CPUs, events, backend), as text
+ * @choice: the setup's choices
+ * @buf: output
+ * @len: its size
+ *
+ * A probe measured another choice when its @choice differs. The buffer is not
+ * part of it: the verdict is recomputed from the rate for any buffer.
+ *
+ * Returns @buf.
+ */
+const char *fts_rate_probe_choice(const struct fts_setup *choice, char *buf, size_t len);
 
 /**
  * fts_rate_probe_start - start recording @choice into a temporary file

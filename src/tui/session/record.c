@@ -3,9 +3,11 @@
  * record.c - a capture in progress, refreshed from the recorder's
  * health snapshots (it samples on its own thread; this screen only reads):
  * per CPU events/s with a sparkline of the last minute, events, bytes
- * streamed, ring-buffer fill, overrun / commit overrun / dropped with
- * deltas; totals, elapsed and remaining time, disk room. A CPU that loses
- * events turns red and the message says what to change.
+ * streamed, ring-buffer fill, the events it lost (the kernel's counters
+ * through the one loss model, loss.h, so the figures and the worst-CPU
+ * order are the ones the saved file and its preview show) and the newly
+ * lost; totals, elapsed and remaining time, disk room. A CPU that loses
+ * events turns red and the message says what to change, with a buffer size.
  *
  * s (or q twice) stops and saves with a progress screen; pressing it again
  * while stopping skips the drain, a third time cuts the file short (still
@@ -13,7 +15,8 @@
  * thread the tick polls (the mode it reads is an atomic the keys raise), so
  * the loop stays the only reader of the terminal. SIGHUP/SIGTERM/Ctrl+C save
  * a complete file through leave() before the session re-raises. The saved
- * capture then opens in the preview.
+ * capture then shows its summary (saved.c): preview, record again with a
+ * bigger buffer, or discard.
  *
  * The recorder, /proc and the disk are read through s->mach, and only on
  * the tick: draw reads the state and nothing else.
@@ -32,6 +35,7 @@
 #include "kit/kit.h"
 #include "tui/kit/keys.h"
 #include "tui/session/record_top.h"
+#include "tui/session/saved.h"
 #include "tui/session/session.h"
 #include "tui/session/setup_model.h"
 
@@ -62,6 +66,7 @@ struct fts_record_state {
 	struct fts_recorder *r;        /* NULL once the stop has it */
 	char start_err[512];
 	struct fts_record_health h;    /* the latest snapshot (owns h.cpu) */
+	struct fts_loss loss;          /* its loss in the one model (empty without live counters) */
 	int have_h;
 	struct cpu_hist *hist;
 	int nhist;
@@ -69,6 +74,8 @@ struct fts_record_state {
 	double write_rate;             /* bytes/s, over the last second */
 	uint64_t bytes_at;
 	uint64_t lost_seen;            /* lost in the last snapshot we showed */
+	unsigned suspends_seen;        /* s->suspends when the last snapshot came */
+	double suspend_until;          /* elapsed time until which new loss is the stop's */
 	int confirm_quit;
 	/* stopping */
 	int stopping;
@@ -102,6 +109,13 @@ static const struct fts_bind bind[] = {
 
 static const struct fts_bindings keys = FTS_BINDINGS(bind);
 
+/* The bottom line when the capture could not start: nothing records, only going back works. */
+static const struct fts_bind bind_failed[] = {
+	{ A_QUIT, { 'q', FTS_KEY_ESC }, "back to the setup", "back to the setup" },
+};
+
+static const struct fts_bindings keys_failed = FTS_BINDINGS(bind_failed);
+
 static void free_state(struct fts_session *s)
 {
 	struct fts_record_state *st = s->rec;
@@ -109,6 +123,7 @@ static void free_state(struct fts_session *s)
 	if (!st)
 		return;
 	fts_record_health_release(&st->h);
+	fts_loss_free(&st->loss);
 	fts_record_summary_release(&st->stop.sum);
 	pthread_mutex_destroy(&st->stop.mu);
 	fts_top_free(&st->top);
@@ -131,6 +146,7 @@ static void enter(struct fts_session *s)
 		return;
 	}
 	pthread_mutex_init(&st->stop.mu, NULL);
+	st->suspends_seen = s->suspends; /* only a stop during this capture counts */
 	snprintf(st->output, sizeof(st->output), "%s", s->rec_opts.output ? s->rec_opts.output : "trace.dat");
 	snprintf(st->outdir, sizeof(st->outdir), "%s", st->output);
 	if (strrchr(st->outdir, '/'))
@@ -398,11 +414,20 @@ static void draw_totals(const struct fts_session *s, struct fts_grid *g, int y)
 
 	x = fts_grid_printf(g, 1, y, g->w - 1, nrm, "Events %s, %s in total; lost ",
 			    fts_fmt_rate(h->events_per_s, a, sizeof(a)), fts_fmt_count((double)h->events, b, sizeof(b)));
-	if (h->counters)
-		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, h->lost ? fts_theme_style(&s->theme, FTS_R_ERROR) : nrm,
-				"%llu%s", (unsigned long long)h->lost, h->lost_delta ? " (rising)" : "");
-	else
+	if (h->counters) {
+		char lt[400];
+		const char *rising = h->lost_delta ? " (rising)" : "";
+		int ncpu = 3;
+
+		/* as many worst CPUs as fit */
+		do
+			fts_loss_text(&st->loss, ncpu, lt, sizeof(lt));
+		while (ncpu-- > 0 && fts_text_width(lt, 0) + (int)strlen(rising) > g->w - 2 - x);
+		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, fts_loss_any(&st->loss) ? fts_theme_style(&s->theme, FTS_R_ERROR) : nrm,
+				"%s%s", lt, rising);
+	} else {
 		fts_grid_text(g, 1 + x, y, g->w - 1 - x, "? (trace-cmd keeps no live counters)", dim);
+	}
 	y++;
 	x = fts_grid_printf(g, 1, y, g->w - 1, nrm, "Output %s at %s/s",
 			    fts_fmt_bytes((double)h->bytes_written, a, sizeof(a)), fts_fmt_bytes(st->write_rate, b, sizeof(b)));
@@ -414,33 +439,92 @@ static void draw_totals(const struct fts_session *s, struct fts_grid *g, int y)
 		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free", fts_fmt_bytes(st->disk_free, a, sizeof(a)));
 }
 
-/* One CPU's row: rate, sparkline, events, bytes, buffer fill, the kernel's loss counters. */
+/* The table's fixed columns after the sparkline; a value never shifts the next one. */
+#define COL_EVENTS 7
+#define COL_WRITTEN 10   /* "1008.0 KiB" */
+#define COL_LOST 9
+#define COL_NEW 8
+#define BAR_W 10
+/* The columns without the sparkline: the first 14, then events to new. */
+#define TABLE_W (1 + 14 + COL_EVENTS + 1 + COL_WRITTEN + 1 + BAR_W + 1 + 5 + COL_LOST + 1 + COL_NEW)
+
+/* CPU @cpu's entry of the loss model, or NULL when it lost nothing known. */
+static const struct fts_loss_cpu *loss_of(const struct fts_record_state *st, int cpu)
+{
+	return cpu >= 0 && cpu < st->loss.ncpu ? &st->loss.cpu[cpu] : NULL;
+}
+
+/* One CPU's row: rate, sparkline, events, bytes, buffer fill, events lost (the loss model) and new. */
 static void draw_cpu_row(const struct fts_session *s, struct fts_grid *g, int y, int i, int spark_w, double max)
 {
 	const struct fts_record_state *st = s->rec;
 	const struct fts_record_cpu_health *cp = &st->h.cpu[i];
+	const struct fts_loss_cpu *lc = loss_of(st, cp->cpu);
 	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
-	struct fts_style rs = cp->lost ? red : fts_theme_style(&s->theme, FTS_R_NORMAL);
-	char a[FTS_FMT_LEN], b[FTS_FMT_LEN];
-	int bw = 10, fill = (int)(cp->fill * bw + 0.5), x;
+	int lost = lc && fts_loss_cpu_any(lc);
+	struct fts_style rs = lost ? red : fts_theme_style(&s->theme, FTS_R_NORMAL);
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], lt[160];
+	int fill = (int)(cp->fill * BAR_W + 0.5), x;
 
 	x = fts_grid_printf(g, 1, y, g->w - 1, rs, "cpu%-3d %9s ", cp->cpu, fts_fmt_rate(cp->events_per_s, a, sizeof(a)));
 	if (spark_w && i < st->nhist)
 		draw_spark(s, g, 1 + x, y, spark_w, &st->hist[i], max, fts_theme_style(&s->theme, FTS_R_RUNNING));
 	x += spark_w ? spark_w + 1 : 0;
-	x += fts_grid_printf(g, 1 + x, y, g->w - 1 - x, rs, "%7s %9s ", fts_fmt_count((double)cp->events, a, sizeof(a)),
-			     fts_fmt_bytes((double)cp->bytes_written, b, sizeof(b)));
-	fts_grid_fill(g, 1 + x, y, bw, s->theme.utf8 ? 0x2591 : '.', fts_theme_style(&s->theme, FTS_R_DIM));
-	fts_grid_fill(g, 1 + x, y, fill > bw ? bw : fill, s->theme.utf8 ? 0x2588 : '#',
+	fts_grid_printf(g, 1 + x, y, g->w - 1 - x, rs, "%*s %*s ", COL_EVENTS, fts_fmt_count((double)cp->events, a, sizeof(a)),
+			COL_WRITTEN, fts_fmt_bytes((double)cp->bytes_written, b, sizeof(b)));
+	x += COL_EVENTS + 1 + COL_WRITTEN + 1;
+	fts_grid_fill(g, 1 + x, y, BAR_W, s->theme.utf8 ? 0x2591 : '.', fts_theme_style(&s->theme, FTS_R_DIM));
+	fts_grid_fill(g, 1 + x, y, fill > BAR_W ? BAR_W : fill, s->theme.utf8 ? 0x2588 : '#',
 		      cp->fill >= 0.8 ? red : fts_theme_style(&s->theme, FTS_R_RUNNING));
-	x += bw + 1;
-	x += fts_grid_printf(g, 1 + x, y, g->w - 1 - x, rs, "%3.0f%% ", cp->fill * 100);
-	if (st->h.counters)
-		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, rs, "%llu/%llu/%llu%s", (unsigned long long)cp->overrun,
-				(unsigned long long)cp->commit_overrun, (unsigned long long)cp->dropped,
-				cp->lost_delta ? " +" : "");
+	x += BAR_W + 1;
+	fts_grid_printf(g, 1 + x, y, 5, rs, "%3.0f%% ", cp->fill * 100);
+	x += 5;
+	if (!st->h.counters)
+		return;
+	if (lc)
+		fts_loss_cpu_text(lc, lt, sizeof(lt));
+	else
+		snprintf(lt, sizeof(lt), "0");
+	fts_grid_printf(g, 1 + x, y, COL_LOST, rs, "%*s", COL_LOST, lt);
+	x += COL_LOST + 1;
 	if (cp->lost_delta)
-		fts_grid_printf(g, 1 + x + 12, y, g->w - 13 - x, red, " (+%llu)", (unsigned long long)cp->lost_delta);
+		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, red, "+%llu", (unsigned long long)cp->lost_delta);
+}
+
+/*
+ * The CPUs in table order: those that lost events as fts_loss_worst orders
+ * them (the order every loss report uses), then the fullest buffers. Fills
+ * @idx with up to @max indices into h->cpu; returns how many.
+ */
+static int table_order(const struct fts_record_state *st, int *idx, int max)
+{
+	const struct fts_record_health *h = &st->h;
+	int worst[256], nw = fts_loss_worst(&st->loss, worst, 256), n = 0;
+
+	for (int k = 0; k < nw && n < max; k++)
+		for (int i = 0; i < h->ncpus; i++)
+			if (h->cpu[i].cpu == worst[k]) {
+				idx[n++] = i;
+				break;
+			}
+	for (int i = 0; i < h->ncpus; i++) {
+		const struct fts_loss_cpu *lc = loss_of(st, h->cpu[i].cpu);
+		int at = n;
+
+		if (lc && fts_loss_cpu_any(lc))
+			continue; /* placed above (or left out, worst first, when more lost than fit) */
+		while (at > nw && h->cpu[idx[at - 1]].fill < h->cpu[i].fill) { /* fuller first, stable */
+			if (at < max)
+				idx[at] = idx[at - 1];
+			at--;
+		}
+		if (at < max) {
+			idx[at] = i;
+			if (n < max)
+				n++;
+		}
+	}
+	return n;
 }
 
 /* The CPU table, worst first when not all fit, and the live top below it. */
@@ -449,7 +533,7 @@ static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int y, in
 	const struct fts_record_state *st = s->rec;
 	const struct fts_record_health *h = &st->h;
 	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
-	int spark_w = g->w - 66, rows, order[4096], n, x, top_h, show_top;
+	int spark_w = g->w - TABLE_W - 1, rows, order[4096], n, x, top_h, show_top, legend;
 
 	if (spark_w > SPARK_N)
 		spark_w = SPARK_N;
@@ -458,13 +542,14 @@ static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int y, in
 	fts_draw_section(s, g, 0, y++, g->w, "CPUs");
 	/* the live top keeps its rows while the table still shows a few CPUs */
 	top_h = st->top_off ? 1 : TOP_ROWS + 3;
-	show_top = maxy - y - top_h >= (h->ncpus + 1 < 4 ? h->ncpus + 1 : 4);
-	rows = maxy - y - (show_top ? top_h : 0);
+	legend = h->counters ? 1 : 0;
+	show_top = maxy - y - top_h - legend >= (h->ncpus + 1 < 4 ? h->ncpus + 1 : 4);
+	rows = maxy - y - (show_top ? top_h : 0) - legend;
 	if (rows < 1)
 		rows = 1;
 	n = h->ncpus < (int)(sizeof(order) / sizeof(order[0])) ? h->ncpus : (int)(sizeof(order) / sizeof(order[0]));
-	if (n > rows) {
-		n = fts_record_worst_cpus(h, order, rows - 1 > 0 ? rows - 1 : 1);
+	if (n > rows) { /* not all fit: the worst first */
+		n = table_order(st, order, rows - 1 > 0 ? rows - 1 : 1);
 	} else {
 		for (int i = 0; i < n; i++)
 			order[i] = i;
@@ -472,14 +557,17 @@ static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int y, in
 	x = fts_grid_printf(g, 1, y, g->w - 1, hs, "%-6s %9s ", "CPU", "events/s");
 	if (spark_w)
 		x += fts_grid_printf(g, 1 + x, y, spark_w + 1, hs, "%-*s ", spark_w, spark_w >= 10 ? "last min" : "");
-	fts_grid_printf(g, 1 + x, y, g->w - 1 - x, hs, "%7s %9s %-10s %4s %s", "events", "written", "buffer", "fill",
-			"ovr/cmt/drop");
+	fts_grid_printf(g, 1 + x, y, g->w - 1 - x, hs, "%*s %*s %-*s %4s %*s %s", COL_EVENTS, "events", COL_WRITTEN,
+			"written", BAR_W, "buffer", "fill", COL_LOST, h->counters ? "lost" : "", h->counters ? "new" : "");
 	y++;
 	for (int k = 0; k < n && y <= maxy; k++, y++)
 		draw_cpu_row(s, g, y, order[k], spark_w, hist_max(st));
 	if (h->ncpus > n && y <= maxy)
 		fts_grid_printf(g, 1, y++, g->w - 1, fts_theme_style(&s->theme, FTS_R_DIM),
 				"%d more CPUs, all healthy ones (worst shown first)", h->ncpus - n);
+	if (legend && y <= maxy)
+		fts_grid_text(g, 1, y++, g->w - 1, "lost: kernel count (overrun+commit+dropped), as saved; "
+			      "new: since last sample", fts_theme_style(&s->theme, FTS_R_DIM));
 	if (show_top)
 		draw_top(s, g, maxy - top_h + 1, maxy);
 }
@@ -490,7 +578,7 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
 	char bar[256];
 	int y = fts_session_frame(s, g, "recording", st && st->stopping ? "s skip drain  (stopping...)" :
-				  fts_bind_bar(&keys, bar, sizeof(bar)));
+				  fts_bind_bar(st && st->start_err[0] ? &keys_failed : &keys, bar, sizeof(bar)));
 
 	if (s->rec_opts.output)
 		fts_session_cmdline(s, g, s->setup_cmdline);
@@ -499,7 +587,8 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 	if (st->start_err[0]) {
 		fts_grid_text(g, 1, y + 1, g->w - 1, "Could not start recording:", red);
 		fts_grid_text(g, 3, y + 2, g->w - 3, st->start_err, red);
-		fts_grid_text(g, 1, y + 4, g->w - 1, "q goes back to the setup.", fts_theme_style(&s->theme, FTS_R_DIM));
+		fts_grid_text(g, 1, y + 4, g->w - 1, "Nothing was recorded. q goes back to the setup.",
+			      fts_theme_style(&s->theme, FTS_R_DIM));
 		return;
 	}
 	if (!st->have_h)
@@ -561,12 +650,11 @@ static void escalate(struct fts_record_state *st)
 	atomic_store(&st->stop.mode, st->stop_presses == 1 ? FTS_STOP_FAST : FTS_STOP_CUT);
 }
 
-/* The stop finished: say what was saved; returns the reactions that open it in the preview. */
+/* The stop finished: its summary screen (saved.c) takes the figures; a failure stays here. */
 static unsigned stop_done(struct fts_session *s)
 {
 	struct fts_record_state *st = s->rec;
 	struct fts_record_summary *sum = &st->stop.sum;
-	char a[FTS_FMT_LEN], b[FTS_FMT_LEN];
 
 	if (st->stop.started)
 		pthread_join(st->stop.th, NULL);
@@ -578,16 +666,11 @@ static unsigned stop_done(struct fts_session *s)
 		return FTS_RX_REDRAW;
 	}
 	snprintf(s->last_capture, sizeof(s->last_capture), "%s", sum->output);
-	fts_session_say(s, sum->health.lost || sum->truncated, "saved %s: %.1f s, %s events, %llu lost, %s%s%s", sum->output,
-			sum->duration_s, fts_fmt_count((double)sum->health.events, a, sizeof(a)),
-			(unsigned long long)sum->health.lost, fts_fmt_bytes((double)sum->file_size, b, sizeof(b)),
-			sum->truncated ? "; cut short: " : sum->cut ? "; cut short on request" : "",
-			sum->truncated ? sum->failure : "");
-	snprintf(s->preview_path, sizeof(s->preview_path), "%s", sum->output);
-	/* recorded with container pids: show them */
-	snprintf(s->preview_pidmap, sizeof(s->preview_pidmap), "%s", sum->pid_mapping);
+	s->msg[0] = 0;
+	fts_saved_take(s, sum, s->rec_opts.bf_size_kb ? s->rec_opts.bf_size_kb : 40960);
 	fts_record_summary_release(sum);
-	return FTS_RX_PREVIEW | FTS_RX_REDRAW;
+	s->next = FTS_SCR_SAVED;
+	return FTS_RX_GOTO | FTS_RX_REDRAW;
 }
 
 /* The /proc top, every TOP_PERIOD_S, when the recorder does not decode its own. */
@@ -604,6 +687,39 @@ static unsigned sample_top(struct fts_record_state *st)
 	return FTS_RX_REDRAW;
 }
 
+/*
+ * Events were lost: how many (the loss model's words, worst CPUs first) and
+ * the buffer that would hold FTS_BUFFER_STALL_S of the busiest CPU's rate.
+ */
+static void say_loss(struct fts_session *s)
+{
+	const struct fts_record_state *st = s->rec;
+	const struct fts_record_health *h = &st->h;
+	unsigned cur = s->rec_opts.bf_size_kb ? s->rec_opts.bf_size_kb : 40960;
+	double rate = 0;
+	int busiest = -1;
+	char lt[400], r[FTS_FMT_LEN];
+
+	for (int i = 0; i < h->ncpus && h->elapsed_s > 0; i++) {
+		double b = (double)h->cpu[i].bytes_written / h->elapsed_s;
+
+		if (b > rate) {
+			rate = b;
+			busiest = h->cpu[i].cpu;
+		}
+	}
+	fts_loss_text(&st->loss, 2, lt, sizeof(lt));
+	if (h->elapsed_s <= st->suspend_until) /* stopped readers, not the buffer, were the cause */
+		fts_session_say(s, 1, "LOST %s while ftscope was stopped by Ctrl+Z for %.1f s: the kernel kept writing, "
+				"nothing read it", lt, s->suspended_s);
+	else if (busiest >= 0)
+		fts_session_say(s, 1, "LOST %s: raise the buffer to >= %u KB per CPU (now %u; CPU %d writes %s/s) "
+				"or record fewer CPUs/events", lt, fts_buffer_raise_kb(cur, rate), cur, busiest,
+				fts_fmt_bytes(rate, r, sizeof(r)));
+	else
+		fts_session_say(s, 1, "LOST %s: raise the buffer (now %u KB per CPU) or record fewer CPUs/events", lt, cur);
+}
+
 /* A new health snapshot: history, losses, the end of a timed capture. */
 static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 {
@@ -612,14 +728,15 @@ static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 	fts_record_health_release(&st->h);
 	st->h = *h;
 	st->have_h = 1;
+	if (fts_record_health_loss(h, &st->loss))
+		fts_loss_free(&st->loss);
 	add_history(st);
+	if (s->suspends != st->suspends_seen) { /* continued after Ctrl+Z: the next 2 s of loss are its */
+		st->suspends_seen = s->suspends;
+		st->suspend_until = h->elapsed_s + 2.0;
+	}
 	if (h->lost > st->lost_seen) {
-		int worst;
-
-		fts_record_worst_cpus(h, &worst, 1);
-		fts_session_say(s, 1, "LOST %llu events (cpu%d worst): raise the buffer (now %u KB per CPU) or record fewer CPUs/events",
-				(unsigned long long)h->lost, h->ncpus ? h->cpu[worst].cpu : -1,
-				s->rec_opts.bf_size_kb ? s->rec_opts.bf_size_kb : 40960);
+		say_loss(s);
 		st->lost_seen = h->lost;
 	}
 	if (h->failed)

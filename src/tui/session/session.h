@@ -33,6 +33,7 @@ enum fts_scr {
 	FTS_SCR_RECORD,
 	FTS_SCR_EXPORT,
 	FTS_SCR_PREVIEW,
+	FTS_SCR_SAVED,      /* after a recording: its summary, then preview, record again or discard */
 	FTS_SCR__COUNT
 };
 
@@ -81,6 +82,7 @@ struct fts_setup_state;
 struct fts_record_state;
 struct fts_export_state;
 struct fts_preview_state;
+struct fts_saved_state;
 
 struct fts_session {
 	struct fts_theme theme;
@@ -108,16 +110,20 @@ struct fts_session {
 	struct fts_record_opts rec_opts; /* what setup hands to record; strings below */
 	char rec_cpus[1024];
 	char rec_output[4096];
+	unsigned setup_raise_kb;         /* the saved screen asks the setup for this buffer (0: none) */
+	unsigned suspends;               /* times the loop was stopped by Ctrl+Z and continued */
+	double suspended_s;              /* how long the last one lasted */
 	struct fts_home_state *home;
 	struct fts_setup_state *setup;
 	struct fts_record_state *rec;
 	struct fts_export_state *exp;
 	struct fts_preview_state *pv;
+	struct fts_saved_state *saved;
 };
 
 /* the screens (session/home.c, setup.c, record.c, export.c, preview.c) */
 extern const struct fts_screen_ops fts_screen_home, fts_screen_setup, fts_screen_record,
-	fts_screen_export, fts_screen_preview;
+	fts_screen_export, fts_screen_preview, fts_screen_saved;
 
 /**
  * fts_machine_cwd - the current directory as the screens show it

@@ -45,6 +45,11 @@ struct fts_setup_state {
 	double util_t;                /* when utilisation was last sampled */
 	char cwd[4096];               /* sampled on the tick: draw reads no file system */
 	int out_exists;
+	char out_bad[600];            /* why the output cannot be written, "" when it can */
+	char cpu_bad[600];            /* the preset CPU list was wrong, until c/a/Space/n fix it */
+	int ev_cur;                   /* expanded: the event under the cursor in the focused group, -1 its label */
+	char backend_bad[3][700];     /* per backend: why a probe with it failed here */
+	int backend_ok[3];            /* per backend: a probe with it recorded here */
 	struct fts_rate_probe probe;   /* p: a 1 s throw-away capture */
 };
 
@@ -54,17 +59,17 @@ enum act { A_RECORD = 1, A_PROBE, A_TOGGLE, A_EDIT, A_ALL, A_NODE, A_LIST, A_EXP
 static const struct fts_bind bind[] = {
 	{ A_RECORD, { 'r' }, "record", "start recording" },
 	{ A_PROBE, { 'p' }, "probe", "probe: a 1 s throw-away capture of this choice (Esc stops it)" },
-	{ A_TOGGLE, { ' ' }, "toggle", "toggle the CPU or option; on Output: trace.dat <-> kernel text (.txt)" },
+	{ A_TOGGLE, { ' ' }, "toggle", "toggle the CPU, group, event or option; on Output: trace.dat <-> kernel text (.txt)" },
 	{ A_EDIT, { FTS_KEY_ENTER }, "edit", "edit the field (buffer, duration, output)" },
 	{ A_ALL, { 'a' }, "all", "all CPUs" },
 	{ A_NODE, { 'n' }, "node", "the next NUMA node's CPUs only" },
 	{ A_LIST, { 'c' }, "list", "type a CPU list (0-15,32)" },
-	{ A_EXPAND, { 'x' }, NULL, "expand the event groups to single events" },
+	{ A_EXPAND, { 'x' }, NULL, "expand the event groups to single events (Left/Right pick one, Space leaves it out)" },
 	{ A_BACK, { 'q', FTS_KEY_ESC }, "back", "back to the home screen" },
 	{ A_UP, { FTS_KEY_UP, 'k' }, NULL, "the field above (a CPU row up on the grid)" },
 	{ A_DOWN, { FTS_KEY_DOWN, 'j' }, NULL, "the field below (a CPU row down on the grid)" },
-	{ A_LEFT, { FTS_KEY_LEFT, 'h' }, NULL, "the CPU before on the grid" },
-	{ A_RIGHT, { FTS_KEY_RIGHT, 'l' }, NULL, "the CPU after on the grid" },
+	{ A_LEFT, { FTS_KEY_LEFT, 'h' }, NULL, "the CPU before on the grid; the event before, expanded" },
+	{ A_RIGHT, { FTS_KEY_RIGHT, 'l' }, NULL, "the CPU after on the grid; the event after, expanded" },
 	{ A_PREV_FIELD, { FTS_KEY_BTAB }, NULL, "the field above" },
 	{ A_NEXT_FIELD, { FTS_KEY_TAB }, NULL, "the field below" },
 };
@@ -86,36 +91,95 @@ static void refresh_paths(const struct fts_session *s, struct fts_setup_state *s
 {
 	fts_machine_cwd(s->mach, st->cwd, sizeof(st->cwd));
 	st->out_exists = access(st->m.output, F_OK) == 0;
+	fts_setup_check_output(st->m.output, st->out_bad, sizeof(st->out_bad));
+}
+
+/* Why the chosen backend cannot record here (from the probe of the machine and the 1 s probe), or NULL. */
+static const char *backend_problem(const struct fts_setup_state *st)
+{
+	size_t n = strlen(st->m.output);
+
+	if (st->backend_bad[st->m.backend][0])
+		return st->backend_bad[st->m.backend];
+	if (st->m.backend == FTS_BACKEND_TRACE_CMD && !st->caps.trace_cmd)
+		return "trace-cmd is not installed here: choose the tracefs backend";
+	if (st->m.backend == FTS_BACKEND_TRACE_CMD && n > 4 && !strcmp(st->m.output + n - 4, ".txt"))
+		return "trace-cmd writes trace.dat only: choose a .dat output or the tracefs backend";
+	if (st->m.backend == FTS_BACKEND_TRACEFS && !st->caps.native_ok)
+		return st->caps.problem[0] ? st->caps.problem : "the native backend cannot record here";
+	return NULL;
+}
+
+/*
+ * trace-cmd chosen but not tried here yet: some kernels refuse `trace-cmd
+ * record` ("Can't enable ftrace") and only running it tells, so the screen
+ * says p checks it.
+ */
+static int backend_unchecked(const struct fts_setup_state *st)
+{
+	return st->m.backend == FTS_BACKEND_TRACE_CMD && !st->backend_ok[FTS_BACKEND_TRACE_CMD] && !backend_problem(st);
+}
+
+/* The native backend records (a private instance, live counters, the live top). */
+static int native(const struct fts_setup_state *st)
+{
+	return st->m.backend == FTS_BACKEND_TRACEFS || (st->m.backend == FTS_BACKEND_AUTO && st->caps.native_ok);
+}
+
+/*
+ * The first entry: probe the machine (with all CPUs: a wrong preset list must
+ * not leave the screen dead) and take the preset; a wrong CPU list is marked
+ * for c or a to fix. Returns 0, or -1 when the screen cannot be set up.
+ */
+static int setup_first(struct fts_session *s, struct fts_setup_state *st)
+{
+	struct fts_record_opts po;
+	struct fts_err err = { 0 };
+	int rc;
+
+	if (s->preset) {
+		po = *s->preset;
+		po.cpus = NULL;
+	}
+	if ((rc = s->mach->probe(s->preset ? &po : NULL, &st->caps, &err))) {
+		fts_session_say(s, 1, "%s", err.msg);
+		return -1;
+	}
+	rc = fts_setup_init(&st->m, &st->caps, s->preset, &err);
+	if (rc == -ENOMEM) {
+		fts_session_say(s, 1, "%s", err.msg);
+		return -1;
+	}
+	if (rc) {
+		snprintf(st->cpu_bad, sizeof(st->cpu_bad), "%s", err.msg);
+		fts_session_say(s, 1, "the CPU list %s is wrong: %s; c types another, a selects all",
+				s->preset && s->preset->cpus ? s->preset->cpus : "", err.msg);
+	}
+	st->ev_cur = -1;
+	fts_cpustat_read(s->mach->proc_stat, &st->prev);
+	fts_meminfo_available(s->mach->proc_meminfo, &st->avail_mem);
+	st->ready = 1;
+	return 0;
 }
 
 static void enter(struct fts_session *s)
 {
 	struct fts_setup_state *st = s->setup;
-	struct fts_err err = { 0 };
-	int rc;
 
 	if (!st) {
 		st = s->setup = calloc(1, sizeof(*st));
 		if (!st)
 			return;
 	}
-	if (st->ready)
+	if (!st->ready && setup_first(s, st))
 		return;
-	if ((rc = s->mach->probe(s->preset, &st->caps, &err))) {
-		fts_session_say(s, 1, "%s", err.msg);
-		return;
+	if (s->setup_raise_kb) { /* "record again with a bigger buffer" from the saved screen */
+		fts_session_say(s, 0, "buffer raised from %u to %u KB per CPU (the last capture lost events); r records again",
+				st->m.bf_kb, s->setup_raise_kb);
+		st->m.bf_kb = s->setup_raise_kb;
+		s->setup_raise_kb = 0;
 	}
-	rc = fts_setup_init(&st->m, &st->caps, s->preset, &err);
-	if (rc == -ENOMEM) {
-		fts_session_say(s, 1, "%s", err.msg);
-		return;
-	}
-	if (rc)
-		fts_session_say(s, 1, "%s; all CPUs selected instead", err.msg);
-	fts_cpustat_read(s->mach->proc_stat, &st->prev);
-	fts_meminfo_available(s->mach->proc_meminfo, &st->avail_mem);
 	refresh_paths(s, st);
-	st->ready = 1;
 }
 
 /* The CPU grid's cell width and how many fit on a row. */
@@ -163,7 +227,7 @@ static void event_pos(const struct fts_setup_state *st, enum field f, int w, int
 	*x = EV_X;
 	for (int i = 0; i <= upto && i < st->caps.nevents; i++) {
 		const struct fts_record_event_cap *e = &st->caps.events[i];
-		int tw = fts_text_width(short_name(e), 0);
+		int tw = fts_text_width(short_name(e), 0) + 3; /* "[x]" before the name */
 
 		if (strcmp(e->group, group_name(f)))
 			continue;
@@ -208,6 +272,7 @@ static int cpu_rows(const struct fts_setup_state *st, int w, int h)
 	int per = cells_per_row(w), rows = (st->m.ncpus + per - 1) / per;
 	int top = 1 + (cannot_record(&st->caps) ? 1 : 0) + 1;
 	int rest = 1 + event_rows(st, w) + 1 + NOPTS + (st->ed.active && st->ed.field == F_CPUS) + 2 +
+		   backend_unchecked(st) +
 		   probe_rows(st);
 	int n = (h - 4) - top + 1 - rest;
 
@@ -239,38 +304,45 @@ static void draw_group(const struct fts_session *s, struct fts_grid *g, enum fie
 {
 	const struct fts_setup_state *st = s->setup;
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
-	int have = 0, total = 0, x;
+	int have = 0, total = 0, out = 0, x, on = *group_flag((struct fts_setup *)&st->m, f);
+	char left[40] = "";
 
 	for (int i = 0; i < st->caps.nevents; i++) {
 		if (!strcmp(st->caps.events[i].group, group_name(f))) {
 			total++;
 			have += st->caps.events[i].available;
+			out += fts_setup_event_excluded(&st->m, st->caps.events[i].name);
 		}
 	}
+	if (out)
+		snprintf(left, sizeof(left), ", %d left out (x: choose)", out);
 	x = fts_grid_printf(g, 2, y, 20, fts_theme_style(&s->theme, st->focus == f ? FTS_R_LABEL_SEL : FTS_R_NORMAL),
 			    "[%c] %-6s", *group_flag((struct fts_setup *)&st->m, f) ? 'x' : ' ', group_name(f)) + 2;
 	if (st->expanded) {
 		for (int i = 0; i < st->caps.nevents; i++) {
 			const struct fts_record_event_cap *e = &st->caps.events[i];
-			int row, ex;
+			int row, ex, in = !fts_setup_event_excluded(&st->m, e->name);
+			enum fts_role role = st->focus == f && st->ev_cur == i ? FTS_R_LABEL_SEL :
+					     e->available && on && in ? FTS_R_NORMAL : FTS_R_DIM;
 
 			if (strcmp(e->group, group_name(f)))
 				continue;
 			event_pos(st, f, g->w, i, &row, &ex);
 			if (y + row > maxy)
 				return;
-			fts_grid_text(g, ex, y + row, g->w - ex, short_name(e),
-				      fts_theme_style(&s->theme, e->available ? FTS_R_NORMAL : FTS_R_DIM));
+			fts_grid_printf(g, ex, y + row, g->w - ex, fts_theme_style(&s->theme, role), "[%c]%s",
+					in ? 'x' : ' ', short_name(e));
 			if (!e->available)
-				fts_grid_style(g, ex, y + row, fts_text_width(short_name(e), 0), FTS_A_DIM, -2, -2);
+				fts_grid_style(g, ex, y + row, fts_text_width(short_name(e), 0) + 3, FTS_A_DIM, -2, -2);
 		}
 	} else if (!st->caps.root || !st->caps.tracing_dir[0]) {
-		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d events (availability unknown without root/tracefs)", total);
+		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d events%s (availability unknown without root/tracefs)",
+				total, left);
 	} else if (missing_of(&st->caps, f)[0]) {
-		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d of %d events; this kernel lacks %s", have, total,
-				missing_of(&st->caps, f));
+		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d of %d events%s; this kernel lacks %s", have, total,
+				left, missing_of(&st->caps, f));
 	} else {
-		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d events", total);
+		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d events%s", total, left);
 	}
 }
 
@@ -288,12 +360,61 @@ static void draw_events(const struct fts_session *s, struct fts_grid *g, int *y,
 	}
 }
 
+/*
+ * The probe's verdict for the buffer as it is now: recomputed from the
+ * measured rate on every draw, so changing the buffer never leaves a stale
+ * verdict; a probe of other CPUs or events says so instead.
+ */
+static void draw_verdict(const struct fts_session *s, struct fts_grid *g, int y)
+{
+	const struct fts_setup_state *st = s->setup;
+	const struct fts_rate_probe *p = &st->probe;
+	double lasts = fts_buffer_lasts_s(st->m.bf_kb, p->worst_bytes_s);
+	unsigned adv = fts_buffer_advice_kb(p->worst_bytes_s);
+	int lost_here = fts_loss_any(&p->loss) && p->bf_kb == st->m.bf_kb;
+	char c[FTS_FMT_LEN];
+
+	if (lasts < 0)
+		snprintf(c, sizeof(c), "any time");
+	else if (lasts < 1)
+		snprintf(c, sizeof(c), "%.1f ms", lasts * 1000);
+	else
+		fts_fmt_duration(lasts, c, sizeof(c));
+	if (lost_here && st->m.bf_kb >= adv) /* the buffer was big enough: the readers fell behind */
+		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
+				"Likely to lose events although the buffer holds %s: the readers fell behind; "
+				"record fewer CPUs or events", c);
+	else if (lost_here || st->m.bf_kb < adv)
+		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
+				"Likely to lose events: the buffer holds %s; advised: >= %u KB per CPU", c, adv);
+	else
+		fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_DIM),
+				"No loss expected: the buffer holds %s of it; advised: >= %u KB per CPU", c, adv);
+}
+
+/* What the probe lost (the loss model's words, with the buffer it had), then its rate per CPU. */
+static void draw_probe_cpus(const struct fts_session *s, struct fts_grid *g, int y)
+{
+	const struct fts_rate_probe *p = &s->setup->probe;
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
+	char a[FTS_FMT_LEN], lt[300];
+	int x = 1;
+
+	if (fts_loss_any(&p->loss))
+		x += fts_grid_printf(g, x, y, g->w - x, red, "the probe lost %s with %u KB; ",
+				     fts_loss_text(&p->loss, 2, lt, sizeof(lt)), p->bf_kb);
+	x += fts_grid_text(g, x, y, g->w - x, "per CPU: ", dim);
+	for (int i = 0; i < p->n && x < g->w - 2; i++)
+		x += fts_grid_printf(g, x, y, g->w - x, p->pc[i].lost ? red : dim, "%d:%s ", p->pc[i].cpu,
+				     fts_fmt_rate(p->pc[i].ev_s, a, sizeof(a)));
+}
+
 static void draw_probe(const struct fts_session *s, struct fts_grid *g, int y)
 {
 	const struct fts_setup_state *st = s->setup;
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
-	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN];
-
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], cur[1400];
 	const struct fts_rate_probe *p = &st->probe;
 
 	if (p->r) {
@@ -309,24 +430,16 @@ static void draw_probe(const struct fts_session *s, struct fts_grid *g, int y)
 		fts_grid_text(g, 1, y, g->w - 1, "Probe: press p for a 1 s throw-away capture that measures this choice", dim);
 		return;
 	}
+	if (strcmp(fts_rate_probe_choice(&st->m, cur, sizeof(cur)), p->choice)) {
+		fts_grid_text(g, 1, y, g->w - 1, "Probe: it measured other CPUs or events; p measures this choice", dim);
+		return;
+	}
 	fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_NORMAL),
 			"Probe: %s in total; the busiest CPU, %d, writes %s/s", fts_fmt_rate(p->ev_s, a, sizeof(a)),
 			p->worst_cpu, fts_fmt_bytes(p->worst_bytes_s, b, sizeof(b)));
-	if (p->lost || (p->lasts_s >= 0 && p->lasts_s < 1.0))
-		fts_grid_printf(g, 1, y + 1, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
-				"Likely to lose events (%llu lost in 1 s; the buffer lasts %s): raise it or record less",
-				(unsigned long long)p->lost, p->lasts_s < 0 ? "?" : fts_fmt_duration(p->lasts_s, c, sizeof(c)));
-	else
-		fts_grid_printf(g, 1, y + 1, g->w - 1, dim, "No loss; the buffer would last %s there if the disk stalled",
-				p->lasts_s < 0 ? "indefinitely" : fts_fmt_duration(p->lasts_s, c, sizeof(c)));
-	/* per CPU, in CPU order; as many as fit */
-	if (y + 2 <= g->h - 4) {
-		int x = fts_grid_text(g, 1, y + 2, 10, "per CPU: ", dim) + 1;
-
-		for (int i = 0; i < p->n && x < g->w - 2; i++)
-			x += fts_grid_printf(g, x, y + 2, g->w - x, p->pc[i].lost ? fts_theme_style(&s->theme, FTS_R_ERROR) : dim,
-					     "%d:%s ", p->pc[i].cpu, fts_fmt_rate(p->pc[i].ev_s, a, sizeof(a)));
-	}
+	draw_verdict(s, g, y + 1);
+	if (y + 2 <= g->h - 4)
+		draw_probe_cpus(s, g, y + 2);
 }
 
 /* One CPU's cell on the grid: selected, utilisation, NUMA node. */
@@ -357,9 +470,14 @@ static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int *y)
 	char list[1024];
 
 	fts_draw_section(s, g, 0, (*y)++, g->w, "CPUs");
-	fts_grid_printf(g, 20, *y - 1, g->w - 20, fts_theme_style(&s->theme, st->focus == F_CPUS ? FTS_R_LABEL_SEL : FTS_R_DIM),
-			" %d of %d selected: %s ", fts_setup_selected(&st->m), st->m.ncpus,
-			fts_setup_cpulist(&st->m, list, sizeof(list), 0));
+	if (st->cpu_bad[0]) /* the preset list was wrong: nothing is chosen until c or a */
+		fts_grid_printf(g, 8, *y - 1, g->w - 8, fts_theme_style(&s->theme, FTS_R_ERROR),
+				" CPU list wrong: %s; c or a fixes it ", st->cpu_bad);
+	else
+		fts_grid_printf(g, 20, *y - 1, g->w - 20,
+				fts_theme_style(&s->theme, st->focus == F_CPUS ? FTS_R_LABEL_SEL : FTS_R_DIM),
+				" %d of %d selected: %s ", fts_setup_selected(&st->m), st->m.ncpus,
+				fts_setup_cpulist(&st->m, list, sizeof(list), 0));
 	for (int r = 0; r < n; r++, (*y)++) {
 		for (int c = 0; c < per && (st->cpu_top + r) * per + c < st->m.ncpus; c++)
 			draw_cpu(s, g, (st->cpu_top + r) * per + c, 2 + c * CELL_W, *y);
@@ -372,7 +490,11 @@ static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int *y)
 /* The value shown beside option @f. */
 static const char *option_value(const struct fts_setup_state *st, enum field f, char *buf, size_t len)
 {
-	static const char *const backend[] = { "auto (native, trace-cmd when unavailable)", "tracefs", "trace-cmd" };
+	static const char *const backend[] = {
+		"auto: a private tracefs instance (trace-cmd if that cannot start)",
+		"tracefs: a private instance, live loss counters, the live top",
+		"trace-cmd record: global buffer, no live counters or live top",
+	};
 	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], q[4200];
 	size_t n = strlen(st->m.output);
 
@@ -398,10 +520,16 @@ static const char *option_value(const struct fts_setup_state *st, enum field f, 
 		break;
 	case F_LIVETOP:
 		snprintf(buf, len, "%s", !st->m.sched ? "needs the sched events" :
-			 st->m.live_top ? "on: tasks waiting and running most, decoded from the pages" : "off");
+			 !st->m.live_top ? "off" :
+			 !native(st) ? "not with trace-cmd: the /proc schedstat top instead" :
+			 "on: tasks waiting and running most, decoded from the pages");
 		break;
 	default:
-		snprintf(buf, len, "%s", backend[st->m.backend]);
+		if (backend_problem(st))
+			snprintf(buf, len, "%s cannot record here: %s", st->m.backend == FTS_BACKEND_TRACE_CMD ? "trace-cmd" :
+				 st->m.backend == FTS_BACKEND_TRACEFS ? "tracefs" : "auto", backend_problem(st));
+		else
+			snprintf(buf, len, "%s", backend[st->m.backend]);
 		break;
 	}
 	return buf;
@@ -427,8 +555,10 @@ static void draw_options(const struct fts_session *s, struct fts_grid *g, int *y
 
 			fts_grid_put(g, 12 + x, *y, '_', sel);
 		} else {
+			int bad = opt[i].f == F_BACKEND && backend_problem(st);
+
 			fts_grid_text(g, 12, *y, g->w - 12, option_value(st, opt[i].f, val, sizeof(val)),
-				      fts_theme_style(&s->theme, FTS_R_NORMAL));
+				      fts_theme_style(&s->theme, bad ? FTS_R_ERROR : FTS_R_NORMAL));
 		}
 	}
 	if (st->ed.active && st->ed.field == F_CPUS && *y <= maxy) {
@@ -449,9 +579,17 @@ static void draw_happen(const struct fts_session *s, struct fts_grid *g, int *y,
 	if (fts_setup_mem_bytes(&st->m) > st->avail_mem && st->avail_mem)
 		fts_grid_text(g, 1, (*y)++, g->w - 1, "The buffers need more memory than is available: lower the buffer or the CPUs",
 			      fts_theme_style(&s->theme, FTS_R_ERROR));
-	else
+	else if (native(st))
 		fts_grid_text(g, 1, (*y)++, g->w - 1, "A private tracefs instance records: no global tracing setting changes.", dim);
-	if (*y <= maxy)
+	else
+		fts_grid_text(g, 1, (*y)++, g->w - 1,
+			      "trace-cmd records in the global buffer (restored after); no live loss counts.", dim);
+	if (*y <= maxy && backend_unchecked(st))
+		fts_grid_text(g, 1, (*y)++, g->w - 1, "Not tried here yet: some kernels refuse trace-cmd; p checks it in 1 s.",
+			      fts_theme_style(&s->theme, FTS_R_HEADER));
+	if (*y <= maxy && st->out_bad[0])
+		fts_grid_printf(g, 1, (*y)++, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR), "Output: %s", st->out_bad);
+	else if (*y <= maxy)
 		fts_grid_printf(g, 1, (*y)++, g->w - 1, dim, "%s %s%s%s", st->out_exists ? "Replaces" : "Writes",
 				abs ? "" : st->cwd, abs ? "" : "/", st->m.output);
 }
@@ -462,7 +600,9 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 	char bar[256], cmd[8192];
 	int y, maxy = g->h - 4;
 
-	y = fts_session_frame(s, g, "setup", fts_bind_bar(&keys, bar, sizeof(bar)));
+	/* the keys that work now: the editor's while a field is edited, Esc while the probe runs */
+	y = fts_session_frame(s, g, "setup", st && st->ed.active ? "Enter accept  Esc cancel  Ctrl+U clear" :
+				  st && st->probe.r ? "Esc stop the probe" : fts_bind_bar(&keys, bar, sizeof(bar)));
 	if (!st || !st->ready) {
 		fts_grid_text(g, 1, y + 1, g->w - 1, "The recorder cannot be set up here (see below). q goes back.",
 			      fts_theme_style(&s->theme, FTS_R_DIM));
@@ -492,6 +632,19 @@ static void fill_opts(struct fts_session *s, const char *output)
 	fts_front_output_owner(&s->rec_opts.owner);
 }
 
+/* A probe ended: what it says about the backend it ran with (trace-cmd may refuse to record here). */
+static void probe_judged(struct fts_setup_state *st)
+{
+	char *bad = st->backend_bad[st->m.backend];
+
+	if (!st->probe.err[0]) {
+		bad[0] = 0;
+		st->backend_ok[st->m.backend] = 1;
+	}
+	else if (st->m.backend == FTS_BACKEND_TRACE_CMD)
+		snprintf(bad, sizeof(st->backend_bad[0]), "%s", st->probe.err);
+}
+
 static unsigned tick(struct fts_session *s)
 {
 	struct fts_setup_state *st = s->setup;
@@ -501,6 +654,7 @@ static unsigned tick(struct fts_session *s)
 		return 0;
 	if (st->probe.r && fts__clock_mono_s() - st->probe.t0 >= FTS_RATE_PROBE_S) {
 		fts_rate_probe_finish(&st->probe, s->mach, st->m.bf_kb, 1);
+		probe_judged(st);
 		keep_visible(s); /* the result takes rows */
 		return FTS_RX_REDRAW;
 	}
@@ -529,6 +683,8 @@ static void commit_edit(struct fts_session *s)
 	case F_CPUS:
 		if (fts_setup_select_list(&st->m, st->ed.buf, &err))
 			fts_session_say(s, 1, "%s", err.msg);
+		else
+			st->cpu_bad[0] = 0;
 		break;
 	case F_BUFFER:
 		v = strtol(st->ed.buf, &end, 10);
@@ -544,12 +700,21 @@ static void commit_edit(struct fts_session *s)
 		else
 			st->m.duration_s = v;
 		break;
-	case F_OUTPUT:
-		if (!st->ed.buf[0])
-			fts_session_say(s, 1, "the output needs a file name");
-		else
+	case F_OUTPUT: {
+		char why[600];
+
+		/* checked on accept: a bad name stays in the editor to be fixed */
+		if (fts_setup_check_output(st->ed.buf, why, sizeof(why))) {
+			char typed[sizeof(st->ed.buf)];
+
+			snprintf(typed, sizeof(typed), "%s", st->ed.buf);
+			fts_session_say(s, 1, "%s", why);
+			fts_edit_begin(&st->ed, F_OUTPUT, typed);
+		} else {
 			snprintf(st->m.output, sizeof(st->m.output), "%s", st->ed.buf);
+		}
 		break;
+	}
 	default:
 		break;
 	}
@@ -576,6 +741,38 @@ static void start_edit(struct fts_setup_state *st, enum field f)
 	}
 }
 
+/* Space on an event of an expanded group: leave it out, or take it back. */
+static void toggle_event(struct fts_session *s)
+{
+	struct fts_setup_state *st = s->setup;
+	const struct fts_record_event_cap *e = &st->caps.events[st->ev_cur];
+
+	if (!e->available)
+		fts_session_say(s, 0, "this kernel lacks %s: it is not recorded either way", e->name);
+	else if (fts_setup_toggle_event(&st->m, e->name))
+		fts_session_say(s, 1, "too many events left out");
+}
+
+/* Left/Right on an expanded group: the event before/after (-1: the group's label). */
+static void move_event(struct fts_setup_state *st, int dir)
+{
+	int i = st->ev_cur;
+
+	for (;;) {
+		i = i < 0 && dir < 0 ? -1 : i + dir;
+		if (i < 0) {
+			st->ev_cur = -1;
+			return;
+		}
+		if (i >= st->caps.nevents)
+			return;
+		if (!strcmp(st->caps.events[i].group, group_name(st->focus))) {
+			st->ev_cur = i;
+			return;
+		}
+	}
+}
+
 /* Space on a field: toggle or cycle it. */
 static void toggle(struct fts_session *s)
 {
@@ -587,7 +784,10 @@ static void toggle(struct fts_session *s)
 			st->m.sel[st->cur] = !st->m.sel[st->cur];
 		break;
 	case F_SCHED: case F_IRQ: case F_FUTEX:
-		*group_flag(&st->m, st->focus) = !*group_flag(&st->m, st->focus);
+		if (st->expanded && st->ev_cur >= 0)
+			toggle_event(s);
+		else
+			*group_flag(&st->m, st->focus) = !*group_flag(&st->m, st->focus);
 		break;
 	case F_NSPID:
 		st->m.nspid = !st->m.nspid;
@@ -602,12 +802,16 @@ static void toggle(struct fts_session *s)
 		/* the format follows the name: .dat <-> .txt (kernel text) */
 		size_t n = strlen(st->m.output);
 
+		char why[600];
+
 		if (n > 4 && !strcmp(st->m.output + n - 4, ".txt"))
 			memcpy(st->m.output + n - 4, ".dat", 4);
 		else if (n > 4 && !strcmp(st->m.output + n - 4, ".dat"))
 			memcpy(st->m.output + n - 4, ".txt", 4);
 		else
 			start_edit(st, st->focus);
+		if (!st->ed.active && fts_setup_check_output(st->m.output, why, sizeof(why)))
+			fts_session_say(s, 1, "%s", why); /* the other name is taken by something else */
 		break;
 	}
 	default:
@@ -622,6 +826,19 @@ static unsigned start_recording(struct fts_session *s)
 
 	if (cannot_record(&st->caps)) {
 		fts_session_say(s, 1, "cannot record: %s", cannot_record(&st->caps));
+		return FTS_RX_REDRAW;
+	}
+	if (st->cpu_bad[0]) {
+		fts_session_say(s, 1, "the CPU list is wrong (%s): c types another, a selects all", st->cpu_bad);
+		return FTS_RX_REDRAW;
+	}
+	if (backend_problem(st)) {
+		fts_session_say(s, 1, "cannot record with this backend here: %s", backend_problem(st));
+		return FTS_RX_REDRAW;
+	}
+	refresh_paths(s, st);
+	if (st->out_bad[0]) {
+		fts_session_say(s, 1, "cannot record: %s", st->out_bad);
 		return FTS_RX_REDRAW;
 	}
 	if (!fts_setup_selected(&st->m)) {
@@ -667,10 +884,14 @@ static void move(struct fts_setup_state *st, int a, int per)
 	case A_LEFT:
 		if (st->focus == F_CPUS && st->cur > 0)
 			st->cur--;
+		else if (st->expanded && st->focus >= F_SCHED && st->focus <= F_FUTEX)
+			move_event(st, -1);
 		return;
 	case A_RIGHT:
 		if (st->focus == F_CPUS && st->cur + 1 < st->m.ncpus)
 			st->cur++;
+		else if (st->expanded && st->focus >= F_SCHED && st->focus <= F_FUTEX)
+			move_event(st, 1);
 		return;
 	default:
 		return;
@@ -686,7 +907,11 @@ static unsigned action(struct fts_session *s, int a)
 	case A_BACK:
 		s->next = FTS_SCR_HOME;
 		return FTS_RX_GOTO;
-	case A_TOGGLE: toggle(s); break;
+	case A_TOGGLE:
+		if (st->focus == F_CPUS)
+			st->cpu_bad[0] = 0;
+		toggle(s);
+		break;
 	case A_EDIT:
 		if (st->focus == F_CPUS)
 			fts_edit_begin(&st->ed, F_CPUS, "");
@@ -695,10 +920,15 @@ static unsigned action(struct fts_session *s, int a)
 		else
 			toggle(s);
 		break;
-	case A_ALL: memset(st->m.sel, 1, (size_t)st->m.ncpus); break;
+	case A_ALL:
+		memset(st->m.sel, 1, (size_t)st->m.ncpus);
+		st->cpu_bad[0] = 0;
+		break;
 	case A_NODE:
 		node = st->node_cycle++ % (st->m.nnodes > 0 ? st->m.nnodes : 1);
 		got = fts_setup_select_node(&st->m, node);
+		if (got)
+			st->cpu_bad[0] = 0;
 		fts_session_say(s, 0, got ? "NUMA node %d: %d CPUs" : "no CPU on NUMA node %d", node, got);
 		break;
 	case A_LIST:
@@ -709,14 +939,19 @@ static unsigned action(struct fts_session *s, int a)
 	case A_PROBE:
 		if (cannot_record(&st->caps))
 			fts_session_say(s, 1, "cannot probe: %s", cannot_record(&st->caps));
-		else
-			fts_rate_probe_start(&st->probe, s->mach, &st->m, fts__clock_mono_s());
+		else if (fts_rate_probe_start(&st->probe, s->mach, &st->m, fts__clock_mono_s()))
+			probe_judged(st);
 		break;
 	case A_RECORD:
 		return start_recording(s);
-	default:
+	default: {
+		enum field was = st->focus;
+
 		move(st, a, cells_per_row(s->w));
+		if (st->focus != was)
+			st->ev_cur = -1;
 		break;
+	}
 	}
 	return FTS_RX_REDRAW;
 }

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "tui/session/setup_model.h"
 
@@ -147,6 +150,7 @@ int fts_setup_init(struct fts_setup *s, const struct fts_record_caps *caps,
 	s->nspid = preset->nspid;
 	s->live_top = 1;
 	s->backend = preset->backend;
+	snprintf(s->exclude, sizeof(s->exclude), "%s", preset->exclude ? preset->exclude : "");
 	if (preset->cpus && *preset->cpus)
 		return fts_setup_select_list(s, preset->cpus, err);
 	return 0;
@@ -286,6 +290,7 @@ void fts_setup_opts(const struct fts_setup *s, struct fts_record_opts *o, char *
 	o->nspid = s->nspid;
 	o->live_top = s->live_top && s->sched;
 	o->duration_s = (double)s->duration_s;
+	o->exclude = s->exclude[0] ? s->exclude : NULL;
 }
 
 const char *fts_shell_quote(const char *s, char *buf, size_t len)
@@ -318,6 +323,34 @@ const char *fts_shell_quote(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Events left out: the record flag --events, "sched,irq,-sched:sched_stat_runtime"
+ * (the groups, then each left-out event as -system:event). Returns the new @off.
+ */
+static size_t events_flag(const struct fts_setup *s, char *buf, size_t len, size_t off)
+{
+	const char *sep = " --events ";
+
+	if (s->sched && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%ssched", sep), sep = ",";
+	if (s->irq && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%sirq", sep), sep = ",";
+	if (s->futex && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "%sfutex", sep), sep = ",";
+	for (const char *p = s->exclude; *p && off < len;) {
+		size_t n = strcspn(p, ","), sl = strcspn(p, "/");
+
+		if (sl < n) /* group/event -> -group:event */
+			off += (size_t)snprintf(buf + off, len - off, "%s-%.*s:%.*s", sep, (int)sl, p, (int)(n - sl - 1),
+						p + sl + 1);
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%s-%.*s", sep, (int)n, p);
+		sep = ",";
+		p += n + (p[n] == ',');
+	}
+	return off;
+}
+
 const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 {
 	static const char *const backend[] = { "auto", "tracefs", "trace-cmd" };
@@ -328,9 +361,11 @@ const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 	off = (size_t)snprintf(buf, len, "ftscope record");
 	if (cpus[0] && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --cpu %s", cpus);
-	if (off < len)
+	if (s->exclude[0] && off < len)
+		off = events_flag(s, buf, len, off);
+	else if (off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --sched %d --irq %d", s->sched, s->irq);
-	if (s->futex && off < len)
+	if (s->futex && !s->exclude[0] && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --futex 1");
 	if (off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --record_time %ld", s->duration_s);
@@ -352,4 +387,119 @@ double fts_buffer_lasts_s(unsigned bf_kb, double bytes_per_s)
 	if (bytes_per_s <= 0)
 		return -1;
 	return (double)bf_kb * 1024.0 / bytes_per_s;
+}
+
+/* @kb rounded up to a power of two, at most FTS_BUFFER_MAX_KB (as fts_record_advice_kb rounds). */
+static unsigned pow2_kb(double kb)
+{
+	unsigned p = 1;
+
+	while (p < kb && p < FTS_BUFFER_MAX_KB)
+		p <<= 1;
+	return p;
+}
+
+unsigned fts_buffer_advice_kb(double bytes_per_s)
+{
+	double kb = bytes_per_s * FTS_BUFFER_STALL_S / 1024.0;
+
+	return pow2_kb(kb < 1024 ? 1024 : kb);
+}
+
+unsigned fts_buffer_raise_kb(unsigned cur_kb, double bytes_per_s)
+{
+	double kb = bytes_per_s * FTS_BUFFER_STALL_S / 1024.0;
+
+	return pow2_kb(kb < 2.0 * cur_kb ? 2.0 * cur_kb : kb);
+}
+
+/* Where @name sits in the comma list @list, or NULL. */
+static const char *list_find(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return p;
+		p = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+int fts_setup_event_excluded(const struct fts_setup *s, const char *name)
+{
+	return list_find(s->exclude, name) != NULL;
+}
+
+int fts_setup_toggle_event(struct fts_setup *s, const char *name)
+{
+	const char *at = list_find(s->exclude, name);
+	size_t n = strlen(name), len = strlen(s->exclude);
+
+	if (at) { /* take it and one comma out */
+		char *p = s->exclude + (at - s->exclude);
+		size_t cut = n + (p[n] == ',');
+
+		memmove(p, p + cut, strlen(p + cut) + 1);
+		len = strlen(s->exclude);
+		if (len && s->exclude[len - 1] == ',')
+			s->exclude[len - 1] = 0;
+		return 0;
+	}
+	if (len + n + 2 > sizeof(s->exclude))
+		return -ENOSPC;
+	snprintf(s->exclude + len, sizeof(s->exclude) - len, "%s%s", len ? "," : "", name);
+	return 0;
+}
+
+int fts_setup_check_output(const char *path, char *why, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct stat sb;
+	struct statvfs vfs;
+
+	why[0] = 0;
+	if (!path[0]) {
+		snprintf(why, len, "the output needs a file name");
+		return -1;
+	}
+	if (slash && !slash[1]) {
+		snprintf(why, len, "%s is a directory: add a file name, e.g. %strace.dat", path, path);
+		return -1;
+	}
+	if (lstat(path, &sb) == 0) {
+		if (S_ISLNK(sb.st_mode))
+			snprintf(why, len, "%s is a symbolic link; ftscope never writes through one: choose another name", path);
+		else if (S_ISDIR(sb.st_mode))
+			snprintf(why, len, "%s is a directory: add a file name, e.g. %s/trace.dat", path, path);
+		else if (!S_ISREG(sb.st_mode))
+			snprintf(why, len, "%s is not a regular file (a device or a pipe): choose another name", path);
+		if (why[0])
+			return -1;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &sb)) {
+		snprintf(why, len, "the directory %s does not exist", dir);
+		return -1;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(why, len, "%s is not a directory", dir);
+		return -1;
+	}
+	if ((statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY)) || (access(dir, W_OK) && errno == EROFS)) {
+		snprintf(why, len, "%s is on a read-only file system: choose a directory you can write", dir);
+		return -1;
+	}
+	if (access(dir, W_OK)) {
+		snprintf(why, len, "the directory %s cannot be written (%s)", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
 }

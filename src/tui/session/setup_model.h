@@ -68,6 +68,7 @@ struct fts_setup {
 	int nspid;
 	int live_top;            /* the recorder decodes pages for the live top (needs sched) */
 	enum fts_record_backend backend;
+	char exclude[1024];      /* events of the chosen groups left out: "sched/sched_stat_runtime,..." */
 };
 
 /**
@@ -174,5 +175,65 @@ const char *fts_shell_quote(const char *s, char *buf, size_t len);
  * Returns seconds, or -1 when the rate is 0.
  */
 double fts_buffer_lasts_s(unsigned bf_kb, double bytes_per_s);
+
+/* How long a reader may stall before its CPU's buffer overflows, in the buffer advice. */
+#define FTS_BUFFER_STALL_S 2.0   /* the recorder's fts_record_advice_kb assumes the same */
+/* The largest per-CPU buffer the setup accepts, in KB. */
+#define FTS_BUFFER_MAX_KB 4194304u
+
+/**
+ * fts_buffer_advice_kb - the per-CPU buffer that lasts FTS_BUFFER_STALL_S at a data rate
+ * @bytes_per_s: the busiest CPU's raw data rate
+ *
+ * Rounded up to a power of two, at least 1024 KB, at most FTS_BUFFER_MAX_KB.
+ *
+ * Returns KB.
+ */
+unsigned fts_buffer_advice_kb(double bytes_per_s);
+
+/**
+ * fts_buffer_raise_kb - the buffer to record again with after a capture lost events
+ * @cur_kb: the buffer the capture had
+ * @bytes_per_s: its busiest CPU's raw data rate (0: unknown)
+ *
+ * Twice @cur_kb or FTS_BUFFER_STALL_S of the rate, whichever is larger,
+ * rounded up to a power of two, at most FTS_BUFFER_MAX_KB: the rule of the
+ * recorder's fts_record_advice_kb, so the TUI and `ftscope record` advise alike.
+ *
+ * Returns KB.
+ */
+unsigned fts_buffer_raise_kb(unsigned cur_kb, double bytes_per_s);
+
+/**
+ * fts_setup_event_excluded - whether event @name ("sched/sched_switch") is left out
+ * @s: the choices
+ * @name: the event
+ *
+ * Returns 1 or 0.
+ */
+int fts_setup_event_excluded(const struct fts_setup *s, const char *name);
+
+/**
+ * fts_setup_toggle_event - leave event @name out, or take it back in
+ * @s: the choices
+ * @name: the event ("group/event")
+ *
+ * Returns 0, or -ENOSPC when the list of left-out events is full.
+ */
+int fts_setup_toggle_event(struct fts_setup *s, const char *name);
+
+/**
+ * fts_setup_check_output - whether the output can be written, in plain words
+ * @path: the output as typed
+ * @why: what is wrong ("" when nothing)
+ * @len: its size
+ *
+ * Refuses an empty name, a directory, a symbolic link (ftscope never
+ * writes through one), a device or pipe, a missing or read-only directory.
+ * Reads the file system, writes nothing.
+ *
+ * Returns 0, or -1 with @why filled.
+ */
+int fts_setup_check_output(const char *path, char *why, size_t len);
 
 #endif
