@@ -131,8 +131,8 @@ static void zoom_to(struct fts_view *v, uint64_t npc)
 	if (npc < 1)
 		npc = 1;
 	if (npc >= max_npc(v)) {
-		if (view_is_whole(v) && npc > v->npc)
-			view_message(v, "the whole capture is shown");
+		if (npc > max_npc(v))
+			view_message(v, "the whole capture is shown: zoom out stops here");
 		npc = max_npc(v);
 	}
 	v->npc = npc;
@@ -417,6 +417,10 @@ static unsigned overlay_key(struct fts_view *v, int key, uint32_t *top)
 		*top += 10;
 	} else if (a == FTS_ACT_PGUP) {
 		*top = *top > 10 ? *top - 10 : 0;
+	} else if (a == FTS_ACT_START) {
+		*top = 0;
+	} else if (a == FTS_ACT_END) {
+		*top = UINT32_MAX / 2; /* the draw stops it at the last screenful */
 	}
 	return FTS_RX_REDRAW;
 }

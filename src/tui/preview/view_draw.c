@@ -52,10 +52,10 @@ static void draw_title(struct fts_view *v)
 	int loss = fts_loss_any(l) || fts_loss_nodata_ns(l) != 0;
 	/* display order; prio: lower goes in first */
 	const struct { const char *text; int on, prio; } hints[] = {
-		{ "?:help", 1, 0 },     { "/:search", 1, 3 }, { "s:summary", 1, 4 },
-		{ "x:next loss", loss, 1 }, { "e:export", v->export_key, 5 }, { "q:quit", 1, 2 },
+		{ "?:help", 1, 0 },     { "/:search", 1, 4 }, { "s:summary", 1, 5 },
+		{ "x:next loss", loss, 1 }, { "e:export", v->export_key, 3 }, { "q:quit", 1, 2 },
 	};
-	int n = (int)(sizeof(hints) / sizeof(hints[0])), take[8] = { 0 }, x, room, hw = 1;
+	int n = (int)(sizeof(hints) / sizeof(hints[0])), take[8] = { 0 }, x, room, hw = 0;
 	char hint[128];
 	size_t o = 0;
 
@@ -278,21 +278,27 @@ static uint32_t task_letter(const struct fts_view *v, uint32_t name)
 	return '*'; /* not '?': that is no data */
 }
 
-/* Most of the bucket is a hole after lost events: nothing is known there, show it so. */
-static int mostly_nodata(const struct fts_view *v, const struct fts_bucket *b)
+/*
+ * A hole after lost events (@hole ns of the bucket) covers half of it, or most
+ * of what is not busy: nothing is known there, and the cell says so rather
+ * than show idle or a state that was only carried across.
+ */
+static int mostly_nodata(const struct fts_view *v, const struct fts_bucket *b, uint64_t hole)
 {
-	return (b->flags & FTS_BK_NODATA) && b->top_ns * 2 < v->npc;
+	uint64_t busy = b->busy_ns < v->npc ? b->busy_ns : v->npc;
+
+	return hole && (hole * 2 >= v->npc || (b->top == FTS_STR_NONE && hole * 2 >= v->npc - busy));
 }
 
-static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint32_t sel_task,
-		     uint32_t *ch, struct fts_style *st)
+static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint64_t hole,
+		     uint32_t sel_task, uint32_t *ch, struct fts_style *st)
 {
 	*ch = ' ';
 	*st = view_style(v, FTS_R_IDLE);
 	if (b->flags & FTS_BK_LOST) {
 		*ch = view_glyph(v, FTS_G_LOST);
 		*st = view_style(v, FTS_R_LOST);
-	} else if (mostly_nodata(v, b)) {
+	} else if (mostly_nodata(v, b, hole)) {
 		*ch = view_glyph(v, FTS_G_NODATA);
 		*st = view_style(v, FTS_R_NODATA);
 	} else if (b->top != FTS_STR_NONE) {
@@ -318,8 +324,8 @@ static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint3
  * inside a mostly running or mostly sleeping bucket turns it into the
  * "with a wait" glyph of that state (▓, ░).
  */
-static void task_cell(const struct fts_view *v, const struct fts_bucket *b, int selected,
-		      uint32_t *ch, struct fts_style *st)
+static void task_cell(const struct fts_view *v, const struct fts_bucket *b, uint64_t hole,
+		      int selected, uint32_t *ch, struct fts_style *st)
 {
 	int waited = (b->flags & FTS_BK_RUNNABLE) != 0;
 	enum fts_glyph g;
@@ -327,7 +333,7 @@ static void task_cell(const struct fts_view *v, const struct fts_bucket *b, int 
 
 	*ch = ' ';
 	*st = view_style(v, FTS_R_IDLE);
-	if (mostly_nodata(v, b)) {
+	if (mostly_nodata(v, b, hole)) {
 		g = FTS_G_NODATA;
 		r = FTS_R_NODATA;
 	} else if (b->flags & FTS_BK_BLOCKED) {
@@ -439,6 +445,7 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 		uint64_t a = v->t0 + (uint64_t)c * v->npc, e = a + v->npc;
 		struct fts_bucket b = { 0, FTS_STR_NONE, 0, 0, 0 };
 		struct fts_style st;
+		uint64_t hole = 0;
 		uint32_t ch;
 
 		if (e > v->t_begin && a < v->t_end) {
@@ -447,10 +454,13 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 			else
 				fts_store_bucket(v->store, lane, a, e, &b);
 		}
+		/* holes are rare: measure one only where the bucket says there is one */
+		if (b.flags & FTS_BK_NODATA)
+			hole = view_nodata_ns(v, lane, a, e);
 		if (cpu)
-			cpu_cell(v, &b, sel_task, &ch, &st);
+			cpu_cell(v, &b, hole, sel_task, &ch, &st);
 		else
-			task_cell(v, &b, lane == v->sel, &ch, &st);
+			task_cell(v, &b, hole, lane == v->sel, &ch, &st);
 		if (c == ccol) {
 			struct fts_style cs = view_style(v, FTS_R_CURSOR);
 
@@ -511,10 +521,10 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 			{ " run ", FTS_R_RUNNING, FTS_G_RUNNING },
 			{ " run+wait ", FTS_R_RUNNING, FTS_G_RUNNING_WAIT },
 			{ " runnable ", FTS_R_RUNNABLE, FTS_G_RUNNABLE },
+			{ " no data ", FTS_R_NODATA, FTS_G_NODATA },
 			{ " sleep+wait ", FTS_R_SLEEPING, FTS_G_SLEEPING_WAIT },
 			{ " sleep ", FTS_R_SLEEPING, FTS_G_SLEEPING },
-			{ " D-state ", FTS_R_BLOCKED, FTS_G_BLOCKED },
-			{ " no data", FTS_R_NODATA, FTS_G_NODATA },
+			{ " D-state", FTS_R_BLOCKED, FTS_G_BLOCKED },
 		};
 		char shown[48] = "";
 
