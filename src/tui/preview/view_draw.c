@@ -481,9 +481,14 @@ struct seg {
 	int glyph;      /* >= 0: draw this fts_glyph before the text */
 };
 
+/* A legend entry left out (no data, on a capture without holes). */
+#define SEG_SKIP (-2)
+
 static int draw_segs(struct fts_view *v, int x, int y, const struct seg *s, int n)
 {
 	for (int i = 0; i < n && x < v->grid.w; i++) {
+		if (s[i].glyph == SEG_SKIP)
+			continue;
 		if (s[i].glyph >= 0)
 			fts_grid_put(&v->grid, x++, y, view_glyph(v, (enum fts_glyph)s[i].glyph), view_style(v, s[i].role));
 		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, s[i].text,
@@ -494,6 +499,8 @@ static int draw_segs(struct fts_view *v, int x, int y, const struct seg *s, int 
 
 static void header_row(struct fts_view *v, int y, int64_t kind)
 {
+	/* "no data" joins the legends where it can appear: after lost events */
+	int has_holes = fts_loss_nodata_ns(fts_store_loss(v->store)) != 0;
 	char title[96];
 	uint32_t n = 0;
 
@@ -508,7 +515,7 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 			{ "a-z task (first letter)  ", FTS_R_DIM, -1 },
 			{ " irq  ", FTS_R_IRQ, FTS_G_IRQ },
 			{ " lost  ", FTS_R_LOST, FTS_G_LOST },
-			{ " no data  ", FTS_R_NODATA, FTS_G_NODATA },
+			{ " no data  ", FTS_R_NODATA, has_holes ? FTS_G_NODATA : SEG_SKIP },
 			{ " brief task  ", FTS_R_DIM, FTS_G_BRIEF },
 			{ "underline: irq inside", FTS_R_DIM, -1 },
 		};
@@ -521,7 +528,7 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 			{ " run ", FTS_R_RUNNING, FTS_G_RUNNING },
 			{ " run+wait ", FTS_R_RUNNING, FTS_G_RUNNING_WAIT },
 			{ " runnable ", FTS_R_RUNNABLE, FTS_G_RUNNABLE },
-			{ " no data ", FTS_R_NODATA, FTS_G_NODATA },
+			{ " no data ", FTS_R_NODATA, has_holes ? FTS_G_NODATA : SEG_SKIP },
 			{ " sleep+wait ", FTS_R_SLEEPING, FTS_G_SLEEPING_WAIT },
 			{ " sleep ", FTS_R_SLEEPING, FTS_G_SLEEPING },
 			{ " D-state", FTS_R_BLOCKED, FTS_G_BLOCKED },

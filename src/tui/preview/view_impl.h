@@ -123,8 +123,8 @@ void view_summary_sort(struct fts_view *v);
 const struct fts_loss_cpu *view_cpu_loss(const struct fts_view *v, int cpu);
 /* " !1719" for a CPU label: the model's words when they fit in @room columns, else short. */
 void view_loss_label(const struct fts_view *v, int cpu, int room, char *buf, size_t n);
-/* "lost 2877 events (CPU 0: 1719, ...)" or "lost none" for the status line. */
-void view_loss_status(const struct fts_view *v, char *buf, size_t n);
+/* "lost 2877 events (CPU 0: 1719, ...)" or "lost none" for the status line, shorter to fit @room. */
+void view_loss_status(const struct fts_view *v, int room, char *buf, size_t n);
 /* Time of [@a, @b) covered by "no data" on @lane. */
 uint64_t view_nodata_ns(const struct fts_view *v, uint32_t lane, uint64_t a, uint64_t b);
 /* The lost-events marker inside the cursor's column on @lane (what its '!' shows), or -1. */

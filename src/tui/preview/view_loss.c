@@ -53,11 +53,25 @@ void view_loss_label(const struct fts_view *v, int cpu, int room, char *buf, siz
 		snprintf(buf, n, " !%" PRIu64 "%s", ev, fts_loss_cpu_exact(c) ? "" : "+");
 }
 
-void view_loss_status(const struct fts_view *v, char *buf, size_t n)
+void view_loss_status(const struct fts_view *v, int room, char *buf, size_t n)
 {
+	const struct fts_loss *l = fts_store_loss(v->store);
 	char t[256];
+	int exact;
+	uint64_t total;
 
-	snprintf(buf, n, "lost %s", fts_loss_text(fts_store_loss(v->store), 3, t, sizeof(t)));
+	/* the model's line with the worst CPUs, then without them, then its shortest form */
+	snprintf(buf, n, "lost %s", fts_loss_text(l, 3, t, sizeof(t)));
+	if ((int)strlen(buf) <= room)
+		return;
+	snprintf(buf, n, "lost %s", fts_loss_text(l, 0, t, sizeof(t)));
+	if ((int)strlen(buf) <= room || !fts_loss_any(l))
+		return;
+	total = fts_loss_total(l, &exact);
+	if (total)
+		snprintf(buf, n, "lost %" PRIu64 "%s events", total, exact || !fts_loss_unsized(l) ? "" : "+");
+	else
+		snprintf(buf, n, "lost ? (drops of unknown size)");
 }
 
 uint64_t view_nodata_ns(const struct fts_view *v, uint32_t lane, uint64_t a, uint64_t b)
@@ -182,8 +196,8 @@ int view_loss_details(const struct fts_view *v, uint32_t lane, uint64_t idx,
 			return 1;
 		}
 		drop_count(v, cpu, it->ts + it->dur, here, sizeof(here));
-		snprintf(line, n, "no data: hole of %s on CPU %d, %s%s events lost on CPU %d in all: %s",
-			 d, cpu, here[0] ? here : "", here[0] ? " lost here;" : "nothing known here;",
+		snprintf(line, n, "no data: hole of %s on CPU %d, %s%s CPU %d in all: %s", d, cpu,
+			 here[0] ? here : "", here[0] ? " events lost here;" : "loss here of unknown size;",
 			 cpu, all);
 		return 1;
 	}
@@ -191,11 +205,10 @@ int view_loss_details(const struct fts_view *v, uint32_t lane, uint64_t idx,
 		return 0;
 	cnt = arg_of(v, lane, idx, FTS_LOSS_ARG_COUNT, buf, sizeof(buf));
 	if (cnt && cnt[0] >= '0' && cnt[0] <= '9')
-		snprintf(here, sizeof(here), "%s events", cnt);
+		snprintf(here, sizeof(here), "%s dropped", cnt);
 	else
 		snprintf(here, sizeof(here), "a drop of unknown size");
-	snprintf(line, n, "lost events: %s dropped here on CPU %d; CPU %d lost %s in all", here, cpu,
-		 cpu, all);
+	snprintf(line, n, "lost events: %s here on CPU %d; CPU %d in all: %s", here, cpu, cpu, all);
 	return 1;
 }
 

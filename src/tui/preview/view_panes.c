@@ -185,7 +185,8 @@ void view_draw_status(struct fts_view *v)
 	snprintf(view, sizeof(view), "view %s of %s", zoom, span);
 	view_fmt_rel(v, v->cursor, cur + 7, sizeof(cur) - 7);
 	memcpy(cur, "cursor ", 7);
-	view_loss_status(v, lost, sizeof(lost));
+	/* loss comes right after the file name and must show: shortened rather than left out */
+	view_loss_status(v, g->w - x - fts_text_width(file, v->theme.utf8) - 3, lost, sizeof(lost));
 	snprintf(events, sizeof(events), "%" PRIu64 " events", v->info->events);
 	if (v->info->has_window) {
 		char a[48], b[48];
