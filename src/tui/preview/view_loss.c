@@ -99,10 +99,14 @@ uint64_t view_nodata_ns(const struct fts_view *v, uint32_t lane, uint64_t a, uin
 
 int64_t view_lost_in_column(const struct fts_view *v, uint32_t lane, struct fts_store_item *it)
 {
-	uint64_t a = v->cursor - (v->cursor - v->t0) % v->npc;
-	int64_t i = fts_store_find(v->store, lane, a, FTS_KIND_BIT(FTS_ITEM_LOST));
+	uint64_t a;
+	int64_t i;
 
-	if (v->cursor < v->t0 || i < 0 || fts_store_item(v->store, lane, (uint64_t)i, it))
+	if (v->cursor < v->t0)
+		return -1;
+	a = v->cursor - (v->cursor - v->t0) % v->npc; /* the cursor's column starts here */
+	i = fts_store_find(v->store, lane, a, FTS_KIND_BIT(FTS_ITEM_LOST));
+	if (i < 0 || fts_store_item(v->store, lane, (uint64_t)i, it))
 		return -1;
 	if (it->ts < a) {
 		i = fts_store_step(v->store, lane, (uint64_t)i, 1, FTS_KIND_BIT(FTS_ITEM_LOST));
@@ -237,8 +241,12 @@ void view_go_loss(struct fts_view *v, int dir)
 		}
 	}
 	if (best_lane < 0) {
-		view_message(v, fts_loss_any(fts_store_loss(v->store)) || fts_loss_nodata_ns(fts_store_loss(v->store)) ?
-			     (dir > 0 ? "no later loss" : "no earlier loss") : "this capture lost nothing");
+		const struct fts_loss *l = fts_store_loss(v->store);
+
+		if (!fts_loss_any(l) && !fts_loss_nodata_ns(l))
+			view_message(v, "this capture lost nothing");
+		else
+			view_message(v, dir > 0 ? "no later loss" : "no earlier loss");
 		return;
 	}
 	v->sel = (uint32_t)best_lane;
