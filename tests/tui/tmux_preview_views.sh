@@ -16,8 +16,9 @@ trap 'T kill-server 2> /dev/null' EXIT
 fail=0
 ok() { echo "ok $*"; }
 bad() { echo "FAIL $*"; echo "---- pane:"; T capture-pane -p; echo "----"; fail=1; }
+# until the pane shows $1 (grep -E), up to 60 s: sanitized builds on a loaded machine are slow
 wait_for() {
-	for _ in $(seq 200); do
+	for _ in $(seq 600); do
 		T capture-pane -p | grep -qE -- "$1" && return 0
 		sleep 0.1
 	done
