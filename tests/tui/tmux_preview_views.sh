@@ -12,7 +12,8 @@ command -v tmux > /dev/null || { echo "no tmux: skipped"; exit 77; }
 rm -rf "$work"; mkdir -p "$work"
 sock=ftsv$$
 T() { tmux -L "$sock" "$@"; }
-trap 'T kill-server 2> /dev/null' EXIT
+# one server per locale: a new server on a socket whose old one is still going away can die at once
+trap 'for l in U C; do tmux -L ftsv$$$l kill-server 2> /dev/null; done' EXIT
 fail=0
 ok() { echo "ok $*"; }
 bad() { echo "FAIL $*"; echo "---- pane:"; T capture-pane -p; echo "----"; fail=1; }
@@ -36,8 +37,11 @@ for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
 done
 
 for loc in C.UTF-8 C; do
+	sock=ftsv$$${loc:0:1}
+	[ "$loc" = C.UTF-8 ] && sock=ftsv$$U
 	T -f /dev/null new-session -d -x 80 -y 24 "env -i PATH=$PATH HOME=$work PS1='$ ' TERM=xterm-256color LANG=$loc$san bash --norc --noprofile"
 	T set-option -g set-titles off > /dev/null
+	wait_for '^\$' || bad "$loc: no shell prompt"
 	keys "cd $src && $bin preview assets/sample/sample.dat; echo EXIT=\$?" Enter
 	wait_for 'Process Scheduling' || bad "$loc: did not open"
 
