@@ -85,6 +85,30 @@ void fts_store_free(struct fts_store *s);
  */
 size_t fts_store_bytes(const struct fts_store *s);
 
+/* What loading a capture into the store will cost, told before loading it. */
+struct fts_store_estimate {
+	enum fts_store_source source;
+	int compressed;              /* a compressed trace.dat: items are a rough guess */
+	uint64_t input_bytes;        /* the file's size */
+	uint64_t items;              /* lane items expected */
+	uint64_t bytes;              /* peak memory (RSS) expected, the file's mapping included */
+	double seconds;              /* load time on an idle core, roughly */
+};
+
+/**
+ * fts_store_estimate - what fts_store_open of @path will cost, from its size and kind
+ * @path: the input (classified by content, as fts_store_open does)
+ * @e: filled
+ * @err: filled on error (missing, unreadable, not a capture)
+ *
+ * Reads only the file's head: cheap enough to run before every load. The
+ * figures come from measured captures (bytes per item for each kind, the
+ * store's <= 32 bytes per item plus the statistics and the reader's buffers).
+ *
+ * Returns 0 or a negative errno.
+ */
+int fts_store_estimate(const char *path, struct fts_store_estimate *e, struct fts_err *err);
+
 /* What the status line shows. */
 struct fts_store_info {
 	enum fts_store_source source;

@@ -35,6 +35,10 @@ check sample_help_80x24 80x24 C.UTF-8 $S/sample.dat --keys '?'
 check sample_summary_160x48 160x48 C.UTF-8 $S/sample.dat --profiling_data $S/profiling --keys 's'
 check lost_80x24 80x24 C.UTF-8 tests/data/lost/trace_pipe.txt
 check lost_160x48 160x48 C.UTF-8 tests/data/lost/overwrite.dat --keys '+j]'
+# issue 15: holes after lost events ("no data" slices, as the model writes them) shown as
+# unknown, the cursor sent to the first loss (x) and its details
+check holes_80x24 80x24 C.UTF-8 tests/tui/lossy_holes.json --keys 'x'
+check holes_ascii_100x20 100x20 C tests/tui/lossy_holes.json --keys 'xx'
 
 # a DB read back: ours (no reference-converter DB is checked in); the title
 # shows the path, so convert into the work dir and preview from there

@@ -168,7 +168,7 @@ static void test_dominant_and_marks(void **state)
 	assert_true(row_has(v, g, row_of(g, "evil"), 'D'));
 	assert_true(row_has(v, g, kw, 0x00b7));
 	/* the status line names the lost events per CPU */
-	assert_non_null(strstr(row_text(g, g->h - 1), "lost 7 (CPU 001: 7)"));
+	assert_non_null(strstr(row_text(g, g->h - 1), "lost 7 events (CPU 1: 7)"));
 }
 
 static void test_escaped_and_wide_names(void **state)
@@ -254,8 +254,11 @@ static void test_zoom_and_move(void **state)
 	const struct fts_store_info *info = fts_store_info(f->store);
 	struct fts_view_state a, b;
 
+	uint64_t whole;
+
 	fts_view_draw(v);
 	fts_view_state(v, &a);
+	whole = a.ns_per_col;
 	keys(v, "lllll");
 	fts_view_state(v, &b);
 	assert_int_equal(b.cursor, a.cursor + 5 * a.ns_per_col);
@@ -265,7 +268,10 @@ static void test_zoom_and_move(void **state)
 	assert_int_equal(a.cursor, b.cursor); /* zoom keeps the cursor's time */
 	keys(v, "--");
 	fts_view_state(v, &b);
-	assert_int_equal(b.ns_per_col, a.ns_per_col * 4);
+	/* zooming out stops at the whole capture, and says so */
+	assert_int_equal(b.ns_per_col, whole);
+	assert_int_equal(b.t0, info->t_begin);
+	assert_non_null(strstr(b.message, "whole capture"));
 	keys(v, "0");
 	fts_view_state(v, &a);
 	assert_int_equal(a.t0, info->t_begin);
@@ -305,15 +311,15 @@ static void test_items_and_runs(void **state)
 	keys(v, "[");
 	fts_view_state(v, &st);
 	assert_int_equal(st.cursor, info->t_begin + 5000000);
-	/* n from the start of model's first run: its next run starts at 10.05 ms */
+	/* r from the start of model's first run: its next run starts at 10.05 ms */
 	keys(v, "g");
-	keys(v, "n");
+	keys(v, "r");
 	fts_view_state(v, &st);
 	assert_int_equal(st.cursor, info->t_begin + 10050000);
-	keys(v, "N");
+	keys(v, "R");
 	fts_view_state(v, &st);
 	assert_int_equal(st.cursor, info->t_begin);
-	keys(v, "N");
+	keys(v, "R");
 	fts_view_state(v, &st);
 	assert_non_null(strstr(st.message, "no earlier run"));
 }
@@ -493,6 +499,242 @@ static void test_summary(void **state)
 	fts_stats_free(st);
 }
 
+/* Defect 12: n / N cycle through the search's matches as less does, wrapping with a message. */
+static void test_search_cycles(void **state)
+{
+	struct fx *f = *state;
+	struct fts_view *v = mkview(f, 1, 256, 100, 24);
+	struct fts_view_state st;
+	uint32_t first, seen[3];
+
+	fts_view_draw(v);
+	keys(v, "n");
+	fts_view_state(v, &st);
+	assert_non_null(strstr(st.message, "no search yet"));
+	keys(v, "/o\\n"); /* model, kworker, "owned": 3 matches, the first selected */
+	fts_view_state(v, &st);
+	first = st.lane;
+	seen[0] = st.lane;
+	keys(v, "n");
+	fts_view_state(v, &st);
+	seen[1] = st.lane;
+	assert_non_null(strstr(st.message, "match 2 of 3"));
+	keys(v, "n");
+	fts_view_state(v, &st);
+	seen[2] = st.lane;
+	assert_true(seen[0] != seen[1] && seen[1] != seen[2] && seen[0] != seen[2]);
+	for (int i = 0; i < 3; i++)
+		assert_true(fts_store_lane(f->store, seen[i])->group == FTS_GROUP_TASK);
+	/* past the last: back to the first, and it says so */
+	keys(v, "n");
+	fts_view_state(v, &st);
+	assert_int_equal(st.lane, first);
+	assert_non_null(strstr(st.message, "search hit BOTTOM, continuing at TOP"));
+	/* N from the first wraps to the last */
+	keys(v, "N");
+	fts_view_state(v, &st);
+	assert_int_equal(st.lane, seen[2]);
+	assert_non_null(strstr(st.message, "search hit TOP"));
+	keys(v, "N");
+	fts_view_state(v, &st);
+	assert_int_equal(st.lane, seen[1]);
+	/* runs moved to r / R: n is not a run key any more */
+	assert_int_equal(fts_key_action('n'), FTS_ACT_NEXT_MATCH);
+	assert_int_equal(fts_key_action('r'), FTS_ACT_NEXT_RUN);
+}
+
+/* The "view A of B" of the status line: A and B, as printed. */
+static void view_of(const struct fts_grid *g, char *a, char *b, size_t n)
+{
+	const char *s = strstr(row_text(g, g->h - 1), "view "), *of, *end;
+
+	if (!s)
+		fprintf(stderr, "status: %s\n", row_text(g, g->h - 1));
+	assert_non_null(s);
+	s += 5;
+	of = strstr(s, " of ");
+	assert_non_null(of);
+	end = strstr(of + 4, " |");
+	if (!end)
+		for (end = of + 4 + strlen(of + 4); end > of + 4 && end[-1] == ' '; end--)
+			;
+	snprintf(a, n, "%.*s", (int)(of - s), s);
+	snprintf(b, n, "%.*s", (int)(end - of - 4), of + 4);
+}
+
+/* Defect 6: a whole view stays whole across resizes; zoom and pan stay inside the capture. */
+static void test_view_stays_inside(void **state)
+{
+	struct fx *f = *state;
+	struct fts_view *v = mkview(f, 1, 256, 80, 24);
+	const struct fts_store_info *info = fts_store_info(f->store);
+	const struct fts_grid *g;
+	struct fts_view_state st;
+	char a[32], b[32];
+
+	keys(v, "lll"); /* the cursor moves, the view stays whole */
+	assert_int_equal(fts_view_resize(v, 200, 50), 0);
+	g = fts_view_draw(v);
+	fts_view_state(v, &st);
+	assert_int_equal(st.t0, info->t_begin);
+	assert_true(st.t0 + (uint64_t)st.time_w * st.ns_per_col >= info->t_end);
+	/* before the fix: the 80-column scale kept, "view 50.0 ms of 20.0 ms" */
+	assert_true((uint64_t)(st.time_w - 1) * st.ns_per_col < info->t_end - info->t_begin);
+	view_of(g, a, b, sizeof(a));
+	assert_string_equal(a, b);
+	assert_int_equal(fts_view_resize(v, 80, 24), 0);
+	g = fts_view_draw(v);
+	view_of(g, a, b, sizeof(a));
+	assert_string_equal(a, b);
+	/* zooming out from anywhere stops at the whole capture, never past its start */
+	keys(v, "G+++");
+	for (int i = 0; i < 20; i++) {
+		keys(v, "-");
+		fts_view_state(v, &st);
+		assert_true(st.t0 >= info->t_begin);
+		assert_true(st.t0 + (uint64_t)st.time_w * st.ns_per_col >= st.t0);
+	}
+	assert_non_null(strstr(st.message, "whole capture"));
+	keys(v, "k"); /* a key that says nothing: the status line has room for the view again */
+	g = fts_view_draw(v);
+	view_of(g, a, b, sizeof(a));
+	assert_string_equal(a, b);
+	assert_int_equal(st.t0, info->t_begin);
+	/* a zoomed view pans to the ends and no further */
+	keys(v, "++++g");
+	for (int i = 0; i < 50; i++) {
+		keys(v, "H");
+		fts_view_state(v, &st);
+		assert_true(st.t0 >= info->t_begin);
+	}
+	assert_int_equal(st.t0, info->t_begin);
+	assert_non_null(strstr(st.message, "at the start"));
+	for (int i = 0; i < 50; i++) {
+		keys(v, "L");
+		fts_view_state(v, &st);
+		assert_true(st.t0 + (uint64_t)st.time_w * st.ns_per_col <= info->t_end);
+		assert_true(st.cursor >= st.t0 && st.cursor < info->t_end);
+	}
+	assert_non_null(strstr(st.message, "at the end"));
+	/* a zoomed view keeps its scale across a resize */
+	fts_view_state(v, &st);
+	assert_int_equal(fts_view_resize(v, 120, 30), 0);
+	fts_view_draw(v);
+	{
+		struct fts_view_state r;
+
+		fts_view_state(v, &r);
+		assert_int_equal(r.ns_per_col, st.ns_per_col);
+		assert_true(r.t0 + (uint64_t)r.time_w * r.ns_per_col <= info->t_end);
+	}
+}
+
+/* No cell of @g is the grid's cut mark: nothing was truncated. */
+static int uncut(const struct fts_grid *g)
+{
+	for (int i = 0; i < g->w * g->h; i++) {
+		if (g->cells[i].ch == 0x2026 || g->cells[i].ch == '~')
+			return 0;
+	}
+	return 1;
+}
+
+/* Defect 11: help wraps at 80 and 200 columns, scrolls over real lines, returns where it came from. */
+static void test_help_overlay(void **state)
+{
+	struct fx *f = *state;
+	struct fts_store_open_opts so = { .path = f->path };
+	struct fts_view_opts o = { .title = f->path, .utf8 = 1, .export_key = 1 };
+	struct fts_store *store = NULL;
+	struct fts_stats *stats = NULL;
+	struct fts_view *v = NULL;
+	struct fts_view_state st;
+	const struct fts_grid *g;
+	int sizes[][2] = { { 80, 24 }, { 200, 50 }, { 100, 30 } };
+	char buf[64];
+
+	assert_int_equal(fts_stats_create(NULL, &stats, NULL), 0);
+	so.extra = fts_stats_sink(stats);
+	assert_int_equal(fts_store_open(&so, &store, NULL), 0);
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		int found_e = 0, found_last = 0, blank_tail = 0;
+
+		fts_view_free(v);
+		assert_int_equal(fts_view_create(store, &o, sizes[z][0], sizes[z][1], &v), 0);
+		fts_view_set_stats(v, stats);
+		/* the title's key bar names e where the caller binds it */
+		g = fts_view_draw(v);
+		if (g->w >= 100)
+			assert_non_null(strstr(row_text(g, 0), "e:export"));
+		keys(v, "?");
+		for (int i = 0; i < 200; i++) {
+			g = fts_view_draw(v);
+			assert_true(uncut(g));
+			for (int y = 1; y < g->h; y++) {
+				found_e |= strstr(row_text(g, y), " e ") == row_text(g, y);
+				found_last |= strstr(row_text(g, y), "window.") != NULL;
+			}
+			keys(v, "j");
+		}
+		g = fts_view_draw(v);
+		/*
+		 * scrolled as far as it goes: the last line is on screen, and rows after
+		 * it are blank only when the whole help fits (then it starts at the top)
+		 */
+		{
+			int last = -1;
+
+			for (int y = 1; y < g->h; y++)
+				if (strstr(row_text(g, y), "window."))
+					last = y;
+			assert_true(last > 0);
+			for (int y = last + 1; y < g->h; y++)
+				blank_tail += strspn(row_text(g, y), " ") == strlen(row_text(g, y));
+			assert_int_equal(blank_tail, g->h - 1 - last);
+			if (last < g->h - 1)
+				assert_non_null(strstr(row_text(g, 1), "q Esc"));
+		}
+		assert_true(found_e);
+		assert_true(found_last);
+		/* every key of the table is listed */
+		keys(v, "g");
+		for (size_t i = 0; i < fts_view_keys.n; i++) {
+			int listed = 0;
+
+			fts_bind_keys(&fts_view_keys, i, buf, sizeof(buf));
+			for (int top = 0; top < 80 && !listed; top++) {
+				g = fts_view_draw(v);
+				for (int y = 1; y < g->h && !listed; y++)
+					listed = !strncmp(row_text(g, y) + 1, buf, strlen(buf));
+				keys(v, "j");
+			}
+			if (!listed)
+				fprintf(stderr, "not listed: '%s' at %dx%d\n", buf, g->w, g->h);
+			assert_true(listed);
+			keys(v, "<PgUp><PgUp><PgUp><PgUp><PgUp><PgUp><PgUp><PgUp><PgUp>");
+		}
+		keys(v, "q");
+		fts_view_state(v, &st);
+		assert_false(st.help);
+	}
+	/* s, ?, q: back to the summary, not the lanes; q again: the lanes */
+	keys(v, "s?");
+	fts_view_state(v, &st);
+	assert_true(st.help);
+	keys(v, "q");
+	fts_view_state(v, &st);
+	assert_false(st.help);
+	assert_true(st.summary);
+	g = fts_view_draw(v);
+	assert_non_null(strstr(row_text(g, 0), "per-task summary"));
+	keys(v, "q");
+	fts_view_state(v, &st);
+	assert_false(st.summary);
+	fts_view_free(v);
+	fts_store_free(store);
+	fts_stats_free(stats);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +748,9 @@ int main(void)
 		cmocka_unit_test(test_panes_and_every_key),
 		cmocka_unit_test(test_mouse),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_search_cycles),
+		cmocka_unit_test(test_view_stays_inside),
+		cmocka_unit_test(test_help_overlay),
 	};
 
 	if (!setlocale(LC_CTYPE, "C.UTF-8")) {

@@ -811,6 +811,61 @@ static void test_bad_inputs(void **state)
 	}
 }
 
+/*
+ * Issue 15 defect 19: on kernels whose sched_stat_runtime carries vruntime,
+ * every run slice's args differ; the store keeps the vruntime out of the
+ * interned blobs (and gives it back exact), so it stays near its per-item
+ * budget: 40k slices of 4 tasks cost ~34 B/item, not the ~80 they took.
+ */
+static void test_vruntime_budget(void **state)
+{
+	char path[128];
+	FILE *f;
+	struct fts_store *s;
+	const int n = 40000;
+	int32_t cpu;
+	uint64_t far = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/vruntime.json", tmpdir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "[\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":\"CPU Scheduling\",\"tid\":\"CPU 000\",\"args\":{\"name\":\"CPU 000\"}},\n");
+	for (int i = 0; i < n; i++) {
+		/* within 2^32 of each other, except one far value (kept as written) */
+		uint64_t vr = i == n / 2 ? 99000000000000000ull : 5000000000000ull + (uint64_t)i * 7919;
+
+		if (i == n / 2)
+			far = vr;
+		fprintf(f, "{\"name\":\"t%d:%d\",\"ph\":\"X\",\"ts\":%d.000,\"dur\":1.000,\"pid\":\"CPU Scheduling\",\"tid\":\"CPU 000\",\"args\":{\"host_pid\":\"%d\",\"total_runtime\":\"%d [ns]\",\"vruntime\":\"%llu\",\"end_state\":\"S\",\"prio\":\"120\"}}%s\n",
+			i % 4, 10 + i % 4, 1000 + 2 * i, 10 + i % 4, 1000 + i, (unsigned long long)vr,
+			i + 1 < n ? "," : "");
+	}
+	fprintf(f, "]\n");
+	assert_int_equal(fclose(f), 0);
+	s = open_store(path, NULL);
+	cpu = lane_by_tid(s, "CPU 000");
+	assert_true(cpu >= 0);
+	assert_int_equal(fts_store_lane(s, (uint32_t)cpu)->nitems, n);
+	for (int i = 0; i < n; i += 997) {
+		char want[64], *got = store_args_str(s, (uint32_t)cpu, (uint64_t)i);
+		uint64_t vr = i == n / 2 ? far : 5000000000000ull + (uint64_t)i * 7919;
+
+		snprintf(want, sizeof(want), "vruntime=%llu", (unsigned long long)vr);
+		assert_non_null(strstr(got, want));
+		free(got);
+	}
+	{
+		char want[64], *got = store_args_str(s, (uint32_t)cpu, (uint64_t)(n / 2));
+
+		snprintf(want, sizeof(want), "vruntime=%llu", (unsigned long long)far);
+		assert_non_null(strstr(got, want));
+		free(got);
+	}
+	assert_true((double)fts_store_bytes(s) / n < 40);
+	fts_store_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -825,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_db),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_vruntime_budget),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmp, rm_tmp);

@@ -48,7 +48,7 @@ static int before(const struct st_lane *l, uint64_t a, uint64_t b)
 
 struct tuple {
 	uint64_t ts;
-	uint32_t dur, name, args, aux;
+	uint32_t dur, name, args, aux, aux2;
 	uint8_t kind;
 };
 
@@ -59,6 +59,7 @@ static void get(const struct st_lane *l, uint64_t i, struct tuple *t)
 	t->name = l->name[i];
 	t->args = l->args[i];
 	t->aux = l->aux ? l->aux[i] : 0;
+	t->aux2 = l->aux2 ? l->aux2[i] : 0;
 	t->kind = l->kind[i];
 }
 
@@ -70,6 +71,8 @@ static void set(struct st_lane *l, uint64_t i, const struct tuple *t)
 	l->args[i] = t->args;
 	if (l->aux)
 		l->aux[i] = t->aux;
+	if (l->aux2)
+		l->aux2[i] = t->aux2;
 	l->kind[i] = t->kind;
 }
 
@@ -140,6 +143,8 @@ static int perm_sort(struct st_lane *l)
 	PERMUTE(kind, uint8_t);
 	if (l->aux)
 		PERMUTE(aux, uint32_t);
+	if (l->aux2)
+		PERMUTE(aux2, uint32_t);
 	l->cap = l->n;
 	free(perm);
 	return 0;
@@ -178,6 +183,8 @@ static void shrink(struct st_lane *l)
 	SHRINK(kind);
 	if (l->aux)
 		SHRINK(aux);
+	if (l->aux2)
+		SHRINK(aux2);
 #undef SHRINK
 	l->cap = n;
 }

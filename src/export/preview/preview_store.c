@@ -104,6 +104,7 @@ static void lane_free(struct st_lane *l)
 	free(l->name);
 	free(l->args);
 	free(l->aux);
+	free(l->aux2);
 	free(l->kind);
 	free(l->big);
 	free(l->tree);
@@ -194,9 +195,10 @@ int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,
 	if (!s || lane >= s->nlanes || idx >= s->lanes[lane]->n)
 		return -ERANGE;
 	l = s->lanes[lane];
-	return fts_args_decode(fts_strtab_get(&s->strs, l->args[idx]),
-			       fts_strtab_len(&s->strs, l->args[idx]), fts_store_dur(l, idx),
-			       l->aux ? l->aux[idx] : FTS_AUX_NONE, args, max, buf, bufsz);
+	return fts_args_decode2(fts_strtab_get(&s->strs, l->args[idx]),
+				fts_strtab_len(&s->strs, l->args[idx]), fts_store_dur(l, idx),
+				l->aux ? l->aux[idx] : FTS_AUX_NONE, l->aux2 ? l->aux2[idx] : FTS_AUX_NONE,
+				l->aux2_base, args, max, buf, bufsz);
 }
 
 size_t fts_store_bytes(const struct fts_store *s)
@@ -207,7 +209,8 @@ size_t fts_store_bytes(const struct fts_store *s)
 	for (uint32_t i = 0; i < s->nlanes; i++) {
 		const struct st_lane *l = s->lanes[i];
 		size_t per = sizeof(*l->ts) + sizeof(*l->dur) + sizeof(*l->name) + sizeof(*l->args) +
-			     sizeof(*l->kind) + (l->aux ? sizeof(*l->aux) : 0);
+			     sizeof(*l->kind) + (l->aux ? sizeof(*l->aux) : 0) +
+			     (l->aux2 ? sizeof(*l->aux2) : 0);
 
 		b += sizeof(*l) + (size_t)l->cap * per + l->capbig * sizeof(*l->big) +
 		     (size_t)(2 * l->nleaf_pow) * sizeof(*l->tree);

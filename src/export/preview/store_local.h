@@ -24,6 +24,7 @@
 #define FTS_ARGS_DUR '\1'
 #define FTS_ARGS_AUX '\2'
 #define FTS_ARGS_LIT '\3'
+#define FTS_ARGS_AUX2 '\4'  /* vruntime, kept in the lane's aux2 column */
 
 /* One summary node: the items of a range of leaves, whole. 32 bytes. */
 struct st_node {
@@ -54,6 +55,14 @@ struct st_lane {
 	uint32_t *name;
 	uint32_t *args;
 	uint32_t *aux;         /* CPU lanes only */
+	/*
+	 * CPU lanes whose run slices carry a vruntime (older kernels): it is
+	 * unique per slice and would make every args blob unique (52 B/item
+	 * instead of 32 on a 1.3 M-item capture), so it lives here as an offset
+	 * from aux2_base; allocated at the first vruntime, FTS_AUX_NONE elsewhere.
+	 */
+	uint32_t *aux2;
+	uint64_t aux2_base;
 	uint8_t *kind;
 	uint64_t n, cap;
 	struct st_big *big;    /* long items, sorted by ts after indexing */
@@ -97,11 +106,22 @@ size_t fts_args_encode(const struct fts_arg *args, int nargs, uint64_t dur, uint
 		       char *buf, size_t bufsz);
 
 /*
+ * fts_args_encode2 - fts_args_encode that also takes a "vruntime" within
+ * 2^32 of @aux2_base out into *@aux2 (FTS_AUX_NONE when none; @aux2 may be NULL).
+ */
+size_t fts_args_encode2(const struct fts_arg *args, int nargs, uint64_t dur, uint32_t *aux,
+			uint32_t *aux2, uint64_t aux2_base, char *buf, size_t bufsz);
+
+/*
  * fts_args_decode - the blob @blob (@len) back into pairs; values that were
  * taken out are rebuilt into @buf. Returns the number of pairs or -ENOSPC.
  */
 int fts_args_decode(const char *blob, size_t len, uint64_t dur, uint32_t aux,
 		    struct fts_arg *args, int max, char *buf, size_t bufsz);
+
+/* fts_args_decode2 - fts_args_decode with the vruntime column's value and base. */
+int fts_args_decode2(const char *blob, size_t len, uint64_t dur, uint32_t aux, uint32_t aux2,
+		     uint64_t aux2_base, struct fts_arg *args, int max, char *buf, size_t bufsz);
 
 /*
  * ---- what a node (lane_index.c) and a bucket (store_query.c) sum, one

@@ -90,7 +90,8 @@ static int lane_grow(struct st_lane *l)
 	    grow((void **)&l->name, sizeof(*l->name), cap) ||
 	    grow((void **)&l->args, sizeof(*l->args), cap) ||
 	    grow((void **)&l->kind, sizeof(*l->kind), cap) ||
-	    (l->pub.group == FTS_GROUP_CPU && grow((void **)&l->aux, sizeof(*l->aux), cap)))
+	    (l->pub.group == FTS_GROUP_CPU && grow((void **)&l->aux, sizeof(*l->aux), cap)) ||
+	    (l->aux2 && grow((void **)&l->aux2, sizeof(*l->aux2), cap)))
 		return -1;
 	l->cap = cap;
 	return 0;
@@ -140,11 +141,34 @@ static int count_lost(struct fts_store *s, struct st_lane *l, const struct fts_i
 	return 0;
 }
 
+/*
+ * The lane's first vruntime opens its aux2 column: earlier items get "none",
+ * and the base sits 2^31 below it, as values on one CPU stay close together.
+ */
+static int aux2_open(struct st_lane *l, const struct fts_item *it)
+{
+	for (int a = 0; a < it->nargs; a++) {
+		const char *v = it->args[a].val;
+
+		if (strcmp(it->args[a].key, "vruntime") || !v || *v < '0' || *v > '9')
+			continue;
+		l->aux2 = malloc((l->cap ? l->cap : 1) * sizeof(*l->aux2));
+		if (!l->aux2)
+			return -1;
+		for (uint64_t i = 0; i < l->n; i++)
+			l->aux2[i] = FTS_AUX_NONE;
+		l->aux2_base = strtoull(v, NULL, 10);
+		l->aux2_base = l->aux2_base > (1ull << 31) ? l->aux2_base - (1ull << 31) : 0;
+		return 0;
+	}
+	return 0;
+}
+
 static int ss_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
 {
 	struct fts_store *s = ((struct store_sink *)base)->s;
 	struct st_lane *l = it->lane < s->nsrc ? s->by_src[it->lane] : NULL;
-	uint32_t aux = FTS_AUX_NONE;
+	uint32_t aux = FTS_AUX_NONE, aux2 = FTS_AUX_NONE;
 	uint64_t i, dur = it->dur;
 	size_t blen;
 
@@ -165,11 +189,15 @@ static int ss_item(struct fts_sink *base, const struct fts_item *it, struct fts_
 	}
 	l->kind[i] = (uint8_t)it->kind;
 	l->name[i] = name_id(s, l, it->name);
-	blen = fts_args_encode(it->args, it->nargs, dur, l->aux ? &aux : NULL, s->scratch,
-			       sizeof(s->scratch));
+	if (l->aux && !l->aux2 && it->kind == FTS_ITEM_RUN && aux2_open(l, it))
+		return oom(err);
+	blen = fts_args_encode2(it->args, it->nargs, dur, l->aux ? &aux : NULL,
+				l->aux2 ? &aux2 : NULL, l->aux2_base, s->scratch, sizeof(s->scratch));
 	l->args[i] = fts_strtab_intern(&s->strs, s->scratch, blen);
 	if (l->aux)
 		l->aux[i] = aux;
+	if (l->aux2)
+		l->aux2[i] = aux2;
 	if (l->name[i] == FTS_STR_NONE || l->args[i] == FTS_STR_NONE)
 		return oom(err);
 	if ((it->kind == FTS_ITEM_LOST || it->kind == FTS_ITEM_NODATA) && count_lost(s, l, it))

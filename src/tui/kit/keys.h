@@ -55,9 +55,13 @@ enum fts_action {
 	FTS_ACT_NEXT_ITEM,
 	FTS_ACT_NEXT_RUN,
 	FTS_ACT_PREV_RUN,
+	FTS_ACT_NEXT_LOSS,  /* the next lost-events marker or no-data hole, any CPU */
+	FTS_ACT_PREV_LOSS,
 	FTS_ACT_PANE,       /* Tab: lanes <-> details */
 	FTS_ACT_DETAILS,    /* Enter */
 	FTS_ACT_SEARCH,
+	FTS_ACT_NEXT_MATCH, /* n: the next task lane matching the search, as in less */
+	FTS_ACT_PREV_MATCH,
 	FTS_ACT_FILTER,
 	FTS_ACT_PIN,
 	FTS_ACT_SORT,

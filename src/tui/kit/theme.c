@@ -40,6 +40,8 @@ static const struct role_def roles[FTS_R__COUNT] = {
 	[FTS_R_DETAILS]   = { 253, 236, 7, -1, 0, 0 },
 	[FTS_R_DIM]       = { 245, -1, 7, -1, 0, FTS_A_DIM },
 	[FTS_R_ERROR]     = { 231, 160, 7, 1, FTS_A_BOLD, FTS_A_BOLD | FTS_A_REVERSE },
+	/* grey on purple: unlike any state, task colour or the red of lost */
+	[FTS_R_NODATA]    = { 252, 54, 7, 5, 0, FTS_A_DIM | FTS_A_UNDERLINE },
 };
 
 struct glyph_def {
@@ -62,6 +64,8 @@ static const struct glyph_def glyphs[FTS_G__COUNT] = {
 	[FTS_G_MARKER]   = { 'M', 'M' },
 	[FTS_G_TICK]     = { 0x2575, '|' },  /* ╵ */
 	[FTS_G_WINDOW]   = { 0x2550, '=' },  /* ═ */
+	/* "unknown": no state glyph, task letter (they fall back to '*') or mark uses '?' */
+	[FTS_G_NODATA]   = { '?', '?' },
 };
 
 /* Task colours: distinct, readable with black text (256) / the 8 basic ones. */

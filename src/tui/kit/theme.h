@@ -37,6 +37,7 @@ enum fts_role {
 	FTS_R_DETAILS,
 	FTS_R_DIM,        /* secondary text */
 	FTS_R_ERROR,
+	FTS_R_NODATA,     /* no data: a hole after lost events, neither idle nor busy */
 	FTS_R__COUNT
 };
 
@@ -56,6 +57,7 @@ enum fts_glyph {
 	FTS_G_MARKER,     /* on the axis */
 	FTS_G_TICK,
 	FTS_G_WINDOW,     /* profiling window on the axis */
+	FTS_G_NODATA,     /* no data (a hole after lost events), CPU and task lanes */
 	FTS_G__COUNT
 };
 

@@ -5,11 +5,15 @@
  * For bug reports, README captures, scripts and the golden tests.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "kit/kit.h"
+#include "front/fmt.h"
+#include "tui/preview/loading.h"
 #include "tui/kit/keys.h"
 #include "front/process.h"
 #include "front/term_safe.h"
@@ -48,6 +52,41 @@ static void report_timing(FILE *errf, const char *what, double *ms, int n)
 	qsort(ms, (size_t)n, sizeof(*ms), cmp_double);
 	fprintf(errf, "frames %d %s  p50 %.3f ms  p99 %.3f ms  max %.3f ms\n", n, what, ms[n / 2],
 		ms[(int)((double)(n - 1) * 0.99)], ms[n - 1]);
+}
+
+/* kB of a "Key:" line of /proc/self/status (VmHWM: the peak RSS), or -1. */
+static long status_kb(const char *key)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, strlen(key)))
+			kb = strtol(line + strlen(key), NULL, 10);
+	}
+	fclose(f);
+	return kb;
+}
+
+/*
+ * With --timing: what the load was estimated to cost (before it ran) and what
+ * it cost: items, the store's bytes per item against its 32-byte budget, peak RSS.
+ */
+static void report_cost(FILE *errf, const struct fts_load_view *lv, const struct fts_store *store)
+{
+	const struct fts_store_info *in = fts_store_info(store);
+	char est[256], b[FTS_FMT_LEN], r[FTS_FMT_LEN];
+	long hwm = status_kb("VmHWM:");
+
+	if (lv->has_estimate)
+		fprintf(errf, "estimate %s\n", fts_load_estimate_text(lv, est, sizeof(est)));
+	fprintf(errf, "loaded   %" PRIu64 " items in %.2f s, store %s (%.1f B/item, budget 32), peak RSS %s\n",
+		in->items, in->load_seconds, fts_fmt_bytes((double)fts_store_bytes(store), b, sizeof(b)),
+		in->items ? (double)fts_store_bytes(store) / (double)in->items : 0.0,
+		hwm < 0 ? "?" : fts_fmt_bytes((double)hwm * 1024, r, sizeof(r)));
 }
 
 static void error_line(FILE *errf, const char *msg)
@@ -134,6 +173,7 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 	struct fts_stats *stats = NULL;
 	struct fts_view *view = NULL;
 	struct fts_err err = { 0 };
+	struct fts_load_view lv;
 	int *keys, nkeys = parse_keys(a->keys, &keys, errf), rc = 1;
 
 	if (nkeys < 0)
@@ -144,10 +184,20 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 	/* the summary table's numbers, computed while loading (ftscope stats' code) */
 	if (fts_stats_create(NULL, &stats, NULL) == 0)
 		so.extra = fts_stats_sink(stats);
+	/* the cost is told before the load (with --timing): a huge capture can be stopped */
+	fts_load_view_init(&lv, a->path, fts__clock_mono_s());
+	if (a->timing && lv.has_estimate) {
+		char est[256];
+
+		fprintf(errf, "loading  %s\n", fts_load_estimate_text(&lv, est, sizeof(est)));
+		fflush(errf);
+	}
 	if (fts_store_open(&so, &store, &err)) {
 		error_line(errf, err.msg[0] ? err.msg : "cannot load the input");
 		goto out;
 	}
+	if (a->timing)
+		report_cost(errf, &lv, store);
 	if (fts_view_create(store, &vo, a->print_w, a->print_h, &view)) {
 		error_line(errf, "out of memory");
 		goto out;

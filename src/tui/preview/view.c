@@ -16,9 +16,11 @@
 
 /* Kinds [ and ] step through, per lane group (markers and switches are not items to visit). */
 #define CPU_KINDS (FTS_KIND_BIT(FTS_ITEM_RUN) | FTS_KIND_BIT(FTS_ITEM_IRQ) | \
-		   FTS_KIND_BIT(FTS_ITEM_SOFTIRQ) | FTS_KIND_BIT(FTS_ITEM_LOST))
+		   FTS_KIND_BIT(FTS_ITEM_SOFTIRQ) | FTS_KIND_BIT(FTS_ITEM_LOST) | \
+		   FTS_KIND_BIT(FTS_ITEM_NODATA))
 #define TASK_KINDS (FTS_KIND_BIT(FTS_ITEM_RUNNING) | FTS_KIND_BIT(FTS_ITEM_RUNNABLE) | \
-		    FTS_KIND_BIT(FTS_ITEM_SLEEPING) | FTS_KIND_BIT(FTS_ITEM_BLOCKED))
+		    FTS_KIND_BIT(FTS_ITEM_SLEEPING) | FTS_KIND_BIT(FTS_ITEM_BLOCKED) | \
+		    FTS_KIND_BIT(FTS_ITEM_NODATA))
 
 void view_message(struct fts_view *v, const char *fmt, ...)
 {
@@ -69,13 +71,28 @@ static uint64_t fit_npc(const struct fts_view *v, uint64_t span)
 	return span / w + (span % w != 0) + (span == 0);
 }
 
+/* Zooming out stops at the whole capture. */
 static uint64_t max_npc(const struct fts_view *v)
 {
-	return fit_npc(v, v->t_end - v->t_begin) * 2;
+	return fit_npc(v, v->t_end - v->t_begin);
+}
+
+/*
+ * The viewport stays inside the capture: it never starts before the first
+ * event nor ends after the last (a view wider than the capture starts at it).
+ */
+static void clamp_t0(struct fts_view *v)
+{
+	uint64_t width = (uint64_t)v->lay.time_w * v->npc;
+
+	if (v->t0 < v->t_begin || width >= v->t_end - v->t_begin)
+		v->t0 = v->t_begin;
+	else if (v->t0 > v->t_end - width)
+		v->t0 = v->t_end - width;
 }
 
 /* Keep the cursor inside the capture and on screen, panning as little as possible. */
-static void keep_cursor_visible(struct fts_view *v)
+void view_keep_cursor_visible(struct fts_view *v)
 {
 	uint64_t w = (uint64_t)v->lay.time_w;
 
@@ -87,6 +104,16 @@ static void keep_cursor_visible(struct fts_view *v)
 		v->t0 = v->cursor - (v->cursor - v->t_begin) % v->npc;
 	else if ((v->cursor - v->t0) / v->npc >= w)
 		v->t0 = v->cursor - (w - 1) * v->npc;
+	clamp_t0(v);
+}
+
+#define keep_cursor_visible view_keep_cursor_visible
+
+/* The viewport shows all of the capture (what a resize keeps). */
+static int view_is_whole(const struct fts_view *v)
+{
+	return v->npc && v->t0 <= v->t_begin &&
+	       v->t0 + (uint64_t)v->lay.time_w * v->npc >= v->t_end;
 }
 
 static int cursor_col(const struct fts_view *v)
@@ -103,8 +130,11 @@ static void zoom_to(struct fts_view *v, uint64_t npc)
 
 	if (npc < 1)
 		npc = 1;
-	if (npc > max_npc(v))
+	if (npc >= max_npc(v)) {
+		if (npc > max_npc(v))
+			view_message(v, "the whole capture is shown: zoom out stops here");
 		npc = max_npc(v);
+	}
 	v->npc = npc;
 	v->t0 = v->cursor > (uint64_t)col * npc ? v->cursor - (uint64_t)col * npc : 0;
 	keep_cursor_visible(v);
@@ -120,7 +150,7 @@ static void show_range(struct fts_view *v, uint64_t a, uint64_t b)
 
 int fts_view_resize(struct fts_view *v, int w, int h)
 {
-	int rc;
+	int rc, whole = !v->npc || view_is_whole(v);
 
 	if (w < 1)
 		w = 1;
@@ -135,8 +165,15 @@ int fts_view_resize(struct fts_view *v, int w, int h)
 		return -ENOMEM;
 	view_layout(v, &v->lay);
 	view_summary_keep_visible(v);
-	if (!v->npc) {
+	if (whole) {
+		/* a whole view stays whole at any size; the cursor keeps its time */
+		uint64_t cur = v->cursor;
+
 		show_range(v, v->t_begin, v->t_end);
+		if (v->npc && cur > v->t_begin) {
+			v->cursor = cur;
+			keep_cursor_visible(v);
+		}
 	} else {
 		zoom_to(v, v->npc); /* same scale; the cursor's time stays on screen */
 	}
@@ -163,6 +200,7 @@ int fts_view_create(const struct fts_store *store, const struct fts_view_opts *o
 		free(v);
 		return -ENOMEM;
 	}
+	v->export_key = o->export_key;
 	rc = view_lanes_init(v);
 	if (!rc)
 		rc = fts_view_resize(v, w, h);
@@ -183,6 +221,7 @@ void fts_view_free(struct fts_view *v)
 	free(v->row_lane);
 	free(v->rowb);
 	free(v->overview);
+	free(v->overview_nd);
 	free(v->title);
 	free(v);
 }
@@ -246,7 +285,13 @@ static uint32_t lane_kinds(const struct fts_view *v, uint32_t lane)
 
 int64_t view_item_at_cursor(const struct fts_view *v, struct fts_store_item *it)
 {
-	int64_t idx = fts_store_find(v->store, v->sel, v->cursor, lane_kinds(v, v->sel));
+	int64_t idx;
+
+	/* a '!' under the cursor is what the user points at, not the run it sits in */
+	if (fts_store_lane(v->store, v->sel)->group == FTS_GROUP_CPU &&
+	    (idx = view_lost_in_column(v, v->sel, it)) >= 0)
+		return idx;
+	idx = fts_store_find(v->store, v->sel, v->cursor, lane_kinds(v, v->sel));
 
 	if (idx < 0 || fts_store_item(v->store, v->sel, (uint64_t)idx, it))
 		return -1;
@@ -314,25 +359,26 @@ static void go_run(struct fts_view *v, int dir)
 	view_message(v, dir > 0 ? "no later run of this task" : "no earlier run of this task");
 }
 
+/* Pan by @cols columns, the cursor moving along; the view never leaves the capture. */
 static void pan(struct fts_view *v, int64_t cols)
 {
-	uint64_t d = (uint64_t)(cols < 0 ? -cols : cols) * v->npc;
-	uint64_t lo = v->t_begin > (uint64_t)v->lay.time_w * v->npc / 2 ?
-		      v->t_begin - (uint64_t)v->lay.time_w * v->npc / 2 : 0;
+	uint64_t d = (uint64_t)(cols < 0 ? -cols : cols) * v->npc, t0 = v->t0;
+	int64_t moved;
 
-	if (cols < 0) {
-		v->t0 = v->t0 > lo + d ? v->t0 - d : lo;
-		v->cursor = v->cursor > d ? v->cursor - d : 0;
-	} else if (v->t0 + d < v->t_end) {
-		v->t0 += d;
-		v->cursor += d;
+	if (cols < 0)
+		v->t0 = v->t0 > v->t_begin + d ? v->t0 - d : v->t_begin;
+	else
+		v->t0 = v->t0 + d < v->t_end ? v->t0 + d : v->t_end;
+	clamp_t0(v);
+	moved = (int64_t)(v->t0 - t0);
+	if (!moved) {
+		view_message(v, cols < 0 ? "at the start of the capture" : "at the end of the capture");
+		return;
 	}
-	if (v->cursor < v->t_begin)
-		v->cursor = v->t_begin;
-	if (v->cursor >= v->t_end)
-		v->cursor = v->t_end - 1;
-	if (v->cursor < v->t0 || (v->cursor - v->t0) / v->npc >= (uint64_t)v->lay.time_w)
-		v->cursor = v->t0 > v->t_begin ? v->t0 : v->t_begin;
+	if (moved < 0)
+		v->cursor = v->cursor > (uint64_t)-moved ? v->cursor - (uint64_t)-moved : 0;
+	else
+		v->cursor += (uint64_t)moved;
 	keep_cursor_visible(v);
 }
 
@@ -361,8 +407,8 @@ static unsigned overlay_key(struct fts_view *v, int key, uint32_t *top)
 {
 	enum fts_action a = fts_key_action(key);
 
-	if (a == FTS_ACT_QUIT || a == FTS_ACT_HELP || (v->summary && a == FTS_ACT_SUMMARY)) {
-		v->help = v->summary = 0;
+	if (a == FTS_ACT_QUIT || a == FTS_ACT_HELP) {
+		v->help = 0; /* back to what was under it: the lanes or the summary */
 	} else if (a == FTS_ACT_DOWN) {
 		(*top)++;
 	} else if (a == FTS_ACT_UP && *top) {
@@ -371,6 +417,10 @@ static unsigned overlay_key(struct fts_view *v, int key, uint32_t *top)
 		*top += 10;
 	} else if (a == FTS_ACT_PGUP) {
 		*top = *top > 10 ? *top - 10 : 0;
+	} else if (a == FTS_ACT_START) {
+		*top = 0;
+	} else if (a == FTS_ACT_END) {
+		*top = UINT32_MAX / 2; /* the draw stops it at the last screenful */
 	}
 	return FTS_RX_REDRAW;
 }
@@ -429,6 +479,10 @@ static int move_action(struct fts_view *v, enum fts_action a)
 	case FTS_ACT_NEXT_ITEM: go_item(v, 1); break;
 	case FTS_ACT_NEXT_RUN: go_run(v, 1); break;
 	case FTS_ACT_PREV_RUN: go_run(v, -1); break;
+	case FTS_ACT_NEXT_LOSS: view_go_loss(v, 1); break;
+	case FTS_ACT_PREV_LOSS: view_go_loss(v, -1); break;
+	case FTS_ACT_NEXT_MATCH: view_search_next(v, 1); break;
+	case FTS_ACT_PREV_MATCH: view_search_next(v, -1); break;
 	default: return 0;
 	}
 	return 1;

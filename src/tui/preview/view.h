@@ -20,6 +20,7 @@ struct fts_view_opts {
 	int utf8;               /* glyphs and borders in UTF-8 */
 	int colors;             /* 0, 8 or 256 */
 	int no_color;           /* NO_COLOR is set */
+	int export_key;         /* the caller binds e to export: help and title list it */
 };
 
 struct fts_view;

@@ -39,32 +39,64 @@ void view_fmt_rel(const struct fts_view *v, uint64_t t, char *buf, size_t n)
 
 /* ---- title, overview, axis ---- */
 
+/*
+ * The key bar after the file: as many hints as fit, the most useful first
+ * (x only when something was lost, e only where the caller binds it), shown
+ * in a fixed order. The file matters more than the hints.
+ */
 static void draw_title(struct fts_view *v)
 {
 	struct fts_grid *g = &v->grid;
 	struct fts_style st = view_style(v, FTS_R_TITLE);
-	const char *hint = " ?:help  /:search  s:summary  q:quit ";
-	int hw = (int)strlen(hint), x;
+	const struct fts_loss *l = fts_store_loss(v->store);
+	int loss = fts_loss_any(l) || fts_loss_nodata_ns(l) != 0;
+	/* display order; prio: lower goes in first */
+	const struct { const char *text; int on, prio; } hints[] = {
+		{ "?:help", 1, 0 },     { "/:search", 1, 4 }, { "s:summary", 1, 5 },
+		{ "x:next loss", loss, 1 }, { "e:export", v->export_key, 3 }, { "q:quit", 1, 2 },
+	};
+	int n = (int)(sizeof(hints) / sizeof(hints[0])), take[8] = { 0 }, x, room, hw = 0;
+	char hint[128];
+	size_t o = 0;
 
 	fts_grid_fill(g, 0, 0, g->w, ' ', st);
 	x = fts_grid_text(g, 0, 0, g->w, " ftscope preview  ", st);
-	/* the file matters more than the hint: the hint goes when both do not fit */
-	if (x + fts_text_width(v->title, v->theme.utf8) + 1 + hw <= g->w) {
-		fts_grid_text(g, x, 0, g->w - x - hw, v->title, st);
-		fts_grid_text(g, g->w - hw, 0, hw, hint, st);
-	} else {
-		fts_grid_text(g, x, 0, g->w - x, v->title, st);
+	room = g->w - x - fts_text_width(v->title, v->theme.utf8) - 1;
+	for (int p = 0; p <= 5; p++) {
+		for (int i = 0; i < n; i++) {
+			int w = (int)strlen(hints[i].text) + 2;
+
+			if (hints[i].on && hints[i].prio == p && hw + w <= room) {
+				take[i] = 1;
+				hw += w;
+			}
+		}
 	}
+	hint[0] = 0;
+	for (int i = 0; i < n; i++) {
+		if (take[i])
+			o += (size_t)snprintf(hint + o, sizeof(hint) - o, " %s ", hints[i].text);
+	}
+	hw = (int)strlen(hint);
+	fts_grid_text(g, x, 0, g->w - x - hw, v->title, st);
+	if (hw)
+		fts_grid_text(g, g->w - hw, 0, hw, hint, st);
 }
 
-/* Busy fraction of every CPU over whole-capture buckets, computed once per width. */
+/*
+ * Busy fraction of every CPU over whole-capture buckets, computed once per
+ * width. Time in a hole after lost events is unknown: it is left out of both
+ * the busy time and the time it is a fraction of, and a column that is
+ * mostly unknown is marked as such instead of being drawn idle.
+ */
 static void overview_compute(struct fts_view *v)
 {
 	int w = v->lay.time_w;
 	uint64_t span = v->t_end - v->t_begin;
 	uint64_t npc = span / (uint64_t)w + (span % (uint64_t)w != 0);
 	uint32_t ncpu = 0;
-	double *o;
+	double *o, *known;
+	uint8_t *nd;
 
 	if (v->overview && v->overview_w == w)
 		return;
@@ -77,30 +109,48 @@ static void overview_compute(struct fts_view *v)
 		}
 	}
 	o = calloc((size_t)w, sizeof(*o));
-	if (!o)
+	known = calloc((size_t)w, sizeof(*known));
+	nd = calloc((size_t)w, 1);
+	if (!o || !known || !nd) {
+		free(o);
+		free(known);
+		free(nd);
 		return;
+	}
 	for (uint32_t l = 0; l < v->nlanes; l++) {
+		int row;
+
 		if (fts_store_lane(v->store, l)->group != FTS_GROUP_CPU)
 			continue;
 		ncpu++;
-		if (v->rowb_n == w && fts_store_buckets(v->store, l, v->t_begin, v->t_begin + (uint64_t)w * npc,
-							 (uint32_t)w, v->rowb) == 0) {
-			for (int c = 0; c < w; c++)
-				o[c] += (double)v->rowb[c].busy_ns / (double)npc;
-			continue;
-		}
+		row = v->rowb_n == w && fts_store_buckets(v->store, l, v->t_begin, v->t_begin + (uint64_t)w * npc,
+							  (uint32_t)w, v->rowb) == 0;
 		for (int c = 0; c < w; c++) {
 			struct fts_bucket b;
-			uint64_t a = v->t_begin + (uint64_t)c * npc;
+			uint64_t a = v->t_begin + (uint64_t)c * npc, hole = 0;
 
-			fts_store_bucket(v->store, l, a, a + npc, &b);
-			o[c] += (double)b.busy_ns / (double)npc;
+			if (row)
+				b = v->rowb[c];
+			else
+				fts_store_bucket(v->store, l, a, a + npc, &b);
+			if (b.flags & FTS_BK_NODATA)
+				hole = view_nodata_ns(v, l, a, a + npc);
+			if (hole > npc)
+				hole = npc;
+			o[c] += (double)b.busy_ns;
+			known[c] += (double)(npc - hole);
 		}
 	}
-	for (int c = 0; c < w && ncpu; c++)
-		o[c] /= ncpu;
+	for (int c = 0; c < w && ncpu; c++) {
+		/* unknown on more than half of the CPUs' time: say so */
+		nd[c] = known[c] * 2 < (double)npc * ncpu;
+		o[c] = known[c] > 0 ? o[c] / known[c] : 0;
+	}
+	free(known);
 	free(v->overview);
+	free(v->overview_nd);
 	v->overview = o;
+	v->overview_nd = nd;
 	v->overview_w = w;
 	v->overview_npc = npc;
 }
@@ -122,6 +172,11 @@ static void draw_overview(struct fts_view *v)
 		struct fts_style st = view_style(v, in_view ? FTS_R_VIEWPORT : FTS_R_OVERVIEW);
 		uint32_t ch = fts_theme_level(&v->theme, v->overview[c]);
 
+		if (v->overview_nd[c]) {
+			ch = view_glyph(v, FTS_G_NODATA);
+			if (!in_view)
+				st = view_style(v, FTS_R_NODATA);
+		}
 		/* the viewport must show even over idle: a blank cell becomes a floor mark */
 		if (in_view && ch == ' ')
 			ch = v->theme.utf8 ? 0x2581 : '_';
@@ -220,17 +275,32 @@ static uint32_t task_letter(const struct fts_view *v, uint32_t name)
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
 			return (unsigned char)*p;
 	}
-	return '?';
+	return '*'; /* not '?': that is no data */
 }
 
-static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint32_t sel_task,
-		     uint32_t *ch, struct fts_style *st)
+/*
+ * A hole after lost events (@hole ns of the bucket) covers half of it, or most
+ * of what is not busy: nothing is known there, and the cell says so rather
+ * than show idle or a state that was only carried across.
+ */
+static int mostly_nodata(const struct fts_view *v, const struct fts_bucket *b, uint64_t hole)
+{
+	uint64_t busy = b->busy_ns < v->npc ? b->busy_ns : v->npc;
+
+	return hole && (hole * 2 >= v->npc || (b->top == FTS_STR_NONE && hole * 2 >= v->npc - busy));
+}
+
+static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint64_t hole,
+		     uint32_t sel_task, uint32_t *ch, struct fts_style *st)
 {
 	*ch = ' ';
 	*st = view_style(v, FTS_R_IDLE);
 	if (b->flags & FTS_BK_LOST) {
 		*ch = view_glyph(v, FTS_G_LOST);
 		*st = view_style(v, FTS_R_LOST);
+	} else if (mostly_nodata(v, b, hole)) {
+		*ch = view_glyph(v, FTS_G_NODATA);
+		*st = view_style(v, FTS_R_NODATA);
 	} else if (b->top != FTS_STR_NONE) {
 		*ch = task_letter(v, b->top);
 		*st = fts_theme_task(&v->theme, b->top);
@@ -254,8 +324,8 @@ static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint3
  * inside a mostly running or mostly sleeping bucket turns it into the
  * "with a wait" glyph of that state (▓, ░).
  */
-static void task_cell(const struct fts_view *v, const struct fts_bucket *b, int selected,
-		      uint32_t *ch, struct fts_style *st)
+static void task_cell(const struct fts_view *v, const struct fts_bucket *b, uint64_t hole,
+		      int selected, uint32_t *ch, struct fts_style *st)
 {
 	int waited = (b->flags & FTS_BK_RUNNABLE) != 0;
 	enum fts_glyph g;
@@ -263,7 +333,10 @@ static void task_cell(const struct fts_view *v, const struct fts_bucket *b, int 
 
 	*ch = ' ';
 	*st = view_style(v, FTS_R_IDLE);
-	if (b->flags & FTS_BK_BLOCKED) {
+	if (mostly_nodata(v, b, hole)) {
+		g = FTS_G_NODATA;
+		r = FTS_R_NODATA;
+	} else if (b->flags & FTS_BK_BLOCKED) {
 		g = FTS_G_BLOCKED;
 		r = FTS_R_BLOCKED;
 	} else if (b->top == FTS_ITEM_RUNNABLE) {
@@ -324,14 +397,13 @@ static void lane_label(struct fts_view *v, int y, uint32_t lane)
 	/* a mark that survives without colour: > selected, * pinned, + matches the search */
 	x += fts_grid_text(&v->grid, x, y, w - x, lane == v->sel ? ">" : v->pinned[lane] ? "*" :
 			   v->match[lane] ? "+" : " ", st);
-	if (sl->group == FTS_GROUP_CPU && (sl->lost || sl->lost_marks)) {
-		char buf[32];
+	if (sl->group == FTS_GROUP_CPU && view_cpu_loss(v, sl->cpu)) {
+		char buf[96];
 		int n;
 
-		if (sl->lost)
-			n = snprintf(buf, sizeof(buf), " !%" PRIu64, sl->lost);
-		else
-			n = snprintf(buf, sizeof(buf), " !");
+		view_loss_label(v, sl->cpu, w - x - fts_text_width(fts_store_str(v->store, sl->tid), 0) - 1,
+				buf, sizeof(buf));
+		n = (int)strlen(buf);
 		x += fts_grid_text(&v->grid, x, y, w - x - n, fts_store_str(v->store, sl->tid), st);
 		fts_grid_text(&v->grid, x, y, w - x, buf, view_style(v, lane == v->sel ? r : FTS_R_LOST));
 	} else {
@@ -373,6 +445,7 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 		uint64_t a = v->t0 + (uint64_t)c * v->npc, e = a + v->npc;
 		struct fts_bucket b = { 0, FTS_STR_NONE, 0, 0, 0 };
 		struct fts_style st;
+		uint64_t hole = 0;
 		uint32_t ch;
 
 		if (e > v->t_begin && a < v->t_end) {
@@ -381,10 +454,13 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 			else
 				fts_store_bucket(v->store, lane, a, e, &b);
 		}
+		/* holes are rare: measure one only where the bucket says there is one */
+		if (b.flags & FTS_BK_NODATA)
+			hole = view_nodata_ns(v, lane, a, e);
 		if (cpu)
-			cpu_cell(v, &b, sel_task, &ch, &st);
+			cpu_cell(v, &b, hole, sel_task, &ch, &st);
 		else
-			task_cell(v, &b, lane == v->sel, &ch, &st);
+			task_cell(v, &b, hole, lane == v->sel, &ch, &st);
 		if (c == ccol) {
 			struct fts_style cs = view_style(v, FTS_R_CURSOR);
 
@@ -405,9 +481,14 @@ struct seg {
 	int glyph;      /* >= 0: draw this fts_glyph before the text */
 };
 
+/* A legend entry left out (no data, on a capture without holes). */
+#define SEG_SKIP (-2)
+
 static int draw_segs(struct fts_view *v, int x, int y, const struct seg *s, int n)
 {
 	for (int i = 0; i < n && x < v->grid.w; i++) {
+		if (s[i].glyph == SEG_SKIP)
+			continue;
 		if (s[i].glyph >= 0)
 			fts_grid_put(&v->grid, x++, y, view_glyph(v, (enum fts_glyph)s[i].glyph), view_style(v, s[i].role));
 		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, s[i].text,
@@ -418,6 +499,8 @@ static int draw_segs(struct fts_view *v, int x, int y, const struct seg *s, int 
 
 static void header_row(struct fts_view *v, int y, int64_t kind)
 {
+	/* "no data" joins the legends where it can appear: after lost events */
+	int has_holes = fts_loss_nodata_ns(fts_store_loss(v->store)) != 0;
 	char title[96];
 	uint32_t n = 0;
 
@@ -432,18 +515,20 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 			{ "a-z task (first letter)  ", FTS_R_DIM, -1 },
 			{ " irq  ", FTS_R_IRQ, FTS_G_IRQ },
 			{ " lost  ", FTS_R_LOST, FTS_G_LOST },
+			{ " no data  ", FTS_R_NODATA, has_holes ? FTS_G_NODATA : SEG_SKIP },
 			{ " brief task  ", FTS_R_DIM, FTS_G_BRIEF },
 			{ "underline: irq inside", FTS_R_DIM, -1 },
 		};
 
 		snprintf(title, sizeof(title), "CPU Scheduling (%u)  ", n);
-		draw_segs(v, 0, y, s, 6);
+		draw_segs(v, 0, y, s, 7);
 	} else {
 		struct seg s[] = {
 			{ title, FTS_R_HEADER, -1 },
 			{ " run ", FTS_R_RUNNING, FTS_G_RUNNING },
 			{ " run+wait ", FTS_R_RUNNING, FTS_G_RUNNING_WAIT },
 			{ " runnable ", FTS_R_RUNNABLE, FTS_G_RUNNABLE },
+			{ " no data ", FTS_R_NODATA, has_holes ? FTS_G_NODATA : SEG_SKIP },
 			{ " sleep+wait ", FTS_R_SLEEPING, FTS_G_SLEEPING_WAIT },
 			{ " sleep ", FTS_R_SLEEPING, FTS_G_SLEEPING },
 			{ " D-state", FTS_R_BLOCKED, FTS_G_BLOCKED },
@@ -454,7 +539,7 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 			snprintf(shown, sizeof(shown), ", %u shown", v->nmatch);
 		snprintf(title, sizeof(title), "Process Scheduling (%u%s, by %s)  ", n, shown,
 			 view_sort_name(v->sort));
-		draw_segs(v, 0, y, s, 6);
+		draw_segs(v, 0, y, s, 7);
 	}
 }
 

@@ -68,6 +68,9 @@ struct fts_view {
 	uint32_t sel;                 /* selected lane id */
 	uint32_t top;                 /* first scrolled row (index into disp, >= npinned_disp) */
 
+	int export_key;               /* the session binds e to export (help and title say so) */
+	int whole;                    /* the view shows the whole capture: kept whole on resize */
+
 	/* modes */
 	int help, summary, searching, details_big, focus_details;
 	uint32_t help_top, details_top;
@@ -91,6 +94,7 @@ struct fts_view {
 	struct fts_bucket *rowb;      /* one row of buckets, time_w long */
 	int rowb_n;
 	double *overview;             /* per time column busy fraction of the whole capture */
+	uint8_t *overview_nd;         /* per time column: mostly no data (holes after lost events) */
 	int overview_w;
 	uint64_t overview_npc;
 };
@@ -102,6 +106,8 @@ int view_lanes_rebuild(struct fts_view *v);
 int64_t view_disp_index(const struct fts_view *v, uint32_t lane);
 int64_t view_task_lane(struct fts_view *v, uint32_t tid);
 void view_search_apply(struct fts_view *v, const char *q);
+/* n / N: select the next / previous task lane matching the search, wrapping as less does. */
+void view_search_next(struct fts_view *v, int dir);
 void view_toggle_pin(struct fts_view *v);
 void view_next_sort(struct fts_view *v);
 const char *view_sort_name(enum view_sort s);
@@ -112,7 +118,25 @@ unsigned view_summary_key(struct fts_view *v, int key);
 void view_summary_keep_visible(struct fts_view *v);
 void view_summary_sort(struct fts_view *v);
 
+/* view_loss.c: loss through the one model (ftscope/loss.h) */
+/* The model's entry of @cpu when it lost anything or has a hole, else NULL. */
+const struct fts_loss_cpu *view_cpu_loss(const struct fts_view *v, int cpu);
+/* " !1719" for a CPU label: the model's words when they fit in @room columns, else short. */
+void view_loss_label(const struct fts_view *v, int cpu, int room, char *buf, size_t n);
+/* "lost 2877 events (CPU 0: 1719, ...)" or "lost none" for the status line, shorter to fit @room. */
+void view_loss_status(const struct fts_view *v, int room, char *buf, size_t n);
+/* Time of [@a, @b) covered by "no data" on @lane. */
+uint64_t view_nodata_ns(const struct fts_view *v, uint32_t lane, uint64_t a, uint64_t b);
+/* The lost-events marker inside the cursor's column on @lane (what its '!' shows), or -1. */
+int64_t view_lost_in_column(const struct fts_view *v, uint32_t lane, struct fts_store_item *it);
+/* One details line for a lost marker or a hole into @line; 0 when @it is neither. */
+int view_loss_details(const struct fts_view *v, uint32_t lane, uint64_t idx,
+		      const struct fts_store_item *it, char *line, size_t n);
+/* x / X: select the CPU lane of the next / previous loss and put the cursor on it. */
+void view_go_loss(struct fts_view *v, int dir);
+
 /* view.c */
+void view_keep_cursor_visible(struct fts_view *v);
 void view_layout(const struct fts_view *v, struct view_layout *l);
 void view_message(struct fts_view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint32_t view_selected_task(const struct fts_view *v);

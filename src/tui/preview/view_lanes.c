@@ -358,3 +358,50 @@ void view_next_sort(struct fts_view *v)
 	view_lanes_rebuild(v);
 	view_message(v, "task lanes sorted by %s", view_sort_name(v->sort));
 }
+
+/*
+ * n / N after a search, as in less: the next (previous) matching task lane in
+ * display order from the selected one; past the last it wraps to the first
+ * and says so. The position among the matches goes to the status line.
+ */
+void view_search_next(struct fts_view *v, int dir)
+{
+	int64_t at = view_disp_index(v, v->sel), found = -1;
+	uint32_t k = 0, nth = 0;
+	int wrapped = 0;
+
+	if (!v->query[0]) {
+		view_message(v, "no search yet: / and a name or pid first");
+		return;
+	}
+	if (!v->nmatch) {
+		view_message(v, "no task matches '%s'", v->query);
+		return;
+	}
+	if (at < 0)
+		at = dir > 0 ? -1 : (int64_t)v->ndisp;
+	for (uint32_t step = 1; step <= v->ndisp && found < 0; step++) {
+		int64_t i = at + dir * (int64_t)step;
+
+		if (i < 0 || i >= (int64_t)v->ndisp) {
+			wrapped = 1;
+			i = (i + (int64_t)v->ndisp) % (int64_t)v->ndisp;
+		}
+		if (v->disp[i] >= 0 && v->match[v->disp[i]])
+			found = i;
+	}
+	if (found < 0) {
+		view_message(v, "no task lane shown matches '%s'", v->query);
+		return;
+	}
+	v->sel = (uint32_t)v->disp[found];
+	for (uint32_t i = 0; i <= (uint32_t)found; i++)
+		k += v->disp[i] >= 0 && v->match[v->disp[i]];
+	for (uint32_t i = 0; i < v->ndisp; i++)
+		nth += v->disp[i] >= 0 && v->match[v->disp[i]];
+	if (wrapped)
+		view_message(v, dir > 0 ? "search hit BOTTOM, continuing at TOP (match %u of %u)" :
+			     "search hit TOP, continuing at BOTTOM (match %u of %u)", k, nth);
+	else
+		view_message(v, "match %u of %u for '%s'", k, nth, v->query);
+}

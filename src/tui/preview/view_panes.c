@@ -62,8 +62,20 @@ static int details_lines(const struct fts_view *v, char lines[][LINE_LEN], int m
 		snprintf(lines[n++], LINE_LEN, "task %s  pid %d%s", fts_store_str(v->store, sl->tid),
 			 sl->pid, host);
 	} else {
-		snprintf(lines[n++], LINE_LEN, "%s  %" PRIu64 " items  lost %" PRIu64 " events (%" PRIu64 " marks)",
-			 fts_store_str(v->store, sl->tid), sl->nitems, sl->lost, sl->lost_marks);
+		const struct fts_loss_cpu *c = view_cpu_loss(v, sl->cpu);
+		char lost[128] = "none", more[64] = "";
+
+		if (c) {
+			char d[24] = "";
+
+			fts_loss_cpu_text(c, lost, sizeof(lost));
+			if (c->nodata_ns)
+				view_fmt_dur(v, c->nodata_ns, d, sizeof(d));
+			snprintf(more, sizeof(more), " (%" PRIu64 " drop%s%s%s)", sl->lost_marks,
+				 sl->lost_marks == 1 ? "" : "s", d[0] ? ", no data for " : "", d);
+		}
+		snprintf(lines[n++], LINE_LEN, "%s  %" PRIu64 " items  lost %s%s",
+			 fts_store_str(v->store, sl->tid), sl->nitems, lost, more);
 	}
 	if (idx < 0) {
 		snprintf(lines[n++], LINE_LEN, "no items on this lane");
@@ -76,6 +88,8 @@ static int details_lines(const struct fts_view *v, char lines[][LINE_LEN], int m
 		 (v->cursor >= it.ts && v->cursor < it.ts + (it.dur ? it.dur : 1)) ? "" : "nearest: ",
 		 kind_name(it.kind), it.kind == FTS_ITEM_RUN ? " " : "",
 		 it.kind == FTS_ITEM_RUN ? fts_store_str(v->store, it.name) : "", it.cpu, start, dur);
+	if (n < max && view_loss_details(v, v->sel, (uint64_t)idx, &it, lines[n], LINE_LEN))
+		n++;
 	if (it.kind == FTS_ITEM_RUN && n < max) {
 		char before[200], after[200];
 
@@ -125,30 +139,6 @@ void view_draw_details(struct fts_view *v)
 	}
 }
 
-/* Lost events as "lost 12 (CPU 1: 10, CPU 3: 2)", the first few CPUs. */
-static void lost_text(const struct fts_view *v, char *buf, size_t n)
-{
-	size_t o;
-	int shown = 0;
-
-	o = (size_t)snprintf(buf, n, "lost %" PRIu64, v->info->lost_events);
-	for (uint32_t l = 0; l < v->nlanes && o < n; l++) {
-		const struct fts_store_lane *sl = fts_store_lane(v->store, l);
-
-		if (sl->group != FTS_GROUP_CPU || !(sl->lost || sl->lost_marks))
-			continue;
-		if (shown == 3) {
-			o += (size_t)snprintf(buf + o, n - o, ", ...");
-			break;
-		}
-		o += (size_t)snprintf(buf + o, n - o, "%s%s: %" PRIu64, shown ? ", " : " (",
-				      fts_store_str(v->store, sl->tid), sl->lost);
-		shown++;
-	}
-	if (shown && o < n)
-		snprintf(buf + o, n - o, ")");
-}
-
 /* Append " | @seg" to @line when it fits in @w columns (segments come in priority order). */
 static void add_seg(const struct fts_view *v, char *line, size_t n, int w, const char *seg)
 {
@@ -183,11 +173,20 @@ void view_draw_status(struct fts_view *v)
 		x += fts_grid_text(g, x, y, g->w - x, "  ", st);
 	}
 	view_fmt_dur(v, v->t_end - v->t_begin, span, sizeof(span));
-	view_fmt_dur(v, v->npc * (uint64_t)v->lay.time_w, zoom, sizeof(zoom));
+	{
+		/* what is on screen of the capture: never more than all of it */
+		uint64_t a = v->t0 > v->t_begin ? v->t0 : v->t_begin;
+		uint64_t b = v->t0 + v->npc * (uint64_t)v->lay.time_w;
+
+		if (b > v->t_end)
+			b = v->t_end;
+		view_fmt_dur(v, b > a ? b - a : 0, zoom, sizeof(zoom));
+	}
 	snprintf(view, sizeof(view), "view %s of %s", zoom, span);
 	view_fmt_rel(v, v->cursor, cur + 7, sizeof(cur) - 7);
 	memcpy(cur, "cursor ", 7);
-	lost_text(v, lost, sizeof(lost));
+	/* loss comes right after the file name and must show: shortened rather than left out */
+	view_loss_status(v, g->w - x - fts_text_width(file, v->theme.utf8) - 3, lost, sizeof(lost));
 	snprintf(events, sizeof(events), "%" PRIu64 " events", v->info->events);
 	if (v->info->has_window) {
 		char a[48], b[48];
@@ -214,39 +213,130 @@ void view_draw_status(struct fts_view *v)
 	fts_grid_text(g, x, y, g->w - x, line, st);
 }
 
+/* The help's text lines, before wrapping: a key column (may be "") and its text. */
+struct help_row {
+	char keys[32];
+	const char *text;
+	enum fts_role role;
+};
+
+static const char *const legend[] = {
+	"CPU lanes: each column is a time bucket; the letter is the task that ran most of it (its first letter, in its own colour); '!' lost events; '?' no data (a hole after lost events: nothing is known there, it counts as neither idle nor busy); '^' irq/softirq on an idle CPU; underlined: an irq inside the bucket; a thin bar: a short task on an idle CPU. A CPU label's !N is the events that CPU lost (N+ or 'at least': some drops had no size).",
+	"Task lanes: the state that covered most of the bucket (running, runnable, sleeping); a wait for a CPU inside a mostly running/sleeping bucket shows as run+wait/sleep+wait, any uninterruptible sleep as D, and a hole after lost events as '?', so nothing short is hidden.",
+	"Details: the item under the cursor; on a '!' or '?' how many events were lost there and on that CPU in all, and how long the hole is.",
+	"Search (/): n and N go to the next and previous matching task, wrapping at the ends as less does; f shows only the matches.",
+	"Mouse: click selects a lane and moves the cursor; wheel zooms; drag pans.",
+	"Top strip: busy fraction of all CPUs over the whole capture, holes left out ('?' where most of a column is unknown); the viewport is marked.",
+	"Axis: seconds since the capture's first event; cursor, M marker, = profiling window.",
+};
+
+/* Every key of the view (from its key table) and of the summary, then the legend. */
+static int help_rows(const struct fts_view *v, struct help_row *r, int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < fts_view_keys.n && n < max; i++, n++) {
+		fts_bind_keys(&fts_view_keys, i, r[n].keys, sizeof(r[n].keys));
+		r[n].text = fts_view_keys.b[i].help;
+		r[n].role = FTS_R_NORMAL;
+	}
+	if (v->export_key && n < max) {
+		snprintf(r[n].keys, sizeof(r[n].keys), "e");
+		r[n].text = "export this capture for MindStudio Insight";
+		r[n++].role = FTS_R_NORMAL;
+	}
+	if (n + 2 <= max) {
+		snprintf(r[n].keys, sizeof(r[n].keys), "in summary (s)");
+		r[n].text = "Left/Right: sort by another column; r: reverse; Enter: go to the task's lane; j/k, PgUp/PgDn, g/G: move; q or s: back to the lanes";
+		r[n++].role = FTS_R_NORMAL;
+		r[n].keys[0] = 0;
+		r[n].text = "";
+		r[n++].role = FTS_R_DIM;
+	}
+	for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]) && n < max; i++, n++) {
+		r[n].keys[0] = 0;
+		r[n].text = legend[i];
+		r[n].role = FTS_R_DIM;
+	}
+	return n;
+}
+
+/*
+ * The next line of @text that fits @w columns: its byte length, breaking at
+ * the last space (or mid-word when a word is longer); *@next is where the
+ * following line starts. The help's texts are ASCII.
+ */
+static size_t wrap_line(const char *text, int w, const char **next)
+{
+	size_t len = strlen(text), cut;
+
+	if (w < 1)
+		w = 1;
+	if (len <= (size_t)w) {
+		*next = text + len;
+		return len;
+	}
+	cut = (size_t)w;
+	while (cut > 0 && text[cut] != ' ')
+		cut--;
+	if (cut == 0)
+		cut = (size_t)w;
+	*next = text + cut;
+	while (**next == ' ')
+		(*next)++;
+	return cut;
+}
+
+/* Lines the help takes at width @w (keys in a column of @kw), drawing those from @top when @draw. */
+static int help_layout(struct fts_view *v, int kw, int top, int draw)
+{
+	struct help_row rows[FTS_ACT__COUNT + 16];
+	struct fts_grid *g = &v->grid;
+	int n = help_rows(v, rows, (int)(sizeof(rows) / sizeof(rows[0]))), line = 0;
+	int tx = kw + 2, y;
+
+	for (int i = 0; i < n; i++) {
+		const char *p = rows[i].text, *next;
+		int first = 1, x0 = rows[i].keys[0] ? tx : 1, w = g->w - x0 - 1;
+
+		do {
+			char buf[LINE_LEN];
+			size_t len = wrap_line(p, w, &next);
+
+			if (len >= sizeof(buf))
+				len = sizeof(buf) - 1;
+			memcpy(buf, p, len);
+			buf[len] = 0;
+			y = 1 + line - top;
+			if (draw && y >= 1 && y < g->h) {
+				if (first && rows[i].keys[0])
+					fts_grid_text(g, 1, y, kw, rows[i].keys, view_style(v, FTS_R_HEADER));
+				fts_grid_text(g, x0, y, g->w - x0, buf, view_style(v, rows[i].role));
+			}
+			line++;
+			first = 0;
+			p = next;
+		} while (*p);
+	}
+	return line;
+}
+
 void view_draw_help(struct fts_view *v)
 {
 	struct fts_grid *g = &v->grid;
-	char keys[64];
-	int y = 1, row = 0;
 	struct fts_style t = view_style(v, FTS_R_TITLE);
-	static const char *const legend[] = {
-		"",
-		"CPU lanes: each column is a time bucket; the letter is the task that ran most of it",
-		"  (its first letter, in its own colour); '!' lost events; '^' irq/softirq on an idle",
-		"  CPU; underlined: an irq inside the bucket; a thin bar: a short task on an idle CPU.",
-		"Task lanes: the state that covered most of the bucket (running, runnable, sleeping);",
-		"  a wait for a CPU inside a mostly running/sleeping bucket shows as run+wait/sleep+wait,",
-		"  and any uninterruptible sleep as D, so nothing short is hidden.",
-		"Mouse: click selects a lane and moves the cursor; wheel zooms; drag pans.",
-		"Top strip: busy fraction of all CPUs over the whole capture; the viewport is marked.",
-		"Axis: seconds since the capture's first event; v cursor, M marker, = profiling window.",
-		"Summary (s): Left/Right sort by another column, r reverses, Enter goes to the lane.",
-	};
+	int kw = g->w >= 60 ? 16 : 10, lines = help_layout(v, kw, 0, 0), rows = g->h - 1;
+	char title[128];
 
+	/* scroll over real lines only: the last line stops at the bottom row */
+	if (rows < 1)
+		rows = 1;
+	if ((int)v->help_top > (lines > rows ? lines - rows : 0))
+		v->help_top = (uint32_t)(lines > rows ? lines - rows : 0);
 	fts_grid_fill(g, 0, 0, g->w, ' ', t);
-	fts_grid_text(g, 0, 0, g->w, " ftscope preview - keys  (q, Esc or ? closes; j/k scroll)", t);
-	for (int a = FTS_ACT_QUIT; a < FTS_ACT__COUNT; a++, row++) {
-		if (row < (int)v->help_top || y >= g->h)
-			continue;
-		fts_keys_of((enum fts_action)a, keys, sizeof(keys));
-		fts_grid_text(g, 1, y, 16, keys, view_style(v, FTS_R_HEADER));
-		fts_grid_text(g, 18, y, g->w - 18, fts_key_help((enum fts_action)a), view_style(v, FTS_R_NORMAL));
-		y++;
-	}
-	for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]); i++, row++) {
-		if (row < (int)v->help_top || y >= g->h)
-			continue;
-		fts_grid_text(g, 1, y++, g->w - 1, legend[i], view_style(v, FTS_R_DIM));
-	}
+	snprintf(title, sizeof(title), " ftscope preview - keys   q: close%s   lines %d-%d of %d",
+		 lines > rows ? "  j/k PgUp/PgDn: scroll" : "", (int)v->help_top + 1,
+		 (int)v->help_top + (lines < rows ? lines : rows), lines);
+	fts_grid_text(g, 0, 0, g->w, title, t);
+	help_layout(v, kw, (int)v->help_top, 1);
 }

@@ -200,7 +200,7 @@ unsigned view_summary_key(struct fts_view *v, int key)
 	case FTS_ACT_START: v->sum_sel = 0; break;
 	case FTS_ACT_END: v->sum_sel = n ? n - 1 : 0; break;
 	case FTS_ACT_DETAILS: jump(v); break;
-	case FTS_ACT_HELP: v->help = 1; v->summary = 0; break;
+	case FTS_ACT_HELP: v->help = 1; v->help_top = 0; break; /* q comes back here */
 	default: return 0;
 	}
 	view_summary_keep_visible(v);

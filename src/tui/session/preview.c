@@ -34,6 +34,7 @@ struct fts_preview_state {
 	atomic_int cancel, finished;
 	pthread_mutex_t mu;          /* guards prog */
 	struct fts_progress prog;
+	struct fts_load_view lv;     /* the loading screen's file, estimate and start */
 	int rc;
 	struct fts_err err;
 	struct fts_store *store;
@@ -111,6 +112,7 @@ static void enter(struct fts_session *s)
 	snprintf(pv->pidmap, sizeof(pv->pidmap), "%s", s->preview_pidmap);
 	snprintf(pv->profiling, sizeof(pv->profiling), "%s", s->preview_profiling);
 	pv->probe_helper = s->mach->probe_helper;
+	fts_load_view_init(&pv->lv, pv->path, fts__clock_mono_s());
 	s->preview_pidmap[0] = s->preview_profiling[0] = 0; /* for this preview only */
 	rc = fts__thread_start(&pv->th, NULL, load_main, pv);
 	if (rc) {
@@ -181,6 +183,7 @@ static unsigned tick(struct fts_session *s)
 		return load_failed(s, pv->err.msg[0] ? pv->err.msg : "cannot load the input");
 	vo.utf8 = s->theme.utf8;
 	vo.colors = s->theme.colors; /* 0 under NO_COLOR */
+	vo.export_key = !s->preview_only; /* key() binds e to export here */
 	if (fts_view_create(pv->store, &vo, s->w > 0 ? s->w : 80, s->h > 0 ? s->h : 24, &pv->view))
 		return load_failed(s, "out of memory");
 	fts_view_set_stats(pv->view, pv->stats);
@@ -203,7 +206,13 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 		p = pv->prog;
 		pthread_mutex_unlock((pthread_mutex_t *)&pv->mu);
 	}
-	fts_progress_draw(g, &s->theme, pv ? pv->path : "", &p);
+	if (pv) {
+		fts_progress_draw(g, &s->theme, &pv->lv, &p, fts__clock_mono_s());
+	} else {
+		struct fts_load_view none = { .path = "" };
+
+		fts_progress_draw(g, &s->theme, &none, &p, 0);
+	}
 }
 
 static unsigned key(struct fts_session *s, int k)
