@@ -24,7 +24,7 @@ struct fts_home_entry {
 	enum fts_home_kind kind;
 	uint64_t size;
 	time_t mtime;
-	int insight_name;        /* a DB whose name Insight recognises (ftrace_data*.db) */
+	int insight_name;        /* a DB whose name Insight recognises (insight.h: ftrace_data[0-9]*.db) */
 };
 
 struct fts_home_list {
