@@ -33,7 +33,7 @@ static int typable(const char *name)
 	return 1;
 }
 
-int fts_edit_complete_path(char *buf, size_t size, char *hint, size_t hintlen)
+static int complete(char *buf, size_t size, char *hint, size_t hintlen, int dirs_only)
 {
 	char dir[FTS_EDIT_MAX], common[256] = "", list[200] = "";
 	const char *slash = strrchr(buf, '/'), *pre = slash ? slash + 1 : buf;
@@ -59,6 +59,8 @@ int fts_edit_complete_path(char *buf, size_t size, char *hint, size_t hintlen)
 
 		if (!strcmp(nm, ".") || !strcmp(nm, "..") || strncmp(nm, pre, plen) || !typable(nm) ||
 		    strlen(nm) >= sizeof(common) || (nm[0] == '.' && pre[0] != '.'))
+			continue;
+		if (dirs_only && (fstatat(dirfd(d), nm, &st, 0) || !S_ISDIR(st.st_mode)))
 			continue;
 		if (!n++) {
 			snprintf(common, sizeof(common), "%s", nm);
@@ -88,6 +90,16 @@ int fts_edit_complete_path(char *buf, size_t size, char *hint, size_t hintlen)
 		buf[used++] = '/';
 	buf[used] = 0;
 	return clen > plen || (n == 1 && isdir);
+}
+
+int fts_edit_complete_path(char *buf, size_t size, char *hint, size_t hintlen)
+{
+	return complete(buf, size, hint, hintlen, 0);
+}
+
+int fts_edit_complete_dir(char *buf, size_t size, char *hint, size_t hintlen)
+{
+	return complete(buf, size, hint, hintlen, 1);
 }
 
 enum fts_edit_result fts_edit_key(struct fts_line_edit *e, int key)

@@ -65,6 +65,18 @@ void fts_edit_complete_with(struct fts_line_edit *e, fts_edit_complete_fn fn);
 int fts_edit_complete_path(char *buf, size_t size, char *hint, size_t hintlen);
 
 /**
+ * fts_edit_complete_dir - fts_edit_complete_path for a directory: only
+ * directories are candidates
+ * @buf: as fts_edit_complete_path
+ * @size: its room
+ * @hint: as fts_edit_complete_path
+ * @hintlen: its size
+ *
+ * Returns 1 when @buf changed, else 0.
+ */
+int fts_edit_complete_dir(char *buf, size_t size, char *hint, size_t hintlen);
+
+/**
  * fts_edit_key - one key while editing
  * @e: the field (active)
  * @key: keys.h code

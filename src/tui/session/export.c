@@ -43,6 +43,7 @@ struct fts_export_state {
 	enum field focus;
 	struct fts_line_edit ed;
 	struct fts_export_job *job;  /* the running or finished worker, NULL: none */
+	struct fts_export_job *retired; /* a cancelled range job still winding down */
 	int range_known;
 	char range_err[700];
 	int exported;                /* the last export succeeded */
@@ -82,6 +83,34 @@ static int exporting(const struct fts_export_state *st)
 static void job_stop(struct fts_export_state *st)
 {
 	fts_export_job_free(st->job);
+	st->job = NULL;
+}
+
+/* Free the retired job once it has ended (or, @wait, after it has). */
+static void reap(struct fts_export_state *st, int wait)
+{
+	if (st->retired && (wait || fts_export_job_done(st->retired))) {
+		fts_export_job_free(st->retired);
+		st->retired = NULL;
+	}
+}
+
+/*
+ * Cancel the worker without waiting for it: a range job reading a large
+ * capture stops only at its next progress report, seconds away on a busy
+ * machine, and the keys must not wait for that.
+ */
+static void job_retire(struct fts_export_state *st)
+{
+	if (!st->job)
+		return;
+	if (fts_export_job_done(st->job)) {
+		job_stop(st);
+		return;
+	}
+	reap(st, 1);  /* at most one winding down */
+	fts_export_job_cancel(st->job);
+	st->retired = st->job;
 	st->job = NULL;
 }
 
@@ -155,7 +184,8 @@ static void enter(struct fts_session *s)
 	struct fts_export_state *st = s->exp;
 
 	if (st) {
-		job_stop(st);
+		job_retire(st);
+		reap(st, 0);
 	} else {
 		st = s->exp = calloc(1, sizeof(*st));
 		if (!st)
@@ -425,6 +455,8 @@ static unsigned tick(struct fts_session *s)
 	struct fts_err err = { 0 };
 	int rc;
 
+	if (st)
+		reap(st, 0);
 	if (!st || !st->job)
 		return 0;
 	if (!fts_export_job_done(st->job))
@@ -499,7 +531,7 @@ static void start_export(struct fts_session *s)
 		fts_session_say(s, 1, "the profiling directory is not usable: %s", st->plan.prof_note);
 		return;
 	}
-	job_stop(st);
+	job_retire(st);
 	if (fts_export_job_start(FTS_JOB_EXPORT, &st->plan, s->mach->probe_helper, &st->job))
 		fts_session_say(s, 1, "cannot start the export thread");
 }
@@ -553,7 +585,7 @@ static unsigned key(struct fts_session *s, int k)
 	s->msg[0] = 0;
 	switch (a) {
 	case A_BACK:
-		job_stop(st);
+		job_retire(st);
 		s->next = FTS_SCR_HOME;
 		return FTS_RX_GOTO;
 	case A_UP: st->focus = st->focus ? st->focus - 1 : F__COUNT - 1; break;
@@ -595,6 +627,7 @@ static int leave(struct fts_session *s, int sig)
 		return 0;
 	/* a cancelled export removes its temporary file before the thread ends */
 	job_stop(st);
+	reap(st, 1);
 	fts_loss_free(&st->loss);
 	free(st);
 	s->exp = NULL;

@@ -476,7 +476,7 @@ static unsigned key(struct fts_session *s, int k)
 		break;
 	case A_CD:
 		fts_edit_begin(&h->ed, 0, strcmp(h->dir, ".") ? h->dir : "");
-		fts_edit_complete_with(&h->ed, fts_edit_complete_path);
+		fts_edit_complete_with(&h->ed, fts_edit_complete_dir);
 		return FTS_RX_REDRAW;
 	case A_UPDIR:
 		open_dir(s, &(struct fts_home_entry){ .name = "..", .kind = FTS_HOME_DIR });
