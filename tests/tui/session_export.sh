@@ -136,6 +136,9 @@ keys j; keys Enter; text "$S/prof"; keys Tab
 wait_for "2 matches: profiling"
 keys Enter; wait_for "1 device card \(device_0\) and the host's window"
 ok "export: Tab completes paths; cards: device_0 and the host's window"
+y=$(screen | grep -n '^  Summary ' | head -1 | cut -d: -f1)
+click_until 5 "$y" "Summary +yes: Insight's Ftrace Task Summary" 2
+ok "export: a click focuses a field, a second click switches it"
 keys Escape; wait_for "ftscope . home"
 quit
 rm -f pid_mapping.json.tmp

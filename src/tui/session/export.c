@@ -261,6 +261,43 @@ static void draw_range_progress(const struct fts_session *s, struct fts_grid *g,
 			"reading the capture's time range: %s", l1);
 }
 
+/* The line under field @f, if any (the editor's hint, a warning), and its colour. */
+static const char *note_of(const struct fts_export_state *st, int f, enum fts_role *role)
+{
+	*role = FTS_R_DIM;
+	if (st->ed.active && st->ed.field == f && st->ed.hint[0])
+		return st->ed.hint;
+	if (f == F_OUTPUT && st->plan.output_note[0]) {
+		*role = FTS_R_ERROR;
+		return st->plan.output_note;
+	}
+	if (f == F_OUTPUT && st->output_exists)
+		return "exists: replaced only when the export succeeds";
+	if (f == F_PIDMAP && !st->plan.pid_mapping[0] && st->pidmap_note[0]) {
+		*role = FTS_R_RUNNABLE;
+		return st->pidmap_note;
+	}
+	return NULL;
+}
+
+/* The form's first row (under the title and the Input row). */
+#define FORM_Y 2
+
+/* The field drawn on row @y, or -1 (the same walk as draw_form). */
+static int field_at(const struct fts_export_state *st, int y)
+{
+	enum fts_role role;
+	int row = FORM_Y;
+
+	for (int f = 0; f < F__COUNT; f++, row++) {
+		if (row == y)
+			return f;
+		if (note_of(st, f, &role))
+			row++;
+	}
+	return -1;
+}
+
 static void draw_form(const struct fts_session *s, struct fts_grid *g, int y, int maxy)
 {
 	struct fts_export_state *st = s->exp;
@@ -271,6 +308,7 @@ static void draw_form(const struct fts_session *s, struct fts_grid *g, int y, in
 	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
 	static const char *const label[] = { "Format", "Output", "Profiling", "Pid map", "Summary" };
 	const char *val[F__COUNT];
+	enum fts_role role;
 
 	val[F_FORMAT] = st->plan.json ? "json (Chrome trace, also opens in Perfetto)" : "db (MindStudio Insight ftrace DB)";
 	val[F_OUTPUT] = st->plan.output;
@@ -288,14 +326,8 @@ static void draw_form(const struct fts_session *s, struct fts_grid *g, int y, in
 		} else {
 			fts_grid_text(g, 13, y, g->w - 13, val[f], f == F_PROFILING && !st->plan.profiling[0] ? dim : nrm);
 		}
-		if (st->ed.active && st->ed.field == f && st->ed.hint[0] && y < maxy)
-			fts_grid_text(g, 13, ++y, g->w - 13, st->ed.hint, dim);
-		else if (f == F_OUTPUT && st->plan.output_note[0] && y < maxy)
-			fts_grid_text(g, 13, ++y, g->w - 13, st->plan.output_note, red);
-		else if (f == F_OUTPUT && y < maxy && st->output_exists)
-			fts_grid_text(g, 13, ++y, g->w - 13, "exists: replaced only when the export succeeds", dim);
-		else if (f == F_PIDMAP && !st->plan.pid_mapping[0] && st->pidmap_note[0] && y < maxy)
-			fts_grid_text(g, 13, ++y, g->w - 13, st->pidmap_note, fts_theme_style(&s->theme, FTS_R_RUNNABLE));
+		if (note_of(st, f, &role) && y < maxy)
+			fts_grid_text(g, 13, ++y, g->w - 13, note_of(st, f, &role), fts_theme_style(&s->theme, role));
 	}
 	if (y > maxy)
 		return;
@@ -432,7 +464,7 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 		draw_done(s, g, y + 1, maxy);
 		return;
 	}
-	draw_form(s, g, y, maxy);
+	draw_form(s, g, FORM_Y, maxy);
 }
 
 /* The capture's time range arrived (or not): the profiling bars can be drawn. */
@@ -618,6 +650,25 @@ static unsigned key(struct fts_session *s, int k)
 	return FTS_RX_REDRAW;
 }
 
+/* A click on a field focuses it; on the focused one, it acts as Enter. */
+static unsigned mouse(struct fts_session *s, enum fts_mouse ev, int x, int y)
+{
+	struct fts_export_state *st = s->exp;
+	int f;
+
+	(void)x;
+	if (!st || ev != FTS_MOUSE_CLICK || exporting(st) || st->exported || st->refused[0] || st->ed.active)
+		return 0;
+	f = field_at(st, y);
+	if (f < 0)
+		return 0;
+	s->msg[0] = 0;
+	if ((int)st->focus == f)
+		edit_field(st);
+	st->focus = (enum field)f;
+	return FTS_RX_REDRAW;
+}
+
 static int leave(struct fts_session *s, int sig)
 {
 	struct fts_export_state *st = s->exp;
@@ -639,6 +690,7 @@ const struct fts_screen_ops fts_screen_export = {
 	.enter = enter,
 	.draw = draw,
 	.key = key,
+	.mouse = mouse,
 	.tick = tick,
 	.tick_ms = 200,
 	.keys = &keys,
