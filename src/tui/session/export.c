@@ -179,6 +179,20 @@ static void check(struct fts_export_state *st)
 	st->output_exists = access(st->plan.output, F_OK) == 0;
 }
 
+/*
+ * Read the capture's time range for the bars, unless known or running. An
+ * export cancels it (the two would share the CPU), so the form starts it
+ * again when it comes back.
+ */
+static void range_start(struct fts_session *s, struct fts_export_state *st)
+{
+	if (st->range_known || st->job || st->refused[0])
+		return;
+	st->range_err[0] = 0;
+	if (fts_export_job_start(FTS_JOB_RANGE, &st->plan, s->mach->probe_helper, &st->job))
+		snprintf(st->range_err, sizeof(st->range_err), "cannot start a thread");
+}
+
 static void enter(struct fts_session *s)
 {
 	struct fts_export_state *st = s->exp;
@@ -202,8 +216,36 @@ static void enter(struct fts_session *s)
 	s->msg[0] = 0;
 	if (st->refused[0])
 		return;
-	if (fts_export_job_start(FTS_JOB_RANGE, &st->plan, s->mach->probe_helper, &st->job))
-		snprintf(st->range_err, sizeof(st->range_err), "cannot start a thread");
+	range_start(s, st);
+}
+
+/* @text over rows @y.. @maxy, @w columns wide, broken at spaces; returns the next row. */
+static int wrap(struct fts_grid *g, int x, int y, int w, int maxy, const char *text, struct fts_style st)
+{
+	char line[700];
+	const char *p = text;
+
+	while (*p && y <= maxy) {
+		size_t n = 0, fit = 0;
+
+		while (p[n] && n < sizeof(line) - 1) {
+			line[n] = p[n];
+			line[n + 1] = 0;
+			if (fts_text_width(line, g->utf8) > w)
+				break;
+			n++;
+			if (!p[n] || p[n] == ' ')
+				fit = n;
+		}
+		if (!fit)
+			fit = n ? n : 1;  /* a word longer than the row: cut it */
+		snprintf(line, sizeof(line), "%.*s", (int)fit, p);
+		fts_grid_text(g, x, y++, w, line, st);
+		p += fit;
+		while (*p == ' ')
+			p++;
+	}
+	return y;
 }
 
 static void draw_bars(const struct fts_session *s, struct fts_grid *g, int *y, int maxy)
@@ -242,8 +284,8 @@ static void draw_bars(const struct fts_session *s, struct fts_grid *g, int *y, i
 	if (*y > maxy)
 		return;
 	fts_export_window_note(p, note, sizeof(note), &bad);
-	fts_grid_text(g, 2, (*y)++, g->w - 2, note, fts_theme_style(&s->theme, bad ? FTS_R_ERROR :
-		      ov < 0.999 ? FTS_R_RUNNABLE : FTS_R_NORMAL));
+	*y = wrap(g, 2, *y, g->w - 3, maxy, note, fts_theme_style(&s->theme, bad ? FTS_R_ERROR :
+		  ov < 0.999 ? FTS_R_RUNNABLE : FTS_R_NORMAL));
 }
 
 /* The range job's progress: the bars need the whole capture read once. */
@@ -333,7 +375,10 @@ static void draw_form(const struct fts_session *s, struct fts_grid *g, int y, in
 		return;
 	fts_draw_section(s, g, 0, y++, g->w, "Profiling window");
 	if (!st->plan.profiling[0]) {
-		fts_grid_text(g, 2, y++, g->w - 2, "No profiling directory: times are placed on the wall clock (the recorder's clock pair)", dim);
+		fts_grid_text(g, 2, y++, g->w - 2, !st->range_known ?
+			      "No profiling directory: times stay on the capture's own clock" :
+			      st->plan.cap_epoch ? "No profiling directory: times go on the wall clock (the recorder's clock pair)" :
+			      "No profiling directory: times stay on the trace clock (no recorder clock pair)", dim);
 	} else if (!st->plan.prof_ok) {
 		fts_grid_text(g, 2, y++, g->w - 2, st->plan.prof_note, red);
 	} else {
@@ -387,17 +432,23 @@ static void draw_done(const struct fts_session *s, struct fts_grid *g, int y, in
 	fts_draw_section(s, g, 0, y++, g->w, "Exported");
 	fts_grid_printf(g, 2, y++, g->w - 2, nrm, "%s in %.2f s: %s items, %u CPU lanes, %u task lanes",
 			st->done_output, r->seconds, fts_fmt_count((double)r->items, a, sizeof(a)), m->cpu_lanes, m->task_lanes);
-	if (r->time.base == FTS_TIME_PROFILING && y <= maxy)
-		fts_grid_printf(g, 2, y++, g->w - 2, (m->before_window || m->after_window) ? fts_theme_style(&s->theme, FTS_R_RUNNABLE) : nrm,
-				"aligned with %d profiling card%s; left out: %llu events before the window, %llu after",
-				r->time.ncards, r->time.ncards == 1 ? "" : "s", (unsigned long long)m->before_window,
-				(unsigned long long)m->after_window);
+	if (r->time.base == FTS_TIME_PROFILING && y < maxy) {
+		char cards[300];
+
+		fts_grid_printf(g, 2, y++, g->w - 2, nrm, "aligned with %s",
+				fts_export_cards_text(&st->plan, cards, sizeof(cards)));
+		fts_grid_printf(g, 2, y++, g->w - 2, (m->before_window || m->after_window) ?
+				fts_theme_style(&s->theme, FTS_R_RUNNABLE) : nrm,
+				"left out: %llu events before the profiling window, %llu after",
+				(unsigned long long)m->before_window, (unsigned long long)m->after_window);
+	}
 	if (fts_loss_any(&st->loss) && y <= maxy) {
 		char lost[400];
 
 		fts_grid_printf(g, 2, y++, g->w - 2, fts_theme_style(&s->theme, FTS_R_ERROR),
-				"the kernel lost %s in this capture (marked on the CPU lanes)",
-				fts_loss_text(&st->loss, 4, lost, sizeof(lost)));
+				"the kernel lost %s", fts_loss_text(&st->loss, 4, lost, sizeof(lost)));
+		if (y <= maxy)
+			fts_grid_text(g, 4, y++, g->w - 4, "(marked on the CPU lanes; the preview shows the same numbers)", dim);
 	}
 	if (y <= maxy)
 		fts_grid_text(g, 2, y++, g->w - 2,
@@ -408,34 +459,6 @@ static void draw_done(const struct fts_session *s, struct fts_grid *g, int y, in
 		fts_grid_text(g, 2, y++, g->w - 2, "in MindStudio Insight into the same project as the profiling data.", dim);
 	if (y <= maxy)
 		fts_grid_text(g, 2, y, g->w - 2, "o opens the written file in the preview; q goes home.", dim);
-}
-
-/* @text over rows @y.. @maxy, @w columns wide, broken at spaces. */
-static void wrap(struct fts_grid *g, int x, int y, int w, int maxy, const char *text, struct fts_style st)
-{
-	char line[700];
-	const char *p = text;
-
-	while (*p && y <= maxy) {
-		size_t n = 0, fit = 0;
-
-		while (p[n] && n < sizeof(line) - 1) {
-			line[n] = p[n];
-			line[n + 1] = 0;
-			if (fts_text_width(line, g->utf8) > w)
-				break;
-			n++;
-			if (!p[n] || p[n] == ' ')
-				fit = n;
-		}
-		if (!fit)
-			fit = n ? n : 1;  /* a word longer than the row: cut it */
-		snprintf(line, sizeof(line), "%.*s", (int)fit, p);
-		fts_grid_text(g, x, y++, w, line, st);
-		p += fit;
-		while (*p == ' ')
-			p++;
-	}
 }
 
 static void draw(const struct fts_session *s, struct fts_grid *g)
@@ -485,7 +508,7 @@ static unsigned tick(struct fts_session *s)
 	struct fts_export_state *st = s->exp;
 	struct fts_pipeline_result r;
 	struct fts_err err = { 0 };
-	int rc;
+	int rc, was_export;
 
 	if (st)
 		reap(st, 0);
@@ -510,7 +533,10 @@ static unsigned tick(struct fts_session *s)
 		snprintf(st->done_output, sizeof(st->done_output), "%s", st->plan.output);
 		fts_session_say(s, 0, "wrote %s", st->plan.output);
 	}
+	was_export = exporting(st);
 	job_stop(st);
+	if (was_export && !st->exported)
+		range_start(s, st);   /* back on the form: the bars again */
 	return FTS_RX_REDRAW;
 }
 
@@ -623,8 +649,10 @@ static unsigned key(struct fts_session *s, int k)
 	case A_UP: st->focus = st->focus ? st->focus - 1 : F__COUNT - 1; break;
 	case A_DOWN: st->focus = (st->focus + 1) % F__COUNT; break;
 	case A_EDIT:
-		if (st->exported)
+		if (st->exported) {
 			st->exported = 0;   /* back to the form */
+			range_start(s, st);
+		}
 		else if (!st->refused[0])
 			edit_field(st);
 		break;
