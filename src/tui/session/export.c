@@ -61,13 +61,13 @@ struct fts_export_state {
 enum act { A_EXPORT = 1, A_EDIT, A_TOGGLE, A_FORMAT, A_OPEN, A_BACK, A_UP, A_DOWN };
 
 static const struct fts_bind bind[] = {
-	{ A_EXPORT, { 'x' }, "export", "export now (Esc while exporting cancels: no file is left behind)" },
+	{ A_EXPORT, { 'x' }, "export", "export now (Esc cancels it; nothing is left behind)" },
 	{ A_EDIT, { FTS_KEY_ENTER }, "edit",
-	  "edit the path field (Tab completes a name); on Format and Summary: switch" },
-	{ A_TOGGLE, { ' ' }, NULL, "on Format: db <-> json; on Summary: the task summary tables on/off" },
+	  "edit a path (Tab completes); switch Format, Summary" },
+	{ A_TOGGLE, { ' ' }, NULL, "switch Format (db/json) or Summary (tables on/off)" },
 	{ A_FORMAT, { 'f' }, "format", "db <-> json, from any field" },
 	{ A_OPEN, { 'o' }, "open result", "after an export: open the written file in the preview" },
-	{ A_BACK, { 'q', FTS_KEY_ESC }, "back", "back to the home screen (while exporting, only Esc: it cancels)" },
+	{ A_BACK, { 'q', FTS_KEY_ESC }, "back", "back home (while exporting only Esc: it cancels)" },
 	{ A_UP, { FTS_KEY_UP, 'k', FTS_KEY_BTAB }, NULL, "the field above" },
 	{ A_DOWN, { FTS_KEY_DOWN, 'j', FTS_KEY_TAB }, NULL, "the field below" },
 };
@@ -376,7 +376,7 @@ static void draw_form(const struct fts_session *s, struct fts_grid *g, int y, in
 	fts_draw_section(s, g, 0, y++, g->w, "Profiling window");
 	if (!st->plan.profiling[0]) {
 		fts_grid_text(g, 2, y++, g->w - 2, !st->range_known ?
-			      "No profiling directory: times stay on the capture's own clock" :
+			      "No profiling directory: the wall clock if the capture has the recorder's clock pair" :
 			      st->plan.cap_epoch ? "No profiling directory: times go on the wall clock (the recorder's clock pair)" :
 			      "No profiling directory: times stay on the trace clock (no recorder clock pair)", dim);
 	} else if (!st->plan.prof_ok) {

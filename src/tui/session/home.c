@@ -54,10 +54,10 @@ enum act { A_RECORD = 1, A_OPEN, A_EXPORT, A_CD, A_UPDIR, A_RESCAN, A_QUIT, A_ES
 
 static const struct fts_bind bind[] = {
 	{ A_RECORD, { 'r' }, "record", "record: set up a new capture (CPUs, events, buffer)" },
-	{ A_OPEN, { FTS_KEY_ENTER, 'o' }, "open", "open the selected file in the preview, or go into the directory" },
+	{ A_OPEN, { FTS_KEY_ENTER, 'o' }, "open", "open the file in the preview, or go into the directory" },
 	{ A_EXPORT, { 'e' }, "export", "export the selected trace (ftrace_data.db or JSON)" },
 	{ A_CD, { 'd' }, "dir", "type a directory to list (Tab completes)" },
-	{ A_UPDIR, { FTS_KEY_BACKSPACE, 8, FTS_KEY_LEFT }, NULL, "the parent directory" },
+	{ A_UPDIR, { FTS_KEY_BACKSPACE, FTS_KEY_LEFT }, NULL, "the parent directory" },
 	{ A_RESCAN, { 'R' }, NULL, "list the directory again" },
 	{ A_QUIT, { 'q' }, "quit", "quit" },
 	{ A_ESC, { FTS_KEY_ESC }, NULL, "quit, after asking" },
