@@ -517,7 +517,6 @@ static unsigned tick(struct fts_session *s)
 	if (!fts_export_job_done(st->job))
 		return exporting(st) ? FTS_RX_REDRAW : 0;
 	rc = fts_export_job_result(st->job, &r, &err);
-	st->cancelling = 0;
 	if (!exporting(st)) {
 		range_done(st, rc, &r, &err);
 	} else if (rc == -ECANCELED) {
@@ -531,9 +530,14 @@ static unsigned tick(struct fts_session *s)
 		if (fts_loss_copy(&st->loss, fts_export_job_loss(st->job)))
 			fts_session_say(s, 1, "out of memory counting the lost events");
 		snprintf(st->done_output, sizeof(st->done_output), "%s", st->plan.output);
-		fts_session_say(s, 0, "wrote %s", st->plan.output);
+		if (st->cancelling)   /* Esc came during the last step, which does not stop */
+			fts_session_say(s, 0, "too late to cancel: the export had reached its last step; wrote %s",
+					st->plan.output);
+		else
+			fts_session_say(s, 0, "wrote %s", st->plan.output);
 	}
 	was_export = exporting(st);
+	st->cancelling = 0;
 	job_stop(st);
 	if (was_export && !st->exported)
 		range_start(s, st);   /* back on the form: the bars again */
