@@ -501,7 +501,7 @@ static void test_export_job(void **state)
 	assert_int_equal(fts_convert(&co, NULL, &err), 0);
 	assert_int_equal(db_count(b, "trace_task_summary"), db_count(p->output, "trace_task_summary"));
 	assert_int_equal(db_count(b, "slice"), db_count(p->output, "slice"));
-	/* the loss sink teed beside the DB changes nothing: the wakeup flows too */
+	/* the wakeup flows too */
 	assert_true(db_count(p->output, "flow") > 1000);
 	assert_int_equal(db_count(b, "flow"), db_count(p->output, "flow"));
 

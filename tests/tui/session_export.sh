@@ -229,7 +229,6 @@ quit
 # --- the loss line: the one loss model, as the preview counts it ---
 cp "$SRC/tests/data/dat/lost.dat" lossy.dat
 touch -d '2027-02-01 00:00' lossy.dat
-want=$("$FTS" preview lossy.dat --print 200x50 | grep -o 'lost [^│]*' | head -1)
 run 120 30
 wait_for "ftscope preview lossy.dat"
 keys e; wait_for "ftscope . export"; keys j j j   # no profiling: keep it simple
@@ -237,7 +236,7 @@ keys x; wait_for "Exported" 60
 wait_for "the kernel lost [0-9]+ events \(CPU" 5
 got=$(row "the kernel lost")
 screen | grep -q "lost 0 events" && fail "lost 0 printed for a lossy capture"
-ok "export: $(echo "$got" | sed 's/^ *//') (preview: $want)"
+ok "export: $(echo "$got" | sed 's/^ *//')"
 keys q; wait_for "ftscope . home"
 quit
 echo "PASS"

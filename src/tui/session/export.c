@@ -23,7 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <ftscope/loss.h>
 #include <ftscope/pipeline.h>
 
 #include "tui/session/export_job.h"
@@ -54,7 +53,6 @@ struct fts_export_state {
 	uint64_t input_bytes;        /* the input's size, the read's total */
 	time_t input_mtime;
 	int cancelling;              /* Esc pressed: the worker stops at its next report */
-	struct fts_loss loss;        /* the last export's (the one loss model) */
 	char pidmap_note[600];       /* whose pid_mapping.json this is, when not offered */
 };
 
@@ -442,11 +440,10 @@ static void draw_done(const struct fts_session *s, struct fts_grid *g, int y, in
 				"left out: %llu events before the profiling window, %llu after",
 				(unsigned long long)m->before_window, (unsigned long long)m->after_window);
 	}
-	if (fts_loss_any(&st->loss) && y <= maxy) {
-		char lost[400];
-
+	/* the pipeline's own loss model (loss.h): the numbers the preview and stats print */
+	if (r->loss.any && y <= maxy) {
 		fts_grid_printf(g, 2, y++, g->w - 2, fts_theme_style(&s->theme, FTS_R_ERROR),
-				"the kernel lost %s", fts_loss_text(&st->loss, 4, lost, sizeof(lost)));
+				"the kernel lost %s", r->loss.text);
 		if (y <= maxy)
 			fts_grid_text(g, 4, y++, g->w - 4, "(marked on the CPU lanes; the preview shows the same numbers)", dim);
 	}
@@ -526,9 +523,6 @@ static unsigned tick(struct fts_session *s)
 	} else {
 		st->exported = 1;
 		st->res = r;
-		fts_loss_free(&st->loss);
-		if (fts_loss_copy(&st->loss, fts_export_job_loss(st->job)))
-			fts_session_say(s, 1, "out of memory counting the lost events");
 		snprintf(st->done_output, sizeof(st->done_output), "%s", st->plan.output);
 		if (st->cancelling)   /* Esc came during the last step, which does not stop */
 			fts_session_say(s, 0, "too late to cancel: the export had reached its last step; wrote %s",
@@ -711,7 +705,6 @@ static int leave(struct fts_session *s, int sig)
 	/* a cancelled export removes its temporary file before the thread ends */
 	job_stop(st);
 	reap(st, 1);
-	fts_loss_free(&st->loss);
 	free(st);
 	s->exp = NULL;
 	return 0;

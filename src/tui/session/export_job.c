@@ -28,7 +28,6 @@ struct fts_export_job {
 	pthread_mutex_t mu;          /* guards prog and stage_t0 */
 	struct fts_progress prog;
 	double t0, stage_t0, last_t; /* fts__clock_mono_s at the start, the stage's first report, the last */
-	atomic_ullong items;         /* items through the export's sink so far */
 	/* the input, a copy: the screen may change its plan meanwhile */
 	struct fts_export_plan plan;
 	const char *probe_helper;    /* a static string (fts_front_probe_helper) or NULL */
@@ -36,7 +35,6 @@ struct fts_export_job {
 	int rc;
 	struct fts_err err;
 	struct fts_pipeline_result res;
-	struct fts_loss loss;        /* filled by the loss sink while exporting */
 };
 
 static int on_progress(void *ctx, const struct fts_progress *p)
@@ -66,106 +64,25 @@ static int run_range(struct fts_export_job *j)
 	return fts_pipeline_run(&po, NULL, 0, &j->res, &j->err);
 }
 
-/*
- * The loss the written file shows: its lost-event markers and "no data"
- * holes on the CPU lanes, in the one loss model (as the preview's store
- * counts them), so the summary never says "lost 0" of a lossy capture.
- */
-struct loss_sink {
-	struct fts_sink base;
-	struct fts_loss *loss;
-	atomic_ullong *items;       /* the job's live count */
-	int32_t *cpu_of;            /* lane id -> CPU, -1: not a CPU lane */
-	uint32_t nlanes;
-};
-
-static int ls_lane(struct fts_sink *s, const struct fts_lane *lane, struct fts_err *err)
-{
-	struct loss_sink *l = (struct loss_sink *)s;
-
-	if (lane->id >= l->nlanes) {
-		uint32_t n = lane->id + 64;
-		int32_t *p = realloc(l->cpu_of, n * sizeof(*p));
-
-		if (!p)
-			return fts_err_set(err, -ENOMEM, "out of memory");
-		for (uint32_t i = l->nlanes; i < n; i++)
-			p[i] = -1;
-		l->cpu_of = p;
-		l->nlanes = n;
-	}
-	l->cpu_of[lane->id] = lane->group == FTS_GROUP_CPU ? lane->sort_index : -1;
-	return 0;
-}
-
-static int ls_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
-{
-	struct loss_sink *l = (struct loss_sink *)s;
-
-	atomic_fetch_add_explicit(l->items, 1, memory_order_relaxed);
-	if (it->lane >= l->nlanes || l->cpu_of[it->lane] < 0)
-		return 0;
-	if (fts_loss_add_item(l->loss, l->cpu_of[it->lane], it))
-		return fts_err_set(err, -ENOMEM, "out of memory");
-	return 0;
-}
-
-static int ls_finish(struct fts_sink *s, int ok, struct fts_err *err)
-{
-	(void)s;
-	(void)ok;
-	(void)err;
-	return 0;
-}
-
-static void ls_destroy(struct fts_sink *s)
-{
-	free(((struct loss_sink *)s)->cpu_of);
-}
-
-/* The file sink fts_convert would make for the plan (src/export/convert.c). */
-static int file_sink(const struct fts_export_plan *p, const struct fts_owner *owner, struct fts_sink **out,
-		     struct fts_err *err)
-{
-	if (p->json)
-		return fts_json_sink_create(p->output, owner, out, err);
-	if (fts_export_with_summary(p))
-		return fts_sqlite_sink_create_summary(p->output, owner, out, err);
-	return fts_sqlite_sink_create(p->output, owner, out, err);
-}
-
-/*
- * What `ftscope convert` would do with the plan's command line
- * (fts_export_cmdline): fts_convert's options and sink, with the loss sink
- * teed in.
- */
+/* What `ftscope convert` would do with the plan's command line (fts_export_cmdline). */
 static int run_export(struct fts_export_job *j)
 {
 	const struct fts_export_plan *p = &j->plan;
-	struct loss_sink ls = { .base = { .lane = ls_lane, .item = ls_item, .finish = ls_finish,
-					  .destroy = ls_destroy }, .loss = &j->loss,
-			      .items = &j->items };
-	struct fts_pipeline_opts po;
-	struct fts_owner owner;
-	struct fts_sink *sinks[2] = { NULL, &ls.base };
-	int rc;
+	struct fts_convert_opts co;
 
-	memset(&po, 0, sizeof(po));
-	po.input = p->input;
-	po.profiling_data = p->profiling[0] ? p->profiling : NULL;
-	po.pid_mapping = p->pid_mapping[0] ? p->pid_mapping : NULL;
-	po.cs_rows = fts_export_with_summary(p) ? 0 : 1;
-	po.progress = on_progress;
-	po.progress_ctx = j;
-	po.probe_helper = j->probe_helper;
-	fts_front_output_owner(&owner);
-	rc = file_sink(p, &owner, &sinks[0], &j->err);
-	if (rc)
-		return rc;
-	rc = fts_pipeline_run(&po, sinks, 2, &j->res, &j->err);
-	sinks[0]->destroy(sinks[0]);
-	ls_destroy(&ls.base);
-	return rc;
+	memset(&co, 0, sizeof(co));
+	co.input = p->input;
+	co.output = p->output;
+	co.format = p->json ? FTS_OUT_JSON : FTS_OUT_DB;
+	co.profiling_data = p->profiling[0] ? p->profiling : NULL;
+	co.pid_mapping = p->pid_mapping[0] ? p->pid_mapping : NULL;
+	co.cs_rows = 1;
+	co.with_summary = fts_export_with_summary(p);
+	co.progress = on_progress;
+	co.progress_ctx = j;
+	co.probe_helper = j->probe_helper;
+	fts_front_output_owner(&co.owner);
+	return fts_convert(&co, &j->res, &j->err);
 }
 
 static void *job_main(void *arg)
@@ -189,12 +106,10 @@ int fts_export_job_start(enum fts_export_job_kind kind, const struct fts_export_
 	j->kind = kind;
 	j->plan = *plan;
 	j->t0 = fts__clock_mono_s();
-	fts_loss_init(&j->loss);
 	j->probe_helper = probe_helper;
 	pthread_mutex_init(&j->mu, NULL);
 	atomic_init(&j->cancel, 0);
 	atomic_init(&j->finished, 0);
-	atomic_init(&j->items, 0);
 	rc = fts__thread_start(&j->th, NULL, job_main, j);
 	if (rc) {
 		pthread_mutex_destroy(&j->mu);
@@ -216,7 +131,6 @@ void fts_export_job_progress(const struct fts_export_job *j, struct fts_progress
 	/* the lock is not part of the job's value: a const reader may take it */
 	pthread_mutex_t *mu = (pthread_mutex_t *)&j->mu;
 	double now = fts__clock_mono_s();
-	uint64_t live = atomic_load_explicit((atomic_ullong *)&j->items, memory_order_relaxed);
 
 	pthread_mutex_lock(mu);
 	*p = j->prog;
@@ -226,13 +140,6 @@ void fts_export_job_progress(const struct fts_export_job *j, struct fts_progress
 		t->since_s = now - (j->last_t ? j->last_t : j->t0);
 	}
 	pthread_mutex_unlock(mu);
-	if (live > p->items)
-		p->items = live;
-}
-
-const struct fts_loss *fts_export_job_loss(const struct fts_export_job *j)
-{
-	return &j->loss;
 }
 
 void fts_export_job_cancel(struct fts_export_job *j)
@@ -271,6 +178,5 @@ void fts_export_job_free(struct fts_export_job *j)
 	fts_export_job_cancel(j);
 	join(j);
 	pthread_mutex_destroy(&j->mu);
-	fts_loss_free(&j->loss);
 	free(j);
 }

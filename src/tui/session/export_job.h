@@ -4,8 +4,7 @@
  * screen polls on its tick: the capture's time range (a pipeline run with
  * no sink; the result's item span), or the export itself, through
  * fts_convert like `ftscope convert`, so both write the same file from the
- * same plan (the sinks fts_convert makes, plus one that counts the loss
- * the written file shows). Cancel goes through the progress callback: a cancelled export
+ * same plan. Cancel goes through the progress callback: a cancelled export
  * leaves no file behind (and keeps an older one).
  */
 #ifndef FTS_TUI_EXPORT_JOB_H
@@ -53,22 +52,12 @@ enum fts_export_job_kind fts_export_job_kind(const struct fts_export_job *j);
  * @p: filled
  * @t: filled with the clocks, now (may be NULL)
  *
- * The clocks and @p->items (counted by the export's own sink, item by
- * item) move between the library's reports, so a stage it reports rarely
- * (a loaded machine) or once (the DB's commit) still shows work going on.
+ * The clocks move between the library's reports, so a stage it reports
+ * rarely (a loaded machine) or once (the DB's commit) still shows time
+ * passing.
  */
 void fts_export_job_progress(const struct fts_export_job *j, struct fts_progress *p,
 			     struct fts_export_clock *t);
-
-/**
- * fts_export_job_loss - an export's loss, from the lost-event markers and
- * holes it wrote on the CPU lanes (the one model, loss.h)
- * @j: the job, finished (fts_export_job_result returned)
- *
- * Returns the model (empty for a range job or a failed export); it lives
- * as long as @j.
- */
-const struct fts_loss *fts_export_job_loss(const struct fts_export_job *j);
 
 /**
  * fts_export_job_cancel - ask the job to stop at its next progress report
@@ -87,7 +76,7 @@ int fts_export_job_done(const struct fts_export_job *j);
 /**
  * fts_export_job_result - wait for the worker, then its outcome
  * @j: the job
- * @res: filled with the run's result (counters, time map, item span); may be NULL
+ * @res: filled with the run's result (counters, time map, item span, loss); may be NULL
  * @err: filled with its error message; may be NULL
  *
  * Returns 0, -ECANCELED, or the run's negative errno.

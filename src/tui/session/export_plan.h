@@ -120,7 +120,7 @@ int fts_export_pidmap_fits(time_t cap_mtime, time_t map_mtime);
 
 /**
  * fts_export_progress_text - an export's progress in two lines
- * @p: the latest report (@p->items may be newer than the report)
+ * @p: the latest report
  * @stage_s: seconds since the stage began, now
  * @since_s: seconds since the report, now (the ETA counts down by it)
  * @total_s: seconds since the export began, now
