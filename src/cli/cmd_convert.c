@@ -50,7 +50,7 @@ static void usage(FILE *f)
 "                             missing, trace.txt; if both exist, the newer)\n"
 "  -o, --output FILE          output (default: ftrace_data.db, or ftrace_data.json\n"
 "                             with --format json); Insight imports DBs named\n"
-"                             ftrace_data*.db only\n"
+"                             ftrace_data[0-9]*.db only (ftrace_data2.db)\n"
 "  -f, --format db|json       output format (default: from the --output suffix,\n"
 "                             else db); the suffix must match (.db / .json)\n"
 "  -p, --profiling_data DIR   Ascend profiling output (*_ascend_pt, or a parent\n"
@@ -328,7 +328,7 @@ int fts_cmd_convert(int argc, char **argv)
 		return 2;
 	}
 	if (o.format == FTS_OUT_DB && !fts_insight_db_name_ok(o.output) && !quiet)
-		fts_msg_err("convert", "note: MindStudio Insight only recognises DBs named ftrace_data*.db; '%s' will not import as ftrace",
+		fts_msg_err("convert", "note: MindStudio Insight only recognises DBs named " FTS_INSIGHT_DB_RULE "; '%s' will not import as ftrace",
 			fts_base_name(o.output));
 	if (!quiet)
 		check_insight_path(o.output);

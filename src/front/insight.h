@@ -10,6 +10,12 @@
 
 #include <stddef.h>
 
+/*
+ * The name rule Insight's server applies to an ftrace DB, as messages state
+ * it: "ftrace_data", any digits, ".db" (ftrace_data_kill.db is refused).
+ */
+#define FTS_INSIGHT_DB_RULE "ftrace_data[0-9]*.db"
+
 /* The characters Insight's path check refuses, for messages. */
 #define FTS_INSIGHT_BAD_CHARS "\" ' % < > | & $ ; ` \\"
 

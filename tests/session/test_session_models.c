@@ -84,7 +84,7 @@ static void test_home_scan(void **state)
 	copy_file(FTS_ASSETS "/sample/sample.txt", "renamed_capture.txt", 2000000);
 	copy_file(FTS_ASSETS "/sample/pid_mapping.json", "pid_mapping.json", 3000000);
 	write_file("notes.txt", "hello, not a trace\n");
-	write_file("README", "not a candidate\n");
+	write_file("README", "not a trace either\n");
 	snprintf(path, sizeof(path), "%s/link.dat", tmpdir);
 	assert_int_equal(symlink(FTS_ASSETS "/sample/sample.dat", path), 0);
 	/* a real DB through the converter, with a name Insight ignores */
@@ -105,7 +105,8 @@ static void test_home_scan(void **state)
 	assert_string_equal(l.e[2].name, "old.dat");
 	assert_int_equal(l.e[2].kind, FTS_HOME_DAT);
 	assert_true(l.e[2].size > 1000);
-	assert_int_equal(l.skipped, 2); /* notes.txt and the pid mapping */
+	/* every file is read, whatever its name: notes.txt, README, the pid mapping */
+	assert_int_equal(l.skipped, 3);
 	fts_home_list_free(&l);
 	fts_home_list_free(&l);
 
@@ -134,9 +135,13 @@ static void test_insight_names(void **state)
 	snprintf(p.output, sizeof(p.output), "/tmp/x\x1b/ftrace_data.db");
 	fts_export_check(&p);
 	assert_non_null(strstr(p.output_note, "refuses"));
+	snprintf(p.output, sizeof(p.output), "/tmp/ftrace_data_kill.db");
+	fts_export_check(&p);
+	assert_non_null(strstr(p.output_note, "ftrace_data[0-9]*.db"));
+	assert_null(strstr(p.output_note, "ftrace_data*.db"));
 	snprintf(p.output, sizeof(p.output), "/tmp/ftrace_data_1.db");
 	fts_export_check(&p);
-	assert_non_null(strstr(p.output_note, "ftrace_data*.db"));
+	assert_non_null(strstr(p.output_note, "ftrace_data[0-9]*.db"));
 	assert_int_equal(p.output_bad, 0);
 }
 
@@ -297,7 +302,7 @@ static void test_export_plan(void **state)
 	assert_int_equal(p.output_bad, 0);
 	snprintf(p.output, sizeof(p.output), "run.db");
 	fts_export_check(&p);
-	assert_non_null(strstr(p.output_note, "ftrace_data*.db"));
+	assert_non_null(strstr(p.output_note, "ftrace_data[0-9]*.db"));
 	assert_int_equal(p.output_bad, 0);
 	snprintf(p.output, sizeof(p.output), "ftrace_data.json");
 	fts_export_check(&p);
@@ -317,9 +322,9 @@ static void test_export_plan(void **state)
 	fts_export_check(&p);
 	assert_int_equal(p.prof_ok, 1);
 	assert_int_equal(p.tm.ncards, 2);
-	/* a capture in epoch ns: inside, half inside, outside the window */
-	fts_export_card_range(&(struct fts_export_plan){ .tm = p.tm, .cap_lo = 1795968970902116000ull }, 0, &lo, &hi);
-	assert_int_equal(lo, 1795968970902116000ll);
+	/* cards on the trace clock (clockMonotonicRaw): inside, half inside, outside */
+	fts_export_card_range(&p, 0, &lo, &hi);
+	assert_int_equal(lo, 623805628706ll);
 	assert_int_equal(hi - lo, 626655780308ll - 623805628706ll);
 	p.cap_lo = (uint64_t)lo + 1000;
 	p.cap_hi = (uint64_t)hi - 1000;
@@ -330,8 +335,47 @@ static void test_export_plan(void **state)
 	p.cap_lo = (uint64_t)hi + 10;
 	p.cap_hi = (uint64_t)hi + 1000000;
 	assert_float_equal(fts_export_overlap(&p), 0.0, 1e-9);
-	/* a capture in raw mono ns compares with the cards' clockMonotonicRaw */
-	assert_false(fts_export_epoch(623805628706ull));
+	{
+		/* defect 9: the words follow the same clock as the bars */
+		char note[600], cards[200];
+		int bad;
+		struct fts_pipeline_result r;
+
+		fts_export_window_note(&p, note, sizeof(note), &bad);
+		assert_int_equal(bad, 1);
+		assert_non_null(strstr(note, "after the profiling window ends"));
+		p.cap_lo = (uint64_t)lo - 5000000000ull;
+		p.cap_hi = (uint64_t)lo - 4000000000ull;
+		fts_export_window_note(&p, note, sizeof(note), &bad);
+		assert_non_null(strstr(note, "ends 4.0 s before the profiling window starts"));
+		/* no clock pair: the other-boot case cannot be told, and it says so */
+		assert_non_null(strstr(note, "cannot be told"));
+		/* the recorder's clock pair puts it after the window, an hour off the profiler's */
+		memset(&r, 0, sizeof(r));
+		r.items = 1;
+		r.time.base = FTS_TIME_CLOCK_PAIR;
+		r.time.offset = p.tm.cards[0].offset + 3600ll * 1000000000ll;
+		r.span_lo = (uint64_t)((int64_t)p.cap_lo + r.time.offset);
+		r.span_hi = (uint64_t)((int64_t)p.cap_hi + r.time.offset);
+		p.cap_lo = p.cap_hi = 0;
+		fts_export_set_range(&p, &r);
+		assert_int_equal(p.cap_lo, (uint64_t)lo - 5000000000ull);
+		fts_export_window_note(&p, note, sizeof(note), &bad);
+		assert_int_equal(bad, 1);
+		assert_non_null(strstr(note, "before the profiling window starts"));
+		assert_non_null(strstr(note, "recorded on another boot or host (the recorder's and the profiler's clocks differ by 1h00m)"));
+		/* the same clocks: no such claim */
+		r.time.offset = p.tm.cards[0].offset + 1000;
+		r.span_lo = (uint64_t)lo + 10 + (uint64_t)r.time.offset;
+		r.span_hi = (uint64_t)hi - 10 + (uint64_t)r.time.offset;
+		fts_export_set_range(&p, &r);
+		fts_export_window_note(&p, note, sizeof(note), &bad);
+		assert_int_equal(bad, 0);
+		assert_string_equal(note, "all of the capture is inside the profiling window");
+		/* defect 17: host is the host's window, not a card */
+		assert_string_equal(fts_export_cards_text(&p, cards, sizeof(cards)),
+				    "1 device card (device_0) and the host's window");
+	}
 	p.cap_lo = 623805628706ull;
 	p.cap_hi = 624805628706ull;
 	assert_float_equal(fts_export_overlap(&p), 1.0, 1e-9);
@@ -457,6 +501,9 @@ static void test_export_job(void **state)
 	assert_int_equal(fts_convert(&co, NULL, &err), 0);
 	assert_int_equal(db_count(b, "trace_task_summary"), db_count(p->output, "trace_task_summary"));
 	assert_int_equal(db_count(b, "slice"), db_count(p->output, "slice"));
+	/* the wakeup flows too */
+	assert_true(db_count(p->output, "flow") > 1000);
+	assert_int_equal(db_count(b, "flow"), db_count(p->output, "flow"));
 
 	/* a failure is reported, and leaves nothing */
 	snprintf(p->input, sizeof(p->input), "%s/nonexistent.dat", tmpdir);

@@ -25,8 +25,9 @@ struct fts_export_job {
 	enum fts_export_job_kind kind;
 	int joined;
 	atomic_int cancel, finished;
-	pthread_mutex_t mu;          /* guards prog */
+	pthread_mutex_t mu;          /* guards prog and stage_t0 */
 	struct fts_progress prog;
+	double t0, stage_t0, last_t; /* fts__clock_mono_s at the start, the stage's first report, the last */
 	/* the input, a copy: the screen may change its plan meanwhile */
 	struct fts_export_plan plan;
 	const char *probe_helper;    /* a static string (fts_front_probe_helper) or NULL */
@@ -41,6 +42,9 @@ static int on_progress(void *ctx, const struct fts_progress *p)
 	struct fts_export_job *j = ctx;
 
 	pthread_mutex_lock(&j->mu);
+	j->last_t = fts__clock_mono_s();
+	if (p->stage != j->prog.stage || !j->stage_t0)
+		j->stage_t0 = j->last_t;
 	j->prog = *p;
 	pthread_mutex_unlock(&j->mu);
 	return atomic_load(&j->cancel);
@@ -101,6 +105,7 @@ int fts_export_job_start(enum fts_export_job_kind kind, const struct fts_export_
 		return -ENOMEM;
 	j->kind = kind;
 	j->plan = *plan;
+	j->t0 = fts__clock_mono_s();
 	j->probe_helper = probe_helper;
 	pthread_mutex_init(&j->mu, NULL);
 	atomic_init(&j->cancel, 0);
@@ -120,13 +125,20 @@ enum fts_export_job_kind fts_export_job_kind(const struct fts_export_job *j)
 	return j->kind;
 }
 
-void fts_export_job_progress(const struct fts_export_job *j, struct fts_progress *p)
+void fts_export_job_progress(const struct fts_export_job *j, struct fts_progress *p,
+			     struct fts_export_clock *t)
 {
 	/* the lock is not part of the job's value: a const reader may take it */
 	pthread_mutex_t *mu = (pthread_mutex_t *)&j->mu;
+	double now = fts__clock_mono_s();
 
 	pthread_mutex_lock(mu);
 	*p = j->prog;
+	if (t) {
+		t->total_s = now - j->t0;
+		t->stage_s = now - (j->stage_t0 ? j->stage_t0 : j->t0);
+		t->since_s = now - (j->last_t ? j->last_t : j->t0);
+	}
 	pthread_mutex_unlock(mu);
 }
 

@@ -21,6 +21,11 @@ enum fts_export_job_kind {
 
 struct fts_export_job;
 
+/* Seconds, now: since the job started, since its stage began, since the last report. */
+struct fts_export_clock {
+	double total_s, stage_s, since_s;
+};
+
 /**
  * fts_export_job_start - start a worker thread (every signal blocked)
  * @kind: what to do
@@ -45,8 +50,14 @@ enum fts_export_job_kind fts_export_job_kind(const struct fts_export_job *j);
  * fts_export_job_progress - the latest progress report (zeroes before the first)
  * @j: the job
  * @p: filled
+ * @t: filled with the clocks, now (may be NULL)
+ *
+ * The clocks move between the library's reports, so a stage it reports
+ * rarely (a loaded machine) or once (the DB's commit) still shows time
+ * passing.
  */
-void fts_export_job_progress(const struct fts_export_job *j, struct fts_progress *p);
+void fts_export_job_progress(const struct fts_export_job *j, struct fts_progress *p,
+			     struct fts_export_clock *t);
 
 /**
  * fts_export_job_cancel - ask the job to stop at its next progress report
@@ -65,7 +76,7 @@ int fts_export_job_done(const struct fts_export_job *j);
 /**
  * fts_export_job_result - wait for the worker, then its outcome
  * @j: the job
- * @res: filled with the run's result (counters, time map, item span); may be NULL
+ * @res: filled with the run's result (counters, time map, item span, loss); may be NULL
  * @err: filled with its error message; may be NULL
  *
  * Returns 0, -ECANCELED, or the run's negative errno.

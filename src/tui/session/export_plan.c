@@ -5,10 +5,12 @@
  * before copying gigabytes to a workstation.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tui/session/export_plan.h"
+#include "front/fmt.h"
 #include "front/insight.h"
 #include "tui/session/setup_model.h"
 
@@ -35,7 +37,7 @@ void fts_export_check(struct fts_export_plan *p)
 		p->output_bad = 1;
 	} else if (!p->json && !fts_insight_db_name_ok(p->output)) {
 		snprintf(p->output_note, sizeof(p->output_note),
-			 "Insight only recognises DBs named ftrace_data*.db: this one will not import as ftrace");
+			 "Insight only recognises DBs named " FTS_INSIGHT_DB_RULE ": this one will not import as ftrace");
 	}
 	if (!p->output_note[0] && p->output[0] && !fts_insight_path_ok(p->output, abs, sizeof(abs)))
 		snprintf(p->output_note, sizeof(p->output_note),
@@ -55,38 +57,176 @@ void fts_export_check(struct fts_export_plan *p)
 		snprintf(p->prof_note, sizeof(p->prof_note), "no start_info/end_info pair below this directory");
 }
 
-int fts_export_epoch(uint64_t t)
+void fts_export_set_range(struct fts_export_plan *p, const struct fts_pipeline_result *r)
 {
-	return t > 978307200ull * 1000000000ull; /* 2001-01-01 */
+	int64_t off = r->time.base == FTS_TIME_CLOCK_PAIR ? r->time.offset : 0;
+
+	p->cap_epoch = r->time.base == FTS_TIME_CLOCK_PAIR;
+	p->cap_off = off;
+	p->cap_lo = r->items ? (uint64_t)((int64_t)r->span_lo - off) : 0;
+	p->cap_hi = r->items ? (uint64_t)((int64_t)r->span_hi - off) : 0;
 }
 
 void fts_export_card_range(const struct fts_export_plan *p, int i, int64_t *lo, int64_t *hi)
 {
 	const struct fts_card *c = &p->tm.cards[i];
-	int64_t off = fts_export_epoch(p->cap_lo) ? c->offset : 0;
 
-	*lo = c->start_mono + off;
-	*hi = c->end_mono + off;
+	*lo = c->start_mono;
+	*hi = c->end_mono;
+}
+
+/* The union of the cards' windows on the trace clock. */
+static void window(const struct fts_export_plan *p, int64_t *wlo, int64_t *whi)
+{
+	int64_t lo, hi;
+
+	*wlo = INT64_MAX;
+	*whi = INT64_MIN;
+	for (int i = 0; i < p->tm.ncards; i++) {
+		fts_export_card_range(p, i, &lo, &hi);
+		*wlo = lo < *wlo ? lo : *wlo;
+		*whi = hi > *whi ? hi : *whi;
+	}
 }
 
 double fts_export_overlap(const struct fts_export_plan *p)
 {
-	int64_t wlo = INT64_MAX, whi = INT64_MIN, lo, hi;
+	int64_t wlo, whi, lo, hi;
 
 	if (!p->prof_ok || p->cap_hi <= p->cap_lo)
 		return -1;
-	for (int i = 0; i < p->tm.ncards; i++) {
-		fts_export_card_range(p, i, &lo, &hi);
-		if (lo < wlo)
-			wlo = lo;
-		if (hi > whi)
-			whi = hi;
-	}
+	window(p, &wlo, &whi);
 	lo = (int64_t)p->cap_lo > wlo ? (int64_t)p->cap_lo : wlo;
 	hi = (int64_t)p->cap_hi < whi ? (int64_t)p->cap_hi : whi;
 	if (hi <= lo)
 		return 0;
 	return (double)(hi - lo) / (double)(p->cap_hi - p->cap_lo);
+}
+
+/*
+ * How far the recorder's clock pair (trace clock -> wall clock) is from the
+ * nearest card's (the same mapping, taken by the profiler): on one boot of
+ * one host both map the same clock, so they agree to within clock drift.
+ */
+static int64_t clock_disagreement(const struct fts_export_plan *p)
+{
+	int64_t best = INT64_MAX;
+
+	for (int i = 0; i < p->tm.ncards; i++) {
+		int64_t d = p->cap_off - p->tm.cards[i].offset;
+
+		d = d < 0 ? -d : d;
+		best = d < best ? d : best;
+	}
+	return best;
+}
+
+const char *fts_export_window_note(const struct fts_export_plan *p, char *buf, size_t len, int *bad)
+{
+	double ov = fts_export_overlap(p);
+	int64_t wlo, whi, cap = (int64_t)(p->cap_hi - p->cap_lo), slack;
+	char d[FTS_FMT_LEN];
+	size_t n;
+
+	*bad = 0;
+	if (ov < 0)
+		return snprintf(buf, len, "the capture's time range is not known"), buf;
+	window(p, &wlo, &whi);
+	if (ov >= 0.999) {
+		n = (size_t)snprintf(buf, len, "all of the capture is inside the profiling window");
+	} else if (ov > 0) {
+		n = (size_t)snprintf(buf, len, "%.0f%% of the capture is inside the profiling window; the rest is left out",
+				     ov * 100);
+	} else {
+		*bad = 1;
+		if ((int64_t)p->cap_hi <= wlo)
+			n = (size_t)snprintf(buf, len, "the capture ends %s before the profiling window starts",
+					     fts_fmt_duration((double)(wlo - (int64_t)p->cap_hi) / 1e9, d, sizeof(d)));
+		else
+			n = (size_t)snprintf(buf, len, "the capture starts %s after the profiling window ends",
+					     fts_fmt_duration((double)((int64_t)p->cap_lo - whi) / 1e9, d, sizeof(d)));
+	}
+	if (n >= len)
+		return buf;
+	slack = cap > 1000000000 ? cap : 1000000000;
+	if (p->cap_epoch && clock_disagreement(p) > slack)
+		snprintf(buf + n, len - n, "%s: recorded on another boot or host (the recorder's and the profiler's clocks differ by %s)",
+			 *bad ? "" : ";", fts_fmt_duration((double)clock_disagreement(p) / 1e9, d, sizeof(d)));
+	else if (*bad)
+		snprintf(buf + n, len - n, ": Insight would show no ftrace rows; record while the model runs%s",
+			 p->cap_epoch ? "" : " (or it was recorded on another boot or host: without the recorder's clock pair this cannot be told)");
+	return buf;
+}
+
+const char *fts_export_cards_text(const struct fts_export_plan *p, char *buf, size_t len)
+{
+	int dev = 0, host = 0;
+	const char *one = NULL;
+
+	for (int i = 0; i < p->tm.ncards; i++) {
+		const char *b = fts_base_name(p->tm.cards[i].dir);
+
+		if (!strcmp(b, "host")) {
+			host = 1;
+			continue;
+		}
+		dev++;
+		one = b;
+	}
+	snprintf(buf, len, "%d device card%s%s%.200s%s%s", dev, dev == 1 ? "" : "s", dev == 1 ? " (" : "",
+		 dev == 1 ? one : "", dev == 1 ? ")" : "", host ? (dev ? " and the host's window" : "; only the host's window") : "");
+	return buf;
+}
+
+int fts_export_pidmap_fits(time_t cap_mtime, time_t map_mtime)
+{
+	return map_mtime >= cap_mtime - 600 && map_mtime <= cap_mtime + 60;
+}
+
+void fts_export_progress_text(const struct fts_progress *p, double stage_s, double since_s, double total_s,
+			      uint64_t input_bytes, char *line1, char *line2, size_t len, double *frac)
+{
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN], r[FTS_FMT_LEN], e[FTS_FMT_LEN], t[FTS_FMT_LEN],
+		st[FTS_FMT_LEN];
+	int bytes = p->unit && !strcmp(p->unit, "bytes");
+	uint64_t total = p->total ? p->total : bytes ? input_bytes : 0;
+	double rate = p->elapsed_s > 0 ? (double)p->done / p->elapsed_s : 0, eta;
+
+	*frac = 0;
+	fts_fmt_duration(total_s, t, sizeof(t));
+	fts_fmt_duration(stage_s, st, sizeof(st));
+	snprintf(line2, len, "%s events read, %s items written", fts_fmt_count((double)p->events, a, sizeof(a)),
+		 fts_fmt_count((double)p->items, c, sizeof(c)));
+	if (p->stage == FTS_STAGE_FINISH || p->stage == FTS_STAGE_INDEX) {
+		*frac = 1;
+		snprintf(line1, len, "finish: commit and indexes, %s; %s so far", st, t);
+		return;
+	}
+	if (p->stage != FTS_STAGE_READ) {
+		snprintf(line1, len, "%s, %s; %s so far",
+			 p->stage == FTS_STAGE_CLOCK ? "clock: looking for the recorder's clock pair" :
+			 "probe: checking the input", st, t);
+		return;
+	}
+	if (total)
+		*frac = (double)p->done / (double)total;
+	*frac = *frac > 1 ? 1 : *frac;
+	if (bytes) {
+		fts_fmt_bytes((double)p->done, a, sizeof(a));
+		fts_fmt_bytes((double)total, b, sizeof(b));
+		fts_fmt_bytes(rate, r, sizeof(r));
+	} else {
+		fts_fmt_count((double)p->done, a, sizeof(a));
+		fts_fmt_count((double)total, b, sizeof(b));
+		fts_fmt_count(rate, r, sizeof(r));
+	}
+	/* a time: the work left over the rate so far, counting down between reports */
+	eta = rate > 0 && total > p->done ? (double)(total - p->done) / rate - since_s : -1;
+	if (eta >= 0 || (rate > 0 && total > p->done))
+		fts_fmt_duration(eta > 0 ? eta : 0, e, sizeof(e));
+	else
+		snprintf(e, sizeof(e), "?");
+	snprintf(line1, len, "read: %s of %s, %s/s, ETA %s; %s so far", a, total ? b : "?", r, e, t);
 }
 
 void fts_export_bar(int64_t lo, int64_t hi, int64_t axis_lo, int64_t axis_hi, int width, int *x0,
@@ -109,6 +249,16 @@ void fts_export_bar(int64_t lo, int64_t hi, int64_t axis_lo, int64_t axis_hi, in
 		*x1 = width;
 	if (*x1 <= *x0)
 		*x1 = *x0 + 1;
+}
+
+const char *fts_export_refusal(int db)
+{
+	return db ? "this DB is already an export: exported again it would lose its wakeup flows "
+		    "(a DB is read back without them) and ignore a profiling window or pid map; "
+		    "export the trace.dat or text it was made from" :
+		    "this JSON is already an export: exported again it would lose its wakeup flows "
+		    "(a JSON is read back without them) and ignore a profiling window or pid map; "
+		    "export the trace.dat or text it was made from";
 }
 
 int fts_export_toggle_summary(struct fts_export_plan *p)

@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <time.h>
+
+#include <ftscope/pipeline.h>
 #include <ftscope/timemap.h>
 
 struct fts_export_plan {
@@ -26,8 +29,15 @@ struct fts_export_plan {
 	int prof_ok;              /* the profiling directory holds at least one card */
 	char prof_note[512];      /* why not, or "" */
 	struct fts_timemap tm;    /* cards, when prof_ok */
-	/* the capture's time range, set by the caller (0, 0: unknown) */
+	/*
+	 * The capture's time range on its own clock (CLOCK_MONOTONIC_RAW ns),
+	 * the clock the profiling window is applied on; set by the caller
+	 * (0, 0: unknown). With the recorder's clock pair, @cap_epoch is 1 and
+	 * @cap_off turns it into Unix-epoch ns (out = ts + off).
+	 */
 	uint64_t cap_lo, cap_hi;
+	int cap_epoch;
+	int64_t cap_off;
 };
 
 /**
@@ -39,19 +49,18 @@ struct fts_export_plan {
 void fts_export_check(struct fts_export_plan *p);
 
 /**
- * fts_export_epoch - whether capture times are Unix-epoch ns (else raw mono ns)
- * @t: a capture time
+ * fts_export_set_range - the capture's range from a run without profiling data
+ * @p: the plan
+ * @r: the run's result (its item span and the time map it used)
  *
- * Captures with the recorder's clock pair are placed on the epoch; older
- * ones stay in CLOCK_MONOTONIC_RAW, which is far below 2001 in epoch ns.
- *
- * Returns 1 or 0.
+ * Spans placed on the wall clock by the recorder's clock pair are taken back
+ * to the trace clock, where the profiling window applies.
  */
-int fts_export_epoch(uint64_t t);
+void fts_export_set_range(struct fts_export_plan *p, const struct fts_pipeline_result *r);
 
 /**
- * fts_export_card_range - card @i's window in the capture's time base
- * @p: the plan (prof_ok, cap_lo set)
+ * fts_export_card_range - card @i's window on the trace clock (as the export applies it)
+ * @p: the plan (prof_ok)
  * @i: card index
  * @lo: start
  * @hi: end
@@ -67,6 +76,64 @@ void fts_export_card_range(const struct fts_export_plan *p, int i, int64_t *lo, 
 double fts_export_overlap(const struct fts_export_plan *p);
 
 /**
+ * fts_export_window_note - the capture against the profiling window, in words
+ * @p: the plan (prof_ok, the range known)
+ * @buf: output: "all of the capture is inside...", "N% ...", "the capture
+ *       ends 3.2 s before the profiling window starts...", with "recorded on
+ *       another boot or host" when the recorder's and the profiling's clock
+ *       pairs disagree by more than the capture's length (or 1 s)
+ * @len: its size
+ * @bad: filled with 1 when nothing would be kept, else 0
+ *
+ * On the same clock as the bars (fts_export_card_range) and the export's
+ * own window check, so the three agree.
+ *
+ * Returns @buf.
+ */
+const char *fts_export_window_note(const struct fts_export_plan *p, char *buf, size_t len, int *bad);
+
+/**
+ * fts_export_cards_text - the profiling directory's cards for a person
+ * @p: the plan (prof_ok)
+ * @buf: output: "1 device card (device_0) and the host's window" ...
+ * @len: its size
+ *
+ * A `host` directory holds the host's collection window, not a card.
+ *
+ * Returns @buf.
+ */
+const char *fts_export_cards_text(const struct fts_export_plan *p, char *buf, size_t len);
+
+/**
+ * fts_export_pidmap_fits - whether a pid mapping was written with a capture
+ * @cap_mtime: the capture file's modification time
+ * @map_mtime: the mapping's
+ *
+ * The recorder rewrites pid_mapping.json while it records and once at the
+ * stop, before it assembles the capture file: the map's last write falls
+ * shortly before the capture's (at most 10 min, the longest assembly
+ * allowed for) or within a minute after it.
+ *
+ * Returns 1 or 0.
+ */
+int fts_export_pidmap_fits(time_t cap_mtime, time_t map_mtime);
+
+/**
+ * fts_export_progress_text - an export's progress in two lines
+ * @p: the latest report
+ * @stage_s: seconds since the stage began, now
+ * @since_s: seconds since the report, now (the ETA counts down by it)
+ * @total_s: seconds since the export began, now
+ * @input_bytes: the input's size (the read total when the report has none)
+ * @line1: filled: "read 12 MiB of 62 MiB, 4.0 MiB/s, ETA 3.1 s; 4.2 s so far"
+ * @line2: filled: "534.2k events read, 547.6k items written"
+ * @len: the size of each
+ * @frac: filled with the fraction done, 0..1 (finishing: 1)
+ */
+void fts_export_progress_text(const struct fts_progress *p, double stage_s, double since_s, double total_s,
+			      uint64_t input_bytes, char *line1, char *line2, size_t len, double *frac);
+
+/**
  * fts_export_bar - the columns [@x0, @x1) a range takes on an axis of @width columns
  * @lo: range start
  * @hi: range end
@@ -78,6 +145,17 @@ double fts_export_overlap(const struct fts_export_plan *p);
  */
 void fts_export_bar(int64_t lo, int64_t hi, int64_t axis_lo, int64_t axis_hi, int width, int *x0,
 		    int *x1);
+
+/**
+ * fts_export_refusal - why a DB or JSON is not exported again, one line
+ * @db: 1 for an ftrace DB, 0 for a Chrome JSON
+ *
+ * Read back, such a file loses its wakeup flows (the readers do not
+ * replay them) and no profiling window or pid map applies to it.
+ *
+ * Returns a static string.
+ */
+const char *fts_export_refusal(int db);
 
 /**
  * fts_export_toggle_summary - switch --with_summary (Insight's Ftrace Task
