@@ -1250,6 +1250,16 @@ static int emit_nodata(struct fts_model *m, uint32_t lane, int cpu, uint64_t s, 
 }
 
 /*
+ * Whose state a hole on @cpu from @s makes unknown: the tasks last seen on
+ * it, and tasks that became runnable elsewhere while it was dark and still
+ * wait (it may have taken them: the migration would be in the hole).
+ */
+static int in_hole(const struct task *t, int cpu, uint64_t s)
+{
+	return t->cpu == cpu || (t->state == T_RUNNABLE && t->since >= s);
+}
+
+/*
  * The tasks last seen on @cpu (running, queued or sleeping there) have an
  * unknown state in its hole [@s, @e): close what they were doing at the
  * hole's start (or at their own later change), mark the hole, and go on in
@@ -1266,7 +1276,7 @@ static int task_holes(struct fts_model *m, int cpu, uint64_t s, uint64_t e)
 		struct fts_item it;
 		uint32_t lane;
 
-		if (t->pid == 0 || t->cpu != cpu || t->state == T_UNKNOWN || from >= e)
+		if (t->pid == 0 || t->state == T_UNKNOWN || from >= e || !in_hole(t, cpu, s))
 			continue;
 		rc = close_task_state(m, t, from);
 		if (rc)
