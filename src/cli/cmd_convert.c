@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "front/fmt.h"
 #include "front/msg.h"
 #include "cli/opts.h"
 #include "front/insight.h"
@@ -161,12 +162,17 @@ struct progress {
 	int on;
 };
 
-/* One line, redrawn in place: the stage, then bytes, rate and ETA while reading a trace. */
+/*
+ * One line, redrawn in place: the stage and the time since the start (which
+ * always moves), then bytes, rate and ETA while reading a trace. The ETA is a
+ * time, or "?" until there is a rate to trust.
+ */
 static int on_progress(void *ctx, const struct fts_progress *p)
 {
 	struct progress *pr = ctx;
-	double el = p->elapsed_s, rate, eta = 0;
-	char buf[96];
+	double el = p->elapsed_s;
+	char buf[160], t[FTS_FMT_LEN], d[FTS_FMT_LEN], tot[FTS_FMT_LEN], r[FTS_FMT_LEN], n[FTS_FMT_LEN],
+	     e[FTS_FMT_LEN];
 
 	/* first: a signal from here on either sees polled == 0 or is seen below */
 	polled = p->stage < FTS_STAGE_FINISH;
@@ -174,20 +180,21 @@ static int on_progress(void *ctx, const struct fts_progress *p)
 		return 1;
 	if (!pr->on)
 		return 0;
+	fts_fmt_duration(el, t, sizeof(t));
 	if (p->stage == FTS_STAGE_READ && p->total && p->unit && !strcmp(p->unit, "bytes")) {
-		rate = el > 0 ? (double)p->events / el : 0;
-		if (p->done && p->total > p->done)
-			eta = el * (double)(p->total - p->done) / (double)p->done;
-		snprintf(buf, sizeof(buf), "%-6s %7.1f / %.1f MB  %6.2f M events/s  ETA %3.0f s",
-			 fts_stage_name(p->stage), (double)p->done / 1e6, (double)p->total / 1e6,
-			 rate / 1e6, eta);
+		snprintf(buf, sizeof(buf), "%-6s %s of %s  %s  %s events  %s  ETA %s",
+			 fts_stage_name(p->stage), fts_fmt_bytes((double)p->done, d, sizeof(d)),
+			 fts_fmt_bytes((double)p->total, tot, sizeof(tot)), t,
+			 fts_fmt_count((double)p->events, n, sizeof(n)),
+			 fts_fmt_rate(el > 0 ? (double)p->events / el : 0, r, sizeof(r)),
+			 fts_fmt_eta((double)p->done, (double)p->total, el, e, sizeof(e)));
 	} else if (p->items) {
-		snprintf(buf, sizeof(buf), "%-6s %llu items", fts_stage_name(p->stage),
-			 (unsigned long long)p->items);
+		snprintf(buf, sizeof(buf), "%-6s %s items  %s", fts_stage_name(p->stage),
+			 fts_fmt_count((double)p->items, d, sizeof(d)), t);
 	} else {
-		snprintf(buf, sizeof(buf), "%s", fts_stage_name(p->stage));
+		snprintf(buf, sizeof(buf), "%-6s %s", fts_stage_name(p->stage), t);
 	}
-	fprintf(stderr, "\r  %-68s", buf);
+	fprintf(stderr, "\r  %-76s", buf);
 	return 0;
 }
 
