@@ -50,27 +50,25 @@ char *fts_rec_advice(const struct fts_record_health *h, unsigned bf_kb, double w
 	stopped = h->lost_stopped;
 	if (stopped && h->stopped_s > 0)
 		at += (size_t)snprintf(buf + at, n - at, "%s%llu of them while ftscope was stopped for %.1f s "
-				       "(Ctrl+Z in another shell, SIGSTOP or a debugger): keep it running while "
-				       "recording", at ? "; " : "", (unsigned long long)stopped, h->stopped_s);
+				       "(SIGSTOP or a debugger): keep it running while recording", at ? "; " : "", (unsigned long long)stopped, h->stopped_s);
 	if (h->lost <= stopped || at >= n)
 		return buf;
 	if (wait_ms >= WAIT_CAUSE_MS) {
 		int nice = h->reader_nice - 5 < -20 ? -20 : h->reader_nice - 5;
 
 		if (nice < h->reader_nice)
-			at += (size_t)snprintf(buf + at, n - at, "%sthe recorder's readers waited up to %.1f s at a "
-					       "time for a CPU: the machine is overloaded; try --reader_nice %d or fewer CPUs",
-					       at ? "; " : "", wait_ms / 1000, nice);
+			at += (size_t)snprintf(buf + at, n - at, "%sthe readers waited up to %.1f s for a CPU "
+					       "(overloaded: try --reader_nice %d or fewer CPUs)", at ? "; " : "",
+					       wait_ms / 1000, nice);
 		else
-			at += (size_t)snprintf(buf + at, n - at, "%sthe recorder's readers waited up to %.1f s at a "
-					       "time for a CPU even at nice %d: the machine is overloaded; record fewer CPUs",
-					       at ? "; " : "", wait_ms / 1000, h->reader_nice);
+			at += (size_t)snprintf(buf + at, n - at, "%sthe readers waited up to %.1f s for a CPU "
+					       "even at nice %d (overloaded: record fewer CPUs)", at ? "; " : "",
+					       wait_ms / 1000, h->reader_nice);
 		if (at >= n)
 			return buf;
 	}
-	snprintf(buf + at, n - at, "%sthe ring buffer filled faster than it was read: use --bf_size %u "
-		 "(KB per CPU, now %u) or record fewer CPUs/events", at ? "; " : "",
-		 fts_record_advice_kb(h, bf_kb), bf_kb);
+	snprintf(buf + at, n - at, "%sbuffer too small: try --bf_size %u (KB per CPU, now %u) or fewer "
+		 "CPUs/events", at ? "; " : "", fts_record_advice_kb(h, bf_kb), bf_kb);
 	return buf;
 }
 

@@ -33,7 +33,7 @@ n=$(grep -c '^ftscope record: lost ' log)
 [ "$n" -ge 1 ] || { cat log; fail "a 16 KB buffer under hackbench lost nothing? no loss line"; }
 [ "$n" -le 3 ] || { cat log; fail "$n loss lines in 8 s (at most one per 5 s: 2, 3 with rounding)"; }
 grep -q 'LOST\|total_loss_counters' log && { cat log; fail "the old per-sample lines or an internal name are back"; }
-grep -q 'use --bf_size [0-9]* (KB per CPU, now 16)' log || { cat log; fail "no buffer size advised"; }
+grep -q 'try --bf_size [0-9]* (KB per CPU, now 16)' log || { cat log; fail "no buffer size advised"; }
 grep -q '^warning: lost [0-9]* events (CPU' log || { cat log; fail "no final warning through the loss model"; }
 theirs=$(stat_lost tiny.dat | tr '\n' ' ')
 ours=$(our_lost log | tr '\n' ' ')
