@@ -105,7 +105,7 @@ int rec_events_check_exclude(const char *exclude, struct fts_err *err)
 		if (!known)
 			return fts_err_set(err, -EINVAL,
 					   "cannot leave out '%.*s': not an event ftscope records "
-					   "(system/event, as `ftscope record --list-events sched irq futex` prints)",
+					   "(one of its sched, irq or futex events, as system/event)",
 					   l > 100 ? 100 : l, p);
 		p = end ? end + 1 : NULL;
 	}
