@@ -133,6 +133,8 @@ struct fts_record_top {
 	uint64_t events;           /* decoded so far */
 	uint64_t skipped_bytes;    /* not decoded, to stay within budget */
 	double cpu_cost_s;         /* the decoder's own CPU time so far */
+	char dominant[32];         /* the event with the most records decoded ("sched_stat_runtime"), or "" */
+	double dominant_share;     /* its share of all records decoded, 0..1 */
 };
 
 /*

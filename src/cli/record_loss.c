@@ -15,6 +15,8 @@
 
 /* A reader that waited this long for a CPU in one sampling period is a cause, not noise. */
 #define WAIT_CAUSE_MS 200.0
+/* An event worth naming when the buffer is too small: a quarter of all. */
+#define DOMINANT_SHARE 0.25
 
 static int ensure(struct fts_rec_warn *w, int n)
 {
@@ -67,8 +69,12 @@ char *fts_rec_advice(const struct fts_record_health *h, unsigned bf_kb, double w
 		if (at >= n)
 			return buf;
 	}
-	snprintf(buf + at, n - at, "%sbuffer too small: try --bf_size %u (KB per CPU, now %u) or fewer "
-		 "CPUs/events", at ? "; " : "", fts_record_advice_kb(h, bf_kb), bf_kb);
+	at += (size_t)snprintf(buf + at, n - at, "%sbuffer too small: try --bf_size %u (KB per CPU, now %u) "
+			       "or fewer CPUs/events", at ? "; " : "", fts_record_advice_kb(h, bf_kb), bf_kb);
+	/* Only the live top decodes events, so only it knows which one dominates. */
+	if (at < n && h->top.enabled && h->top.dominant[0] && h->top.dominant_share >= DOMINANT_SHARE)
+		snprintf(buf + at, n - at, " (%s is %.0f%% of the events: --events with -%s leaves it out)",
+			 h->top.dominant, h->top.dominant_share * 100, h->top.dominant);
 	return buf;
 }
 

@@ -3,7 +3,8 @@
 # Issue 15, the recorder's part: loss said through the one loss model.
 #  1. A tiny buffer under hackbench: live loss lines are rate-limited (one per
 #     5 s at most), in plain words, and the end summary's per-CPU numbers are
-#     the CPUSTAT trace-cmd report --stat reads from the file.
+#     the CPUSTAT trace-cmd report --stat reads from the file; with --live_top
+#     the advice names the event that dominates.
 #  2. On a terminal a warning never lands inside the status block: the block
 #     is cleared first.
 #  3. SIGSTOP for 5 s: the loss is attributed to the stop, with its length.
@@ -28,13 +29,16 @@ our_lost() { sed -n 's/^  cpu[0-9]* *[0-9]* events  lost \([0-9]*\) .*/\1/p' "$1
 # 1. tiny buffer: counted lines, plain words, the file's numbers
 bench 14
 sleep 0.5
-"$FTS" record --record_time 8 --bf_size 16 --output tiny.dat 2>log </dev/null || { cat log; fail "record failed"; }
+"$FTS" record --record_time 8 --bf_size 16 --live_top --output tiny.dat 2>log </dev/null || { cat log; fail "record failed"; }
 n=$(grep -c '^ftscope record: lost ' log)
 [ "$n" -ge 1 ] || { cat log; fail "a 16 KB buffer under hackbench lost nothing? no loss line"; }
 [ "$n" -le 3 ] || { cat log; fail "$n loss lines in 8 s (at most one per 5 s: 2, 3 with rounding)"; }
 grep -q 'LOST\|total_loss_counters' log && { cat log; fail "the old per-sample lines or an internal name are back"; }
 grep -q 'try --bf_size [0-9]* (KB per CPU, now 16)' log || { cat log; fail "no buffer size advised"; }
 grep -q '^warning: lost [0-9]* events (CPU' log || { cat log; fail "no final warning through the loss model"; }
+# the live top decodes the events: the one that dominates is named (hackbench: sched_stat_runtime ~38%)
+grep -q '^warning: .*([a-z_]* is [0-9]*% of the events: --events with -[a-z_]* leaves it out)' log ||
+	{ cat log; fail "the dominant event is not named"; }
 theirs=$(stat_lost tiny.dat | tr '\n' ' ')
 ours=$(our_lost log | tr '\n' ' ')
 echo "per-CPU loss: ours [$ours] trace-cmd --stat [$theirs]"
