@@ -95,6 +95,7 @@ struct record_args {
 	int events;                   /* --events given */
 	struct fts_events_choice ev;
 	char exclude[1024];
+	struct sigaction old_tstp;    /* SIGTSTP's disposition before recording */
 	char txtbuf[4096];
 };
 
@@ -281,7 +282,8 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 	return 0;
 }
 
-static void install_signals(void)
+/* @old_tstp: SIGTSTP's disposition before, put back by restore_tstp. */
+static void install_signals(struct sigaction *old_tstp)
 {
 	struct sigaction sa;
 
@@ -292,22 +294,17 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_tstp;
-	sigaction(SIGTSTP, &sa, NULL);
+	sigaction(SIGTSTP, &sa, old_tstp);
 	sa.sa_handler = on_cont;
 	sigaction(SIGCONT, &sa, NULL);
 	/* A dropped SSH session turns terminal writes into EPIPE/EIO, not a kill. */
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Capture over, stopping: Ctrl+Z suspends again (the kernel no longer writes). */
-static void restore_tstp(void)
+/* Capture over, stopping: Ctrl+Z does what it did before (the kernel no longer writes). */
+static void restore_tstp(const struct sigaction *old_tstp)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTSTP, &sa, NULL);
+	sigaction(SIGTSTP, old_tstp, NULL);
 }
 
 /* An event --events named one by one that this kernel lacks; NULL when all are there. */
@@ -344,7 +341,7 @@ static int start(struct record_args *a, struct fts_recorder **r)
 		    missing, caps.tracing_dir);
 		return 2;
 	}
-	install_signals();
+	install_signals(&a->old_tstp);
 	rc = fts_record_start(&a->o, r, &err);
 	if (rc) {
 		say("%s%s", err.msg, fts_opts_output_hint(rc, err.msg, a->o.output));
@@ -749,7 +746,7 @@ int fts_cmd_record(int argc, char **argv)
 	/* The status and the stop must not starve behind a loaded machine. Best effort. */
 	(void)setpriority(PRIO_PROCESS, 0, -10);
 	status_loop(r, &a);
-	restore_tstp();
+	restore_tstp(&a.old_tstp);
 	final_status(r, &a);
 	return finish_and_report(r, &a);
 }
