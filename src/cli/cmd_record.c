@@ -411,27 +411,31 @@ static void show_task(const char *comm, int pid, const char *value)
 	fprintf(stderr, "(%d) %s", pid, value);
 }
 
-/* Three lines: most Runnable, most CPU, worst wakeup latency. */
-static void show_top(const struct fts_record_top *t)
+/*
+ * Three lines: most Runnable, most CPU, worst wakeup latency. @tty: each line
+ * clears what an earlier, longer one left (the live block is redrawn in place).
+ */
+static void show_top(const struct fts_record_top *t, int tty)
 {
+	const char *el = tty ? "\033[K" : "";
 	char v[FTS_FMT_LEN];
 
-	fprintf(stderr, "  top runnable:");
+	fprintf(stderr, "%s  top runnable:", tty ? "\r" : "");
 	for (int i = 0; i < t->nrunnable && i < 3; i++) {
 		snprintf(v, sizeof(v), "%.2fs", t->runnable[i].runnable_s);
 		show_task(t->runnable[i].comm, t->runnable[i].pid, v);
 	}
-	fprintf(stderr, "\n  top cpu:     ");
+	fprintf(stderr, "%s\n  top cpu:     ", el);
 	for (int i = 0; i < t->ncpu && i < 3; i++) {
 		snprintf(v, sizeof(v), "%.2fs", t->cpu[i].cpu_s);
 		show_task(t->cpu[i].comm, t->cpu[i].pid, v);
 	}
-	fprintf(stderr, "\n  worst wakeup:");
+	fprintf(stderr, "%s\n  worst wakeup:", el);
 	if (t->worst_pid) {
 		snprintf(v, sizeof(v), "%.2f ms", t->worst_wakeup_ms);
 		show_task(t->worst_comm, t->worst_pid, v);
 	}
-	fputc('\n', stderr);
+	fprintf(stderr, "%s\n", el);
 }
 
 /*
@@ -446,9 +450,13 @@ static void show_status(const struct fts_record_health *h, int tty)
 
 	fts_loss_init(&l);
 	(void)fts_record_health_loss(h, &l);
+	/* No autowrap while drawing: a line longer than the terminal (a long task
+	 * name in the top) would take two rows and the block would drift down. */
+	if (tty)
+		fputs("\033[?7l", stderr);
 	show_cpu_lines(h, &l, tty);
 	if (h->top.enabled)
-		show_top(&h->top);
+		show_top(&h->top, tty);
 	fprintf(stderr, "%s %6.1fs  %s  %s events  %s written  lost %s%s\n", tty ? "\r" : "",
 		h->elapsed_s, fts_fmt_rate(h->events_per_s, a, sizeof(a)),
 		fts_fmt_count((double)h->events, b, sizeof(b)),
@@ -456,6 +464,8 @@ static void show_status(const struct fts_record_health *h, int tty)
 		h->counters ? fts_loss_text(&l, 0, d, sizeof(d)) : "unknown (trace-cmd)", tty ? "\033[K" : "");
 	if (tty && h->ncpus)
 		fprintf(stderr, "\033[%dA", (h->ncpus <= 16 ? h->ncpus : 1) + 1 + (h->top.enabled ? 3 : 0));
+	if (tty)
+		fputs("\033[?7h", stderr);
 	fts_loss_free(&l);
 }
 
@@ -646,7 +656,7 @@ static void show_summary(const struct fts_record_summary *s, unsigned bf)
 		fputc('\n', stderr);
 	}
 	if (h->top.enabled)
-		show_top(&h->top);
+		show_top(&h->top, 0);
 	if (h->top.enabled)
 		fprintf(stderr, "live top: decoded %llu events with %.3f s of CPU (%.2f%% of one core)%s\n",
 			(unsigned long long)h->top.events, h->top.cpu_cost_s,

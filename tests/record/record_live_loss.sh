@@ -6,7 +6,7 @@
 #     the CPUSTAT trace-cmd report --stat reads from the file; with --live_top
 #     the advice names the event that dominates.
 #  2. On a terminal a warning never lands inside the status block: the block
-#     is cleared first.
+#     is cleared first; at 80 columns the block (live top included) stays in place.
 #  3. SIGSTOP for 5 s: the loss is attributed to the stop, with its length.
 #  4. Ctrl+Z (SIGTSTP) while recording: ignored, said once, nothing lost at the
 #     default buffer, and the capture runs to its end.
@@ -58,6 +58,19 @@ if command -v script >/dev/null; then
 	[ "$w" -ge 1 ] || { cat -v tty.log; fail "no loss line on the terminal"; }
 	[ "$w" = "$clean" ] || { cat -v tty.log | tail -20; fail "$((w - clean)) of $w warnings written into the status block"; }
 	echo "ok: $w warnings on a terminal, each on a cleared line"
+fi
+# ... and at 80 columns the block, whose top lines are longer than that, stays in place
+if command -v tmux >/dev/null; then
+	sock=ftsrl-$$
+	bench 12
+	sleep 0.5
+	tmux -L $sock new-session -d -x 80 -y 24 "LANG=C '$FTS' record --record_time 7 --bf_size 32 --live_top --output tm.dat; sleep 30"
+	sleep 6
+	tmux -L $sock capture-pane -p > pane.txt
+	tmux -L $sock kill-server 2>/dev/null
+	n=$(grep -c '^  cpu0 ' pane.txt)
+	[ "$n" = 1 ] || { cat pane.txt; fail "at 80x24 the status block drifted: $n cpu0 lines on the screen"; }
+	echo "ok: at 80x24 the status block with the live top stays in place"
 fi
 
 # 3. SIGSTOP for 5 s under load with 256 KB: the loss is the stop's
