@@ -46,6 +46,7 @@ struct fts_record_opts {
 	double pidmap_interval_s;  /* rescan period with nspid; 0 = 1 s */
 	double duration_s;         /* > 0: tracing stops by itself after this long; 0 = until stopped */
 	int live_top;              /* 1: decode the streamed pages for fts_record_health's top (needs sched) */
+	int reader_nice;           /* nice of the reader and sampler threads, -20..-1; 0 = -10 */
 	struct fts_owner owner;    /* who gets the output and the pid mapping; all zero: the writer */
 };
 
@@ -95,6 +96,12 @@ struct fts_record_cpu_health {
 	uint64_t dropped;
 	uint64_t lost;             /* overrun + commit_overrun + dropped */
 	uint64_t lost_delta;       /* lost during the recorder's last sampling period */
+	uint64_t lost_stopped;     /* of @lost, lost while the recorder was stopped (SIGSTOP) */
+	double bytes_per_s;        /* ring-buffer bytes arriving per second over the last period
+				      (what was read plus what was overwritten, at the read size per event) */
+	double peak_bytes_per_s;   /* the highest @bytes_per_s so far */
+	double reader_wait_ms;     /* this CPU's reader waited for a CPU (runnable) in the last period */
+	double reader_wait_total_ms;  /* ... since the start */
 };
 
 #define FTS_RECORD_TOP_N 8
@@ -126,6 +133,8 @@ struct fts_record_top {
 	uint64_t events;           /* decoded so far */
 	uint64_t skipped_bytes;    /* not decoded, to stay within budget */
 	double cpu_cost_s;         /* the decoder's own CPU time so far */
+	char dominant[32];         /* the event with the most records decoded ("sched_stat_runtime"), or "" */
+	double dominant_share;     /* its share of all records decoded, 0..1 */
 };
 
 /*
@@ -153,6 +162,13 @@ struct fts_record_health {
 	char skipped_events[512];  /* events the kernel lacks, comma separated, or "" */
 	char fallback[256];        /* why AUTO fell back to trace-cmd, or "" */
 	struct fts_record_top top; /* the live top; top.enabled is 0 without opts.live_top */
+	/* Why events were lost (0 with trace-cmd): */
+	double stopped_s;          /* the recorder was stopped (SIGSTOP, a debugger) this long in all */
+	uint64_t lost_stopped;     /* events lost while it was stopped */
+	double reader_wait_ms;     /* the longest a reader waited for a CPU in the last period */
+	double reader_wait_worst_ms;  /* the longest a reader waited in any one period so far */
+	double reader_wait_total_ms;  /* the most any one reader waited in all */
+	int reader_nice;           /* the nice the readers run at */
 };
 
 /* How fts_record_stop ends the capture; each mode does less than the one before. */
@@ -274,6 +290,18 @@ void fts_record_health_release(struct fts_record_health *h);
  * Returns 0 or -ENOMEM.
  */
 int fts_record_health_loss(const struct fts_record_health *h, struct fts_loss *out);
+
+/**
+ * fts_record_advice_kb - a per-CPU buffer that would have kept up
+ * @h: a snapshot (after loss)
+ * @cur_kb: the buffer size in use, KB per CPU
+ *
+ * The fastest CPU's peak arrival rate times 2 s of reader stall, rounded up
+ * to a power of two, at least twice @cur_kb, at most 4194304.
+ *
+ * Returns KB per CPU.
+ */
+unsigned fts_record_advice_kb(const struct fts_record_health *h, unsigned cur_kb);
 
 /**
  * fts_record_worst_cpus - order a snapshot's CPUs worst first

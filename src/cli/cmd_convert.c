@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* cmd_convert.c - `ftscope convert`: a trace -> ftrace_data.db or Chrome JSON. */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "kit/kit.h"
+#include "front/fmt.h"
 #include "front/msg.h"
 #include "cli/opts.h"
 #include "front/fmt.h"
@@ -158,16 +161,104 @@ static void die_by(int sig)
 	raise(sig);
 }
 
+/*
+ * The progress line. The readers report every so many lines or events, which
+ * on a slow stage can be seconds apart (2.3 s on a 47 MB text): a ticker
+ * thread redraws the last report every 250 ms with the time moved on, so the
+ * line never stands still. Both draw under @lock.
+ */
 struct progress {
 	int on;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct fts_progress last;  /* the last report (its unit is a static string) */
+	int have;
+	uint64_t last_ms;          /* when it came */
+	int quit;
+	pthread_t ticker;
+	int ticking;
 };
 
-/* One line, redrawn in place: the stage, then bytes, rate and ETA while reading a trace. */
+/* The line for report @p at @el seconds: the stage and the time, then what the stage knows. */
+static void draw(const struct fts_progress *p, double el)
+{
+	char buf[160], t[FTS_FMT_LEN], d[FTS_FMT_LEN], tot[FTS_FMT_LEN], r[FTS_FMT_LEN], n[FTS_FMT_LEN],
+	     e[FTS_FMT_LEN];
+
+	fts_fmt_duration(el, t, sizeof(t));
+	if (p->stage == FTS_STAGE_READ && p->total && p->unit && !strcmp(p->unit, "bytes")) {
+		snprintf(buf, sizeof(buf), "%-6s %s of %s  %s  %s events  %s  ETA %s",
+			 fts_stage_name(p->stage), fts_fmt_bytes((double)p->done, d, sizeof(d)),
+			 fts_fmt_bytes((double)p->total, tot, sizeof(tot)), t,
+			 fts_fmt_count((double)p->events, n, sizeof(n)),
+			 fts_fmt_rate(el > 0 ? (double)p->events / el : 0, r, sizeof(r)),
+			 fts_fmt_eta((double)p->done, (double)p->total, el, e, sizeof(e)));
+	} else if (p->items) {
+		snprintf(buf, sizeof(buf), "%-6s %s items  %s", fts_stage_name(p->stage),
+			 fts_fmt_count((double)p->items, d, sizeof(d)), t);
+	} else {
+		snprintf(buf, sizeof(buf), "%-6s %s", fts_stage_name(p->stage), t);
+	}
+	fprintf(stderr, "\r  %-76s", buf);
+}
+
+static void *tick_main(void *arg)
+{
+	struct progress *pr = arg;
+
+	pthread_mutex_lock(&pr->lock);
+	while (!pr->quit) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += 250000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&pr->wake, &pr->lock, &until);
+		if (!pr->quit && pr->have)
+			draw(&pr->last, pr->last.elapsed_s +
+					(double)(fts__clock_mono_ms() - pr->last_ms) / 1000);
+	}
+	pthread_mutex_unlock(&pr->lock);
+	return NULL;
+}
+
+/* Start the ticker (best effort: without it the line moves at each report). */
+static void progress_start(struct progress *pr)
+{
+	pthread_condattr_t ca;
+
+	pthread_mutex_init(&pr->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&pr->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	pr->ticking = pr->on && fts__thread_start(&pr->ticker, NULL, tick_main, pr) == 0;
+}
+
+/* Stop the ticker and clear the line. */
+static void progress_end(struct progress *pr)
+{
+	if (pr->ticking) {
+		pthread_mutex_lock(&pr->lock);
+		pr->quit = 1;
+		pthread_cond_signal(&pr->wake);
+		pthread_mutex_unlock(&pr->lock);
+		pthread_join(pr->ticker, NULL);
+		pr->ticking = 0;
+	}
+	if (pr->on)
+		fprintf(stderr, "\r%78s\r", "");
+	pthread_cond_destroy(&pr->wake);
+	pthread_mutex_destroy(&pr->lock);
+}
+
+/* The pipeline's report: cancel on a signal, else remember and draw it. */
 static int on_progress(void *ctx, const struct fts_progress *p)
 {
 	struct progress *pr = ctx;
-	double el = p->elapsed_s, rate, eta = 0;
-	char buf[96];
 
 	/* first: a signal from here on either sees polled == 0 or is seen below */
 	polled = p->stage < FTS_STAGE_FINISH;
@@ -175,20 +266,12 @@ static int on_progress(void *ctx, const struct fts_progress *p)
 		return 1;
 	if (!pr->on)
 		return 0;
-	if (p->stage == FTS_STAGE_READ && p->total && p->unit && !strcmp(p->unit, "bytes")) {
-		rate = el > 0 ? (double)p->events / el : 0;
-		if (p->done && p->total > p->done)
-			eta = el * (double)(p->total - p->done) / (double)p->done;
-		snprintf(buf, sizeof(buf), "%-6s %7.1f / %.1f MB  %6.2f M events/s  ETA %3.0f s",
-			 fts_stage_name(p->stage), (double)p->done / 1e6, (double)p->total / 1e6,
-			 rate / 1e6, eta);
-	} else if (p->items) {
-		snprintf(buf, sizeof(buf), "%-6s %llu items", fts_stage_name(p->stage),
-			 (unsigned long long)p->items);
-	} else {
-		snprintf(buf, sizeof(buf), "%s", fts_stage_name(p->stage));
-	}
-	fprintf(stderr, "\r  %-68s", buf);
+	pthread_mutex_lock(&pr->lock);
+	pr->last = *p;
+	pr->have = 1;
+	pr->last_ms = fts__clock_mono_ms();
+	draw(p, p->elapsed_s);
+	pthread_mutex_unlock(&pr->lock);
 	return 0;
 }
 
@@ -340,13 +423,13 @@ int fts_cmd_convert(int argc, char **argv)
 	prog.on = !quiet && isatty(STDERR_FILENO);
 	o.progress = on_progress;
 	o.progress_ctx = &prog;
+	progress_start(&prog);
 	o.probe_helper = fts_front_probe_helper();
 	fts_front_output_owner(&o.owner);
 	polled = 1;
 	rc = fts_convert(&o, &res, &err);
 	polled = 0;
-	if (prog.on)
-		fprintf(stderr, "\r%72s\r", "");
+	progress_end(&prog);
 	/* no output after a signal: die by it; a run that completed first stands */
 	if (rc && stop_sig)
 		die_by(stop_sig);

@@ -3,7 +3,10 @@
  * cmd_record.c - `ftscope record`: the reference recorder's flags over the
  * recorder API, a compact live status, and stopping on --record_time,
  * Ctrl+C, SIGTERM and SIGHUP. During the stop a second Ctrl+C skips the
- * drain and a third cuts the file short (still valid).
+ * drain and a third cuts the file short (still valid). Ctrl+Z (SIGTSTP) is
+ * ignored while recording: a stopped recorder stops reading while the kernel
+ * keeps writing, so the buffers overflow; a SIGSTOP, which cannot be
+ * ignored, is found by the recorder's sampler and its loss attributed to it.
  *
  * parse_args -> start -> status_loop -> finish_and_report.
  */
@@ -12,6 +15,7 @@
 #include "front/msg.h"
 #include "front/process.h"
 #include "cli/opts.h"
+#include "cli/record_loss.h"
 #include "front/term_safe.h"
 #ifdef FTS_HAVE_TUI
 #include "tui/tui.h"
@@ -34,6 +38,20 @@
 static volatile sig_atomic_t g_stop_signal;
 static volatile sig_atomic_t g_stop_count;
 static volatile sig_atomic_t g_hangup;
+static volatile sig_atomic_t g_tstp;      /* Ctrl+Z arrived while recording */
+static volatile sig_atomic_t g_cont;      /* continued after a stop */
+
+static void on_tstp(int sig)
+{
+	(void)sig;
+	g_tstp = 1;
+}
+
+static void on_cont(int sig)
+{
+	(void)sig;
+	g_cont = 1;
+}
 
 static void on_signal(int sig)
 {
@@ -44,7 +62,7 @@ static void on_signal(int sig)
 }
 
 enum { O_CPU = 1, O_OUTPUT, O_TIME, O_BF, O_BACKEND, O_SCHED, O_IRQ, O_FUTEX, O_NSPID,
-       O_PIDMAP, O_QUIET, O_TOP, O_TUI, O_HELP };
+       O_PIDMAP, O_QUIET, O_TOP, O_TUI, O_HELP, O_EVENTS, O_READER_NICE };
 
 static const struct fts_opt_spec record_opts[] = {
 	{ "cpu", 0, 1, O_CPU },
@@ -55,6 +73,8 @@ static const struct fts_opt_spec record_opts[] = {
 	{ "sched", 0, 1, O_SCHED },
 	{ "irq", 0, 1, O_IRQ },
 	{ "futex", 0, 1, O_FUTEX },
+	{ "events", 0, 1, O_EVENTS },
+	{ "reader_nice", 0, 1, O_READER_NICE },
 	{ "NSpid", 0, 0, O_NSPID },
 	{ "nspid", 0, 0, O_NSPID },
 	{ "pid_mapping", 0, 1, O_PIDMAP },
@@ -71,6 +91,11 @@ struct record_args {
 	long long record_time;
 	int quiet;
 	int tui;
+	int groups;                   /* --sched/--irq/--futex given */
+	int events;                   /* --events given */
+	struct fts_events_choice ev;
+	char exclude[1024];
+	struct sigaction old_tstp;    /* SIGTSTP's disposition before recording */
 	char txtbuf[4096];
 };
 
@@ -88,16 +113,24 @@ static void usage(FILE *f)
 		"  --sched 0|1         scheduler events (default 1)\n"
 		"  --irq 0|1           hard and soft irq events (default 1)\n"
 		"  --futex 0|1         futex syscall events, when the kernel has them (default 0)\n"
+		"  --events LIST       events instead of --sched/--irq/--futex, left to right: a group\n"
+		"                      (sched, irq, futex) adds its events, system:event adds one,\n"
+		"                      -system:event (or -event, -group) removes; e.g.\n"
+		"                      sched,irq,-sched:sched_stat_runtime\n"
+		"  --reader_nice N     nice of the threads that read the ring buffers, -20..-1\n"
+		"                      (default -10); lower when they wait for a CPU and lose events\n"
 		"  --NSpid             also write the host pid -> container pid mapping\n"
 		"  --pid_mapping FILE  where it goes (default pid_mapping.json beside the output)\n"
 		"  --quiet             no live status, only warnings and the summary\n"
 		"  --live_top          also show the tasks waiting and running most, and the worst\n"
 		"                      wakeup latency, over the last 5 s (decoded from the capture)\n"
 		"  --tui               the interactive setup screen, pre-filled with these options\n"
-		"  --list-events [GROUP...]  print the tracefs events (system/event, one a line)\n"
-		"                      of GROUPs sched, irq, futex (default: sched irq, what a\n"
-		"                      default recording enables) and exit; nothing is recorded\n\n"
-		"Stops on --record_time, Ctrl+C, SIGTERM or SIGHUP and saves a complete file.\n"
+		"  --list-events [LIST...]  print the tracefs events (system/event, one a line)\n"
+		"                      that --events LIST would record (a group name is a LIST;\n"
+		"                      default: sched irq, what a default recording enables) and\n"
+		"                      exit; nothing is recorded\n\n"
+		"Stops on --record_time, Ctrl+C, SIGTERM or SIGHUP and saves a complete file;\n"
+		"Ctrl+Z is ignored while recording (a stopped recorder loses events).\n"
 		"While stopping, Ctrl+C again skips draining; a third cuts the file short (still valid).\n"
 		"Exit status: 0 saved, 1 error, 2 bad arguments, 3 saved but cut short by a disk error.\n");
 }
@@ -184,7 +217,27 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 				return 2;
 			}
 			break;
+		case O_EVENTS: {
+			char msg[512];
+
+			if (fts_parse_events(p.arg, &a->ev, msg, sizeof(msg))) {
+				say("--events: %s", msg);
+				*exit_now = 1;
+				return 2;
+			}
+			a->events = 1;
+			break;
+		}
+		case O_READER_NICE:
+			if (fts_parse_int(p.arg, &v) || v < -20 || v > -1) {
+				say("--reader_nice takes -20..-1 (lower gives the readers more CPU), not '%s'", p.arg);
+				*exit_now = 1;
+				return 2;
+			}
+			a->o.reader_nice = (int)v;
+			break;
 		case O_SCHED: case O_IRQ: case O_FUTEX:
+			a->groups = 1;
 			if (parse_bool(id == O_SCHED ? "sched" : id == O_IRQ ? "irq" : "futex", p.arg,
 				       id == O_SCHED ? &a->o.sched : id == O_IRQ ? &a->o.irq : &a->o.futex)) {
 				*exit_now = 1;
@@ -209,6 +262,19 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 		*exit_now = 1;
 		return 2;
 	}
+	if (a->events && a->groups) {
+		say("--events replaces --sched, --irq and --futex; give one or the other");
+		*exit_now = 1;
+		return 2;
+	}
+	if (a->events && fts_events_apply(&a->ev, &a->o.sched, &a->o.irq, &a->o.futex, a->exclude,
+					  sizeof(a->exclude))) {
+		say("--events selects no events");
+		*exit_now = 1;
+		return 2;
+	}
+	if (a->events && a->exclude[0])
+		a->o.exclude = a->exclude;
 	if (debugfs)
 		a->o.output = a->o.output ? rewrite_txt(a->o.output, a->txtbuf, sizeof(a->txtbuf)) : "trace.txt";
 	if (a->record_time > 0)
@@ -216,7 +282,8 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 	return 0;
 }
 
-static void install_signals(void)
+/* @old_tstp: SIGTSTP's disposition before, put back by restore_tstp. */
+static void install_signals(struct sigaction *old_tstp)
 {
 	struct sigaction sa;
 
@@ -226,8 +293,33 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_tstp;
+	sigaction(SIGTSTP, &sa, old_tstp);
+	sa.sa_handler = on_cont;
+	sigaction(SIGCONT, &sa, NULL);
 	/* A dropped SSH session turns terminal writes into EPIPE/EIO, not a kill. */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Capture over, stopping: Ctrl+Z does what it did before (the kernel no longer writes). */
+static void restore_tstp(const struct sigaction *old_tstp)
+{
+	sigaction(SIGTSTP, old_tstp, NULL);
+}
+
+/* An event --events named one by one that this kernel lacks; NULL when all are there. */
+static const char *missing_named(const struct record_args *a, const struct fts_record_caps *caps)
+{
+	if (!a->events || !caps->root || !caps->tracefs_mounted)
+		return NULL;   /* unknown here; fts_record_start says what it finds */
+	for (int i = 0; fts_events_name(i); i++) {
+		if (!(a->ev.named >> i & 1))
+			continue;
+		for (int k = 0; k < caps->nevents; k++)
+			if (!strcmp(caps->events[k].name, fts_events_name(i)) && !caps->events[k].available)
+				return fts_events_name(i);
+	}
+	return NULL;
 }
 
 /* Validate before starting: a bad CPU list is a usage error (2), not a failure (1). */
@@ -237,13 +329,19 @@ static int start(struct record_args *a, struct fts_recorder **r)
 	struct fts_err err = { 0 };
 	struct fts_record_health h;
 	int rc = fts_record_probe(&a->o, &caps, &err);
+	const char *missing = rc ? NULL : missing_named(a, &caps);
 
 	fts_record_caps_release(&caps);
 	if (rc) {
 		say("%s", err.msg);
 		return rc == -EINVAL ? 2 : 1;
 	}
-	install_signals();
+	if (missing) {
+		say("--events: this kernel has no event %s (it is not in %s/available_events); leave it out",
+		    missing, caps.tracing_dir);
+		return 2;
+	}
+	install_signals(&a->old_tstp);
 	rc = fts_record_start(&a->o, r, &err);
 	if (rc) {
 		say("%s%s", err.msg, fts_opts_output_hint(rc, err.msg, a->o.output));
@@ -264,18 +362,32 @@ static int start(struct record_args *a, struct fts_recorder **r)
 	return 0;
 }
 
-static void show_cpu_lines(const struct fts_record_health *h)
+/* One CPU's loss in the loss model's words ("0" only when nothing was lost). */
+static const char *cpu_lost(const struct fts_loss *l, const struct fts_record_health *h, int i,
+			    char *buf, size_t n)
 {
-	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN];
+	int cpu = h->cpu[i].cpu;
+
+	if (!h->counters)
+		return "?";
+	if (cpu < l->ncpu)
+		return fts_loss_cpu_text(&l->cpu[cpu], buf, n);
+	return "0";
+}
+
+static void show_cpu_lines(const struct fts_record_health *h, const struct fts_loss *l, int tty)
+{
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN], d[96];
+	const char *cr = tty ? "\r" : "", *el = tty ? "\033[K" : "";
 
 	if (h->ncpus <= 16) {
 		for (int i = 0; i < h->ncpus; i++) {
 			const struct fts_record_cpu_health *ch = &h->cpu[i];
-			fprintf(stderr, "  cpu%-3d %10s %9s ev  %10s  fill %3.0f%%  lost %llu\n", ch->cpu,
+			fprintf(stderr, "%s  cpu%-3d %10s %9s ev  %10s  fill %3.0f%%  lost %s%s\n", cr, ch->cpu,
 				fts_fmt_rate(ch->events_per_s, a, sizeof(a)),
 				fts_fmt_count((double)ch->events, b, sizeof(b)),
 				fts_fmt_bytes((double)ch->bytes_written, c, sizeof(c)), ch->fill * 100,
-				(unsigned long long)ch->lost);
+				cpu_lost(l, h, i, d, sizeof(d)), el);
 		}
 		return;
 	}
@@ -283,11 +395,11 @@ static void show_cpu_lines(const struct fts_record_health *h)
 	{
 		int worst[3], n = fts_record_worst_cpus(h, worst, 3);
 
-		fprintf(stderr, "  worst:");
+		fprintf(stderr, "%s  worst:", cr);
 		for (int k = 0; k < n; k++)
-			fprintf(stderr, " cpu%d fill %.0f%% lost %llu;", h->cpu[worst[k]].cpu,
-				h->cpu[worst[k]].fill * 100, (unsigned long long)h->cpu[worst[k]].lost);
-		fputc('\n', stderr);
+			fprintf(stderr, " cpu%d fill %.0f%% lost %s;", h->cpu[worst[k]].cpu,
+				h->cpu[worst[k]].fill * 100, cpu_lost(l, h, worst[k], d, sizeof(d)));
+		fprintf(stderr, "%s\n", el);
 	}
 }
 
@@ -299,73 +411,114 @@ static void show_task(const char *comm, int pid, const char *value)
 	fprintf(stderr, "(%d) %s", pid, value);
 }
 
-/* Three lines: most Runnable, most CPU, worst wakeup latency. */
-static void show_top(const struct fts_record_top *t)
+/*
+ * Three lines: most Runnable, most CPU, worst wakeup latency. @tty: each line
+ * clears what an earlier, longer one left (the live block is redrawn in place).
+ */
+static void show_top(const struct fts_record_top *t, int tty)
 {
+	const char *el = tty ? "\033[K" : "";
 	char v[FTS_FMT_LEN];
 
-	fprintf(stderr, "  top runnable:");
+	fprintf(stderr, "%s  top runnable:", tty ? "\r" : "");
 	for (int i = 0; i < t->nrunnable && i < 3; i++) {
 		snprintf(v, sizeof(v), "%.2fs", t->runnable[i].runnable_s);
 		show_task(t->runnable[i].comm, t->runnable[i].pid, v);
 	}
-	fprintf(stderr, "\n  top cpu:     ");
+	fprintf(stderr, "%s\n  top cpu:     ", el);
 	for (int i = 0; i < t->ncpu && i < 3; i++) {
 		snprintf(v, sizeof(v), "%.2fs", t->cpu[i].cpu_s);
 		show_task(t->cpu[i].comm, t->cpu[i].pid, v);
 	}
-	fprintf(stderr, "\n  worst wakeup:");
+	fprintf(stderr, "%s\n  worst wakeup:", el);
 	if (t->worst_pid) {
 		snprintf(v, sizeof(v), "%.2f ms", t->worst_wakeup_ms);
 		show_task(t->worst_comm, t->worst_pid, v);
 	}
-	fputc('\n', stderr);
-}
-
-static void show_status(const struct fts_record_health *h, int tty)
-{
-	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN];
-
-	show_cpu_lines(h);
-	if (h->top.enabled)
-		show_top(&h->top);
-	fprintf(stderr, "%s %6.1fs  %s  %s events  %s written  lost %llu\n", tty ? "\r" : "",
-		h->elapsed_s, fts_fmt_rate(h->events_per_s, a, sizeof(a)),
-		fts_fmt_count((double)h->events, b, sizeof(b)),
-		fts_fmt_bytes((double)h->bytes_written, c, sizeof(c)), (unsigned long long)h->lost);
-	if (tty && h->ncpus)
-		fprintf(stderr, "\033[%dA", (h->ncpus <= 16 ? h->ncpus : 1) + 1 + (h->top.enabled ? 3 : 0));
-}
-
-/* Every loss not yet reported, by CPU (against what this caller saw last). */
-static void show_loss(const struct fts_record_health *h, uint64_t *reported, int n, unsigned bf)
-{
-	for (int i = 0; i < h->ncpus && i < n; i++) {
-		const struct fts_record_cpu_health *c = &h->cpu[i];
-
-		if (c->lost <= reported[i])
-			continue;
-		fprintf(stderr, "ftscope record: LOST %llu events on CPU %d (ring buffer full: overrun %llu, "
-			"commit overrun %llu, dropped %llu); try a bigger --bf_size (now %u KB) or fewer "
-			"CPUs/events\n", (unsigned long long)(c->lost - reported[i]), c->cpu,
-			(unsigned long long)c->overrun, (unsigned long long)c->commit_overrun,
-			(unsigned long long)c->dropped, bf);
-		reported[i] = c->lost;
-	}
+	fprintf(stderr, "%s\n", el);
 }
 
 /*
- * Until a signal, the recorder's own deadline or a failure: loss as soon as
- * the recorder samples it, the status every 0.5 s on a terminal and every
+ * The status block; on a terminal every line is cleared as it is drawn and
+ * the cursor goes back to the block's first line, so the next block (or a
+ * warning, after clearing) replaces it.
+ */
+static void show_status(const struct fts_record_health *h, int tty)
+{
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN], d[256];
+	struct fts_loss l;
+
+	fts_loss_init(&l);
+	(void)fts_record_health_loss(h, &l);
+	/* No autowrap while drawing: a line longer than the terminal (a long task
+	 * name in the top) would take two rows and the block would drift down. */
+	if (tty)
+		fputs("\033[?7l", stderr);
+	show_cpu_lines(h, &l, tty);
+	if (h->top.enabled)
+		show_top(&h->top, tty);
+	fprintf(stderr, "%s %6.1fs  %s  %s events  %s written  lost %s%s\n", tty ? "\r" : "",
+		h->elapsed_s, fts_fmt_rate(h->events_per_s, a, sizeof(a)),
+		fts_fmt_count((double)h->events, b, sizeof(b)),
+		fts_fmt_bytes((double)h->bytes_written, c, sizeof(c)),
+		h->counters ? fts_loss_text(&l, 0, d, sizeof(d)) : "unknown (trace-cmd)", tty ? "\033[K" : "");
+	if (tty && h->ncpus)
+		fprintf(stderr, "\033[%dA", (h->ncpus <= 16 ? h->ncpus : 1) + 1 + (h->top.enabled ? 3 : 0));
+	if (tty)
+		fputs("\033[?7h", stderr);
+	fts_loss_free(&l);
+}
+
+/* What the status loop remembers between samples. */
+struct live {
+	int tty;
+	struct fts_rec_warn warn;
+	int said_tstp;
+	uint64_t last_sample;
+};
+
+/*
+ * Loss since the last line, at most one line every FTS_REC_WARN_EVERY_MS (a
+ * stop is said at once). On a terminal the status block is cleared first and
+ * redrawn after, so a warning never lands inside it.
+ */
+static void show_loss(struct live *lv, const struct fts_record_health *h, int quiet)
+{
+	char line[1024];
+
+	if (fts_rec_warn_line(&lv->warn, h, fts__clock_mono_ms(), line, sizeof(line)) != 1)
+		return;
+	if (lv->tty)
+		fprintf(stderr, "\r\033[J");
+	say("%s", line);
+	if (lv->tty && !quiet)
+		show_status(h, 1);
+}
+
+/* Ctrl+Z, once: why it did nothing. */
+static void show_tstp(struct live *lv, const struct fts_record_health *h, int quiet)
+{
+	if (!g_tstp || lv->said_tstp)
+		return;
+	lv->said_tstp = 1;
+	if (lv->tty)
+		fprintf(stderr, "\r\033[J");
+	say("Ctrl+Z is ignored while recording (a stopped recorder loses events); Ctrl+C stops and saves");
+	if (lv->tty && !quiet)
+		show_status(h, 1);
+}
+
+/*
+ * Until a signal, the recorder's own deadline or a failure: loss as it is
+ * sampled (rate-limited), the status every 0.5 s on a terminal and every
  * 5 s otherwise (logs, pipes, nohup).
  */
 static void status_loop(struct fts_recorder *r, const struct record_args *a)
 {
-	int tty = isatty(2) && !a->quiet;
-	uint64_t next_status = fts__clock_mono_ms(), *reported = NULL, last_sample = 0;
-	unsigned bf = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;
-	int nrep = 0;
+	struct live lv = { .tty = isatty(2) && !a->quiet };
+	uint64_t next_status = fts__clock_mono_ms();
 
+	lv.warn.bf_kb = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;
 	while (!g_stop_signal) {
 		struct fts_record_health h;
 		int stop;
@@ -373,18 +526,24 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
 		if (fts_record_health(r, &h))
 			continue;
-		if (!reported && h.ncpus && (reported = calloc((size_t)h.ncpus, sizeof(*reported))))
-			nrep = h.ncpus;
-		if (!g_hangup && reported && h.sample != last_sample)
-			show_loss(&h, reported, nrep, bf);
-		last_sample = h.sample;
+		if (!g_hangup) {
+			show_tstp(&lv, &h, a->quiet);
+			if (h.sample != lv.last_sample)
+				show_loss(&lv, &h, a->quiet);
+		}
+		lv.last_sample = h.sample;
+		/* Continued after a stop: the terminal may have been used meanwhile; redraw now. */
+		if (g_cont) {
+			g_cont = 0;
+			next_status = 0;
+		}
 		if (!g_hangup && !a->quiet && fts__clock_mono_ms() >= next_status) {
-			show_status(&h, tty);
-			next_status = fts__clock_mono_ms() + (tty ? 500 : 5000);
+			show_status(&h, lv.tty);
+			next_status = fts__clock_mono_ms() + (lv.tty ? 500 : 5000);
 		}
 		stop = h.done || h.failed;
 		if (h.failed && !g_hangup) {
-			if (tty)
+			if (lv.tty)
 				fprintf(stderr, "\033[J");
 			say("%s; stopping and saving what was recorded", h.failure);
 		}
@@ -392,9 +551,9 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 		if (stop)
 			break;
 	}
-	free(reported);
-	if (tty && !g_hangup)
-		fprintf(stderr, "\033[J");
+	fts_rec_warn_free(&lv.warn);
+	if (lv.tty && !g_hangup)
+		fprintf(stderr, "\r\033[J");
 }
 
 /* Not a terminal: the last figures too, so a log ends with them. */
@@ -414,6 +573,9 @@ struct stop_view {
 	int count_at_stop;
 	enum fts_record_stop_mode said;
 	long delay_ms;                /* test hook: a slow stop, to send Ctrl+C during it */
+	enum fts_record_stage stage;  /* the stage @stage_ms belongs to */
+	uint64_t stage_ms;            /* when it began */
+	uint64_t start_ms;            /* when the stop began */
 };
 
 static enum fts_record_stop_mode on_progress(const struct fts_record_progress *p, void *arg)
@@ -434,58 +596,80 @@ static enum fts_record_stop_mode on_progress(const struct fts_record_progress *p
 		v->said = m;
 	}
 	if (v->tty) {
-		char a[FTS_FMT_LEN], b[FTS_FMT_LEN];
+		char a[FTS_FMT_LEN], b[FTS_FMT_LEN], t[FTS_FMT_LEN], e[FTS_FMT_LEN];
+		uint64_t now = fts__clock_mono_ms();
 
+		if (p->stage != v->stage || !v->stage_ms) {
+			v->stage = p->stage;
+			v->stage_ms = now;
+		}
+		/* the time since the stop began always moves, whatever the stage knows */
+		fts_fmt_duration((double)(now - v->start_ms) / 1000, t, sizeof(t));
 		if (p->stage == FTS_REC_STAGE_RENDER)
-			fprintf(stderr, "\r\033[K  %s: %s events", stage[p->stage],
-				fts_fmt_count((double)p->done, a, sizeof(a)));
+			fprintf(stderr, "\r\033[K  %s: %s events  %s", stage[p->stage],
+				fts_fmt_count((double)p->done, a, sizeof(a)), t);
 		else if (p->total)
-			fprintf(stderr, "\r\033[K  %s: %s of %s", stage[p->stage],
+			fprintf(stderr, "\r\033[K  %s: %s of %s  %s  ETA %s", stage[p->stage],
 				fts_fmt_bytes((double)p->done, a, sizeof(a)),
-				fts_fmt_bytes((double)p->total, b, sizeof(b)));
+				fts_fmt_bytes((double)p->total, b, sizeof(b)), t,
+				fts_fmt_eta((double)p->done, (double)p->total, (double)(now - v->stage_ms) / 1000,
+					    e, sizeof(e)));
 		else
-			fprintf(stderr, "\r\033[K  %s: %s", stage[p->stage], fts_fmt_bytes((double)p->done, a, sizeof(a)));
+			fprintf(stderr, "\r\033[K  %s: %s  %s", stage[p->stage],
+				fts_fmt_bytes((double)p->done, a, sizeof(a)), t);
 	}
 	return m;
 }
 
 static void show_summary(const struct fts_record_summary *s, unsigned bf)
 {
-	char a[FTS_FMT_LEN], b[FTS_FMT_LEN];
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], lost[256], one[96], advice[768];
+	const struct fts_record_health *h = &s->health;
+	struct fts_loss l;
 
-	fprintf(stderr, "recorded %.1f s, %s events, %llu lost, ", s->duration_s,
-		fts_fmt_count((double)s->health.events, a, sizeof(a)), (unsigned long long)s->health.lost);
+	fts_loss_init(&l);
+	(void)fts_record_health_loss(h, &l);
+	fprintf(stderr, "recorded %.1f s, %s events, lost %s, ", s->duration_s,
+		fts_fmt_count((double)h->events, a, sizeof(a)),
+		h->counters ? fts_loss_text(&l, 0, lost, sizeof(lost)) : "unknown");
 	fts_fputs_safe(stderr, s->output);
 	fprintf(stderr, " (%s)\n", fts_fmt_bytes((double)s->file_size, b, sizeof(b)));
-	for (int i = 0; s->health.cpu && i < s->health.ncpus; i++)
-		fprintf(stderr, "  cpu%-3d %10llu events  %10llu lost  %s streamed\n", s->health.cpu[i].cpu,
-			(unsigned long long)s->health.cpu[i].events, (unsigned long long)s->health.cpu[i].lost,
-			fts_fmt_bytes((double)s->health.cpu[i].bytes_written, a, sizeof(a)));
-	if (!s->health.counters)
+	/* The same counters the trace.dat stores (CPUSTAT), taken after tracing stopped. */
+	for (int i = 0; h->cpu && i < h->ncpus; i++)
+		fprintf(stderr, "  cpu%-3d %10llu events  lost %-10s %s streamed\n", h->cpu[i].cpu,
+			(unsigned long long)h->cpu[i].events, cpu_lost(&l, h, i, one, sizeof(one)),
+			fts_fmt_bytes((double)h->cpu[i].bytes_written, a, sizeof(a)));
+	if (!h->counters)
 		fprintf(stderr, "  (trace-cmd keeps no live counters: loss is not known here; "
-			"trace-cmd report shows it)\n");
-	if (s->health.lost)
-		fprintf(stderr, "warning: %llu events were lost (total_loss_counters); increase --bf_size "
-			"(now %u KB) or record fewer CPUs/events\n", (unsigned long long)s->health.lost, bf);
+			"trace-cmd report --stat shows it)\n");
+	if (h->reader_wait_total_ms >= 1)
+		fprintf(stderr, "  the readers waited for a CPU up to %.2f s in one 0.5 s period, %.1f s in all "
+			"(nice %d)\n", h->reader_wait_worst_ms / 1000, h->reader_wait_total_ms / 1000,
+			h->reader_nice);
+	if (fts_loss_any(&l))
+		fprintf(stderr, "warning: lost %s; %s\n", fts_loss_text(&l, 3, lost, sizeof(lost)),
+			fts_rec_advice(h, bf, h->reader_wait_worst_ms, advice, sizeof(advice)));
+	fts_loss_free(&l);
 	if (s->pid_mapping[0]) {
 		fprintf(stderr, "pid mapping: ");
 		fts_fputs_safe(stderr, s->pid_mapping);
 		fputc('\n', stderr);
 	}
-	if (s->health.top.enabled)
-		show_top(&s->health.top);
-	if (s->health.top.enabled)
+	if (h->top.enabled)
+		show_top(&h->top, 0);
+	if (h->top.enabled)
 		fprintf(stderr, "live top: decoded %llu events with %.3f s of CPU (%.2f%% of one core)%s\n",
-			(unsigned long long)s->health.top.events, s->health.top.cpu_cost_s,
-			s->duration_s > 0 ? 100 * s->health.top.cpu_cost_s / s->duration_s : 0,
-			s->health.top.skipped_bytes ? "; it skipped pages to stay within budget" : "");
+			(unsigned long long)h->top.events, h->top.cpu_cost_s,
+			s->duration_s > 0 ? 100 * h->top.cpu_cost_s / s->duration_s : 0,
+			h->top.skipped_bytes ? "; it skipped pages to stay within budget" : "");
 	if (s->cut)
 		say("the file was cut short on request; it holds what was copied until then");
 }
 
 static int finish_and_report(struct fts_recorder *r, const struct record_args *a)
 {
-	struct stop_view v = { isatty(2) && !a->quiet, (int)g_stop_count, FTS_STOP_DRAIN, 0 };
+	struct stop_view v = { isatty(2) && !a->quiet, (int)g_stop_count, FTS_STOP_DRAIN, 0,
+			       FTS_REC_STAGE_DRAIN, 0, fts__clock_mono_ms() };
 	struct fts_record_summary sum;
 	struct fts_err err = { 0 };
 	unsigned bf = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;
@@ -519,39 +703,29 @@ static int finish_and_report(struct fts_recorder *r, const struct record_args *a
 	return rc ? 1 : (sum.truncated ? 3 : 0);
 }
 
-/* The event table's "system/event" names of the groups in @groups (none: sched, irq). */
-static int list_events(int ngroups, char **groups)
+/*
+ * The event table's "system/event" names chosen by @specs, each an --events
+ * list (a group name is one): their union, in table order; none: sched, irq.
+ */
+static int list_events(int nspecs, char **specs)
 {
-#define LIST_EV(kind, group, sys, name, ...) { #group, sys "/" name },
-	static const struct { const char *group, *event; } table[] = { FTS_EVENT_TABLE(LIST_EV) };
-#undef LIST_EV
-	static const char *const defaults[] = { "sched", "irq" };
-	const char *const *want = (const char *const *)groups;
-	int n = ngroups;
+	struct fts_events_choice all = { 0, 0 };
+	char msg[512];
 
-	if (!n) {
-		want = defaults;
-		n = 2;
-	}
-	for (int g = 0; g < n; g++) {
-		int known = 0;
+	for (int i = 0; i < nspecs; i++) {
+		struct fts_events_choice c;
 
-		for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-			known |= !strcmp(table[i].group, want[g]);
-		if (!known) {
-			say("--list-events: no event group '%s' (sched, irq, futex)", want[g]);
+		if (fts_parse_events(specs[i], &c, msg, sizeof(msg))) {
+			say("--list-events: %s", msg);
 			return 2;
 		}
+		all.chosen |= c.chosen;
 	}
-	/* in table order, each event once however the groups were given */
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		for (int g = 0; g < n; g++) {
-			if (!strcmp(table[i].group, want[g])) {
-				printf("%s\n", table[i].event);
-				break;
-			}
-		}
-	}
+	if (!nspecs && fts_parse_events("sched,irq", &all, msg, sizeof(msg)))
+		return 1;
+	for (int i = 0; fts_events_name(i); i++)
+		if (all.chosen >> i & 1)
+			printf("%s\n", fts_events_name(i));
 	return fflush(stdout) ? 1 : 0;
 }
 
@@ -582,6 +756,7 @@ int fts_cmd_record(int argc, char **argv)
 	/* The status and the stop must not starve behind a loaded machine. Best effort. */
 	(void)setpriority(PRIO_PROCESS, 0, -10);
 	status_loop(r, &a);
+	restore_tstp(&a.old_tstp);
 	final_status(r, &a);
 	return finish_and_report(r, &a);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/opts.h"
 #include "front/msg.h"
+#include <ftscope/event.h>
 
 #include <ctype.h>
 #include <errno.h>
@@ -146,4 +147,115 @@ const char *fts_opts_output_hint(int rc, const char *msg, const char *output)
 	if (!output || strncmp(msg, output, strlen(output)) != 0)
 		return "";
 	return " (choose another --output)";
+}
+
+/* ---- record --events ------------------------------------------------------ */
+
+#define EV_ROW(kind, group, sys, name, ...) { #group, sys "/" name },
+static const struct { const char *group, *event; } ev_table[] = { FTS_EVENT_TABLE(EV_ROW) };
+#undef EV_ROW
+#define EV_COUNT ((int)(sizeof(ev_table) / sizeof(ev_table[0])))
+
+const char *fts_events_name(int i)
+{
+	return i >= 0 && i < EV_COUNT ? ev_table[i].event : NULL;
+}
+
+/* The table entries @word names (a group, system:event, system/event or event), as bits. */
+static unsigned long long ev_match(const char *word, size_t n)
+{
+	unsigned long long bits = 0;
+
+	for (int i = 0; i < EV_COUNT; i++) {
+		const char *ev = ev_table[i].event, *name = strchr(ev, '/') + 1;
+		size_t k = 0;
+
+		if (strlen(ev_table[i].group) == n && !strncmp(word, ev_table[i].group, n))
+			bits |= 1ull << i;
+		if (strlen(name) == n && !strncmp(word, name, n))
+			bits |= 1ull << i;
+		while (k < n && ev[k] && (word[k] == ev[k] || (word[k] == ':' && ev[k] == '/')))
+			k++;
+		if (k == n && !ev[k])
+			bits |= 1ull << i;
+	}
+	return bits;
+}
+
+static int ev_is_group(const char *word, size_t n)
+{
+	for (int i = 0; i < EV_COUNT; i++)
+		if (strlen(ev_table[i].group) == n && !strncmp(word, ev_table[i].group, n))
+			return 1;
+	return 0;
+}
+
+int fts_parse_events(const char *spec, struct fts_events_choice *c, char *msg, size_t len)
+{
+	const char *p = spec;
+
+	c->chosen = c->named = 0;
+	if (!spec || !*spec) {
+		snprintf(msg, len, "the event list is empty (e.g. sched,irq,-sched:sched_stat_runtime)");
+		return -1;
+	}
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		int remove = n && *p == '-';
+		const char *w = p + remove;
+		size_t wn = n - (size_t)remove;
+		unsigned long long bits = wn ? ev_match(w, wn) : 0;
+
+		if (!wn) {
+			snprintf(msg, len, "an empty entry in the event list '%s'", spec);
+			return -1;
+		}
+		if (!bits) {
+			snprintf(msg, len, "no event group '%.*s' (sched, irq, futex), nor an event ftscope "
+				 "records (system:event, as `ftscope record --list-events sched irq futex` "
+				 "lists them)", (int)(wn > 64 ? 64 : wn), w);
+			return -1;
+		}
+		if (remove) {
+			c->chosen &= ~bits;
+			c->named &= ~bits;
+		} else {
+			c->chosen |= bits;
+			if (!ev_is_group(w, wn))
+				c->named |= bits;
+		}
+		if (!end)
+			return 0;
+		p = end + 1;
+	}
+}
+
+int fts_events_apply(const struct fts_events_choice *c, int *sched, int *irq, int *futex,
+		     char *exclude, size_t len)
+{
+	size_t used = 0;
+
+	*sched = *irq = *futex = 0;
+	if (len)
+		exclude[0] = '\0';
+	if (!c->chosen)
+		return -1;
+	for (int i = 0; i < EV_COUNT; i++) {
+		if (!(c->chosen >> i & 1))
+			continue;
+		*sched |= !strcmp(ev_table[i].group, "sched");
+		*irq |= !strcmp(ev_table[i].group, "irq");
+		*futex |= !strcmp(ev_table[i].group, "futex");
+	}
+	for (int i = 0; i < EV_COUNT; i++) {
+		const char *g = ev_table[i].group;
+		int on = (*sched && !strcmp(g, "sched")) || (*irq && !strcmp(g, "irq")) ||
+			 (*futex && !strcmp(g, "futex"));
+
+		if (on && !(c->chosen >> i & 1) && used < len)
+			used += (size_t)snprintf(exclude + used, len - used, "%s%s", used ? "," : "",
+						 ev_table[i].event);
+	}
+	return 0;
 }

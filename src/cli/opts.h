@@ -10,6 +10,8 @@
 #ifndef FTS_CLI_OPTS_H
 #define FTS_CLI_OPTS_H
 
+#include <stddef.h>
+
 struct fts_opt_spec {
 	const char *name;   /* long name with '_' ("record_time"), no dashes */
 	char short_name;    /* 0 for none */
@@ -50,5 +52,34 @@ int fts_parse_seconds(const char *s, double max, double *out);
  * else "". The library names no flag; the command line knows which one.
  */
 const char *fts_opts_output_hint(int rc, const char *msg, const char *output);
+
+/*
+ * What `record --events LIST` chose: bit i stands for entry i of event.h's
+ * FTS_EVENT_TABLE. @named: the events the list spelled out one by one (the
+ * kernel must have those; a group's missing events are only a warning).
+ */
+struct fts_events_choice {
+	unsigned long long chosen;
+	unsigned long long named;
+};
+
+/*
+ * fts_parse_events - fold the comma list @spec into @c, left to right: a
+ * group (sched, irq, futex) adds its events, "system:event" (or
+ * "system/event", or the bare event name) adds one, and a leading '-' removes
+ * a group or an event. 0, or -1 with why in @msg (an unknown name, an empty entry).
+ */
+int fts_parse_events(const char *spec, struct fts_events_choice *c, char *msg, size_t len);
+
+/*
+ * fts_events_apply - the recorder options for @c: the groups with a chosen
+ * event go on (the others off) and the rest of those groups into @exclude
+ * ("system/event,..."). -1 when @c chose nothing.
+ */
+int fts_events_apply(const struct fts_events_choice *c, int *sched, int *irq, int *futex,
+		     char *exclude, size_t len);
+
+/* fts_events_name - "system/event" of table entry @i, or NULL past the end. */
+const char *fts_events_name(int i);
 
 #endif

@@ -69,6 +69,17 @@ const char *fts_fmt_duration(double s, char *buf, size_t len)
 	return buf;
 }
 
+const char *fts_fmt_eta(double done, double total, double elapsed_s, char *buf, size_t len)
+{
+	if (bad(done) || bad(total) || bad(elapsed_s) || total <= 0 || done <= 0 || elapsed_s < 0.5)
+		snprintf(buf, len, "?");
+	else if (done >= total)
+		snprintf(buf, len, "0.0 s");
+	else
+		fts_fmt_duration(elapsed_s * (total - done) / done, buf, len);
+	return buf;
+}
+
 const char *fts_fmt_ns(uint64_t ns, enum fts_dur_form form, int utf8, char *buf, size_t len)
 {
 	const char *us = utf8 ? "\xc2\xb5s" : "us";

@@ -60,6 +60,22 @@ const char *fts_fmt_rate(double per_s, char *buf, size_t len);
  */
 const char *fts_fmt_duration(double s, char *buf, size_t len);
 
+/**
+ * fts_fmt_eta - the time left, always a time or "?"
+ * @done: work done so far (any unit)
+ * @total: all the work, same unit; 0 when unknown
+ * @elapsed_s: seconds spent on @done
+ * @buf: at least FTS_FMT_LEN bytes
+ * @len: size of @buf
+ *
+ * The remaining work at the rate so far, as fts_fmt_duration; "?" while
+ * nothing is done yet, the total is unknown or under half a second has
+ * passed (no rate to trust), and "0.0 s" once @done reaches @total.
+ *
+ * Returns @buf.
+ */
+const char *fts_fmt_eta(double done, double total, double elapsed_s, char *buf, size_t len);
+
 /* How fts_fmt_ns lays a duration out. */
 enum fts_dur_form {
 	FTS_DUR_SPACED,   /* "12 ns", "3.45 µs", "1.234 ms", "2.5 s": details and the axis */

@@ -66,7 +66,7 @@ stamp() { while IFS= read -r l; do echo "$(date +%s%N) $l"; done; }
 start=$(date +%s%N)
 FTSCOPE_TEST_READER_DELAY_MS=300 "$FTS" record --record_time 4 --bf_size 16 --output slow.dat -q 2> >(stamp > slowlog)
 sleep 0.5
-first_loss=$(grep -m1 'LOST [0-9]* events on CPU' slowlog | cut -d' ' -f1)
+first_loss=$(grep -m1 'ftscope record: lost [0-9]* events' slowlog | cut -d' ' -f1)
 [ -n "$first_loss" ] || { cat slowlog; fail "no live loss report under load"; }
 ms=$(( (first_loss - start) / 1000000 ))
 [ $ms -lt 2500 ] || fail "first loss reported after $ms ms"

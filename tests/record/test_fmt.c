@@ -36,6 +36,21 @@ static void test_bytes(void **state)
 	assert_string_equal(fts_fmt_bytes(INFINITY, b, sizeof(b)), "?");
 }
 
+/* Defect 7 of issue 15: an ETA printed as a size, or "0 s" before anything was done. */
+static void test_eta(void **state)
+{
+	char b[FTS_FMT_LEN];
+
+	(void)state;
+	assert_string_equal(fts_fmt_eta(0, 100, 2.0, b, sizeof(b)), "?");
+	assert_string_equal(fts_fmt_eta(10, 0, 2.0, b, sizeof(b)), "?");
+	assert_string_equal(fts_fmt_eta(10, 100, 0.1, b, sizeof(b)), "?");
+	assert_string_equal(fts_fmt_eta(25, 100, 1.0, b, sizeof(b)), "3.0 s");
+	assert_string_equal(fts_fmt_eta(1, 100, 2.0, b, sizeof(b)), "3m18s");
+	assert_string_equal(fts_fmt_eta(100, 100, 2.0, b, sizeof(b)), "0.0 s");
+	assert_string_equal(fts_fmt_eta(NAN, 100, 2.0, b, sizeof(b)), "?");
+}
+
 static void test_duration(void **state)
 {
 	char b[FTS_FMT_LEN];
@@ -54,6 +69,7 @@ int main(void)
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_eta),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

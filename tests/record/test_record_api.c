@@ -225,6 +225,80 @@ static void test_bad_options(void **state)
 	o.bf_size_kb = 1u << 23;
 	assert_int_equal(fts_record_start(&o, &r, &err), -EINVAL);
 	assert_null(strstr(err.msg, "--"));
+	/* exclude: only events ftscope records, named clearly; probe says the same */
+	fts_record_opts_init(&o);
+	o.exclude = "sched/sched_stat_runtime,sched/nosuch";
+	assert_int_equal(fts_record_start(&o, &r, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'sched/nosuch'"));
+	{
+		struct fts_record_caps caps;
+
+		assert_int_equal(fts_record_probe(&o, &caps, &err), -EINVAL);
+		fts_record_caps_release(&caps);
+	}
+	fts_record_opts_init(&o);
+	o.reader_nice = 5;
+	assert_int_equal(fts_record_start(&o, &r, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "nice"));
+}
+
+/* Leaving out every event of the chosen groups leaves nothing to record. */
+static void test_exclude_all(void **state)
+{
+	struct fts_record_opts o;
+	struct fts_recorder *r = NULL;
+	struct fts_err err = { 0 };
+	char out[64];
+
+	(void)state;
+	need_root();
+	snprintf(out, sizeof(out), "%s/none.dat", dir);
+	fts_record_opts_init(&o);
+	o.output = out;
+	o.irq = 0;
+	o.exclude = "sched/sched_switch,sched:sched_waking,sched/sched_wakeup,sched/sched_wakeup_new,"
+		    "sched/sched_migrate_task,sched/sched_stat_runtime,sched/sched_process_fork,"
+		    "sched/sched_process_exec,sched/sched_process_exit";
+	assert_int_equal(fts_record_start(&o, &r, &err), -EINVAL);
+	assert_null(r);
+	assert_non_null(strstr(err.msg, "left out"));
+}
+
+/* Advice: peak rate x 2 s, a power of two, at least twice the buffer in use. */
+static void test_advice_kb(void **state)
+{
+	struct fts_record_cpu_health c[2] = {
+		{ .cpu = 0, .peak_bytes_per_s = 1.5 * 1024 * 1024 },
+		{ .cpu = 1, .peak_bytes_per_s = 0.2 * 1024 * 1024 },
+	};
+	struct fts_record_health h = { .ncpus = 2, .cpu = c };
+
+	(void)state;
+	assert_int_equal(fts_record_advice_kb(&h, 256), 4096);    /* 3 MiB -> 4 MiB */
+	assert_int_equal(fts_record_advice_kb(&h, 4096), 8192);   /* never below twice the current */
+	c[0].peak_bytes_per_s = c[1].peak_bytes_per_s = 0;
+	assert_int_equal(fts_record_advice_kb(&h, 16), 32);
+	assert_int_equal(fts_record_advice_kb(&h, 1u << 22), 1u << 22);
+}
+
+/* The loss while stopped reaches the loss model (fts_loss_cpu.stopped). */
+static void test_health_loss_stopped(void **state)
+{
+	struct fts_record_cpu_health c[1] = {
+		{ .cpu = 3, .overrun = 90, .commit_overrun = 5, .dropped = 5, .lost = 100, .lost_stopped = 70 },
+	};
+	struct fts_record_health h = { .ncpus = 1, .cpu = c, .counters = 1 };
+	struct fts_loss l;
+	char buf[128];
+
+	(void)state;
+	fts_loss_init(&l);
+	assert_int_equal(fts_record_health_loss(&h, &l), 0);
+	assert_true(l.ncpu >= 4);
+	assert_int_equal(l.cpu[3].stopped, 70);
+	assert_int_equal(fts_loss_cpu_events(&l.cpu[3]), 100);
+	assert_string_equal(fts_loss_text(&l, 2, buf, sizeof(buf)), "100 events (CPU 3: 100)");
+	fts_loss_free(&l);
 }
 
 int main(void)
@@ -232,6 +306,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_worst_cpus),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_exclude_all),
+		cmocka_unit_test(test_advice_kb),
+		cmocka_unit_test(test_health_loss_stopped),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_health_is_a_pure_snapshot),
 		cmocka_unit_test(test_duration_ends_the_capture),

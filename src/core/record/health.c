@@ -8,6 +8,14 @@
  *
  * arrived = read events + entries + overrun (the kernel's "read events"
  * counts what readers consumed); loss = overrun + commit overrun + dropped.
+ *
+ * It also watches why loss happens. A SIGSTOP (or a debugger) stops every
+ * thread of the process and no handler runs; the sampler sees it afterwards
+ * as a period that lasted far longer than it asked for, without having waited
+ * for a CPU that long (its own run-queue wait, /proc/self/task/TID/schedstat):
+ * the rest is time stopped, and the loss of that period is attributed to it.
+ * The readers' run-queue wait says when the machine, not the buffer, is
+ * the cause.
  */
 #include "core/record/record_local.h"
 #include "kit/kit.h"
@@ -32,6 +40,13 @@ struct rec_health {
 	long period_ns;
 	struct rec_cpu_stats *base;   /* counters when the capture began */
 	struct fts_record_cpu_health *cur;
+	uint64_t *wait_ns;            /* each reader's run-queue wait at the last sample */
+	uint64_t self_wait_ns;        /* the sampler's own, at the last sample */
+	int self_tid;
+	int nice;
+	double stopped_s;
+	uint64_t lost_stopped;
+	double wait_worst_ms;
 	uint64_t sample, sample_ns;
 	double period_s;              /* what the rates of @cur cover */
 	pthread_t thread;
@@ -46,20 +61,79 @@ static uint64_t delta(uint64_t now, uint64_t base)
 	return now >= base ? now - base : 0;
 }
 
-/* Read every CPU's counters and fold them into @hs->cur (lock held). */
-static void take_sample(struct rec_health *hs)
+/* A thread's run-queue wait so far (schedstat's 2nd field), 0 when unknown. */
+static uint64_t runq_wait_ns(int tid)
+{
+	char path[64], buf[128];
+	unsigned long long run = 0, wait = 0;
+	FILE *f;
+
+	if (tid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%llu %llu", &run, &wait) != 2)
+		wait = 0;
+	fclose(f);
+	return wait;
+}
+
+/*
+ * Time the whole process was stopped during a period of @dt_ns: what is left
+ * of it after the period asked for, the sampler's own run-queue wait and a
+ * second of slack (a busy machine is slow, not stopped).
+ */
+static uint64_t stopped_ns(uint64_t dt_ns, uint64_t period_ns, uint64_t self_wait_ns)
+{
+	uint64_t explained = period_ns + self_wait_ns + 1000000000u;
+
+	return dt_ns > explained ? dt_ns - period_ns - self_wait_ns : 0;
+}
+
+/* One CPU's arrival rate in bytes/s: events that arrived, at the size read ones took. */
+static double arrival_bytes_per_s(const struct fts_record_cpu_health *ch, uint64_t read_events,
+				  uint64_t new_events, double dt)
+{
+	double per_event;
+
+	if (dt <= 0 || !read_events)
+		return 0;
+	per_event = (double)ch->bytes_written / (double)read_events;
+	return per_event * (double)new_events / dt;
+}
+
+/*
+ * Read every CPU's counters and fold them into @hs->cur (lock held);
+ * @watch: the sampler's own tick, where a long period means a stop.
+ */
+static void take_sample(struct rec_health *hs, int watch)
 {
 	uint64_t now = fts__clock_mono_ns();
-	double dt = hs->sample_ns ? (double)(now - hs->sample_ns) / 1e9 : 0;
+	uint64_t dt_ns = hs->sample_ns && now > hs->sample_ns ? now - hs->sample_ns : 0;
+	double dt = (double)dt_ns / 1e9;
+	uint64_t self_wait = runq_wait_ns(hs->self_tid);
+	uint64_t stopped = watch && hs->sample ? stopped_ns(dt_ns, (uint64_t)hs->period_ns,
+						   delta(self_wait, hs->self_wait_ns)) : 0;
 
+	hs->self_wait_ns = self_wait;
+	hs->stopped_s += (double)stopped / 1e9;
 	for (int i = 0; i < hs->n; i++) {
 		struct fts_record_cpu_health *ch = &hs->cur[i];
 		const struct rec_cpu_stats *b = &hs->base[i];
 		struct rec_cpu_stats s;
 		uint64_t prev_events = ch->events, prev_lost = ch->lost;
+		uint64_t w = runq_wait_ns(rec_stream_tid(hs->st, i));
 
 		ch->cpu = rec_stream_cpu(hs->st, i);
 		ch->bytes_written = rec_stream_bytes(hs->st, i);
+		/* The wait of a period that included a stop is the stop's, not the machine's. */
+		ch->reader_wait_ms = stopped ? 0 : (double)delta(w, hs->wait_ns[i]) / 1e6;
+		ch->reader_wait_total_ms += ch->reader_wait_ms;
+		hs->wait_ns[i] = w;
+		if (ch->reader_wait_ms > hs->wait_worst_ms)
+			hs->wait_worst_ms = ch->reader_wait_ms;
 		if (rec_instance_stats(hs->in, ch->cpu, &s, NULL))
 			continue;
 		ch->events = delta(s.read + s.entries + s.overrun, b->read + b->entries + b->overrun);
@@ -72,6 +146,17 @@ static void take_sample(struct rec_health *hs)
 			ch->fill = 1;
 		ch->events_per_s = dt > 0 ? (double)delta(ch->events, prev_events) / dt : 0;
 		ch->lost_delta = delta(ch->lost, prev_lost);
+		if (stopped) {
+			ch->lost_stopped += ch->lost_delta;
+			hs->lost_stopped += ch->lost_delta;
+		}
+		/* A stop's period is no rate: the kernel kept writing, nobody read. */
+		if (!stopped) {
+			ch->bytes_per_s = arrival_bytes_per_s(ch, delta(s.read, b->read),
+							      delta(ch->events, prev_events), dt);
+			if (ch->bytes_per_s > ch->peak_bytes_per_s)
+				ch->peak_bytes_per_s = ch->bytes_per_s;
+		}
 	}
 	hs->period_s = dt;
 	hs->sample_ns = now;
@@ -83,7 +168,11 @@ static void *sampler_main(void *arg)
 	struct rec_health *hs = arg;
 
 	/* The readers' priority: the deadline and the loss figures must not starve. */
-	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), -10);
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), hs->nice);
+	pthread_mutex_lock(&hs->lock);
+	hs->self_tid = (int)gettid();
+	hs->self_wait_ns = runq_wait_ns(hs->self_tid);
+	pthread_mutex_unlock(&hs->lock);
 	pthread_setname_np(pthread_self(), "fts-sampler");
 	pthread_mutex_lock(&hs->lock);
 	while (!hs->quit) {
@@ -104,14 +193,14 @@ static void *sampler_main(void *arg)
 			pthread_mutex_lock(&hs->lock);
 		}
 		if (fts__clock_mono_ns() >= hs->sample_ns + (uint64_t)hs->period_ns)
-			take_sample(hs);
+			take_sample(hs, 1);
 	}
 	pthread_mutex_unlock(&hs->lock);
 	return NULL;
 }
 
 int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf_kb,
-		     uint64_t t0_ns, uint64_t deadline_ns, long period_ns,
+		     uint64_t t0_ns, uint64_t deadline_ns, long period_ns, int nice,
 		     struct rec_health **out, struct fts_err *err)
 {
 	struct rec_health *hs = calloc(1, sizeof(*hs));
@@ -128,7 +217,9 @@ int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf
 	hs->t0_ns = t0_ns;
 	hs->deadline_ns = deadline_ns;
 	hs->period_ns = period_ns;
+	hs->nice = nice;
 	hs->base = calloc((size_t)hs->n, sizeof(*hs->base));
+	hs->wait_ns = calloc((size_t)hs->n + 1, sizeof(*hs->wait_ns));
 	hs->cur = calloc((size_t)hs->n, sizeof(*hs->cur));
 	pthread_mutex_init(&hs->lock, NULL);
 	pthread_mutex_init(&hs->end_lock, NULL);
@@ -136,7 +227,7 @@ int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&hs->wake, &ca);
 	pthread_condattr_destroy(&ca);
-	if (!hs->base || !hs->cur) {
+	if (!hs->base || !hs->cur || !hs->wait_ns) {
 		rec_health_free(hs);
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	}
@@ -170,6 +261,10 @@ int rec_health_snapshot(struct rec_health *hs, struct fts_record_health *h)
 	if (hs->end_ns)
 		now = hs->end_ns;
 	h->done = hs->end_ns != 0 && hs->deadline_ns != 0;
+	h->stopped_s = hs->stopped_s;
+	h->lost_stopped = hs->lost_stopped;
+	h->reader_wait_worst_ms = hs->wait_worst_ms;
+	h->reader_nice = hs->nice;
 	pthread_mutex_unlock(&hs->lock);
 	h->elapsed_s = (double)(now - hs->t0_ns) / 1e9;
 	h->counters = 1;
@@ -181,6 +276,10 @@ int rec_health_snapshot(struct rec_health *hs, struct fts_record_health *h)
 		h->bytes_written += c->bytes_written;
 		h->lost += c->lost;
 		h->lost_delta += c->lost_delta;
+		if (c->reader_wait_ms > h->reader_wait_ms)
+			h->reader_wait_ms = c->reader_wait_ms;
+		if (c->reader_wait_total_ms > h->reader_wait_total_ms)
+			h->reader_wait_total_ms = c->reader_wait_total_ms;
 	}
 	return 0;
 }
@@ -194,7 +293,8 @@ uint64_t rec_health_end(struct rec_health *hs)
 	end = hs->end_ns;
 	pthread_mutex_unlock(&hs->lock);
 	if (!end) {
-		rec_instance_clock_marker(hs->in, rec_stream_cpu(hs->st, 0), NULL, NULL);
+		/* At most 200 ms for the closing marker: the deadline is the capture's length. */
+		(void)rec_instance_clock_marker(hs->in, rec_stream_cpu(hs->st, 0), NULL, NULL, 200);
 		(void)rec_instance_tracing(hs->in, 0, NULL);
 		end = fts__clock_mono_ns();
 		pthread_mutex_lock(&hs->lock);
@@ -221,7 +321,7 @@ void rec_health_final(struct rec_health *hs)
 {
 	stop_thread(hs);
 	pthread_mutex_lock(&hs->lock);
-	take_sample(hs);
+	take_sample(hs, 0);
 	pthread_mutex_unlock(&hs->lock);
 }
 
@@ -232,6 +332,7 @@ void rec_health_free(struct rec_health *hs)
 	stop_thread(hs);
 	free(hs->base);
 	free(hs->cur);
+	free(hs->wait_ns);
 	pthread_cond_destroy(&hs->wake);
 	pthread_mutex_destroy(&hs->lock);
 	pthread_mutex_destroy(&hs->end_lock);

@@ -69,20 +69,60 @@ int rec_cpus_resolve(const char *list, struct fts_cpuset *set, struct fts_err *e
 	return rc;
 }
 
+#define REC_EV(kind, group, sys, name, ...) { #group, sys "/" name },
+static const struct { const char *group, *event; } rec_event_table[] = { FTS_EVENT_TABLE(REC_EV) };
+#undef REC_EV
+
+/* Whether the comma list @list names @event ("sys/event"; "sys:event" is accepted too). */
+static int listed(const char *list, const char *event)
+{
+	size_t n = strlen(event);
+
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t l = end ? (size_t)(end - p) : strlen(p), i = 0;
+
+		while (l == n && i < n && (p[i] == event[i] || (p[i] == ':' && event[i] == '/')))
+			i++;
+		if (l == n && i == n)
+			return 1;
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+int rec_events_check_exclude(const char *exclude, struct fts_err *err)
+{
+	for (const char *p = exclude; p && *p;) {
+		const char *end = strchr(p, ',');
+		int l = end ? (int)(end - p) : (int)strlen(p);
+		char one[128];
+		int known = 0;
+
+		snprintf(one, sizeof(one), "%.*s", l, p);
+		for (size_t i = 0; i < REC_ARRAY_SIZE(rec_event_table) && l > 0 && l < (int)sizeof(one); i++)
+			known |= listed(one, rec_event_table[i].event);
+		if (!known)
+			return fts_err_set(err, -EINVAL,
+					   "cannot leave out '%.*s': not an event ftscope records "
+					   "(one of its sched, irq or futex events, as system/event)",
+					   l > 100 ? 100 : l, p);
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
 int rec_events_wanted(const struct fts_record_opts *o, const char **out, int max)
 {
-#define REC_EV(kind, group, sys, name, ...) { #group, sys "/" name },
-	static const struct { const char *group, *event; } table[] = { FTS_EVENT_TABLE(REC_EV) };
-#undef REC_EV
 	int n = 0;
 
 	/* the option that enables each group is named after it (event.h) */
-	for (size_t i = 0; i < REC_ARRAY_SIZE(table) && n < max; i++) {
-		const char *g = table[i].group;
+	for (size_t i = 0; i < REC_ARRAY_SIZE(rec_event_table) && n < max; i++) {
+		const char *g = rec_event_table[i].group;
 
-		if ((o->sched && !strcmp(g, "sched")) || (o->irq && !strcmp(g, "irq")) ||
-		    (o->futex && !strcmp(g, "futex")))
-			out[n++] = table[i].event;
+		if (((o->sched && !strcmp(g, "sched")) || (o->irq && !strcmp(g, "irq")) ||
+		     (o->futex && !strcmp(g, "futex"))) && !listed(o->exclude, rec_event_table[i].event))
+			out[n++] = rec_event_table[i].event;
 	}
 	return n;
 }
@@ -115,8 +155,10 @@ int rec_events_select(const struct fts_record_opts *o, const char *tracing_dir,
 		}
 	}
 	if (!ev->count) {
-		int rc = fts_err_set(err, -EINVAL, "none of the requested events exist on this kernel (%s)",
-				     ev->missing);
+		int rc = nwant ? fts_err_set(err, -EINVAL, "none of the requested events exist on this kernel (%s)",
+					     ev->missing)
+			       : fts_err_set(err, -EINVAL, "no events left to record: every event of the chosen "
+					     "groups is left out");
 		rec_events_free(ev);
 		return rc;
 	}
@@ -348,26 +390,49 @@ static void *marker_main(void *arg)
  * write it from a short-lived thread pinned to a recorded CPU (the caller's
  * own affinity is left alone).
  */
-void rec_instance_clock_marker(struct rec_instance *in, int cpu, int64_t *rt, int64_t *raw)
+int rec_instance_clock_marker(struct rec_instance *in, int cpu, int64_t *rt, int64_t *raw,
+			      long max_wait_ms)
 {
 	struct marker_job j = { in, 0, 0 };
 	pthread_attr_t attr;
 	pthread_t t;
 	cpu_set_t set;
+	int gave_up = 0;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	pthread_attr_init(&attr);
 	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (fts__thread_start(&t, &attr, marker_main, &j) == 0)
-		pthread_join(t, NULL);
-	else
+	if (fts__thread_start(&t, &attr, marker_main, &j) == 0) {
+		struct timespec until;
+
+		/*
+		 * The pinned thread may wait behind a saturated CPU for seconds; a
+		 * capture's end must not wait with it (a 3 s recording ran 5-20 s).
+		 */
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += max_wait_ms / 1000;
+		until.tv_nsec += max_wait_ms % 1000 * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		if (max_wait_ms > 0 && pthread_timedjoin_np(t, NULL, &until) == ETIMEDOUT) {
+			(void)rec_instance_tracing(in, 0, NULL);
+			gave_up = 1;
+			pthread_join(t, NULL);
+		} else if (max_wait_ms <= 0) {
+			pthread_join(t, NULL);
+		}
+	} else {
 		marker_main(&j);
+	}
 	pthread_attr_destroy(&attr);
 	if (rt)
 		*rt = j.rt;
 	if (raw)
 		*raw = j.raw;
+	return gave_up;
 }
 
 static uint64_t stat_field(const char *text, const char *key)

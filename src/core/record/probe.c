@@ -184,6 +184,8 @@ int fts_record_probe(const struct fts_record_opts *o, struct fts_record_caps *ca
 	int rc;
 
 	memset(caps, 0, sizeof(*caps));
+	if (o && (rc = rec_events_check_exclude(o->exclude, err)))
+		return rc;
 	if (o && o->cpus && *o->cpus) {
 		struct fts_cpuset set;
 

@@ -58,7 +58,13 @@ int rec_tracing_dir(char *dir, size_t len, struct fts_err *err);
  */
 int rec_cpus_resolve(const char *list, struct fts_cpuset *set, struct fts_err *err);
 
-/* rec_events_wanted - the reference event set of @o ("system/event", static). */
+/*
+ * rec_events_check_exclude - every name of the comma list @exclude is an
+ * event ftscope records ("system/event" or "system:event"). 0 or -EINVAL.
+ */
+int rec_events_check_exclude(const char *exclude, struct fts_err *err);
+
+/* rec_events_wanted - the reference event set of @o, less @o->exclude ("system/event", static). */
 int rec_events_wanted(const struct fts_record_opts *o, const char **out, int max);
 
 /*
@@ -102,8 +108,11 @@ int rec_instance_tracing(struct rec_instance *in, int on, struct fts_err *err);
 /*
  * rec_instance_clock_marker - write "ftscope_clock realtime_ns=.. mono_raw_ns=.."
  * to trace_marker from a thread pinned to @cpu; the pair in *@rt, *@raw (may be NULL).
+ * With @max_wait_ms > 0 it waits no longer than that for the pinned thread to
+ * run (a loaded CPU), and returns 1 when it gave up (the marker is then late or lost).
  */
-void rec_instance_clock_marker(struct rec_instance *in, int cpu, int64_t *rt, int64_t *raw);
+int rec_instance_clock_marker(struct rec_instance *in, int cpu, int64_t *rt, int64_t *raw,
+			      long max_wait_ms);
 
 /*
  * rec_instance_stats - parse per_cpu/cpu@cpu/stats; the raw text in *@text
@@ -124,6 +133,15 @@ struct rec_stream;
  */
 int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const char *output,
 		    int poll_ns_short, struct rec_stream **out, struct fts_err *err);
+
+/* The readers' (and the sampler's) default nice: fair class, ahead of the workload. */
+#define REC_READER_NICE (-10)
+
+/* rec_stream_set_nice - the nice the readers take when they start (default REC_READER_NICE). */
+void rec_stream_set_nice(struct rec_stream *s, int nice);
+
+/* rec_stream_tid - the thread id of index @i's reader, 0 before it ran. */
+int rec_stream_tid(const struct rec_stream *s, int i);
 
 /* rec_stream_start - start the reader threads (all signals blocked in them). */
 int rec_stream_start(struct rec_stream *s, struct fts_err *err);
@@ -162,13 +180,13 @@ void rec_stream_free(struct rec_stream *s);
 struct rec_health;
 
 /*
- * rec_health_start - take the base counters and start the sampler thread,
- * which samples every @period_ns and, when @deadline_ns (CLOCK_MONOTONIC) is
+ * rec_health_start - take the base counters and start the sampler thread
+ * (at @nice), which samples every @period_ns and, when @deadline_ns (CLOCK_MONOTONIC) is
  * non-zero, turns tracing off when it passes: the capture's length does not
  * depend on how soon the caller gets the CPU.
  */
 int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf_kb,
-		     uint64_t t0_ns, uint64_t deadline_ns, long period_ns,
+		     uint64_t t0_ns, uint64_t deadline_ns, long period_ns, int nice,
 		     struct rec_health **out, struct fts_err *err);
 
 /*

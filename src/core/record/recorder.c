@@ -57,6 +57,8 @@ void fts_record_opts_init(struct fts_record_opts *o)
 
 static int check_opts(const struct fts_record_opts *o, struct fts_err *err)
 {
+	int rc;
+
 	if (o->bf_size_kb > (1u << 22))
 		return fts_err_set(err, -EINVAL, "a per-CPU buffer of %u KB is too large (max 4194304)",
 				   o->bf_size_kb);
@@ -66,6 +68,11 @@ static int check_opts(const struct fts_record_opts *o, struct fts_err *err)
 		return fts_err_set(err, -EINVAL, "the output path is empty");
 	if (o->pid_mapping && !*o->pid_mapping && o->nspid)
 		return fts_err_set(err, -EINVAL, "the pid mapping path is empty");
+	if ((rc = rec_events_check_exclude(o->exclude, err)))
+		return rc;
+	if (o->reader_nice < -20 || o->reader_nice > 0)
+		return fts_err_set(err, -EINVAL, "the readers' nice must be -20..-1 (0: the default -10), not %d",
+				   o->reader_nice);
 	if (!isfinite(o->duration_s) || o->duration_s < 0 || o->duration_s > 1e9)
 		return fts_err_set(err, -EINVAL, "the duration must be a number of seconds >= 0");
 	if (!isfinite(o->pidmap_interval_s) || o->pidmap_interval_s < 0 || o->pidmap_interval_s > 1e7)
@@ -134,6 +141,11 @@ static int native_unavailable(int rc)
 	return rc == -ENOTSUP || rc == -ENOENT || rc == -EROFS || rc == -EACCES || rc == -ENODEV;
 }
 
+static int reader_nice(const struct fts_record_opts *o)
+{
+	return o->reader_nice ? o->reader_nice : REC_READER_NICE;
+}
+
 static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, struct fts_err *err)
 {
 	int rc;
@@ -153,9 +165,10 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, st
 		r->reserve_fd = -1;
 	}
 	r->t0_ns = fts__clock_mono_ns();
+	rec_stream_set_nice(r->st, reader_nice(&r->o));
 	rc = rec_health_start(r->in, r->st, r->o.bf_size_kb, r->t0_ns,
 			      r->o.duration_s > 0 ? r->t0_ns + (uint64_t)(r->o.duration_s * 1e9) : 0,
-			      SAMPLE_NS, &r->hs, err);
+			      SAMPLE_NS, reader_nice(&r->o), &r->hs, err);
 	if (!rc)
 		rc = rec_stream_start(r->st, err);
 	if (!rc && r->o.live_top) {
@@ -167,7 +180,7 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, st
 	if (!rc)
 		rc = rec_instance_tracing(r->in, 1, err);
 	if (!rc)
-		rec_instance_clock_marker(r->in, rec_stream_cpu(r->st, 0), &r->clock_rt, &r->clock_raw);
+		rec_instance_clock_marker(r->in, rec_stream_cpu(r->st, 0), &r->clock_rt, &r->clock_raw, 0);
 	return rc;
 }
 
@@ -264,6 +277,7 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 		rc = check_output(r->pid_mapping, 0, err);
 	if (!rc)
 		rc = rec_events_select(&r->o, r->tracing_dir, &r->ev, err);
+	r->o.exclude = NULL;   /* the caller's string: the selection holds what it meant */
 	if (!rc) {
 		r->o.cpus = o->cpus;   /* trace-cmd needs to know whether a list was given */
 		rc = start_backend(r, &set, err);
@@ -322,8 +336,26 @@ int fts_record_health_loss(const struct fts_record_health *h, struct fts_loss *o
 
 		if (fts_loss_set_kernel(out, c->cpu, c->overrun, c->commit_overrun, c->dropped))
 			return -ENOMEM;
+		fts_loss_at(out, c->cpu)->stopped = c->lost_stopped;
 	}
 	return 0;
+}
+
+unsigned fts_record_advice_kb(const struct fts_record_health *h, unsigned cur_kb)
+{
+	double peak = 0, want_kb;
+	unsigned kb = 1;
+
+	for (int i = 0; i < h->ncpus; i++)
+		if (h->cpu[i].peak_bytes_per_s > peak)
+			peak = h->cpu[i].peak_bytes_per_s;
+	/* 2 s of readers not getting a CPU, the stall seen on loaded hosts */
+	want_kb = peak * 2 / 1024;
+	if (want_kb < 2.0 * cur_kb)
+		want_kb = 2.0 * cur_kb;
+	while (kb < want_kb && kb < (1u << 22))
+		kb <<= 1;
+	return kb;
 }
 
 int fts_record_worst_cpus(const struct fts_record_health *h, int *idx, int max)

@@ -29,6 +29,7 @@ struct rec_stream_cpu {
 	int rawfd;                    /* trace_pipe_raw; tracefs_cpu_free_fd leaves it open */
 	int fd;                       /* unlinked stream file */
 	_Atomic uint64_t bytes;
+	atomic_int tid;               /* the reader's thread id, 0 until it runs */
 	pthread_t thread;
 	int started;
 };
@@ -38,6 +39,7 @@ struct rec_stream {
 	struct rec_stream_cpu *c;
 	long poll_ns;
 	long delay_ns;                /* test hook: a deliberately slow reader */
+	int nice;                     /* the readers' nice */
 	char output[4096];            /* named in messages */
 	atomic_int stop;
 	atomic_int failed;
@@ -68,7 +70,8 @@ static void *reader_main(void *arg)
 	 * small ring buffer lasts; a higher (still fair-class) priority keeps it
 	 * draining without starving the workload. Best effort.
 	 */
-	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), -10);
+	atomic_store(&c->tid, (int)gettid());
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), s->nice);
 	{
 		char name[16];
 		snprintf(name, sizeof(name), "fts-read%d", c->cpu);
@@ -107,6 +110,7 @@ int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const
 	snprintf(s->output, sizeof(s->output), "%s", output);
 	/* Small buffers fill in tens of ms under load: poll them more often. */
 	s->poll_ns = poll_short ? POLL_NS / 2 : POLL_NS;
+	s->nice = REC_READER_NICE;
 	/* Test hook (docs/record.md): make loss reproducible. */
 	if (d && atol(d) > 0 && atol(d) < 10000)
 		s->delay_ns = atol(d) * 1000000L;
@@ -143,6 +147,16 @@ int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const
 	}
 	*out = s;
 	return 0;
+}
+
+void rec_stream_set_nice(struct rec_stream *s, int nice)
+{
+	s->nice = nice;
+}
+
+int rec_stream_tid(const struct rec_stream *s, int i)
+{
+	return atomic_load(&((struct rec_stream *)s)->c[i].tid);
 }
 
 int rec_stream_start(struct rec_stream *s, struct fts_err *err)

@@ -75,6 +75,7 @@ struct rec_top_engine {
 	int any;
 	uint64_t late, corrupt;
 	uint64_t records;          /* merged */
+	uint64_t by_type[FTS_EV__COUNT];  /* of them, decoded, per event type */
 
 	struct fts_timemap tm;
 	struct fts_model *model;
@@ -304,6 +305,8 @@ static int merge_one(struct rec_top_engine *e, const struct tep_record *r)
 	}
 	switch (fts_dat_decode(e->dec, r, &ev, NULL)) {
 	case FTS_DAT_EVENT:
+		if ((unsigned)ev.type < FTS_EV__COUNT)
+			e->by_type[ev.type]++;
 		return feed(e, &ev);
 	case FTS_DAT_SHORT:
 		e->corrupt++;
@@ -479,6 +482,22 @@ static int sum_slot(struct fts_stats *st, struct fts_strtab *names, struct eng_s
 	return 0;
 }
 
+/* The event type with the most records so far, and its share of all merged records. */
+static void dominant(const struct rec_top_engine *e, struct fts_record_top *out)
+{
+	int best = -1;
+
+	for (int t = 0; t < FTS_EV__COUNT; t++)
+		if (e->by_type[t] && (best < 0 || e->by_type[t] > e->by_type[best]))
+			best = t;
+	out->dominant[0] = '\0';
+	out->dominant_share = 0;
+	if (best < 0 || !e->records)
+		return;
+	snprintf(out->dominant, sizeof(out->dominant), "%s", fts_ev_type_name((enum fts_ev_type)best));
+	out->dominant_share = (double)e->by_type[best] / (double)e->records;
+}
+
 int rec_top_engine_figures(struct rec_top_engine *e, struct fts_record_top *out)
 {
 	struct fts_strtab names;
@@ -493,6 +512,7 @@ int rec_top_engine_figures(struct rec_top_engine *e, struct fts_record_top *out)
 	out->worst_comm[0] = '\0';
 	rec_top_engine_window(e, &begin, &end);
 	out->window_s = (double)(end - begin) / 1e9;
+	dominant(e, out);
 	if (e->sec_max == NO_SEC)
 		return 0;
 	fts_strtab_init(&names);
