@@ -292,12 +292,21 @@ void fts_record_health_release(struct fts_record_health *h);
 int fts_record_health_loss(const struct fts_record_health *h, struct fts_loss *out);
 
 /**
+ * fts_record_buffer_kb - the per-CPU buffer the recorder advises for a rate
+ * @bytes_per_s: the fastest CPU's arrival rate, bytes per second
+ * @min_kb: the least to advise (twice a buffer that lost events, say); 0: none
+ *
+ * Returns KB per CPU: 2 s of @bytes_per_s (the reader stall seen on loaded
+ * hosts), at least @min_kb, rounded up to a power of two, at most 4194304.
+ */
+unsigned fts_record_buffer_kb(double bytes_per_s, unsigned min_kb);
+
+/**
  * fts_record_advice_kb - a per-CPU buffer that would have kept up
  * @h: a snapshot (after loss)
  * @cur_kb: the buffer size in use, KB per CPU
  *
- * The fastest CPU's peak arrival rate times 2 s of reader stall, rounded up
- * to a power of two, at least twice @cur_kb, at most 4194304.
+ * fts_record_buffer_kb of the fastest CPU's peak arrival rate, at least twice @cur_kb.
  *
  * Returns KB per CPU.
  */

@@ -341,21 +341,27 @@ int fts_record_health_loss(const struct fts_record_health *h, struct fts_loss *o
 	return 0;
 }
 
+unsigned fts_record_buffer_kb(double bytes_per_s, unsigned min_kb)
+{
+	/* 2 s of readers not getting a CPU, the stall seen on loaded hosts */
+	double want_kb = bytes_per_s * 2 / 1024;
+	unsigned kb = 1;
+
+	if (want_kb < min_kb)
+		want_kb = min_kb;
+	while (kb < want_kb && kb < (1u << 22))
+		kb <<= 1;
+	return kb;
+}
+
 unsigned fts_record_advice_kb(const struct fts_record_health *h, unsigned cur_kb)
 {
-	double peak = 0, want_kb;
-	unsigned kb = 1;
+	double peak = 0;
 
 	for (int i = 0; i < h->ncpus; i++)
 		if (h->cpu[i].peak_bytes_per_s > peak)
 			peak = h->cpu[i].peak_bytes_per_s;
-	/* 2 s of readers not getting a CPU, the stall seen on loaded hosts */
-	want_kb = peak * 2 / 1024;
-	if (want_kb < 2.0 * cur_kb)
-		want_kb = 2.0 * cur_kb;
-	while (kb < want_kb && kb < (1u << 22))
-		kb <<= 1;
-	return kb;
+	return fts_record_buffer_kb(peak, 2 * cur_kb);
 }
 
 int fts_record_worst_cpus(const struct fts_record_health *h, int *idx, int max)

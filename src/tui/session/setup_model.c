@@ -389,28 +389,19 @@ double fts_buffer_lasts_s(unsigned bf_kb, double bytes_per_s)
 	return (double)bf_kb * 1024.0 / bytes_per_s;
 }
 
-/* @kb rounded up to a power of two, at most FTS_BUFFER_MAX_KB (as fts_record_advice_kb rounds). */
-static unsigned pow2_kb(double kb)
-{
-	unsigned p = 1;
-
-	while (p < kb && p < FTS_BUFFER_MAX_KB)
-		p <<= 1;
-	return p;
-}
-
+/* The recorder's rule (fts_record_buffer_kb), so the TUI and `ftscope record` advise alike. */
 unsigned fts_buffer_advice_kb(double bytes_per_s)
 {
-	double kb = bytes_per_s * FTS_BUFFER_STALL_S / 1024.0;
+	unsigned kb = fts_record_buffer_kb(bytes_per_s, 1024);
 
-	return pow2_kb(kb < 1024 ? 1024 : kb);
+	return kb < FTS_BUFFER_MAX_KB ? kb : FTS_BUFFER_MAX_KB;
 }
 
 unsigned fts_buffer_raise_kb(unsigned cur_kb, double bytes_per_s)
 {
-	double kb = bytes_per_s * FTS_BUFFER_STALL_S / 1024.0;
+	unsigned kb = fts_record_buffer_kb(bytes_per_s, 2 * cur_kb);
 
-	return pow2_kb(kb < 2.0 * cur_kb ? 2.0 * cur_kb : kb);
+	return kb < FTS_BUFFER_MAX_KB ? kb : FTS_BUFFER_MAX_KB;
 }
 
 /* Where @name sits in the comma list @list, or NULL. */
