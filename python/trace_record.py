@@ -59,6 +59,15 @@ def _events(event_cfg, args):
     return bool(int(sched)), bool(int(irq)), bool(int(futex))
 
 
+def _text_name(output, backend):
+    """The debugfs backend writes text: a .dat name becomes .txt, as the reference does."""
+    if backend == TRACE_BACKEND_DEBUGFS and output and str(output).endswith(".dat"):
+        new = str(output)[:-4] + ".txt"
+        log.warning("the debugfs backend writes text; output renamed to %s", new)
+        return new
+    return output
+
+
 def ftrace_record_start(cpu_mask=None, output="trace.dat", bf_size=DEFAULT_TRACE_BUFFER_SIZE,
                         event_cfg=None, args=None, backend="auto"):
     """Start recording; True when it runs, False (with the reason logged) when it cannot.
@@ -78,6 +87,7 @@ def ftrace_record_start(cpu_mask=None, output="trace.dat", bf_size=DEFAULT_TRACE
     if backend not in _BACKENDS:
         log.error("ftrace_record_start: backend %r is not one of %s", backend, ", ".join(_BACKENDS))
         return False
+    output = _text_name(output, backend)
     if os.geteuid() != 0:
         log.error("ftrace_record_start: recording needs root (tracefs); run the script with sudo")
         return False
@@ -141,6 +151,8 @@ def ftrace_record_stop(output=None):
         return None
     path = rec.output
     _log_summary(path, rec.summary)
+    if output and path.endswith(".txt"):
+        output = _text_name(output, TRACE_BACKEND_DEBUGFS)
     if output and os.path.abspath(output) != os.path.abspath(path):
         try:
             os.replace(path, output)  # a rename: never writes through a symlink at @output
