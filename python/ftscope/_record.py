@@ -111,7 +111,7 @@ class Recorder:
             log.error("capture stopped at %s; saving it failed: %s", reason, e)
 
     def __enter__(self):
-        return self.start()
+        return self if self.running else self.start()
 
     def __exit__(self, *exc):
         if self._h is not None:

@@ -187,3 +187,13 @@ def test_pid_mapper_maps_threads_in_a_new_pid_namespace(tracefs, tmp_path):
     finally:
         p.kill()
         p.wait()
+
+
+def test_example_train_with_ftrace(tracefs, tmp_path):
+    example = os.path.join(os.environ["FTS_SRC"], "examples", "train_with_ftrace.py")
+    r = subprocess.run([sys.executable, example, "--steps", "6", "--warmup", "1",
+                        "--output", str(tmp_path / "t.dat"), "--db", str(tmp_path / "t.db")],
+                       env=env_for_child(), capture_output=True, text=True, timeout=300, cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "Import %s into MindStudio Insight" % (tmp_path / "t.db") in r.stdout
+    assert "waited longest for a CPU:" in r.stdout and (tmp_path / "t.db").exists()
