@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "lane.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,71 +53,71 @@ struct fts_loss {
 };
 
 /* fts_loss_init - an empty model (no allocation). */
-void fts_loss_init(struct fts_loss *l);
+FTS_API void fts_loss_init(struct fts_loss *l);
 
 /* fts_loss_free - release @l's memory and empty it. */
-void fts_loss_free(struct fts_loss *l);
+FTS_API void fts_loss_free(struct fts_loss *l);
 
 /* fts_loss_at - CPU @cpu's entry, growing the table; NULL on ENOMEM or @cpu < 0. */
-struct fts_loss_cpu *fts_loss_at(struct fts_loss *l, int cpu);
+FTS_API struct fts_loss_cpu *fts_loss_at(struct fts_loss *l, int cpu);
 
 /* fts_loss_copy - make @dst an independent copy of @src; 0 or -ENOMEM. */
-int fts_loss_copy(struct fts_loss *dst, const struct fts_loss *src);
+FTS_API int fts_loss_copy(struct fts_loss *dst, const struct fts_loss *src);
 
 /* fts_loss_set_kernel - the kernel's counters for @cpu (replaces earlier ones); 0 or -ENOMEM. */
-int fts_loss_set_kernel(struct fts_loss *l, int cpu, uint64_t overrun, uint64_t commit_overrun,
+FTS_API int fts_loss_set_kernel(struct fts_loss *l, int cpu, uint64_t overrun, uint64_t commit_overrun,
 			uint64_t dropped);
 
 /* fts_loss_add_drop - one drop point on @cpu: @count events, 0 when the kernel gave no size. */
-int fts_loss_add_drop(struct fts_loss *l, int cpu, uint64_t count);
+FTS_API int fts_loss_add_drop(struct fts_loss *l, int cpu, uint64_t count);
 
 /*
  * fts_loss_add_item - account one model item on CPU @cpu: a "lost events"
  * marker (its count and the kernel total it carries) or a "no data" slice
  * on a CPU lane; other kinds are ignored. 0 or -ENOMEM.
  */
-int fts_loss_add_item(struct fts_loss *l, int cpu, const struct fts_item *it);
+FTS_API int fts_loss_add_item(struct fts_loss *l, int cpu, const struct fts_item *it);
 
 /* fts_loss_cpu_events - events @c lost: the kernel's count if known (never below the sized drops). */
-uint64_t fts_loss_cpu_events(const struct fts_loss_cpu *c);
+FTS_API uint64_t fts_loss_cpu_events(const struct fts_loss_cpu *c);
 
 /* fts_loss_cpu_exact - 1 when fts_loss_cpu_events is the whole count, 0 when a lower bound. */
-int fts_loss_cpu_exact(const struct fts_loss_cpu *c);
+FTS_API int fts_loss_cpu_exact(const struct fts_loss_cpu *c);
 
 /* fts_loss_cpu_any - 1 when @c lost anything (a count, or a drop of unknown size). */
-int fts_loss_cpu_any(const struct fts_loss_cpu *c);
+FTS_API int fts_loss_cpu_any(const struct fts_loss_cpu *c);
 
 /* fts_loss_total - events lost on all CPUs; *@exact (may be NULL) 0 when a lower bound. */
-uint64_t fts_loss_total(const struct fts_loss *l, int *exact);
+FTS_API uint64_t fts_loss_total(const struct fts_loss *l, int *exact);
 
 /* fts_loss_unsized - drops of unknown size on CPUs whose kernel count is not known. */
-uint64_t fts_loss_unsized(const struct fts_loss *l);
+FTS_API uint64_t fts_loss_unsized(const struct fts_loss *l);
 
 /* fts_loss_any - 1 when any CPU lost anything. */
-int fts_loss_any(const struct fts_loss *l);
+FTS_API int fts_loss_any(const struct fts_loss *l);
 
 /* fts_loss_nodata_ns - time with no data, summed over CPUs. */
-uint64_t fts_loss_nodata_ns(const struct fts_loss *l);
+FTS_API uint64_t fts_loss_nodata_ns(const struct fts_loss *l);
 
 /*
  * fts_loss_worst - CPU numbers, most events lost first (ties: lower CPU);
  * CPUs that lost nothing are left out. Returns how many went into @idx (<= @n).
  */
-int fts_loss_worst(const struct fts_loss *l, int *idx, int n);
+FTS_API int fts_loss_worst(const struct fts_loss *l, int *idx, int n);
 
 /*
  * fts_loss_cpu_text - "1719", "at least 1959, plus 3 drops of unknown size",
  * "3 drops of unknown size" or "0" into @buf; never "0" when anything was lost.
  * Returns @buf.
  */
-char *fts_loss_cpu_text(const struct fts_loss_cpu *c, char *buf, size_t n);
+FTS_API char *fts_loss_cpu_text(const struct fts_loss_cpu *c, char *buf, size_t n);
 
 /*
  * fts_loss_text - the whole capture in one line: "2877 events (CPU 0: 1719,
  * CPU 1: 1158)", worst CPUs first, at most @max_cpus named (then ", ...");
  * "none" when nothing was lost. Returns @buf.
  */
-char *fts_loss_text(const struct fts_loss *l, int max_cpus, char *buf, size_t n);
+FTS_API char *fts_loss_text(const struct fts_loss *l, int max_cpus, char *buf, size_t n);
 
 #ifdef __cplusplus
 }

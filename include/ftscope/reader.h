@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "event.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,7 +48,7 @@ struct fts_read_opts {
  *
  * Returns 0 or a negative errno.
  */
-int fts_input_detect(const char *path, enum fts_input_format *fmt, struct fts_err *err);
+FTS_API int fts_input_detect(const char *path, enum fts_input_format *fmt, struct fts_err *err);
 
 /**
  * fts_input_format_name - a format's name for messages
@@ -55,7 +56,7 @@ int fts_input_detect(const char *path, enum fts_input_format *fmt, struct fts_er
  *
  * Returns "trace.dat", "text" or "unknown".
  */
-const char *fts_input_format_name(enum fts_input_format fmt);
+FTS_API const char *fts_input_format_name(enum fts_input_format fmt);
 
 /**
  * fts_read_text - parse kernel or trace-cmd text, one event at a time
@@ -70,7 +71,7 @@ const char *fts_input_format_name(enum fts_input_format fmt);
  *
  * Returns 0, the emitter's non-zero value, or a negative errno.
  */
-int fts_read_text(const char *path, const struct fts_read_opts *opts,
+FTS_API int fts_read_text(const char *path, const struct fts_read_opts *opts,
 		  struct fts_read_stats *st, struct fts_err *err);
 
 /**
@@ -88,7 +89,7 @@ int fts_read_text(const char *path, const struct fts_read_opts *opts,
  *
  * Returns 0, the emitter's non-zero value, or a negative errno.
  */
-int fts_read_dat(const char *path, const struct fts_read_opts *opts,
+FTS_API int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		 struct fts_read_stats *st, struct fts_err *err);
 
 /**
@@ -110,7 +111,7 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
  * Returns 0, FTS_PROBE_UNISOLATED when @helper is NULL (only the page checks
  * ran: the headers will be parsed in this process), or a negative errno.
  */
-int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err);
+FTS_API int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err);
 
 /**
  * fts_read_dat_probe_answer - the helper's half of fts_read_dat_probe
@@ -123,7 +124,7 @@ int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err
  *
  * Returns the helper's exit status: 0 when the file opened, 1 otherwise.
  */
-int fts_read_dat_probe_answer(const char *path);
+FTS_API int fts_read_dat_probe_answer(const char *path);
 
 /**
  * fts_read_any - detect a trace's format and run the matching reader
@@ -134,7 +135,7 @@ int fts_read_dat_probe_answer(const char *path);
  *
  * Returns what the reader returns.
  */
-int fts_read_any(const char *path, const struct fts_read_opts *opts,
+FTS_API int fts_read_any(const char *path, const struct fts_read_opts *opts,
 		 struct fts_read_stats *st, struct fts_err *err);
 
 #ifdef __cplusplus

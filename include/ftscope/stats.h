@@ -36,6 +36,7 @@
 
 #include "error.h"
 #include "lane.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -140,7 +141,7 @@ struct fts_stats_info {
  *
  * Returns 0, -EINVAL (an empty window, a bad CPU list) or -ENOMEM.
  */
-int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
+FTS_API int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
 		     struct fts_err *err);
 
 /**
@@ -153,7 +154,7 @@ int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
  *
  * Returns the sink, valid as long as @st.
  */
-struct fts_sink *fts_stats_sink(struct fts_stats *st);
+FTS_API struct fts_sink *fts_stats_sink(struct fts_stats *st);
 
 /**
  * fts_stats_finish - compute the rows, if the sink's finish has not
@@ -167,13 +168,13 @@ struct fts_sink *fts_stats_sink(struct fts_stats *st);
  *
  * Returns 0 or -ENOMEM.
  */
-int fts_stats_finish(struct fts_stats *st, struct fts_err *err);
+FTS_API int fts_stats_finish(struct fts_stats *st, struct fts_err *err);
 
 /**
  * fts_stats_free - release a collector and its sink
  * @st: the collector; NULL is fine
  */
-void fts_stats_free(struct fts_stats *st);
+FTS_API void fts_stats_free(struct fts_stats *st);
 
 /**
  * fts_stats_info - the totals over everything counted
@@ -181,7 +182,7 @@ void fts_stats_free(struct fts_stats *st);
  *
  * Returns the totals, valid as long as @st.
  */
-const struct fts_stats_info *fts_stats_info(const struct fts_stats *st);
+FTS_API const struct fts_stats_info *fts_stats_info(const struct fts_stats *st);
 
 /**
  * fts_stats_ntasks - how many task rows there are
@@ -189,7 +190,7 @@ const struct fts_stats_info *fts_stats_info(const struct fts_stats *st);
  *
  * Returns the number of task rows (0 before finish).
  */
-size_t fts_stats_ntasks(const struct fts_stats *st);
+FTS_API size_t fts_stats_ntasks(const struct fts_stats *st);
 
 /**
  * fts_stats_task - task row @i in the current order
@@ -199,7 +200,7 @@ size_t fts_stats_ntasks(const struct fts_stats *st);
  * Returns the row, valid until more items are fed or fts_stats_free (sorting
  * reorders, never moves rows).
  */
-const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i);
+FTS_API const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i);
 
 /**
  * fts_stats_ncpus - how many CPU rows there are (ordered by CPU number)
@@ -207,7 +208,7 @@ const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i
  *
  * Returns the number of CPU rows (0 before finish).
  */
-size_t fts_stats_ncpus(const struct fts_stats *st);
+FTS_API size_t fts_stats_ncpus(const struct fts_stats *st);
 
 /**
  * fts_stats_cpu - one CPU row
@@ -216,7 +217,7 @@ size_t fts_stats_ncpus(const struct fts_stats *st);
  *
  * Returns the row, valid as long as @st.
  */
-const struct fts_cpu_stats *fts_stats_cpu(const struct fts_stats *st, size_t i);
+FTS_API const struct fts_cpu_stats *fts_stats_cpu(const struct fts_stats *st, size_t i);
 
 /**
  * fts_stats_sort_tasks - order the task rows by a column
@@ -226,7 +227,7 @@ const struct fts_cpu_stats *fts_stats_cpu(const struct fts_stats *st, size_t i);
  *
  * Ties are broken by tid, so the order is the same on every run.
  */
-void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int descending);
+FTS_API void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int descending);
 
 /**
  * fts_task_col_name - a task column's name, with its unit
@@ -234,7 +235,7 @@ void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int desce
  *
  * Returns the name ("running_ns", ...), or NULL for a column out of range.
  */
-const char *fts_task_col_name(enum fts_task_col col);
+FTS_API const char *fts_task_col_name(enum fts_task_col col);
 
 /**
  * fts_task_col_parse - a column from its name
@@ -243,7 +244,7 @@ const char *fts_task_col_name(enum fts_task_col col);
  *
  * Returns 0 or -EINVAL.
  */
-int fts_task_col_parse(const char *name, enum fts_task_col *col);
+FTS_API int fts_task_col_parse(const char *name, enum fts_task_col *col);
 
 /**
  * fts_task_col_value - a numeric column of @t, for sorting and printing
@@ -252,7 +253,7 @@ int fts_task_col_parse(const char *name, enum fts_task_col *col);
  *
  * Returns the value (0 for the text columns).
  */
-uint64_t fts_task_col_value(const struct fts_task_stats *t, enum fts_task_col col);
+FTS_API uint64_t fts_task_col_value(const struct fts_task_stats *t, enum fts_task_col col);
 
 #ifdef __cplusplus
 }

@@ -35,7 +35,7 @@ export PKG_CONFIG_PATH=$(dirname "$pc")
 [ "$(pkg-config --variable=includedir ftscope)" -ef "$STAGE/include" ] &&
 	pass "pkg-config includedir is the staged include/" || bad "includedir $(pkg-config --variable=includedir ftscope)"
 extra=()
-[ -n "${FTS_CONSUME_EXAMPLES:-}" ] && extra=("$SRC"/examples/*.c)
+extra=("$SRC"/examples/*.c)  # the C examples use the public API only
 for c in "$SRC/tests/install/consumer/version_check.c" "${extra[@]}"; do
 	name=$(basename "$c" .c)
 	# shellcheck disable=SC2046
