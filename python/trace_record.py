@@ -102,7 +102,10 @@ def ftrace_record_start(cpu_mask=None, output="trace.dat", bf_size=DEFAULT_TRACE
         log.error("ftrace_record_start: %s", e)
         return False
     _recorder = rec
-    h = rec.health()
+    try:
+        h = rec.health()
+    except ftscope.FtscopeError:
+        h = {}  # it stopped already (e.g. a failed reader); stop will say why
     if h.get("skipped_events"):
         log.warning("events this kernel lacks, skipped: %s", h["skipped_events"])
     if h.get("fallback"):
