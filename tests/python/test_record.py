@@ -52,17 +52,27 @@ def workload(seconds):
                             stdout=subprocess.DEVNULL), "sleep"
 
 
+def grown(rec, before, timeout=20):
+    """The next health snapshot with more events than @before (the recorder samples
+    on its own tick, so a loaded machine may take a while)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        h = rec.health()
+        if h["events"] > before["events"]:
+            return h
+        time.sleep(0.2)
+    return h
+
+
 def test_record_around_a_workload(tracefs, tmp_path):
     before = state(tracefs)
     out = str(tmp_path / "trace.dat")
     with ftscope.Recorder(output=out, bf_size=4096, owner=None) as rec:
         first = rec.health()
-        load, comm = workload(2)
-        time.sleep(1.0)
-        mid = rec.health()
+        load, comm = workload(3)
+        mid = grown(rec, first)
+        last = grown(rec, mid)
         load.wait()
-        time.sleep(0.5)
-        last = rec.health()
     assert mid["events"] > first["events"] and last["events"] > mid["events"]
     assert last["cpus"] and {"cpu", "events", "lost", "lost_text", "fill"} <= set(last["cpus"][0])
     assert rec.output == out and os.path.getsize(out) > 0
