@@ -131,6 +131,12 @@ struct fts_ev_futex {
 
 struct fts_ev_lost {
 	uint64_t count; /* 0 when the kernel only said "some" */
+	/*
+	 * 1: not a drop but the kernel's total for @cpu over the whole capture
+	 * (the trace.dat's stored ring-buffer stats), sent once per CPU before
+	 * the first event, with @ts 0 (loss.h).
+	 */
+	int kernel;
 };
 
 struct fts_event {

@@ -16,6 +16,7 @@
 #include "error.h"
 #include "event.h"
 #include "lane.h"
+#include "loss.h"
 #include "output.h"
 #include "reader.h"
 #include "sched_model.h"
@@ -178,6 +179,8 @@ struct fts_pipeline_result {
 	 */
 	uint64_t span_lo;
 	uint64_t span_hi;
+	/* what the items say was lost (the one loss model, loss.h), any input kind */
+	struct fts_loss_summary loss;
 };
 
 /**

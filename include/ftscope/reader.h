@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "event.h"
+#include "loss.h"
 #include "export.h"
 
 #ifdef __cplusplus
@@ -112,6 +113,23 @@ FTS_API int fts_read_dat(const char *path, const struct fts_read_opts *opts,
  * ran: the headers will be parsed in this process), or a negative errno.
  */
 FTS_API int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err);
+
+/*
+ * The comment line a text trace carries for a CPU's kernel loss count
+ * ("# ftscope kernel_lost cpu=0 events=1719"): ftscope's text recordings
+ * write one per CPU, and the text reader hands it on as fts_read_dat does
+ * the trace.dat's CPUSTAT (struct fts_ev_lost.kernel).
+ */
+#define FTS_TEXT_KERNEL_LOST "# ftscope kernel_lost"
+
+/**
+ * fts_read_dat_loss - the kernel's per-CPU loss counters a trace.dat stores
+ * @path: the trace.dat (CPUSTAT options, as trace-cmd report --stat prints)
+ * @out: the counters are set into it (fts_loss_set_kernel, overrun holding the sum)
+ *
+ * Returns 0, or -1 when the file holds none that can be read.
+ */
+FTS_API int fts_read_dat_loss(const char *path, struct fts_loss *out);
 
 /**
  * fts_read_dat_probe_answer - the helper's half of fts_read_dat_probe

@@ -58,6 +58,7 @@ struct fts_model_stats {
 	uint64_t irq_slices;
 	uint64_t softirq_slices;
 	uint64_t lost_markers;
+	uint64_t nodata_slices;      /* "no data" slices: holes after lost events (loss.h) */
 	uint64_t lost_events;        /* sum of the counts the kernel gave */
 	uint64_t task_running;
 	uint64_t task_runnable;

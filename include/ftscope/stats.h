@@ -23,6 +23,9 @@
  *   per CPU            run slices (busy), irq/softirq slices, sched_switch
  *                      items, lost-events markers (sum of their counts)
  * Context-switch markers (FTS_ITEM_MARKER) carry no time and are ignored.
+ * "No data" (FTS_ITEM_NODATA, the holes after lost events) counts in no
+ * state: a task's goes to unknown_ns, a CPU's out of its wall time, and
+ * the holes are listed (fts_stats_hole) for the warning a front end prints.
  *
  * Memory: per task and per CPU, not per item (wakeup latencies are kept
  * exactly up to 64 per task, then in a log-linear histogram: percentiles
@@ -36,6 +39,7 @@
 
 #include "error.h"
 #include "lane.h"
+#include "loss.h"
 #include "export.h"
 
 #ifdef __cplusplus
@@ -71,6 +75,7 @@ enum fts_task_col {
 	FTS_TCOL_RUNNABLE,      /* "runnable_ns" */
 	FTS_TCOL_SLEEPING,      /* "sleeping_ns": S, I and other interruptible states */
 	FTS_TCOL_BLOCKED,       /* "blocked_ns": D (uninterruptible) */
+	FTS_TCOL_UNKNOWN,       /* "unknown_ns": no data, after lost events (loss.h) */
 	FTS_TCOL_SWITCHES,      /* "switches" */
 	FTS_TCOL_INVOLUNTARY,   /* "involuntary" */
 	FTS_TCOL_MIGRATIONS,    /* "migrations" */
@@ -97,6 +102,7 @@ struct fts_task_stats {
 	uint64_t runnable_ns;
 	uint64_t sleeping_ns;       /* Sleeping in any state but D */
 	uint64_t blocked_ns;        /* Sleeping in D */
+	uint64_t unknown_ns;        /* "no data": a hole after lost events, in no other column */
 	uint64_t switches;
 	uint64_t involuntary;
 	uint64_t migrations;
@@ -121,8 +127,17 @@ struct fts_cpu_stats {
 	uint64_t irq_count, irq_ns;
 	uint64_t softirq_count, softirq_ns;
 	uint64_t switches;
-	uint64_t lost_events;       /* sum of the lost markers' counts */
-	uint64_t lost_markers;      /* markers (some carry no count) */
+	uint64_t lost_events;       /* fts_loss_cpu_events (loss.h): the kernel's count when known */
+	int lost_exact;             /* 0: @lost_events is a lower bound (drops of unknown size) */
+	uint64_t lost_unsized;      /* drops of unknown size */
+	uint64_t lost_markers;      /* drop points (some carry no count) */
+	uint64_t nodata_ns;         /* no data after those drops: left out of @util */
+};
+
+/* A hole in the data: nothing is known on @cpu over [begin, end) (output ns). */
+struct fts_stats_hole {
+	int32_t cpu;
+	uint64_t begin, end;
 };
 
 /* Totals over everything counted. */
@@ -183,6 +198,31 @@ FTS_API void fts_stats_free(struct fts_stats *st);
  * Returns the totals, valid as long as @st.
  */
 FTS_API const struct fts_stats_info *fts_stats_info(const struct fts_stats *st);
+
+/**
+ * fts_stats_loss - the loss seen by the statistics (the one model, loss.h)
+ * @st: the collector, after fts_stats_finish
+ *
+ * Returns the model, valid as long as @st.
+ */
+FTS_API const struct fts_loss *fts_stats_loss(const struct fts_stats *st);
+
+/**
+ * fts_stats_nholes - how many holes (no data) fall in the window and CPU filter
+ * @st: the collector, after fts_stats_finish
+ *
+ * Returns the count (0 before fts_stats_finish).
+ */
+FTS_API size_t fts_stats_nholes(const struct fts_stats *st);
+
+/**
+ * fts_stats_hole - hole @i, in time order
+ * @st: the collector, after fts_stats_finish
+ * @i: < fts_stats_nholes
+ *
+ * Returns the hole, or NULL when @i is out of range.
+ */
+FTS_API const struct fts_stats_hole *fts_stats_hole(const struct fts_stats *st, size_t i);
 
 /**
  * fts_stats_ntasks - how many task rows there are

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "front/msg.h"
 #include "cli/opts.h"
+#include "front/fmt.h"
 #include "front/insight.h"
 #include "front/inputs.h"
 #include "front/process.h"
@@ -210,6 +211,7 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_pip
 	uint64_t cpu_items = m->cpu_slices + m->switch_markers + m->irq_slices + m->softirq_slices +
 			     m->lost_markers;
 	uint64_t task_items = m->task_running + m->task_runnable + m->task_sleeping + m->cs_markers;
+	char nodata[32];
 
 	line("input     %s (%s, %.1f MB)", o->input, fts_input_format_name(r->input_format),
 	       (double)rd->bytes_total / 1e6);
@@ -272,9 +274,14 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_pip
 	if (rd->overwritten)
 		line("warning   the ring buffer overwrote %llu older events before this text was copied (the capture keeps only its newest part); record with ftscope record, which streams to disk",
 		       (unsigned long long)rd->overwritten);
-	if (m->lost_markers)
-		line("warning   the kernel lost %llu events in this capture (%llu places, marked 'lost events' on the CPU lanes); record with a larger --bf_size or fewer CPUs/events",
-		       (unsigned long long)m->lost_events, (unsigned long long)m->lost_markers);
+	if (r->loss.any) {
+		line("warning   the kernel lost %s in this capture (%llu drop point%s, marked 'lost events' on the CPU lanes)",
+		     r->loss.text, (unsigned long long)r->loss.drops, r->loss.drops == 1 ? "" : "s");
+		if (r->loss.nodata_ns)
+			line("          nothing is known for %s of CPU time after those drops: drawn as 'no data', left out of the statistics",
+			     fts_fmt_ns(r->loss.nodata_ns, FTS_DUR_SPACED, 0, nodata, sizeof(nodata)));
+		line("          record with a larger --bf_size or fewer CPUs/events");
+	}
 	line("output    %s (%s) in %.2f s", o->output, o->format == FTS_OUT_JSON ? "json" : "db",
 	       r->seconds);
 }

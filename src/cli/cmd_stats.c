@@ -8,10 +8,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fnmatch.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "front/fmt.h"
 #include "front/process.h"
 #include "front/term_safe.h"
 #include <ftscope/pipeline.h>
@@ -37,7 +39,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: ftscope stats FILE [--profiling_data DIR] [--pid_mapping FILE] [--top N]\n"
-"                     [--task NAME|PID] [--cpu LIST] [--sort COLUMN]\n"
+"                     [--task NAME|PID[,...]]... [--cpu LIST] [--sort COLUMN]\n"
 "                     [--format table|csv|json] [--window A..B]\n"
 "\n"
 "Per-task and per-CPU scheduling numbers of a capture (trace.dat, text, or an\n"
@@ -47,7 +49,9 @@ static void usage(FILE *f)
 "  -p, --profiling_data DIR   align with Ascend profiling and count only its window\n"
 "  -m, --pid_mapping FILE     show container pids (pid_mapping.json)\n"
 "  -n, --top N                the N first tasks after sorting (default 20; 0: all)\n"
-"  -t, --task NAME|PID        only tasks with this exact comm or pid\n"
+"  -t, --task NAME|PID[,...]  only tasks with one of these comms (exact, or a\n"
+"                             shell pattern: 'python*') or pids; repeat the flag\n"
+"                             or give a comma-separated list\n"
 "  -c, --cpu LIST             only what happened on these CPUs (0-3,8)\n"
 "  -s, --sort COLUMN          task column to sort by, largest first (default\n"
 "                             running_ns; names as in the CSV header)\n"
@@ -60,6 +64,9 @@ static void usage(FILE *f)
 "Columns (CSV/JSON names; the table shows ms and us):\n"
 "  running/runnable/sleeping/blocked_ns  time Running, waiting for a CPU, asleep (S),\n"
 "                             asleep uninterruptibly (D)\n"
+"  unknown_ns                 no data: after events were lost, nothing is known;\n"
+"                             this time is in no other column (a warning names\n"
+"                             the CPUs and time ranges)\n"
 "  switches, involuntary      context switches out; involuntary = preempted while\n"
 "                             runnable (prev_state R/R+)\n"
 "  migrations                 runs on another CPU than the previous run\n"
@@ -160,21 +167,40 @@ struct out_row {
 	const struct fts_task_stats *t;
 };
 
-static int task_matches(const struct fts_task_stats *t, const char *want)
+/* One --task entry: a pid, or a comm (exact, or a shell pattern). */
+static int task_matches_one(const struct fts_task_stats *t, const char *want, size_t n)
 {
+	char w[256];
 	long long pid;
 
+	if (n == 0 || n >= sizeof(w))
+		return 0;
+	memcpy(w, want, n);
+	w[n] = '\0';
+	if (!fts_parse_int(w, &pid))
+		return pid == t->pid;
+	return !strcmp(t->comm, w) || fnmatch(w, t->comm, 0) == 0;
+}
+
+/* @want: NULL (every task) or a list "a,b,c" joined from every --task. */
+static int task_matches(const struct fts_task_stats *t, const char *want)
+{
 	if (!want)
 		return 1;
-	if (!fts_parse_int(want, &pid) && pid == t->pid)
-		return 1;
-	return !strcmp(t->comm, want);
+	for (const char *p = want; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (task_matches_one(t, p, n))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
 }
 
 /* ---- table ---- */
 
-#define NCOLS_T 20
-#define NCOLS_C 9
+#define NCOLS_T 21
+#define NCOLS_C 10
 
 struct table {
 	int ncols;
@@ -271,11 +297,11 @@ static void table_init(struct table *tb, int ncols, const char *const *head, con
 static int print_task_table(struct out_row *rows, size_t n)
 {
 	static const char *const head[NCOLS_T] = {
-		"task", "pid", "run_ms", "wait_ms", "sleep_ms", "D_ms", "cs", "invol", "migr",
-		"irq", "irq_ms", "sirq", "sirq_ms", "top_irq", "wakeups", "wake_p50_us",
+		"task", "pid", "run_ms", "wait_ms", "sleep_ms", "D_ms", "unknown_ms", "cs", "invol",
+		"migr", "irq", "irq_ms", "sirq", "sirq_ms", "top_irq", "wakeups", "wake_p50_us",
 		"wake_p99_us", "wake_max_us", "top_preempter", "preempt_ms",
 	};
-	static const int left[NCOLS_T] = { [0] = 1, [13] = 1, [18] = 1 };
+	static const int left[NCOLS_T] = { [0] = 1, [14] = 1, [19] = 1 };
 	struct table tb;
 	int rc = 0;
 
@@ -293,20 +319,21 @@ static int print_task_table(struct out_row *rows, size_t n)
 		c[3] = fmt_ms(t->runnable_ns);
 		c[4] = fmt_ms(t->sleeping_ns);
 		c[5] = fmt_ms(t->blocked_ns);
-		c[6] = fmt_u(t->switches);
-		c[7] = fmt_u(t->involuntary);
-		c[8] = fmt_u(t->migrations);
-		c[9] = fmt_u(t->irq_count);
-		c[10] = fmt_ms(t->irq_ns);
-		c[11] = fmt_u(t->softirq_count);
-		c[12] = fmt_ms(t->softirq_ns);
-		c[13] = escaped(t->top_irq[0] ? t->top_irq : "-");
-		c[14] = fmt_u(t->wakeups);
-		c[15] = t->wakeups ? fmt_us(t->wake_p50_ns) : strdup("-");
-		c[16] = t->wakeups ? fmt_us(t->wake_p99_ns) : strdup("-");
-		c[17] = t->wakeups ? fmt_us(t->wake_max_ns) : strdup("-");
-		c[18] = escaped(t->top_preempter[0] ? t->top_preempter : "-");
-		c[19] = t->top_preempter[0] ? fmt_ms(t->top_preempter_ns) : strdup("-");
+		c[6] = fmt_ms(t->unknown_ns);
+		c[7] = fmt_u(t->switches);
+		c[8] = fmt_u(t->involuntary);
+		c[9] = fmt_u(t->migrations);
+		c[10] = fmt_u(t->irq_count);
+		c[11] = fmt_ms(t->irq_ns);
+		c[12] = fmt_u(t->softirq_count);
+		c[13] = fmt_ms(t->softirq_ns);
+		c[14] = escaped(t->top_irq[0] ? t->top_irq : "-");
+		c[15] = fmt_u(t->wakeups);
+		c[16] = t->wakeups ? fmt_us(t->wake_p50_ns) : strdup("-");
+		c[17] = t->wakeups ? fmt_us(t->wake_p99_ns) : strdup("-");
+		c[18] = t->wakeups ? fmt_us(t->wake_max_ns) : strdup("-");
+		c[19] = escaped(t->top_preempter[0] ? t->top_preempter : "-");
+		c[20] = t->top_preempter[0] ? fmt_ms(t->top_preempter_ns) : strdup("-");
 		rc = table_add(&tb, c);
 	}
 	if (!rc)
@@ -315,10 +342,23 @@ static int print_task_table(struct out_row *rows, size_t n)
 	return rc;
 }
 
+/* "1719", ">=1959" (drops of unknown size: see the warning), "?" (only those). */
+static char *lost_cell(const struct fts_cpu_stats *c)
+{
+	char *s;
+
+	if (c->lost_exact || !c->lost_unsized)
+		return fmt_u(c->lost_events);
+	if (!c->lost_events)
+		return strdup("?");
+	return asprintf(&s, ">=%llu", (unsigned long long)c->lost_events) < 0 ? NULL : s;
+}
+
 static int print_cpu_table(const struct fts_stats *st)
 {
 	static const char *const head[NCOLS_C] = {
 		"cpu", "util_%", "busy_ms", "irq", "irq_ms", "sirq", "sirq_ms", "switches", "lost",
+		"no_data_ms",
 	};
 	static const int left[NCOLS_C] = { 0 };
 	struct table tb;
@@ -341,7 +381,8 @@ static int print_cpu_table(const struct fts_stats *st)
 		v[5] = fmt_u(c->softirq_count);
 		v[6] = fmt_ms(c->softirq_ns);
 		v[7] = fmt_u(c->switches);
-		v[8] = fmt_u(c->lost_events);
+		v[8] = lost_cell(c);
+		v[9] = fmt_ms(c->nodata_ns);
 		rc = table_add(&tb, v);
 	}
 	if (!rc)
@@ -416,15 +457,16 @@ static void print_csv(struct out_row *rows, size_t n)
 
 static void print_cpu_csv(const struct fts_stats *st)
 {
-	printf("\ncpu,util,busy_ns,wall_ns,irq_count,irq_ns,softirq_count,softirq_ns,switches,lost_events\n");
+	printf("\ncpu,util,busy_ns,wall_ns,irq_count,irq_ns,softirq_count,softirq_ns,switches,lost_events,lost_exact,nodata_ns\n");
 	for (size_t i = 0; i < fts_stats_ncpus(st); i++) {
 		const struct fts_cpu_stats *c = fts_stats_cpu(st, i);
 
-		printf("%d,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", c->cpu, c->util,
+		printf("%d,%.6f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%llu\n", c->cpu, c->util,
 		       (unsigned long long)c->busy_ns, (unsigned long long)c->wall_ns,
 		       (unsigned long long)c->irq_count, (unsigned long long)c->irq_ns,
 		       (unsigned long long)c->softirq_count, (unsigned long long)c->softirq_ns,
-		       (unsigned long long)c->switches, (unsigned long long)c->lost_events);
+		       (unsigned long long)c->switches, (unsigned long long)c->lost_events,
+		       c->lost_exact, (unsigned long long)c->nodata_ns);
 	}
 }
 
@@ -463,12 +505,21 @@ static void print_json(const struct fts_stats *st, struct out_row *rows, size_t 
 
 		printf("%s\n  {\"cpu\": %d, \"util\": %.6f, \"busy_ns\": %llu, \"wall_ns\": %llu, "
 		       "\"irq_count\": %llu, \"irq_ns\": %llu, \"softirq_count\": %llu, "
-		       "\"softirq_ns\": %llu, \"switches\": %llu, \"lost_events\": %llu}",
+		       "\"softirq_ns\": %llu, \"switches\": %llu, \"lost_events\": %llu, "
+		       "\"lost_exact\": %s, \"lost_unsized\": %llu, \"nodata_ns\": %llu}",
 		       i ? "," : "", c->cpu, c->util, (unsigned long long)c->busy_ns,
 		       (unsigned long long)c->wall_ns, (unsigned long long)c->irq_count,
 		       (unsigned long long)c->irq_ns, (unsigned long long)c->softirq_count,
 		       (unsigned long long)c->softirq_ns, (unsigned long long)c->switches,
-		       (unsigned long long)c->lost_events);
+		       (unsigned long long)c->lost_events, c->lost_exact ? "true" : "false",
+		       (unsigned long long)c->lost_unsized, (unsigned long long)c->nodata_ns);
+	}
+	printf("\n ],\n \"holes\": [");
+	for (size_t i = 0; i < fts_stats_nholes(st); i++) {
+		const struct fts_stats_hole *h = fts_stats_hole(st, i);
+
+		printf("%s\n  {\"cpu\": %d, \"begin_ns\": %llu, \"end_ns\": %llu}", i ? "," : "",
+		       h->cpu, (unsigned long long)h->begin, (unsigned long long)h->end);
 	}
 	printf("\n ]}\n");
 }
@@ -477,7 +528,8 @@ static void print_json(const struct fts_stats *st, struct out_row *rows, size_t 
 
 struct stats_args {
 	struct fts_pipeline_opts po;
-	const char *task, *cpu_list, *sort, *format;
+	const char *cpu_list, *sort, *format;
+	char *task;                  /* every --task joined by commas; NULL: all */
 	long long top;
 	struct window win;
 };
@@ -511,12 +563,33 @@ static int resolve_window(struct stats_args *a, struct fts_stats_opts *so)
 	return 0;
 }
 
+/* Another --task: appended to the list (NAME,PID,...), empty entries refused. */
+static int add_task(struct stats_args *a, const char *arg)
+{
+	size_t old = a->task ? strlen(a->task) : 0, n = strlen(arg);
+	char *t;
+
+	if (!n || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,")) {
+		fprintf(stderr, "ftscope stats: --task wants NAME or PID, or a list NAME,PID,...\n");
+		return -1;
+	}
+	t = realloc(a->task, old + n + 2);
+	if (!t) {
+		fprintf(stderr, "ftscope stats: out of memory\n");
+		return -1;
+	}
+	if (old)
+		t[old++] = ',';
+	memcpy(t + old, arg, n + 1);
+	a->task = t;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct stats_args *a)
 {
 	struct fts_opts op;
 	int id;
 
-	memset(a, 0, sizeof(*a));
 	a->top = 20;
 	a->format = "table";
 	a->sort = "running_ns";
@@ -525,7 +598,10 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 		switch (id) {
 		case O_PROFILING: a->po.profiling_data = op.arg; break;
 		case O_PIDMAP: a->po.pid_mapping = op.arg; break;
-		case O_TASK: a->task = op.arg; break;
+		case O_TASK:
+			if (add_task(a, op.arg))
+				return 2;
+			break;
 		case O_CPU: a->cpu_list = op.arg; break;
 		case O_SORT: a->sort = op.arg; break;
 		case O_FORMAT: a->format = op.arg; break;
@@ -679,40 +755,91 @@ static int print_all(const struct fts_stats *st, const char *format, struct out_
 	return rc;
 }
 
+#define HOLES_SHOWN 6
+
+/*
+ * Lost events: what was lost (the one loss model) and where nothing is
+ * known, CPU by CPU with the first few time ranges, from the window's start.
+ */
+static void print_loss_warning(const struct fts_stats *st, FILE *f)
+{
+	const struct fts_loss *l = fts_stats_loss(st);
+	const struct fts_stats_info *in = fts_stats_info(st);
+	char text[320], dur[32];
+
+	if (!fts_loss_any(l) && !fts_stats_nholes(st))
+		return;
+	fprintf(f, "\nwarning: events were lost: %s\n", fts_loss_text(l, 8, text, sizeof(text)));
+	for (size_t c = 0; c < fts_stats_ncpus(st); c++) {
+		const struct fts_cpu_stats *cs = fts_stats_cpu(st, c);
+		size_t shown = 0, total = 0;
+
+		if (!cs->nodata_ns)
+			continue;
+		fprintf(f, "  CPU %d: no data for %s:", cs->cpu,
+			fts_fmt_ns(cs->nodata_ns, FTS_DUR_SPACED, 0, dur, sizeof(dur)));
+		for (size_t i = 0; i < fts_stats_nholes(st); i++) {
+			const struct fts_stats_hole *h = fts_stats_hole(st, i);
+
+			if (h->cpu != cs->cpu)
+				continue;
+			if (shown++ < HOLES_SHOWN)
+				fprintf(f, "%s %.6f..%.6f s", shown > 1 ? "," : "",
+					(double)(h->begin - in->t_begin) / 1e9,
+					(double)(h->end - in->t_begin) / 1e9);
+			total++;
+		}
+		if (total > HOLES_SHOWN)
+			fprintf(f, " (and %zu more)", total - HOLES_SHOWN);
+		fputc('\n', f);
+	}
+	fputs("  those spans count in no state: a task's is in unknown_ms (unknown_ns), not\n"
+	      "  running, runnable or sleeping; util_% leaves them out. Record with a larger\n"
+	      "  --bf_size, or fewer CPUs or events.\n", f);
+}
+
 int fts_cmd_stats(int argc, char **argv)
 {
 	struct stats_args a;
 	struct fts_stats *st = NULL;
 	enum fts_task_col col;
-	struct out_row *rows;
+	struct out_row *rows = NULL;
 	const char *input;
 	size_t n;
 	int rc;
 
+	memset(&a, 0, sizeof(a));
 	rc = take_input(&argc, &argv, &input);
 	if (!rc)
 		rc = get_args(argc, argv, input, &a, &col);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	if (rc) {
+		rc = rc < 0 ? 0 : rc;
+		goto out;
+	}
+	rc = 1;
 	if (collect(&a, &st))
-		return 1;
+		goto out;
 	rows = select_rows(st, &a, col, &n);
 	if (!rows) {
-		fts_stats_free(st);
-		return fail("out of memory", NULL);
+		rc = fail("out of memory", NULL);
+		goto out;
 	}
 	if (a.task && n == 0) {
-		free(rows);
-		fts_stats_free(st);
 		fputs("ftscope stats: no task named or numbered '", stderr);
 		fts_fputs_safe(stderr, a.task);
 		fputs("'\n", stderr);
-		return 1;
+		goto out;
 	}
 	rc = print_all(st, a.format, rows, n);
+	if (rc) {
+		rc = fail("out of memory", NULL);
+		goto out;
+	}
+	print_loss_warning(st, strcmp(a.format, "table") ? stderr : stdout);
+	rc = fflush(stdout) ? 1 : 0;
+out:
 	free(rows);
 	fts_stats_free(st);
-	if (rc)
-		return fail("out of memory", NULL);
-	return fflush(stdout) ? 1 : 0;
+	free(a.task);
+	return rc;
 }

@@ -12,7 +12,9 @@ each number independently from the same lane items:
   - switches / involuntary = sched_switch items with its prev_comm:prev_pid
     (involuntary: prev_state R...); irq/softirq counts and times by `task`;
     wakeups = Runnable with reason wakeup/new, their max = wakeup_max_ns;
-  - per CPU: busy = run slices on its lane <= wall; irq/softirq/switch counts.
+  - per CPU: busy = run slices on its lane <= wall; irq/softirq/switch counts;
+    lost = max(sum of the markers' counts, the kernel_lost they carry); no data
+    = its "no data" slices (tasks: unknown_ns, in the lifetime sum).
 
 usage: stats_check.py STATS.json FTRACE_DATA.db
 exit 0 when everything agrees; 1 with each disagreement printed.
@@ -46,7 +48,9 @@ def main(stats_path, db_path):
             if dur == 0:
                 continue  # the context-switch marker
             spans[tid].append((ts, ts + dur))
-            if name == "Sleeping" and "D" in a.get("state", ""):
+            if name == "no data":
+                task[tid]["unknown_ns"] += dur
+            elif name == "Sleeping" and "D" in a.get("state", ""):
                 task[tid]["blocked_ns"] += dur
             else:
                 task[tid][name.lower() + "_ns"] += dur
@@ -69,14 +73,21 @@ def main(stats_path, db_path):
                 task[who][name + "_count"] += 1
                 task[who][name + "_ns"] += dur
         elif name == "lost events":
-            cpu[c]["lost_events"] += int(a["count"]) if a.get("count", "").isdigit() else 0
+            cpu[c]["marked"] += int(a["count"]) if a.get("count", "").isdigit() else 0
+            if a.get("kernel_lost", "").isdigit():
+                cpu[c]["kernel"] = max(cpu[c]["kernel"], int(a["kernel_lost"]))
+            # the kernel's count when the markers carry it, never below what they sum
+            cpu[c]["lost_events"] = max(cpu[c]["marked"], cpu[c]["kernel"])
+        elif name == "no data":
+            cpu[c]["nodata_ns"] += dur
         else:
             cpu[c]["busy_ns"] += dur
             task[name]["on_cpu_ns"] += dur
     con.close()
 
     rows = {t["task"]: t for t in st["tasks"]}
-    keys = ("running_ns", "runnable_ns", "sleeping_ns", "blocked_ns", "switches", "involuntary",
+    keys = ("running_ns", "runnable_ns", "sleeping_ns", "blocked_ns", "unknown_ns", "switches",
+            "involuntary",
             "irq_count", "irq_ns", "softirq_count", "softirq_ns", "wakeups", "wakeup_max_ns")
     for tid, want in task.items():
         if not any(want.values()):
@@ -94,7 +105,8 @@ def main(stats_path, db_path):
         sp = sorted(spans.get(tid, []))
         if sp:
             gaps = sum(max(0, b[0] - a[1]) for a, b in zip(sp, sp[1:]))
-            total = got["running_ns"] + got["runnable_ns"] + got["sleeping_ns"] + got["blocked_ns"]
+            total = (got["running_ns"] + got["runnable_ns"] + got["sleeping_ns"] + got["blocked_ns"]
+                     + got["unknown_ns"])
             life = got["last_ns"] - got["first_ns"]
             if total + gaps != life:
                 fail("%s: states %d + unknown gaps %d != lifetime %d" % (tid, total, gaps, life))
@@ -106,7 +118,7 @@ def main(stats_path, db_path):
     for c in st["cpus"]:
         want = cpu[c["cpu"]]
         for k in ("busy_ns", "irq_count", "irq_ns", "softirq_count", "softirq_ns", "switches",
-                  "lost_events"):
+                  "lost_events", "nodata_ns"):
             if c[k] != want[k]:
                 fail("CPU %d: %s %d, the DB says %d" % (c["cpu"], k, c[k], want[k]))
         if c["busy_ns"] > c["wall_ns"]:

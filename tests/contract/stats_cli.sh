@@ -16,8 +16,8 @@ consistent() {
 	"$FTSCOPE" stats "$input" "$@" --format json --top 0 > "$WORK/$name/trace.json" 2> "$WORK/$name/err" ||
 		{ bad "$name: stats failed"; cat "$WORK/$name/err"; return; }
 	expect_ok "$name: numbers agree with the DB" $SCHECK "$WORK/$name/trace.json" "$WORK/$name/ftrace_data.db"
-	"$FTSCOPE" stats "$WORK/$name/ftrace_data.db" --format json --top 0 > "$WORK/$name/db.json" 2>&1
-	if cmp -s "$WORK/$name/trace.json" "$WORK/$name/db.json"; then
+	"$FTSCOPE" stats "$WORK/$name/ftrace_data.db" --format json --top 0 > "$WORK/$name/db.json" 2> "$WORK/$name/dberr"
+	if cmp -s "$WORK/$name/trace.json" "$WORK/$name/db.json" && cmp -s "$WORK/$name/err" "$WORK/$name/dberr"; then
 		pass "$name: the trace and its DB give the same statistics"
 	else
 		bad "$name: trace and DB statistics differ"; diff "$WORK/$name/trace.json" "$WORK/$name/db.json" | head -5

@@ -26,11 +26,21 @@ struct collect {
 	struct fts_event *ev;
 	size_t n, cap;
 	int stop_after; /* 0 = never */
+	uint64_t kernel_lost[2];  /* the file's per-CPU totals, sent before the events */
+	int kernel_seen, kernel_after_event;
 };
 
 static int collect_ev(void *ctx, const struct fts_event *ev)
 {
 	struct collect *c = ctx;
+
+	if (ev->type == FTS_EV_LOST && ev->u.lost.kernel) {
+		if (ev->cpu >= 0 && ev->cpu < 2)
+			c->kernel_lost[ev->cpu] = ev->u.lost.count;
+		c->kernel_seen++;
+		c->kernel_after_event |= c->n > 0;
+		return 0;
+	}
 
 	if (c->n == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 1024;
@@ -434,6 +444,17 @@ static void test_lost_before_record(void **state)
 		}
 	}
 	assert_true(seen[0] >= 1 && seen[1] >= 1);
+	/* the file's CPUSTAT totals come first, one per CPU, and cover the drops */
+	assert_int_equal(c.kernel_seen, 2);
+	assert_false(c.kernel_after_event);
+	for (int cpu = 0; cpu < 2; cpu++) {
+		uint64_t marked = 0;
+
+		for (size_t i = 0; i < c.n; i++)
+			if (c.ev[i].type == FTS_EV_LOST && c.ev[i].cpu == cpu)
+				marked += c.ev[i].u.lost.count;
+		assert_true(c.kernel_lost[cpu] >= marked && c.kernel_lost[cpu] > 0);
+	}
 	free(c.ev);
 }
 

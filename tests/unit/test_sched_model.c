@@ -734,6 +734,68 @@ static void test_lost_ends_run(void **state)
 	check_task_lanes_contiguous();
 }
 
+/*
+ * A hole after lost events is "no data", on the CPU lane and on the lanes of
+ * the tasks last seen on that CPU: a task waiting there is not shown waiting
+ * through it, a task on another CPU is untouched, and the marker says how
+ * much and for how long; the kernel's total (sent first) rides on it.
+ */
+static void test_lost_hole_is_no_data(void **state)
+{
+	struct fts_event k;
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	base(&k, FTS_EV_LOST, 0, 0, "", -1);
+	k.u.lost.count = 80;
+	k.u.lost.kernel = 1;
+	feed(&k);
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	wake(FTS_EV_WAKING, 1100, 0, "A", 10, "B", 20, 0);   /* B queued on CPU 0 */
+	sw(1150, 1, "swapper/1", 0, "R", "C", 30);            /* C runs on CPU 1 */
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1200, 0, "A", 10, 1, 0);
+	simple(FTS_EV_LOST, 9000, 0, "A", 10, 55, 0);
+	sw(9500, 0, "A", 10, "R", "B", 20);
+	sw(9800, 1, "C", 30, "S", "swapper/1", 0);
+	finish();
+
+	expect("CPU 000", "A:10", 0, 1000, 200);
+	expect("CPU 000", "no data", 0, 1200, 7800);
+	it = expect("CPU 000", "lost events", 0, 9000, 0);
+	arg_is(it, "count", "55");
+	arg_is(it, "kernel_lost", "80");
+	arg_is(it, "no_data_us", "7");
+	expect("B:20", "Runnable", 0, 1100, 100);
+	expect("B:20", "no data", 0, 1200, 7800);
+	expect("B:20", "Runnable", 1, 9000, 500);
+	expect("A:10", "no data", 0, 1200, 7800);
+	assert_int_equal(count("C:30", "no data"), 0);
+	expect("C:30", "Running", 0, 1150, 8650);
+	check_task_lanes_contiguous();
+}
+
+/* The kernel counted losses the data never marked: one marker says so. */
+static void test_kernel_loss_unmarked(void **state)
+{
+	struct fts_event k;
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	base(&k, FTS_EV_LOST, 0, 1, "", -1);
+	k.u.lost.count = 42;
+	k.u.lost.kernel = 1;
+	feed(&k);
+	sw(1000, 1, "swapper/1", 0, "R", "A", 10);
+	sw(2000, 1, "A", 10, "S", "swapper/1", 0);
+	finish();
+
+	it = expect("CPU 001", "lost events", 0, 1000, 0);
+	arg_is(it, "count", "42");
+	arg_is(it, "kernel_lost", "42");
+}
+
 static void test_kernel_threads(void **state)
 {
 	(void)state;
@@ -1142,6 +1204,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_missing_switch, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_running_elsewhere, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_ends_run, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_lost_hole_is_no_data, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_loss_unmarked, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_threads, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_irq_softirq, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_boundaries, setup_raw, teardown),

@@ -21,6 +21,7 @@
  * slices share their boundary exactly.
  */
 #include "ftscope/sched_model.h"
+#include "ftscope/loss.h"
 
 #include "core/util/cpuset.h"
 #include "core/util/inthash.h"
@@ -92,6 +93,10 @@ struct cpu {
 	uint64_t foreign_ts;      /* 0: none */
 	int32_t foreign_pid;
 	uint64_t last_ts;         /* the last event seen on this CPU */
+	uint64_t first_ts;        /* the first (0: none yet) */
+	uint64_t kernel_lost;     /* the kernel's total for this CPU, when has_kernel */
+	int has_kernel;
+	uint64_t drops;           /* lost-events markers emitted */
 	uint64_t runtime;
 	uint64_t vruntime;
 	int has_vruntime;
@@ -1233,35 +1238,157 @@ static int on_softirq(struct fts_model *m, const struct fts_event *ev)
 	return emit(m, &it, start, ev->ts);
 }
 
+/* A "no data" slice on @lane over [@s, @e): nothing is known there (loss.h). */
+static int emit_nodata(struct fts_model *m, uint32_t lane, int cpu, uint64_t s, uint64_t e)
+{
+	struct fts_item it;
+
+	item_init(m, &it, lane, FTS_ITEM_NODATA, FTS_LOSS_NODATA_NAME);
+	arg(&it, "cpu", vnum(m, cpu));
+	m->st.nodata_slices++;
+	return emit(m, &it, s, e);
+}
+
+/*
+ * The tasks last seen on @cpu (running, queued or sleeping there) have an
+ * unknown state in its hole [@s, @e): close what they were doing at the
+ * hole's start (or at their own later change), mark the hole, and go on in
+ * the same state after it, until their next event says otherwise.
+ */
+static int task_holes(struct fts_model *m, int cpu, uint64_t s, uint64_t e)
+{
+	uint64_t tv;
+	int rc;
+
+	for (uint32_t pos = 0; fts_inthash_next(&m->tasks, &pos, NULL, &tv);) {
+		struct task *t = (struct task *)(uintptr_t)tv;
+		uint64_t from = t->since > s ? t->since : s;
+		struct fts_item it;
+		uint32_t lane;
+
+		if (t->pid == 0 || t->cpu != cpu || t->state == T_UNKNOWN || from >= e)
+			continue;
+		rc = close_task_state(m, t, from);
+		if (rc)
+			return rc;
+		lane = task_lane(m, t);
+		if (lane == LANE_NONE)
+			return no_lane_memory(m);
+		rc = lane_declare(m, lane);
+		if (rc)
+			return rc;
+		if (place(m, &it, from, e) && it.ts + it.dur > m->lent[lane].max_end)
+			m->lent[lane].max_end = it.ts + it.dur;
+		rc = emit_nodata(m, m->lent[lane].id, cpu, from, e);
+		if (rc)
+			return rc;
+		t->since = e;
+	}
+	return 0;
+}
+
+/* The zero-length "lost events" marker at @ts, with what is known of the drop. */
+static int emit_lost_marker(struct fts_model *m, int cpu, uint64_t ts, uint64_t count,
+			    uint64_t hole_ns, const char *where)
+{
+	struct cpu *c = &m->cpus[cpu];
+	struct fts_item it;
+	uint32_t lane;
+	int rc;
+
+	rc = cpu_lane(m, cpu, &lane);
+	if (rc)
+		return rc;
+	item_init(m, &it, lane, FTS_ITEM_LOST, "lost events");
+	arg(&it, FTS_LOSS_ARG_COUNT, count ? vnum(m, (int64_t)count) : "unknown");
+	if (c->has_kernel)
+		arg(&it, FTS_LOSS_ARG_KERNEL, vnum(m, (int64_t)c->kernel_lost));
+	if (hole_ns)
+		arg(&it, FTS_LOSS_ARG_NODATA, vnum(m, (int64_t)(hole_ns / 1000)));
+	if (where)
+		arg(&it, "where", where);
+	m->st.lost_markers++;
+	c->drops++;
+	return emit(m, &it, ts, ts);
+}
+
 /*
  * Lost events: mark them, and forget what may now be wrong: open irq
  * pairings, and who runs here. The current run slice ends at the last event
- * seen before the gap; the next event tells who runs after it.
+ * seen before the gap; from there to this event nothing is known, on this
+ * CPU and for the tasks last seen on it: "no data", never carried state.
  */
 static int on_lost(struct fts_model *m, const struct fts_event *ev)
 {
 	struct cpu *c = &m->cpus[ev->cpu];
-	struct fts_item it;
-	uint32_t lane;
+	uint64_t hole_from = c->last_ts, hole_ns = 0;
 	int rc;
 
 	m->st.lost_events += ev->u.lost.count;
 	m->st.irq_unmatched_entry += (uint64_t)c->nirq;
 	c->nirq = 0;
 	memset(c->softirq_ts, 0, sizeof(c->softirq_ts));
+	if (hole_from && hole_from < ev->ts) {
+		uint32_t lane;
+
+		hole_ns = ev->ts - hole_from;
+		rc = task_holes(m, ev->cpu, hole_from, ev->ts);
+		if (rc)
+			return rc;
+		rc = cpu_lane(m, ev->cpu, &lane);
+		if (!rc)
+			rc = emit_nodata(m, lane, ev->cpu, hole_from, ev->ts);
+		if (rc)
+			return rc;
+	}
 	if (c->known) {
 		rc = stop_unseen(m, ev->cpu, c->last_ts > c->since ? c->last_ts : c->since);
 		if (rc)
 			return rc;
 		c->known = 0;
 	}
-	rc = cpu_lane(m, ev->cpu, &lane);
+	return emit_lost_marker(m, ev->cpu, ev->ts, ev->u.lost.count, hole_ns, NULL);
+}
+
+/*
+ * The kernel's total for a CPU (the file's ring-buffer stats), before any
+ * event. Inside a profiling window it is not this window's loss: only the
+ * drop points inside the window count then.
+ */
+static int on_kernel_lost(struct fts_model *m, const struct fts_event *ev)
+{
+	struct cpu *c;
+	int rc;
+
+	if (m->opts.tm->has_window || ev->cpu < 0 || ev->cpu >= FTS_CPUSET_MAX)
+		return 0;
+	rc = ensure_cpu(m, ev->cpu);
 	if (rc)
 		return rc;
-	item_init(m, &it, lane, FTS_ITEM_LOST, "lost events");
-	arg(&it, "count", ev->u.lost.count ? vnum(m, (int64_t)ev->u.lost.count) : "unknown");
-	m->st.lost_markers++;
-	return emit(m, &it, ev->ts, ev->ts);
+	c = &m->cpus[ev->cpu];
+	c->kernel_lost = ev->u.lost.count;
+	c->has_kernel = 1;
+	return 0;
+}
+
+/*
+ * A CPU whose kernel counters say it lost events the data never marked
+ * (no drop point survived): one marker at its first event, saying so.
+ */
+static int unmarked_losses(struct fts_model *m)
+{
+	for (int i = 0; i < m->ncpus; i++) {
+		struct cpu *c = &m->cpus[i];
+		int rc;
+
+		if (!c->has_kernel || !c->kernel_lost || c->drops || !c->first_ts)
+			continue;
+		rc = emit_lost_marker(m, i, c->first_ts, c->kernel_lost, 0,
+				      "not marked in the data: from the kernel's counters");
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 static int dispatch(struct fts_model *m, const struct fts_event *ev);
@@ -1271,6 +1398,8 @@ static int model_event(struct fts_model *m, const struct fts_event *ev)
 	const struct fts_timemap *tm = m->opts.tm;
 	int rc;
 
+	if (ev->type == FTS_EV_LOST && ev->u.lost.kernel)
+		return on_kernel_lost(m, ev);
 	m->st.events_in++;
 	if (ev->ts > tm->hi) {
 		m->st.after_window++;
@@ -1297,6 +1426,8 @@ static int model_event(struct fts_model *m, const struct fts_event *ev)
 		return rc;
 	note_foreign(&m->cpus[ev->cpu], ev);
 	rc = dispatch(m, ev);
+	if (!m->cpus[ev->cpu].first_ts && ev->type != FTS_EV_LOST)
+		m->cpus[ev->cpu].first_ts = ev->ts;
 	m->cpus[ev->cpu].last_ts = ev->ts;
 	return rc;
 }
@@ -1343,6 +1474,9 @@ static int model_finish(struct fts_model *m)
 	m->st.last_ts = m->last_ts;
 	if (!m->seen_event)
 		return 0;
+	rc = unmarked_losses(m);
+	if (rc)
+		return rc;
 	for (int i = 0; i < m->ncpus; i++) {
 		struct cpu *c = &m->cpus[i];
 

@@ -86,6 +86,10 @@ struct fts_stats {
 	int ncpu_rows;
 
 	uint64_t seen_lo, seen_hi;   /* span of the items counted */
+
+	struct fts_loss loss;        /* CPU lanes' lost markers and holes */
+	struct fts_stats_hole *holes;
+	size_t nholes, cap_holes;
 };
 
 /* ---- strings and tasks ---- */
@@ -407,6 +411,9 @@ static int task_item(struct fts_stats *st, struct task *t, const struct fts_item
 	case FTS_ITEM_SLEEPING:
 		t->row.sleeping_ns += d;
 		break;
+	case FTS_ITEM_NODATA:
+		t->row.unknown_ns += d;
+		break;
 	default:
 		break;
 	}
@@ -472,12 +479,35 @@ static int switch_item(struct fts_stats *st, struct fts_cpu_stats *c, const stru
 	return 0;
 }
 
+static int add_hole(struct fts_stats *st, int32_t cpu, uint64_t lo, uint64_t hi)
+{
+	if (st->nholes == st->cap_holes) {
+		size_t n = st->cap_holes ? st->cap_holes * 2 : 64;
+		struct fts_stats_hole *h = realloc(st->holes, n * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		st->holes = h;
+		st->cap_holes = n;
+	}
+	st->holes[st->nholes++] = (struct fts_stats_hole){ cpu, lo, hi };
+	return 0;
+}
+
+static int cmp_hole(const void *a, const void *b)
+{
+	const struct fts_stats_hole *x = a, *y = b;
+
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
 static int cpu_item(struct fts_stats *st, int32_t cpu, const struct fts_item *it,
 		    struct fts_err *err)
 {
 	struct fts_cpu_stats *c;
 	uint64_t lo, hi;
-	long long n;
 
 	/* a CPU lane whose number is unknown (not "CPU <n>", no sort index) counts nowhere */
 	if (cpu < 0 || !cpu_selected(st, cpu) || !clip(st, it, &lo, &hi))
@@ -497,9 +527,10 @@ static int cpu_item(struct fts_stats *st, int32_t cpu, const struct fts_item *it
 		return switch_item(st, c, it, err);
 	case FTS_ITEM_LOST:
 		c->lost_markers++;
-		if (arg_int(it, "count", &n) && n > 0)
-			c->lost_events += (uint64_t)n;
-		return 0;
+		return fts_loss_add_item(&st->loss, cpu, it) ? nomem(err) : 0;
+	case FTS_ITEM_NODATA:
+		c->nodata_ns += hi - lo;
+		return add_hole(st, cpu, lo, hi) ? nomem(err) : 0;
 	default:
 		return 0;
 	}
@@ -547,7 +578,8 @@ static int counted(const struct task *t)
 {
 	const struct fts_task_stats *r = &t->row;
 
-	return r->running_ns || r->runnable_ns || r->sleeping_ns || r->blocked_ns || r->switches ||
+	return r->running_ns || r->runnable_ns || r->sleeping_ns || r->blocked_ns || r->unknown_ns ||
+	       r->switches ||
 	       r->irq_count || r->softirq_count || t->lat.n || t->has_time;
 }
 
@@ -611,9 +643,19 @@ int fts_stats_finish(struct fts_stats *st, struct fts_err *err)
 			continue;
 		*c = st->cpus[i];
 		c->wall_ns = wall;
-		c->util = wall ? (double)c->busy_ns / (double)wall : 0.0;
+		if (i < st->loss.ncpu) {
+			const struct fts_loss_cpu *l = &st->loss.cpu[i];
+
+			c->lost_events = fts_loss_cpu_events(l);
+			c->lost_unsized = l->unsized;
+		}
+		c->lost_exact = i >= st->loss.ncpu || fts_loss_cpu_exact(&st->loss.cpu[i]);
+		/* what is not known is neither busy nor idle */
+		c->util = wall > c->nodata_ns ? (double)c->busy_ns / (double)(wall - c->nodata_ns) : 0.0;
 		st->ncpu_rows++;
 	}
+	if (st->nholes)
+		qsort(st->holes, st->nholes, sizeof(*st->holes), cmp_hole);
 	st->finished = 1;
 	fts_stats_sort_tasks(st, FTS_TCOL_RUNNING, 1);
 	return 0;
@@ -626,6 +668,7 @@ static const char *const col_names[FTS_TCOL__COUNT] = {
 	[FTS_TCOL_RUNNABLE] = "runnable_ns",
 	[FTS_TCOL_SLEEPING] = "sleeping_ns",
 	[FTS_TCOL_BLOCKED] = "blocked_ns",
+	[FTS_TCOL_UNKNOWN] = "unknown_ns",
 	[FTS_TCOL_SWITCHES] = "switches",
 	[FTS_TCOL_INVOLUNTARY] = "involuntary",
 	[FTS_TCOL_MIGRATIONS] = "migrations",
@@ -672,6 +715,7 @@ uint64_t fts_task_col_value(const struct fts_task_stats *t, enum fts_task_col co
 	case FTS_TCOL_RUNNABLE: return t->runnable_ns;
 	case FTS_TCOL_SLEEPING: return t->sleeping_ns;
 	case FTS_TCOL_BLOCKED: return t->blocked_ns;
+	case FTS_TCOL_UNKNOWN: return t->unknown_ns;
 	case FTS_TCOL_SWITCHES: return t->switches;
 	case FTS_TCOL_INVOLUNTARY: return t->involuntary;
 	case FTS_TCOL_MIGRATIONS: return t->migrations;
@@ -820,6 +864,8 @@ void fts_stats_free(struct fts_stats *st)
 	free(st->rows);
 	free(st->lanes);
 	free(st->cpus);
+	free(st->holes);
+	fts_loss_free(&st->loss);
 	free(st->cpu_seen);
 	free(st->cpu_rows);
 	free(st->cpus_sel);
@@ -849,4 +895,19 @@ size_t fts_stats_ncpus(const struct fts_stats *st)
 const struct fts_cpu_stats *fts_stats_cpu(const struct fts_stats *st, size_t i)
 {
 	return i < fts_stats_ncpus(st) ? &st->cpu_rows[i] : NULL;
+}
+
+const struct fts_loss *fts_stats_loss(const struct fts_stats *st)
+{
+	return &st->loss;
+}
+
+size_t fts_stats_nholes(const struct fts_stats *st)
+{
+	return st->finished ? st->nholes : 0;
+}
+
+const struct fts_stats_hole *fts_stats_hole(const struct fts_stats *st, size_t i)
+{
+	return st->finished && i < st->nholes ? &st->holes[i] : NULL;
 }

@@ -54,6 +54,18 @@ static int count_lane(struct fts_sink *s, const struct fts_lane *lane, struct ft
 {
 	struct fts_pipe_count *c = (struct fts_pipe_count *)s;
 
+	if (lane->id >= c->nlane_cpu) {
+		uint32_t n = lane->id + 64;
+		int32_t *m = realloc(c->lane_cpu, n * sizeof(*m));
+
+		if (!m)
+			return fts_err_set(err, -ENOMEM, "out of memory (lanes)");
+		for (uint32_t i = c->nlane_cpu; i < n; i++)
+			m[i] = -1;
+		c->lane_cpu = m;
+		c->nlane_cpu = n;
+	}
+	c->lane_cpu[lane->id] = lane->group == FTS_GROUP_CPU ? lane->sort_index : -1;
 	return c->next->lane(c->next, lane, err);
 }
 
@@ -66,6 +78,9 @@ static int count_item(struct fts_sink *s, const struct fts_item *it, struct fts_
 	if (!c->items || it->ts + it->dur > c->span_hi)
 		c->span_hi = it->ts + it->dur;
 	c->items++;
+	if ((it->kind == FTS_ITEM_LOST || it->kind == FTS_ITEM_NODATA) && it->lane < c->nlane_cpu &&
+	    c->lane_cpu[it->lane] >= 0 && fts_loss_add_item(&c->loss, c->lane_cpu[it->lane], it))
+		return fts_err_set(err, -ENOMEM, "out of memory (loss)");
 	return c->next->item(c->next, it, err);
 }
 
@@ -326,6 +341,9 @@ int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *cons
 	res->items = p.count.items;
 	res->span_lo = p.count.span_lo;
 	res->span_hi = p.count.span_hi;
+	fts_loss_summarize(&p.count.loss, &res->loss);
+	fts_loss_free(&p.count.loss);
+	free(p.count.lane_cpu);
 	if (rc)
 		goto fail;
 	rc = p.count.next->finish(p.count.next, 1, err);

@@ -12,6 +12,9 @@ struct fts_pipe_count {
 	struct fts_sink *next;
 	uint64_t items;
 	uint64_t span_lo, span_hi;  /* of the items counted (struct fts_pipeline_result) */
+	int32_t *lane_cpu;          /* lane id -> CPU for CPU lanes, -1 for others */
+	uint32_t nlane_cpu;
+	struct fts_loss loss;       /* from the loss items that pass (loss.h) */
 };
 
 struct fts_pipe {

@@ -7,6 +7,7 @@
  * file) is what makes the text hold the whole capture.
  */
 #include "ftscope/error.h"
+#include "ftscope/reader.h"
 #include "core/record/record_local.h"
 
 #include <errno.h>
@@ -85,6 +86,20 @@ static int render_one(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 	return 0;
 }
 
+/* The kernel's per-CPU loss counts (the trace.dat's CPUSTAT), for the text reader. */
+static void put_kernel_loss(FILE *out, const char *dat_path)
+{
+	struct fts_loss l;
+
+	fts_loss_init(&l);
+	if (fts_read_dat_loss(dat_path, &l) == 0)
+		for (int i = 0; i < l.ncpu; i++)
+			if (l.cpu[i].has_kernel)
+				fprintf(out, FTS_TEXT_KERNEL_LOST " cpu=%d events=%llu\n", i,
+					(unsigned long long)l.cpu[i].kernel);
+	fts_loss_free(&l);
+}
+
 int fts_rec_render_text(const char *dat_path, int fd, const char *clock_line,
 			int (*step)(void *arg, uint64_t events), void *arg, int *stopped,
 			struct fts_err *err)
@@ -116,6 +131,7 @@ int fts_rec_render_text(const char *dat_path, int fd, const char *clock_line,
 	rd.print_id = pe ? pe->id : -1;
 	trace_seq_init(&rd.seq);
 	fputs(clock_line, rd.out);
+	put_kernel_loss(rd.out, dat_path);
 	fputs("# tracer: nop\n#\n"
 	      "#                                _-----=> irqs-off/BH-disabled\n"
 	      "#                               / _----=> need-resched\n"

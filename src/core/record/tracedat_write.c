@@ -234,12 +234,13 @@ static void put_options(struct fts_buf *b, const struct fts_dat_meta *m, const s
 			int ncpus)
 {
 	put(b, "options  ", 10);
+	/* one per CPU slot, in CPU order (readers count them): "" for a CPU not recorded */
 	for (int c = 0; c < ncpus; c++) {
-		if (cpus[c].stats) {
-			put2(b, 2); /* CPUSTAT */
-			put4(b, (uint32_t)strlen(cpus[c].stats) + 1);
-			put(b, cpus[c].stats, strlen(cpus[c].stats) + 1);
-		}
+		const char *st = cpus[c].stats ? cpus[c].stats : "";
+
+		put2(b, 2); /* CPUSTAT */
+		put4(b, (uint32_t)strlen(st) + 1);
+		put(b, st, strlen(st) + 1);
 	}
 	if (m->clock) {
 		put2(b, 4); /* TRACECLOCK */

@@ -435,3 +435,151 @@ int fts_dat_v6_check_extents(const char *path, uint64_t file_size)
 	close(fd);
 	return ret;
 }
+
+/* ---- CPUSTAT: the kernel's per-CPU ring-buffer stats the file stores ---- */
+
+/* The number after "@key: " on a line of @t, or 0 (and *@found untouched). */
+static uint64_t stat_field(const char *t, size_t n, const char *key, int *found)
+{
+	size_t kl = strlen(key);
+
+	for (size_t i = 0; i + kl + 1 < n; i++) {
+		if ((i == 0 || t[i - 1] == '\n') && !memcmp(t + i, key, kl) && t[i + kl] == ':') {
+			uint64_t v = 0;
+			size_t j = i + kl + 1;
+
+			while (j < n && t[j] == ' ')
+				j++;
+			if (j >= n || t[j] < '0' || t[j] > '9')
+				return 0;
+			for (; j < n && t[j] >= '0' && t[j] <= '9'; j++)
+				v = v * 10 + (uint64_t)(t[j] - '0');
+			*found = 1;
+			return v;
+		}
+	}
+	return 0;
+}
+
+/* Walks CPUSTAT options in order: "\nBuffer: NAME\n" starts another buffer's CPUs at 0. */
+struct cpustat_walk {
+	struct dat_cpustat *st;
+	int cpu;            /* the next option's CPU in the current buffer */
+	int bad;
+};
+
+static void cpustat_opt(struct cpustat_walk *w, const char *t, size_t n)
+{
+	struct dat_cpustat *st = w->st;
+	uint64_t ov, co, dr;
+	int found = 0;
+
+	while (n && t[n - 1] == '\0')
+		n--;
+	if (n >= 9 && !memcmp(t, "\nBuffer: ", 9)) {
+		w->cpu = 0;
+		return;
+	}
+	if (w->cpu >= DAT_CPUSTAT_MAX) {
+		w->bad = 1;
+		return;
+	}
+	ov = stat_field(t, n, "overrun", &found);
+	co = stat_field(t, n, "commit overrun", &found);
+	dr = stat_field(t, n, "dropped events", &found);
+	if (found) {
+		/* a CPU's counts summed over buffers: the reader merges their events */
+		st->cpu[w->cpu].lost += ov + co + dr;
+		st->cpu[w->cpu].known = 1;
+		if (w->cpu >= st->ncpu)
+			st->ncpu = w->cpu + 1;
+	}
+	w->cpu++;
+}
+
+static int cpustat_v6(int fd, uint64_t file_size, struct cpustat_walk *cw)
+{
+	struct v6_walk w = { .fd = fd, .size = file_size };
+	char tag[16], text[1024];
+
+	v6_walk_meta(&w);
+	v6_num(&w, 4);                          /* cpus */
+	v6_skip_str(&w, tag, sizeof(tag));
+	if (w.bad || strncmp(tag, "options", 7) != 0)
+		return -1;
+	for (int i = 0; i < 65536 && !w.bad && !cw->bad; i++) {
+		uint64_t id = v6_num(&w, 2), sz, at;
+
+		if (id == DAT_OPT_DONE)
+			break;
+		sz = v6_num(&w, 4);
+		at = w.pos;
+		if (id == DAT_OPT_CPUSTAT && !w.bad && sz < sizeof(text) && sz <= w.size - w.pos) {
+			if (fts_dat_pread_all(fd, text, (size_t)sz, at))
+				return -1;
+			cpustat_opt(cw, text, (size_t)sz);
+		}
+		w.pos = at;
+		v6_skip(&w, sz);
+	}
+	return w.bad || cw->bad ? -1 : 0;
+}
+
+static int cpustat_v7(int fd, uint64_t file_size, struct cpustat_walk *cw)
+{
+	struct dat_v7 v;
+	unsigned char *sec = NULL;
+	struct v7_head vh;
+	uint64_t off;
+	int ret = -1;
+
+	if (fts_dat_v7_load(fd, file_size, &v))
+		return -1;
+	if (v7_head_read(fd, file_size, &vh))
+		goto out;
+	off = vh.first_opt;
+	for (int guard = 0; off && guard < 256; guard++) {
+		uint16_t id, flags;
+		size_t len = 0;
+		const unsigned char *q, *qend;
+
+		if (v7_section(fd, &v, off, &sec, &len, &id, &flags) || id != 0)
+			goto out;
+		off = 0;
+		for (q = sec, qend = sec + len; qend - q >= 6;) {
+			uint16_t oid = fts_le16(q);
+			uint32_t osz = fts_le32(q + 2);
+
+			q += 6;
+			if (osz > (size_t)(qend - q))
+				goto out;
+			if (oid == DAT_OPT_DONE) {
+				off = osz >= 8 ? fts_le64(q) : 0;
+				break;
+			}
+			if (oid == DAT_OPT_CPUSTAT)
+				cpustat_opt(cw, (const char *)q, osz);
+			q += osz;
+		}
+		free(sec);
+		sec = NULL;
+	}
+	ret = off || cw->bad ? -1 : 0;
+out:
+	free(sec);
+	fts_dat_v7_free(&v);
+	return ret;
+}
+
+int fts_dat_cpustats(int fd, uint64_t file_size, int version, struct dat_cpustat *st)
+{
+	struct cpustat_walk w = { .st = st };
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	ret = version == '6' ? cpustat_v6(fd, file_size, &w) :
+	      version == '7' ? cpustat_v7(fd, file_size, &w) : -1;
+	if (ret)
+		memset(st, 0, sizeof(*st));
+	return ret;
+}

@@ -21,6 +21,7 @@
 
 #define DAT_Z_MAX (64u << 20)          /* bound on one chunk or option section */
 #define DAT_OPT_DONE 0
+#define DAT_OPT_CPUSTAT 2
 #define DAT_OPT_BUFFER 3
 #define DAT_OPT_TIME_SHIFT 12
 #define DAT_OPT_TSC2NSEC 14
@@ -123,5 +124,22 @@ void fts_dat_extents_free(struct dat_extents *x);
  * extent lies inside its @file_size bytes; -1 when one runs past the end.
  */
 int fts_dat_v6_check_extents(const char *path, uint64_t file_size);
+
+/* The kernel's per-CPU ring-buffer counters as the file stores them (CPUSTAT options). */
+#define DAT_CPUSTAT_MAX 4096
+struct dat_cpustat {
+	int ncpu;
+	struct {
+		uint64_t lost;   /* overrun + commit overrun + dropped events */
+		int known;
+	} cpu[DAT_CPUSTAT_MAX];
+};
+
+/*
+ * fts_dat_cpustats - the CPUSTAT options of the trace.dat on @fd (@version
+ * '6' or '7'), in CPU order, summed over buffers. Returns 0, or -1 when the
+ * options cannot be walked (@st is then empty: counts unknown).
+ */
+int fts_dat_cpustats(int fd, uint64_t file_size, int version, struct dat_cpustat *st);
 
 #endif

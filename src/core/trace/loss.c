@@ -96,23 +96,27 @@ static const char *arg_of(const struct fts_item *it, const char *key)
 	return NULL;
 }
 
-/* A decimal count, or 0 for anything else ("unknown", missing, garbage). */
-static uint64_t count_of(const char *s)
+/* A decimal count into *@out: 0, or -1 for anything else ("unknown", missing, garbage). */
+static int count_of(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
 
+	*out = 0;
 	if (!s || *s < '0' || *s > '9')
-		return 0;
+		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	return errno || *end ? 0 : (uint64_t)v;
+	if (errno || *end)
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
 }
 
 int fts_loss_add_item(struct fts_loss *l, int cpu, const struct fts_item *it)
 {
 	struct fts_loss_cpu *c;
-	const char *k;
+	uint64_t n, k;
 
 	if (it->kind != FTS_ITEM_LOST && it->kind != FTS_ITEM_NODATA)
 		return 0;
@@ -123,12 +127,13 @@ int fts_loss_add_item(struct fts_loss *l, int cpu, const struct fts_item *it)
 		c->nodata_ns += it->dur;
 		return 0;
 	}
-	if (fts_loss_add_drop(l, cpu, count_of(arg_of(it, FTS_LOSS_ARG_COUNT))))
+	count_of(arg_of(it, FTS_LOSS_ARG_COUNT), &n);   /* unparsable: a drop of unknown size */
+	if (fts_loss_add_drop(l, cpu, n))
 		return -ENOMEM;
-	k = arg_of(it, FTS_LOSS_ARG_KERNEL);
-	if (k && count_of(k) >= c->kernel) {
+	c = &l->cpu[cpu];   /* the table may have moved */
+	if (count_of(arg_of(it, FTS_LOSS_ARG_KERNEL), &k) == 0 && (!c->has_kernel || k > c->kernel)) {
 		/* every marker of a CPU carries the same total; an older file none */
-		c->kernel = count_of(k);
+		c->kernel = k;
 		c->has_kernel = 1;
 	}
 	return 0;
@@ -286,4 +291,20 @@ char *fts_loss_text(const struct fts_loss *l, int max_cpus, char *buf, size_t n)
 		snprintf(buf + at, n - at, "%s)", more > k ? ", ..." : "");
 	}
 	return buf;
+}
+
+void fts_loss_summarize(const struct fts_loss *l, struct fts_loss_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->any = fts_loss_any(l);
+	out->total = fts_loss_total(l, &out->exact);
+	out->unsized = fts_loss_unsized(l);
+	out->nodata_ns = fts_loss_nodata_ns(l);
+	out->worst_cpu = -1;
+	for (int i = 0; i < l->ncpu; i++) {
+		out->drops += l->cpu[i].drops;
+		out->cpus += fts_loss_cpu_any(&l->cpu[i]);
+	}
+	fts_loss_worst(l, &out->worst_cpu, 1);
+	fts_loss_text(l, 4, out->text, sizeof(out->text));
 }

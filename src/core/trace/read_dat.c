@@ -99,6 +99,37 @@ static int emit_lost(struct dat_ctx *c, const struct tep_record *r)
 	return emit(c, &ev);
 }
 
+/*
+ * The kernel's per-CPU loss totals the file stores, handed on before any
+ * event (struct fts_ev_lost.kernel): they count the drops the data marks
+ * without a size, and the ones it does not mark at all.
+ */
+static int emit_kernel_loss(struct dat_ctx *c)
+{
+	struct dat_cpustat *cs = malloc(sizeof(*cs));
+	int ret = 0;
+
+	if (!cs)
+		return fts_err_set(c->err, -ENOMEM, "%s: out of memory reading trace.dat", c->path);
+	if (fts_dat_cpustats(c->fd, c->st->bytes_total, c->version, cs) == 0) {
+		for (int i = 0; !ret && i < cs->ncpu; i++) {
+			struct fts_event ev;
+
+			if (!cs->cpu[i].known)
+				continue;
+			memset(&ev, 0, sizeof(ev));
+			ev.cpu = i;
+			ev.pid = -1;
+			ev.type = FTS_EV_LOST;
+			ev.u.lost.count = cs->cpu[i].lost;
+			ev.u.lost.kernel = 1;
+			ret = c->opts->emit ? c->opts->emit(c->opts->emit_ctx, &ev) : 0;
+		}
+	}
+	free(cs);
+	return ret;
+}
+
 static int handle_record(struct dat_ctx *c, struct dat_src *src, const struct tep_record *r)
 {
 	struct fts_dat_rec_info info = { 0 };
@@ -419,6 +450,8 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		if (ret)
 			fts_err_set(err, ret, "%s: out of memory reading trace.dat", path);
 	}
+	if (!ret)
+		ret = emit_kernel_loss(&c);
 	if (!ret) {
 		ret = fts_dat_merge_run(&c, on_record);
 		if (c.zerr)
@@ -432,5 +465,30 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		fts_dat_v7_free(&v7);
 	if (c.fd >= 0)
 		close(c.fd);
+	return ret;
+}
+
+int fts_read_dat_loss(const char *path, struct fts_loss *out)
+{
+	struct dat_cpustat *cs = malloc(sizeof(*cs));
+	char head[16] = { 0 };
+	struct stat sb;
+	int fd, ret = -1;
+
+	if (!cs)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    fts_dat_pread_all(fd, head, sizeof(head), 0) == 0 &&
+	    !memcmp(head, FTS_DAT_MAGIC, FTS_DAT_MAGIC_LEN) &&
+	    fts_dat_cpustats(fd, (uint64_t)sb.st_size, head[FTS_DAT_MAGIC_LEN], cs) == 0) {
+		ret = 0;
+		for (int i = 0; !ret && i < cs->ncpu; i++)
+			if (cs->cpu[i].known && fts_loss_set_kernel(out, i, cs->cpu[i].lost, 0, 0))
+				ret = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(cs);
 	return ret;
 }

@@ -616,24 +616,55 @@ static int parse_clock(const char *p, const char *end, struct fts_clock_pair *cp
 	return 1;
 }
 
+static int kernel_lost_line(const char *p, const char *end)
+{
+	size_t n = sizeof(FTS_TEXT_KERNEL_LOST) - 1;
+
+	return (size_t)(end - p) > n && !memcmp(p, FTS_TEXT_KERNEL_LOST, n);
+}
+
 /*
- * Comment lines: the recorder's clock pair, and tracefs' header
+ * "# ftscope kernel_lost cpu=0 events=1719": the kernel's total for a CPU,
+ * handed on before the events as the trace.dat reader does (loss.h).
+ */
+static int emit_kernel_lost(struct text_ctx *x, const char *p, const char *end)
+{
+	struct fts_event ev;
+	uint64_t cpu, n;
+
+	if (field_u64(p, end, " cpu=", &cpu) || field_u64(p, end, " events=", &n) ||
+	    cpu >= 65536)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = FTS_EV_LOST;
+	ev.cpu = (int32_t)cpu;
+	ev.pid = -1;
+	ev.u.lost.count = n;
+	ev.u.lost.kernel = 1;
+	return x->opts->emit ? x->opts->emit(x->opts->emit_ctx, &ev) : 0;
+}
+
+/*
+ * Comment lines: ftscope's kernel loss counts, the recorder's clock pair, and tracefs' header
  * "# entries-in-buffer/entries-written: 423/1355   #P:2", whose difference is
  * what the ring buffer overwrote before `trace` was copied.
  */
-static void parse_header(struct text_ctx *x, const char *p, const char *end)
+static int parse_header(struct text_ctx *x, const char *p, const char *end)
 {
 	const char *c = find_str(p, end, "entries-in-buffer/entries-written: ", 35);
 	uint64_t in, written;
 
+	if (kernel_lost_line(p, end))
+		return emit_kernel_lost(x, p, end);
 	if (parse_clock(p, end, &x->st->clock) || !c)
-		return;
+		return 0;
 	c += 35;
 	if (parse_u64(&c, end, &in) || c >= end || *c != '/')
-		return;
+		return 0;
 	c++;
 	if (parse_u64(&c, end, &written) == 0 && written > in)
 		x->st->overwritten += written - in;
+	return 0;
 }
 
 /*
@@ -648,7 +679,10 @@ static int parse_lost(struct text_ctx *x, const char *p, const char *end)
 
 	if (b) {
 		c = b + 6;
-		if (parse_u64(&c, end, &count) || !find_str(c, end, " EVENTS]", 8))
+		/* "[LOST EVENTS]": a drop whose size the kernel did not give */
+		if (end - c >= 7 && !memcmp(c, "EVENTS]", 7))
+			count = 0;
+		else if (parse_u64(&c, end, &count) || !find_str(c, end, " EVENTS]", 8))
 			return 0;
 	} else {
 		b = find_str(p, end, "EVENTS DROPPED]", 15);
@@ -781,10 +815,8 @@ static int parse_line(struct text_ctx *x, const char *line, const char *end)
 		p++;
 	if (p == end)
 		return 0;
-	if (*p == '#') {
-		parse_header(x, p, end);
-		return 0;
-	}
+	if (*p == '#')
+		return parse_header(x, p, end);
 	if (x->st->lines == 1 && !strncmp(p, "cpus=", 5)) {
 		x->report_mode = 1;
 		return 0;
