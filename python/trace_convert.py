@@ -63,8 +63,8 @@ def main(argv=None):
     if s["aligned"]:
         log.info("aligned with %d profiling card(s); left out: %d events before the window, %d after",
                  s["cards"], s["before_window"], s["after_window"])
-    if s["lost_markers"]:
-        log.warning("the trace marks %d places where the kernel lost events", s["lost_markers"])
+    if s["lost_any"]:
+        log.warning("lost events: %s; the places are marked in the output", s["lost_text"])
     log.info("import %s into MindStudio Insight, in the same project as the profiling data",
              s["output"])
     return 0

@@ -164,8 +164,9 @@ FTS_API int fts_conv_set(struct fts_conv *h, const char *key, const char *value)
  * "events", "skipped", "items", "cpu_lanes", "task_lanes", "tasks",
  * "cpu_slices", "irq_slices", "softirq_slices", "switch_markers",
  * "wakeup_links", "before_window", "after_window", "irq_unmatched_exit",
- * "lost_markers", "overwritten", "aligned", "cards", "pidmap_entries",
- * "pidmap_mapped"}.
+ * "lost_markers", "lost_any", "lost_events", "lost_exact" (0: a lower
+ * bound), "lost_text" (the loss model's words, loss.h), "no_data_ns",
+ * "overwritten", "aligned", "cards", "pidmap_entries", "pidmap_mapped"}.
  *
  * Returns 0, -ECANCELED after fts_conv_cancel, or a negative errno with
  * fts_conv_error set.
@@ -217,11 +218,13 @@ FTS_API int fts_st_set(struct fts_st *h, const char *key, const char *value);
 /**
  * fts_st_run - read the input and compute the per-task and per-CPU tables
  * @h: the handle
- * @json: set to {"info": {"t_begin", "t_end", "items", "items_counted"},
- *        "tasks": [{"task", "comm", "pid", "running_ns", ... every column
- *        of ftscope stats}], "cpus": [{"cpu", "busy_ns", "wall_ns", "util",
- *        "irq_count", "irq_ns", "softirq_count", "softirq_ns", "switches",
- *        "lost_markers"}]}, tasks sorted largest first; free with fts_api_free
+ * @json: set to {"info": {"t_begin", "t_end", "items", "items_counted",
+ *        "lost_text"}, "tasks": [{"task", "comm", "pid", "running_ns", ...
+ *        every column of ftscope stats}], "cpus": [{"cpu", "busy_ns",
+ *        "wall_ns", "util", "irq_count", "irq_ns", "softirq_count",
+ *        "softirq_ns", "switches", "lost_events", "lost_exact", "lost_text",
+ *        "lost_markers", "nodata_ns"}]}, tasks sorted largest first; free
+ *        with fts_api_free
  *
  * Returns 0 or a negative errno with fts_st_error set.
  */

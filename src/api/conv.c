@@ -136,6 +136,11 @@ static char *summary_json(const struct fts_conv *h, const char *output, enum fts
 	api_jw_ku64(&w, "after_window", r->model.after_window);
 	api_jw_ku64(&w, "irq_unmatched_exit", r->model.irq_unmatched_exit);
 	api_jw_ku64(&w, "lost_markers", r->model.lost_markers);
+	api_jw_kbool(&w, "lost_any", r->loss.any);
+	api_jw_ku64(&w, "lost_events", r->loss.total);
+	api_jw_kbool(&w, "lost_exact", r->loss.exact);
+	api_jw_kstr(&w, "lost_text", r->loss.any ? r->loss.text : "none");
+	api_jw_ku64(&w, "no_data_ns", r->loss.nodata_ns);
 	api_jw_ku64(&w, "overwritten", r->read.overwritten);
 	api_jw_kbool(&w, "aligned", r->time.ncards > 0);
 	api_jw_ki64(&w, "cards", r->time.ncards);

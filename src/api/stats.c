@@ -10,6 +10,7 @@
 
 #include "api/api_local.h"
 #include "ftscope/api.h"
+#include "ftscope/loss.h"
 #include "ftscope/pipeline.h"
 #include "ftscope/stats.h"
 
@@ -79,8 +80,10 @@ static void task_json(struct api_jw *w, const struct fts_task_stats *t)
 	api_jw_close(w, '}');
 }
 
-static void cpu_json(struct api_jw *w, const struct fts_cpu_stats *c)
+static void cpu_json(struct api_jw *w, const struct fts_cpu_stats *c, const struct fts_loss *loss)
 {
+	char text[160];
+
 	api_jw_open(w, '{');
 	api_jw_ki64(w, "cpu", c->cpu);
 	api_jw_ku64(w, "busy_ns", c->busy_ns);
@@ -91,14 +94,21 @@ static void cpu_json(struct api_jw *w, const struct fts_cpu_stats *c)
 	api_jw_ku64(w, "softirq_count", c->softirq_count);
 	api_jw_ku64(w, "softirq_ns", c->softirq_ns);
 	api_jw_ku64(w, "switches", c->switches);
+	api_jw_ku64(w, "lost_events", c->lost_events);
+	api_jw_kbool(w, "lost_exact", c->lost_exact);
+	api_jw_kstr(w, "lost_text", loss && c->cpu >= 0 && c->cpu < loss->ncpu ?
+		    fts_loss_cpu_text(&loss->cpu[c->cpu], text, sizeof(text)) : "0");
 	api_jw_ku64(w, "lost_markers", c->lost_markers);
+	api_jw_ku64(w, "nodata_ns", c->nodata_ns);
 	api_jw_close(w, '}');
 }
 
 static char *tables_json(struct fts_st *h, struct fts_stats *st)
 {
 	const struct fts_stats_info *in = fts_stats_info(st);
+	const struct fts_loss *loss = fts_stats_loss(st);
 	enum fts_task_col col = FTS_TCOL_RUNNABLE;
+	char text[512];
 	struct api_jw w = { 0 };
 	size_t n;
 
@@ -115,6 +125,7 @@ static char *tables_json(struct fts_st *h, struct fts_stats *st)
 	api_jw_ku64(&w, "t_end", in->t_end);
 	api_jw_ku64(&w, "items", in->items);
 	api_jw_ku64(&w, "items_counted", in->items_counted);
+	api_jw_kstr(&w, "lost_text", fts_loss_text(loss, 8, text, sizeof(text)));
 	api_jw_close(&w, '}');
 	api_jw_key(&w, "tasks");
 	api_jw_open(&w, '[');
@@ -124,7 +135,7 @@ static char *tables_json(struct fts_st *h, struct fts_stats *st)
 	api_jw_key(&w, "cpus");
 	api_jw_open(&w, '[');
 	for (size_t i = 0; i < fts_stats_ncpus(st); i++)
-		cpu_json(&w, fts_stats_cpu(st, i));
+		cpu_json(&w, fts_stats_cpu(st, i), loss);
 	api_jw_close(&w, ']');
 	api_jw_close(&w, '}');
 	return api_jw_take(&w);

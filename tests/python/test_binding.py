@@ -59,6 +59,20 @@ def test_convert_and_stats_on_the_sample(tmp_path):
     assert {"task", "pid", "running_ns", "runnable_ns", "wakeup_p99_ns", "top_preempter"} <= set(st["tasks"][0])
 
 
+def test_loss_is_reported_through_the_loss_model(tmp_path):
+    lost = os.path.join(os.path.dirname(PYDIR), "tests", "data", "lost", "overwrite.dat")
+    s = ftscope.convert(input=lost, output=str(tmp_path / "l.db"))
+    assert s["lost_any"] and s["lost_events"] > 0
+    assert s["lost_text"].startswith("%d events (CPU " % s["lost_events"])
+    st = ftscope.stats(str(tmp_path / "l.db"))
+    assert st["info"]["lost_text"] == s["lost_text"]
+    assert sum(c["lost_events"] for c in st["cpus"]) == s["lost_events"]
+    assert all(c["lost_text"] == str(c["lost_events"]) for c in st["cpus"] if c["lost_exact"])
+    r = subprocess.run([sys.executable, os.path.join(PYDIR, "trace_convert.py"), "-i", lost,
+                        "-o", str(tmp_path / "l2.db")], env=env_for_child(), capture_output=True, text=True)
+    assert "lost events: %s" % s["lost_text"] in r.stderr, r.stderr
+
+
 def test_convert_json_and_suffix_rule(tmp_path):
     s = ftscope.convert(input=os.path.join(SAMPLE, "sample.txt"), output=str(tmp_path / "x.json"))
     assert s["format"] == "json" and s["input_format"] != "trace.dat"
