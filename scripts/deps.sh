@@ -8,6 +8,7 @@ PKGS=(
 	libsqlite3-dev libcjson-dev libncurses-dev
 	libtracefs-dev libtraceevent-dev libtracecmd-dev libzstd-dev
 	libcmocka-dev sqlite3 python3 trace-cmd rt-tests tmux util-linux
+	python3-pytest python3-pip python3-setuptools python3-venv
 )
 missing=()
 for p in "${PKGS[@]}"; do

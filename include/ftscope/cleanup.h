@@ -14,6 +14,8 @@
 #ifndef FTS_CLEANUP_H
 #define FTS_CLEANUP_H
 
+#include "export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,7 +30,7 @@ extern "C" {
  *
  * Returns nothing.
  */
-void fts_remove_partial_outputs(void);
+FTS_API void fts_remove_partial_outputs(void);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #define FTS_ERROR_H
 
 #include <stddef.h>
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,7 +27,7 @@ struct fts_err {
  *
  * Returns @code, so callers can write `return fts_err_set(err, -EINVAL, ...)`.
  */
-int fts_err_set(struct fts_err *err, int code, const char *fmt, ...)
+FTS_API int fts_err_set(struct fts_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 #ifdef __cplusplus

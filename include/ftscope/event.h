@@ -13,6 +13,7 @@
 #define FTS_EVENT_H
 
 #include <stdint.h>
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -164,7 +165,7 @@ struct fts_event {
  *
  * Returns a static string ("sched_switch", ...), "unknown" when out of range.
  */
-const char *fts_ev_type_name(enum fts_ev_type type);
+FTS_API const char *fts_ev_type_name(enum fts_ev_type type);
 
 /**
  * fts_ev_type_from_name - the event type of a kernel event name
@@ -173,7 +174,7 @@ const char *fts_ev_type_name(enum fts_ev_type type);
  *
  * Returns the enum fts_ev_type value, or -1 for an event ftscope does not model.
  */
-int fts_ev_type_from_name(const char *name, int len);
+FTS_API int fts_ev_type_from_name(const char *name, int len);
 
 /**
  * fts_softirq_name - the kernel's name of a softirq vector
@@ -181,7 +182,7 @@ int fts_ev_type_from_name(const char *name, int len);
  *
  * Returns a static string ("TIMER", "NET_RX", ...), "UNKNOWN" when out of range.
  */
-const char *fts_softirq_name(int vec);
+FTS_API const char *fts_softirq_name(int vec);
 
 /**
  * fts_copy_str - bounded string copy that always terminates
@@ -192,7 +193,7 @@ const char *fts_softirq_name(int vec);
  *
  * Truncates to @size - 1 bytes. Returns @dst.
  */
-char *fts_copy_str(char *dst, int size, const char *src, int len);
+FTS_API char *fts_copy_str(char *dst, int size, const char *src, int len);
 
 /*
  * A trace's clock anchor: one (CLOCK_REALTIME, CLOCK_MONOTONIC_RAW) pair taken

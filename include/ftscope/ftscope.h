@@ -29,6 +29,7 @@
 #include "preview.h"
 #include "record.h"
 #include "stats.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,7 +76,7 @@ struct fts_convert_opts {
  *
  * Returns 0, -ECANCELED when progress asked to stop, or a negative errno.
  */
-int fts_convert(const struct fts_convert_opts *opts, struct fts_pipeline_result *res,
+FTS_API int fts_convert(const struct fts_convert_opts *opts, struct fts_pipeline_result *res,
 		struct fts_err *err);
 
 #ifdef __cplusplus

@@ -12,6 +12,8 @@
 #ifndef FTS_LOG_H
 #define FTS_LOG_H
 
+#include "export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -40,7 +42,7 @@ enum fts_loglevel {
  *
  * Returns nothing.
  */
-void fts_set_loglevel(enum fts_loglevel level);
+FTS_API void fts_set_loglevel(enum fts_loglevel level);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "lane.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,13 +69,13 @@ struct fts_loss_summary {
  * fts_loss_init - an empty model (no allocation)
  * @l: the model
  */
-void fts_loss_init(struct fts_loss *l);
+FTS_API void fts_loss_init(struct fts_loss *l);
 
 /**
  * fts_loss_free - release the model's memory and empty it
  * @l: the model; safe twice
  */
-void fts_loss_free(struct fts_loss *l);
+FTS_API void fts_loss_free(struct fts_loss *l);
 
 /**
  * fts_loss_at - one CPU's entry, growing the table
@@ -83,7 +84,7 @@ void fts_loss_free(struct fts_loss *l);
  *
  * Returns the entry, or NULL when out of memory or @cpu is negative or huge.
  */
-struct fts_loss_cpu *fts_loss_at(struct fts_loss *l, int cpu);
+FTS_API struct fts_loss_cpu *fts_loss_at(struct fts_loss *l, int cpu);
 
 /**
  * fts_loss_copy - an independent copy
@@ -92,7 +93,7 @@ struct fts_loss_cpu *fts_loss_at(struct fts_loss *l, int cpu);
  *
  * Returns 0 or -ENOMEM (then @dst is unchanged).
  */
-int fts_loss_copy(struct fts_loss *dst, const struct fts_loss *src);
+FTS_API int fts_loss_copy(struct fts_loss *dst, const struct fts_loss *src);
 
 /**
  * fts_loss_set_kernel - the kernel's counters for a CPU (replacing earlier ones)
@@ -104,7 +105,7 @@ int fts_loss_copy(struct fts_loss *dst, const struct fts_loss *src);
  *
  * Returns 0 or -ENOMEM.
  */
-int fts_loss_set_kernel(struct fts_loss *l, int cpu, uint64_t overrun, uint64_t commit_overrun,
+FTS_API int fts_loss_set_kernel(struct fts_loss *l, int cpu, uint64_t overrun, uint64_t commit_overrun,
 			uint64_t dropped);
 
 /**
@@ -115,7 +116,7 @@ int fts_loss_set_kernel(struct fts_loss *l, int cpu, uint64_t overrun, uint64_t 
  *
  * Returns 0 or -ENOMEM.
  */
-int fts_loss_add_drop(struct fts_loss *l, int cpu, uint64_t count);
+FTS_API int fts_loss_add_drop(struct fts_loss *l, int cpu, uint64_t count);
 
 /**
  * fts_loss_add_item - account one model item
@@ -126,7 +127,7 @@ int fts_loss_add_drop(struct fts_loss *l, int cpu, uint64_t count);
  *
  * Returns 0 or -ENOMEM.
  */
-int fts_loss_add_item(struct fts_loss *l, int cpu, const struct fts_item *it);
+FTS_API int fts_loss_add_item(struct fts_loss *l, int cpu, const struct fts_item *it);
 
 /**
  * fts_loss_cpu_events - events a CPU lost
@@ -135,7 +136,7 @@ int fts_loss_add_item(struct fts_loss *l, int cpu, const struct fts_item *it);
  * Returns the kernel's count when known (never below the sized drops), else
  * the sum of the sized drops.
  */
-uint64_t fts_loss_cpu_events(const struct fts_loss_cpu *c);
+FTS_API uint64_t fts_loss_cpu_events(const struct fts_loss_cpu *c);
 
 /**
  * fts_loss_cpu_exact - whether fts_loss_cpu_events is the whole count
@@ -143,7 +144,7 @@ uint64_t fts_loss_cpu_events(const struct fts_loss_cpu *c);
  *
  * Returns 1 when exact, 0 when it is a lower bound (drops of unknown size).
  */
-int fts_loss_cpu_exact(const struct fts_loss_cpu *c);
+FTS_API int fts_loss_cpu_exact(const struct fts_loss_cpu *c);
 
 /**
  * fts_loss_cpu_any - whether a CPU lost anything
@@ -151,7 +152,7 @@ int fts_loss_cpu_exact(const struct fts_loss_cpu *c);
  *
  * Returns 1 for a count or a drop of unknown size, else 0.
  */
-int fts_loss_cpu_any(const struct fts_loss_cpu *c);
+FTS_API int fts_loss_cpu_any(const struct fts_loss_cpu *c);
 
 /**
  * fts_loss_total - events lost on all CPUs
@@ -160,7 +161,7 @@ int fts_loss_cpu_any(const struct fts_loss_cpu *c);
  *
  * Returns the sum of fts_loss_cpu_events.
  */
-uint64_t fts_loss_total(const struct fts_loss *l, int *exact);
+FTS_API uint64_t fts_loss_total(const struct fts_loss *l, int *exact);
 
 /**
  * fts_loss_unsized - drops of unknown size on CPUs whose kernel count is unknown
@@ -168,7 +169,7 @@ uint64_t fts_loss_total(const struct fts_loss *l, int *exact);
  *
  * Returns the number of such drops.
  */
-uint64_t fts_loss_unsized(const struct fts_loss *l);
+FTS_API uint64_t fts_loss_unsized(const struct fts_loss *l);
 
 /**
  * fts_loss_any - whether any CPU lost anything
@@ -176,7 +177,7 @@ uint64_t fts_loss_unsized(const struct fts_loss *l);
  *
  * Returns 1 or 0.
  */
-int fts_loss_any(const struct fts_loss *l);
+FTS_API int fts_loss_any(const struct fts_loss *l);
 
 /**
  * fts_loss_nodata_ns - time with no data, summed over CPUs
@@ -184,7 +185,7 @@ int fts_loss_any(const struct fts_loss *l);
  *
  * Returns nanoseconds.
  */
-uint64_t fts_loss_nodata_ns(const struct fts_loss *l);
+FTS_API uint64_t fts_loss_nodata_ns(const struct fts_loss *l);
 
 /**
  * fts_loss_worst - CPU numbers, most events lost first
@@ -196,7 +197,7 @@ uint64_t fts_loss_nodata_ns(const struct fts_loss *l);
  *
  * Returns how many went into @idx (<= @n).
  */
-int fts_loss_worst(const struct fts_loss *l, int *idx, int n);
+FTS_API int fts_loss_worst(const struct fts_loss *l, int *idx, int n);
 
 /**
  * fts_loss_cpu_text - one CPU's loss in words
@@ -207,7 +208,7 @@ int fts_loss_worst(const struct fts_loss *l, int *idx, int n);
  *
  * Returns @buf.
  */
-char *fts_loss_cpu_text(const struct fts_loss_cpu *c, char *buf, size_t n);
+FTS_API char *fts_loss_cpu_text(const struct fts_loss_cpu *c, char *buf, size_t n);
 
 /**
  * fts_loss_text - the whole capture's loss in one line
@@ -220,14 +221,14 @@ char *fts_loss_cpu_text(const struct fts_loss_cpu *c, char *buf, size_t n);
  *
  * Returns @buf.
  */
-char *fts_loss_text(const struct fts_loss *l, int max_cpus, char *buf, size_t n);
+FTS_API char *fts_loss_text(const struct fts_loss *l, int max_cpus, char *buf, size_t n);
 
 /**
  * fts_loss_summarize - totals and the one-line text, for results passed by value
  * @l: the model
  * @out: filled
  */
-void fts_loss_summarize(const struct fts_loss *l, struct fts_loss_summary *out);
+FTS_API void fts_loss_summarize(const struct fts_loss *l, struct fts_loss_summary *out);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,7 +30,7 @@ struct fts_pidmap;
  *
  * Returns 0 or a negative errno.
  */
-int fts_pidmap_load(const char *path, struct fts_pidmap **out, struct fts_err *err);
+FTS_API int fts_pidmap_load(const char *path, struct fts_pidmap **out, struct fts_err *err);
 
 /**
  * fts_pidmap_lookup - the container pid of a host pid
@@ -38,7 +39,7 @@ int fts_pidmap_load(const char *path, struct fts_pidmap **out, struct fts_err *e
  *
  * Returns the container pid, or @pid when it is not mapped.
  */
-int32_t fts_pidmap_lookup(const struct fts_pidmap *m, int32_t pid);
+FTS_API int32_t fts_pidmap_lookup(const struct fts_pidmap *m, int32_t pid);
 
 /**
  * fts_pidmap_size - how many entries map to a different pid
@@ -46,7 +47,7 @@ int32_t fts_pidmap_lookup(const struct fts_pidmap *m, int32_t pid);
  *
  * Returns the count.
  */
-uint32_t fts_pidmap_size(const struct fts_pidmap *m);
+FTS_API uint32_t fts_pidmap_size(const struct fts_pidmap *m);
 
 /**
  * fts_pidmap_entries - how many entries the file held
@@ -54,13 +55,13 @@ uint32_t fts_pidmap_size(const struct fts_pidmap *m);
  *
  * Returns the count.
  */
-uint32_t fts_pidmap_entries(const struct fts_pidmap *m);
+FTS_API uint32_t fts_pidmap_entries(const struct fts_pidmap *m);
 
 /**
  * fts_pidmap_free - release a map
  * @m: the map; NULL is fine
  */
-void fts_pidmap_free(struct fts_pidmap *m);
+FTS_API void fts_pidmap_free(struct fts_pidmap *m);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,7 @@
 #include "reader.h"
 #include "sched_model.h"
 #include "timemap.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,7 +62,7 @@ typedef int (*fts_stage_fn)(void *ctx, const struct fts_progress *p);
  *
  * Returns "probe", "clock", "read", "finish", "index", or "?".
  */
-const char *fts_stage_name(enum fts_stage stage);
+FTS_API const char *fts_stage_name(enum fts_stage stage);
 
 struct fts_pipeline_opts {
 	const char *input;           /* trace.dat or text; format detected from content */
@@ -94,7 +95,7 @@ enum fts_pipeline_input {
  *
  * Returns 0 or a negative errno.
  */
-int fts_pipeline_detect(const char *path, enum fts_pipeline_input *kind, struct fts_err *err);
+FTS_API int fts_pipeline_detect(const char *path, enum fts_pipeline_input *kind, struct fts_err *err);
 
 /**
  * fts_sink_tee - one sink forwarding every lane and item to each of @sinks in order
@@ -108,7 +109,7 @@ int fts_pipeline_detect(const char *path, enum fts_pipeline_input *kind, struct 
  *
  * Returns 0 or a negative errno.
  */
-int fts_sink_tee(struct fts_sink *const *sinks, int n, struct fts_sink **out,
+FTS_API int fts_sink_tee(struct fts_sink *const *sinks, int n, struct fts_sink **out,
 		 struct fts_err *err);
 
 /**
@@ -124,7 +125,7 @@ int fts_sink_tee(struct fts_sink *const *sinks, int n, struct fts_sink **out,
  *
  * Returns 0 or a negative errno.
  */
-int fts_sqlite_sink_create(const char *path, const struct fts_owner *owner, struct fts_sink **out,
+FTS_API int fts_sqlite_sink_create(const char *path, const struct fts_owner *owner, struct fts_sink **out,
 			   struct fts_err *err);
 
 /**
@@ -145,7 +146,7 @@ int fts_sqlite_sink_create(const char *path, const struct fts_owner *owner, stru
  *
  * Returns 0 or a negative errno.
  */
-int fts_sqlite_sink_create_summary(const char *path, const struct fts_owner *owner,
+FTS_API int fts_sqlite_sink_create_summary(const char *path, const struct fts_owner *owner,
 				   struct fts_sink **out, struct fts_err *err);
 
 /**
@@ -157,7 +158,7 @@ int fts_sqlite_sink_create_summary(const char *path, const struct fts_owner *own
  *
  * Returns 0 or a negative errno.
  */
-int fts_json_sink_create(const char *path, const struct fts_owner *owner, struct fts_sink **out,
+FTS_API int fts_json_sink_create(const char *path, const struct fts_owner *owner, struct fts_sink **out,
 			 struct fts_err *err);
 
 struct fts_pipeline_result {
@@ -200,7 +201,7 @@ struct fts_pipeline_result {
  *
  * Returns 0, -ECANCELED when progress asked to stop, or a negative errno.
  */
-int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *const *sinks,
+FTS_API int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *const *sinks,
 		     int nsinks, struct fts_pipeline_result *res, struct fts_err *err);
 
 #ifdef __cplusplus

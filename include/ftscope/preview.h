@@ -24,6 +24,7 @@
 #include "lane.h"
 #include "loss.h"
 #include "pipeline.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,14 +67,14 @@ struct fts_store_open_opts {
  *
  * Returns 0, -ECANCELED when progress asked to stop, or a negative errno.
  */
-int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
+FTS_API int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 		   struct fts_err *err);
 
 /**
  * fts_store_free - release a store
  * @s: the store (NULL is fine)
  */
-void fts_store_free(struct fts_store *s);
+FTS_API void fts_store_free(struct fts_store *s);
 
 /**
  * fts_store_bytes - heap memory the store holds (columns, summaries, strings)
@@ -83,7 +84,7 @@ void fts_store_free(struct fts_store *s);
  *
  * Returns the number of bytes.
  */
-size_t fts_store_bytes(const struct fts_store *s);
+FTS_API size_t fts_store_bytes(const struct fts_store *s);
 
 /* What loading a capture into the store will cost, told before loading it. */
 struct fts_store_estimate {
@@ -128,7 +129,7 @@ struct fts_store_info {
  *
  * Returns the totals, valid as long as @s.
  */
-const struct fts_store_info *fts_store_info(const struct fts_store *s);
+FTS_API const struct fts_store_info *fts_store_info(const struct fts_store *s);
 
 /**
  * fts_store_loss - the capture's loss, per CPU (the one model, loss.h)
@@ -136,7 +137,7 @@ const struct fts_store_info *fts_store_info(const struct fts_store *s);
  *
  * Returns the model, valid as long as @s.
  */
-const struct fts_loss *fts_store_loss(const struct fts_store *s);
+FTS_API const struct fts_loss *fts_store_loss(const struct fts_store *s);
 
 struct fts_store_lane {
 	enum fts_lane_group group;
@@ -156,7 +157,7 @@ struct fts_store_lane {
  *
  * Returns the number of lanes.
  */
-uint32_t fts_store_nlanes(const struct fts_store *s);
+FTS_API uint32_t fts_store_nlanes(const struct fts_store *s);
 
 /**
  * fts_store_lane - one lane's description
@@ -165,7 +166,7 @@ uint32_t fts_store_nlanes(const struct fts_store *s);
  *
  * Returns the lane, valid as long as @s, or NULL when @lane is out of range.
  */
-const struct fts_store_lane *fts_store_lane(const struct fts_store *s, uint32_t lane);
+FTS_API const struct fts_store_lane *fts_store_lane(const struct fts_store *s, uint32_t lane);
 
 /**
  * fts_store_str - an interned string
@@ -174,7 +175,7 @@ const struct fts_store_lane *fts_store_lane(const struct fts_store *s, uint32_t 
  *
  * Returns the string ("" for FTS_STR_NONE): raw bytes, escape before display.
  */
-const char *fts_store_str(const struct fts_store *s, uint32_t id);
+FTS_API const char *fts_store_str(const struct fts_store *s, uint32_t id);
 
 /* Bucket flags: what happened inside [t0, t1), however short. */
 #define FTS_BK_ANY      0x0001u  /* at least one item intersects the bucket */
@@ -213,7 +214,7 @@ struct fts_bucket {
  *
  * Cost O(log n) whatever the bucket's width.
  */
-void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
+FTS_API void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
 		      struct fts_bucket *b);
 
 /**
@@ -231,7 +232,7 @@ void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uin
  *
  * Returns 0, -EINVAL on bad arguments, or -ENOMEM.
  */
-int fts_store_buckets(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
+FTS_API int fts_store_buckets(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
 		      uint32_t n, struct fts_bucket *out);
 
 /* One stored item, decoded. */
@@ -254,7 +255,7 @@ struct fts_store_item {
  *
  * Returns 0 or -ERANGE.
  */
-int fts_store_item(const struct fts_store *s, uint32_t lane, uint64_t idx,
+FTS_API int fts_store_item(const struct fts_store *s, uint32_t lane, uint64_t idx,
 		   struct fts_store_item *it);
 
 /**
@@ -270,7 +271,7 @@ int fts_store_item(const struct fts_store *s, uint32_t lane, uint64_t idx,
  *
  * Returns its index, or -1 when the lane has none.
  */
-int64_t fts_store_find(const struct fts_store *s, uint32_t lane, uint64_t t, uint32_t kinds);
+FTS_API int64_t fts_store_find(const struct fts_store *s, uint32_t lane, uint64_t t, uint32_t kinds);
 
 /**
  * fts_store_step - the next or previous item of some kinds
@@ -284,7 +285,7 @@ int64_t fts_store_find(const struct fts_store *s, uint32_t lane, uint64_t t, uin
  *
  * Returns its index, or -1 when there is none.
  */
-int64_t fts_store_step(const struct fts_store *s, uint32_t lane, uint64_t idx, int dir,
+FTS_API int64_t fts_store_step(const struct fts_store *s, uint32_t lane, uint64_t idx, int dir,
 		       uint32_t kinds);
 
 /**
@@ -301,7 +302,7 @@ int64_t fts_store_step(const struct fts_store *s, uint32_t lane, uint64_t idx, i
  *
  * Returns the number of pairs, or a negative errno (-ERANGE, -ENOSPC).
  */
-int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,
+FTS_API int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,
 		   struct fts_arg *args, int max, char *buf, size_t bufsz);
 
 #ifdef __cplusplus

@@ -9,6 +9,7 @@
 #include "error.h"
 #include "event.h"
 #include "loss.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,7 +49,7 @@ struct fts_read_opts {
  *
  * Returns 0 or a negative errno.
  */
-int fts_input_detect(const char *path, enum fts_input_format *fmt, struct fts_err *err);
+FTS_API int fts_input_detect(const char *path, enum fts_input_format *fmt, struct fts_err *err);
 
 /**
  * fts_input_format_name - a format's name for messages
@@ -56,7 +57,7 @@ int fts_input_detect(const char *path, enum fts_input_format *fmt, struct fts_er
  *
  * Returns "trace.dat", "text" or "unknown".
  */
-const char *fts_input_format_name(enum fts_input_format fmt);
+FTS_API const char *fts_input_format_name(enum fts_input_format fmt);
 
 /**
  * fts_read_text - parse kernel or trace-cmd text, one event at a time
@@ -71,7 +72,7 @@ const char *fts_input_format_name(enum fts_input_format fmt);
  *
  * Returns 0, the emitter's non-zero value, or a negative errno.
  */
-int fts_read_text(const char *path, const struct fts_read_opts *opts,
+FTS_API int fts_read_text(const char *path, const struct fts_read_opts *opts,
 		  struct fts_read_stats *st, struct fts_err *err);
 
 /**
@@ -89,7 +90,7 @@ int fts_read_text(const char *path, const struct fts_read_opts *opts,
  *
  * Returns 0, the emitter's non-zero value, or a negative errno.
  */
-int fts_read_dat(const char *path, const struct fts_read_opts *opts,
+FTS_API int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 		 struct fts_read_stats *st, struct fts_err *err);
 
 /**
@@ -111,7 +112,7 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
  * Returns 0, FTS_PROBE_UNISOLATED when @helper is NULL (only the page checks
  * ran: the headers will be parsed in this process), or a negative errno.
  */
-int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err);
+FTS_API int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err);
 
 /*
  * The comment line a text trace carries for a CPU's kernel loss count
@@ -128,7 +129,7 @@ int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err
  *
  * Returns 0, or -1 when the file holds none that can be read.
  */
-int fts_read_dat_loss(const char *path, struct fts_loss *out);
+FTS_API int fts_read_dat_loss(const char *path, struct fts_loss *out);
 
 /**
  * fts_read_dat_probe_answer - the helper's half of fts_read_dat_probe
@@ -141,7 +142,7 @@ int fts_read_dat_loss(const char *path, struct fts_loss *out);
  *
  * Returns the helper's exit status: 0 when the file opened, 1 otherwise.
  */
-int fts_read_dat_probe_answer(const char *path);
+FTS_API int fts_read_dat_probe_answer(const char *path);
 
 /**
  * fts_read_any - detect a trace's format and run the matching reader
@@ -152,7 +153,7 @@ int fts_read_dat_probe_answer(const char *path);
  *
  * Returns what the reader returns.
  */
-int fts_read_any(const char *path, const struct fts_read_opts *opts,
+FTS_API int fts_read_any(const char *path, const struct fts_read_opts *opts,
 		 struct fts_read_stats *st, struct fts_err *err);
 
 #ifdef __cplusplus

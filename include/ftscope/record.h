@@ -19,6 +19,7 @@
 #include "error.h"
 #include "loss.h"
 #include "output.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -222,7 +223,7 @@ struct fts_pidmapper;
  * All online CPUs, trace.dat, 40960 KB per CPU, sched and irq events, AUTO
  * backend, no duration.
  */
-void fts_record_opts_init(struct fts_record_opts *o);
+FTS_API void fts_record_opts_init(struct fts_record_opts *o);
 
 /**
  * fts_record_probe - what this machine can record, before starting
@@ -235,14 +236,14 @@ void fts_record_opts_init(struct fts_record_opts *o);
  *
  * Returns 0, or a negative errno (-ENOMEM) with @err filled.
  */
-int fts_record_probe(const struct fts_record_opts *o, struct fts_record_caps *caps,
+FTS_API int fts_record_probe(const struct fts_record_opts *o, struct fts_record_caps *caps,
 		     struct fts_err *err);
 
 /**
  * fts_record_caps_release - free what fts_record_probe allocated
  * @caps: the capabilities; safe on a zeroed struct and twice
  */
-void fts_record_caps_release(struct fts_record_caps *caps);
+FTS_API void fts_record_caps_release(struct fts_record_caps *caps);
 
 /**
  * fts_record_start - validate the options, set up the capture and start it
@@ -260,7 +261,7 @@ void fts_record_caps_release(struct fts_record_caps *caps);
  * Returns 0, or a negative errno: -EPERM (not root), -ENODEV (no tracefs),
  * -EINVAL (bad CPU list, no events), -ENOSPC, -EISDIR, -ELOOP, ...
  */
-int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out, struct fts_err *err);
+FTS_API int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out, struct fts_err *err);
 
 /**
  * fts_record_health - a snapshot of the live per-CPU figures
@@ -272,13 +273,13 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
  *
  * Returns 0, or -ENOMEM (then @h->ncpus is 0).
  */
-int fts_record_health(struct fts_recorder *r, struct fts_record_health *h);
+FTS_API int fts_record_health(struct fts_recorder *r, struct fts_record_health *h);
 
 /**
  * fts_record_health_release - free a snapshot's per-CPU array
  * @h: the snapshot; safe twice
  */
-void fts_record_health_release(struct fts_record_health *h);
+FTS_API void fts_record_health_release(struct fts_record_health *h);
 
 /**
  * fts_record_health_loss - a snapshot's loss in the one loss model (loss.h)
@@ -289,7 +290,7 @@ void fts_record_health_release(struct fts_record_health *h);
  *
  * Returns 0 or -ENOMEM.
  */
-int fts_record_health_loss(const struct fts_record_health *h, struct fts_loss *out);
+FTS_API int fts_record_health_loss(const struct fts_record_health *h, struct fts_loss *out);
 
 /**
  * fts_record_buffer_kb - the per-CPU buffer the recorder advises for a rate
@@ -320,7 +321,7 @@ unsigned fts_record_advice_kb(const struct fts_record_health *h, unsigned cur_kb
  *
  * Returns how many indices were written (min(@max, @h->ncpus)).
  */
-int fts_record_worst_cpus(const struct fts_record_health *h, int *idx, int max);
+FTS_API int fts_record_worst_cpus(const struct fts_record_health *h, int *idx, int max);
 
 /**
  * fts_record_stop - stop, drain, write the output and free the recorder
@@ -333,7 +334,7 @@ int fts_record_worst_cpus(const struct fts_record_health *h, int *idx, int max);
  *
  * Returns 0 or a negative errno.
  */
-int fts_record_stop(struct fts_recorder *r, enum fts_record_stop_mode mode,
+FTS_API int fts_record_stop(struct fts_recorder *r, enum fts_record_stop_mode mode,
 		    struct fts_record_summary *sum, struct fts_err *err);
 
 /**
@@ -353,7 +354,7 @@ int fts_record_stop(struct fts_recorder *r, enum fts_record_stop_mode mode,
  *
  * Returns 0 or a negative errno.
  */
-int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode mode,
+FTS_API int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode mode,
 			     fts_record_progress_fn progress, void *arg,
 			     struct fts_record_summary *sum, struct fts_err *err);
 
@@ -361,7 +362,7 @@ int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode m
  * fts_record_summary_release - free what fts_record_stop put in a summary
  * @sum: the summary; safe on a zeroed struct and twice
  */
-void fts_record_summary_release(struct fts_record_summary *sum);
+FTS_API void fts_record_summary_release(struct fts_record_summary *sum);
 
 /**
  * fts_pidmapper_start - keep a pid mapping file up to date
@@ -376,7 +377,7 @@ void fts_record_summary_release(struct fts_record_summary *sum);
  *
  * Returns 0 or a negative errno.
  */
-int fts_pidmapper_start(const char *path, double interval_s, const struct fts_owner *owner,
+FTS_API int fts_pidmapper_start(const char *path, double interval_s, const struct fts_owner *owner,
 			struct fts_pidmapper **out, struct fts_err *err);
 
 /**
@@ -386,7 +387,7 @@ int fts_pidmapper_start(const char *path, double interval_s, const struct fts_ow
  *
  * Returns 0 or a negative errno.
  */
-int fts_pidmapper_stop(struct fts_pidmapper *m, struct fts_err *err);
+FTS_API int fts_pidmapper_stop(struct fts_pidmapper *m, struct fts_err *err);
 
 #ifdef __cplusplus
 }

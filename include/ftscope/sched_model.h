@@ -25,6 +25,7 @@
 #include "lane.h"
 #include "pidmap.h"
 #include "timemap.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,7 +88,7 @@ struct fts_model;
  *
  * Returns 0 or a negative errno.
  */
-int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
+FTS_API int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
 		     struct fts_model **out, struct fts_err *err);
 
 /**
@@ -98,7 +99,7 @@ int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
  *
  * Returns 0, or the sink's negative errno.
  */
-int fts_model_event(struct fts_model *m, const struct fts_event *ev, struct fts_err *err);
+FTS_API int fts_model_event(struct fts_model *m, const struct fts_event *ev, struct fts_err *err);
 
 /**
  * fts_model_finish - close every open slice at the end of the trace
@@ -110,7 +111,7 @@ int fts_model_event(struct fts_model *m, const struct fts_event *ev, struct fts_
  *
  * Returns 0, or the sink's negative errno.
  */
-int fts_model_finish(struct fts_model *m, struct fts_err *err);
+FTS_API int fts_model_finish(struct fts_model *m, struct fts_err *err);
 
 /**
  * fts_model_stats - counters for the summary
@@ -118,13 +119,13 @@ int fts_model_finish(struct fts_model *m, struct fts_err *err);
  *
  * Returns the counters, valid until fts_model_free.
  */
-const struct fts_model_stats *fts_model_stats(const struct fts_model *m);
+FTS_API const struct fts_model_stats *fts_model_stats(const struct fts_model *m);
 
 /**
  * fts_model_free - release a model
  * @m: the model; NULL is fine
  */
-void fts_model_free(struct fts_model *m);
+FTS_API void fts_model_free(struct fts_model *m);
 
 #ifdef __cplusplus
 }

@@ -40,6 +40,7 @@
 #include "error.h"
 #include "lane.h"
 #include "loss.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -155,7 +156,7 @@ struct fts_stats_info {
  *
  * Returns 0, -EINVAL (an empty window, a bad CPU list) or -ENOMEM.
  */
-int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
+FTS_API int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
 		     struct fts_err *err);
 
 /**
@@ -168,7 +169,7 @@ int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
  *
  * Returns the sink, valid as long as @st.
  */
-struct fts_sink *fts_stats_sink(struct fts_stats *st);
+FTS_API struct fts_sink *fts_stats_sink(struct fts_stats *st);
 
 /**
  * fts_stats_finish - compute the rows, if the sink's finish has not
@@ -182,13 +183,13 @@ struct fts_sink *fts_stats_sink(struct fts_stats *st);
  *
  * Returns 0 or -ENOMEM.
  */
-int fts_stats_finish(struct fts_stats *st, struct fts_err *err);
+FTS_API int fts_stats_finish(struct fts_stats *st, struct fts_err *err);
 
 /**
  * fts_stats_free - release a collector and its sink
  * @st: the collector; NULL is fine
  */
-void fts_stats_free(struct fts_stats *st);
+FTS_API void fts_stats_free(struct fts_stats *st);
 
 /**
  * fts_stats_info - the totals over everything counted
@@ -196,7 +197,7 @@ void fts_stats_free(struct fts_stats *st);
  *
  * Returns the totals, valid as long as @st.
  */
-const struct fts_stats_info *fts_stats_info(const struct fts_stats *st);
+FTS_API const struct fts_stats_info *fts_stats_info(const struct fts_stats *st);
 
 /**
  * fts_stats_loss - the loss seen by the statistics (the one model, loss.h)
@@ -204,7 +205,7 @@ const struct fts_stats_info *fts_stats_info(const struct fts_stats *st);
  *
  * Returns the model, valid as long as @st.
  */
-const struct fts_loss *fts_stats_loss(const struct fts_stats *st);
+FTS_API const struct fts_loss *fts_stats_loss(const struct fts_stats *st);
 
 /**
  * fts_stats_nholes - how many holes (no data) fall in the window and CPU filter
@@ -212,7 +213,7 @@ const struct fts_loss *fts_stats_loss(const struct fts_stats *st);
  *
  * Returns the count (0 before fts_stats_finish).
  */
-size_t fts_stats_nholes(const struct fts_stats *st);
+FTS_API size_t fts_stats_nholes(const struct fts_stats *st);
 
 /**
  * fts_stats_hole - hole @i, in time order
@@ -221,7 +222,7 @@ size_t fts_stats_nholes(const struct fts_stats *st);
  *
  * Returns the hole, or NULL when @i is out of range.
  */
-const struct fts_stats_hole *fts_stats_hole(const struct fts_stats *st, size_t i);
+FTS_API const struct fts_stats_hole *fts_stats_hole(const struct fts_stats *st, size_t i);
 
 /**
  * fts_stats_ntasks - how many task rows there are
@@ -229,7 +230,7 @@ const struct fts_stats_hole *fts_stats_hole(const struct fts_stats *st, size_t i
  *
  * Returns the number of task rows (0 before finish).
  */
-size_t fts_stats_ntasks(const struct fts_stats *st);
+FTS_API size_t fts_stats_ntasks(const struct fts_stats *st);
 
 /**
  * fts_stats_task - task row @i in the current order
@@ -239,7 +240,7 @@ size_t fts_stats_ntasks(const struct fts_stats *st);
  * Returns the row, valid until more items are fed or fts_stats_free (sorting
  * reorders, never moves rows).
  */
-const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i);
+FTS_API const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i);
 
 /**
  * fts_stats_ncpus - how many CPU rows there are (ordered by CPU number)
@@ -247,7 +248,7 @@ const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i
  *
  * Returns the number of CPU rows (0 before finish).
  */
-size_t fts_stats_ncpus(const struct fts_stats *st);
+FTS_API size_t fts_stats_ncpus(const struct fts_stats *st);
 
 /**
  * fts_stats_cpu - one CPU row
@@ -256,7 +257,7 @@ size_t fts_stats_ncpus(const struct fts_stats *st);
  *
  * Returns the row, valid as long as @st.
  */
-const struct fts_cpu_stats *fts_stats_cpu(const struct fts_stats *st, size_t i);
+FTS_API const struct fts_cpu_stats *fts_stats_cpu(const struct fts_stats *st, size_t i);
 
 /**
  * fts_stats_sort_tasks - order the task rows by a column
@@ -266,7 +267,7 @@ const struct fts_cpu_stats *fts_stats_cpu(const struct fts_stats *st, size_t i);
  *
  * Ties are broken by tid, so the order is the same on every run.
  */
-void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int descending);
+FTS_API void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int descending);
 
 /**
  * fts_task_col_name - a task column's name, with its unit
@@ -274,7 +275,7 @@ void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int desce
  *
  * Returns the name ("running_ns", ...), or NULL for a column out of range.
  */
-const char *fts_task_col_name(enum fts_task_col col);
+FTS_API const char *fts_task_col_name(enum fts_task_col col);
 
 /**
  * fts_task_col_parse - a column from its name
@@ -283,7 +284,7 @@ const char *fts_task_col_name(enum fts_task_col col);
  *
  * Returns 0 or -EINVAL.
  */
-int fts_task_col_parse(const char *name, enum fts_task_col *col);
+FTS_API int fts_task_col_parse(const char *name, enum fts_task_col *col);
 
 /**
  * fts_task_col_value - a numeric column of @t, for sorting and printing
@@ -292,7 +293,7 @@ int fts_task_col_parse(const char *name, enum fts_task_col *col);
  *
  * Returns the value (0 for the text columns).
  */
-uint64_t fts_task_col_value(const struct fts_task_stats *t, enum fts_task_col col);
+FTS_API uint64_t fts_task_col_value(const struct fts_task_stats *t, enum fts_task_col col);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "event.h"
+#include "export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,7 +52,7 @@ struct fts_timemap {
  * fts_timemap_raw - the identity mapping, with no window
  * @tm: filled
  */
-void fts_timemap_raw(struct fts_timemap *tm);
+FTS_API void fts_timemap_raw(struct fts_timemap *tm);
 
 /**
  * fts_timemap_from_profiling - align with Ascend profiling data
@@ -62,14 +63,14 @@ void fts_timemap_raw(struct fts_timemap *tm);
  *
  * Returns 0 or a negative errno.
  */
-int fts_timemap_from_profiling(const char *dir, struct fts_timemap *tm, struct fts_err *err);
+FTS_API int fts_timemap_from_profiling(const char *dir, struct fts_timemap *tm, struct fts_err *err);
 
 /**
  * fts_timemap_from_clock - the epoch mapping from a recorder clock pair, no window
  * @tm: filled
  * @cp: the pair; an invalid one gives the identity mapping
  */
-void fts_timemap_from_clock(struct fts_timemap *tm, const struct fts_clock_pair *cp);
+FTS_API void fts_timemap_from_clock(struct fts_timemap *tm, const struct fts_clock_pair *cp);
 
 /**
  * fts_timemap_parse_info - parse one start_info or end_info text
@@ -80,7 +81,7 @@ void fts_timemap_from_clock(struct fts_timemap *tm, const struct fts_clock_pair 
  *
  * Returns 0 or a negative errno (missing key, out-of-range value).
  */
-int fts_timemap_parse_info(const char *text, size_t len, int64_t *mono_ns, int64_t *begin_us);
+FTS_API int fts_timemap_parse_info(const char *text, size_t len, int64_t *mono_ns, int64_t *begin_us);
 
 #ifdef __cplusplus
 }

@@ -54,7 +54,7 @@ def check(path):
         for p in params(m.group(2)):
             if not re.search(r'@' + re.escape(p) + r'\b', block):
                 bad.append(f'{path.name}: {name}: parameter @{p} undocumented')
-        returns_void = re.match(r'^\s*(static\s+)?(inline\s+)?void\s+' + re.escape(name), decl)
+        returns_void = re.match(r'^\s*(FTS_API\s+)?(static\s+)?(inline\s+)?void\s+' + re.escape(name), decl)
         if not returns_void and not re.search(r'\bReturns?\b', block):
             bad.append(f'{path.name}: {name}: no "Returns" sentence')
     return bad

@@ -4,6 +4,7 @@
 
   core:   util < trace < model < readback < pipeline;  record uses util, trace, model
   export: sink, preview use core;  export (convert.c) uses core, sink, preview
+  api:    the opaque-handle binding API (ftscope/api.h) over all of the above
   front:  the public API (include/ftscope/) and the internal kit (src/kit/kit.h)
   tui:    kit < term;  kit < preview < session;  loop uses them all
   cli:    front, the public API, the kit, and tui/tui.h only
@@ -25,7 +26,7 @@ import sys
 from pathlib import Path
 
 CORE = ['core/util', 'core/trace', 'core/model', 'core/readback', 'core/pipeline', 'core/record']
-LIB = CORE + ['export/sink', 'export/preview', 'export']
+LIB = CORE + ['export/sink', 'export/preview', 'export', 'api']
 # folder -> the folders whose symbols it may use (its own is always allowed)
 USES = {
     'core/util': [],
@@ -37,6 +38,7 @@ USES = {
     'export/sink': CORE,
     'export/preview': CORE,
     'export': CORE + ['export/sink', 'export/preview'],
+    'api': CORE + ['export/sink', 'export/preview', 'export'],
     'front': LIB,
     'tui/kit': LIB + ['front'],
     'tui/term': LIB + ['front', 'tui/kit'],

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: MIT
+"""Recorder: ftscope record as an object, for training scripts."""
+import ctypes
+import json
+import logging
+
+from . import _guard, _lib
+from ._convert import cpu_list
+from ._handle import FtscopeError, Handle, owner_value
+
+log = logging.getLogger("ftscope")
+
+
+class _Rec(Handle):
+    kind = "rec"
+
+
+class Recorder:
+    """A capture of scheduler/irq events through a private tracefs instance.
+
+    Options are those of `ftscope record` (reference defaults): @cpus "0-3,8" or
+    a list of ints (None: all online CPUs), @output trace.dat (a .txt name gives
+    kernel text), @bf_size KB per CPU, @backend auto/tracefs/debugfs/trace-cmd,
+    @sched/@irq/@futex event groups, @exclude events to leave out, @nspid to
+    keep pid_mapping.json up to date (@pid_mapping, @pidmap_interval),
+    @duration seconds (None or <= 0: until stop), @live_top, @owner ("sudo":
+    outputs go to the user who ran sudo; None: root keeps them; or (uid, gid)).
+
+    Use as a context manager, or start()/stop(). Until stop, the capture is
+    stopped and saved at interpreter exit and on SIGINT/SIGTERM (guard=False:
+    not; the buffered events are drained first). Calls release the GIL;
+    nothing forks the interpreter.
+    """
+
+    def __init__(self, output="trace.dat", cpus=None, bf_size=40960, backend="auto",
+                 sched=True, irq=True, futex=False, exclude=None, nspid=False,
+                 pid_mapping=None, pidmap_interval=None, duration=None, live_top=False,
+                 owner="sudo", guard=True):
+        self.options = {
+            "output": output, "cpus": cpu_list(cpus), "bf_size": int(bf_size), "backend": backend,
+            "sched": bool(sched), "irq": bool(irq), "futex": bool(futex), "exclude": exclude,
+            "nspid": bool(nspid), "pid_mapping": pid_mapping, "pidmap_interval": pidmap_interval,
+            "duration": duration if duration and duration > 0 else None,
+            "live_top": bool(live_top), "owner": owner_value(owner)}
+        self.guard = guard
+        self.output = None    # the file written, after stop
+        self.summary = None   # stop's summary
+        self._h = None
+
+    @property
+    def running(self):
+        return self._h is not None and bool(self._h._lib.fts_rec_running(self._h._h))
+
+    def start(self):
+        """Start recording. Raises FtscopeError (e.g. errno EPERM: not root) with nothing left behind."""
+        if self.running:
+            raise FtscopeError(-16, "a capture already runs on this Recorder; stop it first")
+        h = _Rec()
+        try:
+            h.set_all(self.options)
+            h.check(h._lib.fts_rec_start(h._h))
+        except BaseException:
+            h.close()
+            raise
+        self._h, self.output, self.summary = h, None, None
+        if self.guard:
+            _guard.add(self)
+        return self
+
+    def health(self):
+        """Live figures: {"events", "events_per_s", "lost", "lost_text", "cpus": [per-CPU dicts], ...}."""
+        if self._h is None:
+            raise FtscopeError(-3, "not recording: start the capture first")
+        ptr = self._h._lib.fts_rec_health_json(self._h._h)
+        if not ptr:
+            raise self._h.error(-3)
+        return json.loads(_lib.take_string(self._h._lib, ptr))
+
+    def stop(self, mode="drain"):
+        """Stop, restore the tracing state, write the output; returns (output path, summary dict).
+
+        @mode "drain" reads everything still buffered, "fast" skips that, "cut"
+        also stops copying. The tracing state is restored even when writing
+        fails (then FtscopeError is raised).
+        """
+        h = self._h
+        if h is None:
+            raise FtscopeError(-3, "not recording: nothing to stop")
+        out = ctypes.c_void_p()
+        try:
+            rc = h._lib.fts_rec_stop(h._h, mode.encode(), ctypes.byref(out))
+            text = _lib.take_string(h._lib, out.value)
+            if text:
+                self.summary = json.loads(text)
+                self.output = self.summary.get("output") or None
+            h.check(rc)
+        finally:
+            self._h = None
+            _guard.remove(self)
+            h.close()
+        return self.output, self.summary
+
+    def _emergency_stop(self, reason):
+        if self._h is None:
+            return
+        try:
+            output, summary = self.stop("drain")
+            log.warning("capture stopped at %s; saved to %s (%s events, lost: %s)", reason, output,
+                        summary["health"]["events"], summary["health"]["lost_text"])
+        except FtscopeError as e:
+            log.error("capture stopped at %s; saving it failed: %s", reason, e)
+
+    def __enter__(self):
+        return self if self.running else self.start()
+
+    def __exit__(self, *exc):
+        if self._h is not None:
+            self.stop("drain" if exc[0] is None else "fast")
+        return False

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: MIT
+"""Shared fixtures of the Python binding's tests (run by ctest through pytest).
+
+ctest passes FTSCOPE_LIBRARY (build/lib/libftscope.so.0), FTSCOPE_BINARY,
+FTS_SRC and PYTHONPATH=<src>/python. A session where every test was skipped
+exits 77, which ctest reports as skipped.
+"""
+import fcntl
+import os
+import subprocess
+import sys
+
+import pytest
+
+SRC = os.environ.get("FTS_SRC", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+PYDIR = os.path.join(SRC, "python")
+SAMPLE = os.path.join(SRC, "assets", "sample")
+_outcomes = {"skipped": 0, "other": 0}
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" or (report.when == "setup" and report.skipped):
+        _outcomes["skipped" if report.skipped else "other"] += 1
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if exitstatus == 0 and _outcomes["skipped"] and not _outcomes["other"]:
+        session.exitstatus = 77
+
+
+def env_for_child(**extra):
+    """The environment a child Python needs to import the package from the tree."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = PYDIR
+    env.update({k: v for k, v in extra.items() if v is not None})
+    return env
+
+
+def run_py(code, *, user=None, timeout=120, **env):
+    """Run @code in a fresh interpreter (as user 65534 with user="nobody")."""
+    cmd = [sys.executable, "-c", code]
+    if user == "nobody":
+        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
+    return subprocess.run(cmd, env=env_for_child(**env), capture_output=True, text=True,
+                          timeout=timeout, cwd="/")
+
+
+def tracing_dir():
+    for d in ("/sys/kernel/tracing", "/sys/kernel/debug/tracing"):
+        if os.path.isdir(os.path.join(d, "instances")):
+            return d
+    return None
+
+
+@pytest.fixture(scope="session")
+def tracefs():
+    """Root, tracefs with instances, and the lock other recording tests take."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to reach tracefs")
+    d = tracing_dir()
+    if d is None:
+        subprocess.run(["mount", "-t", "tracefs", "nodev", "/sys/kernel/tracing"],
+                       capture_output=True)
+        d = tracing_dir()
+    if d is None or not os.access(os.path.join(d, "instances"), os.W_OK):
+        pytest.skip("tracefs with writable instances/ is not available")
+    with open(LOCK, "a") as lock:
+        if not _held_by_an_ancestor(lock):
+            fcntl.flock(lock, fcntl.LOCK_EX)  # other recorders (tests, helpers) wait for us
+        yield d
+
+
+LOCK = "/tmp/fts-tracefs.lock"
+
+
+def _ancestors():
+    pids, pid = set(), os.getpid()
+    while pid > 1:
+        pids.add(pid)
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return pids
+
+
+def _held_by_an_ancestor(lock):
+    """True when the lock is held by a process we descend from: the documented
+    `flock /tmp/fts-tracefs.lock ctest ...` around the suite. Waiting for it
+    would wait for ourselves; it already keeps other recorders out."""
+    st = os.fstat(lock.fileno())
+    inode = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+    ours = _ancestors()
+    try:
+        with open("/proc/locks") as f:
+            for line in f:
+                parts = line.split()
+                # "1: FLOCK  ADVISORY  WRITE 1234 00:1f:5678 0 EOF"
+                if len(parts) >= 6 and parts[1] == "FLOCK" and parts[5] == inode:
+                    if int(parts[4]) in ours:
+                        return True
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+@pytest.fixture
+def nobody_can_read():
+    """User 65534 must be able to read the tree and the library for not-root tests."""
+    lib = os.environ.get("FTSCOPE_LIBRARY", "")
+    r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                        "test", "-r", os.path.join(PYDIR, "trace_record.py"), "-a", "-r", lib],
+                       capture_output=True)
+    if r.returncode != 0:
+        pytest.skip("user 65534 cannot read %s or %s (or setpriv is missing)" % (PYDIR, lib))
