@@ -108,7 +108,7 @@ struct fts_store_estimate {
  *
  * Returns 0 or a negative errno.
  */
-int fts_store_estimate(const char *path, struct fts_store_estimate *e, struct fts_err *err);
+FTS_API int fts_store_estimate(const char *path, struct fts_store_estimate *e, struct fts_err *err);
 
 /* What the status line shows. */
 struct fts_store_info {

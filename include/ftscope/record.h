@@ -300,7 +300,7 @@ FTS_API int fts_record_health_loss(const struct fts_record_health *h, struct fts
  * Returns KB per CPU: 2 s of @bytes_per_s (the reader stall seen on loaded
  * hosts), at least @min_kb, rounded up to a power of two, at most 4194304.
  */
-unsigned fts_record_buffer_kb(double bytes_per_s, unsigned min_kb);
+FTS_API unsigned fts_record_buffer_kb(double bytes_per_s, unsigned min_kb);
 
 /**
  * fts_record_advice_kb - a per-CPU buffer that would have kept up
@@ -311,7 +311,7 @@ unsigned fts_record_buffer_kb(double bytes_per_s, unsigned min_kb);
  *
  * Returns KB per CPU.
  */
-unsigned fts_record_advice_kb(const struct fts_record_health *h, unsigned cur_kb);
+FTS_API unsigned fts_record_advice_kb(const struct fts_record_health *h, unsigned cur_kb);
 
 /**
  * fts_record_worst_cpus - order a snapshot's CPUs worst first
