@@ -2,7 +2,6 @@
 /* fuzz_util.h - the readers take paths: put a fuzz input in a private temp file. */
 #ifndef FTS_FUZZ_UTIL_H
 #define FTS_FUZZ_UTIL_H
-#define _DEFAULT_SOURCE /* mkstemp */
 
 #include <stdint.h>
 #include <stdio.h>

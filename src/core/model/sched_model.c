@@ -459,6 +459,21 @@ static enum fts_item_kind task_kind(const struct task *t)
 	return strchr(t->sleep_state, 'D') ? FTS_ITEM_BLOCKED : FTS_ITEM_SLEEPING;
 }
 
+/* @t's lane, declared to the sink, into *@out. 0 or the error. */
+static int task_lane_ready(struct fts_model *m, struct task *t, struct lane_ent **out)
+{
+	uint32_t lane = task_lane(m, t);
+	int rc;
+
+	if (lane == LANE_NONE)
+		return no_lane_memory(m);
+	rc = lane_declare(m, lane);
+	if (rc)
+		return rc;
+	*out = &m->lent[lane];
+	return 0;
+}
+
 /* The task's state slice [since, end] on its lane. */
 static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 {
@@ -467,7 +482,6 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 	};
 	struct lane_ent *e;
 	struct fts_item it;
-	uint32_t lane;
 	int rc;
 
 	if (t->state == T_UNKNOWN || t->pid == 0)
@@ -479,13 +493,9 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 	 */
 	if (!place(m, &it, t->since, end) || it.dur == 0)
 		return 0;
-	lane = task_lane(m, t);
-	if (lane == LANE_NONE)
-		return no_lane_memory(m);
-	rc = lane_declare(m, lane);
+	rc = task_lane_ready(m, t, &e);
 	if (rc)
 		return rc;
-	e = &m->lent[lane];
 	item_init(m, &it, e->id, task_kind(t), names[t->state]);
 	arg(&it, "cpu", vnum(m, t->cpu));
 	switch (t->state) {
@@ -1274,22 +1284,18 @@ static int task_holes(struct fts_model *m, int cpu, uint64_t s, uint64_t e)
 		struct task *t = (struct task *)(uintptr_t)tv;
 		uint64_t from = t->since > s ? t->since : s;
 		struct fts_item it;
-		uint32_t lane;
+		struct lane_ent *le;
 
 		if (t->pid == 0 || t->state == T_UNKNOWN || from >= e || !in_hole(t, cpu, s))
 			continue;
 		rc = close_task_state(m, t, from);
+		if (!rc)
+			rc = task_lane_ready(m, t, &le);
 		if (rc)
 			return rc;
-		lane = task_lane(m, t);
-		if (lane == LANE_NONE)
-			return no_lane_memory(m);
-		rc = lane_declare(m, lane);
-		if (rc)
-			return rc;
-		if (place(m, &it, from, e) && it.ts + it.dur > m->lent[lane].max_end)
-			m->lent[lane].max_end = it.ts + it.dur;
-		rc = emit_nodata(m, m->lent[lane].id, cpu, from, e);
+		if (place(m, &it, from, e) && it.ts + it.dur > le->max_end)
+			le->max_end = it.ts + it.dur;
+		rc = emit_nodata(m, le->id, cpu, from, e);
 		if (rc)
 			return rc;
 		t->since = e;

@@ -191,36 +191,15 @@ int fts_dat_codec_missing(int fd, uint64_t file_size)
 #endif
 }
 
-/*
- * Fills @v when the file is a little-endian v7 file, uncompressed (@v->dec
- * NULL) or compressed with zstd and built with libzstd; returns -1 (and
- * reading falls back to libtracecmd) otherwise.
- */
-int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
+/* One option of a v7 options section: 0 to go on, -1 to fail the walk. */
+typedef int (*v7_opt_fn)(void *ctx, uint16_t id, const unsigned char *p, uint32_t n);
+
+/* Walks the chain of option sections from @off, each option to @fn. 0, or -1 when cut or corrupt. */
+static int v7_walk_options(int fd, const struct dat_v7 *v, uint64_t off, v7_opt_fn fn, void *ctx)
 {
 	unsigned char *sec = NULL;
-	struct v7_head vh;
-	uint64_t off;
 	int ret = -1;
 
-	memset(v, 0, sizeof(*v));
-	v->file_size = file_size;
-	if (v7_head_read(fd, file_size, &vh))
-		return -1;
-	v->page_size = vh.page_size;
-	if (v->page_size < 64 || v->page_size > (1 << 24))
-		return -1;
-	if (strcmp(vh.codec, "zstd") != 0 && strcmp(vh.codec, "none") != 0)
-		return -1;
-	off = vh.first_opt;
-	if (strcmp(vh.codec, "zstd") == 0) {
-#ifdef FTS_HAVE_ZSTD
-		v->dec = ZSTD_decompress;
-		v->is_err = ZSTD_isError;
-#else
-		return -1;
-#endif
-	}
 	for (int guard = 0; off && guard < 256; guard++) {
 		uint16_t id, flags;
 		size_t len = 0;
@@ -240,10 +219,8 @@ int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
 				off = osz >= 8 ? fts_le64(q) : 0;
 				break;
 			}
-			if (oid == DAT_OPT_BUFFER && v7_buffer_opt(v, q, q + osz))
+			if (fn(ctx, oid, q, osz))
 				goto out;
-			if (oid == DAT_OPT_TIME_SHIFT || oid == DAT_OPT_TSC2NSEC)
-				v->time_conv = 1;
 			q += osz;
 		}
 		free(sec);
@@ -252,6 +229,50 @@ int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
 	ret = off ? -1 : 0;
 out:
 	free(sec);
+	return ret;
+}
+
+static int load_opt(void *ctx, uint16_t id, const unsigned char *p, uint32_t n)
+{
+	struct dat_v7 *v = ctx;
+
+	if (id == DAT_OPT_BUFFER)
+		return v7_buffer_opt(v, p, p + n);
+	if (id == DAT_OPT_TIME_SHIFT || id == DAT_OPT_TSC2NSEC)
+		v->time_conv = 1;
+	return 0;
+}
+
+/*
+ * Fills @v when the file is a little-endian v7 file, uncompressed (@v->dec
+ * NULL) or compressed with zstd and built with libzstd; returns -1 (and
+ * reading falls back to libtracecmd) otherwise.
+ */
+int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
+{
+	struct v7_head vh;
+	uint64_t off;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	v->file_size = file_size;
+	if (v7_head_read(fd, file_size, &vh))
+		return -1;
+	v->page_size = vh.page_size;
+	if (v->page_size < 64 || v->page_size > (1 << 24))
+		return -1;
+	if (strcmp(vh.codec, "zstd") != 0 && strcmp(vh.codec, "none") != 0)
+		return -1;
+	off = vh.first_opt;
+	if (strcmp(vh.codec, "zstd") == 0) {
+#ifdef FTS_HAVE_ZSTD
+		v->dec = ZSTD_decompress;
+		v->is_err = ZSTD_isError;
+#else
+		return -1;
+#endif
+	}
+	ret = v7_walk_options(fd, v, off, load_opt, v);
 	if (ret)
 		fts_dat_v7_free(v);
 	return ret;
@@ -525,48 +546,25 @@ static int cpustat_v6(int fd, uint64_t file_size, struct cpustat_walk *cw)
 	return w.bad || cw->bad ? -1 : 0;
 }
 
+static int cpustat_v7_opt(void *ctx, uint16_t id, const unsigned char *p, uint32_t n)
+{
+	struct cpustat_walk *cw = ctx;
+
+	if (id == DAT_OPT_CPUSTAT)
+		cpustat_opt(cw, (const char *)p, n);
+	return cw->bad ? -1 : 0;
+}
+
 static int cpustat_v7(int fd, uint64_t file_size, struct cpustat_walk *cw)
 {
 	struct dat_v7 v;
-	unsigned char *sec = NULL;
 	struct v7_head vh;
-	uint64_t off;
 	int ret = -1;
 
 	if (fts_dat_v7_load(fd, file_size, &v))
 		return -1;
-	if (v7_head_read(fd, file_size, &vh))
-		goto out;
-	off = vh.first_opt;
-	for (int guard = 0; off && guard < 256; guard++) {
-		uint16_t id, flags;
-		size_t len = 0;
-		const unsigned char *q, *qend;
-
-		if (v7_section(fd, &v, off, &sec, &len, &id, &flags) || id != 0)
-			goto out;
-		off = 0;
-		for (q = sec, qend = sec + len; qend - q >= 6;) {
-			uint16_t oid = fts_le16(q);
-			uint32_t osz = fts_le32(q + 2);
-
-			q += 6;
-			if (osz > (size_t)(qend - q))
-				goto out;
-			if (oid == DAT_OPT_DONE) {
-				off = osz >= 8 ? fts_le64(q) : 0;
-				break;
-			}
-			if (oid == DAT_OPT_CPUSTAT)
-				cpustat_opt(cw, (const char *)q, osz);
-			q += osz;
-		}
-		free(sec);
-		sec = NULL;
-	}
-	ret = off || cw->bad ? -1 : 0;
-out:
-	free(sec);
+	if (v7_head_read(fd, file_size, &vh) == 0)
+		ret = v7_walk_options(fd, &v, vh.first_opt, cpustat_v7_opt, cw);
 	fts_dat_v7_free(&v);
 	return ret;
 }
