@@ -64,6 +64,15 @@ grep -q '^kdamond.0:77,77,940000,' "$WORK/last.out" && pass "file last: same num
 expect_fail "an option's value is not the file" 'which file' "$FTSCOPE" stats --top 2
 expect_ok "--task by pid" "$FTSCOPE" stats "$D/hackbench/hackbench.dat" --task 15 --format csv
 [ "$(grep -c '^rcu_preempt:15,' "$WORK/last.out")" = 1 ] && pass "--task 15 keeps rcu_preempt:15" || bad "--task 15"
+# several tasks: the flag repeated, a comma list, a shell pattern (issue 15 defect 18)
+rows() { sed -n '2,/^$/p' "$WORK/last.out" | grep -v '^$' | cut -d, -f1 | sort | tr '\n' ' '; }
+expect_ok "--task twice" "$FTSCOPE" stats "$D/hackbench/hackbench.dat" --task 15 --task rcu_preempt --top 0 --format csv
+[ "$(rows)" = "rcu_preempt:15 " ] && pass "--task 15 --task rcu_preempt: one task, both matched" || bad "--task twice: $(rows)"
+expect_ok "--task a list" "$FTSCOPE" stats "$D/hackbench/hackbench.dat" --task 15,migration/0 --top 0 --format csv
+[ "$(rows)" = "migration/0:18 rcu_preempt:15 " ] && pass "--task 15,migration/0 keeps both" || bad "--task list: $(rows)"
+expect_ok "--task a pattern" "$FTSCOPE" stats "$D/hackbench/hackbench.dat" --task 'bash*' --top 0 --format csv
+[ "$(rows)" = "bash:14312 bash:14319 " ] && pass "--task 'bash*' keeps every bash" || bad "--task pattern: $(rows)"
+expect_fail "--task an empty entry" 'task wants' "$FTSCOPE" stats "$D/hackbench/hackbench.dat" --task a,,b
 
 # hostile task names reach the terminal escaped, and CSV/JSON stay parseable
 printf '%s\n' \
