@@ -63,10 +63,8 @@ static unsigned suspend(struct fts_session *s, uint64_t *warned_ms)
 		return FTS_RX_REDRAW;
 	}
 	*warned_ms = 0;
-	now = fts__clock_mono_ms();
 	fts_term_suspend();
-	/* the record screen names the loss of a stop it did not see */
-	s->suspended_s = (double)(fts__clock_mono_ms() - now) / 1000.0;
+	/* the recorder measures the stop; the record screen says it was Ctrl+Z */
 	s->suspends++;
 	return FTS_RX_REDRAW | FTS_RX_CLEAR; /* the SIGCONT event repaints too */
 }

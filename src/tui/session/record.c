@@ -74,8 +74,8 @@ struct fts_record_state {
 	double write_rate;             /* bytes/s, over the last second */
 	uint64_t bytes_at;
 	uint64_t lost_seen;            /* lost in the last snapshot we showed */
-	unsigned suspends_seen;        /* s->suspends when the last snapshot came */
-	double suspend_until;          /* elapsed time until which new loss is the stop's */
+	unsigned suspends_seen;        /* s->suspends when the capture started */
+	uint64_t stopped_seen;         /* h.lost_stopped when the last loss was said */
 	int confirm_quit;
 	/* stopping */
 	int stopping;
@@ -709,9 +709,10 @@ static void say_loss(struct fts_session *s)
 		}
 	}
 	fts_loss_text(&st->loss, 2, lt, sizeof(lt));
-	if (h->elapsed_s <= st->suspend_until) /* stopped readers, not the buffer, were the cause */
-		fts_session_say(s, 1, "LOST %s while ftscope was stopped by Ctrl+Z for %.1f s: the kernel kept writing, "
-				"nothing read it", lt, s->suspended_s);
+	if (h->lost_stopped > st->stopped_seen) /* the recorder measured it: stopped readers, not the buffer */
+		fts_session_say(s, 1, "LOST %s while ftscope was stopped%s for %.1f s: the kernel kept writing, "
+				"nothing read it", lt, s->suspends != st->suspends_seen ? " by Ctrl+Z" : "",
+				h->stopped_s);
 	else if (busiest >= 0)
 		fts_session_say(s, 1, "LOST %s: raise the buffer to >= %u KB per CPU (now %u; CPU %d writes %s/s) "
 				"or record fewer CPUs/events", lt, fts_buffer_raise_kb(cur, rate), cur, busiest,
@@ -731,13 +732,10 @@ static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 	if (fts_record_health_loss(h, &st->loss))
 		fts_loss_free(&st->loss);
 	add_history(st);
-	if (s->suspends != st->suspends_seen) { /* continued after Ctrl+Z: the next 2 s of loss are its */
-		st->suspends_seen = s->suspends;
-		st->suspend_until = h->elapsed_s + 2.0;
-	}
 	if (h->lost > st->lost_seen) {
 		say_loss(s);
 		st->lost_seen = h->lost;
+		st->stopped_seen = h->lost_stopped;
 	}
 	if (h->failed)
 		fts_session_say(s, 1, "%s; stopping and saving what was recorded", h->failure);

@@ -112,7 +112,6 @@ struct fts_session {
 	char rec_output[4096];
 	unsigned setup_raise_kb;         /* the saved screen asks the setup for this buffer (0: none) */
 	unsigned suspends;               /* times the loop was stopped by Ctrl+Z and continued */
-	double suspended_s;              /* how long the last one lasted */
 	struct fts_home_state *home;
 	struct fts_setup_state *setup;
 	struct fts_record_state *rec;
