@@ -184,4 +184,14 @@ shot ev_two setup 'xj<Right><Right><Right> j<Right><Right> r'
 dumped "two groups' events" 'exclude=sched/sched_stat_runtime,irq/irq_handler_exit '
 shot ev_folded setup 'xj<Right><Right><Right> x'
 has "folded, the group says how many are left out" 'sched +3 events, 1 left out'
+# defect 17: the setup sets a pid map path (Enter on Pid map), checked as the output is
+shot pm setup "jjjjjjj\\nmy_pm.json\\n" 200x50
+has "the row shows the path" 'Pid map +on: my_pm.json'
+has "the command line carries it" '--NSpid --pid_mapping my_pm.json'
+shot pm_r setup "jjjjjjj\\nmy_pm.json\\nr"
+dumped "the recorder gets the pid map path" 'nspid=1 pid_mapping=my_pm.json '
+shot pm_dir setup "jjjjjjj\\n/tmp\\n"
+has "a directory is refused on accept" 'pid map: .*directory'
+shot pm_off setup 'jjjjjjj r'
+dumped "Space alone: beside the output" 'nspid=1 pid_mapping= '
 exit $fail

@@ -66,9 +66,10 @@ static int start(const struct fts_record_opts *o, struct fts_recorder **out, str
 		FILE *f = fopen(dump, "a");
 
 		if (f) {
-			fprintf(f, "cpus=%s bf_size_kb=%u sched=%d irq=%d futex=%d exclude=%s live_top=%d output=%s\n",
+			fprintf(f, "cpus=%s bf_size_kb=%u sched=%d irq=%d futex=%d exclude=%s live_top=%d nspid=%d pid_mapping=%s output=%s\n",
 				o->cpus ? o->cpus : "", o->bf_size_kb, o->sched, o->irq, o->futex,
-				o->exclude ? o->exclude : "", o->live_top, strstr(o->output, "ftscope-probe-") ? "(probe)" : o->output);
+				o->exclude ? o->exclude : "", o->live_top, o->nspid,
+				o->pid_mapping ? o->pid_mapping : "", strstr(o->output, "ftscope-probe-") ? "(probe)" : o->output);
 			fclose(f);
 		}
 	}

@@ -516,7 +516,13 @@ static const char *option_value(const struct fts_setup_state *st, enum field f, 
 									 : "trace.dat; Space: .txt for kernel text");
 		break;
 	case F_NSPID:
-		snprintf(buf, len, "%s", st->m.nspid ? "on: pid_mapping.json beside the output (container pids)" : "off");
+		if (!st->m.nspid)
+			snprintf(buf, len, "off (Enter: on, at a path of your choice)");
+		else if (st->m.pid_mapping[0])
+			snprintf(buf, len, "on: %s (container pids; Enter: another path)",
+				 fts_shell_quote(st->m.pid_mapping, q, sizeof(q)));
+		else
+			snprintf(buf, len, "on: pid_mapping.json beside the output (container pids; Enter: a path)");
 		break;
 	case F_LIVETOP:
 		snprintf(buf, len, "%s", !st->m.sched ? "needs the sched events" :
@@ -700,6 +706,22 @@ static void commit_edit(struct fts_session *s)
 		else
 			st->m.duration_s = v;
 		break;
+	case F_NSPID: {
+		char why[600];
+
+		/* "" puts it beside the output; a path is checked as the output is */
+		if (st->ed.buf[0] && fts_setup_check_output(st->ed.buf, why, sizeof(why))) {
+			char typed[sizeof(st->ed.buf)];
+
+			snprintf(typed, sizeof(typed), "%s", st->ed.buf);
+			fts_session_say(s, 1, "pid map: %s", why);
+			fts_edit_begin(&st->ed, F_NSPID, typed);
+		} else {
+			snprintf(st->m.pid_mapping, sizeof(st->m.pid_mapping), "%s", st->ed.buf);
+			st->m.nspid = 1;
+		}
+		break;
+	}
 	case F_OUTPUT: {
 		char why[600];
 
@@ -735,6 +757,11 @@ static void start_edit(struct fts_setup_state *st, enum field f)
 		break;
 	case F_OUTPUT:
 		fts_edit_begin(&st->ed, f, st->m.output);
+		fts_edit_complete_with(&st->ed, fts_edit_complete_path);
+		break;
+	case F_NSPID:
+		fts_edit_begin(&st->ed, f, st->m.pid_mapping);
+		fts_edit_complete_with(&st->ed, fts_edit_complete_path);
 		break;
 	default:
 		break;
@@ -915,7 +942,8 @@ static unsigned action(struct fts_session *s, int a)
 	case A_EDIT:
 		if (st->focus == F_CPUS)
 			fts_edit_begin(&st->ed, F_CPUS, "");
-		else if (st->focus == F_OUTPUT || st->focus == F_BUFFER || st->focus == F_DURATION)
+		else if (st->focus == F_OUTPUT || st->focus == F_BUFFER || st->focus == F_DURATION ||
+			 st->focus == F_NSPID)
 			start_edit(st, st->focus);
 		else
 			toggle(s);

@@ -148,6 +148,7 @@ int fts_setup_init(struct fts_setup *s, const struct fts_record_caps *caps,
 	s->duration_s = preset->duration_s > 0 ? (long)preset->duration_s : 0;
 	snprintf(s->output, sizeof(s->output), "%s", preset->output ? preset->output : "trace.dat");
 	s->nspid = preset->nspid;
+	snprintf(s->pid_mapping, sizeof(s->pid_mapping), "%s", preset->pid_mapping ? preset->pid_mapping : "");
 	s->live_top = 1;
 	s->backend = preset->backend;
 	snprintf(s->exclude, sizeof(s->exclude), "%s", preset->exclude ? preset->exclude : "");
@@ -288,6 +289,7 @@ void fts_setup_opts(const struct fts_setup *s, struct fts_record_opts *o, char *
 	o->irq = s->irq;
 	o->futex = s->futex;
 	o->nspid = s->nspid;
+	o->pid_mapping = s->nspid && s->pid_mapping[0] ? s->pid_mapping : NULL;
 	o->live_top = s->live_top && s->sched;
 	o->duration_s = (double)s->duration_s;
 	o->exclude = s->exclude[0] ? s->exclude : NULL;
@@ -375,6 +377,9 @@ const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, " --backend %s", backend[s->backend]);
 	if (s->nspid && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --NSpid");
+	if (s->nspid && s->pid_mapping[0] && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --pid_mapping %s",
+					fts_shell_quote(s->pid_mapping, out, sizeof(out)));
 	if (s->live_top && s->sched && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --live_top");
 	if (strcmp(s->output, "trace.dat") && off < len)

@@ -66,6 +66,7 @@ struct fts_setup {
 	long duration_s;         /* 0: until stopped */
 	char output[4096];
 	int nspid;
+	char pid_mapping[4096];  /* where the mapping goes; "": pid_mapping.json beside the output */
 	int live_top;            /* the recorder decodes pages for the live top (needs sched) */
 	enum fts_record_backend backend;
 	char exclude[1024];      /* events of the chosen groups left out: "sched/sched_stat_runtime,..." */
