@@ -75,25 +75,25 @@ static void test_check_output(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(fts_setup_check_output("", why, sizeof(why)), -1);
+	assert_int_equal(fts_setup_check_output("", "trace.dat", why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "needs a file name"));
-	assert_int_equal(fts_setup_check_output(dir, why, sizeof(why)), -1);
+	assert_int_equal(fts_setup_check_output(dir, "trace.dat", why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "is a directory"));
 	snprintf(path, sizeof(path), "%s/", dir);
-	assert_int_equal(fts_setup_check_output(path, why, sizeof(why)), -1);
+	assert_int_equal(fts_setup_check_output(path, "trace.dat", why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "is a directory"));
 	snprintf(path, sizeof(path), "%s/missing/t.dat", dir);
-	assert_int_equal(fts_setup_check_output(path, why, sizeof(why)), -1);
+	assert_int_equal(fts_setup_check_output(path, "trace.dat", why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "does not exist"));
 	snprintf(path, sizeof(path), "%s/link.dat", dir);
 	assert_int_equal(symlink("/etc/passwd", path), 0);
-	assert_int_equal(fts_setup_check_output(path, why, sizeof(why)), -1);
+	assert_int_equal(fts_setup_check_output(path, "trace.dat", why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "symbolic link"));
 	unlink(path);
-	assert_int_equal(fts_setup_check_output("/dev/null", why, sizeof(why)), -1);
+	assert_int_equal(fts_setup_check_output("/dev/null", "trace.dat", why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "not a regular file"));
 	snprintf(path, sizeof(path), "%s/t.dat", dir);
-	assert_int_equal(fts_setup_check_output(path, why, sizeof(why)), 0);
+	assert_int_equal(fts_setup_check_output(path, "trace.dat", why, sizeof(why)), 0);
 	assert_string_equal(why, "");
 	/* plain words: no CLI flag names */
 	assert_null(strstr(why, "--"));

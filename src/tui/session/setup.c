@@ -91,7 +91,7 @@ static void refresh_paths(const struct fts_session *s, struct fts_setup_state *s
 {
 	fts_machine_cwd(s->mach, st->cwd, sizeof(st->cwd));
 	st->out_exists = access(st->m.output, F_OK) == 0;
-	fts_setup_check_output(st->m.output, st->out_bad, sizeof(st->out_bad));
+	fts_setup_check_output(st->m.output, "trace.dat", st->out_bad, sizeof(st->out_bad));
 }
 
 /* Why the chosen backend cannot record here (from the probe of the machine and the 1 s probe), or NULL. */
@@ -710,7 +710,7 @@ static void commit_edit(struct fts_session *s)
 		char why[600];
 
 		/* "" puts it beside the output; a path is checked as the output is */
-		if (st->ed.buf[0] && fts_setup_check_output(st->ed.buf, why, sizeof(why))) {
+		if (st->ed.buf[0] && fts_setup_check_output(st->ed.buf, "pid_mapping.json", why, sizeof(why))) {
 			char typed[sizeof(st->ed.buf)];
 
 			snprintf(typed, sizeof(typed), "%s", st->ed.buf);
@@ -726,7 +726,7 @@ static void commit_edit(struct fts_session *s)
 		char why[600];
 
 		/* checked on accept: a bad name stays in the editor to be fixed */
-		if (fts_setup_check_output(st->ed.buf, why, sizeof(why))) {
+		if (fts_setup_check_output(st->ed.buf, "trace.dat", why, sizeof(why))) {
 			char typed[sizeof(st->ed.buf)];
 
 			snprintf(typed, sizeof(typed), "%s", st->ed.buf);
@@ -837,7 +837,7 @@ static void toggle(struct fts_session *s)
 			memcpy(st->m.output + n - 4, ".txt", 4);
 		else
 			start_edit(st, st->focus);
-		if (!st->ed.active && fts_setup_check_output(st->m.output, why, sizeof(why)))
+		if (!st->ed.active && fts_setup_check_output(st->m.output, "trace.dat", why, sizeof(why)))
 			fts_session_say(s, 1, "%s", why); /* the other name is taken by something else */
 		break;
 	}

@@ -451,7 +451,7 @@ int fts_setup_toggle_event(struct fts_setup *s, const char *name)
 	return 0;
 }
 
-int fts_setup_check_output(const char *path, char *why, size_t len)
+int fts_setup_check_output(const char *path, const char *example, char *why, size_t len)
 {
 	const char *slash = strrchr(path, '/');
 	char dir[4096];
@@ -464,14 +464,14 @@ int fts_setup_check_output(const char *path, char *why, size_t len)
 		return -1;
 	}
 	if (slash && !slash[1]) {
-		snprintf(why, len, "%s is a directory: add a file name, e.g. %strace.dat", path, path);
+		snprintf(why, len, "%s is a directory: add a file name, e.g. %s%s", path, path, example);
 		return -1;
 	}
 	if (lstat(path, &sb) == 0) {
 		if (S_ISLNK(sb.st_mode))
 			snprintf(why, len, "%s is a symbolic link; ftscope never writes through one: choose another name", path);
 		else if (S_ISDIR(sb.st_mode))
-			snprintf(why, len, "%s is a directory: add a file name, e.g. %s/trace.dat", path, path);
+			snprintf(why, len, "%s is a directory: add a file name, e.g. %s/%s", path, path, example);
 		else if (!S_ISREG(sb.st_mode))
 			snprintf(why, len, "%s is not a regular file (a device or a pipe): choose another name", path);
 		if (why[0])

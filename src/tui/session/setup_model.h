@@ -226,6 +226,7 @@ int fts_setup_toggle_event(struct fts_setup *s, const char *name);
 /**
  * fts_setup_check_output - whether the output can be written, in plain words
  * @path: the output as typed
+ * @example: the file name a directory is told to add ("trace.dat")
  * @why: what is wrong ("" when nothing)
  * @len: its size
  *
@@ -235,6 +236,6 @@ int fts_setup_toggle_event(struct fts_setup *s, const char *name);
  *
  * Returns 0, or -1 with @why filled.
  */
-int fts_setup_check_output(const char *path, char *why, size_t len);
+int fts_setup_check_output(const char *path, const char *example, char *why, size_t len);
 
 #endif
