@@ -68,6 +68,10 @@ FTSCOPE_TEST_READER_DELAY_MS=300 "$FTS" record --record_time 4 --bf_size 16 --ou
 sleep 0.5
 first_loss=$(grep -m1 'ftscope record: lost [0-9]* events' slowlog | cut -d' ' -f1)
 [ -n "$first_loss" ] || { cat slowlog; fail "no live loss report under load"; }
-ms=$(( (first_loss - start) / 1000000 ))
-[ $ms -lt 2500 ] || fail "first loss reported after $ms ms"
-echo "ok: loss reported live $ms ms after the start"
+# From the capture's start (its "recording ..." line): starting up a process
+# on a starved 2-CPU machine can itself take seconds, and is not the question.
+began=$(grep -m1 ' recording [0-9]* CPU' slowlog | cut -d' ' -f1)
+[ -n "$began" ] || began=$start
+ms=$(( (first_loss - began) / 1000000 ))
+[ $ms -lt 2500 ] || fail "first loss reported $ms ms after the capture started ($(( (began - start) / 1000000 )) ms to start)"
+echo "ok: loss reported live $ms ms after the capture started ($(( (began - start) / 1000000 )) ms to start)"
