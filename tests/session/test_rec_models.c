@@ -25,10 +25,11 @@ static void test_buffer_advice(void **state)
 	assert_int_equal(fts_buffer_advice_kb(0), 1024);
 	assert_int_equal(fts_buffer_advice_kb(1e12), FTS_BUFFER_MAX_KB);
 	/* after a loss: twice the buffer, or 2 s of the rate when larger, as a power of two */
-	assert_int_equal(fts_buffer_raise_kb(40960, 1048576.0), 131072);
-	assert_int_equal(fts_buffer_raise_kb(8, 1048576.0), 2048);
-	assert_int_equal(fts_buffer_raise_kb(8, 0), 16);
-	assert_int_equal(fts_buffer_raise_kb(4000000, 0), FTS_BUFFER_MAX_KB);
+	/* after a loss: twice the buffer at least (the recorder's rule, as the TUI uses it) */
+	assert_int_equal(fts_record_buffer_kb(1048576.0, 2 * 40960), 131072);
+	assert_int_equal(fts_record_buffer_kb(1048576.0, 2 * 8), 2048);
+	assert_int_equal(fts_record_buffer_kb(0, 2 * 8), 16);
+	assert_int_equal(fts_record_buffer_kb(0, 2 * 4000000u), FTS_BUFFER_MAX_KB);
 }
 
 static void test_exclude_list(void **state)

@@ -80,7 +80,7 @@ static void measured_line(char *buf, size_t n, const struct fts_progress *p, dou
 		char d[FTS_FMT_LEN];
 
 		snprintf(eta, sizeof(eta), "  ETA %s",
-			 fts_fmt_duration((double)(p->total - p->done) / rate, d, sizeof(d)));
+			 fts_fmt_eta((double)p->done, (double)p->total, elapsed, d, sizeof(d)));
 	}
 	snprintf(buf, n, "%3.0f%%  %s of %s  %s/s%s", (frac > 1 ? 1 : frac) * 100, done, total, rs, eta);
 }

@@ -689,7 +689,8 @@ static unsigned sample_top(struct fts_record_state *st)
 
 /*
  * Events were lost: how many (the loss model's words, worst CPUs first) and
- * the buffer that would hold FTS_BUFFER_STALL_S of the busiest CPU's rate.
+ * the buffer that would hold FTS_BUFFER_STALL_S of the fastest CPU's peak
+ * rate (the figure `ftscope record` advises too).
  */
 static void say_loss(struct fts_session *s)
 {
@@ -715,7 +716,8 @@ static void say_loss(struct fts_session *s)
 				h->stopped_s);
 	else if (busiest >= 0)
 		fts_session_say(s, 1, "LOST %s: raise the buffer to >= %u KB per CPU (now %u; CPU %d writes %s/s) "
-				"or record fewer CPUs/events", lt, fts_buffer_raise_kb(cur, rate), cur, busiest,
+				"or record fewer CPUs/events", lt, fts_record_advice_kb(h, cur),
+				cur, busiest,
 				fts_fmt_bytes(rate, r, sizeof(r)));
 	else
 		fts_session_say(s, 1, "LOST %s: raise the buffer (now %u KB per CPU) or record fewer CPUs/events", lt, cur);

@@ -77,7 +77,7 @@ void fts_saved_take(struct fts_session *s, const struct fts_record_summary *sum,
 		}
 	}
 	if (fts_loss_any(&st->loss))
-		st->raise_kb = fts_buffer_raise_kb(bf_kb, st->busiest_bytes_s);
+		st->raise_kb = fts_record_advice_kb(h, bf_kb); /* the number `ftscope record` advises */
 }
 
 static void enter(struct fts_session *s)

@@ -402,13 +402,6 @@ unsigned fts_buffer_advice_kb(double bytes_per_s)
 	return kb < FTS_BUFFER_MAX_KB ? kb : FTS_BUFFER_MAX_KB;
 }
 
-unsigned fts_buffer_raise_kb(unsigned cur_kb, double bytes_per_s)
-{
-	unsigned kb = fts_record_buffer_kb(bytes_per_s, 2 * cur_kb);
-
-	return kb < FTS_BUFFER_MAX_KB ? kb : FTS_BUFFER_MAX_KB;
-}
-
 /* Where @name sits in the comma list @list, or NULL. */
 static const char *list_find(const char *list, const char *name)
 {

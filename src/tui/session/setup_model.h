@@ -193,19 +193,6 @@ double fts_buffer_lasts_s(unsigned bf_kb, double bytes_per_s);
 unsigned fts_buffer_advice_kb(double bytes_per_s);
 
 /**
- * fts_buffer_raise_kb - the buffer to record again with after a capture lost events
- * @cur_kb: the buffer the capture had
- * @bytes_per_s: its busiest CPU's raw data rate (0: unknown)
- *
- * Twice @cur_kb or FTS_BUFFER_STALL_S of the rate, whichever is larger,
- * rounded up to a power of two, at most FTS_BUFFER_MAX_KB: the rule of the
- * recorder's fts_record_advice_kb, so the TUI and `ftscope record` advise alike.
- *
- * Returns KB.
- */
-unsigned fts_buffer_raise_kb(unsigned cur_kb, double bytes_per_s);
-
-/**
  * fts_setup_event_excluded - whether event @name ("sched/sched_switch") is left out
  * @s: the choices
  * @name: the event
