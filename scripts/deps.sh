@@ -9,17 +9,31 @@ PKGS=(
 	libtracefs-dev libtraceevent-dev libtracecmd-dev libzstd-dev
 	libcmocka-dev sqlite3 python3 trace-cmd rt-tests tmux util-linux
 	python3-pytest python3-pip python3-setuptools python3-venv
+	# packaging, man pages, completion, many-hosts recipe
+	debhelper dh-python lintian dpkg-dev fakeroot scdoc bash-completion
+	python3-all pdsh openssh-server openssh-client
+	# arm64 (Kunpeng) cross build, run under qemu-user
+	crossbuild-essential-arm64 qemu-user-static
 )
+# the arm64 -dev packages of the libraries above (multiarch)
+ARM64=(
+	libsqlite3-dev:arm64 libcjson-dev:arm64 libncurses-dev:arm64
+	libtracefs-dev:arm64 libtraceevent-dev:arm64 libtracecmd-dev:arm64
+	libzstd-dev:arm64 libcmocka-dev:arm64
+)
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	$SUDO dpkg --add-architecture arm64
+fi
 missing=()
-for p in "${PKGS[@]}"; do
+for p in "${PKGS[@]}" "${ARM64[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-	echo "deps: all ${#PKGS[@]} packages present"
+	echo "deps: all $((${#PKGS[@]} + ${#ARM64[@]})) packages present"
 	exit 0
 fi
-SUDO=
-[ "$(id -u)" = 0 ] || SUDO=sudo
 echo "deps: installing ${missing[*]}"
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
