@@ -2,13 +2,20 @@
 # SPDX-License-Identifier: MIT
 # Install what ftscope needs to build, test and record on Debian 12 / Ubuntu.
 # The one list of packages: quickstart.sh and .ci/run both call this.
+#   scripts/deps.sh          what building, running and testing ftscope needs
+#   scripts/deps.sh --all    also what the packaging, man page, many-hosts and
+#                            arm64 (cross build + qemu-user) tests need (CI)
 set -euo pipefail
+all=0
+[ "${1:-}" = --all ] && all=1
 PKGS=(
 	build-essential cmake pkg-config
 	libsqlite3-dev libcjson-dev libncurses-dev
 	libtracefs-dev libtraceevent-dev libtracecmd-dev libzstd-dev
 	libcmocka-dev sqlite3 python3 trace-cmd rt-tests tmux util-linux
 	python3-pytest python3-pip python3-setuptools python3-venv
+)
+EXTRA=(
 	# packaging, man pages, completion, many-hosts recipe
 	debhelper dh-python lintian dpkg-dev fakeroot scdoc bash-completion
 	python3-all pdsh openssh-server openssh-client
@@ -23,15 +30,19 @@ ARM64=(
 )
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-	$SUDO dpkg --add-architecture arm64
+want=("${PKGS[@]}")
+if [ $all = 1 ]; then
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		$SUDO dpkg --add-architecture arm64
+	fi
+	want+=("${EXTRA[@]}" "${ARM64[@]}")
 fi
 missing=()
-for p in "${PKGS[@]}" "${ARM64[@]}"; do
+for p in "${want[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-	echo "deps: all $((${#PKGS[@]} + ${#ARM64[@]})) packages present"
+	echo "deps: all ${#want[@]} packages present"
 	exit 0
 fi
 echo "deps: installing ${missing[*]}"
