@@ -108,7 +108,7 @@ _ftscope_cpus()
 		taken[n]=1
 	done
 	for n in $(_ftscope_cpu_expand "$online"); do
-		[[ -z ${taken[n]} ]] && cand+=("$pre$n")
+		[[ -z ${taken[n]-} ]] && cand+=("$pre$n")
 	done
 	printf '%s\n' "${cand[@]}"
 }
@@ -187,7 +187,7 @@ _ftscope_values()
 			wakeups wakeup_p50_ns wakeup_p99_ns wakeup_max_ns top_preempter \
 			top_preempter_ns task pid
 		;;
-	preview:--print) printf '%s\n' 80x24 120x40 ${COLUMNS:+${COLUMNS}x${LINES}} ;;
+	preview:--print) printf '%s\n' 80x24 120x40 ${COLUMNS:+${COLUMNS}x${LINES-24}} ;;
 	*:--pid_mapping | *:--pid-mapping | *:-m) echo @json ;;
 	record:--output | record:-o) echo @dat ;;
 	convert:--output | convert:-o) echo @db ;;
@@ -257,7 +257,7 @@ _ftscope()
 		fi
 		if [[ $arg != - ]]; then
 			mapfile -t cand < <(_ftscope_values "$bin" "$cmd" "$flag" "$arg" "$value")
-			if [[ ${cand[0]} == @* ]]; then
+			if [[ ${cand[0]-} == @* ]]; then
 				compopt -o filenames 2>/dev/null
 				mapfile -t cand < <(_ftscope_files "${cand[0]#@}" "$value")
 			fi
@@ -267,7 +267,7 @@ _ftscope()
 		fi
 	fi
 	for word in "${out[@]}"; do
-		[[ $word == "$real"* && -z ${seen[$word]} ]] || continue
+		[[ $word == "$real"* && -z ${seen[$word]-} ]] || continue
 		seen[$word]=1
 		# bash replaces only the part after the last word break
 		COMPREPLY+=("${word#"$strip"}")
