@@ -237,7 +237,8 @@ _ftscope()
 		fi
 	elif [[ $cmd == help || $cmd == --help || $cmd == -h ]]; then
 		((cw == 2)) && mapfile -t out < <(_ftscope_commands "$bin" | grep -vx 'help\|version')
-	else
+	elif [[ $'\n'$(_ftscope_commands "$bin")$'\n' == *$'\n'"$cmd"$'\n'* ]]; then
+		# only a command --help lists is asked for its --help (not a hidden helper)
 		while read -r flag arg; do
 			flags+=("$flag")
 			argof[$flag]=$arg

@@ -122,4 +122,23 @@ expect "pidmap has no operand" "" ftscope pidmap ""
 # the program as typed: a path, not ftscope on PATH
 has "by path" --cpu -- "$FTSCOPE" record --cp
 
+# what the completion runs: only '--help' of the program and of the commands it
+# lists, and 'record --list-events'; never the program alone (that opens the
+# session on a terminal) nor a hidden helper
+mkdir -p "$WORK/fake"
+printf '#!/bin/sh\necho "$*" >> "%s/fake.log"\nexec "%s" "$@"\n' "$WORK" "$FTSCOPE" > "$WORK/fake/ftscope"
+chmod +x "$WORK/fake/ftscope"
+: > "$WORK/fake.log"
+for line in "" "re" "record -" "record --events s" "__probe-dat -" "__probe-dat x" "bogus -" "help " \
+	"convert -i " "stats x.dat -s "; do
+	read -ra words <<<"$line"
+	[[ $line == *" " || -z $line ]] && words+=("")
+	complete_words "$WORK/fake/ftscope" "${words[@]}" > /dev/null
+done
+if grep -qvxE -- '--help|[a-z]+ --help|record --list-events sched irq futex' "$WORK/fake.log"; then
+	bad "the completion ran: $(grep -vxE -- '--help|[a-z]+ --help|record --list-events sched irq futex' "$WORK/fake.log" | head -3 | tr '\n' ';')"
+else
+	pass "the completion runs only --help and --list-events ($(wc -l < "$WORK/fake.log") runs)"
+fi
+
 finish
