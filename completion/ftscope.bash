@@ -99,9 +99,10 @@ _ftscope_cpus()
 	read -r online </sys/devices/system/cpu/online 2>/dev/null || return 0
 	if [[ -z $pre ]]; then
 		cand+=("$online")
-		for f in /sys/devices/system/node/node[0-9]*/cpulist; do
-			[[ -r $f ]] && read -r part <"$f" && [[ -n $part ]] && cand+=("$part")
-		done
+		# compgen -G: no glob of the user's shell options (failglob, nullglob)
+		while IFS= read -r f; do
+			read -r part <"$f" 2>/dev/null && [[ -n $part ]] && cand+=("$part")
+		done < <(compgen -G '/sys/devices/system/node/node[0-9]*/cpulist')
 	fi
 	# the CPUs the list already names are not offered again
 	for n in $(_ftscope_cpu_expand "${pre%,}"); do
@@ -125,7 +126,7 @@ _ftscope_events()
 	while IFS= read -r ev; do
 		[[ $ev == */* ]] && cand+=("${ev/\//:}")
 	done < <(LC_ALL=C "$bin" record --list-events sched irq futex 2>/dev/null)
-	printf "$pre$minus%s\n" "${cand[@]}"
+	printf '%s\n' "${cand[@]/#/"$pre$minus"}"
 }
 
 # _ftscope_is_capture FILE: the first bytes are a trace.dat's or kernel text's.
