@@ -96,6 +96,13 @@ if ((${#cpus[@]} > 1)); then
 		-- ftscope record --cpu "${cpus[0]},"
 fi
 has "--cpu= (split at '=')" "$online" -- ftscope record --cpu = ""
+# the user's shell options do not change it
+if (shopt -s failglob nullglob; set -u; complete_words ftscope record --cpu "") > "$WORK/glob.out" 2>&1 &&
+	grep -qxF -- "$online" "$WORK/glob.out"; then
+	pass "--cpu under failglob, nullglob and set -u"
+else
+	bad "--cpu under failglob, nullglob and set -u: $(head -3 "$WORK/glob.out")"
+fi
 
 # files by kind, in a directory with one of each
 mkdir -p "$WORK/dir/sub"
