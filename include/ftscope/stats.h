@@ -358,7 +358,8 @@ struct fts_host_manifest;
  * @err: filled on error
  *
  * Each entry needs a non-empty "host"; hosts, indexes and file names are
- * unique, and file names are plain names (no '/'). Other keys are ignored.
+ * unique, and file names are plain names (no '/'). "clock_offset_ns" is a
+ * number or a string of digits (it needs 61 bits). Other keys are ignored.
  *
  * Returns 0, -EINVAL (not a manifest, with what is wrong), -ENOMEM, or the
  * file's error (missing, not a regular file, too large).

@@ -121,14 +121,28 @@ static char *str_member(const cJSON *o, const char *key, int *bad)
 	return strdup(m->valuestring);
 }
 
-/* An integer member that fits int64_t exactly; 0: absent, 1: set, -1: not one. */
+/*
+ * An integer member: a JSON number up to 2^53 (cJSON keeps numbers as
+ * doubles), or a string of decimal digits for the clocks' nanoseconds since
+ * 1970, which need 61 bits. 0: absent, 1: set, -1: not one.
+ */
 static int int_member(const cJSON *o, const char *key, int64_t *v)
 {
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, key);
+	char *end;
 	double d;
 
 	if (!m)
 		return 0;
+	if (cJSON_IsString(m) && m->valuestring) {
+		const char *s = m->valuestring;
+
+		if (!(s[0] >= '0' && s[0] <= '9') && !(s[0] == '-' && s[1] >= '0' && s[1] <= '9'))
+			return -1;
+		errno = 0;
+		*v = strtoll(s, &end, 10);
+		return errno || *end ? -1 : 1;
+	}
 	if (!cJSON_IsNumber(m))
 		return -1;
 	d = m->valuedouble;
