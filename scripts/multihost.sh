@@ -104,7 +104,7 @@ EOF
 }
 
 cmd_convert() {
-	local hosts="" dir="" prof="" out="" extra list lines h n pat='%h'
+	local hosts="" dir="" prof="" out="" extra list lines n
 	while getopts "w:d:p:o:" o; do
 		case $o in
 		w) hosts=$OPTARG ;; d) dir=$OPTARG ;; p) prof=$OPTARG ;; o) out=$OPTARG ;;
@@ -122,55 +122,74 @@ cmd_convert() {
 pm=; [ -f %h.pid_mapping.json ] && pm='--pid_mapping %h.pid_mapping.json'
 $FTSCOPE convert --quiet --input %h.dat --profiling_data $prof \$pm --output ftrace_data%n.db $extra
 $(host_report "$prof")") || { printf '%s\n' "$lines" >&2; die "convert failed on a host (above)"; }
-	# Copy each DB here through a temp name, so a shared DIR (the same file) is never truncated.
-	n=0
-	for h in $(hosts_sorted "$hosts"); do
-		local e
-		e=$(tr ',' '\n' <<<"$list" | sed -n "$((n + 1))p")
-		# shellcheck disable=SC2086
-		$FTS_SSH -l "$(user_of "$e")" "$h" "cat ${dir//"$pat"/$h}/ftrace_data$n.db" > "$out/.ftrace_data$n.db.part" ||
-			die "could not copy ftrace_data$n.db from $h"
-		mv -f "$out/.ftrace_data$n.db.part" "$out/ftrace_data$n.db"
-		n=$((n + 1))
-	done
+	n=$(gather "$list" "$dir" "$out")
 	grep 'FTSCOPE_HOST ' <<<"$lines" | sed 's/^[^:]*: //' | cmd_manifest "$out"
 	echo "multihost.sh: $n hosts -> $out/ftrace_data0..$((n - 1)).db, $out/$MANIFEST"
 	echo "  ftscope stats --manifest $out/$MANIFEST"
 }
 
+# Each host's ftrace_data<N>.db into OUT, all at once, each through a temp
+# name renamed into place: a shared DIR (OUT is the same file) is never
+# truncated, and a symlink at the name is replaced, not followed. Under sudo
+# the copies go to the invoking user, as ftscope's own outputs do (Insight
+# refuses files owned by someone else). Prints the number of hosts.
+gather() {
+	local list=$1 dir=$2 out=$3 pat='%h' n=0 e h tmp pids=() failed=0
+	for e in ${list//,/ }; do
+		h=${e##*@}
+		tmp=$(mktemp "$out/.ftrace_data$n.db.XXXXXX")
+		# shellcheck disable=SC2086
+		( $FTS_SSH -l "$(user_of "$e")" "$h" "cat ${dir//"$pat"/$h}/ftrace_data$n.db" > "$tmp" &&
+			mv -f "$tmp" "$out/ftrace_data$n.db" || { rm -f "$tmp"; echo "multihost.sh: could not copy ftrace_data$n.db from $h" >&2; exit 1; } ) &
+		pids+=($!)
+		n=$((n + 1))
+	done
+	for e in "${pids[@]}"; do wait "$e" || failed=1; done
+	[ $failed = 0 ] || exit 1
+	[ -z "${SUDO_USER:-}" ] || chown "$SUDO_USER:" "$out"/ftrace_data*.db
+	echo $n
+}
+
 user_of() { case $1 in *@*) echo "${1%%@*}" ;; *) id -un ;; esac; }
 
-# One manifest entry per FTSCOPE_HOST line, in index order.
+# One manifest entry per FTSCOPE_HOST line, in index order (other lines are ignored).
+# The offsets need 61 bits: they are JSON strings, which every reader keeps exact.
+manifest_entry() {
+	local host='' index='' ranks='' co='' po='' kv
+	for kv in ${1#FTSCOPE_HOST }; do
+		case $kv in
+		host=*) host=${kv#host=} ;; index=*) index=${kv#index=} ;;
+		ranks=*) ranks=${kv#ranks=} ;; clock_offset_ns=*) co=${kv#clock_offset_ns=} ;;
+		profiling_offset_ns=*) po=${kv#profiling_offset_ns=} ;;
+		esac
+	done
+	safe host "$host"
+	[[ $index =~ ^[0-9]+$ ]] || die "host $host: index '$index' is not a number"
+	[[ -z $ranks || $ranks =~ ^[0-9,]+$ ]] || die "host $host: ranks '$ranks'"
+	[[ -z $co || $co =~ ^-?[0-9]+$ ]] || die "host $host: clock_offset_ns '$co'"
+	[[ -z $po || $po =~ ^-?[0-9]+$ ]] || die "host $host: profiling_offset_ns '$po'"
+	printf '%s\t  {"host": "%s", "index": %s, "db": "ftrace_data%s.db", "capture": "%s.dat", "ranks": "%s"%s%s}\n' \
+		"$index" "$host" "$index" "$index" "$host" "$ranks" \
+		"${co:+, \"clock_offset_ns\": \"$co\"}" "${po:+, \"profiling_offset_ns\": \"$po\"}"
+}
+
 cmd_manifest() {
-	local out=${1:-} line host index ranks co po first=1 tmp
+	local out=${1:-} line entries
 	[ -n "$out" ] || usage
+	entries=$(while read -r line; do
+		[[ $line == FTSCOPE_HOST\ * ]] && manifest_entry "$line"
+	done | sort -n -k1,1) || exit 1
+	[ -n "$entries" ] || die "no FTSCOPE_HOST lines on stdin"
+	[ -z "$(cut -f1 <<<"$entries" | uniq -d)" ] || die "two hosts with one index: $(cut -f1 <<<"$entries" | uniq -d | head -1)"
 	mkdir -p "$out"
 	tmp=$(mktemp "$out/.$MANIFEST.XXXXXX")
+	trap 'rm -f "$tmp"' EXIT
 	{
-		printf '{"format": "ftscope-hosts/1", "hosts": ['
-		while read -r line; do
-			host= index= ranks= co= po=
-			for kv in ${line#FTSCOPE_HOST }; do
-				case $kv in
-				host=*) host=${kv#host=} ;; index=*) index=${kv#index=} ;;
-				ranks=*) ranks=${kv#ranks=} ;; clock_offset_ns=*) co=${kv#clock_offset_ns=} ;;
-				profiling_offset_ns=*) po=${kv#profiling_offset_ns=} ;;
-				esac
-			done
-			safe host "$host"
-			[[ $index =~ ^[0-9]+$ ]] || die "host $host: index '$index' is not a number"
-			[[ -z $ranks || $ranks =~ ^[0-9,]+$ ]] || die "host $host: ranks '$ranks'"
-			[[ -z $co || $co =~ ^-?[0-9]+$ ]] || die "host $host: clock_offset_ns '$co'"
-			[[ -z $po || $po =~ ^-?[0-9]+$ ]] || die "host $host: profiling_offset_ns '$po'"
-			printf '%s\n  {"host": "%s", "index": %s, "db": "ftrace_data%s.db", "capture": "%s.dat", "ranks": "%s"%s%s}' \
-				"$([ $first = 1 ] || echo ,)" "$host" "$index" "$index" "$host" "$ranks" \
-				"${co:+, \"clock_offset_ns\": \"$co\"}" "${po:+, \"profiling_offset_ns\": \"$po\"}"
-			first=0
-		done < <(sort -t= -k3 -n | grep '^FTSCOPE_HOST ')
-		echo
+		echo '{"format": "ftscope-hosts/1", "hosts": ['
+		cut -f2- <<<"$entries" | sed '$!s/$/,/'
 		echo ']}'
-	} > "$tmp" || { rm -f "$tmp"; exit 1; }
-	[ $first = 0 ] || { rm -f "$tmp"; die "no FTSCOPE_HOST lines on stdin"; }
+	} > "$tmp"
+	[ -z "${SUDO_USER:-}" ] || chown "$SUDO_USER:" "$tmp"
 	mv -f "$tmp" "$out/$MANIFEST"
 }
 

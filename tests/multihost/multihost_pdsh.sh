@@ -119,7 +119,7 @@ sys.exit(1)
 PY
 }
 touch $LOCK
-for i in 1 2; do
+for _ in 1 2; do
 	setsid timeout 12 sh -c 'while :; do :; done' >/dev/null 2>&1 &
 	LOAD_PIDS="$LOAD_PIDS $!"
 done
