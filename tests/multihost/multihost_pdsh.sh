@@ -70,7 +70,7 @@ mkdir -p /run/sshd   # its privilege separation directory (the service makes it 
 /usr/sbin/sshd -D -e -f "$W/ssh/sshd_config" 2> ssh/sshd.log &
 SSHD_PID=$!
 export FTS_SSH="ssh -F $W/ssh/config" FTSCOPE=$FTS
-for i in $(seq 50); do
+for _ in $(seq 50); do
 	$FTS_SSH root@127.0.0.1 true 2>/dev/null && break
 	kill -0 $SSHD_PID 2>/dev/null || { cat ssh/sshd.log; fail "sshd did not start"; }
 	sleep 0.1
@@ -155,7 +155,10 @@ ok "record: both windows start together"
 # ---- convert on both at once, with each host's own profiling data ----
 bash "$MH" convert -w $HOSTS -d "$W/hosts/%h" -p "$W/hosts/%h/prof" -o "$W/out" > conv.log 2>&1 ||
 	{ cat conv.log; fail "multihost.sh convert failed"; }
-ls out | grep -v '^ftscope-hosts.json$' | grep -vE '^ftrace_data[0-9]*\.db$' && fail "out/ holds other files"
+for f in out/* out/.[!.]*; do
+	[ -e "$f" ] || continue
+	[[ ${f#out/} =~ ^(ftscope-hosts\.json|ftrace_data[0-9]+\.db)$ ]] || fail "out/ holds $f (a temp file left?)"
+done
 python3 - "$W" <<'PY' || { cat conv.log; cat out/ftscope-hosts.json; fail "manifest or DBs wrong"; }
 import json, sqlite3, sys, time
 w = sys.argv[1]
