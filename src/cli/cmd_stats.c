@@ -932,11 +932,12 @@ static int inputs_from_manifest(struct hosts_run *r, const char *manifest)
 	const char *slash = strrchr(manifest, '/');
 	int dirlen = slash ? (int)(slash - manifest) : 1;
 	const char *dir = slash ? manifest : ".";
+	size_t n = fts_host_manifest_count(r->m);
 
-	r->n = fts_host_manifest_count(r->m);
-	r->h = calloc(r->n ? r->n : 1, sizeof(*r->h));
+	r->h = calloc(n ? n : 1, sizeof(*r->h));
 	if (!r->h)
 		return fail("out of memory", NULL);
+	r->n = n;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct fts_host_entry *e = fts_host_manifest_entry(r->m, i);
 
@@ -966,10 +967,10 @@ static int hosts_init(struct hosts_run *r, const struct stats_args *a, char **in
 		if (inputs_from_manifest(r, a->manifest))
 			return 1;
 	} else {
-		r->n = (size_t)ninputs;
-		r->h = calloc(r->n, sizeof(*r->h));
+		r->h = calloc((size_t)ninputs, sizeof(*r->h));
 		if (!r->h)
 			return fail("out of memory", NULL);
+		r->n = (size_t)ninputs;
 		for (size_t i = 0; i < r->n; i++)
 			r->h[i].input = inputs[i];
 	}
