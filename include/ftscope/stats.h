@@ -295,6 +295,112 @@ FTS_API int fts_task_col_parse(const char *name, enum fts_task_col *col);
  */
 FTS_API uint64_t fts_task_col_value(const struct fts_task_stats *t, enum fts_task_col col);
 
+/* ---- many hosts: one row per input, and the host manifest ---- */
+
+/*
+ * A whole input's numbers in one row, for comparing hosts (`ftscope stats
+ * A.db B.db`): sums over the task rows a filter keeps, the tasks that waited
+ * most by each measure, and the CPUs' totals.
+ */
+struct fts_stats_totals {
+	uint64_t tasks;             /* task rows kept by the filter */
+	uint64_t running_ns, runnable_ns, sleeping_ns, blocked_ns, unknown_ns;
+	uint64_t switches, involuntary, migrations, wakeups;
+	/* the kept task with the largest value (ties: the smaller tid); NULL when none */
+	const struct fts_task_stats *most_runnable;   /* runnable_ns */
+	const struct fts_task_stats *worst_wakeup;    /* wake_max_ns */
+	const struct fts_task_stats *worst_p99;       /* wake_p99_ns */
+	const struct fts_task_stats *most_preempted;  /* involuntary */
+	uint64_t wake_max_ns;       /* largest wakeup latency of any kept task */
+	uint64_t wake_p99_max_ns;   /* largest per-task p99 */
+	int ncpus;
+	uint64_t busy_ns, wall_ns;  /* summed over the CPU rows */
+	uint64_t nodata_ns;
+	double util;                /* busy / (wall - no data) over all CPUs, 0..1 */
+	uint64_t lost_events;       /* summed over the CPU rows */
+	int lost_exact;             /* 0: a lower bound (some drops had no size) */
+};
+
+/* A task filter for fts_stats_totals: non-zero keeps @t. */
+typedef int (*fts_task_filter)(const struct fts_task_stats *t, void *arg);
+
+/**
+ * fts_stats_totals - one row of totals over an input's task and CPU rows
+ * @st: the collector, finished
+ * @keep: which task rows count; NULL: all
+ * @arg: passed to @keep
+ * @out: filled; its task pointers stay valid as long as @st's rows
+ */
+FTS_API void fts_stats_totals(const struct fts_stats *st, fts_task_filter keep, void *arg,
+			      struct fts_stats_totals *out);
+
+/*
+ * One host of a many-host capture, from the manifest `scripts/multihost.sh`
+ * writes beside the DBs (docs/multihost.md): which host each
+ * ftrace_data<N>.db came from, since Insight only takes that file name.
+ */
+struct fts_host_entry {
+	const char *host;           /* the host as the launcher named it; raw bytes */
+	int64_t index;              /* N of ftrace_data<N>.db; -1 when absent */
+	const char *db;             /* the DB's file name beside the manifest; "" when absent */
+	const char *capture;        /* the capture's file name; "" when absent */
+	const char *ranks;          /* the ranks whose profiling data aligned it ("0-7"); "" unknown */
+	int has_clock;              /* @clock_offset_ns is known */
+	int64_t clock_offset_ns;    /* CLOCK_REALTIME - CLOCK_MONOTONIC_RAW at record start */
+};
+
+struct fts_host_manifest;
+
+/**
+ * fts_host_manifest_load - read a host manifest (ftscope-hosts.json)
+ * @path: the manifest
+ * @out: the manifest, owned by the caller (fts_host_manifest_free)
+ * @err: filled on error
+ *
+ * Each entry needs a non-empty "host"; hosts, indexes and file names are
+ * unique, and file names are plain names (no '/'). "clock_offset_ns" is a
+ * number or a string of digits (it needs 61 bits). Other keys are ignored.
+ *
+ * Returns 0, -EINVAL (not a manifest, with what is wrong), -ENOMEM, or the
+ * file's error (missing, not a regular file, too large).
+ */
+FTS_API int fts_host_manifest_load(const char *path, struct fts_host_manifest **out,
+				   struct fts_err *err);
+
+/**
+ * fts_host_manifest_count - how many hosts a manifest lists
+ * @m: the manifest
+ *
+ * Returns the count.
+ */
+FTS_API size_t fts_host_manifest_count(const struct fts_host_manifest *m);
+
+/**
+ * fts_host_manifest_entry - host @i, in the manifest's order
+ * @m: the manifest
+ * @i: < fts_host_manifest_count
+ *
+ * Returns the entry (valid as long as @m), or NULL when @i is out of range.
+ */
+FTS_API const struct fts_host_entry *fts_host_manifest_entry(const struct fts_host_manifest *m,
+							     size_t i);
+
+/**
+ * fts_host_manifest_find - the host whose DB or capture is @file
+ * @m: the manifest
+ * @file: a path; only its last component is compared
+ *
+ * Returns the entry, or NULL when no host names that file.
+ */
+FTS_API const struct fts_host_entry *fts_host_manifest_find(const struct fts_host_manifest *m,
+							    const char *file);
+
+/**
+ * fts_host_manifest_free - release a manifest
+ * @m: the manifest; NULL is fine
+ */
+FTS_API void fts_host_manifest_free(struct fts_host_manifest *m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,7 +20,8 @@
 #include <ftscope/stats.h>
 #include "kit/kit.h"
 
-enum { O_PROFILING, O_PIDMAP, O_TOP, O_TASK, O_CPU, O_SORT, O_FORMAT, O_WINDOW, O_HELP };
+enum { O_PROFILING, O_PIDMAP, O_TOP, O_TASK, O_CPU, O_SORT, O_FORMAT, O_WINDOW, O_HELP,
+       O_MANIFEST };
 
 static const struct fts_opt_spec spec[] = {
 	{ "profiling_data", 'p', 1, O_PROFILING },
@@ -32,6 +33,7 @@ static const struct fts_opt_spec spec[] = {
 	{ "format", 'f', 1, O_FORMAT },
 	{ "window", 'w', 1, O_WINDOW },
 	{ "help", 'h', 0, O_HELP },
+	{ "manifest", 0, 1, O_MANIFEST },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -41,6 +43,8 @@ static void usage(FILE *f)
 "usage: ftscope stats FILE [--profiling_data DIR] [--pid_mapping FILE] [--top N]\n"
 "                     [--task NAME|PID[,...]]... [--cpu LIST] [--sort COLUMN]\n"
 "                     [--format table|csv|json] [--window A..B]\n"
+"       ftscope stats FILE FILE... [--manifest FILE] [options]   (many hosts)\n"
+"       ftscope stats --manifest FILE [options]\n"
 "\n"
 "Per-task and per-CPU scheduling numbers of a capture (trace.dat, text, or an\n"
 "ftrace DB: ftscope's or the reference converter's): which tasks waited, how\n"
@@ -59,7 +63,16 @@ static void usage(FILE *f)
 "  -w, --window A..B          only [A, B), times from the start of the data with a\n"
 "                             unit (ns, us, ms, s): 1.5s..2s, 200ms.., ..3s;\n"
 "                             reads the input twice\n"
+"      --manifest FILE        many hosts: name each input by its host from this\n"
+"                             manifest (scripts/multihost.sh writes it beside the\n"
+"                             ftrace_data<N>.db); without FILEs, every DB it lists\n"
 "  -h, --help                 this text\n"
+"\n"
+"Several inputs (one per host): a row per host, most Runnable time first\n"
+"(the task that waited most, the worst wakeup, involuntary switches, lost\n"
+"events), then the tasks of every host in one list with a host column,\n"
+"sorted by runnable_ns unless --sort says otherwise. --profiling_data and\n"
+"--pid_mapping are per host: convert each capture first (docs/multihost.md).\n"
 "\n"
 "Columns (CSV/JSON names; the table shows ms and us):\n"
 "  running/runnable/sleeping/blocked_ns  time Running, waiting for a CPU, asleep (S),\n"
@@ -429,28 +442,32 @@ static void json_str(const char *s)
 	fts__json_fputs(stdout, s, FTS__JSON_TERM);
 }
 
+/* The task columns of @t as CSV fields, in fts_task_col order. */
+static void csv_task_fields(const struct fts_task_stats *t)
+{
+	for (int c = 0; c < FTS_TCOL__COUNT; c++) {
+		if (c)
+			fputc(',', stdout);
+		if (c == FTS_TCOL_TASK)
+			csv_field(t->tid);
+		else if (c == FTS_TCOL_TOP_IRQ)
+			csv_field(t->top_irq);
+		else if (c == FTS_TCOL_PREEMPTER)
+			csv_field(t->top_preempter);
+		else if (c == FTS_TCOL_PID)
+			printf("%lld", (long long)t->pid);
+		else
+			printf("%llu", (unsigned long long)fts_task_col_value(t, (enum fts_task_col)c));
+	}
+}
+
 static void print_csv(struct out_row *rows, size_t n)
 {
 	for (int c = 0; c < FTS_TCOL__COUNT; c++)
 		printf("%s%s", c ? "," : "", fts_task_col_name((enum fts_task_col)c));
 	fputc('\n', stdout);
 	for (size_t i = 0; i < n; i++) {
-		const struct fts_task_stats *t = rows[i].t;
-
-		for (int c = 0; c < FTS_TCOL__COUNT; c++) {
-			if (c)
-				fputc(',', stdout);
-			if (c == FTS_TCOL_TASK)
-				csv_field(t->tid);
-			else if (c == FTS_TCOL_TOP_IRQ)
-				csv_field(t->top_irq);
-			else if (c == FTS_TCOL_PREEMPTER)
-				csv_field(t->top_preempter);
-			else if (c == FTS_TCOL_PID)
-				printf("%lld", (long long)t->pid);
-			else
-				printf("%llu", (unsigned long long)fts_task_col_value(t, (enum fts_task_col)c));
-		}
+		csv_task_fields(rows[i].t);
 		fputc('\n', stdout);
 	}
 }
@@ -470,6 +487,29 @@ static void print_cpu_csv(const struct fts_stats *st)
 	}
 }
 
+/* The members of @t's JSON object, without the braces. */
+static void json_task_fields(const struct fts_task_stats *t)
+{
+	for (int c = 0; c < FTS_TCOL__COUNT; c++) {
+		printf("%s\"%s\": ", c ? ", " : "", fts_task_col_name((enum fts_task_col)c));
+		if (c == FTS_TCOL_TASK)
+			json_str(t->tid);
+		else if (c == FTS_TCOL_TOP_IRQ)
+			json_str(t->top_irq);
+		else if (c == FTS_TCOL_PREEMPTER)
+			json_str(t->top_preempter);
+		else if (c == FTS_TCOL_PID)
+			printf("%lld", (long long)t->pid);
+		else
+			printf("%llu", (unsigned long long)fts_task_col_value(t, (enum fts_task_col)c));
+	}
+	fputs(", \"comm\": ", stdout);
+	json_str(t->comm);
+	printf(", \"top_irq_ns\": %llu, \"top_preempter_count\": %llu, \"first_ns\": %llu, \"last_ns\": %llu",
+	       (unsigned long long)t->top_irq_ns, (unsigned long long)t->top_preempter_count,
+	       (unsigned long long)t->first_ns, (unsigned long long)t->last_ns);
+}
+
 static void print_json(const struct fts_stats *st, struct out_row *rows, size_t n)
 {
 	const struct fts_stats_info *in = fts_stats_info(st);
@@ -480,24 +520,8 @@ static void print_json(const struct fts_stats *st, struct out_row *rows, size_t 
 		const struct fts_task_stats *t = rows[i].t;
 
 		printf("%s\n  {", i ? "," : "");
-		for (int c = 0; c < FTS_TCOL__COUNT; c++) {
-			printf("%s\"%s\": ", c ? ", " : "", fts_task_col_name((enum fts_task_col)c));
-			if (c == FTS_TCOL_TASK)
-				json_str(t->tid);
-			else if (c == FTS_TCOL_TOP_IRQ)
-				json_str(t->top_irq);
-			else if (c == FTS_TCOL_PREEMPTER)
-				json_str(t->top_preempter);
-			else if (c == FTS_TCOL_PID)
-				printf("%lld", (long long)t->pid);
-			else
-				printf("%llu", (unsigned long long)fts_task_col_value(t, (enum fts_task_col)c));
-		}
-		fputs(", \"comm\": ", stdout);
-		json_str(t->comm);
-		printf(", \"top_irq_ns\": %llu, \"top_preempter_count\": %llu, \"first_ns\": %llu, \"last_ns\": %llu}",
-		       (unsigned long long)t->top_irq_ns, (unsigned long long)t->top_preempter_count,
-		       (unsigned long long)t->first_ns, (unsigned long long)t->last_ns);
+		json_task_fields(t);
+		fputc('}', stdout);
 	}
 	printf("\n ],\n \"cpus\": [");
 	for (size_t i = 0; i < fts_stats_ncpus(st); i++) {
@@ -530,6 +554,7 @@ struct stats_args {
 	struct fts_pipeline_opts po;
 	const char *cpu_list, *sort, *format;
 	char *task;                  /* every --task joined by commas; NULL: all */
+	const char *manifest;        /* several inputs: the host manifest (--manifest) */
 	long long top;
 	struct window win;
 };
@@ -618,6 +643,7 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 			}
 			break;
 		case O_HELP: usage(stdout); return -1;
+		case O_MANIFEST: a->manifest = op.arg; break;
 		default: return 2;
 		}
 	}
@@ -798,6 +824,591 @@ static void print_loss_warning(const struct fts_stats *st, FILE *f)
 	      "  --bf_size, or fewer CPUs or events.\n", f);
 }
 
+/* ---- several inputs: one per host (docs/multihost.md) ---- */
+
+struct host {
+	char *name;                     /* the manifest's host, else the input's name */
+	const char *input;
+	char *input_buf;                /* @input, when it came from the manifest */
+	const struct fts_host_entry *e; /* its manifest entry; NULL: none */
+	struct fts_stats *st;
+	struct fts_stats_totals tot;
+};
+
+struct host_row {
+	const struct fts_task_stats *t;
+	const struct host *h;
+	enum fts_task_col col;
+};
+
+struct hosts_run {
+	struct host *h;
+	size_t n;
+	struct fts_host_manifest *m;
+	struct host_row *rows;
+	size_t nrows, nmatch;           /* shown; matching --task before --top */
+};
+
+/* @word (after "--") names spec option @name, '-' and '_' alike, up to a '='. */
+static int same_name(const char *word, const char *name)
+{
+	for (; *word && *word != '='; word++, name++)
+		if (!*name || (*word == '-' ? '_' : *word) != *name)
+			return 0;
+	return !*name;
+}
+
+/* Does option word @w take the next word as its value? */
+static int takes_value(const char *w)
+{
+	for (const struct fts_opt_spec *s = spec; s->name; s++) {
+		if (w[1] != '-' && s->short_name && s->short_name == w[1])
+			return s->has_arg && w[2] == '\0';
+		if (w[1] == '-' && same_name(w + 2, s->name))
+			return s->has_arg && !strchr(w, '=');
+	}
+	return 0;
+}
+
+static int is_option(const char *w, const char *long_name, char short_name)
+{
+	return (w[0] == '-' && w[1] == '-' && same_name(w + 2, long_name)) ||
+	       (short_name && w[0] == '-' && w[1] == short_name);
+}
+
+/*
+ * Several inputs, or --manifest: the many-host mode. @sort_given: --sort
+ * was given (else that mode sorts by runnable time).
+ */
+static int hosts_mode(int argc, char **argv, int *sort_given)
+{
+	int inputs = 0, manifest = 0;
+
+	*sort_given = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+
+		if (w[0] != '-' || !w[1]) {
+			inputs++;
+			continue;
+		}
+		manifest |= is_option(w, "manifest", 0);
+		*sort_given |= is_option(w, "sort", 's');
+		i += takes_value(w);
+	}
+	return inputs > 1 || manifest;
+}
+
+/* @input's name when no manifest names it: its file name without the suffix. */
+static char *name_of_input(const char *input)
+{
+	const char *b = strrchr(input, '/') ? strrchr(input, '/') + 1 : input;
+	const char *dot = strrchr(b, '.');
+
+	return strndup(b, dot && dot != b ? (size_t)(dot - b) : strlen(b));
+}
+
+/* Two inputs with one name (a/trace.dat, b/trace.dat) are told apart by their paths. */
+static int names_unique(struct hosts_run *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t k = i + 1; k < r->n; k++) {
+			if (strcmp(r->h[i].name, r->h[k].name))
+				continue;
+			free(r->h[i].name);
+			free(r->h[k].name);
+			r->h[i].name = strdup(r->h[i].input);
+			r->h[k].name = strdup(r->h[k].input);
+			if (!r->h[i].name || !r->h[k].name)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Every DB the manifest lists, beside it, as the inputs. */
+static int inputs_from_manifest(struct hosts_run *r, const char *manifest)
+{
+	const char *slash = strrchr(manifest, '/');
+	int dirlen = slash ? (int)(slash - manifest) : 1;
+	const char *dir = slash ? manifest : ".";
+	size_t n = fts_host_manifest_count(r->m);
+
+	r->h = calloc(n ? n : 1, sizeof(*r->h));
+	if (!r->h)
+		return fail("out of memory", NULL);
+	r->n = n;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct fts_host_entry *e = fts_host_manifest_entry(r->m, i);
+
+		if (!e->db[0]) {
+			fputs("ftscope stats: ", stderr);
+			fts_fputs_safe(stderr, manifest);
+			fputs(": host '", stderr);
+			fts_fputs_safe(stderr, e->host);
+			fputs("' has no \"db\": name the inputs on the command line\n", stderr);
+			return 1;
+		}
+		if (asprintf(&r->h[i].input_buf, "%.*s/%s", dirlen, dir, e->db) < 0)
+			return fail("out of memory", NULL);
+		r->h[i].input = r->h[i].input_buf;
+	}
+	return 0;
+}
+
+/* The hosts: the inputs given (named from the manifest when it lists them), or the manifest's. */
+static int hosts_init(struct hosts_run *r, const struct stats_args *a, char **inputs, int ninputs)
+{
+	struct fts_err err = { 0 };
+
+	if (a->manifest && fts_host_manifest_load(a->manifest, &r->m, &err))
+		return fail(NULL, &err);
+	if (ninputs == 0) {
+		if (inputs_from_manifest(r, a->manifest))
+			return 1;
+	} else {
+		r->h = calloc((size_t)ninputs, sizeof(*r->h));
+		if (!r->h)
+			return fail("out of memory", NULL);
+		r->n = (size_t)ninputs;
+		for (size_t i = 0; i < r->n; i++)
+			r->h[i].input = inputs[i];
+	}
+	if (r->n == 0)
+		return fail("the manifest lists no host", NULL);
+	for (size_t i = 0; i < r->n; i++) {
+		struct host *h = &r->h[i];
+
+		h->e = fts_host_manifest_find(r->m, h->input);
+		h->name = h->e ? strdup(h->e->host) : name_of_input(h->input);
+		if (!h->name)
+			return fail("out of memory", NULL);
+	}
+	return names_unique(r) ? fail("out of memory", NULL) : 0;
+}
+
+static int keep_task(const struct fts_task_stats *t, void *want)
+{
+	return task_matches(t, want);
+}
+
+/* Most Runnable time first; then by name, so the order is the same on every run. */
+static int cmp_host(const void *x, const void *y)
+{
+	const struct host *a = x, *b = y;
+
+	if (a->tot.runnable_ns != b->tot.runnable_ns)
+		return a->tot.runnable_ns < b->tot.runnable_ns ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/* As fts_stats_sort_tasks across hosts: text columns A-Z, numbers largest first. */
+static int cmp_host_row(const void *x, const void *y)
+{
+	const struct host_row *a = x, *b = y;
+	enum fts_task_col col = a->col;
+	int c;
+
+	if (col == FTS_TCOL_TASK || col == FTS_TCOL_TOP_IRQ || col == FTS_TCOL_PREEMPTER) {
+		c = strcmp(col == FTS_TCOL_TASK ? a->t->tid : col == FTS_TCOL_TOP_IRQ ?
+			   a->t->top_irq : a->t->top_preempter,
+			   col == FTS_TCOL_TASK ? b->t->tid : col == FTS_TCOL_TOP_IRQ ?
+			   b->t->top_irq : b->t->top_preempter);
+	} else {
+		uint64_t va = fts_task_col_value(a->t, col), vb = fts_task_col_value(b->t, col);
+
+		c = va < vb ? 1 : va > vb ? -1 : 0;
+	}
+	if (!c)
+		c = strcmp(a->h->name, b->h->name);
+	return c ? c : strcmp(a->t->tid, b->t->tid);
+}
+
+/* Read every input (nothing printed yet), total each, order hosts and tasks. */
+static int hosts_collect(struct hosts_run *r, struct stats_args *a, enum fts_task_col col)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		a->po.input = r->h[i].input;
+		if (collect(a, &r->h[i].st))
+			return 1;
+		total += fts_stats_ntasks(r->h[i].st);
+	}
+	for (size_t i = 0; i < r->n; i++)
+		fts_stats_totals(r->h[i].st, keep_task, a->task, &r->h[i].tot);
+	qsort(r->h, r->n, sizeof(*r->h), cmp_host);
+	r->rows = calloc(total + 1, sizeof(*r->rows));
+	if (!r->rows)
+		return fail("out of memory", NULL);
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t k = 0; k < fts_stats_ntasks(r->h[i].st); k++) {
+			const struct fts_task_stats *t = fts_stats_task(r->h[i].st, k);
+
+			if (task_matches(t, a->task))
+				r->rows[r->nmatch++] = (struct host_row){ t, &r->h[i], col };
+		}
+	}
+	qsort(r->rows, r->nmatch, sizeof(*r->rows), cmp_host_row);
+	r->nrows = a->top && r->nmatch > (size_t)a->top ? (size_t)a->top : r->nmatch;
+	return 0;
+}
+
+static char *lost_total_cell(const struct fts_stats_totals *t)
+{
+	char *s;
+
+	if (t->lost_exact)
+		return fmt_u(t->lost_events);
+	return asprintf(&s, ">=%llu", (unsigned long long)t->lost_events) < 0 ? NULL : s;
+}
+
+#define NCOLS_H 15
+
+static char **host_cells(const struct host *h)
+{
+	const struct fts_stats_info *in = fts_stats_info(h->st);
+	const struct fts_stats_totals *t = &h->tot;
+	const char *b = strrchr(h->input, '/') ? strrchr(h->input, '/') + 1 : h->input;
+	char **c = calloc(NCOLS_H, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c[0] = escaped(h->name);
+	c[1] = h->e && h->e->index >= 0 ? fmt_u((uint64_t)h->e->index) : strdup("-");
+	c[2] = escaped(b);
+	if (asprintf(&c[3], "%.3f", (double)(in->t_end - in->t_begin) / 1e9) < 0)
+		c[3] = NULL;
+	c[4] = fmt_u(t->tasks);
+	c[5] = fmt_ms(t->running_ns);
+	c[6] = fmt_ms(t->runnable_ns);
+	c[7] = fmt_u(t->involuntary);
+	c[8] = t->worst_p99 ? fmt_us(t->wake_p99_max_ns) : strdup("-");
+	c[9] = t->worst_wakeup ? fmt_us(t->wake_max_ns) : strdup("-");
+	c[10] = lost_total_cell(t);
+	if (asprintf(&c[11], "%.1f", t->util * 100) < 0)
+		c[11] = NULL;
+	c[12] = escaped(t->most_runnable ? t->most_runnable->tid : "-");
+	c[13] = t->most_runnable ? fmt_ms(t->most_runnable->runnable_ns) : strdup("-");
+	c[14] = escaped(t->worst_wakeup ? t->worst_wakeup->tid : "-");
+	return c;
+}
+
+static int print_hosts_table(const struct hosts_run *r)
+{
+	static const char *const head[NCOLS_H] = {
+		"host", "n", "input", "window_s", "tasks", "run_ms", "wait_ms", "invol",
+		"wake_p99_us", "wake_max_us", "lost", "util_%", "most_waiting", "its_wait_ms",
+		"worst_wakeup",
+	};
+	static const int left[NCOLS_H] = { [0] = 1, [2] = 1, [12] = 1, [14] = 1 };
+	struct table tb;
+	int rc = 0;
+
+	table_init(&tb, NCOLS_H, head, left);
+	for (size_t i = 0; i < r->n && !rc; i++) {
+		char **c = host_cells(&r->h[i]);
+
+		rc = c ? table_add(&tb, c) : -ENOMEM;
+	}
+	if (!rc)
+		table_print(&tb);
+	table_free(&tb);
+	return rc;
+}
+
+#define NCOLS_HT 12
+
+static int print_host_tasks_table(const struct hosts_run *r)
+{
+	static const char *const head[NCOLS_HT] = {
+		"host", "task", "pid", "wait_ms", "run_ms", "cs", "invol", "wakeups",
+		"wake_p99_us", "wake_max_us", "top_preempter", "preempt_ms",
+	};
+	static const int left[NCOLS_HT] = { [0] = 1, [1] = 1, [10] = 1 };
+	struct table tb;
+	int rc = 0;
+
+	table_init(&tb, NCOLS_HT, head, left);
+	for (size_t i = 0; i < r->nrows && !rc; i++) {
+		const struct fts_task_stats *t = r->rows[i].t;
+		char **c = calloc(NCOLS_HT, sizeof(*c));
+
+		if (!c) {
+			rc = -ENOMEM;
+			break;
+		}
+		c[0] = escaped(r->rows[i].h->name);
+		c[1] = escaped(t->tid);
+		if (asprintf(&c[2], "%lld", (long long)t->pid) < 0)
+			c[2] = NULL;
+		c[3] = fmt_ms(t->runnable_ns);
+		c[4] = fmt_ms(t->running_ns);
+		c[5] = fmt_u(t->switches);
+		c[6] = fmt_u(t->involuntary);
+		c[7] = fmt_u(t->wakeups);
+		c[8] = t->wakeups ? fmt_us(t->wake_p99_ns) : strdup("-");
+		c[9] = t->wakeups ? fmt_us(t->wake_max_ns) : strdup("-");
+		c[10] = escaped(t->top_preempter[0] ? t->top_preempter : "-");
+		c[11] = t->top_preempter[0] ? fmt_ms(t->top_preempter_ns) : strdup("-");
+		rc = table_add(&tb, c);
+	}
+	if (!rc)
+		table_print(&tb);
+	table_free(&tb);
+	return rc;
+}
+
+static void print_hosts_csv(const struct hosts_run *r)
+{
+	printf("host,index,input,window_ns,tasks,running_ns,runnable_ns,sleeping_ns,blocked_ns,"
+	       "unknown_ns,switches,involuntary,migrations,wakeups,wakeup_p99_max_ns,wakeup_max_ns,"
+	       "util,lost_events,lost_exact,most_runnable,most_runnable_ns,worst_wakeup,"
+	       "most_preempted,ranks,clock_offset_ns\n");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct host *h = &r->h[i];
+		const struct fts_stats_totals *t = &h->tot;
+		const struct fts_stats_info *in = fts_stats_info(h->st);
+
+		csv_field(h->name);
+		if (h->e && h->e->index >= 0)
+			printf(",%lld,", (long long)h->e->index);
+		else
+			fputs(",,", stdout);
+		csv_field(h->input);
+		printf(",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%llu,%d,",
+		       (unsigned long long)(in->t_end - in->t_begin), (unsigned long long)t->tasks,
+		       (unsigned long long)t->running_ns, (unsigned long long)t->runnable_ns,
+		       (unsigned long long)t->sleeping_ns, (unsigned long long)t->blocked_ns,
+		       (unsigned long long)t->unknown_ns, (unsigned long long)t->switches,
+		       (unsigned long long)t->involuntary, (unsigned long long)t->migrations,
+		       (unsigned long long)t->wakeups, (unsigned long long)t->wake_p99_max_ns,
+		       (unsigned long long)t->wake_max_ns, t->util,
+		       (unsigned long long)t->lost_events, t->lost_exact);
+		csv_field(t->most_runnable ? t->most_runnable->tid : "");
+		printf(",%llu,", (unsigned long long)(t->most_runnable ? t->most_runnable->runnable_ns : 0));
+		csv_field(t->worst_wakeup ? t->worst_wakeup->tid : "");
+		fputc(',', stdout);
+		csv_field(t->most_preempted ? t->most_preempted->tid : "");
+		fputc(',', stdout);
+		csv_field(h->e ? h->e->ranks : "");
+		if (h->e && h->e->has_clock)
+			printf(",%lld", (long long)h->e->clock_offset_ns);
+		else
+			fputc(',', stdout);
+		fputc('\n', stdout);
+	}
+	printf("\nhost,");
+	for (int c = 0; c < FTS_TCOL__COUNT; c++)
+		printf("%s%s", c ? "," : "", fts_task_col_name((enum fts_task_col)c));
+	fputc('\n', stdout);
+	for (size_t i = 0; i < r->nrows; i++) {
+		csv_field(r->rows[i].h->name);
+		fputc(',', stdout);
+		csv_task_fields(r->rows[i].t);
+		fputc('\n', stdout);
+	}
+}
+
+/* "key": {"task": "comm:pid", "<what>": n} or null. */
+static void json_top(const char *key, const struct fts_task_stats *t, const char *what,
+		     uint64_t v)
+{
+	printf(", \"%s\": ", key);
+	if (!t) {
+		fputs("null", stdout);
+		return;
+	}
+	fputs("{\"task\": ", stdout);
+	json_str(t->tid);
+	printf(", \"%s\": %llu}", what, (unsigned long long)v);
+}
+
+static void json_host(const struct host *h)
+{
+	const struct fts_stats_totals *t = &h->tot;
+	const struct fts_stats_info *in = fts_stats_info(h->st);
+
+	fputs("{\"host\": ", stdout);
+	json_str(h->name);
+	if (h->e && h->e->index >= 0)
+		printf(", \"index\": %lld", (long long)h->e->index);
+	else
+		fputs(", \"index\": null", stdout);
+	fputs(", \"input\": ", stdout);
+	json_str(h->input);
+	fputs(", \"ranks\": ", stdout);
+	json_str(h->e ? h->e->ranks : "");
+	if (h->e && h->e->has_clock)
+		printf(", \"clock_offset_ns\": %lld", (long long)h->e->clock_offset_ns);
+	else
+		fputs(", \"clock_offset_ns\": null", stdout);
+	printf(", \"window\": {\"begin_ns\": %llu, \"end_ns\": %llu}, \"tasks\": %llu, "
+	       "\"running_ns\": %llu, \"runnable_ns\": %llu, \"sleeping_ns\": %llu, "
+	       "\"blocked_ns\": %llu, \"unknown_ns\": %llu, \"switches\": %llu, "
+	       "\"involuntary\": %llu, \"migrations\": %llu, \"wakeups\": %llu, "
+	       "\"wakeup_p99_max_ns\": %llu, \"wakeup_max_ns\": %llu, \"cpus\": %d, "
+	       "\"util\": %.6f, \"lost_events\": %llu, \"lost_exact\": %s",
+	       (unsigned long long)in->t_begin, (unsigned long long)in->t_end,
+	       (unsigned long long)t->tasks, (unsigned long long)t->running_ns,
+	       (unsigned long long)t->runnable_ns, (unsigned long long)t->sleeping_ns,
+	       (unsigned long long)t->blocked_ns, (unsigned long long)t->unknown_ns,
+	       (unsigned long long)t->switches, (unsigned long long)t->involuntary,
+	       (unsigned long long)t->migrations, (unsigned long long)t->wakeups,
+	       (unsigned long long)t->wake_p99_max_ns, (unsigned long long)t->wake_max_ns,
+	       t->ncpus, t->util, (unsigned long long)t->lost_events,
+	       t->lost_exact ? "true" : "false");
+	json_top("most_runnable", t->most_runnable, "runnable_ns",
+		 t->most_runnable ? t->most_runnable->runnable_ns : 0);
+	json_top("worst_wakeup", t->worst_wakeup, "wakeup_max_ns", t->wake_max_ns);
+	json_top("worst_p99", t->worst_p99, "wakeup_p99_ns", t->wake_p99_max_ns);
+	json_top("most_preempted", t->most_preempted, "involuntary",
+		 t->most_preempted ? t->most_preempted->involuntary : 0);
+	fputc('}', stdout);
+}
+
+static void print_hosts_json(const struct hosts_run *r)
+{
+	fputs("{\"hosts\": [", stdout);
+	for (size_t i = 0; i < r->n; i++) {
+		printf("%s\n  ", i ? "," : "");
+		json_host(&r->h[i]);
+	}
+	printf("\n ],\n \"tasks_matching\": %zu,\n \"tasks\": [", r->nmatch);
+	for (size_t i = 0; i < r->nrows; i++) {
+		printf("%s\n  {\"host\": ", i ? "," : "");
+		json_str(r->rows[i].h->name);
+		fputs(", ", stdout);
+		json_task_fields(r->rows[i].t);
+		fputc('}', stdout);
+	}
+	printf("\n ]}\n");
+}
+
+static int print_hosts(const struct hosts_run *r, const char *format, enum fts_task_col col)
+{
+	int rc;
+
+	if (!strcmp(format, "csv")) {
+		print_hosts_csv(r);
+		return 0;
+	}
+	if (!strcmp(format, "json")) {
+		print_hosts_json(r);
+		return 0;
+	}
+	printf("%zu hosts, most Runnable (waiting) time first\n\n", r->n);
+	rc = print_hosts_table(r);
+	if (rc)
+		return rc;
+	printf("\ntasks of all hosts by %s, %zu shown of %zu\n\n", fts_task_col_name(col), r->nrows,
+	       r->nmatch);
+	return print_host_tasks_table(r);
+}
+
+/* Each host's loss warning, under its name. */
+static void print_hosts_loss(const struct hosts_run *r, FILE *f)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct fts_stats *st = r->h[i].st;
+
+		if (!fts_loss_any(fts_stats_loss(st)) && !fts_stats_nholes(st))
+			continue;
+		fputs("\nhost ", f);
+		fts_fputs_safe(f, r->h[i].name);
+		fputc(':', f);
+		print_loss_warning(st, f);
+	}
+}
+
+static void hosts_free(struct hosts_run *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->h[i].name);
+		free(r->h[i].input_buf);
+		fts_stats_free(r->h[i].st);
+	}
+	free(r->h);
+	free(r->rows);
+	fts_host_manifest_free(r->m);
+}
+
+/* The options apart from the inputs, checked as in the one-input mode. Returns 0, -1 (help) or 2. */
+static int hosts_args(int argc, char **argv, struct stats_args *a, enum fts_task_col *col,
+		      char **opt, char **inputs, int *ninputs)
+{
+	int no = 1, rc;
+
+	opt[0] = argv[0];
+	*ninputs = 0;
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] != '-' || !argv[i][1]) {
+			inputs[(*ninputs)++] = argv[i];
+			continue;
+		}
+		opt[no++] = argv[i];
+		if (takes_value(argv[i]) && i + 1 < argc)
+			opt[no++] = argv[++i];
+	}
+	rc = get_args(no, opt, NULL, a, col);
+	if (rc)
+		return rc;
+	if (a->po.profiling_data || a->po.pid_mapping) {
+		fprintf(stderr, "ftscope stats: --profiling_data and --pid_mapping belong to one host: convert each host's capture with its own, then give the DBs\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* `ftscope stats A B ...` / `--manifest M`: the many-host mode. */
+static int cmd_stats_hosts(int argc, char **argv, int sort_given)
+{
+	struct stats_args a;
+	struct hosts_run r;
+	enum fts_task_col col;
+	char **opt = calloc((size_t)argc + 1, sizeof(*opt));
+	char **inputs = calloc((size_t)argc + 1, sizeof(*inputs));
+	int ninputs, rc;
+
+	memset(&a, 0, sizeof(a));
+	memset(&r, 0, sizeof(r));
+	if (!opt || !inputs) {
+		rc = fail("out of memory", NULL);
+		goto out;
+	}
+	rc = hosts_args(argc, argv, &a, &col, opt, inputs, &ninputs);
+	if (rc) {
+		rc = rc < 0 ? 0 : rc;
+		goto out;
+	}
+	if (!sort_given)
+		col = FTS_TCOL_RUNNABLE;
+	rc = hosts_init(&r, &a, inputs, ninputs);
+	if (!rc)
+		rc = hosts_collect(&r, &a, col);
+	if (rc)
+		goto out;
+	if (a.task && r.nmatch == 0) {
+		fputs("ftscope stats: no host has a task named or numbered '", stderr);
+		fts_fputs_safe(stderr, a.task);
+		fputs("'\n", stderr);
+		rc = 1;
+		goto out;
+	}
+	if (print_hosts(&r, a.format, col)) {
+		rc = fail("out of memory", NULL);
+		goto out;
+	}
+	print_hosts_loss(&r, strcmp(a.format, "table") ? stderr : stdout);
+	rc = fflush(stdout) ? 1 : 0;
+out:
+	hosts_free(&r);
+	free(a.task);
+	free(opt);
+	free(inputs);
+	return rc;
+}
+
 int fts_cmd_stats(int argc, char **argv)
 {
 	struct stats_args a;
@@ -806,8 +1417,10 @@ int fts_cmd_stats(int argc, char **argv)
 	struct out_row *rows = NULL;
 	const char *input;
 	size_t n;
-	int rc;
+	int rc, sort_given;
 
+	if (hosts_mode(argc, argv, &sort_given))
+		return cmd_stats_hosts(argc, argv, sort_given);
 	memset(&a, 0, sizeof(a));
 	rc = take_input(&argc, &argv, &input);
 	if (!rc)
