@@ -81,17 +81,21 @@ void rec_events_free(struct rec_events *ev);
 /*
  * rec_instance_sweep - remove instances of dead recorders. An instance is
  * live while its owner holds one of its files open (the kernel refuses to
- * remove it then), which holds across pid namespaces and pid reuse.
+ * remove it then), which holds across pid namespaces and pid reuse; one
+ * being created is never seen unheld (both take a lock on instances/).
  */
 void rec_instance_sweep(const char *tracing_dir);
 
 /*
- * rec_instance_create - a new private instance, held open from the start so
- * a concurrent sweep sees it as live; mono_raw clock, @bf_kb per CPU, the
- * CPU mask of @set and the events of @ev enabled; tracing off.
+ * rec_instance_create - a new private instance, created and held open under
+ * the sweep's lock so a concurrent sweep never sees it unheld; mono_raw
+ * clock, @bf_kb per CPU, the CPU mask of @set and the events of @ev enabled;
+ * tracing off. *@unavailable is 1 when the error means this machine has no
+ * private instances or no mono_raw clock (the only case AUTO falls back on).
  */
 int rec_instance_create(const char *tracing_dir, const struct fts_cpuset *set, unsigned bf_kb,
-			const struct rec_events *ev, struct rec_instance **out, struct fts_err *err);
+			const struct rec_events *ev, struct rec_instance **out, int *unavailable,
+			struct fts_err *err);
 
 /* rec_instance_clock - the instance's trace_clock file text (for the trace.dat option). */
 const char *rec_instance_clock(const struct rec_instance *in);

@@ -135,25 +135,26 @@ static int check_output(const char *path, int need_space, struct fts_err *err)
 	return 0;
 }
 
-/* Whether an error means "the native backend cannot work on this machine". */
-static int native_unavailable(int rc)
-{
-	return rc == -ENOTSUP || rc == -ENOENT || rc == -EROFS || rc == -EACCES || rc == -ENODEV;
-}
-
 static int reader_nice(const struct fts_record_opts *o)
 {
 	return o->reader_nice ? o->reader_nice : REC_READER_NICE;
 }
 
-static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, struct fts_err *err)
+/*
+ * *@unavailable: the error means the native backend cannot work on this
+ * machine (no private instances, no mono_raw clock); any other error (a
+ * write refused, no memory for the buffers, ...) is the capture's, and AUTO
+ * must say it rather than try trace-cmd.
+ */
+static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, int *unavailable,
+			struct fts_err *err)
 {
 	int rc;
 
 	/* Any run repairs what killed runs left: their instances and trace-cmd's global state. */
 	rec_instance_sweep(r->tracing_dir);
 	rec_tracecmd_repair();
-	rc = rec_instance_create(r->tracing_dir, set, r->o.bf_size_kb, &r->ev, &r->in, err);
+	rc = rec_instance_create(r->tracing_dir, set, r->o.bf_size_kb, &r->ev, &r->in, unavailable, err);
 	if (!rc)
 		rc = rec_stream_open(r->in, set, r->output, r->o.bf_size_kb < 2048, &r->st, err);
 	if (rc)
@@ -217,13 +218,13 @@ static void free_recorder(struct fts_recorder *r)
 static int start_backend(struct fts_recorder *r, const struct fts_cpuset *set, struct fts_err *err)
 {
 	struct fts_err nerr = { 0 };
-	int rc;
+	int rc, unavailable = 0;
 
 	if (r->o.backend == FTS_BACKEND_TRACE_CMD)
 		return start_tracecmd(r, set, err);
 	r->backend = "tracefs";
-	rc = start_native(r, set, &nerr);
-	if (!rc || r->o.backend != FTS_BACKEND_AUTO || !native_unavailable(rc)) {
+	rc = start_native(r, set, &unavailable, &nerr);
+	if (!rc || r->o.backend != FTS_BACKEND_AUTO || !unavailable) {
 		if (rc && err)
 			*err = nerr;
 		return rc;
