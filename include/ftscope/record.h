@@ -254,12 +254,14 @@ FTS_API void fts_record_caps_release(struct fts_record_caps *caps);
  * The output (and the pid mapping with nspid) is checked before anything is
  * recorded: a directory, symlink, device or FIFO, a missing directory, a
  * name too long for its temporary name or a disk without room for the
- * reserve are refused. With FTS_BACKEND_AUTO, trace-cmd is used only when
+ * reserve are refused, and so are buffers that do not fit in memory
+ * (fts_record_mem_check). With FTS_BACKEND_AUTO, trace-cmd is used only when
  * the native backend is unavailable here (no tracefs instances or mono_raw).
  * On error nothing is left behind.
  *
  * Returns 0, or a negative errno: -EPERM (not root), -ENODEV (no tracefs),
- * -EINVAL (bad CPU list, no events), -ENOSPC, -EISDIR, -ELOOP, ...
+ * -EINVAL (bad CPU list, no events), -ENOMEM (the buffers do not fit in
+ * memory), -ENOSPC, -EISDIR, -ELOOP, ...
  */
 FTS_API int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out, struct fts_err *err);
 
@@ -301,6 +303,55 @@ FTS_API int fts_record_health_loss(const struct fts_record_health *h, struct fts
  * hosts), at least @min_kb, rounded up to a power of two, at most 4194304.
  */
 FTS_API unsigned fts_record_buffer_kb(double bytes_per_s, unsigned min_kb);
+
+/**
+ * fts_record_mem_available - MemAvailable of a meminfo file, in bytes
+ * @meminfo: the file; NULL or "/proc/meminfo": this machine's (or the file
+ *           $FTSCOPE_TEST_MEMINFO names, a test hook)
+ * @bytes: filled
+ *
+ * Returns 0, or a negative errno (-ENOENT when the file has no MemAvailable line).
+ */
+FTS_API int fts_record_mem_available(const char *meminfo, uint64_t *bytes);
+
+/**
+ * fts_record_mem_need - the memory a capture takes
+ * @bf_kb: per-CPU ring buffer in KB (0: the default 40960)
+ * @ncpus: CPUs recorded
+ * @live_top: 1 when the live top decodes pages too
+ *
+ * Returns bytes: @ncpus x (@bf_kb KB + 1 MiB for each reader, + 8 MiB the
+ * live top may keep per CPU).
+ */
+FTS_API uint64_t fts_record_mem_need(unsigned bf_kb, int ncpus, int live_top);
+
+/**
+ * fts_record_mem_max_kb - the largest per-CPU buffer a capture may take
+ * @avail: MemAvailable in bytes
+ * @ncpus: CPUs recorded
+ * @live_top: 1 when the live top decodes pages too
+ *
+ * A capture may take 7/8 of @avail; the rest is the workload's.
+ *
+ * Returns KB (whole MiB from 1 MiB up, at most 4194304), 0 when nothing fits.
+ */
+FTS_API unsigned fts_record_mem_max_kb(uint64_t avail, int ncpus, int live_top);
+
+/**
+ * fts_record_mem_check - whether a capture fits in memory, before allocating
+ * @bf_kb: per-CPU ring buffer in KB (0: the default 40960)
+ * @ncpus: CPUs recorded
+ * @live_top: 1 when the live top decodes pages too
+ * @meminfo: as for fts_record_mem_available (NULL: this machine)
+ * @max_kb: set to fts_record_mem_max_kb (0 when MemAvailable is unknown); may be NULL
+ * @err: the refusal, with the largest size that fits
+ *
+ * fts_record_start applies it; a UI can ask before.
+ *
+ * Returns 0 (fits, or MemAvailable is unknown) or -ENOMEM.
+ */
+FTS_API int fts_record_mem_check(unsigned bf_kb, int ncpus, int live_top, const char *meminfo,
+				 unsigned *max_kb, struct fts_err *err);
 
 /**
  * fts_record_advice_kb - a per-CPU buffer that would have kept up

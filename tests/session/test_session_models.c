@@ -170,9 +170,9 @@ static void test_cpustat(void **state)
 	fts_cpustat_free(&a);
 	fts_cpustat_free(&b);
 	fts_cpustat_free(&b);
-	assert_int_equal(fts_meminfo_available(strcat(strcpy((char[600]){ 0 }, tmpdir), "/meminfo"), &mem), 0);
+	assert_int_equal(fts_record_mem_available(strcat(strcpy((char[600]){ 0 }, tmpdir), "/meminfo"), &mem), 0);
 	assert_int_equal(mem, 2048u * 1024u);
-	assert_int_equal(fts_meminfo_available(strcat(strcpy((char[600]){ 0 }, tmpdir), "/stat1"), &mem), -ENOENT);
+	assert_int_equal(fts_record_mem_available(strcat(strcpy((char[600]){ 0 }, tmpdir), "/stat1"), &mem), -ENOENT);
 	assert_true(fts_cpustat_read("/nonexistent", &a) < 0);
 }
 

@@ -273,6 +273,8 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 	if (!rc)
 		rc = rec_cpus_resolve(o->cpus, &set, err);
 	if (!rc)
+		rc = fts_record_mem_check(r->o.bf_size_kb, fts_cpuset_count(&set), o->live_top, NULL, NULL, err);
+	if (!rc)
 		rc = check_output(r->output, 1, err);
 	if (!rc && o->nspid)
 		rc = check_output(r->pid_mapping, 0, err);

@@ -2,7 +2,7 @@
 /*
  * setup_model.c - the setup screen's choices and the numbers shown beside
  * them. Pure functions over plain arrays so tests can feed their own
- * /proc/stat and /proc/meminfo.
+ * /proc/stat and /proc/meminfo (read by fts_record_mem_available).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -78,27 +78,6 @@ double fts_cpustat_util(const struct fts_cpustat *a, const struct fts_cpustat *b
 	dt = b->total[cpu] - a->total[cpu];
 	db = b->busy[cpu] >= a->busy[cpu] ? b->busy[cpu] - a->busy[cpu] : 0;
 	return db > dt ? 1.0 : (double)db / (double)dt;
-}
-
-int fts_meminfo_available(const char *path, uint64_t *bytes)
-{
-	char line[256];
-	FILE *f = fopen(path, "re");
-	int rc = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long kb;
-
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
-			*bytes = (uint64_t)kb * 1024u;
-			rc = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return rc;
 }
 
 void fts_setup_free(struct fts_setup *s)
