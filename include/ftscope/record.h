@@ -170,6 +170,9 @@ struct fts_record_health {
 	double reader_wait_worst_ms;  /* the longest a reader waited in any one period so far */
 	double reader_wait_total_ms;  /* the most any one reader waited in all */
 	int reader_nice;           /* the nice the readers run at */
+	/* The output's (or the pid mapping's) directory removed or renamed while recording: */
+	int output_moved;          /* how many times so far; 0: all is where it was asked */
+	char output_note[1024];    /* what happened and where the capture goes now, or "" */
 };
 
 /* How fts_record_stop ends the capture; each mode does less than the one before. */
@@ -206,7 +209,7 @@ struct fts_record_summary {
 	struct fts_record_health health;  /* the last sample with per-CPU totals; owns health.cpu */
 	double duration_s;
 	uint64_t file_size;
-	char output[4096];         /* the file written */
+	char output[4096];         /* the file written: elsewhere than asked when health.output_moved */
 	char pid_mapping[4096];    /* the mapping written, empty without nspid */
 	int truncated;             /* 1 when a disk error cut the capture short */
 	int cut;                   /* 1 when FTS_STOP_CUT left a shorter file */
@@ -401,7 +404,9 @@ FTS_API int fts_record_stop(struct fts_recorder *r, enum fts_record_stop_mode mo
  * Tracing stops first, the tracing state is restored and the instance
  * removed before the (possibly long) assembly. The output is written
  * atomically; after a disk error or FTS_STOP_CUT it holds what was recorded
- * (or copied) until then and @sum says so.
+ * (or copied) until then and @sum says so. When the output's directory was
+ * removed or renamed while recording, the capture is saved where
+ * fts_record_health's @output_note said (@sum->output).
  *
  * Returns 0 or a negative errno.
  */
