@@ -61,6 +61,7 @@ struct fts_setup {
 	int live_top;            /* the recorder decodes pages for the live top (needs sched) */
 	enum fts_record_backend backend;
 	char exclude[1024];      /* events of the chosen groups left out: "sched/sched_stat_runtime,..." */
+	int reader_nice;         /* the readers' nice, -20..-1; 0: the recorder's default (no row: a record flag) */
 };
 
 /**
