@@ -274,7 +274,9 @@ FTS_API int fts_record_start(const struct fts_record_opts *o, struct fts_recorde
  * @h: filled; @h->cpu is allocated, free it with fts_record_health_release
  *
  * Safe to call from several threads at any rate: it reads the recorder's
- * latest sample and changes nothing.
+ * latest sample. It also looks (at most every 200 ms) whether the output's
+ * directory is still where it was; when it was removed, the directory the
+ * capture will be saved in is made then (@h->output_note names it).
  *
  * Returns 0, or -ENOMEM (then @h->ncpus is 0).
  */

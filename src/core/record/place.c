@@ -177,8 +177,10 @@ int rec_place_poll(struct rec_place *p, int force)
 	uint64_t now = fts__clock_mono_ns();
 	int gen;
 
-	if (p->follow)
-		return rec_place_poll(p->follow, force);
+	if (p->follow) {
+		(void)rec_place_poll(p->follow, force);
+		return 0;   /* its changes are the followed place's, counted there */
+	}
 	pthread_mutex_lock(&p->lock);
 	if (force || !p->polled_ns || now - p->polled_ns >= POLL_NS) {
 		p->polled_ns = now;

@@ -314,7 +314,8 @@ int rec_place_open(const char *path, const struct fts_owner *owner, struct rec_p
 /*
  * rec_place_poll - look whether the directory was removed or renamed (at
  * most every 200 ms unless @force; any thread). Returns how many times the
- * place changed so far (0 while it is where it was).
+ * place changed so far (0 while it is where it was; always 0 for a place
+ * that follows another).
  */
 int rec_place_poll(struct rec_place *p, int force);
 
