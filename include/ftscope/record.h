@@ -170,6 +170,9 @@ struct fts_record_health {
 	double reader_wait_worst_ms;  /* the longest a reader waited in any one period so far */
 	double reader_wait_total_ms;  /* the most any one reader waited in all */
 	int reader_nice;           /* the nice the readers run at */
+	/* The output's (or the pid mapping's) directory removed or renamed while recording: */
+	int output_moved;          /* how many times so far; 0: all is where it was asked */
+	char output_note[1024];    /* what happened and where the capture goes now, or "" */
 };
 
 /* How fts_record_stop ends the capture; each mode does less than the one before. */
@@ -206,7 +209,7 @@ struct fts_record_summary {
 	struct fts_record_health health;  /* the last sample with per-CPU totals; owns health.cpu */
 	double duration_s;
 	uint64_t file_size;
-	char output[4096];         /* the file written */
+	char output[4096];         /* the file written: elsewhere than asked when health.output_moved */
 	char pid_mapping[4096];    /* the mapping written, empty without nspid */
 	int truncated;             /* 1 when a disk error cut the capture short */
 	int cut;                   /* 1 when FTS_STOP_CUT left a shorter file */
@@ -254,12 +257,14 @@ FTS_API void fts_record_caps_release(struct fts_record_caps *caps);
  * The output (and the pid mapping with nspid) is checked before anything is
  * recorded: a directory, symlink, device or FIFO, a missing directory, a
  * name too long for its temporary name or a disk without room for the
- * reserve are refused. With FTS_BACKEND_AUTO, trace-cmd is used only when
+ * reserve are refused, and so are buffers that do not fit in memory
+ * (fts_record_mem_check). With FTS_BACKEND_AUTO, trace-cmd is used only when
  * the native backend is unavailable here (no tracefs instances or mono_raw).
  * On error nothing is left behind.
  *
  * Returns 0, or a negative errno: -EPERM (not root), -ENODEV (no tracefs),
- * -EINVAL (bad CPU list, no events), -ENOSPC, -EISDIR, -ELOOP, ...
+ * -EINVAL (bad CPU list, no events), -ENOMEM (the buffers do not fit in
+ * memory), -ENOSPC, -EISDIR, -ELOOP, ...
  */
 FTS_API int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out, struct fts_err *err);
 
@@ -269,7 +274,9 @@ FTS_API int fts_record_start(const struct fts_record_opts *o, struct fts_recorde
  * @h: filled; @h->cpu is allocated, free it with fts_record_health_release
  *
  * Safe to call from several threads at any rate: it reads the recorder's
- * latest sample and changes nothing.
+ * latest sample. It also looks (at most every 200 ms) whether the output's
+ * directory is still where it was; when it was removed, the directory the
+ * capture will be saved in is made then (@h->output_note names it).
  *
  * Returns 0, or -ENOMEM (then @h->ncpus is 0).
  */
@@ -301,6 +308,55 @@ FTS_API int fts_record_health_loss(const struct fts_record_health *h, struct fts
  * hosts), at least @min_kb, rounded up to a power of two, at most 4194304.
  */
 FTS_API unsigned fts_record_buffer_kb(double bytes_per_s, unsigned min_kb);
+
+/**
+ * fts_record_mem_available - MemAvailable of a meminfo file, in bytes
+ * @meminfo: the file; NULL or "/proc/meminfo": this machine's (or the file
+ *           $FTSCOPE_TEST_MEMINFO names, a test hook)
+ * @bytes: filled
+ *
+ * Returns 0, or a negative errno (-ENOENT when the file has no MemAvailable line).
+ */
+FTS_API int fts_record_mem_available(const char *meminfo, uint64_t *bytes);
+
+/**
+ * fts_record_mem_need - the memory a capture takes
+ * @bf_kb: per-CPU ring buffer in KB (0: the default 40960)
+ * @ncpus: CPUs recorded
+ * @live_top: 1 when the live top decodes pages too
+ *
+ * Returns bytes: @ncpus x (@bf_kb KB + 1 MiB for each reader, + 8 MiB the
+ * live top may keep per CPU).
+ */
+FTS_API uint64_t fts_record_mem_need(unsigned bf_kb, int ncpus, int live_top);
+
+/**
+ * fts_record_mem_max_kb - the largest per-CPU buffer a capture may take
+ * @avail: MemAvailable in bytes
+ * @ncpus: CPUs recorded
+ * @live_top: 1 when the live top decodes pages too
+ *
+ * A capture may take 7/8 of @avail; the rest is the workload's.
+ *
+ * Returns KB (whole MiB from 1 MiB up, at most 4194304), 0 when nothing fits.
+ */
+FTS_API unsigned fts_record_mem_max_kb(uint64_t avail, int ncpus, int live_top);
+
+/**
+ * fts_record_mem_check - whether a capture fits in memory, before allocating
+ * @bf_kb: per-CPU ring buffer in KB (0: the default 40960)
+ * @ncpus: CPUs recorded
+ * @live_top: 1 when the live top decodes pages too
+ * @meminfo: as for fts_record_mem_available (NULL: this machine)
+ * @max_kb: set to fts_record_mem_max_kb (0 when MemAvailable is unknown); may be NULL
+ * @err: the refusal, with the largest size that fits
+ *
+ * fts_record_start applies it; a UI can ask before.
+ *
+ * Returns 0 (fits, or MemAvailable is unknown) or -ENOMEM.
+ */
+FTS_API int fts_record_mem_check(unsigned bf_kb, int ncpus, int live_top, const char *meminfo,
+				 unsigned *max_kb, struct fts_err *err);
 
 /**
  * fts_record_advice_kb - a per-CPU buffer that would have kept up
@@ -350,7 +406,9 @@ FTS_API int fts_record_stop(struct fts_recorder *r, enum fts_record_stop_mode mo
  * Tracing stops first, the tracing state is restored and the instance
  * removed before the (possibly long) assembly. The output is written
  * atomically; after a disk error or FTS_STOP_CUT it holds what was recorded
- * (or copied) until then and @sum says so.
+ * (or copied) until then and @sum says so. When the output's directory was
+ * removed or renamed while recording, the capture is saved where
+ * fts_record_health's @output_note said (@sum->output).
  *
  * Returns 0 or a negative errno.
  */

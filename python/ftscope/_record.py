@@ -68,7 +68,11 @@ class Recorder:
         return self
 
     def health(self):
-        """Live figures: {"events", "events_per_s", "lost", "lost_text", "cpus": [per-CPU dicts], ...}."""
+        """Live figures: {"events", "events_per_s", "lost", "lost_text", "cpus": [per-CPU dicts], ...}.
+
+        "output_moved" > 0 when the output's directory was removed or renamed
+        while recording; "output_note" then says where the capture goes.
+        """
         if self._h is None:
             raise FtscopeError(-3, "not recording: start the capture first")
         ptr = self._h._lib.fts_rec_health_json(self._h._h)
@@ -78,6 +82,9 @@ class Recorder:
 
     def stop(self, mode="drain"):
         """Stop, restore the tracing state, write the output; returns (output path, summary dict).
+
+        The path is where the file really is: elsewhere than asked when its
+        directory was removed or renamed while recording (logged as a warning).
 
         @mode "drain" reads everything still buffered, "fast" skips that, "cut"
         also stops copying. The tracing state is restored even when writing
@@ -93,6 +100,10 @@ class Recorder:
             if text:
                 self.summary = json.loads(text)
                 self.output = self.summary.get("output") or None
+                # The output's directory was removed or renamed while recording:
+                # the capture was saved elsewhere (self.output says where).
+                if self.summary.get("health", {}).get("output_moved"):
+                    log.warning("saved elsewhere than asked: %s", self.summary["health"]["output_note"])
             h.check(rc)
         finally:
             self._h = None

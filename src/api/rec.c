@@ -156,6 +156,8 @@ static int health_json(struct api_jw *w, const struct fts_record_health *hl)
 	api_jw_kstr(w, "backend", hl->backend);
 	api_jw_kstr(w, "skipped_events", hl->skipped_events);
 	api_jw_kstr(w, "fallback", hl->fallback);
+	api_jw_ki64(w, "output_moved", hl->output_moved);
+	api_jw_kstr(w, "output_note", hl->output_note);
 	api_jw_key(w, "cpus");
 	api_jw_open(w, '[');
 	for (int i = 0; i < hl->ncpus; i++)

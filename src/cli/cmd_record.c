@@ -134,7 +134,8 @@ static void usage(FILE *f)
 		"Stops on --record_time, Ctrl+C, SIGTERM or SIGHUP and saves a complete file;\n"
 		"Ctrl+Z is ignored while recording (a stopped recorder loses events).\n"
 		"While stopping, Ctrl+C again skips draining; a third cuts the file short (still valid).\n"
-		"Exit status: 0 saved, 1 error, 2 bad arguments, 3 saved but cut short by a disk error.\n");
+		"Exit status: 0 saved, 1 error, 2 bad arguments, 3 saved but cut short by a disk error,\n"
+		"or saved elsewhere than asked (the output's directory was removed or renamed).\n");
 }
 
 /* One escaped line "ftscope record: ..." on stderr, through the one message path. */
@@ -477,6 +478,7 @@ struct live {
 	struct fts_rec_warn warn;
 	int said_tstp;
 	uint64_t last_sample;
+	int moved;                    /* output_moved said so far */
 };
 
 /*
@@ -511,6 +513,22 @@ static void show_tstp(struct live *lv, const struct fts_record_health *h, int qu
 }
 
 /*
+ * The output's directory removed or renamed: said at once (as a full disk
+ * is), and again whenever it changes; the native recorder goes on.
+ */
+static void show_moved(struct live *lv, const struct fts_record_health *h, int quiet)
+{
+	if (h->output_moved == lv->moved || !h->output_note[0])
+		return;
+	lv->moved = h->output_moved;
+	if (lv->tty)
+		fprintf(stderr, "\r\033[J");
+	say("warning: %s%s", h->output_note, h->failed ? "" : "; recording goes on");
+	if (lv->tty && !quiet)
+		show_status(h, 1);
+}
+
+/*
  * Until a signal, the recorder's own deadline or a failure: loss as it is
  * sampled (rate-limited), the status every 0.5 s on a terminal and every
  * 5 s otherwise (logs, pipes, nohup).
@@ -530,6 +548,7 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 			continue;
 		if (!g_hangup) {
 			show_tstp(&lv, &h, a->quiet);
+			show_moved(&lv, &h, a->quiet);
 			if (h.sample != lv.last_sample)
 				show_loss(&lv, &h, a->quiet);
 		}
@@ -699,10 +718,12 @@ static int finish_and_report(struct fts_recorder *r, const struct record_args *a
 			if (sum.truncated)
 				say("the capture was cut short (%s); the file holds what was recorded until then",
 				    sum.failure);
+			if (sum.health.output_moved)
+				say("saved elsewhere than asked: %s", sum.health.output_note);
 		}
 	}
 	fts_record_summary_release(&sum);
-	return rc ? 1 : (sum.truncated ? 3 : 0);
+	return rc ? 1 : (sum.truncated || sum.health.output_moved ? 3 : 0);
 }
 
 /*

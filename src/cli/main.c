@@ -38,7 +38,8 @@ static void usage(FILE *f)
 	fprintf(f, "  %-9s %s\n", "version", "print the version");
 	fprintf(f, "\nexit status (every command): 0 done (record: also when stopped by Ctrl+C),\n"
 		   "1 failed (one line on stderr, no partial output), 2 usage error,\n"
-		   "3 record saved but cut short by a disk error, 128+N killed by signal N.\n"
+		   "3 record saved but cut short by a disk error, or elsewhere than asked (its\n"
+		   "directory was removed or renamed meanwhile), 128+N killed by signal N.\n"
 		   "See docs/robustness.md.\n");
 }
 

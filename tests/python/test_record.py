@@ -5,7 +5,8 @@ Around a workload the capture holds its switches; health() counts grow; the
 global tracing state and the instance list are as before; a SIGKILLed
 interpreter leaves nothing the next ftscope does not clean; SIGTERM and
 interpreter exit save the capture and call the script's own handler; the
-drop-in refuses a second start; ContainerPidMapper maps the threads of a
+drop-in refuses a second start; a removed output directory is reported at
+once and the capture saved where health() said; ContainerPidMapper maps the threads of a
 process in a new PID namespace.
 """
 import os
@@ -207,3 +208,29 @@ def test_example_train_with_ftrace(tracefs, tmp_path):
     assert r.returncode == 0, r.stderr
     assert "Import %s into MindStudio Insight" % (tmp_path / "t.db") in r.stdout
     assert "waited longest for a CPU:" in r.stdout and (tmp_path / "t.db").exists()
+
+
+def test_output_directory_removed_while_recording(tracefs, tmp_path, caplog):
+    """Issue 21 item 7: health() says at once where the capture goes; stop() saves it there."""
+    before = state(tracefs)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    rec = ftscope.Recorder(output=str(out_dir / "trace.dat"), bf_size=1024, owner=None).start()
+    try:
+        assert rec.health()["output_moved"] == 0 and rec.health()["output_note"] == ""
+        shutil.rmtree(str(out_dir))
+        deadline = time.monotonic() + 2
+        while not rec.health()["output_moved"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        h = rec.health()
+        assert h["output_moved"] and not h["failed"], h
+        assert "was removed while recording" in h["output_note"]
+    finally:
+        output, summary = rec.stop()
+    assert output != str(out_dir / "trace.dat") and output in h["output_note"]
+    assert os.path.dirname(output).startswith(str(tmp_path) + "/ftscope-saved-")
+    assert os.path.getsize(output) > 0
+    assert any("saved elsewhere than asked" in r.getMessage() for r in caplog.records)
+    s = ftscope.convert(input=output, output=str(tmp_path / "ftrace_data.db"), owner=None)
+    assert s["cpu_slices"] > 0
+    assert state(tracefs) == before

@@ -170,9 +170,9 @@ static void test_cpustat(void **state)
 	fts_cpustat_free(&a);
 	fts_cpustat_free(&b);
 	fts_cpustat_free(&b);
-	assert_int_equal(fts_meminfo_available(strcat(strcpy((char[600]){ 0 }, tmpdir), "/meminfo"), &mem), 0);
+	assert_int_equal(fts_record_mem_available(strcat(strcpy((char[600]){ 0 }, tmpdir), "/meminfo"), &mem), 0);
 	assert_int_equal(mem, 2048u * 1024u);
-	assert_int_equal(fts_meminfo_available(strcat(strcpy((char[600]){ 0 }, tmpdir), "/stat1"), &mem), -ENOENT);
+	assert_int_equal(fts_record_mem_available(strcat(strcpy((char[600]){ 0 }, tmpdir), "/stat1"), &mem), -ENOENT);
 	assert_true(fts_cpustat_read("/nonexistent", &a) < 0);
 }
 
@@ -267,6 +267,44 @@ static void test_setup_choices(void **state)
 	assert_int_equal(fts_setup_init(&s, &caps, &pre, &err), -EINVAL);
 	assert_int_equal(fts_setup_selected(&s), 8);
 	fts_setup_free(&s);
+
+	/* every record flag --tui is given reaches the capture the setup starts (issue 21 item 10) */
+	{
+		char cpus[64];
+
+		fts_record_opts_init(&pre);
+		pre.cpus = "0-1,9";
+		pre.output = "/tmp/x/run.txt";
+		pre.bf_size_kb = 2048;
+		pre.backend = FTS_BACKEND_TRACEFS;
+		pre.irq = 0;
+		pre.futex = 1;
+		pre.exclude = "sched/sched_stat_runtime";
+		pre.nspid = 1;
+		pre.pid_mapping = "/tmp/x/my map.json";
+		pre.duration_s = 7;
+		pre.reader_nice = -15;
+		assert_int_equal(fts_setup_init(&s, &caps, &pre, &err), 0);
+		fts_setup_opts(&s, &o, cpus, sizeof(cpus));
+		assert_string_equal(o.cpus, "0-1,9");
+		assert_string_equal(o.output, "/tmp/x/run.txt");
+		assert_int_equal(o.bf_size_kb, 2048);
+		assert_int_equal(o.backend, FTS_BACKEND_TRACEFS);
+		assert_int_equal(o.sched, 1);
+		assert_int_equal(o.irq, 0);
+		assert_int_equal(o.futex, 1);
+		assert_string_equal(o.exclude, "sched/sched_stat_runtime");
+		assert_int_equal(o.nspid, 1);
+		assert_string_equal(o.pid_mapping, "/tmp/x/my map.json");
+		assert_float_equal(o.duration_s, 7, 0);
+		assert_int_equal(o.reader_nice, -15);
+		fts_setup_cmdline(&s, cmd, sizeof(cmd));
+		assert_non_null(strstr(cmd, " --pid_mapping '/tmp/x/my map.json'"));
+		assert_non_null(strstr(cmd, " --reader_nice -15"));
+		assert_non_null(strstr(cmd, " --bf_size 2048"));
+		assert_non_null(strstr(cmd, " --backend tracefs"));
+		fts_setup_free(&s);
+	}
 
 	assert_float_equal(fts_buffer_lasts_s(1024, 1024 * 1024), 1.0, 1e-9);
 	assert_float_equal(fts_buffer_lasts_s(1024, 0), -1, 1e-9);

@@ -11,6 +11,13 @@
  * until it removes the instance, so a sweep needs no pid at all: that holds
  * across pid namespaces (a container cannot see the host's pids) and pid
  * reuse (a recycled pid does not keep a dead owner's instance alive).
+ *
+ * Between mkdir and that open an instance is held by nobody, so a sweep
+ * would take it for a dead recorder's (it did: two recorders started
+ * together, one removed the other's instance 2 ms after its mkdir). Creating
+ * and sweeping therefore both hold an flock on tracefs's instances/
+ * directory: the kernel's own lock on the one directory every recorder of
+ * this kernel shares (containers too), released when its holder dies.
  */
 #include "core/record/record_local.h"
 #include "ftscope/event.h"
@@ -24,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <tracefs.h>
@@ -181,6 +189,8 @@ static int destroy_retry(struct tracefs_instance *inst, int tries)
 
 	for (int i = 0; i < tries && rc; i++) {
 		rc = tracefs_instance_destroy(inst);
+		if (rc && errno == ENOENT && tries > 1)
+			return 0;   /* ours, already removed (by an ftscope without the lock) */
 		if (rc && errno != EBUSY)
 			break;
 		if (rc && i + 1 < tries)
@@ -189,8 +199,38 @@ static int destroy_retry(struct tracefs_instance *inst, int tries)
 	return rc;
 }
 
+/*
+ * The lock on @tracing_dir/instances that creating (mkdir to hold) and
+ * sweeping take; -1 when it cannot be had (the caller goes on without it: a
+ * kernel whose tracefs refuses flock is no worse off than before).
+ */
+static int instances_lock(const char *tracing_dir)
+{
+	char path[4096 + 16];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/instances", tracing_dir);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+static void instances_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);  /* releases the flock */
+}
+
 void rec_instance_sweep(const char *tracing_dir)
 {
+	int lock = instances_lock(tracing_dir);
 	/* No regex: libtracefs 1.6 leaks the compiled one. */
 	char **list = tracefs_instances(NULL);
 
@@ -207,6 +247,7 @@ void rec_instance_sweep(const char *tracing_dir)
 		}
 	}
 	tracefs_list_free(list);
+	instances_unlock(lock);
 }
 
 static int inst_write(struct rec_instance *in, const char *name, const char *val, struct fts_err *err)
@@ -219,8 +260,24 @@ static int inst_write(struct rec_instance *in, const char *name, const char *val
 	return 0;
 }
 
-/* Make a new instance with a free name and hold it open at once. */
-static int make_instance(struct rec_instance *in, struct fts_err *err)
+/* Errors of mkdir in instances/ that mean "no private instances on this machine". */
+static int mkdir_unavailable(int e)
+{
+	return e == ENOENT || e == EACCES || e == EPERM || e == EROFS || e == ENODEV || e == ENOTSUP;
+}
+
+/* Test hook (docs/record.md): a slow start, mkdir to hold, to widen the window a sweep once hit. */
+static void setup_delay(void)
+{
+	const char *d = getenv("FTSCOPE_TEST_SETUP_DELAY_MS");
+	long ms = d ? atol(d) : 0;
+
+	if (ms > 0 && ms < 10000)
+		nanosleep(&(struct timespec){ ms / 1000, ms % 1000 * 1000000L }, NULL);
+}
+
+/* Under the instances lock: a free name, mkdir, and the hold. */
+static int make_locked(struct rec_instance *in, int *unavailable, struct fts_err *err)
 {
 	for (int n = 0; n < 100; n++) {
 		if (n == 0)
@@ -232,17 +289,20 @@ static int make_instance(struct rec_instance *in, struct fts_err *err)
 		in->inst = tracefs_instance_create(in->name);
 		if (!in->inst) {
 			int e = errno ? errno : EIO;
+
+			*unavailable = mkdir_unavailable(e);
 			return fts_err_set(err, -e, "cannot create tracefs instance %s/instances/%s: %s",
 					   in->dir, in->name, strerror(e));
 		}
 		if (tracefs_instance_is_new(in->inst)) {
+			setup_delay();
 			in->hold_fd = tracefs_instance_file_open(in->inst, "tracing_on", O_RDONLY | O_CLOEXEC);
 			/*
-			 * A sweep removed it between mkdir and open, or while the
-			 * open was taking its hold (the open can succeed on an
-			 * instance being torn down: its first write then fails
-			 * with ENOENT, seen with two recorders starting at once):
-			 * check it is still there and writable, else another name.
+			 * An ftscope without the lock (an older one) may still
+			 * sweep it before the hold, or while the open takes it (the
+			 * open can succeed on an instance being torn down: its
+			 * first write then fails with ENOENT): check it is still
+			 * there and writable, else another name.
 			 */
 			if (in->hold_fd >= 0 && tracefs_instance_exists(in->name) &&
 			    tracefs_instance_file_write(in->inst, "tracing_on", "0") >= 0)
@@ -257,8 +317,18 @@ static int make_instance(struct rec_instance *in, struct fts_err *err)
 	return fts_err_set(err, -EEXIST, "too many ftscope instances for pid %d", (int)getpid());
 }
 
+/* Make a new instance with a free name and hold it open before any sweep can look. */
+static int make_instance(struct rec_instance *in, int *unavailable, struct fts_err *err)
+{
+	int lock = instances_lock(in->dir);
+	int rc = make_locked(in, unavailable, err);
+
+	instances_unlock(lock);
+	return rc;
+}
+
 static int setup(struct rec_instance *in, const struct fts_cpuset *set, unsigned bf_kb,
-		 const struct rec_events *ev, struct fts_err *err)
+		 const struct rec_events *ev, int *unavailable, struct fts_err *err)
 {
 	char mask[FTS_CPUSET_MAX / 4 + FTS_CPUSET_MAX / 32 + 2], num[32];
 	long long kb = 0;
@@ -266,9 +336,11 @@ static int setup(struct rec_instance *in, const struct fts_cpuset *set, unsigned
 
 	if ((rc = inst_write(in, "tracing_on", "0", err)))
 		return rc;
-	if (inst_write(in, "trace_clock", "mono_raw", err))
+	if (inst_write(in, "trace_clock", "mono_raw", err)) {
+		*unavailable = 1;
 		return fts_err_set(err, -ENOTSUP,
 				   "this kernel has no mono_raw trace clock (needed to align with profiling)");
+	}
 	snprintf(num, sizeof(num), "%u", bf_kb);
 	if ((rc = inst_write(in, "buffer_size_kb", num, err)))
 		return rc;
@@ -292,19 +364,21 @@ static int setup(struct rec_instance *in, const struct fts_cpuset *set, unsigned
 }
 
 int rec_instance_create(const char *tracing_dir, const struct fts_cpuset *set, unsigned bf_kb,
-			const struct rec_events *ev, struct rec_instance **out, struct fts_err *err)
+			const struct rec_events *ev, struct rec_instance **out, int *unavailable,
+			struct fts_err *err)
 {
 	struct rec_instance *in = calloc(1, sizeof(*in));
 	int rc;
 
 	*out = NULL;
+	*unavailable = 0;
 	if (!in)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	in->hold_fd = -1;
 	snprintf(in->dir, sizeof(in->dir), "%s", tracing_dir);
-	rc = make_instance(in, err);
+	rc = make_instance(in, unavailable, err);
 	if (!rc)
-		rc = setup(in, set, bf_kb, ev, err);
+		rc = setup(in, set, bf_kb, ev, unavailable, err);
 	if (rc) {
 		rec_instance_destroy(in, NULL);
 		return rc;

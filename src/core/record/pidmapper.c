@@ -6,6 +6,7 @@
  */
 #include "ftscope/error.h"
 #include "core/record/pidscan.h"
+#include "core/record/record_local.h"
 #include "kit/kit.h"
 #include "ftscope/record.h"
 
@@ -32,11 +33,22 @@ struct fts_pidmapper {
 
 static int scan_and_write(struct fts_pidmapper *m, struct fts_err *err)
 {
+	char path[PATH_MAX];
 	int rc = fts_pidscan_scan(m->table, "/proc", err);
 
 	if (rc < 0)
 		return rc;
-	return fts_pidscan_write_json(m->table, m->path, &m->owner, err);
+	pthread_mutex_lock(&m->lock);
+	memcpy(path, m->path, sizeof(path));
+	pthread_mutex_unlock(&m->lock);
+	return fts_pidscan_write_json(m->table, path, &m->owner, err);
+}
+
+void rec_pidmapper_retarget(struct fts_pidmapper *m, const char *path)
+{
+	pthread_mutex_lock(&m->lock);
+	snprintf(m->path, sizeof(m->path), "%s", path);
+	pthread_mutex_unlock(&m->lock);
 }
 
 static void *mapper_main(void *arg)

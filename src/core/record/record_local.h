@@ -14,6 +14,8 @@
  *          -> tracedat_write.c, text_render.c, pidscan.c
  *     -> instance.c (tracefs instance, event selection, CPU list, stats,
  *                    stale sweep)
+ *     -> place.c    (the output's directory, watched: removed or renamed)
+ *     -> memory.c   (the buffers against MemAvailable; public rule)
  *
  * Each file keeps its own state behind an opaque handle; nothing here is a
  * struct shared by several files except the small value types below.
@@ -81,17 +83,21 @@ void rec_events_free(struct rec_events *ev);
 /*
  * rec_instance_sweep - remove instances of dead recorders. An instance is
  * live while its owner holds one of its files open (the kernel refuses to
- * remove it then), which holds across pid namespaces and pid reuse.
+ * remove it then), which holds across pid namespaces and pid reuse; one
+ * being created is never seen unheld (both take a lock on instances/).
  */
 void rec_instance_sweep(const char *tracing_dir);
 
 /*
- * rec_instance_create - a new private instance, held open from the start so
- * a concurrent sweep sees it as live; mono_raw clock, @bf_kb per CPU, the
- * CPU mask of @set and the events of @ev enabled; tracing off.
+ * rec_instance_create - a new private instance, created and held open under
+ * the sweep's lock so a concurrent sweep never sees it unheld; mono_raw
+ * clock, @bf_kb per CPU, the CPU mask of @set and the events of @ev enabled;
+ * tracing off. *@unavailable is 1 when the error means this machine has no
+ * private instances or no mono_raw clock (the only case AUTO falls back on).
  */
 int rec_instance_create(const char *tracing_dir, const struct fts_cpuset *set, unsigned bf_kb,
-			const struct rec_events *ev, struct rec_instance **out, struct fts_err *err);
+			const struct rec_events *ev, struct rec_instance **out, int *unavailable,
+			struct fts_err *err);
 
 /* rec_instance_clock - the instance's trace_clock file text (for the trace.dat option). */
 const char *rec_instance_clock(const struct rec_instance *in);
@@ -292,6 +298,40 @@ int rec_tracecmd_stop(struct rec_tracecmd *t, struct fts_err *err);
 
 /* rec_tracecmd_repair - restore the global state left by killed recorders. */
 void rec_tracecmd_repair(void);
+
+/* ---- place.c --------------------------------------------------------------- */
+
+struct rec_place;
+
+/*
+ * rec_place_open - hold @path's directory to watch it while recording; a
+ * place in the same directory as @near (may be NULL) follows @near. @owner
+ * gets a directory made to save in when the held one is removed.
+ */
+int rec_place_open(const char *path, const struct fts_owner *owner, struct rec_place *near,
+		   struct rec_place **out, struct fts_err *err);
+
+/*
+ * rec_place_poll - look whether the directory was removed or renamed (at
+ * most every 200 ms unless @force; any thread). Returns how many times the
+ * place changed so far (0 while it is where it was; always 0 for a place
+ * that follows another).
+ */
+int rec_place_poll(struct rec_place *p, int force);
+
+/* rec_place_target - where the file is to be written now. 1 moved, 0 as given, -ENAMETOOLONG. */
+int rec_place_target(struct rec_place *p, char *buf, size_t len);
+
+/* rec_place_note - what happened to the directory and where the file goes; "" when as given. */
+void rec_place_note(struct rec_place *p, char *buf, size_t len);
+
+/* rec_place_free - close and free; NULL is fine. */
+void rec_place_free(struct rec_place *p);
+
+/* ---- pidmapper.c ------------------------------------------------------------- */
+
+/* rec_pidmapper_retarget - write the mapping to @path from now on (any thread). */
+void rec_pidmapper_retarget(struct fts_pidmapper *m, const char *path);
 
 /* ---- assemble.c ------------------------------------------------------------ */
 

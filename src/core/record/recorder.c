@@ -41,6 +41,8 @@ struct fts_recorder {
 	struct rec_top *top;
 	struct fts_record_top top_last;  /* the top when it was stopped */
 	struct fts_pidmapper *mapper;
+	struct rec_place *out_place;  /* the output's directory, watched */
+	struct rec_place *map_place;  /* the pid mapping's (follows out_place when the same) */
 	int reserve_fd;
 	uint64_t t0_ns;
 	int64_t clock_rt, clock_raw;  /* the opening clock marker */
@@ -135,25 +137,26 @@ static int check_output(const char *path, int need_space, struct fts_err *err)
 	return 0;
 }
 
-/* Whether an error means "the native backend cannot work on this machine". */
-static int native_unavailable(int rc)
-{
-	return rc == -ENOTSUP || rc == -ENOENT || rc == -EROFS || rc == -EACCES || rc == -ENODEV;
-}
-
 static int reader_nice(const struct fts_record_opts *o)
 {
 	return o->reader_nice ? o->reader_nice : REC_READER_NICE;
 }
 
-static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, struct fts_err *err)
+/*
+ * *@unavailable: the error means the native backend cannot work on this
+ * machine (no private instances, no mono_raw clock); any other error (a
+ * write refused, no memory for the buffers, ...) is the capture's, and AUTO
+ * must say it rather than try trace-cmd.
+ */
+static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, int *unavailable,
+			struct fts_err *err)
 {
 	int rc;
 
 	/* Any run repairs what killed runs left: their instances and trace-cmd's global state. */
 	rec_instance_sweep(r->tracing_dir);
 	rec_tracecmd_repair();
-	rc = rec_instance_create(r->tracing_dir, set, r->o.bf_size_kb, &r->ev, &r->in, err);
+	rc = rec_instance_create(r->tracing_dir, set, r->o.bf_size_kb, &r->ev, &r->in, unavailable, err);
 	if (!rc)
 		rc = rec_stream_open(r->in, set, r->output, r->o.bf_size_kb < 2048, &r->st, err);
 	if (rc)
@@ -209,6 +212,8 @@ static void free_recorder(struct fts_recorder *r)
 		rec_tracecmd_stop(r->tc, NULL);
 	if (r->reserve_fd >= 0)
 		close(r->reserve_fd);
+	rec_place_free(r->map_place);
+	rec_place_free(r->out_place);
 	rec_events_free(&r->ev);
 	free(r);
 }
@@ -217,13 +222,13 @@ static void free_recorder(struct fts_recorder *r)
 static int start_backend(struct fts_recorder *r, const struct fts_cpuset *set, struct fts_err *err)
 {
 	struct fts_err nerr = { 0 };
-	int rc;
+	int rc, unavailable = 0;
 
 	if (r->o.backend == FTS_BACKEND_TRACE_CMD)
 		return start_tracecmd(r, set, err);
 	r->backend = "tracefs";
-	rc = start_native(r, set, &nerr);
-	if (!rc || r->o.backend != FTS_BACKEND_AUTO || !native_unavailable(rc)) {
+	rc = start_native(r, set, &unavailable, &nerr);
+	if (!rc || r->o.backend != FTS_BACKEND_AUTO || !unavailable) {
 		if (rc && err)
 			*err = nerr;
 		return rc;
@@ -272,9 +277,15 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 	if (!rc)
 		rc = rec_cpus_resolve(o->cpus, &set, err);
 	if (!rc)
+		rc = fts_record_mem_check(r->o.bf_size_kb, fts_cpuset_count(&set), o->live_top, NULL, NULL, err);
+	if (!rc)
 		rc = check_output(r->output, 1, err);
 	if (!rc && o->nspid)
 		rc = check_output(r->pid_mapping, 0, err);
+	if (!rc)
+		rc = rec_place_open(r->output, &o->owner, NULL, &r->out_place, err);
+	if (!rc && o->nspid)
+		rc = rec_place_open(r->pid_mapping, &o->owner, r->out_place, &r->map_place, err);
 	if (!rc)
 		rc = rec_events_select(&r->o, r->tracing_dir, &r->ev, err);
 	r->o.exclude = NULL;   /* the caller's string: the selection holds what it meant */
@@ -295,6 +306,37 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 	return 0;
 }
 
+/*
+ * The output's directory removed or renamed: say where the capture goes now
+ * and send the pid mapping's rewrites there too. The native streams do not
+ * care; trace-cmd keeps its files in that directory by name, so it stops.
+ */
+static void watch_places(struct fts_recorder *r, struct fts_record_health *h, int force)
+{
+	char path[PATH_MAX], note[512];
+	size_t l;
+
+	h->output_moved = rec_place_poll(r->out_place, force);
+	if (r->map_place)
+		h->output_moved += rec_place_poll(r->map_place, force);
+	if (!h->output_moved)
+		return;
+	rec_place_note(r->out_place, h->output_note, sizeof(h->output_note));
+	if (r->map_place) {
+		if (rec_place_target(r->map_place, path, sizeof(path)) >= 0 && r->mapper)
+			rec_pidmapper_retarget(r->mapper, path);
+		rec_place_note(r->map_place, note, sizeof(note));
+		l = strlen(h->output_note);
+		if (note[0])
+			snprintf(h->output_note + l, sizeof(h->output_note) - l, "%s%s", l ? "; " : "", note);
+	}
+	if (r->tc && h->output_note[0] && !h->failed) {
+		h->failed = 1;
+		snprintf(h->failure, sizeof(h->failure), "%.120s; trace-cmd keeps its files there by name, "
+			 "so its capture may be lost", h->output_note);
+	}
+}
+
 int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
 {
 	int rc = 0;
@@ -312,6 +354,7 @@ int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
 	else
 		h->top = r->top_last;
 	h->backend = r->backend;
+	watch_places(r, h, 0);
 	snprintf(h->skipped_events, sizeof(h->skipped_events), "%s", r->ev.missing);
 	snprintf(h->fallback, sizeof(h->fallback), "%s", r->fallback);
 	return rc;
@@ -559,6 +602,24 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 	return rc;
 }
 
+/* The last look before writing: the output and the mapping go where the places say. */
+static void relocate(struct fts_recorder *r)
+{
+	char path[PATH_MAX];
+
+	rec_place_poll(r->out_place, 1);
+	if (rec_place_target(r->out_place, path, sizeof(path)) == 1)
+		memcpy(r->output, path, sizeof(r->output));
+	if (r->map_place) {
+		rec_place_poll(r->map_place, 1);
+		if (rec_place_target(r->map_place, path, sizeof(path)) == 1) {
+			memcpy(r->pid_mapping, path, sizeof(r->pid_mapping));
+			if (r->mapper)
+				rec_pidmapper_retarget(r->mapper, path);
+		}
+	}
+}
+
 int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode mode,
 			     fts_record_progress_fn progress, void *arg,
 			     struct fts_record_summary *sum, struct fts_err *err)
@@ -571,6 +632,7 @@ int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode m
 		memset(sum, 0, sizeof(*sum));
 	if (!r)
 		return fts_err_set(err, -EINVAL, "no recorder");
+	relocate(r);
 	if (r->tc) {
 		if (sum) {
 			(void)fts_record_health(r, &sum->health);

@@ -74,6 +74,7 @@ struct fts_record_state {
 	double write_rate;             /* bytes/s, over the last second */
 	uint64_t bytes_at;
 	uint64_t lost_seen;            /* lost in the last snapshot we showed */
+	int moved_seen;                /* output_moved said so far */
 	unsigned suspends_seen;        /* s->suspends when the capture started */
 	uint64_t stopped_seen;         /* h.lost_stopped when the last loss was said */
 	int confirm_quit;
@@ -668,6 +669,8 @@ static unsigned stop_done(struct fts_session *s)
 	snprintf(s->last_capture, sizeof(s->last_capture), "%s", sum->output);
 	s->msg[0] = 0;
 	fts_saved_take(s, sum, s->rec_opts.bf_size_kb ? s->rec_opts.bf_size_kb : 40960);
+	if (sum->health.output_moved)
+		fts_session_say(s, 1, "saved elsewhere than asked: %s", sum->health.output_note);
 	fts_record_summary_release(sum);
 	s->next = FTS_SCR_SAVED;
 	return FTS_RX_GOTO | FTS_RX_REDRAW;
@@ -739,6 +742,10 @@ static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 		st->lost_seen = h->lost;
 		st->stopped_seen = h->lost_stopped;
 	}
+	/* the output's directory removed or renamed: said at once, the capture goes on */
+	if (h->output_moved != st->moved_seen && h->output_note[0] && !h->failed)
+		fts_session_say(s, 1, "%s; recording goes on", h->output_note);
+	st->moved_seen = h->output_moved;
 	if (h->failed)
 		fts_session_say(s, 1, "%s; stopping and saving what was recorded", h->failure);
 	if (h->failed || h->done)

@@ -157,7 +157,7 @@ static int setup_first(struct fts_session *s, struct fts_setup_state *st)
 	}
 	st->ev_cur = -1;
 	fts_cpustat_read(s->mach->proc_stat, &st->prev);
-	fts_meminfo_available(s->mach->proc_meminfo, &st->avail_mem);
+	(void)fts_record_mem_available(s->mach->proc_meminfo, &st->avail_mem);
 	st->ready = 1;
 	return 0;
 }
@@ -575,15 +575,34 @@ static void draw_options(const struct fts_session *s, struct fts_grid *g, int *y
 	}
 }
 
+/*
+ * The recorder's memory rule (fts_record_mem_max_kb): 0 when the choice fits
+ * or MemAvailable is unknown, else the largest per-CPU buffer that does (or
+ * -1: none does).
+ */
+static long mem_refused(const struct fts_setup_state *st)
+{
+	int n = fts_setup_selected(&st->m), top = st->m.live_top && st->m.sched && native(st);
+	unsigned fit = st->avail_mem && n ? fts_record_mem_max_kb(st->avail_mem, n, top) : FTS_BUFFER_MAX_KB;
+
+	if (st->m.bf_kb <= fit)
+		return 0;
+	return fit ? (long)fit : -1;
+}
+
 /* What will happen: the memory check, the instance, the file written. */
 static void draw_happen(const struct fts_session *s, struct fts_grid *g, int *y, int maxy)
 {
 	const struct fts_setup_state *st = s->setup;
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
 	int abs = st->m.output[0] == '/';
+	long fit = mem_refused(st);
 
-	if (fts_setup_mem_bytes(&st->m) > st->avail_mem && st->avail_mem)
-		fts_grid_text(g, 1, (*y)++, g->w - 1, "The buffers need more memory than is available: lower the buffer or the CPUs",
+	if (fit > 0)
+		fts_grid_printf(g, 1, (*y)++, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR),
+				"The buffers need more than 7/8 of the memory available: at most %ld KB per CPU fits", fit);
+	else if (fit < 0)
+		fts_grid_text(g, 1, (*y)++, g->w - 1, "The buffers need more memory than is available: record fewer CPUs",
 			      fts_theme_style(&s->theme, FTS_R_ERROR));
 	else if (native(st))
 		fts_grid_text(g, 1, (*y)++, g->w - 1, "A private tracefs instance records: no global tracing setting changes.", dim);
@@ -674,7 +693,7 @@ static unsigned tick(struct fts_session *s)
 		st->m.util[i] = fts_cpustat_util(&st->prev, &cur, st->m.cpu[i]);
 	fts_cpustat_free(&st->prev);
 	st->prev = cur;
-	fts_meminfo_available(s->mach->proc_meminfo, &st->avail_mem);
+	(void)fts_record_mem_available(s->mach->proc_meminfo, &st->avail_mem);
 	return FTS_RX_REDRAW;
 }
 
@@ -876,8 +895,13 @@ static unsigned start_recording(struct fts_session *s)
 		fts_session_say(s, 1, "no event group selected: choose sched, irq or futex");
 		return FTS_RX_REDRAW;
 	}
-	if (st->avail_mem && fts_setup_mem_bytes(&st->m) > st->avail_mem) {
-		fts_session_say(s, 1, "the buffers need more memory than is available; lower the buffer size");
+	if (mem_refused(st) > 0) {
+		fts_session_say(s, 1, "the buffers need more than 7/8 of the memory available: at most %ld KB per CPU "
+				"fits (Buffer: Enter sets it)", mem_refused(st));
+		return FTS_RX_REDRAW;
+	}
+	if (mem_refused(st) < 0) {
+		fts_session_say(s, 1, "the buffers need more memory than is available: record fewer CPUs");
 		return FTS_RX_REDRAW;
 	}
 	fill_opts(s, st->m.output);

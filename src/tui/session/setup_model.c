@@ -2,7 +2,7 @@
 /*
  * setup_model.c - the setup screen's choices and the numbers shown beside
  * them. Pure functions over plain arrays so tests can feed their own
- * /proc/stat and /proc/meminfo.
+ * /proc/stat and /proc/meminfo (read by fts_record_mem_available).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -80,27 +80,6 @@ double fts_cpustat_util(const struct fts_cpustat *a, const struct fts_cpustat *b
 	return db > dt ? 1.0 : (double)db / (double)dt;
 }
 
-int fts_meminfo_available(const char *path, uint64_t *bytes)
-{
-	char line[256];
-	FILE *f = fopen(path, "re");
-	int rc = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long kb;
-
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
-			*bytes = (uint64_t)kb * 1024u;
-			rc = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return rc;
-}
-
 void fts_setup_free(struct fts_setup *s)
 {
 	free(s->cpu);
@@ -152,6 +131,7 @@ int fts_setup_init(struct fts_setup *s, const struct fts_record_caps *caps,
 	s->live_top = 1;
 	s->backend = preset->backend;
 	snprintf(s->exclude, sizeof(s->exclude), "%s", preset->exclude ? preset->exclude : "");
+	s->reader_nice = preset->reader_nice;
 	if (preset->cpus && *preset->cpus)
 		return fts_setup_select_list(s, preset->cpus, err);
 	return 0;
@@ -293,6 +273,7 @@ void fts_setup_opts(const struct fts_setup *s, struct fts_record_opts *o, char *
 	o->live_top = s->live_top && s->sched;
 	o->duration_s = (double)s->duration_s;
 	o->exclude = s->exclude[0] ? s->exclude : NULL;
+	o->reader_nice = s->reader_nice;
 }
 
 const char *fts_shell_quote(const char *s, char *buf, size_t len)
@@ -382,6 +363,8 @@ const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 					fts_shell_quote(s->pid_mapping, out, sizeof(out)));
 	if (s->live_top && s->sched && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --live_top");
+	if (s->reader_nice && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --reader_nice %d", s->reader_nice);
 	if (strcmp(s->output, "trace.dat") && off < len)
 		snprintf(buf + off, len - off, " -o %s", fts_shell_quote(s->output, out, sizeof(out)));
 	return buf;

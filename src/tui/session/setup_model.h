@@ -45,15 +45,6 @@ void fts_cpustat_free(struct fts_cpustat *st);
  */
 double fts_cpustat_util(const struct fts_cpustat *a, const struct fts_cpustat *b, int cpu);
 
-/**
- * fts_meminfo_available - MemAvailable of a /proc/meminfo file, in bytes
- * @path: "/proc/meminfo"
- * @bytes: filled
- *
- * Returns 0, or a negative errno (-ENOENT when the line is missing).
- */
-int fts_meminfo_available(const char *path, uint64_t *bytes);
-
 struct fts_setup {
 	int ncpus;
 	int *cpu;                /* online CPU numbers, ascending */
@@ -70,6 +61,7 @@ struct fts_setup {
 	int live_top;            /* the recorder decodes pages for the live top (needs sched) */
 	enum fts_record_backend backend;
 	char exclude[1024];      /* events of the chosen groups left out: "sched/sched_stat_runtime,..." */
+	int reader_nice;         /* the readers' nice, -20..-1; 0: the recorder's default (no row: a record flag) */
 };
 
 /**
