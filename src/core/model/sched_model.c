@@ -21,6 +21,7 @@
  * slices share their boundary exactly.
  */
 #include "ftscope/sched_model.h"
+#include "kit/kit.h"
 #include "ftscope/loss.h"
 
 #include "core/util/cpuset.h"
@@ -1340,7 +1341,7 @@ static int on_lost(struct fts_model *m, const struct fts_event *ev)
 	uint64_t hole_from = c->last_ts, hole_ns = 0;
 	int rc;
 
-	m->st.lost_events += ev->u.lost.count;
+	m->st.lost_events = fts__sat_add(m->st.lost_events, ev->u.lost.count);
 	m->st.irq_unmatched_entry += (uint64_t)c->nirq;
 	c->nirq = 0;
 	memset(c->softirq_ts, 0, sizeof(c->softirq_ts));
