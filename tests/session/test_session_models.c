@@ -460,7 +460,8 @@ static long long db_count(const char *db, const char *table)
 	long long v = -1;
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "sqlite3 '%s' 'select count(*) from %s' 2>/dev/null", db, table);
+	assert_true((size_t)snprintf(cmd, sizeof(cmd), "sqlite3 '%s' 'select count(*) from %s' 2>/dev/null", db,
+				     table) < sizeof(cmd));
 	f = popen(cmd, "r");
 	assert_non_null(f);
 	if (fscanf(f, "%lld", &v) != 1)
