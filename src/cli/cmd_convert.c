@@ -376,6 +376,15 @@ static void print_written(const struct fts_pipeline_result *r)
 		line("          %llu items in all", (unsigned long long)r->items);
 }
 
+/* Options the read-back input made moot, said rather than ignored. */
+static void print_moot(const struct fts_convert_opts *o, const struct fts_pipeline_result *r)
+{
+	if (r->input_kind == FTS_PIPE_TRACE || !r->model.cs_markers || (o->cs_rows && !o->with_summary))
+		return;
+	line("note      %s does not remove what the input already holds: its %llu context-switch marker rows were copied (cpu -1 rows in Insight's summary)",
+	     o->with_summary ? "--with_summary" : "--no_cs_rows", (unsigned long long)r->model.cs_markers);
+}
+
 static void print_summary(const struct fts_convert_opts *o, const struct fts_pipeline_result *r)
 {
 	const struct fts_model_stats *m = &r->model;
@@ -387,6 +396,7 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_pip
 		line("pids      %u of %u mapping entries map to container pids", r->pidmap_mapped,
 		       r->pidmap_entries);
 	print_written(r);
+	print_moot(o, r);
 	if (m->cpu_out_of_range)
 		line("warning   %llu event%s on a CPU numbered below 0 or from %d on: dropped",
 		     (unsigned long long)m->cpu_out_of_range, m->cpu_out_of_range == 1 ? "" : "s",

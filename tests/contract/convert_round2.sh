@@ -117,6 +117,11 @@ for in in ftrace_data.db ftrace_data.json; do
 	[ $? -eq 2 ] && pass "$in with a map: exit 2 (bad arguments)" || bad "$in with a map: not exit 2"
 done
 [ -z "$(ls -A "$O")" ] && pass "refused read-back runs leave nothing" || bad "left: $(ls -A "$O")"
+markers=$(sqlite3 "$WORK/x/ftrace_data.db" "SELECT count(*) FROM slice WHERE json_extract(args, '$.cpu') = '-1'")
+expect_ok "a DB with --no_cs_rows" "$FTSCOPE" convert -i "$WORK/x/ftrace_data.db" -o "$O/ftrace_data2.db" --no_cs_rows
+grep -q "note      --no_cs_rows does not remove what the input already holds: its $markers context-switch marker rows were copied" "$WORK/last.out" &&
+	pass "--no_cs_rows on a DB: said that its $markers markers stay" || { bad "--no_cs_rows note"; cat "$WORK/last.out"; }
+rm -f "$O"/*
 expect_ok "a DB named ftrace_data_2.db" "$FTSCOPE" convert -i "$S/sample.dat" -o "$O/ftrace_data_2.db"
 grep -q "only recognises DBs named ftrace_data.db or ftrace_data<digits>.db; 'ftrace_data_2.db'" "$WORK/last.out" &&
 	pass "the name note states the rule applied" || { bad "name note"; cat "$WORK/last.out"; }

@@ -289,13 +289,14 @@ static void visit(struct walk_ctx *w, int dfd, const char *dir, const char *name
 		add_card(w, dfd, dir, suffix);
 		return;
 	}
+	/* what is neither a directory, a card's file nor a link to a directory is no concern */
 	if (!suffix && !S_ISDIR(sb.st_mode) &&
 	    !(S_ISLNK(sb.st_mode) && fstatat(dfd, name, &tb, 0) == 0 && S_ISDIR(tb.st_mode)))
 		return;
 	path = join(w, dir, name);
 	if (!path)
 		return;
-	if (suffix) {
+	if (suffix && !S_ISDIR(sb.st_mode)) {
 		w->hard = 1;
 		note(w, "%s: is not a regular file (symbolic links are not followed)", path);
 	} else if (S_ISLNK(sb.st_mode)) {
