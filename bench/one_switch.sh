@@ -9,8 +9,9 @@
 #     stats       ftscope stats FILE --top 5          (the statistics sink)
 #     json        ftscope convert FILE -> ftrace_data.json
 #     stats-json  ftscope stats ftrace_data.json      (its N lanes read back)
-#   and prints N, case, wall seconds, us per task, peak RSS (KB) and bytes per
-#   task above the smallest run's RSS. Figures only, not pass/fail (a failed
+#   and prints N, case, wall seconds, CPU seconds (user + sys: steadier than
+#   wall on a shared machine), CPU us per task, peak RSS (KB) and bytes per
+#   task above the smallest N's RSS. Figures only, not pass/fail (a failed
 #   run exits non-zero).
 # How: bench/one_switch.sh [N...]     env: FTSCOPE (default build/ftscope),
 #      CASES ("stats json stats-json"), KEEP=1 keeps the inputs
@@ -24,18 +25,18 @@ DIR=$(mktemp -d /tmp/ftscope-oneswitch.XXXXXX)
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$DIR"' EXIT
 [ $# -gt 0 ] || set -- 100000 300000 1000000
 echo "ftscope: $FTSCOPE; $(nproc) CPUs, $(date -u +%FT%TZ)"
-printf '%-8s %-10s %9s %9s %11s %13s\n' tasks case seconds us/task peakRSS_KB bytes/task
+printf '%-8s %-10s %9s %9s %9s %11s %11s\n' tasks case wall_s cpu_s cpu_us/task peakRSS_KB bytes/task
 declare -A base
 run() { # n case args...
-	local n=$1 c=$2 sec rss; shift 2
-	/usr/bin/time -f '%e %M' -o "$DIR/time" "$FTSCOPE" "$@" > "$DIR/out" 2> "$DIR/err" ||
+	local n=$1 c=$2 sec usr sys rss; shift 2
+	/usr/bin/time -f '%e %U %S %M' -o "$DIR/time" "$FTSCOPE" "$@" > "$DIR/out" 2> "$DIR/err" ||
 		{ echo "$c ($n): failed" >&2; tail -3 "$DIR/err" >&2; exit 1; }
-	read -r sec rss < <(tail -1 "$DIR/time")
+	read -r sec usr sys rss < <(tail -1 "$DIR/time")
 	[ -n "${base[$c]:-}" ] || base[$c]="$n $rss"
-	awk -v n="$n" -v c="$c" -v s="$sec" -v r="$rss" -v b="${base[$c]}" 'BEGIN {
+	awk -v n="$n" -v c="$c" -v s="$sec" -v u="$usr" -v y="$sys" -v r="$rss" -v b="${base[$c]}" 'BEGIN {
 		split(b, x, " "); per = "-"
 		if (n > x[1]) per = sprintf("%.0f", (r - x[2]) * 1024 / (n - x[1]))
-		printf "%-8d %-10s %9.2f %9.2f %11d %13s\n", n, c, s, s * 1e6 / n, r, per }'
+		printf "%-8d %-10s %9.2f %9.2f %11.2f %11d %11s\n", n, c, s, u + y, (u + y) * 1e6 / n, r, per }'
 }
 for n in "$@"; do
 	awk -v n="$n" 'BEGIN {
