@@ -18,8 +18,9 @@ bad() { echo "FAIL $*"; fail=1; }
 
 # a directory whose path with its '/' is 4084 bytes: trace.dat fits in 4095, ftrace_data.db does not
 deep=$work
-while [ $(( ${#deep} + 1 + 200 + 1 )) -le 4084 ]; do deep=$deep/$(printf 'd%.0s' $(seq 200)); done
-deep=$deep/$(printf 'e%.0s' $(seq $(( 4084 - ${#deep} - 2 ))))
+# 200-byte components, then a last one of 10 to 210 bytes that makes it exact
+while [ $(( ${#deep} + 201 + 11 )) -le 4083 ]; do deep=$deep/$(printf 'd%.0s' $(seq 200)); done
+deep=$deep/$(printf 'e%.0s' $(seq $(( 4082 - ${#deep} ))))
 mkdir -p "$deep"
 [ $(( ${#deep} + 1 )) -eq 4084 ] || bad "the deep directory is $(( ${#deep} + 1 )) bytes, not 4084"
 cp "$src/assets/sample/sample.dat" "$deep/trace.dat"
