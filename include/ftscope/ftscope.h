@@ -64,7 +64,8 @@ struct fts_convert_opts {
 /**
  * fts_convert - read a trace, run the sched model and write one DB or JSON file
  * @opts: input, output, format, maps; @opts->input may also be an ftrace DB or
- *        our JSON, which is read back and rewritten (see fts_pipeline_run)
+ *        our JSON, which is read back and rewritten (see fts_pipeline_run);
+ *        what fts_convert_check refuses is refused first
  * @res: may be NULL; filled as by fts_pipeline_run (counters and the item
  *       span for a summary), also on error
  * @err: filled on error
@@ -78,6 +79,22 @@ struct fts_convert_opts {
  */
 FTS_API int fts_convert(const struct fts_convert_opts *opts, struct fts_pipeline_result *res,
 		struct fts_err *err);
+
+/**
+ * fts_convert_check - what fts_convert refuses before it reads anything
+ * @opts: as for fts_convert
+ * @err: filled when refused
+ *
+ * Refused: an output that is the input or the pid mapping file (the same
+ * file by device and inode, whatever the path's spelling, a hard link or a
+ * symlinked directory), the summary tables with JSON, and profiling data or
+ * a pid mapping with a DB or JSON input (its times and pids were fixed when
+ * it was written). fts_convert calls it first; a front end calls it to tell
+ * a bad choice from a failed run.
+ *
+ * Returns 0, -EEXIST (output is an input) or -EINVAL.
+ */
+FTS_API int fts_convert_check(const struct fts_convert_opts *opts, struct fts_err *err);
 
 #ifdef __cplusplus
 }

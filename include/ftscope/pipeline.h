@@ -169,7 +169,10 @@ struct fts_pipeline_result {
 	uint32_t pidmap_entries;     /* entries in the pid mapping file */
 	uint32_t pidmap_mapped;      /* of which map to another pid */
 	double seconds;
-	/* what @opts->input turned out to be (read back: no read/model counters) */
+	/*
+	 * what @opts->input turned out to be; read back: no read counters, and
+	 * of the model counters only the lanes and items by kind
+	 */
 	enum fts_pipeline_input input_kind;
 	uint64_t rows;               /* DB/JSON: rows read back */
 	uint64_t items;              /* lane items handed to the sinks */

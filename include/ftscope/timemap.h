@@ -6,7 +6,9 @@
  * With Ascend profiling data, every card's start_info/end_info below the
  * given directory is read: out = ts - clockMonotonicRaw + collectionTimeBegin
  * * 1000 (Unix-epoch ns, the time base Insight aligns on), and the window is
- * the union of the cards' [start, end]. Without it, a clock pair stored by
+ * the union of the cards' [start, end]; the earliest card anchors the time
+ * base. A key given twice with different values in a card's file refuses
+ * the alignment (JSON readers disagree on which one counts). Without it, a clock pair stored by
  * the recorder places the trace on the epoch; otherwise times stay raw.
  */
 #ifndef FTS_TIMEMAP_H
@@ -42,10 +44,12 @@ struct fts_timemap {
 	int64_t offset;          /* out = ts + offset */
 	int has_window;
 	uint64_t lo, hi;         /* window in trace-clock ns, inclusive */
-	int ncards;
+	int ncards;              /* cards listed in @cards: the first FTS_TIMEMAP_MAX_CARDS */
 	struct fts_card cards[FTS_TIMEMAP_MAX_CARDS];
 	int64_t offset_spread;   /* max - min card offset, ns */
-	int skipped_cards;       /* start_info without end_info, or unreadable */
+	int skipped_cards;       /* start_info without an end_info beside it (not written yet) */
+	int cards_total;         /* every card found: all set the window, the anchor and the spread */
+	int64_t offset_min;      /* the smallest card offset (the largest: + offset_spread) */
 };
 
 /**
@@ -57,9 +61,11 @@ FTS_API void fts_timemap_raw(struct fts_timemap *tm);
 /**
  * fts_timemap_from_profiling - align with Ascend profiling data
  * @dir: the profiling directory; every start_info/end_info pair below it
- *       is read, without following symlinks
+ *       is read, without following symlinks, and every pair is used
  * @tm: filled with the mapping and the union window of the cards
- * @err: filled when @dir is missing, holds no pair, or a card's files are wrong
+ * @err: filled when @dir is missing, holds no pair, or a card's files are
+ *       wrong; also when a directory below it cannot be read, is a symlink,
+ *       or lies more than 12 levels down (a card there could not be used)
  *
  * Returns 0 or a negative errno.
  */

@@ -142,8 +142,8 @@ static char *summary_json(const struct fts_conv *h, const char *output, enum fts
 	api_jw_kstr(&w, "lost_text", r->loss.any ? r->loss.text : "none");
 	api_jw_ku64(&w, "no_data_ns", r->loss.nodata_ns);
 	api_jw_ku64(&w, "overwritten", r->read.overwritten);
-	api_jw_kbool(&w, "aligned", r->time.ncards > 0);
-	api_jw_ki64(&w, "cards", r->time.ncards);
+	api_jw_kbool(&w, "aligned", r->time.cards_total > 0);
+	api_jw_ki64(&w, "cards", r->time.cards_total);
 	api_jw_ku64(&w, "pidmap_entries", r->pidmap_entries);
 	api_jw_ku64(&w, "pidmap_mapped", r->pidmap_mapped);
 	api_jw_close(&w, '}');

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "kit/kit.h"
@@ -52,8 +53,9 @@ static void usage(FILE *f)
 "  -i, --input FILE           trace to convert (default: trace.dat; if it is\n"
 "                             missing, trace.txt; if both exist, the newer)\n"
 "  -o, --output FILE          output (default: ftrace_data.db, or ftrace_data.json\n"
-"                             with --format json); Insight imports DBs named\n"
-"                             ftrace_data[0-9]*.db only (ftrace_data2.db)\n"
+"                             with --format json); Insight imports a DB only\n"
+"                             when named ftrace_data.db or ftrace_data<digits>.db\n"
+"                             (ftrace_data2.db); never the input itself\n"
 "  -f, --format db|json       output format (default: from the --output suffix,\n"
 "                             else db); the suffix must match (.db / .json)\n"
 "  -p, --profiling_data DIR   Ascend profiling output (*_ascend_pt, or a parent\n"
@@ -287,15 +289,20 @@ static void line(const char *fmt, ...)
 	putchar('\n');
 }
 
-static void print_summary(const struct fts_convert_opts *o, const struct fts_pipeline_result *r)
+/* What was read: a trace's events by type, or the rows of a DB/JSON read back. */
+static void print_input(const struct fts_convert_opts *o, const struct fts_pipeline_result *r)
 {
 	const struct fts_read_stats *rd = &r->read;
-	const struct fts_model_stats *m = &r->model;
-	uint64_t cpu_items = m->cpu_slices + m->switch_markers + m->irq_slices + m->softirq_slices +
-			     m->lost_markers;
-	uint64_t task_items = m->task_running + m->task_runnable + m->task_sleeping + m->cs_markers;
-	char nodata[32];
+	struct stat sb;
 
+	if (r->input_kind != FTS_PIPE_TRACE) {
+		line("input     %s (%s, read back, %.1f MB)", o->input,
+		     r->input_kind == FTS_PIPE_DB ? "ftrace DB" : "Chrome JSON",
+		     stat(o->input, &sb) ? 0.0 : (double)sb.st_size / 1e6);
+		line("read      %llu rows; times and pids as stored (no time or pid map applies)",
+		     (unsigned long long)r->rows);
+		return;
+	}
 	line("input     %s (%s, %.1f MB)", o->input, fts_input_format_name(r->input_format),
 	       (double)rd->bytes_total / 1e6);
 	printf("events    %llu:", (unsigned long long)rd->events);
@@ -311,19 +318,30 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_pip
 		line("          %llu lines not understood and skipped (first, line %llu: %s)",
 		       (unsigned long long)rd->skipped, (unsigned long long)rd->first_bad_line,
 		       rd->first_bad);
-	switch (r->time.base) {
+}
+
+static void print_time(const struct fts_pipeline_result *r)
+{
+	const struct fts_timemap *tm = &r->time;
+	const struct fts_model_stats *m = &r->model;
+
+	if (r->input_kind != FTS_PIPE_TRACE)
+		return;
+	switch (tm->base) {
 	case FTS_TIME_PROFILING:
-		line("time      aligned with %d profiling card%s, window %.6f s", r->time.ncards,
-		       r->time.ncards == 1 ? "" : "s",
-		       (double)(r->time.hi - r->time.lo) / 1e9);
-		for (int i = 0; i < r->time.ncards; i++)
-			line("          card %s", r->time.cards[i].dir);
-		if (r->time.offset_spread > 1000000)
+		line("time      aligned with %d profiling card%s, window %.6f s", tm->cards_total,
+		       tm->cards_total == 1 ? "" : "s", (double)(tm->hi - tm->lo) / 1e9);
+		for (int i = 0; i < tm->ncards; i++)
+			line("          card %s", tm->cards[i].dir);
+		if (tm->cards_total > tm->ncards)
+			line("          ... and %d more card%s (all used for the window)",
+			     tm->cards_total - tm->ncards, tm->cards_total - tm->ncards == 1 ? "" : "s");
+		if (tm->offset_spread > 1000000)
 			line("warning   the cards' clock offsets differ by %.3f ms; times follow the earliest card",
-			       (double)r->time.offset_spread / 1e6);
-		if (r->time.skipped_cards)
-			line("warning   %d start_info without a readable end_info ignored",
-			       r->time.skipped_cards);
+			       (double)tm->offset_spread / 1e6);
+		if (tm->skipped_cards)
+			line("warning   %d start_info without an end_info beside it ignored (profiling still running or killed?)",
+			       tm->skipped_cards);
 		line("          %llu events before the window, %llu after it (not shown)",
 		       (unsigned long long)m->before_window, (unsigned long long)m->after_window);
 		break;
@@ -334,9 +352,16 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_pip
 		line("time      raw CLOCK_MONOTONIC_RAW ns (no profiling data, no recorder clock pair)");
 		break;
 	}
-	if (o->pid_mapping)
-		line("pids      %u of %u mapping entries map to container pids", r->pidmap_mapped,
-		       r->pidmap_entries);
+}
+
+/* The lanes and items written, by kind (a read-back input counts them as it replays). */
+static void print_written(const struct fts_pipeline_result *r)
+{
+	const struct fts_model_stats *m = &r->model;
+	uint64_t cpu_items = m->cpu_slices + m->switch_markers + m->irq_slices + m->softirq_slices +
+			     m->lost_markers;
+	uint64_t task_items = m->task_running + m->task_runnable + m->task_sleeping + m->cs_markers;
+
 	line("written   CPU Scheduling: %u lanes, %llu items (%llu run slices, %llu sched_switch, %llu irq, %llu softirq, %llu lost-event markers)",
 	       m->cpu_lanes, (unsigned long long)cpu_items, (unsigned long long)m->cpu_slices,
 	       (unsigned long long)m->switch_markers, (unsigned long long)m->irq_slices,
@@ -344,8 +369,34 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_pip
 	line("          Process Scheduling: %u lanes, %llu items (%llu Running, %llu Runnable, %llu Sleeping)",
 	       m->task_lanes, (unsigned long long)task_items, (unsigned long long)m->task_running,
 	       (unsigned long long)m->task_runnable, (unsigned long long)m->task_sleeping);
-	line("          %llu tasks seen on %d CPUs, %llu migrations (Runnable slices carry migrated_from)",
-	     (unsigned long long)m->tasks_seen, rd->cpus, (unsigned long long)m->migrations);
+	if (r->input_kind == FTS_PIPE_TRACE)
+		line("          %llu tasks seen on %d CPUs, %llu migrations (Runnable slices carry migrated_from)",
+		     (unsigned long long)m->tasks_seen, r->read.cpus, (unsigned long long)m->migrations);
+	else
+		line("          %llu items in all", (unsigned long long)r->items);
+}
+
+/* Options the read-back input made moot, said rather than ignored. */
+static void print_moot(const struct fts_convert_opts *o, const struct fts_pipeline_result *r)
+{
+	if (r->input_kind == FTS_PIPE_TRACE || !r->model.cs_markers || (o->cs_rows && !o->with_summary))
+		return;
+	line("note      %s does not remove what the input already holds: its %llu context-switch marker rows were copied (cpu -1 rows in Insight's summary)",
+	     o->with_summary ? "--with_summary" : "--no_cs_rows", (unsigned long long)r->model.cs_markers);
+}
+
+static void print_summary(const struct fts_convert_opts *o, const struct fts_pipeline_result *r)
+{
+	const struct fts_model_stats *m = &r->model;
+	char nodata[32];
+
+	print_input(o, r);
+	print_time(r);
+	if (o->pid_mapping)
+		line("pids      %u of %u mapping entries map to container pids", r->pidmap_mapped,
+		       r->pidmap_entries);
+	print_written(r);
+	print_moot(o, r);
 	if (m->cpu_out_of_range)
 		line("warning   %llu event%s on a CPU numbered below 0 or from %d on: dropped",
 		     (unsigned long long)m->cpu_out_of_range, m->cpu_out_of_range == 1 ? "" : "s",
@@ -354,9 +405,9 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_pip
 		line("irq       %llu exits without entry, %llu entries without exit, %llu longer than 1 s: dropped",
 		       (unsigned long long)m->irq_unmatched_exit,
 		       (unsigned long long)m->irq_unmatched_entry, (unsigned long long)m->irq_too_long);
-	if (rd->overwritten)
+	if (r->read.overwritten)
 		line("warning   the ring buffer overwrote %llu older events before this text was copied (the capture keeps only its newest part); record with ftscope record, which streams to disk",
-		       (unsigned long long)rd->overwritten);
+		       (unsigned long long)r->read.overwritten);
 	if (r->loss.any) {
 		line("warning   the kernel lost %s in this capture (%llu drop point%s, marked 'lost events' on the CPU lanes)",
 		     r->loss.text, (unsigned long long)r->loss.drops, r->loss.drops == 1 ? "" : "s");
@@ -417,6 +468,10 @@ int fts_cmd_convert(int argc, char **argv)
 		check_insight_path(o.output);
 	if (!o.input)
 		o.input = default_input();
+	if (fts_convert_check(&o, &err)) {
+		fts_msg_err("convert", "%s", err.msg);
+		return 2;
+	}
 
 	fts_front_cleanup_on_signals();   /* a signal leaves no temp output behind */
 	cancel_on_signals();              /* SIGINT/SIGTERM: through the progress callback */

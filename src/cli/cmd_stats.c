@@ -703,6 +703,18 @@ static int get_args(int argc, char **argv, const char *input, struct stats_args 
 		fprintf(stderr, "' (see --help for the names)\n");
 		return 2;
 	}
+	if (a->cpu_list) {
+		/* a malformed list is a usage error (2), found before any reading */
+		struct fts_stats_opts so = { .cpu_list = a->cpu_list };
+		struct fts_err err = { 0 };
+		struct fts_stats *probe;
+
+		if (fts_stats_create(&so, &probe, &err)) {
+			fail("--cpu: ", &err);
+			return 2;
+		}
+		fts_stats_free(probe);
+	}
 	a->po.cs_rows = 0; /* markers carry no numbers */
 	a->po.probe_helper = fts_front_probe_helper();
 	return 0;

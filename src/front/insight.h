@@ -12,9 +12,11 @@
 
 /*
  * The name rule Insight's server applies to an ftrace DB, as messages state
- * it: "ftrace_data", any digits, ".db" (ftrace_data_kill.db is refused).
+ * it: "ftrace_data", then digits or nothing, then ".db" (ftrace_data_kill.db
+ * and ftrace_data2_x.db are refused). Spelled out: the glob
+ * "ftrace_data[0-9]*.db" reads as "a digit, then anything".
  */
-#define FTS_INSIGHT_DB_RULE "ftrace_data[0-9]*.db"
+#define FTS_INSIGHT_DB_RULE "ftrace_data.db or ftrace_data<digits>.db"
 
 /* The characters Insight's path check refuses, for messages. */
 #define FTS_INSIGHT_BAD_CHARS "\" ' % < > | & $ ; ` \\"

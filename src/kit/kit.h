@@ -29,6 +29,23 @@
 int fts__utf8_decode(const unsigned char *s, uint32_t *cp);
 
 /**
+ * fts__sat_add - @a + @b, or UINT64_MAX when the sum does not fit
+ * @a: a count
+ * @b: another
+ *
+ * Counts from a file (lost events, durations) can be anything up to
+ * UINT64_MAX; a total that wrapped would read as a small, wrong number.
+ *
+ * Returns the saturated sum.
+ */
+static inline uint64_t fts__sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/**
  * fts__clock_mono_ns - CLOCK_MONOTONIC in nanoseconds
  *
  * Returns the time, for intervals only (it has no epoch).

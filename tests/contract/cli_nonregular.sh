@@ -46,7 +46,7 @@ fast_fail "symlinked end_info" "end_info: is a symbolic link; not followed" "$FT
 # skipped and counted beside a usable one; alone it is an error naming it
 prof no_end; rm "$H/end_info"
 expect_ok "start_info without end_info beside a good card" "$FTSCOPE" convert --input "$S/sample.txt" --profiling_data "$WORK/no_end" --output "$O/ftrace_data.db"
-grep -q "1 start_info without a readable end_info ignored" "$WORK/last.out" && pass "the skipped card is reported" || bad "the skipped card is not reported"
+grep -q "1 start_info without an end_info beside it ignored" "$WORK/last.out" && pass "the skipped card is reported" || bad "the skipped card is not reported"
 rm -f "$O"/*
 rm -rf "$WORK/no_end_only"; mkdir -p "$WORK/no_end_only"; cp "$H/start_info" "$WORK/no_end_only/"
 fast_fail "start_info without end_info alone" "no_end_only/end_info: cannot open" "$FTSCOPE" convert --input "$S/sample.txt" --profiling_data "$WORK/no_end_only" --output "$O/ftrace_data.db"

@@ -133,11 +133,13 @@ static void test_symlink_not_followed(void **state)
 	    "{\"clockMonotonicRaw\": \"100\", \"collectionTimeBegin\": \"7\"}");
 	put("real/PROF_1/host/end_info", "{\"clockMonotonicRaw\": \"200\"}");
 	put("top/readme", "x");
+	put("linkdir/readme", "x");
 	snprintf(target, sizeof(target), "%s", at("real"));
-	assert_int_equal(symlink(target, at("top/link")), 0);
+	assert_int_equal(symlink(target, at("linkdir/link")), 0);
 	err.msg[0] = '\0';
-	assert_int_equal(fts_timemap_from_profiling(at("top"), &tm, &err), -ENOENT);
-	assert_non_null(strstr(err.msg, "no start_info/end_info pair"));
+	/* a symlinked directory is not followed, and not skipped without a word */
+	assert_int_equal(fts_timemap_from_profiling(at("linkdir"), &tm, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "linkdir/link: is a symbolic link to a directory, not followed"));
 	assert_int_equal(tm.ncards, 0);
 	/* a symlinked info file is not read either */
 	snprintf(target, sizeof(target), "%s", at("real/PROF_1/host/start_info"));
@@ -153,7 +155,7 @@ static void test_symlink_not_followed(void **state)
 	assert_non_null(strstr(err.msg, "own/end_info: is a symbolic link; not followed"));
 	assert_int_equal(tm.ncards, 0);
 	/* the directory given itself may be a symlink */
-	assert_int_equal(fts_timemap_from_profiling(at("top/link"), &tm, &err), 0);
+	assert_int_equal(fts_timemap_from_profiling(at("linkdir/link"), &tm, &err), 0);
 	assert_int_equal(tm.ncards, 1);
 	assert_true(tm.offset == 7000 - 100);
 }
@@ -288,6 +290,77 @@ static void test_clock_and_raw(void **state)
 	assert_int_equal(tm.skipped_cards, 0);
 }
 
+/* Every card counts, listed or not: 64 in one window, 36 in the next; the anchor is beyond the list. */
+static void test_hundred_cards(void **state)
+{
+	struct fts_err err = { 0 };
+	char rel[128], text[160];
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+	(void)state;
+	for (int i = 0; i < 100; i++) {
+		/* card 99 starts first: it anchors the time base, though not listed */
+		long long start = i < 64 ? 1000000 + i : i == 99 ? 500000 : 3000000 + i;
+		long long end = i < 64 ? 2000000 : 4000000;
+		long long begin_us = 1750000000000000ll + i * 7;
+		int64_t off = begin_us * 1000 - start;
+
+		lo = off < lo ? off : lo;
+		hi = off > hi ? off : hi;
+
+		snprintf(rel, sizeof(rel), "rank_%03d_ascend_pt/PROF_1/device_0/start_info", i);
+		snprintf(text, sizeof(text), "{\"clockMonotonicRaw\": %lld, \"collectionTimeBegin\": %lld}",
+			 start, begin_us);
+		put(rel, text);
+		snprintf(rel, sizeof(rel), "rank_%03d_ascend_pt/PROF_1/device_0/end_info", i);
+		snprintf(text, sizeof(text), "{\"clockMonotonicRaw\": %lld}", end);
+		put(rel, text);
+	}
+	assert_int_equal(fts_timemap_from_profiling(at(""), &tm, &err), 0);
+	assert_int_equal(tm.cards_total, 100);
+	assert_int_equal(tm.ncards, FTS_TIMEMAP_MAX_CARDS);
+	assert_int_equal(tm.skipped_cards, 0);
+	assert_true(tm.lo == 500000 && tm.hi == 4000000);
+	assert_true(tm.offset == (1750000000000000ll + 99 * 7) * 1000 - 500000);
+	assert_true(tm.offset_min == lo);
+	assert_true(tm.offset_spread == hi - lo);
+}
+
+/* A key twice: the same value is harmless, different values are refused. */
+static void test_duplicate_keys(void **state)
+{
+	int64_t mono, begin;
+	const char *s;
+
+	(void)state;
+	s = "{\"clockMonotonicRaw\": 5, \"clockMonotonicRaw\": 5, \"collectionTimeBegin\": 9}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, &begin), 0);
+	assert_true(mono == 5 && begin == 9);
+	s = "{\"clockMonotonicRaw\": 5, \"collectionTimeBegin\": 9, \"clockMonotonicRaw\": \"6\"}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, &begin), -EINVAL);
+	s = "{\"clockMonotonicRaw\": 5, \"collectionTimeBegin\": 9, \"collectionTimeBegin\": 8}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, &begin), -EINVAL);
+	s = "{\"clockMonotonicRaw\": 5, \"clockMonotonicRaw\": 6}";
+	assert_int_equal(fts_timemap_parse_info(s, strlen(s), &mono, NULL), -EINVAL);
+}
+
+/* A card more than 12 directories down is not skipped without a word. */
+static void test_too_deep(void **state)
+{
+	struct fts_err err = { 0 };
+	char rel[256] = "";
+
+	(void)state;
+	for (int i = 0; i < 13; i++)
+		strcat(rel, "d/");
+	strcat(rel, "start_info");
+	put(rel, "{\"clockMonotonicRaw\": 1, \"collectionTimeBegin\": 2}");
+	put("a_ascend_pt/host/start_info", "{\"clockMonotonicRaw\": 1, \"collectionTimeBegin\": 2}");
+	put("a_ascend_pt/host/end_info", "{\"clockMonotonicRaw\": 3}");
+	assert_int_equal(fts_timemap_from_profiling(at(""), &tm, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "more than 12 directory levels below"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +368,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_several_cards, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_not_followed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hundred_cards, setup, teardown),
+		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test_setup_teardown(test_too_deep, setup, teardown),
 		cmocka_unit_test(test_parse_info),
 		cmocka_unit_test(test_clock_and_raw),
 	};

@@ -43,6 +43,15 @@ int fts_lat_add(struct fts_lat *l, uint64_t v)
 	if (v > l->max || l->n == 0)
 		l->max = v;
 	if (l->n < LAT_EXACT) {
+		if (l->n == l->cap) {
+			uint32_t nc = l->cap ? l->cap * 2 : 2;
+			uint64_t *ne = realloc(l->exact, nc * sizeof(*ne));
+
+			if (!ne)
+				return -ENOMEM;
+			l->exact = ne;
+			l->cap = nc;
+		}
 		l->exact[l->n++] = v;
 		return 0;
 	}
@@ -52,6 +61,9 @@ int fts_lat_add(struct fts_lat *l, uint64_t v)
 			return -ENOMEM;
 		for (int i = 0; i < LAT_EXACT; i++)
 			l->hist[bucket_of(l->exact[i])]++;
+		free(l->exact);
+		l->exact = NULL;
+		l->cap = 0;
 	}
 	l->hist[bucket_of(v)]++;
 	l->n++;
@@ -97,6 +109,9 @@ uint64_t fts_lat_pct(struct fts_lat *l, double pct)
 
 void fts_lat_free(struct fts_lat *l)
 {
+	free(l->exact);
 	free(l->hist);
+	l->exact = NULL;
+	l->cap = 0;
 	l->hist = NULL;
 }

@@ -15,10 +15,15 @@
 
 #define LAT_EXACT 64
 
+/*
+ * One per task: most tasks have a few samples or none, so the exact samples
+ * are grown as they come (a task with none costs 40 bytes, not 536).
+ */
 struct fts_lat {
 	uint64_t n;
 	uint64_t max;
-	uint64_t exact[LAT_EXACT];  /* the first min(n, LAT_EXACT) samples */
+	uint64_t *exact;            /* the first min(n, LAT_EXACT) samples; freed into @hist */
+	uint32_t cap;               /* room in @exact */
 	uint32_t *hist;             /* NULL until n > LAT_EXACT */
 };
 
@@ -32,7 +37,7 @@ int fts_lat_add(struct fts_lat *l, uint64_t v);
  */
 uint64_t fts_lat_pct(struct fts_lat *l, double pct);
 
-/* fts_lat_free - release the histogram (the struct itself is the caller's). */
+/* fts_lat_free - release the samples and the histogram (the struct itself is the caller's). */
 void fts_lat_free(struct fts_lat *l);
 
 #endif

@@ -21,6 +21,7 @@
  * slices share their boundary exactly.
  */
 #include "ftscope/sched_model.h"
+#include "kit/kit.h"
 #include "ftscope/loss.h"
 
 #include "core/util/cpuset.h"
@@ -66,10 +67,16 @@ struct task {
 	const char *reason;       /* Runnable: "wakeup", "new", "preempted" */
 	char comm[FTS_COMM_MAX];
 	char sleep_state[FTS_STATE_MAX];
-	char waker[TID_MAX];      /* Runnable after a wakeup: who woke it ("comm:pid") */
-	char waker_comm[FTS_COMM_MAX]; /* ... and its lane key, for the wakeup link */
+	/*
+	 * Runnable after a wakeup: who woke it, (comm, host pid), the key of
+	 * its lane; after a preemption: who took the CPU. Comms are ids + 1 in
+	 * the model's @names (0: none), so a task costs bytes, not 224 of
+	 * strings (a million tasks are a million of these).
+	 */
+	uint32_t waker_comm;
 	int32_t waker_pid;        /* host pid; 0: idle or unknown (no link) */
-	char preempter[TID_MAX];  /* Runnable after a preemption: who took the CPU */
+	uint32_t preempter_comm;
+	int32_t preempter_pid;
 	uint32_t lent;            /* cached lane entry of (comm, pid), index + 1; 0: look up */
 };
 
@@ -128,6 +135,7 @@ struct fts_model {
 
 	/* task lanes: key (host pid, comm) -> strtab id == index into @lent */
 	struct fts_strtab lane_keys;
+	struct fts_strtab names;  /* comms of wakers and preempters (struct task) */
 	struct lane_ent *lent;
 	uint32_t nlent, caplent;
 	uint32_t nlanes;          /* all lanes, CPU and task: the next id */
@@ -210,6 +218,23 @@ static void fmt_tid(const struct fts_model *m, char *dst, const char *comm, int3
 	memcpy(dst, comm, n);
 	dst[n++] = ':';
 	fmt_i64(dst + n, fts_pidmap_lookup(m->opts.pm, host_pid));
+}
+
+/* @comm's id + 1 in m->names (0: out of memory). */
+static uint32_t name_id(struct fts_model *m, const char *comm)
+{
+	uint32_t id = fts_strtab_intern(&m->names, comm, strlen(comm));
+
+	return id == UINT32_MAX ? 0 : id + 1;
+}
+
+/* "comm:pid" of a waker or preempter (name_id), in the value scratch; "<idle>:0" for pid 0. */
+static const char *named_tid(struct fts_model *m, uint32_t comm, int32_t host_pid)
+{
+	char tid[TID_MAX];
+
+	fmt_tid(m, tid, host_pid == 0 ? "<idle>" : fts_strtab_get(&m->names, comm - 1), host_pid);
+	return vstr(m, tid);
 }
 
 static void arg(struct fts_item *it, const char *k, const char *v)
@@ -505,14 +530,14 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 		break;
 	case T_RUNNABLE:
 		arg(&it, "reason", t->reason ? t->reason : "unknown");
-		if (t->waker[0])
-			arg(&it, "waker", vstr(m, t->waker));
+		if (t->waker_comm)
+			arg(&it, "waker", named_tid(m, t->waker_comm, t->waker_pid));
 		if (t->target_cpu >= 0)
 			arg(&it, "target_cpu", vnum(m, t->target_cpu));
 		if (t->migrated_from >= 0)
 			arg(&it, "migrated_from", vnum(m, t->migrated_from));
-		if (t->preempter[0])
-			arg(&it, "preempted_by", vstr(m, t->preempter));
+		if (t->preempter_comm)
+			arg(&it, "preempted_by", named_tid(m, t->preempter_comm, t->preempter_pid));
 		if (t->reason && strcmp(t->reason, "preempted"))
 			arg(&it, "wakeup_latency_ns", vnum(m, (int64_t)(end - t->since)));
 		m->st.task_runnable++;
@@ -536,9 +561,9 @@ static void task_set(struct task *t, enum tstate s, uint64_t ts, int32_t cpu)
 	t->since = ts;
 	t->cpu = cpu;
 	if (s != T_RUNNABLE) {
-		t->waker[0] = '\0';
+		t->waker_comm = 0;
 		t->waker_pid = 0;
-		t->preempter[0] = '\0';
+		t->preempter_comm = 0;
 		t->reason = NULL;
 		t->target_cpu = -1;
 		t->migrated_from = -1;
@@ -785,7 +810,7 @@ static int emit_wakeup_link(struct fts_model *m, struct task *t, uint64_t run)
 	if (!m->sink->flow || !place(m, &from, t->since, t->since) || !place(m, &to, run, run) ||
 	    t->since < m->opts.tm->lo)
 		return 0;
-	w = lane_entry(m, t->waker_comm, t->waker_pid);
+	w = lane_entry(m, fts_strtab_get(&m->names, t->waker_comm - 1), t->waker_pid);
 	if (w == LANE_NONE)
 		return no_lane_memory(m);
 	tl = task_lane(m, t);
@@ -911,8 +936,10 @@ static int switch_out(struct fts_model *m, const struct fts_event *ev)
 	} else if (sw->prev_state[0] == 'R') {
 		task_set(t, T_RUNNABLE, ev->ts, ev->cpu);
 		t->reason = "preempted";
-		fmt_tid(m, t->preempter, sw->next_pid == 0 ? "<idle>" : sw->next_comm,
-			sw->next_pid);
+		t->preempter_comm = name_id(m, sw->next_comm);
+		t->preempter_pid = sw->next_pid;
+		if (!t->preempter_comm)
+			return fts_err_set(&m->err, -ENOMEM, "out of memory (names)");
 	} else {
 		task_set(t, T_SLEEPING, ev->ts, ev->cpu);
 		fts_copy_str(t->sleep_state, FTS_STATE_MAX, sw->prev_state, -1);
@@ -989,14 +1016,15 @@ static void event_task(const struct fts_model *m, const struct fts_event *ev, ch
 		fmt_tid(m, dst, ev->pid == 0 ? "<idle>" : ev->comm, ev->pid);
 }
 
-/* The waker's (comm, host pid), as event_task names it: the key of its task lane. */
-static void waker_key(const struct fts_model *m, const struct fts_event *ev, struct task *t)
+/* The waker's (comm, host pid), as event_task names it: the key of its task lane. 0 or -ENOMEM. */
+static int waker_key(struct fts_model *m, const struct fts_event *ev, struct task *t)
 {
 	const struct cpu *c = &m->cpus[ev->cpu];
 	int same = c->known && c->curr_pid == ev->pid;
 
 	t->waker_pid = same ? c->curr_pid : ev->pid;
-	fts_copy_str(t->waker_comm, FTS_COMM_MAX, same ? c->curr_comm : ev->comm, -1);
+	t->waker_comm = name_id(m, same ? c->curr_comm : ev->comm);
+	return t->waker_comm ? 0 : fts_err_set(&m->err, -ENOMEM, "out of memory (names)");
 }
 
 static int on_wake(struct fts_model *m, const struct fts_event *ev)
@@ -1026,9 +1054,7 @@ static int on_wake(struct fts_model *m, const struct fts_event *ev)
 	t->prio = w->prio;
 	t->target_cpu = w->target_cpu;
 	t->reason = ev->type == FTS_EV_WAKEUP_NEW ? "new" : "wakeup";
-	event_task(m, ev, t->waker);
-	waker_key(m, ev, t);
-	return 0;
+	return waker_key(m, ev, t);
 }
 
 static int on_migrate(struct fts_model *m, const struct fts_event *ev)
@@ -1340,7 +1366,7 @@ static int on_lost(struct fts_model *m, const struct fts_event *ev)
 	uint64_t hole_from = c->last_ts, hole_ns = 0;
 	int rc;
 
-	m->st.lost_events += ev->u.lost.count;
+	m->st.lost_events = fts__sat_add(m->st.lost_events, ev->u.lost.count);
 	m->st.irq_unmatched_entry += (uint64_t)c->nirq;
 	c->nirq = 0;
 	memset(c->softirq_ts, 0, sizeof(c->softirq_ts));
@@ -1529,6 +1555,7 @@ int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	fts_inthash_init(&m->tasks);
 	fts_strtab_init(&m->lane_keys);
+	fts_strtab_init(&m->names);
 	m->opts = *opts;
 	m->sink = sink;
 	*out = m;
@@ -1568,6 +1595,7 @@ void fts_model_free(struct fts_model *m)
 		free((struct task *)(uintptr_t)v);
 	fts_inthash_free(&m->tasks);
 	fts_strtab_free(&m->lane_keys);
+	fts_strtab_free(&m->names);
 	free(m->lent);
 	free(m->cpus);
 	free(m);

@@ -14,6 +14,7 @@
 
 #include "core/util/file_util.h"
 
+/* a card sits 3 levels below the parent of the *_ascend_pt directories */
 #define MAX_DEPTH 12
 #define INFO_MAX_BYTES (1u << 20)
 
@@ -71,6 +72,26 @@ static const char *get_int(const cJSON *obj, const char *key, int64_t max, int64
 	return NULL;
 }
 
+/*
+ * A key given twice with different values: cJSON takes the first, Python's
+ * json (the reference converter) the last, so the card's clock would depend
+ * on the reader. Refused; the same value twice is harmless.
+ */
+static int ambiguous(const cJSON *obj, const char *key)
+{
+	const cJSON *first = NULL;
+
+	for (const cJSON *c = obj->child; c; c = c->next) {
+		if (!c->string || strcmp(c->string, key))
+			continue;
+		if (!first)
+			first = c;
+		else if (!cJSON_Compare(first, c, 1))
+			return 1;
+	}
+	return 0;
+}
+
 /* Parses one info file; NULL, or what is wrong with it (for the message). */
 static const char *parse_info(const char *text, size_t len, int64_t *mono_ns, int64_t *begin_us,
 			      char *why, size_t why_len)
@@ -83,9 +104,12 @@ static const char *parse_info(const char *text, size_t len, int64_t *mono_ns, in
 		snprintf(why, why_len, "not a JSON object");
 		return why;
 	}
-	bad = get_int(root, key = "clockMonotonicRaw", INFO_MONO_MAX, mono_ns);
+	bad = ambiguous(root, key = "clockMonotonicRaw") ? "is given twice with different values" :
+	      get_int(root, key, INFO_MONO_MAX, mono_ns);
 	if (!bad && begin_us)
-		bad = get_int(root, key = "collectionTimeBegin", INFO_BEGIN_US_MAX, begin_us);
+		bad = ambiguous(root, key = "collectionTimeBegin") ?
+		      "is given twice with different values" :
+		      get_int(root, key, INFO_BEGIN_US_MAX, begin_us);
 	cJSON_Delete(root);
 	if (!bad)
 		return NULL;
@@ -121,14 +145,20 @@ static const char *info_suffix(const char *name, const char *base)
 /*
  * The first thing found wrong while walking. A start_info whose end_info
  * does not exist yet (profiling still running or killed) is skipped and
- * counted; anything else wrong with a card's files (not a regular file, a
- * symlink, bad JSON, a clock out of range, end before start) is @hard: the
- * whole alignment is refused rather than silently built from fewer cards.
+ * counted; anything else wrong (a card's file not a regular file, a symlink,
+ * bad JSON, a clock out of range, end before start; a directory that cannot
+ * be read, a symlinked directory, a tree deeper than MAX_DEPTH) is @hard:
+ * the whole alignment is refused rather than silently built from fewer
+ * cards. The walk goes by directory descriptors, so no path length limits
+ * it; paths are built only to name things.
  */
 struct walk_ctx {
 	struct fts_timemap *tm;
+	const char *top;
 	char why[400];
 	int hard;
+	int64_t first_mono;    /* the earliest card's start: it anchors the time base */
+	int64_t hi_off;
 };
 
 static void note(struct walk_ctx *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -144,99 +174,166 @@ static void note(struct walk_ctx *w, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Reads dir/name (a regular file, never through a symlink); 0 or -1 after note(). */
-static int read_info(struct walk_ctx *w, const char *dir, const char *name, int64_t *mono,
+/* "@dir/@name", malloc'd (NULL: out of memory, noted). */
+static char *join(struct walk_ctx *w, const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name);
+	char *p = malloc(a + b + 2);
+
+	if (!p) {
+		w->hard = 1;
+		note(w, "out of memory");
+		return NULL;
+	}
+	memcpy(p, dir, a);
+	p[a] = '/';
+	memcpy(p + a + 1, name, b + 1);
+	return p;
+}
+
+/* Reads @name in @dfd (a regular file, never through a symlink); 0 or -1 after note(). */
+static int read_info(struct walk_ctx *w, int dfd, const char *dir, const char *name, int64_t *mono,
 		     int64_t *begin)
 {
 	struct fts_err e = { 0 };
-	char path[1024], why[96];
+	char *path = join(w, dir, name), why[96];
 	char *text;
 	size_t len;
+	int rc = -1;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path)) {
-		note(w, "%s/%s: path too long", dir, name);
+	if (!path)
 		return -1;
-	}
-	if (fts_read_small_file_flags(path, INFO_MAX_BYTES, FTS_OPEN_NOFOLLOW, &text, &len, &e)) {
+	if (fts_read_small_file_at(dfd, name, path, INFO_MAX_BYTES, FTS_OPEN_NOFOLLOW, &text, &len, &e)) {
 		if (e.code != -ENOENT)
 			w->hard = 1;
 		note(w, "%s", e.msg);
-		return -1;
-	}
-	if (parse_info(text, len, mono, begin, why, sizeof(why))) {
+	} else if (parse_info(text, len, mono, begin, why, sizeof(why))) {
 		w->hard = 1;
 		note(w, "%s: %s", path, why);
 		free(text);
-		return -1;
+	} else {
+		free(text);
+		rc = 0;
 	}
-	free(text);
-	return 0;
+	free(path);
+	return rc;
 }
 
-static void add_card(struct walk_ctx *w, const char *dir, const char *suffix)
+/* A card counts into the window and anchor; the first FTS_TIMEMAP_MAX_CARDS are also listed. */
+static void use_card(struct walk_ctx *w, const char *dir, int64_t smono, int64_t emono, int64_t off)
 {
 	struct fts_timemap *tm = w->tm;
+
+	if (!tm->cards_total || smono < w->first_mono) {
+		w->first_mono = smono;
+		tm->offset = off;
+	}
+	if (!tm->cards_total || (uint64_t)smono < tm->lo)
+		tm->lo = (uint64_t)smono;
+	if (!tm->cards_total || (uint64_t)emono > tm->hi)
+		tm->hi = (uint64_t)emono;
+	if (!tm->cards_total || off < tm->offset_min)
+		tm->offset_min = off;
+	if (!tm->cards_total || off > w->hi_off)
+		w->hi_off = off;
+	tm->cards_total++;
+	if (tm->ncards < FTS_TIMEMAP_MAX_CARDS) {
+		struct fts_card *c = &tm->cards[tm->ncards++];
+		size_t n = strlen(dir);
+
+		/* a path too long to list keeps its end, the part that tells cards apart */
+		snprintf(c->dir, sizeof(c->dir), "%s%s", n >= sizeof(c->dir) ? "..." : "",
+			 n >= sizeof(c->dir) ? dir + n - (sizeof(c->dir) - 4) : dir);
+		c->start_mono = smono;
+		c->end_mono = emono;
+		c->offset = off;
+	}
+}
+
+static void add_card(struct walk_ctx *w, int dfd, const char *dir, const char *suffix)
+{
 	char end_name[64];
 	char start_name[64];
 	int64_t smono, begin, emono;
-	struct fts_card *c;
 
 	snprintf(start_name, sizeof(start_name), "start_info%s", suffix);
 	snprintf(end_name, sizeof(end_name), "end_info%s", suffix);
-	if (read_info(w, dir, start_name, &smono, &begin) || read_info(w, dir, end_name, &emono, NULL)) {
-		tm->skipped_cards++;
+	if (read_info(w, dfd, dir, start_name, &smono, &begin) ||
+	    read_info(w, dfd, dir, end_name, &emono, NULL)) {
+		w->tm->skipped_cards++;
 		return;
 	}
 	if (emono < smono) {
 		w->hard = 1;
 		note(w, "%s/%s: clockMonotonicRaw %lld is before %s's %lld", dir, end_name,
 		     (long long)emono, start_name, (long long)smono);
-		tm->skipped_cards++;
+		w->tm->skipped_cards++;
 		return;
 	}
-	if (tm->ncards == FTS_TIMEMAP_MAX_CARDS) {
-		tm->skipped_cards++;
-		return;
-	}
-	c = &tm->cards[tm->ncards++];
-	snprintf(c->dir, sizeof(c->dir), "%s", dir);
-	c->start_mono = smono;
-	c->end_mono = emono;
-	c->offset = begin * 1000 - smono;   /* in range by the bounds above */
+	use_card(w, dir, smono, emono, begin * 1000 - smono);   /* in range by the bounds above */
 }
 
-/* Depth-first walk; never follows symlinks; visits entries in name order. */
-static void walk(struct walk_ctx *w, const char *dir, int depth)
+static void walk(struct walk_ctx *w, int dfd, const char *dir, int depth);
+
+/* One directory entry of @dfd (@dir names it). */
+static void visit(struct walk_ctx *w, int dfd, const char *dir, const char *name, int depth)
+{
+	const char *suffix = info_suffix(name, "start_info");
+	struct stat sb, tb;
+	char *path;
+	int sub;
+
+	if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW))
+		return;   /* gone meanwhile */
+	if (suffix && S_ISREG(sb.st_mode)) {
+		add_card(w, dfd, dir, suffix);
+		return;
+	}
+	/* what is neither a directory, a card's file nor a link to a directory is no concern */
+	if (!suffix && !S_ISDIR(sb.st_mode) &&
+	    !(S_ISLNK(sb.st_mode) && fstatat(dfd, name, &tb, 0) == 0 && S_ISDIR(tb.st_mode)))
+		return;
+	path = join(w, dir, name);
+	if (!path)
+		return;
+	if (suffix && !S_ISDIR(sb.st_mode)) {
+		w->hard = 1;
+		note(w, "%s: is not a regular file (symbolic links are not followed)", path);
+	} else if (S_ISLNK(sb.st_mode)) {
+		w->hard = 1;
+		note(w, "%s: is a symbolic link to a directory, not followed; give its target as the profiling data",
+		     path);
+	} else if (depth >= MAX_DEPTH) {
+		w->hard = 1;
+		note(w, "%s: more than %d directory levels below %s, not searched; give the *_ascend_pt directory or its parent",
+		     path, MAX_DEPTH, w->top);
+	} else if ((sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		w->hard = 1;
+		note(w, "%s: cannot open the directory: %s", path, strerror(errno));
+	} else {
+		walk(w, sub, path, depth + 1);
+		close(sub);
+	}
+	free(path);
+}
+
+/* Depth-first; never follows symlinks; visits entries in name order; stops at the first hard error. */
+static void walk(struct walk_ctx *w, int dfd, const char *dir, int depth)
 {
 	struct dirent **names;
 	int n;
 
-	if (depth > MAX_DEPTH)
+	n = scandirat(dfd, ".", &names, NULL, alphasort);
+	if (n < 0) {
+		w->hard = 1;
+		note(w, "%s: cannot list the directory: %s", dir, strerror(errno));
 		return;
-	n = scandir(dir, &names, NULL, alphasort);
-	if (n < 0)
-		return;
+	}
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
-		char path[1024];
-		struct stat sb;
-		const char *suffix;
 
-		if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2])))
-			goto next;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
-			goto next;
-		if (lstat(path, &sb))
-			goto next;
-		if (S_ISDIR(sb.st_mode))
-			walk(w, path, depth + 1);
-		else if ((suffix = info_suffix(name, "start_info")) != NULL && S_ISREG(sb.st_mode))
-			add_card(w, dir, suffix);
-		else if (suffix) {
-			w->hard = 1;
-			note(w, "%s: is not a regular file (symbolic links are not followed)", path);
-		}
-next:
+		if (!w->hard && strcmp(name, ".") && strcmp(name, ".."))
+			visit(w, dfd, dir, name, depth);
 		free(names[i]);
 	}
 	free(names);
@@ -244,47 +341,35 @@ next:
 
 int fts_timemap_from_profiling(const char *dir, struct fts_timemap *tm, struct fts_err *err)
 {
-	struct walk_ctx w = { .tm = tm };
+	struct walk_ctx w = { .tm = tm, .top = dir };
 	struct stat sb;
-	int64_t lo_off, hi_off;
-	int first = 0;
+	int dfd;
 
 	fts_timemap_raw(tm);
-	if (stat(dir, &sb))
-		return fts_err_set(err, -errno, "%s: cannot open profiling data: %s", dir, strerror(errno));
-	if (!S_ISDIR(sb.st_mode))
-		return fts_err_set(err, -ENOTDIR, "%s: the profiling data must be a directory (a *_ascend_pt directory or its parent)", dir);
-	walk(&w, dir, 0);
-	if ((tm->ncards == 0 || w.hard) && w.why[0]) {
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fstat(dfd, &sb)) {
+		int e = errno;
+
+		if (dfd >= 0)
+			close(dfd);
+		if (e == ENOTDIR)
+			return fts_err_set(err, -ENOTDIR, "%s: the profiling data must be a directory (a *_ascend_pt directory or its parent)", dir);
+		return fts_err_set(err, -e, "%s: cannot open profiling data: %s", dir, strerror(e));
+	}
+	walk(&w, dfd, dir, 0);
+	close(dfd);
+	if ((tm->cards_total == 0 || w.hard) && w.why[0]) {
 		fts_timemap_raw(tm);
 		return fts_err_set(err, w.hard ? -EINVAL : -ENOENT, "profiling data unusable: %s",
 				   w.why);
 	}
-	if (tm->ncards == 0)
+	if (tm->cards_total == 0)
 		return fts_err_set(err, -ENOENT,
 				   "%s: no start_info/end_info pair found below it; give the *_ascend_pt directory (or its parent) as the profiling data, or leave it out to keep trace-clock times",
 				   dir);
+	/* the earliest card anchors the time base (use_card); the others are checked against it */
 	tm->base = FTS_TIME_PROFILING;
 	tm->has_window = 1;
-	tm->lo = (uint64_t)tm->cards[0].start_mono;
-	tm->hi = (uint64_t)tm->cards[0].end_mono;
-	lo_off = hi_off = tm->cards[0].offset;
-	for (int i = 1; i < tm->ncards; i++) {
-		const struct fts_card *c = &tm->cards[i];
-
-		if ((uint64_t)c->start_mono < tm->lo) {
-			tm->lo = (uint64_t)c->start_mono;
-			first = i;
-		}
-		if ((uint64_t)c->end_mono > tm->hi)
-			tm->hi = (uint64_t)c->end_mono;
-		if (c->offset < lo_off)
-			lo_off = c->offset;
-		if (c->offset > hi_off)
-			hi_off = c->offset;
-	}
-	/* the earliest card anchors the time base; the others are checked against it */
-	tm->offset = tm->cards[first].offset;
-	tm->offset_spread = hi_off - lo_off;
+	tm->offset_spread = w.hi_off - tm->offset_min;
 	return 0;
 }

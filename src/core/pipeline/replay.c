@@ -2,7 +2,9 @@
 /*
  * replay.c - a DB or JSON input, read back and handed to the sinks as lane
  * items: the time and pid maps do not apply (the file already carries
- * output times and display pids); kinds are inferred from the names.
+ * output times and display pids); kinds are inferred from the names. The
+ * lanes and items are counted into the result's model counters by kind, so
+ * a summary says what was written as for a trace.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,8 +25,32 @@ struct replay {
 static int rp_lane(void *ctx, const struct fts_lane *lane, struct fts_err *err)
 {
 	struct replay *r = ctx;
+	struct fts_model_stats *m = &r->p->res->model;
 
+	if (lane->group == FTS_GROUP_CPU)
+		m->cpu_lanes++;
+	else
+		m->task_lanes++;
 	return r->p->count.base.lane(&r->p->count.base, lane, err);
+}
+
+/* The model's counter for an item of kind @k. */
+static uint64_t *kind_counter(struct fts_model_stats *m, enum fts_item_kind k)
+{
+	switch (k) {
+	case FTS_ITEM_RUN: return &m->cpu_slices;
+	case FTS_ITEM_SWITCH: return &m->switch_markers;
+	case FTS_ITEM_IRQ: return &m->irq_slices;
+	case FTS_ITEM_SOFTIRQ: return &m->softirq_slices;
+	case FTS_ITEM_LOST: return &m->lost_markers;
+	case FTS_ITEM_RUNNING: return &m->task_running;
+	case FTS_ITEM_RUNNABLE: return &m->task_runnable;
+	case FTS_ITEM_SLEEPING:
+	case FTS_ITEM_BLOCKED: return &m->task_sleeping;
+	case FTS_ITEM_MARKER: return &m->cs_markers;
+	case FTS_ITEM_NODATA: return &m->nodata_slices;
+	default: return NULL;
+	}
 }
 
 static int rp_row(void *ctx, const struct fts_rb_row *row, struct fts_err *err)
@@ -32,6 +58,7 @@ static int rp_row(void *ctx, const struct fts_rb_row *row, struct fts_err *err)
 	struct replay *r = ctx;
 	struct fts_item it;
 	size_t n = row->name_len < sizeof(r->name) - 1 ? row->name_len : sizeof(r->name) - 1;
+	uint64_t *n64;
 	int na = 0;
 
 	memcpy(r->name, row->name, n);
@@ -49,6 +76,9 @@ static int rp_row(void *ctx, const struct fts_rb_row *row, struct fts_err *err)
 			na = 0; /* Insight treats args that are not an object as empty */
 	}
 	it.nargs = na;
+	n64 = kind_counter(&r->p->res->model, it.kind);
+	if (n64)
+		(*n64)++;
 	return r->p->count.base.item(&r->p->count.base, &it, err);
 }
 

@@ -4,6 +4,7 @@
  * drop points, and the words every front end prints for them.
  */
 #include "ftscope/loss.h"
+#include "kit/kit.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -69,7 +70,7 @@ int fts_loss_set_kernel(struct fts_loss *l, int cpu, uint64_t overrun, uint64_t 
 	c->overrun = overrun;
 	c->commit_overrun = commit_overrun;
 	c->dropped = dropped;
-	c->kernel = overrun + commit_overrun + dropped;
+	c->kernel = fts__sat_add(fts__sat_add(overrun, commit_overrun), dropped);
 	c->has_kernel = 1;
 	return 0;
 }
@@ -82,7 +83,7 @@ int fts_loss_add_drop(struct fts_loss *l, int cpu, uint64_t count)
 		return -ENOMEM;
 	c->drops++;
 	if (count)
-		c->marked += count;
+		c->marked = fts__sat_add(c->marked, count);
 	else
 		c->unsized++;
 	return 0;
@@ -124,7 +125,7 @@ int fts_loss_add_item(struct fts_loss *l, int cpu, const struct fts_item *it)
 	if (!c)
 		return -ENOMEM;
 	if (it->kind == FTS_ITEM_NODATA) {
-		c->nodata_ns += it->dur;
+		c->nodata_ns = fts__sat_add(c->nodata_ns, it->dur);
 		return 0;
 	}
 	count_of(arg_of(it, FTS_LOSS_ARG_COUNT), &n);   /* unparsable: a drop of unknown size */
@@ -162,7 +163,7 @@ uint64_t fts_loss_total(const struct fts_loss *l, int *exact)
 	int ex = 1;
 
 	for (int i = 0; i < l->ncpu; i++) {
-		sum += fts_loss_cpu_events(&l->cpu[i]);
+		sum = fts__sat_add(sum, fts_loss_cpu_events(&l->cpu[i]));
 		if (!fts_loss_cpu_exact(&l->cpu[i]))
 			ex = 0;
 	}
@@ -177,7 +178,7 @@ uint64_t fts_loss_unsized(const struct fts_loss *l)
 
 	for (int i = 0; i < l->ncpu; i++)
 		if (!fts_loss_cpu_exact(&l->cpu[i]))
-			n += l->cpu[i].unsized;
+			n = fts__sat_add(n, l->cpu[i].unsized);
 	return n;
 }
 
@@ -194,7 +195,7 @@ uint64_t fts_loss_nodata_ns(const struct fts_loss *l)
 	uint64_t ns = 0;
 
 	for (int i = 0; i < l->ncpu; i++)
-		ns += l->cpu[i].nodata_ns;
+		ns = fts__sat_add(ns, l->cpu[i].nodata_ns);
 	return ns;
 }
 

@@ -19,6 +19,7 @@
  * Every event's time goes through timecheck.c (forward per CPU, in range).
  */
 #include "core/trace/read_dat_local.h"
+#include "kit/kit.h"
 #include "core/util/file_util.h"
 
 #include <errno.h>
@@ -95,7 +96,7 @@ static int emit_lost(struct dat_ctx *c, const struct tep_record *r)
 	ev.pid = -1;
 	ev.type = FTS_EV_LOST;
 	ev.u.lost.count = r->missed_events > 0 ? (uint64_t)r->missed_events : 0;
-	c->st->lost_events += ev.u.lost.count;
+	c->st->lost_events = fts__sat_add(c->st->lost_events, ev.u.lost.count);
 	return emit(c, &ev);
 }
 

@@ -17,6 +17,7 @@
  * Input is read in large blocks; lines are parsed in place, never copied.
  */
 #include "ftscope/reader.h"
+#include "kit/kit.h"
 #include "core/trace/timecheck.h"
 #include "core/util/file_util.h"
 
@@ -591,7 +592,7 @@ static int emit_lost(struct text_ctx *x, int cpu, uint64_t count, uint64_t ts)
 	ev.cpu = cpu;
 	ev.ts = ts;
 	ev.u.lost.count = count;
-	x->st->lost_events += count;
+	x->st->lost_events = fts__sat_add(x->st->lost_events, count);
 	return emit(x, &ev);
 }
 
@@ -714,7 +715,7 @@ static int parse_lost(struct text_ctx *x, const char *p, const char *end)
 		x->pending_lost = 0;
 	}
 	x->has_pending_lost = 1;
-	x->pending_lost += count;
+	x->pending_lost = fts__sat_add(x->pending_lost, count);
 	x->pending_lost_cpu = (int)cpu;
 	return 1;
 }

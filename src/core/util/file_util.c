@@ -29,11 +29,12 @@ static const char *kind_of(mode_t m)
  * never end: open without blocking, refuse anything but a regular file, and
  * only then read. With @flags & FTS_OPEN_NOFOLLOW a symlink is refused too.
  */
-int fts_open_regular(const char *path, int flags, struct stat *sb, struct fts_err *err)
+int fts_open_regular_at(int dirfd, const char *name, const char *path, int flags, struct stat *sb,
+			struct fts_err *err)
 {
 	int fd, e;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY |
 		  ((flags & FTS_OPEN_NOFOLLOW) ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		e = errno;
@@ -58,13 +59,18 @@ int fts_open_regular(const char *path, int flags, struct stat *sb, struct fts_er
 	return fd;
 }
 
+int fts_open_regular(const char *path, int flags, struct stat *sb, struct fts_err *err)
+{
+	return fts_open_regular_at(AT_FDCWD, path, path, flags, sb, err);
+}
+
 int fts_read_small_file(const char *path, size_t max, char **out, size_t *len, struct fts_err *err)
 {
 	return fts_read_small_file_flags(path, max, 0, out, len, err);
 }
 
-int fts_read_small_file_flags(const char *path, size_t max, int flags, char **out, size_t *len,
-			      struct fts_err *err)
+int fts_read_small_file_at(int dirfd, const char *name, const char *path, size_t max, int flags,
+			   char **out, size_t *len, struct fts_err *err)
 {
 	struct stat sb;
 	size_t got = 0;
@@ -72,7 +78,7 @@ int fts_read_small_file_flags(const char *path, size_t max, int flags, char **ou
 	int fd;
 
 	*out = NULL;
-	fd = fts_open_regular(path, flags, &sb, err);
+	fd = fts_open_regular_at(dirfd, name, path, flags, &sb, err);
 	if (fd < 0)
 		return fd;
 	if ((size_t)sb.st_size > max) {
@@ -107,6 +113,12 @@ int fts_read_small_file_flags(const char *path, size_t max, int flags, char **ou
 	*out = buf;
 	*len = got;
 	return 0;
+}
+
+int fts_read_small_file_flags(const char *path, size_t max, int flags, char **out, size_t *len,
+			      struct fts_err *err)
+{
+	return fts_read_small_file_at(AT_FDCWD, path, path, max, flags, out, len, err);
 }
 
 int fts_read_head(const char *path, void *buf, size_t len, size_t *got, uint64_t *size,

@@ -22,11 +22,26 @@
 int fts_open_regular(const char *path, int flags, struct stat *sb, struct fts_err *err);
 
 /*
+ * fts_open_regular_at - fts_open_regular of @name relative to directory
+ * descriptor @dirfd (AT_FDCWD: the working directory), so a file in a tree
+ * deeper than PATH_MAX can be read; @path names it in messages only.
+ */
+int fts_open_regular_at(int dirfd, const char *name, const char *path, int flags, struct stat *sb,
+			struct fts_err *err);
+
+/*
  * fts_read_small_file_flags - fts_read_small_file with fts_open_regular's
  * @flags.
  */
 int fts_read_small_file_flags(const char *path, size_t max, int flags, char **out, size_t *len,
 			      struct fts_err *err);
+
+/*
+ * fts_read_small_file_at - fts_read_small_file_flags of @name relative to
+ * @dirfd, as fts_open_regular_at; @path names it in messages only.
+ */
+int fts_read_small_file_at(int dirfd, const char *name, const char *path, size_t max, int flags,
+			   char **out, size_t *len, struct fts_err *err);
 
 /*
  * fts_read_small_file - read all of regular file @path (at most @max bytes)

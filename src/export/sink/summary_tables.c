@@ -28,6 +28,7 @@
 #include "export/sink/summary_tables.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Server rules (contract 3.3): tid "<comm>:<pid>" split at the last colon, pid all digits. */
@@ -79,6 +80,48 @@ static void fn_task_pid(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_null(ctx);
 }
 
+/*
+ * SQLite turns an integer sum that overflows into a REAL (and SUM() fails
+ * with "integer overflow"): with durations near 2^63 (a read-back DB whose
+ * slices span the whole range) a REAL would land in the INTEGER columns the
+ * server reads with sqlite3_column_int64. Sums saturate at the int64 limits
+ * instead: fts_add(a, b) for the UPSERTs, fts_sum(x) for the GROUP BYs.
+ */
+static sqlite3_int64 sat_add(sqlite3_int64 a, sqlite3_int64 b)
+{
+	sqlite3_int64 r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+static void fn_add(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	sqlite3_result_int64(ctx, sat_add(sqlite3_value_int64(argv[0]), sqlite3_value_int64(argv[1])));
+}
+
+static void fn_sum_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	sqlite3_int64 *acc = sqlite3_aggregate_context(ctx, sizeof(*acc));
+
+	(void)argc;
+	if (!acc) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	if (sqlite3_value_type(argv[0]) != SQLITE_NULL)
+		*acc = sat_add(*acc, sqlite3_value_int64(argv[0]));
+}
+
+static void fn_sum_final(sqlite3_context *ctx)
+{
+	sqlite3_int64 *acc = sqlite3_aggregate_context(ctx, 0);
+
+	sqlite3_result_int64(ctx, acc ? *acc : 0);
+}
+
 /* The server's own schema, so its CREATE IF NOT EXISTS / ALTER TABLE find nothing to do. */
 #define KERNEL_COMM(c) \
 	"(instr(" c ", 'migration') = 0 AND instr(" c ", 'swapper') = 0 AND instr(" c ", 'kworker') = 0)"
@@ -125,10 +168,10 @@ static const char *const summary_sql =
 	"  CASE WHEN name = 'Sleeping' THEN duration ELSE 0 END"
 	" FROM (SELECT track_id, name, duration, json_extract(args, '$.cpu') AS c FROM slice"
 	"       WHERE name IN ('Running', 'Runnable', 'Sleeping')) WHERE 1"
-	" ON CONFLICT DO UPDATE SET run = run + excluded.run, rnb = rnb + excluded.rnb,"
-	"  slp = slp + excluded.slp;"
+	" ON CONFLICT DO UPDATE SET run = fts_add(run, excluded.run), rnb = fts_add(rnb, excluded.rnb),"
+	"  slp = fts_add(slp, excluded.slp);"
 	"INSERT INTO trace_task_summary (comm, pid, cpu_id, running_ns, sleeping_ns, runnable_ns)"
-	" SELECT l.comm, l.pid, t.cpu, SUM(t.run), SUM(t.slp), SUM(t.rnb)"
+	" SELECT l.comm, l.pid, t.cpu, fts_sum(t.run), fts_sum(t.slp), fts_sum(t.rnb)"
 	" FROM fts_time t JOIN fts_task_lane l ON l.track_id = t.track_id"
 	" GROUP BY l.comm, l.pid, t.cpu;"
 	/*
@@ -145,10 +188,10 @@ static const char *const summary_sql =
 	"  COALESCE(json_extract(args, CASE name WHEN 'irq' THEN '$.name' ELSE '$.action' END), ''),"
 	"  1, duration"
 	" FROM slice WHERE name IN ('irq', 'softirq')"
-	" ON CONFLICT DO UPDATE SET n = n + 1, ns = ns + excluded.ns;"
+	" ON CONFLICT DO UPDATE SET n = n + 1, ns = fts_add(ns, excluded.ns);"
 	"INSERT INTO trace_irq_detail (comm, pid, cpu_id, irq_type, irq_name, count, time_ns)"
 	" SELECT fts_task_comm(i.task) AS comm, fts_task_pid(i.task), c.cpu, i.name, i.irq_name,"
-	"  SUM(i.n), SUM(i.ns)"
+	"  fts_sum(i.n), fts_sum(i.ns)"
 	" FROM fts_irq i JOIN " CPU_LANES " c ON c.track_id = i.track_id"
 	" WHERE i.task <> '<idle>' AND fts_task_comm(i.task) IS NOT NULL"
 	"  AND " KERNEL_COMM("fts_task_comm(i.task)") " AND i.irq_name <> ''"
@@ -169,10 +212,10 @@ static const char *const summary_sql =
 	"  json_extract(args, '$.prev_state') IS 'R'"
 	" FROM slice WHERE name = 'sched_switch'"
 	" ON CONFLICT DO UPDATE SET n = n + 1, inv = inv + excluded.inv;"
-	"UPDATE trace_task_summary SET cs_count = cs_count + x.n,"
-	" cs_involuntary_count = cs_involuntary_count + x.inv"
+	"UPDATE trace_task_summary SET cs_count = fts_add(cs_count, x.n),"
+	" cs_involuntary_count = fts_add(cs_involuntary_count, x.inv)"
 	" FROM (SELECT s.comm AS comm, CAST(s.pid AS INTEGER) AS pid, c.cpu AS cpu,"
-	"        SUM(s.n) AS n, SUM(s.inv) AS inv"
+	"        fts_sum(s.n) AS n, fts_sum(s.inv) AS inv"
 	"       FROM fts_cs s JOIN " CPU_LANES " c ON c.track_id = s.track_id"
 	"       WHERE s.comm <> '' AND " KERNEL_COMM("s.comm")
 	"        AND s.pid GLOB '[0-9]*' AND NOT s.pid GLOB '*[^0-9]*'"
@@ -185,13 +228,15 @@ static const char *const summary_sql =
 	 * columns, any other type to the hard ones; no row, no numbers.
 	 */
 	"UPDATE trace_task_summary SET"
-	" soft_irq_count = soft_irq_count + x.sc, soft_irq_duration = soft_irq_duration + x.st,"
-	" hard_irq_count = hard_irq_count + x.hc, hard_irq_duration = hard_irq_duration + x.ht"
+	" soft_irq_count = fts_add(soft_irq_count, x.sc),"
+	" soft_irq_duration = fts_add(soft_irq_duration, x.st),"
+	" hard_irq_count = fts_add(hard_irq_count, x.hc),"
+	" hard_irq_duration = fts_add(hard_irq_duration, x.ht)"
 	" FROM (SELECT comm, pid, cpu_id,"
-	"        SUM(CASE WHEN irq_type = 'softirq' THEN count ELSE 0 END) AS sc,"
-	"        SUM(CASE WHEN irq_type = 'softirq' THEN time_ns ELSE 0 END) AS st,"
-	"        SUM(CASE WHEN irq_type <> 'softirq' THEN count ELSE 0 END) AS hc,"
-	"        SUM(CASE WHEN irq_type <> 'softirq' THEN time_ns ELSE 0 END) AS ht"
+	"        fts_sum(CASE WHEN irq_type = 'softirq' THEN count ELSE 0 END) AS sc,"
+	"        fts_sum(CASE WHEN irq_type = 'softirq' THEN time_ns ELSE 0 END) AS st,"
+	"        fts_sum(CASE WHEN irq_type <> 'softirq' THEN count ELSE 0 END) AS hc,"
+	"        fts_sum(CASE WHEN irq_type <> 'softirq' THEN time_ns ELSE 0 END) AS ht"
 	"       FROM trace_irq_detail GROUP BY comm, pid, cpu_id) x"
 	" WHERE trace_task_summary.comm = x.comm AND trace_task_summary.pid = x.pid"
 	"  AND trace_task_summary.cpu_id = x.cpu_id;"
@@ -211,7 +256,11 @@ int fts_summary_tables_write(sqlite3 *db, const char *target, struct fts_err *er
 	if (sqlite3_create_function_v2(db, "fts_task_comm", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
 				       NULL, fn_task_comm, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function_v2(db, "fts_task_pid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-				       NULL, fn_task_pid, NULL, NULL, NULL) != SQLITE_OK)
+				       NULL, fn_task_pid, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_create_function_v2(db, "fts_add", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				       NULL, fn_add, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_create_function_v2(db, "fts_sum", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				       NULL, NULL, fn_sum_step, fn_sum_final, NULL) != SQLITE_OK)
 		return fts_err_set(err, -ENOMEM, "%s: cannot register SQL functions: %s", target,
 				   sqlite3_errmsg(db));
 	if (sqlite3_exec(db, summary_sql, NULL, NULL, &msg) == SQLITE_OK)

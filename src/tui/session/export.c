@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <ftscope/pipeline.h>
+#include <ftscope/ftscope.h>
 
 #include "tui/session/export_job.h"
 #include "tui/session/export_plan.h"
@@ -54,6 +54,7 @@ struct fts_export_state {
 	time_t input_mtime;
 	int cancelling;              /* Esc pressed: the worker stops at its next report */
 	char pidmap_note[600];       /* whose pid_mapping.json this is, when not offered */
+	char default_note[160];      /* why the output has no default, or "" */
 };
 
 enum act { A_EXPORT = 1, A_EDIT, A_TOGGLE, A_FORMAT, A_OPEN, A_BACK, A_UP, A_DOWN };
@@ -112,30 +113,50 @@ static void job_retire(struct fts_export_state *st)
 	st->job = NULL;
 }
 
+/*
+ * "@dir@name" into @out, or "" when it does not fit: a default cut short
+ * would name another file (a capture deep in the tree gets no default and
+ * its output row says why).
+ */
+static int beside(char *out, size_t len, const char *dir, const char *name)
+{
+	if ((size_t)snprintf(out, len, "%s%s", dir, name) < len)
+		return 0;
+	out[0] = 0;
+	return -1;
+}
+
 /* Fill the plan's defaults from the input: output beside it, a pid map found there. */
 static void plan_defaults(struct fts_session *s, struct fts_export_state *st)
 {
-	char dir[4096], pm[4200];
+	char dir[4096], pm[4096];
 	const char *sl = strrchr(s->export_input, '/');
+	struct fts_convert_opts co = { .input = s->export_input };
+	struct fts_err err = { 0 };
 	struct stat sb;
 
 	snprintf(st->plan.input, sizeof(st->plan.input), "%s", s->export_input);
-	if (sl)
+	dir[0] = 0;
+	if (sl && (size_t)(sl - s->export_input) + 2 <= sizeof(dir))
 		snprintf(dir, sizeof(dir), "%.*s/", (int)(sl - s->export_input), s->export_input);
-	else
-		dir[0] = 0;
-	snprintf(st->plan.output, sizeof(st->plan.output), "%sftrace_data.%s", dir, st->plan.json ? "json" : "db");
-	/* exporting a DB to a DB of the same name would replace the input */
-	if (!strcmp(st->plan.output, st->plan.input))
-		snprintf(st->plan.output, sizeof(st->plan.output), "%sftrace_data1.db", dir);
 	st->plan.pid_mapping[0] = 0;
 	st->pidmap_note[0] = 0;
-	snprintf(pm, sizeof(pm), "%spid_mapping.json", dir);
-	if (lstat(pm, &sb) || !S_ISREG(sb.st_mode))
+	st->default_note[0] = 0;
+	if (beside(st->plan.output, sizeof(st->plan.output), dir, st->plan.json ? "ftrace_data.json" : "ftrace_data.db")) {
+		snprintf(st->default_note, sizeof(st->default_note),
+			 "no default output: the capture's directory path is too long (%zu bytes); give a shorter one",
+			 strlen(dir));
+		return;
+	}
+	/* the default would replace the input itself (any spelling of its path): the next name */
+	co.output = st->plan.output;
+	if (fts_convert_check(&co, &err) == -EEXIST)
+		beside(st->plan.output, sizeof(st->plan.output), dir, st->plan.json ? "ftrace_data1.json" : "ftrace_data1.db");
+	if (beside(pm, sizeof(pm), dir, "pid_mapping.json") || lstat(pm, &sb) || !S_ISREG(sb.st_mode))
 		return;
 	/* only the map written with this capture; another one is named, not used */
 	if (fts_export_pidmap_fits(st->input_mtime, sb.st_mtime)) {
-		snprintf(st->plan.pid_mapping, sizeof(st->plan.pid_mapping), "%.4000s", pm);
+		snprintf(st->plan.pid_mapping, sizeof(st->plan.pid_mapping), "%s", pm);
 	} else {
 		char when[32], d[FTS_FMT_LEN];
 		struct tm tm;
@@ -258,10 +279,9 @@ static void draw_bars(const struct fts_session *s, struct fts_grid *g, int *y, i
 	char a[FTS_FMT_LEN], note[700];
 	uint32_t full = s->theme.utf8 ? 0x2588 : '#';
 
-	for (int i = 0; i < p->tm.ncards; i++) {
-		fts_export_card_range(p, i, &lo, &hi);
-		alo = lo < alo ? lo : alo;
-		ahi = hi > ahi ? hi : ahi;
+	if (p->tm.cards_total) {
+		alo = (int64_t)p->tm.lo < alo ? (int64_t)p->tm.lo : alo;
+		ahi = (int64_t)p->tm.hi > ahi ? (int64_t)p->tm.hi : ahi;
 	}
 	if (ahi <= alo || w < 10)
 		return;
@@ -307,6 +327,10 @@ static const char *note_of(const struct fts_export_state *st, int f, enum fts_ro
 	*role = FTS_R_DIM;
 	if (st->ed.active && st->ed.field == f && st->ed.hint[0])
 		return st->ed.hint;
+	if (f == F_OUTPUT && !st->plan.output[0] && st->default_note[0]) {
+		*role = FTS_R_ERROR;
+		return st->default_note;
+	}
 	if (f == F_OUTPUT && st->plan.output_note[0]) {
 		*role = FTS_R_ERROR;
 		return st->plan.output_note;
@@ -564,7 +588,8 @@ static void switch_format(struct fts_export_state *st)
 	st->plan.json = !st->plan.json;
 	if (!st->plan.json && n > 5 && !strcmp(st->plan.output + n - 5, ".json"))
 		snprintf(st->plan.output + n - 5, sizeof(st->plan.output) - (n - 5), ".db");
-	else if (st->plan.json && n > 3 && !strcmp(st->plan.output + n - 3, ".db"))
+	else if (st->plan.json && n > 3 && !strcmp(st->plan.output + n - 3, ".db") &&
+		 n + 2 < sizeof(st->plan.output))   /* else left as it is: the check says why */
 		snprintf(st->plan.output + n - 3, sizeof(st->plan.output) - (n - 3), ".json");
 	check(st);
 }

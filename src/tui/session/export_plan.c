@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <ftscope/ftscope.h>
+
 #include "tui/session/export_plan.h"
 #include "front/fmt.h"
 #include "front/insight.h"
@@ -43,6 +45,16 @@ void fts_export_check(struct fts_export_plan *p)
 		snprintf(p->output_note, sizeof(p->output_note),
 			 "Insight's import refuses paths holding control characters or %s: %.300s",
 			 FTS_INSIGHT_BAD_CHARS, abs);
+	if (!p->output_bad && p->output[0] && p->input[0]) {
+		struct fts_convert_opts co = { .input = p->input, .output = p->output };
+
+		co.pid_mapping = p->pid_mapping[0] ? p->pid_mapping : NULL;
+		if (fts_convert_check(&co, &err) == -EEXIST) {
+			snprintf(p->output_note, sizeof(p->output_note), "%s", err.msg);
+			p->output_bad = 1;
+		}
+		memset(&err, 0, sizeof(err));
+	}
 	p->prof_ok = 0;
 	p->prof_note[0] = 0;
 	memset(&p->tm, 0, sizeof(p->tm));
@@ -52,7 +64,7 @@ void fts_export_check(struct fts_export_plan *p)
 		snprintf(p->prof_note, sizeof(p->prof_note), "%s", err.msg[0] ? err.msg : "no profiling cards found");
 		return;
 	}
-	p->prof_ok = p->tm.ncards > 0;
+	p->prof_ok = p->tm.cards_total > 0;
 	if (!p->prof_ok)
 		snprintf(p->prof_note, sizeof(p->prof_note), "no start_info/end_info pair below this directory");
 }
@@ -75,18 +87,11 @@ void fts_export_card_range(const struct fts_export_plan *p, int i, int64_t *lo, 
 	*hi = c->end_mono;
 }
 
-/* The union of the cards' windows on the trace clock. */
+/* The union of the cards' windows on the trace clock (every card's, listed or not). */
 static void window(const struct fts_export_plan *p, int64_t *wlo, int64_t *whi)
 {
-	int64_t lo, hi;
-
-	*wlo = INT64_MAX;
-	*whi = INT64_MIN;
-	for (int i = 0; i < p->tm.ncards; i++) {
-		fts_export_card_range(p, i, &lo, &hi);
-		*wlo = lo < *wlo ? lo : *wlo;
-		*whi = hi > *whi ? hi : *whi;
-	}
+	*wlo = (int64_t)p->tm.lo;
+	*whi = (int64_t)p->tm.hi;
 }
 
 double fts_export_overlap(const struct fts_export_plan *p)
@@ -116,6 +121,13 @@ static int64_t clock_disagreement(const struct fts_export_plan *p)
 		int64_t d = p->cap_off - p->tm.cards[i].offset;
 
 		d = d < 0 ? -d : d;
+		best = d < best ? d : best;
+	}
+	if (p->tm.cards_total > p->tm.ncards) {
+		/* cards not listed: no nearer than the range of all offsets */
+		int64_t lo = p->tm.offset_min, hi = lo + p->tm.offset_spread;
+		int64_t d = p->cap_off < lo ? lo - p->cap_off : p->cap_off > hi ? p->cap_off - hi : 0;
+
 		best = d < best ? d : best;
 	}
 	return best;
@@ -172,6 +184,10 @@ const char *fts_export_cards_text(const struct fts_export_plan *p, char *buf, si
 		}
 		dev++;
 		one = b;
+	}
+	if (p->tm.cards_total > p->tm.ncards) {
+		snprintf(buf, len, "%d cards (the first %d listed)", p->tm.cards_total, p->tm.ncards);
+		return buf;
 	}
 	snprintf(buf, len, "%d device card%s%s%.200s%s%s", dev, dev == 1 ? "" : "s", dev == 1 ? " (" : "",
 		 dev == 1 ? one : "", dev == 1 ? ")" : "", host ? (dev ? " and the host's window" : "; only the host's window") : "");
