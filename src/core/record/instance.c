@@ -260,9 +260,9 @@ static int make_instance(struct rec_instance *in, struct fts_err *err)
 
 /*
  * The kernel's page, as its header_page describes it (data offset + size),
- * not sysconf(_SC_PAGESIZE): this process's page size is not the kernel's
- * under an emulator (qemu-user -p 65536) and need not be on a 64K-page arm64
- * user space; pages cut at the wrong size make a trace.dat no reader can read.
+ * not sysconf(_SC_PAGESIZE): this process's page size need not be the
+ * kernel's (under qemu-user -p 65536, say), and pages cut at the wrong size
+ * make a trace.dat no reader can read.
  */
 static int header_subbuf(struct rec_instance *in, struct fts_err *err)
 {

@@ -210,7 +210,8 @@ static int put_header(struct fts_buf *b, const struct fts_dat_meta *m, int ncpus
 	hpage = tracefs_instance_file_read(NULL, "events/header_page", &n);
 	if (!hpage || n <= 0 || fts_dat_header_page_parse(hpage, (size_t)n, &hp)) {
 		free(hpage);
-		return fts_err_set(err, -ENOENT, "cannot read %s/events/header_page (is tracefs mounted?)",
+		return fts_err_set(err, -ENOENT,
+				   "cannot read the ring-buffer page layout in %s/events/header_page (is tracefs mounted?)",
 				   m->tracing_dir);
 	}
 	put(b, FTS_DAT_MAGIC, 10);
