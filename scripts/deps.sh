@@ -22,10 +22,13 @@ EXTRA=(
 	# arm64 (Kunpeng) cross build, run under qemu-user
 	crossbuild-essential-arm64 qemu-user-static
 )
-# the arm64 -dev packages of the libraries above (multiarch)
+# the arm64 -dev packages of the libraries above (multiarch). Not
+# libtracecmd-dev:arm64: Debian 12's libtracecmd1/-dev are not Multi-Arch: same,
+# and installing them removes the host's (the native build then fails);
+# scripts/cross-arm64.sh unpacks their arm64 .debs into its build directory.
 ARM64=(
 	libsqlite3-dev:arm64 libcjson-dev:arm64 libncurses-dev:arm64
-	libtracefs-dev:arm64 libtraceevent-dev:arm64 libtracecmd-dev:arm64
+	libtracefs-dev:arm64 libtraceevent-dev:arm64
 	libzstd-dev:arm64 libcmocka-dev:arm64
 )
 SUDO=

@@ -20,6 +20,7 @@
  * this kernel shares (containers too), released when its holder dies.
  */
 #include "core/record/record_local.h"
+#include "core/trace/dat_pages.h"
 #include "ftscope/event.h"
 #include "kit/kit.h"
 
@@ -327,6 +328,28 @@ static int make_instance(struct rec_instance *in, int *unavailable, struct fts_e
 	return rc;
 }
 
+/*
+ * The kernel's page, as its header_page describes it (data offset + size),
+ * not sysconf(_SC_PAGESIZE): this process's page size need not be the
+ * kernel's (under qemu-user -p 65536, say), and pages cut at the wrong size
+ * make a trace.dat no reader can read.
+ */
+static int header_subbuf(struct rec_instance *in, struct fts_err *err)
+{
+	struct dat_header_page hp;
+	int n = 0, bad;
+	char *text = tracefs_instance_file_read(in->inst, "events/header_page", &n);
+
+	bad = !text || n <= 0 || fts_dat_header_page_parse(text, (size_t)n, &hp);
+	free(text);
+	if (bad)
+		return fts_err_set(err, -ENOTSUP,
+				   "cannot read this kernel's ring-buffer page layout (%s/instances/%s/events/header_page)",
+				   in->dir, in->name);
+	in->subbuf = hp.subbuf_size;
+	return 0;
+}
+
 static int setup(struct rec_instance *in, const struct fts_cpuset *set, unsigned bf_kb,
 		 const struct rec_events *ev, int *unavailable, struct fts_err *err)
 {
@@ -359,7 +382,7 @@ static int setup(struct rec_instance *in, const struct fts_cpuset *set, unsigned
 	if (tracefs_instance_file_read_number(in->inst, "buffer_subbuf_size_kb", &kb) == 0 && kb > 0)
 		in->subbuf = (int)(kb * 1024);
 	else
-		in->subbuf = (int)sysconf(_SC_PAGESIZE);
+		return header_subbuf(in, err);
 	return 0;
 }
 

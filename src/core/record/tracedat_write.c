@@ -2,6 +2,7 @@
 #include "ftscope/error.h"
 #include "core/record/tracedat_write.h"
 #include "core/trace/dat_layout.h"
+#include "core/trace/dat_pages.h"
 #include "core/util/buf.h"
 #include "core/util/file_util.h"
 
@@ -14,7 +15,7 @@
 #include <linux/falloc.h>
 #include <tracefs.h>
 
-/* The header is built in the util buffer; the file is little endian like the host. */
+/* The header is built in the util buffer, in the host's byte order (put_header). */
 static void put(struct fts_buf *b, const void *d, size_t n) { fts_buf_put(b, d, n); }
 static void put4(struct fts_buf *b, uint32_t v) { put(b, &v, 4); }
 static void put8(struct fts_buf *b, uint64_t v) { put(b, &v, 8); }
@@ -193,22 +194,35 @@ static uint64_t cut_table(char *table, int ncpus, int cut_cpu, uint64_t kept)
 	return end;
 }
 
-/* Magic, version, endianness, long size, page size, headers, formats, cmdlines. */
+/*
+ * Magic, version, endianness, long size, page size, headers, formats, cmdlines.
+ * The numbers here are the host's byte order and so are the kernel's pages,
+ * so the endian byte is the host's; the long size is the kernel's, the commit
+ * word of its header_page (this build's sizeof(long) may differ).
+ */
 static int put_header(struct fts_buf *b, const struct fts_dat_meta *m, int ncpus, struct fts_err *err)
 {
 	const char *cl = m->cmdlines ? m->cmdlines : "";
-	char *pf;
+	struct dat_header_page hp;
+	char *pf, *hpage;
 	int n = 0, rc;
 
+	hpage = tracefs_instance_file_read(NULL, "events/header_page", &n);
+	if (!hpage || n <= 0 || fts_dat_header_page_parse(hpage, (size_t)n, &hp)) {
+		free(hpage);
+		return fts_err_set(err, -ENOENT,
+				   "cannot read the ring-buffer page layout in %s/events/header_page (is tracefs mounted?)",
+				   m->tracing_dir);
+	}
 	put(b, FTS_DAT_MAGIC, 10);
 	put(b, "6", 2);
-	put(b, "\0", 1);  /* little endian */
-	put(b, "\010", 1); /* 8-byte longs */
+	put(b, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? "\1" : "\0", 1);
+	put(b, &(char){ (char)hp.commit_size }, 1);
 	put4(b, (uint32_t)m->page_size);
 	put(b, "header_page", 12);
-	if (put_file8(b, "events/header_page"))
-		return fts_err_set(err, -ENOENT, "cannot read %s/events/header_page (is tracefs mounted?)",
-				   m->tracing_dir);
+	put8(b, (uint64_t)n);
+	put(b, hpage, (size_t)n);
+	free(hpage);
 	put(b, "header_event", 13);
 	if (put_file8(b, "events/header_event"))
 		return fts_err_set(err, -ENOENT, "cannot read %s/events/header_event (is tracefs mounted?)",

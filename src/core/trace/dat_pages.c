@@ -14,6 +14,7 @@
 #include "core/trace/dat_pages.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,54 @@ const char *fts_dat_page_check(const struct dat_page_fmt *f, const unsigned char
 	why = walk_records(f, data, size);
 	free(copy);
 	return why;
+}
+
+/* The offset and size of field @name in one header_page line; 0 when it declares it. */
+static int hp_line(const char *line, const char *name, unsigned long *off, unsigned long *size)
+{
+	unsigned long o, z;
+	char decl[128];
+	const char *last;
+
+	if (sscanf(line, " field: %127[^;]; offset:%lu; size:%lu;", decl, &o, &z) != 3)
+		return -1;
+	last = strrchr(decl, ' ');
+	if (strcmp(last ? last + 1 : decl, name))
+		return -1;
+	*off = o;
+	*size = z;
+	return 0;
+}
+
+int fts_dat_header_page_parse(const char *text, size_t len, struct dat_header_page *hp)
+{
+	unsigned long c_off = 0, c_size = 0, d_off = 0, d_size = 0;
+	int found = 0;
+	size_t at = 0;
+
+	while (at < len) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - text - at) : len - at;
+		char line[256];
+
+		if (n < sizeof(line)) {
+			memcpy(line, text + at, n);
+			line[n] = '\0';
+			if (!hp_line(line, "commit", &c_off, &c_size))
+				found |= 1;
+			else if (!hp_line(line, "data", &d_off, &d_size))
+				found |= 2;
+		}
+		at += n + 1;
+	}
+	/* the commit word follows the u64 time stamp; records follow it */
+	if (found != 3 || c_off != 8 || (c_size != 4 && c_size != 8) || d_off != 8 + c_size ||
+	    d_size > (1ul << 24) || d_off + d_size < 64 || d_off + d_size > (1ul << 24))
+		return -1;
+	hp->commit_size = (int)c_size;
+	hp->data_offset = (int)d_off;
+	hp->subbuf_size = (int)(d_off + d_size);
+	return 0;
 }
 
 int fts_dat_extent_check(int fd, const struct dat_page_fmt *f, uint64_t off, uint64_t size,

@@ -23,6 +23,26 @@ struct dat_page_fmt {
 	int big_endian;
 };
 
+/*
+ * What a kernel's events/header_page says about its ring-buffer pages. The
+ * commit word is a kernel long (4 bytes on a 32-bit kernel), and records
+ * start after it; the data field's offset + size is the sub-buffer
+ * trace_pipe_raw hands out. Neither is this process's sizeof(long) or page
+ * size: under an emulator, or a 32-bit or 64K-page user space, they differ.
+ */
+struct dat_header_page {
+	int commit_size;   /* 4 or 8 */
+	int data_offset;   /* 8 + commit_size: the layout kbuffer (every reader) assumes */
+	int subbuf_size;   /* data offset + data size */
+};
+
+/*
+ * fts_dat_header_page_parse - read @len bytes of header_page text ("field:
+ * local_t commit; offset:8; size:8; ...") into @hp. Returns 0, or -1 when the
+ * commit or data field is missing or describes a layout readers cannot read.
+ */
+int fts_dat_header_page_parse(const char *text, size_t len, struct dat_header_page *hp);
+
 /* Where the first bad page is, and why. */
 struct dat_page_fault {
 	uint64_t offset;   /* file offset of the page, or of its compressed chunk */
