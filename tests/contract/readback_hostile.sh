@@ -157,7 +157,7 @@ PY
 then pass "python3's sqlite3 reads every row; names equal the JSON's ($(cat "$WORK/last.out"))"
 else bad "invalid UTF-8 in the DB: $(tail -3 "$WORK/last.out")"; fi
 
-# --- item 4: a FIFO swapped in at the input's name, many times
+# --- item 4: a FIFO swapped in at the input's name, many times (DB, JSON, trace.dat)
 race() { # DESC RUNS CMD... (the input is $WORK/race/in)
 	local desc=$1 runs=$2 hung=0 crashed=0 ok=0 refused=0 rc; shift 2
 	for _ in $(seq "$runs"); do
@@ -180,13 +180,14 @@ while not os.path.exists(d + '/stop'):
         os.replace(tmp, name)
 PY
 }
-for kind in db json; do
+cp "$S/sample.dat" "$WORK/real.dat"
+for kind in db json dat; do
 	rm -rf "$WORK/race"; mkdir -p "$WORK/race"
 	cp "$WORK/real.$kind" "$WORK/race/real"
 	swap "$WORK/race/real" &
 	swapper=$!
-	race "stats on a $kind swapped with a FIFO" 40 "$FTSCOPE" stats "$WORK/race/in"
-	race "preview on a $kind swapped with a FIFO" 20 "$FTSCOPE" preview "$WORK/race/in" --print 80x24
+	race "stats on a $kind swapped with a FIFO" 30 "$FTSCOPE" stats "$WORK/race/in"
+	race "preview on a $kind swapped with a FIFO" 15 "$FTSCOPE" preview "$WORK/race/in" --print 80x24
 	touch "$WORK/race/stop"
 	wait "$swapper"
 done
