@@ -62,6 +62,8 @@ $GEN hot "$WORK/hot.db" "$WORK/real.db"
 [ -s "$WORK/hot.db-journal" ] || bad "the hot journal was not made"
 on_all "hot journal" "needs rollback" "$WORK/hot.db"
 [ -s "$WORK/hot.db-journal" ] && pass "the hot journal is left as it was" || bad "the hot journal was touched"
+sqlite3 "$WORK/nocol.db" "CREATE TABLE thread (x); CREATE TABLE slice (y);"
+on_all "tables without the columns" "not an ftrace DB \(no thread table with track_id, tid, pid\): no such column" "$WORK/nocol.db"
 $GEN cpu_range "$WORK/cpu_range.db"
 on_all "CPU 65536" "CPU lane's number is out of range" "$WORK/cpu_range.db"
 $GEN lock "$WORK/locked.db" "$WORK/real.db" &
