@@ -112,8 +112,8 @@ static char **probe_env(void)
 
 /*
  * Starts @helper with the pipe's write end @wfd as PROBE_FD and the file @in
- * (never PROBE_IN_FD itself, so dup2 clears its close-on-exec) as
- * PROBE_IN_FD; 0 or an errno.
+ * as PROBE_IN_FD (both above them, so no dup2 overwrites the other's source
+ * and each clears close-on-exec); 0 or an errno.
  */
 static int probe_spawn(const char *helper, int in, int wfd, pid_t *pid)
 {
@@ -198,16 +198,30 @@ static int check_codec(const char *path, int fd, const struct stat *sb, struct f
 	return 0;
 }
 
-/* The file, opened once without blocking and checked, on a descriptor other than PROBE_IN_FD. */
-static int open_input(const char *path, struct stat *sb, struct fts_err *err)
+/*
+ * @fd moved above the helper's fixed descriptors: the spawn's dup2s onto 3
+ * and 4 then never overwrite a source still to be copied. Closes @fd.
+ */
+static int above_fixed(int fd)
 {
-	int fd = fts_open_regular(path, 0, sb, err), moved;
+	int moved;
 
-	if (fd != PROBE_IN_FD)
+	if (fd < 0 || fd > PROBE_IN_FD)
 		return fd;
 	moved = fcntl(fd, F_DUPFD_CLOEXEC, PROBE_IN_FD + 1);
 	close(fd);
-	return moved >= 0 ? moved : fts_err_set(err, -errno, "%s: cannot open: %s", path, strerror(errno));
+	return moved;
+}
+
+/* The file, opened once without blocking and checked, above the fixed descriptors. */
+static int open_input(const char *path, struct stat *sb, struct fts_err *err)
+{
+	int fd = fts_open_regular(path, 0, sb, err);
+
+	if (fd < 0)
+		return fd;
+	fd = above_fixed(fd);
+	return fd >= 0 ? fd : fts_err_set(err, -errno, "%s: cannot open: %s", path, strerror(errno));
 }
 
 int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err)
@@ -228,6 +242,11 @@ int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err
 	else if (!rc && pipe2(p, O_CLOEXEC) < 0)
 		rc = fts_err_set(err, -errno, "%s: cannot start the trace.dat probe helper: %s",
 				 path, strerror(errno));
+	else if (!rc && (p[1] = above_fixed(p[1])) < 0) {
+		rc = fts_err_set(err, -errno, "%s: cannot start the trace.dat probe helper: %s",
+				 path, strerror(errno));
+		close(p[0]);
+	}
 	if (rc) {
 		close(in);
 		return rc;
