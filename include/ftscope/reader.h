@@ -100,9 +100,10 @@ FTS_API int fts_read_dat(const char *path, const struct fts_read_opts *opts,
  * @err: filled when it cannot
  *
  * First checks, in this process, every data page the trace library loads
- * when it opens @path. Then runs @helper as "HELPER __probe-dat PATH" (no
- * fork of the caller, so it is safe with threads running; an almost empty
- * environment; the answer pipe on fd 3), which calls
+ * when it opens @path. Then runs @helper as "HELPER __probe-dat /dev/fd/4"
+ * (no fork of the caller, so it is safe with threads running; an almost
+ * empty environment; @path, opened once here without blocking, on fd 4, so
+ * the helper never opens the name again; the answer pipe on fd 3), which calls
  * fts_read_dat_probe_answer: a corrupt header that crashes or hangs the
  * trace library takes the helper down, not the caller. A helper that cannot
  * be started, or ends without answering, is an error: the file is then not
@@ -133,7 +134,8 @@ FTS_API int fts_read_dat_loss(const char *path, struct fts_loss *out);
 
 /**
  * fts_read_dat_probe_answer - the helper's half of fts_read_dat_probe
- * @path: the file named on the helper's command line
+ * @path: the file named on the helper's command line ("/dev/fd/4": the
+ *        descriptor 4 the caller handed over, read without opening anything)
  *
  * Opens @path and each of its buffer instances with libtracecmd in this
  * process, then writes the answer on fd 3. Only a helper program calls it

@@ -28,6 +28,31 @@
  */
 int fts__utf8_decode(const unsigned char *s, uint32_t *cp);
 
+/* The room fts__utf8_clean needs for @n input bytes. */
+#define FTS__UTF8_CLEAN_MAX(n) (2 * (size_t)(n) + 1)
+
+/**
+ * fts__utf8_clean - a string made valid UTF-8 the way the JSON escaper does it
+ * @dst: room for FTS__UTF8_CLEAN_MAX(strlen(@s)) bytes
+ * @s: NUL-terminated bytes (task names: anything)
+ *
+ * Valid UTF-8 is kept; each byte that is not part of a valid sequence is
+ * read as Latin-1 and written as that code point's UTF-8, which is what a
+ * JSON reader gets from fts__json_escape's \u00XX. So a task's name in the
+ * DB is the name in the JSON of the same capture.
+ *
+ * Returns the length written, without the NUL that ends it.
+ */
+size_t fts__utf8_clean(char *dst, const char *s);
+
+/**
+ * fts__utf8_valid - whether a string is valid UTF-8 throughout
+ * @s: NUL-terminated bytes
+ *
+ * Returns 1 or 0.
+ */
+int fts__utf8_valid(const char *s);
+
 /**
  * fts__sat_add - @a + @b, or UINT64_MAX when the sum does not fit
  * @a: a count

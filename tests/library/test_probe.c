@@ -94,7 +94,9 @@ static void test_helper_gets_minimal_env(void **state)
 	snprintf(out, sizeof(out), "%s/seen", dir);
 	f = fopen(script, "w");
 	assert_non_null(f);
-	fprintf(f, "#!/bin/sh\necho \"args: $1 $2\" > %s\n/usr/bin/env >> %s\nprintf k >&3\n", out, out);
+	/* the file comes as fd 4, not by name: a FIFO swapped in at the name cannot hang it */
+	fprintf(f, "#!/bin/sh\necho \"args: $1 $2\" > %s\ncmp -s /dev/fd/4 %s && echo fd4-is-the-file >> %s\n"
+		"/usr/bin/env >> %s\nprintf k >&3\n", out, SMALL, out, out);
 	fclose(f);
 	assert_int_equal(chmod(script, 0700), 0);
 	setenv("FTS_PROBE_CANARY", "leaked", 1);
@@ -105,7 +107,8 @@ static void test_helper_gets_minimal_env(void **state)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = '\0';
 	fclose(f);
-	assert_non_null(strstr(buf, "args: __probe-dat " SMALL "\n"));
+	assert_non_null(strstr(buf, "args: __probe-dat /dev/fd/4\n"));
+	assert_non_null(strstr(buf, "fd4-is-the-file\n"));
 	assert_null(strstr(buf, "FTS_PROBE_CANARY"));
 	assert_null(strstr(buf, "HOME="));
 	assert_non_null(strstr(buf, "FTSCOPE_PROBE_HELPER_CHILD=1"));

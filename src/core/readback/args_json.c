@@ -151,55 +151,100 @@ static const char *raw(struct cur *c)
 	return put(c, '\0') ? NULL : start;
 }
 
+/* Each member of the object at c->p, unescaped, handed to @on (non-zero stops with -EINVAL). */
+static int members(struct cur *c, int (*on)(void *ctx, const char *k, const char *v), void *ctx)
+{
+	ws(c);
+	if (c->p >= c->end || *c->p != '{')
+		return -EINVAL;
+	c->p++;
+	ws(c);
+	if (c->p < c->end && *c->p == '}')
+		return 0;
+	while (c->p < c->end) {
+		const char *k, *v;
+
+		ws(c);
+		if (c->p >= c->end || *c->p != '"')
+			return -EINVAL;
+		c->p++;
+		k = string(c);
+		ws(c);
+		if (!k || c->p >= c->end || *c->p != ':')
+			return -EINVAL;
+		c->p++;
+		ws(c);
+		if (c->p < c->end && *c->p == '"') {
+			c->p++;
+			v = string(c);
+		} else {
+			v = raw(c);
+		}
+		if (!v || on(ctx, k, v))
+			return -EINVAL;
+		ws(c);
+		if (c->p < c->end && *c->p == ',') {
+			c->p++;
+			continue;
+		}
+		if (c->p < c->end && *c->p == '}')
+			return 0;
+		return -EINVAL;
+	}
+	return -EINVAL;
+}
+
+struct collect {
+	struct fts_arg *args;
+	int n, max;
+};
+
+static int collect_one(void *ctx, const char *k, const char *v)
+{
+	struct collect *a = ctx;
+
+	if (a->n < a->max) {
+		a->args[a->n].key = k;
+		a->args[a->n].val = v;
+		a->n++;
+	}
+	return 0;
+}
+
 int fts_args_parse(const char *json, size_t len, struct fts_arg *args, int max, char *buf,
 		   size_t bufsz)
 {
 	struct cur c = { json, json + len, buf, buf + bufsz };
-	int n = 0;
+	struct collect a = { args, 0, max };
+	int rc = members(&c, collect_one, &a);
 
-	ws(&c);
-	if (c.p >= c.end || *c.p != '{')
-		return -EINVAL;
-	c.p++;
-	ws(&c);
-	if (c.p < c.end && *c.p == '}')
-		return 0;
-	while (c.p < c.end) {
-		const char *k, *v;
+	return rc ? rc : a.n;
+}
 
-		ws(&c);
-		if (c.p >= c.end || *c.p != '"')
-			return -EINVAL;
-		c.p++;
-		k = string(&c);
-		ws(&c);
-		if (!k || c.p >= c.end || *c.p != ':')
-			return -EINVAL;
-		c.p++;
-		ws(&c);
-		if (c.p < c.end && *c.p == '"') {
-			c.p++;
-			v = string(&c);
-		} else {
-			v = raw(&c);
-		}
-		if (!v)
-			return -EINVAL;
-		if (n < max) {
-			args[n].key = k;
-			args[n].val = v;
-			n++;
-		}
-		ws(&c);
-		if (c.p < c.end && *c.p == ',') {
-			c.p++;
-			continue;
-		}
-		if (c.p < c.end && *c.p == '}')
-			return n;
-		return -EINVAL;
-	}
-	return -EINVAL;
+struct pick {
+	const char *const *keys;
+	const char **vals;
+	int n;
+};
+
+static int pick_one(void *ctx, const char *k, const char *v)
+{
+	struct pick *p = ctx;
+
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(k, p->keys[i]))
+			p->vals[i] = v; /* a repeated key: the last one, as JSON.parse keeps */
+	return 0;
+}
+
+int fts_json_pick(const char *json, size_t len, const char *const *keys, int n,
+		  const char **vals, char *buf, size_t bufsz)
+{
+	struct cur c = { json, json + len, buf, buf + bufsz };
+	struct pick p = { keys, vals, n };
+	for (int i = 0; i < n; i++)
+		vals[i] = NULL;
+	return members(&c, pick_one, &p);
 }
 
 enum fts_item_kind fts_rb_kind(enum fts_lane_group group, const char *name, size_t n,

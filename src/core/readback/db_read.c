@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "core/readback/db_vfs.h"
+
 #define PROGRESS_ROWS 65536
 
 struct track {
@@ -46,11 +48,23 @@ static int by_lane_order(const void *a, const void *b)
 	return by_track(a, b);
 }
 
+/*
+ * The CPU of a "CPU 007" lane: -1 for another name (kept, as before), -2 for
+ * a number past what the model takes (refused: it would size per-CPU tables).
+ */
 static int32_t cpu_of(const char *tid)
 {
-	if (strncmp(tid, "CPU ", 4))
+	int32_t cpu = 0;
+	const char *p = tid + 4;
+
+	if (strncmp(tid, "CPU ", 4) || *p < '0' || *p > '9')
 		return -1;
-	return (int32_t)strtol(tid + 4, NULL, 10);
+	for (; *p >= '0' && *p <= '9'; p++) {
+		cpu = cpu * 10 + (*p - '0');
+		if (cpu >= FTS_RB_CPU_MAX)
+			return -2;
+	}
+	return cpu;
 }
 
 static void lanes_free(struct db_lanes *l)
@@ -60,20 +74,27 @@ static void lanes_free(struct db_lanes *l)
 	free(l->t);
 }
 
-static int db_fail(sqlite3 *db, const char *path, const char *what, struct fts_err *err)
+/* A statement that does not compile: a missing column is not our DB; the rest SQLite's reason. */
+static int prep_fail(sqlite3 *db, int rc, const struct fts_rb_guard *g, const char *path,
+		     const char *table, struct fts_err *err)
 {
-	return fts_err_set(err, -EINVAL, "%s: %s: %s", path, what, sqlite3_errmsg(db));
+	if (rc == SQLITE_ERROR && !g->cancelled && !g->exhausted)
+		return fts_err_set(err, -EINVAL, "%s: not an ftrace DB (no %s table with %s): %s", path,
+				   table, strcmp(table, "thread") ? "track_id, timestamp, duration, name, args" :
+				   "track_id, tid, pid", sqlite3_errmsg(db));
+	return fts_rb_db_fail(db, rc, g, path, "cannot read it", err);
 }
 
-static int load_lanes(sqlite3 *db, const char *path, struct db_lanes *l, struct fts_err *err)
+static int load_lanes(sqlite3 *db, struct fts_rb_guard *g, const char *path, struct db_lanes *l,
+		      struct fts_err *err)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0;
 	int step;
 
-	if (sqlite3_prepare_v2(db, "SELECT track_id, tid, pid FROM thread", -1, &st, NULL))
-		return fts_err_set(err, -EINVAL,
-				   "%s: not an ftrace DB (no thread table with track_id, tid, pid)", path);
+	step = sqlite3_prepare_v2(db, "SELECT track_id, tid, pid FROM thread", -1, &st, NULL);
+	if (step != SQLITE_OK)
+		return prep_fail(db, step, g, path, "thread", err);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *tid = (const char *)sqlite3_column_text(st, 1);
 		const char *pid = (const char *)sqlite3_column_text(st, 2);
@@ -94,6 +115,12 @@ static int load_lanes(sqlite3 *db, const char *path, struct db_lanes *l, struct 
 		t->track_id = sqlite3_column_int64(st, 0);
 		t->group = strcmp(pid, FTS_GROUP_CPU_NAME) ? FTS_GROUP_TASK : FTS_GROUP_CPU;
 		t->cpu = t->group == FTS_GROUP_CPU ? cpu_of(tid) : -1;
+		if (t->cpu == -2) {
+			sqlite3_finalize(st);
+			return fts_err_set(err, -ERANGE,
+					   "%s: a CPU lane's number is out of range (CPUs go up to %d); refused",
+					   path, FTS_RB_CPU_MAX - 1);
+		}
 		t->tid = strdup(tid);
 		if (!t->tid)
 			goto oom;
@@ -101,7 +128,7 @@ static int load_lanes(sqlite3 *db, const char *path, struct db_lanes *l, struct 
 	}
 	sqlite3_finalize(st);
 	if (step != SQLITE_DONE)
-		return db_fail(db, path, "reading its thread table failed", err);
+		return fts_rb_db_fail(db, step, g, path, "reading its thread table failed", err);
 	return 0;
 oom:
 	sqlite3_finalize(st);
@@ -140,6 +167,7 @@ static const struct track *find_track(const struct db_lanes *l, int64_t id)
 	return lo < l->n && l->t[lo].track_id == id ? &l->t[lo] : NULL;
 }
 
+/* The progress total; 0 when it cannot be had (the scan then says why). */
 static uint64_t max_rowid(sqlite3 *db)
 {
 	sqlite3_stmt *st;
@@ -153,19 +181,22 @@ static uint64_t max_rowid(sqlite3 *db)
 	return n;
 }
 
-static int read_slices(sqlite3 *db, const char *path, const struct db_lanes *l,
-		       const struct fts_rb_ops *ops, uint64_t *rows, struct fts_err *err)
+static int read_slices(sqlite3 *db, struct fts_rb_guard *g, const char *path,
+		       const struct db_lanes *l, uint64_t *rows, struct fts_err *err)
 {
+	const struct fts_rb_ops *ops = g->ops;
 	uint64_t total = max_rowid(db), n = 0;
 	const struct track *last = NULL;
 	sqlite3_stmt *st;
 	int step, rc = 0;   /* SQLite's code; ours (0, negative errno, the row callback's) */
 
-	if (sqlite3_prepare_v2(db, "SELECT rowid, track_id, timestamp, duration, name, args FROM slice",
-			       -1, &st, NULL))
-		return fts_err_set(err, -EINVAL,
-				   "%s: not an ftrace DB (no slice table with track_id, timestamp, duration, name, args)",
-				   path);
+	if (g->cancelled || g->exhausted)
+		return fts_rb_db_fail(db, SQLITE_INTERRUPT, g, path, "cannot read it", err);
+	g->total = total;
+	step = sqlite3_prepare_v2(db, "SELECT rowid, track_id, timestamp, duration, name, args FROM slice",
+				  -1, &st, NULL);
+	if (step != SQLITE_OK)
+		return prep_fail(db, step, g, path, "slice", err);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t track = sqlite3_column_int64(st, 1), ts = sqlite3_column_int64(st, 2);
 		int64_t dur = sqlite3_column_int64(st, 3);
@@ -189,8 +220,10 @@ static int read_slices(sqlite3 *db, const char *path, const struct db_lanes *l,
 		rc = ops->row(ops->ctx, &row, err);
 		if (rc)
 			break;
-		if (++n % PROGRESS_ROWS == 0 && ops->progress &&
-		    ops->progress(ops->ctx, (uint64_t)sqlite3_column_int64(st, 0), total, n)) {
+		g->rows = ++n;
+		g->done = (uint64_t)sqlite3_column_int64(st, 0);
+		if (n % PROGRESS_ROWS == 0 && ops->progress &&
+		    ops->progress(ops->ctx, g->done, total, n)) {
 			rc = fts_err_set(err, -ECANCELED, "cancelled");
 			break;
 		}
@@ -199,49 +232,13 @@ static int read_slices(sqlite3 *db, const char *path, const struct db_lanes *l,
 	*rows = n;
 	if (rc)
 		return rc;
-	return step == SQLITE_DONE ? 0 : db_fail(db, path, "reading its slice table failed", err);
-}
-
-/*
- * An ftrace DB is a file anyone may have written, read here as root: open it
- * the way SQLite's security page advises for untrusted database files.
- * Read-only, never through a symlink, and query_only so no statement can
- * write; defensive mode (no writable_schema or shadow-table tricks);
- * trusted_schema off (views and triggers may not call functions with side
- * effects); cell sizes checked on every read (corrupt pages are refused, not
- * followed); no mmap (a file truncated under us must not fault).
- */
-static int open_untrusted(const char *path, sqlite3 **out, struct fts_err *err)
-{
-	static const char pragmas[] = "PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON;"
-				      " PRAGMA mmap_size=0; PRAGMA query_only=ON;";
-	sqlite3 *db = NULL;
-
-	*out = NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
-		int rc = fts_err_set(err, -EIO, "%s: cannot open as SQLite: %s", path,
-				     db ? sqlite3_errmsg(db) : "out of memory");
-
-		sqlite3_close(db);
-		return rc;
-	}
-	if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL) != SQLITE_OK ||
-	    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL) != SQLITE_OK ||
-	    sqlite3_exec(db, pragmas, NULL, NULL, NULL) != SQLITE_OK) {
-		int rc = fts_err_set(err, -EIO, "%s: cannot open as SQLite safely: %s", path,
-				     sqlite3_errmsg(db));
-
-		sqlite3_close(db);
-		return rc;
-	}
-	*out = db;
-	return 0;
+	return step == SQLITE_DONE ? 0 : fts_rb_db_fail(db, step, g, path, "reading its slice table failed", err);
 }
 
 int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *rows,
 		    struct fts_err *err)
 {
+	struct fts_rb_guard g = { .ops = ops };
 	struct db_lanes l = { NULL, 0 };
 	uint64_t local = 0;
 	sqlite3 *db = NULL;
@@ -250,9 +247,11 @@ int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *ro
 	if (!rows)
 		rows = &local;
 	*rows = 0;
-	rc = open_untrusted(path, &db, err);
+	rc = fts_rb_db_open(path, &g, &db, err);
 	if (!rc)
-		rc = load_lanes(db, path, &l, err);
+		rc = fts_rb_db_tables(db, &g, path, err);
+	if (!rc)
+		rc = load_lanes(db, &g, path, &l, err);
 	if (!rc && l.n == 0)
 		rc = fts_err_set(err, -ENODATA,
 				 "%s: not an ftrace DB (no \"CPU Scheduling\" or \"Process Scheduling\" lanes)",
@@ -260,7 +259,7 @@ int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *ro
 	if (!rc)
 		rc = declare_lanes(&l, ops, err);
 	if (!rc)
-		rc = read_slices(db, path, &l, ops, rows, err);
+		rc = read_slices(db, &g, path, &l, rows, err);
 	lanes_free(&l);
 	sqlite3_close(db);
 	return rc;

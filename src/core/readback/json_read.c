@@ -1,33 +1,97 @@
 // SPDX-License-Identifier: MIT
 /*
- * json_read.c - our Chrome-trace JSON read back. The JSON sink writes one
- * event per line, so this reads line by line and never holds a tree: each
- * line is split as a flat object (args kept as raw text). Lanes are those of
- * the "CPU Scheduling" / "Process Scheduling" pids; other events are skipped.
- * ts/dur are microseconds with up to three decimals, turned into exact ns.
+ * json_read.c - a Chrome-trace JSON array read back, streaming: the array is
+ * scanned byte by byte from the one descriptor opened (a FIFO swapped in at
+ * the name is refused, never waited on), each event object is cut out whole
+ * (whatever the line layout: ours has one per line, a re-serialised file has
+ * all on one) and only its ph/pid/tid/name/ts/dur/args are picked, however
+ * many members it has. No tree of the file is ever built. What is not an
+ * event array is refused with the byte where it stops making sense.
+ * Lanes are those of the "CPU Scheduling" / "Process Scheduling" pids; other
+ * events are skipped. ts/dur are microseconds with up to three decimals,
+ * turned into exact ns.
  */
 #include "core/readback/readback.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "core/util/buf.h"
+#include "core/util/file_util.h"
 #include "core/util/strtab.h"
+#include "kit/kit.h"
 
-#define PROGRESS_LINES 65536
-#define LINE_FIELDS 16
+#define IN_BUF 65536
+#define EVENT_MAX (16u << 20)   /* one event's text; ours are a few hundred bytes */
+#define REPORT_MS 100
+#define FIELDS 7
+
+enum { F_PH, F_PID, F_TID, F_NAME, F_TS, F_DUR, F_ARGS };
+static const char *const field_keys[FIELDS] = { "ph", "pid", "tid", "name", "ts", "dur", "args" };
 
 struct jr {
 	const char *path;
 	const struct fts_rb_ops *ops;
 	struct fts_strtab lanes;   /* "<group char><tid>" -> lane id */
-	char *buf;
-	size_t bufsz;
+	struct fts_buf ev;         /* the event being cut out */
+	struct fts_buf key;        /* a lane key */
+	char *scratch;             /* its unescaped members */
+	size_t scratch_sz;
+	int fd;
+	unsigned char in[IN_BUF];
+	size_t in_len, in_pos;
+	uint64_t off;              /* bytes consumed */
+	uint64_t total, rows, next_ms;
+	struct fts_err *err;
+	int failed;                /* err is set; stop */
 };
 
-/* "123.456" µs -> ns exactly; 0 and -1 on anything else (negative, garbage). */
+/* The next byte, or -1 at the end (or after a read error, which sets failed). */
+static int next(struct jr *j)
+{
+	if (j->in_pos == j->in_len) {
+		ssize_t n;
+
+		do
+			n = read(j->fd, j->in, sizeof(j->in));
+		while (n < 0 && errno == EINTR);
+		if (n <= 0) {
+			if (n < 0 && !j->failed) {
+				fts_err_set(j->err, -errno, "%s: read failed: %s", j->path, strerror(errno));
+				j->failed = 1;
+			}
+			return -1;
+		}
+		j->in_len = (size_t)n;
+		j->in_pos = 0;
+	}
+	j->off++;
+	return j->in[j->in_pos++];
+}
+
+static int skip_ws(struct jr *j)
+{
+	int c;
+
+	do
+		c = next(j);
+	while (c == ' ' || c == '\t' || c == '\r' || c == '\n');
+	return c;
+}
+
+static int refuse(struct jr *j, const char *what)
+{
+	if (j->failed)
+		return j->err ? j->err->code : -EIO;
+	j->failed = 1;
+	return fts_err_set(j->err, -EINVAL, "%s: not an event array: %s at byte %llu; refused",
+			   j->path, what, (unsigned long long)(j->off ? j->off - 1 : 0));
+}
+
+/* "123.456" µs -> ns exactly; -1 on anything else (negative, garbage). */
 static int us_to_ns(const char *s, uint64_t *ns)
 {
 	uint64_t whole = 0, frac = 0;
@@ -56,141 +120,219 @@ static int us_to_ns(const char *s, uint64_t *ns)
 	return 0;
 }
 
-static const char *field(const struct fts_arg *a, int n, const char *key)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(a[i].key, key))
-			return a[i].val;
-	return NULL;
-}
-
 static int32_t cpu_of(const char *tid)
 {
-	return strncmp(tid, "CPU ", 4) ? -1 : (int32_t)strtol(tid + 4, NULL, 10);
+	int32_t cpu = 0;
+	const char *p = tid + 4;
+
+	if (strncmp(tid, "CPU ", 4) || *p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		cpu = cpu * 10 + (*p - '0');
+		if (cpu >= FTS_RB_CPU_MAX)
+			return -2;
+	}
+	return cpu;
 }
 
-/* The lane of (@group, @tid), declared on first sight. */
-static int lane_of(struct jr *j, enum fts_lane_group group, const char *tid, uint32_t *lane,
-		   struct fts_err *err)
+/* The lane of (@group, @tid), declared on first sight; the whole tid is the key. */
+static int lane_of(struct jr *j, enum fts_lane_group group, const char *tid, uint32_t *lane)
 {
 	size_t n = strlen(tid);
-	char key[1024];
 	uint32_t before = j->lanes.n, id;
 
-	if (n > sizeof(key) - 2)
-		n = sizeof(key) - 2;
-	key[0] = group == FTS_GROUP_CPU ? 'C' : 'P';
-	memcpy(key + 1, tid, n);
-	id = fts_strtab_intern(&j->lanes, key, n + 1);
+	j->key.len = 0;
+	fts_buf_put(&j->key, group == FTS_GROUP_CPU ? "C" : "P", 1);
+	fts_buf_put(&j->key, tid, n);
+	id = j->key.oom ? UINT32_MAX : fts_strtab_intern(&j->lanes, j->key.p, j->key.len);
 	if (id == UINT32_MAX)
-		return fts_err_set(err, -ENOMEM, "out of memory");
+		return fts_err_set(j->err, -ENOMEM, "out of memory");
 	*lane = id;
 	if (id == before) {
 		struct fts_lane l = { id, group, group == FTS_GROUP_CPU ? cpu_of(tid) : 0, tid };
 
-		return j->ops->lane(j->ops->ctx, &l, err);
+		if (l.sort_index == -2)
+			return fts_err_set(j->err, -ERANGE,
+					   "%s: a CPU lane's number is out of range (CPUs go up to %d); refused",
+					   j->path, FTS_RB_CPU_MAX - 1);
+		return j->ops->lane(j->ops->ctx, &l, j->err);
 	}
 	return 0;
 }
 
-static int one_line(struct jr *j, const char *line, size_t len, uint64_t *rows,
-		    struct fts_err *err)
+static int one_event(struct jr *j)
 {
-	struct fts_arg f[LINE_FIELDS];
-	const char *ph, *pid, *tid, *name, *args;
+	const char *f[FIELDS];
 	enum fts_lane_group group;
 	struct fts_rb_row row;
-	int n, rc;
+	int rc;
 
-	/* "[{...}," on the first line, "{...}]" on the last: the array's brackets */
-	while (len && (line[0] == '[' || line[0] == ' ' || line[0] == '\t')) {
-		line++;
-		len--;
+	if (j->scratch_sz < j->ev.len + 64) {
+		char *b = realloc(j->scratch, j->ev.len + 64);
+
+		if (!b)
+			return fts_err_set(j->err, -ENOMEM, "out of memory");
+		j->scratch = b;
+		j->scratch_sz = j->ev.len + 64;
 	}
-	while (len && strchr("\n\r,] \t", line[len - 1]))
-		len--;
-	n = fts_args_parse(line, len, f, LINE_FIELDS, j->buf, j->bufsz);
-	if (n <= 0)
-		return 0; /* "[", "]", or not an event */
-	ph = field(f, n, "ph");
-	pid = field(f, n, "pid");
-	tid = field(f, n, "tid");
-	if (!ph || !pid || !tid)
+	if (fts_json_pick(j->ev.p, j->ev.len, field_keys, FIELDS, f, j->scratch, j->scratch_sz))
+		return refuse(j, "an event that is not a valid JSON object, ending");
+	if (!f[F_PH] || !f[F_PID] || !f[F_TID])
 		return 0;
-	if (!strcmp(pid, FTS_GROUP_CPU_NAME))
+	if (!strcmp(f[F_PID], FTS_GROUP_CPU_NAME))
 		group = FTS_GROUP_CPU;
-	else if (!strcmp(pid, FTS_GROUP_TASK_NAME))
+	else if (!strcmp(f[F_PID], FTS_GROUP_TASK_NAME))
 		group = FTS_GROUP_TASK;
 	else
 		return 0;
-	rc = lane_of(j, group, tid, &row.lane, err);
-	if (rc || strcmp(ph, "X"))
+	rc = lane_of(j, group, f[F_TID], &row.lane);
+	if (rc || strcmp(f[F_PH], "X"))
 		return rc;
-	name = field(f, n, "name");
-	if (!name || !field(f, n, "ts") || us_to_ns(field(f, n, "ts"), &row.ts) || row.ts == 0)
+	if (!f[F_NAME] || !f[F_TS] || us_to_ns(f[F_TS], &row.ts) || row.ts == 0)
 		return 0;
-	if (!field(f, n, "dur") || us_to_ns(field(f, n, "dur"), &row.dur))
+	if (!f[F_DUR] || us_to_ns(f[F_DUR], &row.dur))
 		row.dur = 0;
-	args = field(f, n, "args");
-	row.name = name;
-	row.name_len = strlen(name);
-	row.args = args;
-	row.args_len = args ? strlen(args) : 0;
-	row.kind = fts_rb_kind(group, row.name, row.name_len, row.dur, args, row.args_len);
-	(*rows)++;
-	return j->ops->row(j->ops->ctx, &row, err);
+	row.name = f[F_NAME];
+	row.name_len = strlen(row.name);
+	row.args = f[F_ARGS];
+	row.args_len = row.args ? strlen(row.args) : 0;
+	row.kind = fts_rb_kind(group, row.name, row.name_len, row.dur, row.args, row.args_len);
+	j->rows++;
+	return j->ops->row(j->ops->ctx, &row, j->err);
+}
+
+static int ev_put(struct jr *j, int c)
+{
+	if (j->ev.len == j->ev.cap && fts_buf_reserve(&j->ev, 1))
+		return fts_err_set(j->err, -ENOMEM, "out of memory");
+	j->ev.p[j->ev.len++] = (char)c;
+	return 0;
+}
+
+/* The object whose '{' was just read, into j->ev (strings and nesting followed). */
+static int cut_event(struct jr *j)
+{
+	int depth = 1, in_str = 0, c;
+
+	j->ev.len = 0;
+	if (ev_put(j, '{'))
+		return -ENOMEM;
+	while (depth) {
+		c = next(j);
+		if (c < 0)
+			return refuse(j, "the file ends inside an event");
+		if (j->ev.len >= EVENT_MAX)
+			return refuse(j, "an event over 16 MB (none of ours is), still open");
+		if (ev_put(j, c))
+			return -ENOMEM;
+		if (in_str) {
+			if (c == '\\') {
+				c = next(j);
+				if (c < 0)
+					return refuse(j, "the file ends inside an event");
+				if (ev_put(j, c))
+					return -ENOMEM;
+			} else if (c == '"') {
+				in_str = 0;
+			}
+		} else if (c == '"') {
+			in_str = 1;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			depth--;
+		}
+	}
+	return 0;
+}
+
+/* A few times a second, whatever the layout: cancelling works on a one-line file too. */
+static int report(struct jr *j)
+{
+	uint64_t now;
+
+	if (!j->ops->progress)
+		return 0;
+	now = fts__clock_mono_ms();
+	if (now < j->next_ms)
+		return 0;
+	j->next_ms = now + REPORT_MS;
+	if (j->ops->progress(j->ops->ctx, j->off, j->total, j->rows))
+		return fts_err_set(j->err, -ECANCELED, "cancelled");
+	return 0;
+}
+
+/* '[' then events separated by ',' up to ']' (a missing ']' is allowed, as in Chrome's format). */
+static int walk(struct jr *j)
+{
+	int c = skip_ws(j), rc;
+
+	if (c == '{')
+		return refuse(j, "a JSON object, not the array ftscope convert writes ([{...},...]),");
+	if (c != '[')
+		return refuse(j, "no '[' that opens the array");
+	for (;;) {
+		c = skip_ws(j);
+		if (c == ']' || c < 0)
+			break;
+		if (c != '{')
+			return refuse(j, "an array element that is not an event object");
+		rc = cut_event(j);
+		if (!rc)
+			rc = one_event(j);
+		if (!rc && (j->rows & 1023) == 0)
+			rc = report(j);
+		if (rc)
+			return rc;
+		c = skip_ws(j);
+		if (c == ']' || c < 0)
+			break;
+		if (c != ',')
+			return refuse(j, "no ',' or ']' after an event");
+	}
+	if (c == ']' && skip_ws(j) >= 0)
+		return refuse(j, "text after the array's closing ']'");
+	return j->failed ? j->err->code : 0;
 }
 
 int fts_json_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *rows,
 		      struct fts_err *err)
 {
-	struct jr j = { .path = path, .ops = ops };
-	uint64_t local = 0, lines = 0, done = 0, total;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	struct fts_err local_err;
+	struct jr *j;
 	struct stat sb;
-	FILE *f;
-	int rc = 0;
+	int fd, rc;
 
-	if (!rows)
-		rows = &local;
-	*rows = 0;
-	f = fopen(path, "re");
-	if (!f)
-		return fts_err_set(err, -errno, "%s: cannot open: %s", path, strerror(errno));
-	total = fstat(fileno(f), &sb) == 0 ? (uint64_t)sb.st_size : 0;
-	fts_strtab_init(&j.lanes);
-	while ((len = getline(&line, &cap, f)) > 0) {
-		if (j.bufsz < (size_t)len + 64) {
-			char *b = realloc(j.buf, (size_t)len + 64);
-
-			if (!b) {
-				rc = fts_err_set(err, -ENOMEM, "out of memory");
-				break;
-			}
-			j.buf = b;
-			j.bufsz = (size_t)len + 64;
-		}
-		done += (uint64_t)len;
-		rc = one_line(&j, line, (size_t)len, rows, err);
-		if (rc)
-			break;
-		if (++lines % PROGRESS_LINES == 0 && ops->progress &&
-		    ops->progress(ops->ctx, done, total, *rows)) {
-			rc = fts_err_set(err, -ECANCELED, "cancelled");
-			break;
-		}
+	if (!err)
+		err = &local_err;
+	if (rows)
+		*rows = 0;
+	fd = fts_open_regular(path, 0, &sb, err);
+	if (fd < 0)
+		return fd;
+	j = calloc(1, sizeof(*j));
+	if (!j) {
+		close(fd);
+		return fts_err_set(err, -ENOMEM, "out of memory");
 	}
-	if (!rc && ferror(f))
-		rc = fts_err_set(err, -EIO, "%s: read failed", path);
-	if (!rc && j.lanes.n == 0)
+	j->path = path;
+	j->ops = ops;
+	j->fd = fd;
+	j->err = err;
+	j->total = (uint64_t)sb.st_size;
+	fts_strtab_init(&j->lanes);
+	rc = walk(j);
+	if (!rc && j->lanes.n == 0)
 		rc = fts_err_set(err, -ENODATA,
-				 "%s: not an ftrace JSON (no \"CPU Scheduling\" or \"Process Scheduling\" events, one per line)",
+				 "%s: not an ftrace JSON (no \"CPU Scheduling\" or \"Process Scheduling\" events)",
 				 path);
-	free(line);
-	free(j.buf);
-	fts_strtab_free(&j.lanes);
-	fclose(f);
+	if (rows)
+		*rows = j->rows;
+	fts_buf_free(&j->ev);
+	fts_buf_free(&j->key);
+	free(j->scratch);
+	fts_strtab_free(&j->lanes);
+	close(fd);
+	free(j);
 	return rc;
 }

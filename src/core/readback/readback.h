@@ -11,6 +11,10 @@
 #include <stdint.h>
 
 #include "ftscope/lane.h"
+#include "ftscope/sched_model.h"
+
+/* CPU lanes "CPU 0" .. this - 1 are read; a higher number is refused (it would size per-CPU tables). */
+#define FTS_RB_CPU_MAX FTS_MODEL_CPU_MAX
 
 /* One slice as stored; the strings live only during the row() call. */
 struct fts_rb_row {
@@ -63,5 +67,15 @@ enum fts_item_kind fts_rb_kind(enum fts_lane_group group, const char *name, size
  */
 int fts_args_parse(const char *json, size_t len, struct fts_arg *args, int max, char *buf,
 		   size_t bufsz);
+
+/*
+ * fts_json_pick - the values of @keys (@n of them) in a JSON object, however
+ * many other members it has and in whatever order; a key given twice keeps
+ * its last value. Unescaped into @buf (@bufsz, at least @len + 1); @vals[i]
+ * is NULL for a key that is absent. Returns 0, or -EINVAL when @json is not
+ * an object.
+ */
+int fts_json_pick(const char *json, size_t len, const char *const *keys, int n,
+		  const char **vals, char *buf, size_t bufsz);
 
 #endif

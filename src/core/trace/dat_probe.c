@@ -9,9 +9,11 @@
  * ftscope binary's hidden "__probe-dat" subcommand). The library never runs
  * itself: a fork() of a possibly threaded caller is not safe, and re-running
  * /proc/self/exe would start whatever program links the library. The helper
- * is run as "HELPER __probe-dat FILE" with an almost empty environment,
- * /dev/null on stdin, stdout and stderr and the answer pipe on fd 3, and
- * calls fts_read_dat_probe_answer, which writes one byte after a clean open.
+ * is run as "HELPER __probe-dat /dev/fd/4" with an almost empty environment,
+ * /dev/null on stdin, stdout and stderr, the file (opened here once, without
+ * blocking, and checked to be a regular file) on fd 4 and the answer pipe on
+ * fd 3, and calls fts_read_dat_probe_answer, which writes one byte after a
+ * clean open.
  *
  * It fails closed: a helper that cannot be started, dies, exits non-zero,
  * or exits without the byte is an error, never a pass. With no helper the
@@ -38,6 +40,8 @@
 #include <trace-cmd/trace-cmd.h>
 
 #define PROBE_FD 3                 /* the pipe's write end in the helper */
+#define PROBE_IN_FD 4              /* the file, opened and checked by the caller */
+#define PROBE_IN_PATH "/dev/fd/4"  /* what the helper is given: the descriptor, not the name */
 /*
  * A looping helper is stopped by its own CPU limit (the front end sets it);
  * this wall-clock bound only catches one that blocks without using CPU.
@@ -49,7 +53,15 @@ int fts_read_dat_probe_answer(const char *path)
 	struct tracecmd_input *h;
 	int n;
 
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	/*
+	 * The caller hands the file it checked over as a descriptor: opening the
+	 * name again would block on a FIFO swapped in there since (issue 21).
+	 */
+	if (!strcmp(path, PROBE_IN_PATH))
+		h = tracecmd_open_fd(PROBE_IN_FD, TRACECMD_FL_LOAD_NO_PLUGINS |
+					       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	else
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!h)
 		return 1;
 	n = tracecmd_buffer_instances(h);
@@ -98,13 +110,17 @@ static char **probe_env(void)
 	return env;
 }
 
-/* Starts @helper with the pipe's write end @wfd as PROBE_FD; 0 or an errno. */
-static int probe_spawn(const char *helper, const char *path, int wfd, pid_t *pid)
+/*
+ * Starts @helper with the pipe's write end @wfd as PROBE_FD and the file @in
+ * as PROBE_IN_FD (both above them, so no dup2 overwrites the other's source
+ * and each clears close-on-exec); 0 or an errno.
+ */
+static int probe_spawn(const char *helper, int in, int wfd, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none;
-	char *argv[] = { (char *)helper, (char *)FTS_PROBE_HELPER_ARG, (char *)path, NULL };
+	char *argv[] = { (char *)helper, (char *)FTS_PROBE_HELPER_ARG, (char *)PROBE_IN_PATH, NULL };
 	char **env = probe_env();
 	int rc;
 
@@ -115,6 +131,7 @@ static int probe_spawn(const char *helper, const char *path, int wfd, pid_t *pid
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, wfd, PROBE_FD);
+	posix_spawn_file_actions_adddup2(&fa, in, PROBE_IN_FD);
 	/* library threads block signals: the helper must not inherit that mask */
 	posix_spawnattr_init(&at);
 	sigemptyset(&none);
@@ -172,39 +189,70 @@ static int probe_verdict(const char *path, int status, int answered, struct fts_
  * decompressed; without libzstd it would go to libtracecmd unchecked (and
  * through a cache that never frees), so it is refused instead.
  */
-static int check_codec(const char *path, struct fts_err *err)
+static int check_codec(const char *path, int fd, const struct stat *sb, struct fts_err *err)
 {
-	struct stat sb;
-	int fd = fts_open_regular(path, 0, &sb, err), missing;
-
-	if (fd < 0)
-		return fd;
-	missing = fts_dat_codec_missing(fd, (uint64_t)sb.st_size);
-	close(fd);
-	if (missing)
+	if (fts_dat_codec_missing(fd, (uint64_t)sb->st_size))
 		return fts_err_set(err, -ENOTSUP,
 				   "%s: trace.dat is zstd-compressed and ftscope was built without zstd (libzstd); rebuild with libzstd-dev installed, or convert on a machine that has it",
 				   path);
 	return 0;
 }
 
+/*
+ * @fd moved above the helper's fixed descriptors: the spawn's dup2s onto 3
+ * and 4 then never overwrite a source still to be copied. Closes @fd.
+ */
+static int above_fixed(int fd)
+{
+	int moved;
+
+	if (fd < 0 || fd > PROBE_IN_FD)
+		return fd;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, PROBE_IN_FD + 1);
+	close(fd);
+	return moved;
+}
+
+/* The file, opened once without blocking and checked, above the fixed descriptors. */
+static int open_input(const char *path, struct stat *sb, struct fts_err *err)
+{
+	int fd = fts_open_regular(path, 0, sb, err);
+
+	if (fd < 0)
+		return fd;
+	fd = above_fixed(fd);
+	return fd >= 0 ? fd : fts_err_set(err, -errno, "%s: cannot open: %s", path, strerror(errno));
+}
+
 int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err)
 {
-	int p[2], status, answered, rc;
+	int p[2], status, answered, rc, in;
+	struct stat sb;
 	pid_t pid;
 
-	rc = check_codec(path, err);
-	if (rc)
+	in = open_input(path, &sb, err);
+	if (in < 0)
+		return in;
+	rc = check_codec(path, in, &sb, err);
+	if (!rc && !helper)
+		rc = FTS_PROBE_UNISOLATED;
+	else if (!rc && getenv("FTSCOPE_PROBE_HELPER_CHILD"))
+		rc = fts_err_set(err, -ELOOP, "%s: the trace.dat probe helper %s did not answer as one "
+				 "(it probed again instead)", path, helper);
+	else if (!rc && pipe2(p, O_CLOEXEC) < 0)
+		rc = fts_err_set(err, -errno, "%s: cannot start the trace.dat probe helper: %s",
+				 path, strerror(errno));
+	else if (!rc && (p[1] = above_fixed(p[1])) < 0) {
+		rc = fts_err_set(err, -errno, "%s: cannot start the trace.dat probe helper: %s",
+				 path, strerror(errno));
+		close(p[0]);
+	}
+	if (rc) {
+		close(in);
 		return rc;
-	if (!helper)
-		return FTS_PROBE_UNISOLATED;
-	if (getenv("FTSCOPE_PROBE_HELPER_CHILD"))
-		return fts_err_set(err, -ELOOP, "%s: the trace.dat probe helper %s did not answer as one "
-				   "(it probed again instead)", path, helper);
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return fts_err_set(err, -errno, "%s: cannot start the trace.dat probe helper: %s",
-				   path, strerror(errno));
-	rc = probe_spawn(helper, path, p[1], &pid);
+	}
+	rc = probe_spawn(helper, in, p[1], &pid);
+	close(in);
 	close(p[1]);
 	if (rc) {
 		close(p[0]);

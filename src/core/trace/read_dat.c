@@ -325,8 +325,17 @@ static int open_sources(struct dat_ctx *c, struct fts_err *err)
 {
 	int n, ret;
 
-	c->top = tracecmd_open(c->path, TRACECMD_FL_LOAD_NO_PLUGINS |
-				       TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	/*
+	 * From the descriptor checked at the start, never the name again: a
+	 * FIFO swapped in there since would block a plain open (issue 21).
+	 * libtracecmd owns the duplicate (it reads with lseek, ours with pread)
+	 * and closes it on most failures; on the rest it stays open, as
+	 * tracecmd_open leaves its own: never closed twice.
+	 */
+	n = fcntl(c->fd, F_DUPFD_CLOEXEC, 0);
+	if (n >= 0 && lseek(n, 0, SEEK_SET) == 0)
+		c->top = tracecmd_open_fd(n, TRACECMD_FL_LOAD_NO_PLUGINS |
+					     TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!c->top)
 		return fts_err_set(err, -EIO,
 				   "%s: cannot parse trace.dat (truncated or corrupt?); re-extract the trace",

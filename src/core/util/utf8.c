@@ -2,6 +2,8 @@
 /* utf8.c - the one UTF-8 decoder (see kit/kit.h). */
 #include "kit/kit.h"
 
+#include <string.h>
+
 int fts__utf8_decode(const unsigned char *s, uint32_t *cp)
 {
 	uint32_t c;
@@ -35,4 +37,41 @@ int fts__utf8_decode(const unsigned char *s, uint32_t *cp)
 	if (cp)
 		*cp = c;
 	return n;
+}
+
+size_t fts__utf8_clean(char *dst, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *o = dst;
+	int l;
+
+	while (*p) {
+		if (*p < 0x80) {
+			*o++ = (char)*p++;
+		} else if ((l = fts__utf8_decode(p, NULL)) > 1) {
+			memcpy(o, p, (size_t)l);
+			o += l;
+			p += l;
+		} else {
+			/* read as Latin-1, as the JSON escaper's \u00XX says */
+			*o++ = (char)(0xc0 | *p >> 6);
+			*o++ = (char)(0x80 | (*p & 0x3f));
+			p++;
+		}
+	}
+	*o = '\0';
+	return (size_t)(o - dst);
+}
+
+int fts__utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int l;
+
+	for (; *p; p += l) {
+		l = *p < 0x80 ? 1 : fts__utf8_decode(p, NULL);
+		if (l == 0)
+			return 0;
+	}
+	return 1;
 }

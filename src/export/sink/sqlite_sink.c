@@ -66,6 +66,7 @@ struct sqlite_sink {
 	sqlite3_stmt *ins_thread;
 	sqlite3_stmt *ins_flow;
 	struct fts_buf args;       /* producer's scratch for one item's args JSON */
+	struct fts_buf name;       /* producer's scratch for a name made valid UTF-8 */
 
 	/*
 	 * Rows travel in batches to a writer thread that alone uses the
@@ -202,30 +203,57 @@ static int put_rec(struct sqlite_sink *s, const struct rec_hdr *h, const char *n
 	return 0;
 }
 
+/*
+ * @str as the DB stores it: valid UTF-8, sanitised as the JSON sink does
+ * (SQLite stores any bytes as TEXT; Python's sqlite3 and Insight cannot read
+ * them back), cut at 64 KiB on a character boundary. NULL when out of memory.
+ */
+static const char *db_text(struct sqlite_sink *s, const char *str, uint16_t *len)
+{
+	size_t n;
+
+	if (fts__utf8_valid(str)) {
+		n = strlen(str);
+	} else {
+		s->name.len = 0;
+		if (fts_buf_reserve(&s->name, FTS__UTF8_CLEAN_MAX(strlen(str))))
+			return NULL;
+		n = fts__utf8_clean(s->name.p, str);
+		str = s->name.p;
+	}
+	if (n > 0xffff) {
+		n = 0xffff;
+		while (n && ((unsigned char)str[n] & 0xc0) == 0x80)
+			n--;
+	}
+	*len = (uint16_t)n;
+	return str;
+}
+
 static int sq_lane(struct fts_sink *base, const struct fts_lane *l, struct fts_err *err)
 {
 	struct sqlite_sink *s = (struct sqlite_sink *)base;
 	struct rec_hdr h = { .type = REC_LANE, .group = (uint8_t)l->group, .lane = l->id,
 			     .sort_index = l->sort_index };
-	size_t n = strlen(l->tid);
+	const char *tid = db_text(s, l->tid, &h.name_len);
 
-	h.name_len = (uint16_t)(n > 0xffff ? 0xffff : n);
-	return put_rec(s, &h, l->tid, "", err);
+	if (!tid)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	return put_rec(s, &h, tid, "", err);
 }
 
 static int sq_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
 {
 	struct sqlite_sink *s = (struct sqlite_sink *)base;
 	struct rec_hdr h = { .type = REC_ITEM, .lane = it->lane, .ts = it->ts, .dur = it->dur };
-	size_t n = strlen(it->name);
+	const char *name = db_text(s, it->name, &h.name_len);
 
 	s->args.len = 0;
 	fts_buf_put_args(&s->args, it);
-	if (s->args.oom)
+	if (s->args.oom || !name)
 		return fts_err_set(err, -ENOMEM, "out of memory");
-	h.name_len = (uint16_t)(n > 0xffff ? 0xffff : n);
 	h.args_len = (uint32_t)s->args.len;
-	return put_rec(s, &h, it->name, s->args.p, err);
+	return put_rec(s, &h, name, s->args.p, err);
 }
 
 static int sq_flow(struct fts_sink *base, const struct fts_flow *f, struct fts_err *err)
@@ -234,11 +262,12 @@ static int sq_flow(struct fts_sink *base, const struct fts_flow *f, struct fts_e
 	struct rec_hdr h = { .type = REC_FLOW, .lane = f->from_lane, .ts = f->from_ts,
 			     .sort_index = (int32_t)f->to_lane, .dur = f->to_ts };
 	char id[24];
-	size_t n = strlen(f->name);
+	const char *name = db_text(s, f->name, &h.name_len);
 
-	h.name_len = (uint16_t)(n > 0xffff ? 0xffff : n);
+	if (!name)
+		return fts_err_set(err, -ENOMEM, "out of memory");
 	h.args_len = (uint32_t)snprintf(id, sizeof(id), "%llu", (unsigned long long)f->id);
-	return put_rec(s, &h, f->name, id, err);
+	return put_rec(s, &h, name, id, err);
 }
 
 /* Stop the writer after it drained everything; its error lands in @err. */
@@ -301,6 +330,7 @@ static void sq_destroy(struct fts_sink *base)
 	sq_close(s);
 	fts_outfile_abort(&s->out);
 	fts_buf_free(&s->args);
+	fts_buf_free(&s->name);
 	fts_batchq_destroy(&s->q);
 	free(s);
 }
