@@ -97,7 +97,7 @@ static int lane_grow(struct st_lane *l)
 	return 0;
 }
 
-static int add_big(struct st_lane *l, uint64_t ts, uint64_t dur)
+static int add_big(struct st_lane *l, uint64_t item, uint64_t dur)
 {
 	if (l->nbig == l->capbig) {
 		size_t cap = l->capbig ? l->capbig * 2 : 16;
@@ -108,7 +108,7 @@ static int add_big(struct st_lane *l, uint64_t ts, uint64_t dur)
 		l->big = b;
 		l->capbig = cap;
 	}
-	l->big[l->nbig].ts = ts;
+	l->big[l->nbig].item = item;
 	l->big[l->nbig].dur = dur;
 	l->nbig++;
 	return 0;
@@ -181,7 +181,7 @@ static int ss_item(struct fts_sink *base, const struct fts_item *it, struct fts_
 	if (dur > UINT64_MAX - it->ts)
 		dur = UINT64_MAX - it->ts; /* a read-back file's nonsense: keep end >= start */
 	if (dur >= FTS_DUR_BIG) {
-		if (add_big(l, it->ts, dur))
+		if (add_big(l, i, dur))
 			return oom(err);
 		l->dur[i] = FTS_DUR_BIG;
 	} else {
