@@ -320,7 +320,7 @@ int64_t fts_store_find(const struct fts_store *s, uint32_t lane, uint64_t t, uin
 	q.l = l;
 	q.kinds = kinds ? kinds : ~0u;
 	q.t0 = t;
-	q.ihi = lower(l, t + 1);
+	q.ihi = t == UINT64_MAX ? l->n : lower(l, t + 1);
 	q.best = -1;
 	find_visit(&q, 1, 0, l->nleaf_pow);
 	if (q.best >= 0)

@@ -152,6 +152,53 @@ void view_draw_top(struct fts_view *v);
 void view_fmt_dur(const struct fts_view *v, uint64_t ns, char *buf, size_t n);
 void view_fmt_rel(const struct fts_view *v, uint64_t t, char *buf, size_t n);
 
+/*
+ * Time arithmetic saturates: a crafted capture may span nearly all of 2^64
+ * ns, and a sum that wraps turns a bounded loop into an endless one (issue
+ * 21: the axis, zoom, pan). Every time computed from the viewport goes
+ * through these.
+ */
+static inline uint64_t view_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static inline uint64_t view_sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static inline uint64_t view_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* The start of time column @c (saturated). */
+static inline uint64_t view_col_t(const struct fts_view *v, uint64_t c)
+{
+	return view_add(v->t0, view_mul(c, v->npc));
+}
+
+/* The end of the viewport: the start of the column after the last. */
+static inline uint64_t view_t_right(const struct fts_view *v)
+{
+	return view_col_t(v, (uint64_t)v->lay.time_w);
+}
+
+/* The column of @t (>= t0), capped to the time area's width (never wraps an int). */
+static inline int view_col_of(const struct fts_view *v, uint64_t t)
+{
+	uint64_t c = t > v->t0 ? (t - v->t0) / v->npc : 0;
+
+	return c < (uint64_t)v->lay.time_w ? (int)c : v->lay.time_w;
+}
+
+/*
+ * A capture ends at most this far below 2^64: a viewport one screen wider
+ * than the capture then never wraps, whatever the terminal's width.
+ */
+#define VIEW_T_MAX (UINT64_MAX - (1ull << 32))
+
 /* The theme's style for role @r and glyph @g: the view's drawing shorthands. */
 static inline struct fts_style view_style(const struct fts_view *v, enum fts_role r)
 {

@@ -113,7 +113,7 @@ int64_t view_lost_in_column(const struct fts_view *v, uint32_t lane, struct fts_
 		if (i < 0 || fts_store_item(v->store, lane, (uint64_t)i, it))
 			return -1;
 	}
-	return it->ts >= a && it->ts < a + v->npc ? i : -1;
+	return it->ts >= a && it->ts < view_add(a, v->npc) ? i : -1;
 }
 
 /* The value of arg @key of item @idx, or NULL. */
@@ -176,7 +176,7 @@ static int hole_cpu(const struct fts_view *v, uint64_t t)
 			continue;
 		i = fts_store_find(v->store, l, t, FTS_KIND_BIT(FTS_ITEM_NODATA));
 		if (i >= 0 && !fts_store_item(v->store, l, (uint64_t)i, &it) && it.ts <= t &&
-		    t < it.ts + it.dur)
+		    t < view_add(it.ts, it.dur))
 			return sl->cpu;
 	}
 	return -1;
