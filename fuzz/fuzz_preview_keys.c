@@ -45,6 +45,7 @@ struct recipe {
 #define R_NOITEMS 4    /* lanes, no items */
 #define R_LOSS 8       /* lost-events markers and no-data holes */
 #define R_NAMES 16     /* names with escapes, long names, odd pids */
+#define R_SPAN 32      /* a lane's first item at 1000 ns, its last ending near 2^64 */
 
 static uint32_t rnd(uint32_t *s)
 {
@@ -160,13 +161,16 @@ static int items(sqlite3 *db, const struct recipe *r, int ncpu, int ntask)
 			const char *args = "{\"end_state\":\"S\",\"prio\":\"120\"}", *name;
 
 			ts = pick_ts(r, &s, ts);
+			if ((r->flags & R_SPAN) && (i == 0 || i == per - 1))
+				ts = i ? INT64_MAX - 1000 : 1000;
 			if (l < ncpu)
 				name = (r->flags & R_LOSS) && i % 7 == 3 ? (i % 2 ? "lost events" : "no data") :
 									  cpu_name(&s);
 			else
 				name = task_state(&s, &args);
 			sqlite3_bind_int64(st, 1, ts);
-			sqlite3_bind_int64(st, 2, pick_dur(r, &s));
+			sqlite3_bind_int64(st, 2, (r->flags & R_SPAN) && i && i == per - 1 ? INT64_MAX :
+											     pick_dur(r, &s));
 			sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
 			sqlite3_bind_int(st, 4, l < ncpu ? 1 + l : 100 + l - ncpu);
 			sqlite3_bind_text(st, 5, args, -1, SQLITE_STATIC);
@@ -265,8 +269,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		so.path = path;
 		if (fts_store_open(&so, &store, &err) == 0)
 			replay(store, &r, data + HDR, size - HDR);
+		else if (getenv("FTS_FUZZ_VERBOSE"))
+			fprintf(stderr, "%s\n", err.msg);
 		fts_store_free(store);
 	}
-	unlink(path);
+	if (getenv("FTS_FUZZ_KEEP"))
+		fprintf(stderr, "kept %s\n", path);
+	else
+		unlink(path);
 	return 0;
 }

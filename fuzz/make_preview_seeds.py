@@ -14,7 +14,7 @@ import sys
 BOUND = "?hlkjHL+=-0gGw[]rRxXnNfpoms/"
 SPECIAL = ["<Up>", "<Down>", "<Left>", "<Right>", "<S-Left>", "<S-Right>", "<PgUp>", "<PgDn>",
            "<Home>", "<End>", "<S-Tab>", "<Tab>", "<Enter>", "<Esc>", "<BS>", "<C-l>", "<C-u>"]
-R_MANY, R_EQUAL, R_NOITEMS, R_LOSS, R_NAMES = 1, 2, 4, 8, 16
+R_MANY, R_EQUAL, R_NOITEMS, R_LOSS, R_NAMES, R_SPAN = 1, 2, 4, 8, 16, 32
 
 
 def keys(spec):
@@ -52,9 +52,11 @@ def recipe(ncpu, ntask, items, flags, base, dur, size, seed):
 
 SEEDS = {
     # the axis that wrapped: starts near 0 and near 2^63, durations to 2^63
-    "wrap_zoom_out": (recipe(2, 2, 3, 0, 6, 5, 1, 7), "-" * 8 + "<End>--0"),
-    "wrap_pan": (recipe(2, 2, 3, 0, 5, 4, 2, 11), "L" * 6 + "H" * 6 + "G-g-"),
-    "wrap_nav": (recipe(3, 3, 6, R_LOSS, 6, 5, 3, 13), "x]r[XR-m-G<Enter>+0w"),
+    "wrap_first_frame": (recipe(1, 1, 2, R_SPAN, 1, 2, 1, 7), ""),
+    "wrap_zoom_out": (recipe(2, 2, 3, R_SPAN, 6, 5, 1, 7), "+-" + "-" * 8 + "<End>--0"),
+    "wrap_pan": (recipe(2, 2, 3, R_SPAN, 5, 4, 2, 11), "+++" + "L" * 6 + "H" * 6 + "G-g-"),
+    "wrap_nav": (recipe(3, 3, 6, R_LOSS | R_SPAN, 6, 5, 3, 13), "x]r[XR-m-G<Enter>+0w"),
+    "far_times": (recipe(2, 2, 8, 0, 6, 5, 1, 7), "-" * 8 + "<End>--0"),
     # equal starts, long durations
     "equal": (recipe(1, 1, 200, R_EQUAL, 2, 3, 1, 5), "+" * 10 + "]" * 5 + "[-0jl"),
     "equal_many": (recipe(2, 4, 40, R_EQUAL | R_MANY, 3, 4, 2, 9), "++--jjjj][0"),
