@@ -220,6 +220,7 @@ void fts_view_free(struct fts_view *v)
 	fts_grid_free(&v->grid);
 	free(v->row_lane);
 	free(v->rowb);
+	free(v->rowh);
 	free(v->overview);
 	free(v->overview_nd);
 	free(v->title);

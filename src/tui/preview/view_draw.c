@@ -84,6 +84,31 @@ static void draw_title(struct fts_view *v)
 }
 
 /*
+ * The holes of a row of @w buckets from @t0 (@npc each) per column, when any
+ * bucket has one; NULL when none has (or out of memory: the caller measures
+ * per bucket then).
+ */
+static const uint64_t *row_holes(struct fts_view *v, uint32_t lane, uint64_t t0, uint64_t npc,
+				 const struct fts_bucket *b, int w)
+{
+	int any = 0;
+
+	for (int c = 0; c < w && !any; c++)
+		any = (b[c].flags & FTS_BK_NODATA) != 0;
+	if (!any)
+		return NULL;
+	if (v->rowh_n != w) {
+		uint64_t *h = realloc(v->rowh, (size_t)w * sizeof(*h));
+
+		if (!h)
+			return NULL;
+		v->rowh = h;
+		v->rowh_n = w;
+	}
+	return view_nodata_row(v, lane, t0, npc, w, v->rowh) ? NULL : v->rowh;
+}
+
+/*
  * Busy fraction of every CPU over whole-capture buckets, computed once per
  * width. Time in a hole after lost events is unknown: it is left out of both
  * the busy time and the time it is a fraction of, and a column that is
@@ -95,6 +120,7 @@ static void overview_compute(struct fts_view *v)
 	uint64_t span = v->t_end - v->t_begin;
 	uint64_t npc = span / (uint64_t)w + (span % (uint64_t)w != 0), right;
 	uint32_t ncpu = 0;
+	const uint64_t *holes;
 	double *o, *known;
 	uint8_t *nd;
 
@@ -125,6 +151,7 @@ static void overview_compute(struct fts_view *v)
 		ncpu++;
 		right = view_add(v->t_begin, view_mul((uint64_t)w, npc));
 		row = v->rowb_n == w && fts_store_buckets(v->store, l, v->t_begin, right, (uint32_t)w, v->rowb) == 0;
+		holes = row ? row_holes(v, l, v->t_begin, npc, v->rowb, w) : NULL;
 		for (int c = 0; c < w; c++) {
 			struct fts_bucket b;
 			uint64_t a = view_add(v->t_begin, view_mul((uint64_t)c, npc)), hole = 0;
@@ -134,7 +161,7 @@ static void overview_compute(struct fts_view *v)
 			else
 				fts_store_bucket(v->store, l, a, view_add(a, npc), &b);
 			if (b.flags & FTS_BK_NODATA)
-				hole = view_nodata_ns(v, l, a, view_add(a, npc));
+				hole = holes ? holes[c] : view_nodata_ns(v, l, a, view_add(a, npc));
 			if (hole > npc)
 				hole = npc;
 			o[c] += (double)b.busy_ns;
@@ -442,6 +469,7 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 		ccol = view_col_of(v, v->cursor);
 	/* the whole row in one walk of the store's summary; cell by cell if that fails */
 	int row = row_buckets(v, lane);
+	const uint64_t *holes = row ? row_holes(v, lane, v->t0, v->npc, v->rowb, v->lay.time_w) : NULL;
 
 	for (int c = 0; c < v->lay.time_w; c++) {
 		uint64_t a = view_col_t(v, (uint64_t)c), e = view_add(a, v->npc);
@@ -458,7 +486,7 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 		}
 		/* holes are rare: measure one only where the bucket says there is one */
 		if (b.flags & FTS_BK_NODATA)
-			hole = view_nodata_ns(v, lane, a, e);
+			hole = holes ? holes[c] : view_nodata_ns(v, lane, a, e);
 		if (cpu)
 			cpu_cell(v, &b, hole, sel_task, &ch, &st);
 		else

@@ -93,6 +93,8 @@ struct fts_view {
 	int64_t *row_lane;            /* grid row -> lane, -1 */
 	struct fts_bucket *rowb;      /* one row of buckets, time_w long */
 	int rowb_n;
+	uint64_t *rowh;               /* one row's "no data" ns per column (view_nodata_row) */
+	int rowh_n;
 	double *overview;             /* per time column busy fraction of the whole capture */
 	uint8_t *overview_nd;         /* per time column: mostly no data (holes after lost events) */
 	int overview_w;
@@ -127,6 +129,13 @@ void view_loss_label(const struct fts_view *v, int cpu, int room, char *buf, siz
 void view_loss_status(const struct fts_view *v, int room, char *buf, size_t n);
 /* Time of [@a, @b) covered by "no data" on @lane. */
 uint64_t view_nodata_ns(const struct fts_view *v, uint32_t lane, uint64_t a, uint64_t b);
+/*
+ * The same for every column of a row ([t0 + c*npc, +npc), c < @w) into
+ * @hole, in one walk of the lane's holes (per column, a pile of crafted holes
+ * made each frame cost holes x columns). Returns 0 or -1 (out of memory).
+ */
+int view_nodata_row(const struct fts_view *v, uint32_t lane, uint64_t t0, uint64_t npc, int w,
+		    uint64_t *hole);
 /* The lost-events marker inside the cursor's column on @lane (what its '!' shows), or -1. */
 int64_t view_lost_in_column(const struct fts_view *v, uint32_t lane, struct fts_store_item *it);
 /* One details line for a lost marker or a hole into @line; 0 when @it is neither. */
