@@ -25,7 +25,7 @@ for t in "${targets[@]}"; do
 	dat) seeds+=("$top/tests/data/dat") ;;
 	dat_pages) seeds+=("fuzz/dat_pages/seeds") ;;   # cut from the real v6 capture
 	# crafted stores and keys (make_preview_seeds.py); a hang is what it looks for
-	preview_keys) seeds+=("fuzz/preview_keys_seeds"); extra+=(-timeout=10) ;;
+	preview_keys) seeds+=("fuzz/preview_keys_seeds"); extra+=(-timeout=60) ;;
 	esac
 	echo "== fuzz_$t for ${secs}s"
 	# full malloc stacks: libtracecmd has no frame pointers, and the suppressions

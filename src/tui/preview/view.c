@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/kit.h"
 #include "tui/kit/keys.h"
 #include "tui/preview/view_impl.h"
 
@@ -29,6 +30,26 @@ void view_message(struct fts_view *v, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(v->message, sizeof(v->message), fmt, ap);
 	va_end(ap);
+}
+
+void view_work_begin(struct fts_view *v)
+{
+	v->stop = 0;
+	v->poll_ms = fts__clock_mono_ms();
+}
+
+int view_stop(struct fts_view *v)
+{
+	uint64_t now;
+
+	if (v->stop || !v->poll)
+		return v->stop;
+	now = fts__clock_mono_ms();
+	if (now - v->poll_ms < VIEW_POLL_MS)
+		return 0;
+	v->poll_ms = now;
+	v->stop = v->poll(v->poll_ctx) != 0;
+	return v->stop;
 }
 
 void view_layout(const struct fts_view *v, struct view_layout *l)
@@ -201,6 +222,10 @@ int fts_view_create(const struct fts_store *store, const struct fts_view_opts *o
 		return -ENOMEM;
 	}
 	v->export_key = o->export_key;
+	v->poll = o->poll;
+	v->poll_ctx = o->poll_ctx;
+	v->test_busy_ms = o->test_busy_ms;
+	view_work_begin(v);
 	rc = view_lanes_init(v);
 	if (!rc)
 		rc = fts_view_resize(v, w, h);
@@ -554,6 +579,7 @@ unsigned fts_view_key(struct fts_view *v, int key)
 	unsigned r;
 
 	v->message[0] = 0;
+	view_work_begin(v);
 	if (v->searching)
 		return search_key(v, key);
 	if (v->help)
@@ -578,6 +604,7 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 
 	if (v->help || v->summary || v->searching)
 		return 0;
+	view_work_begin(v);
 	switch (ev) {
 	case FTS_MOUSE_CLICK:
 		if (lane >= 0)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "front/fmt.h"
+#include "kit/kit.h"
 #include "tui/kit/keys.h"
 #include "tui/preview/view_impl.h"
 
@@ -148,6 +149,12 @@ static void overview_compute(struct fts_view *v)
 
 		if (fts_store_lane(v->store, l)->group != FTS_GROUP_CPU)
 			continue;
+		if (view_stop(v)) { /* cut short: not kept, the next frame computes it again */
+			free(o);
+			free(known);
+			free(nd);
+			return;
+		}
 		ncpu++;
 		right = view_add(v->t_begin, view_mul((uint64_t)w, npc));
 		row = v->rowb_n == w && fts_store_buckets(v->store, l, v->t_begin, right, (uint32_t)w, v->rowb) == 0;
@@ -458,6 +465,15 @@ static int row_buckets(struct fts_view *v, uint32_t lane)
 	return fts_store_buckets(v->store, lane, v->t0, view_t_right(v), (uint32_t)w, v->rowb) == 0;
 }
 
+/* FTS_TEST_BUSY_MS's heavy step: spin (not sleep: a busy process), polling as real work does. */
+static void test_busy(struct fts_view *v)
+{
+	uint64_t end = fts__clock_mono_ms() + v->test_busy_ms;
+
+	while (v->test_busy_ms && fts__clock_mono_ms() < end && !view_stop(v))
+		;
+}
+
 static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task)
 {
 	const struct fts_store_lane *sl = fts_store_lane(v->store, lane);
@@ -578,13 +594,16 @@ void view_draw_lanes(struct fts_view *v)
 	int y = v->lay.lanes_y, end = v->lay.lanes_y + v->lay.lanes_h;
 	uint32_t sel_task = view_selected_task(v);
 
-	for (uint32_t i = 0; i < v->npinned_disp && y < end; i++, y++) {
+	for (uint32_t i = 0; i < v->npinned_disp && y < end && !view_stop(v); i++, y++) {
 		if (v->disp[i] < 0)
 			header_row(v, y, v->disp[i]);
 		else
 			lane_row(v, y, (uint32_t)v->disp[i], sel_task);
 	}
 	for (uint32_t i = v->top; i < v->ndisp && y < end; i++, y++) {
+		test_busy(v);
+		if (view_stop(v))
+			break;
 		if (v->disp[i] < 0)
 			header_row(v, y, v->disp[i]);
 		else
@@ -601,6 +620,7 @@ void view_draw_top(struct fts_view *v)
 
 const struct fts_grid *fts_view_draw(struct fts_view *v)
 {
+	view_work_begin(v);
 	fts_grid_clear(&v->grid, view_style(v, FTS_R_NORMAL));
 	for (int y = 0; y < v->grid.h; y++)
 		v->row_lane[y] = -1;

@@ -88,6 +88,13 @@ struct fts_view {
 	int dragging, drag_x;
 	uint64_t drag_t0;
 
+	/* long work asks the caller whether to stop (view_stop) */
+	int (*poll)(void *ctx);
+	void *poll_ctx;
+	uint64_t poll_ms;             /* when it was last asked */
+	int stop;                     /* it said stop: the rest of this frame is skipped */
+	unsigned test_busy_ms;
+
 	/* per frame */
 	struct view_layout lay;
 	int64_t *row_lane;            /* grid row -> lane, -1 */
@@ -145,6 +152,13 @@ int view_loss_details(const struct fts_view *v, uint32_t lane, uint64_t idx,
 void view_go_loss(struct fts_view *v, int dir);
 
 /* view.c */
+/*
+ * In long loops: nonzero when the caller asked to stop (see fts_view_opts.poll);
+ * asks it at most every VIEW_POLL_MS. view_work_begin starts a unit of work.
+ */
+#define VIEW_POLL_MS 50
+int view_stop(struct fts_view *v);
+void view_work_begin(struct fts_view *v);
 void view_keep_cursor_visible(struct fts_view *v);
 void view_layout(const struct fts_view *v, struct view_layout *l);
 void view_message(struct fts_view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -271,7 +271,7 @@ void view_go_loss(struct fts_view *v, int dir)
 	int64_t best_lane = -1;
 	uint64_t best = 0;
 
-	for (uint32_t l = 0; l < v->nlanes; l++) {
+	for (uint32_t l = 0; l < v->nlanes && !view_stop(v); l++) {
 		struct fts_store_item it;
 		int64_t i;
 
