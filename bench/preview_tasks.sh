@@ -7,7 +7,7 @@
 #   CPU 0 or 1 (one sched_switch in, one out: 2 N switches, N task lanes), then
 #   renders one screen with `ftscope preview FILE --print 160x48 --timing`
 #   (load, index, the statistics behind the summary, first frame). Prints N,
-#   wall seconds, seconds per 100k tasks, peak RSS and RSS bytes per task,
+#   wall and CPU seconds, wall seconds per 100k tasks, peak RSS and RSS bytes per task,
 #   and the store's own count. Figures only, not pass/fail. (Before issue 21:
 #   1.1 / 4.0 / 22.3 s and 3.5 GB at 1 M, superlinear past 300 k.)
 # How: bench/preview_tasks.sh [N...]   env: FTSCOPE (default build/ftscope), KEEP=1,
@@ -18,7 +18,7 @@ FTSCOPE=${FTSCOPE:-$REPO/build/ftscope}
 DIR=$(mktemp -d /tmp/ftscope-ptasks.XXXXXX)
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$DIR"' EXIT
 [ $# -gt 0 ] || set -- 100000 300000 1000000
-printf '%-8s %9s %11s %12s %13s  %s\n' tasks seconds s_per_100k peakRSS_MB RSS_B_per_task store
+printf '%-8s %9s %8s %11s %12s %13s  %s\n' tasks seconds cpu_s s_per_100k peakRSS_MB RSS_B_per_task store
 for n in "$@"; do
 	awk -v n="$n" 'BEGIN {
 		print "# tracer: nop"
@@ -34,11 +34,11 @@ for n in "$@"; do
 		"$FTSCOPE" convert -q --input "$in" --output "$DIR/ftrace_data.db"
 		in=$DIR/ftrace_data.db
 	fi
-	/usr/bin/time -f '%e %M' -o "$DIR/time" "$FTSCOPE" preview "$in" --print 160x48 --timing \
+	/usr/bin/time -f '%e %M %U %S' -o "$DIR/time" "$FTSCOPE" preview "$in" --print 160x48 --timing \
 		> /dev/null 2> "$DIR/err"
-	read -r sec rss < "$DIR/time"
+	read -r sec rss usr sys < "$DIR/time"
 	store=$(sed -n 's/^loaded *[0-9]* items in [0-9.]* s, store \([^,]*\),.*/\1/p' "$DIR/err")
-	awk -v n="$n" -v s="$sec" -v r="$rss" -v st="$store" 'BEGIN {
-		printf "%-8d %9.2f %11.2f %12.0f %13.0f  %s\n", n, s, s * 100000 / n, r / 1024, r * 1024 / n, st }'
+	awk -v n="$n" -v s="$sec" -v r="$rss" -v c="$usr" -v k="$sys" -v st="$store" 'BEGIN {
+		printf "%-8d %9.2f %8.2f %11.2f %12.0f %13.0f  %s\n", n, s, c + k, s * 100000 / n, r / 1024, r * 1024 / n, st }'
 	rm -f "$DIR"/t.txt "$DIR"/ftrace_data.db
 done
