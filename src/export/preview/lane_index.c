@@ -20,34 +20,34 @@
 
 uint64_t fts_store_dur(const struct st_lane *l, uint64_t i)
 {
-	uint64_t lo = 0, hi = l->nbig, k = 0;
+	uint64_t lo = 0, hi = l->nbig;
 
 	if (l->dur[i] != FTS_DUR_BIG)
 		return l->dur[i];
-	/* the k-th long item starting at this ns, k counted back among equal starts */
-	for (uint64_t j = i; j > 0 && l->ts[j - 1] == l->ts[i]; j--)
-		k += l->dur[j - 1] == FTS_DUR_BIG;
+	if (l->bigi) /* sorting: the entry is known */
+		return l->big[l->bigi[i]].dur;
 	while (lo < hi) {
-		uint64_t mid = (lo + hi) / 2;
+		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (l->big[mid].ts < l->ts[i])
+		if (l->big[mid].item < i)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	lo += k;
-	return lo < l->nbig && l->big[lo].ts == l->ts[i] ? l->big[lo].dur : (uint64_t)FTS_DUR_BIG;
+	return lo < l->nbig && l->big[lo].item == i ? l->big[lo].dur : (uint64_t)FTS_DUR_BIG;
 }
 
 /* ---------------------------------------------------------------- sort */
 
+/* Start, then the longer first: long items by their real duration (bigi is set). */
 static int before(const struct st_lane *l, uint64_t a, uint64_t b)
 {
-	return l->ts[a] < l->ts[b] || (l->ts[a] == l->ts[b] && l->dur[a] > l->dur[b]);
+	return l->ts[a] < l->ts[b] ||
+	       (l->ts[a] == l->ts[b] && fts_store_dur(l, a) > fts_store_dur(l, b));
 }
 
 struct tuple {
-	uint64_t ts;
+	uint64_t ts, bigi, real;
 	uint32_t dur, name, args, aux, aux2;
 	uint8_t kind;
 };
@@ -61,6 +61,8 @@ static void get(const struct st_lane *l, uint64_t i, struct tuple *t)
 	t->aux = l->aux ? l->aux[i] : 0;
 	t->aux2 = l->aux2 ? l->aux2[i] : 0;
 	t->kind = l->kind[i];
+	t->bigi = l->bigi ? l->bigi[i] : 0;
+	t->real = fts_store_dur(l, i);
 }
 
 static void set(struct st_lane *l, uint64_t i, const struct tuple *t)
@@ -74,6 +76,8 @@ static void set(struct st_lane *l, uint64_t i, const struct tuple *t)
 	if (l->aux2)
 		l->aux2[i] = t->aux2;
 	l->kind[i] = t->kind;
+	if (l->bigi)
+		l->bigi[i] = t->bigi;
 }
 
 /*
@@ -91,7 +95,8 @@ static int insertion_sort(struct st_lane *l)
 		if (!before(l, i, i - 1))
 			continue;
 		get(l, i, &t);
-		while (j > 0 && (l->ts[j - 1] > t.ts || (l->ts[j - 1] == t.ts && l->dur[j - 1] < t.dur))) {
+		while (j > 0 && (l->ts[j - 1] > t.ts ||
+				 (l->ts[j - 1] == t.ts && fts_store_dur(l, j - 1) < t.real))) {
 			struct tuple u;
 
 			get(l, j - 1, &u);
@@ -145,6 +150,8 @@ static int perm_sort(struct st_lane *l)
 		PERMUTE(aux, uint32_t);
 	if (l->aux2)
 		PERMUTE(aux2, uint32_t);
+	if (l->bigi)
+		PERMUTE(bigi, uint64_t);
 	l->cap = l->n;
 	free(perm);
 	return 0;
@@ -153,13 +160,47 @@ oom:
 	return -ENOMEM;
 }
 
-static int cmp_big(const void *a, const void *b)
+/*
+ * Before the sort each item finds its long entry by ingest order (both were
+ * appended together); the sort carries that link along, and afterwards the
+ * table is rewritten in item order: one binary search per lookup, however
+ * many items share a start.
+ */
+static int big_open(struct st_lane *l)
 {
-	const struct st_big *x = a, *y = b;
+	uint64_t k = 0;
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->dur > y->dur ? -1 : x->dur < y->dur;
+	if (!l->nbig)
+		return 0;
+	l->bigi = malloc(l->n * sizeof(*l->bigi));
+	if (!l->bigi)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < l->n; i++)
+		l->bigi[i] = l->dur[i] == FTS_DUR_BIG ? k++ : 0;
+	return 0;
+}
+
+static int big_close(struct st_lane *l)
+{
+	struct st_big *b;
+	uint64_t k = 0;
+
+	if (!l->bigi)
+		return 0;
+	b = malloc(l->nbig * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < l->n; i++)
+		if (l->dur[i] == FTS_DUR_BIG) {
+			b[k].item = i;
+			b[k++].dur = l->big[l->bigi[i]].dur;
+		}
+	free(l->big);
+	free(l->bigi);
+	l->bigi = NULL;
+	l->big = b;
+	l->capbig = l->nbig;
+	return 0;
 }
 
 /* Give back the growth slack: the budget is per item, not per capacity. */
@@ -267,15 +308,15 @@ static int tree_build(struct st_lane *l)
 
 static int index_lane(struct st_lane *l)
 {
-	int rc = 0;
+	int rc = big_open(l);
 
-	if (insertion_sort(l))
+	if (!rc && insertion_sort(l))
 		rc = perm_sort(l);
+	if (!rc)
+		rc = big_close(l);
 	if (rc)
 		return rc;
 	shrink(l);
-	if (l->nbig)
-		qsort(l->big, l->nbig, sizeof(*l->big), cmp_big);
 	return tree_build(l);
 }
 

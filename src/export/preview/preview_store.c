@@ -107,6 +107,7 @@ static void lane_free(struct st_lane *l)
 	free(l->aux2);
 	free(l->kind);
 	free(l->big);
+	free(l->bigi);
 	free(l->tree);
 	free(l);
 }

@@ -43,8 +43,13 @@ static_assert(FTS_BK_BLOCKED <= UINT16_MAX && FTS_BK_MIXED <= UINT16_MAX, "bucke
 /* a lane's kind column is one byte */
 static_assert(FTS_ITEM__COUNT <= UINT8_MAX, "a kind fits st_lane.kind");
 
+/*
+ * A long item: its duration, keyed by the item's index once the lane is
+ * sorted (by ingest order before), so finding it is one binary search
+ * whatever the number of items sharing its start.
+ */
 struct st_big {
-	uint64_t ts, dur;
+	uint64_t item, dur;
 };
 
 struct st_lane {
@@ -65,8 +70,9 @@ struct st_lane {
 	uint64_t aux2_base;
 	uint8_t *kind;
 	uint64_t n, cap;
-	struct st_big *big;    /* long items, sorted by ts after indexing */
+	struct st_big *big;    /* long items, by item index */
 	size_t nbig, capbig;
+	uint64_t *bigi;        /* while sorting only: item -> its entry in big */
 	struct st_node *tree;  /* 1-based heap of 2 * nleaf_pow nodes */
 	uint64_t nleaf_pow;    /* leaves rounded up to a power of two */
 	uint32_t last_name;    /* ingest cache: the previous item's name id */

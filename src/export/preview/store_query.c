@@ -33,6 +33,28 @@ struct acc {
 	struct st_cands c;
 };
 
+/*
+ * Buckets an item covers whole, between its first and its last, taken as
+ * differences and summed once per query: an item across many buckets costs
+ * O(1), not one step per bucket (issue 21: 40k slices with one start and long
+ * durations cost each frame 40k x width). By kind (items, flags, busy time
+ * and a task lane's state key all follow from it) and, on CPU lanes, by run
+ * name for the first COVER_NAMES names. An item of another name is walked
+ * while the query's walk budget lasts (runs on a CPU lane do not overlap, so
+ * a real capture never spends it); past it, only its name's share of the
+ * dominant task is left out (a pile of overlapping runs has no dominant).
+ */
+#define COVER_NAMES 16
+struct cover {
+	int64_t *kind[FTS_ITEM__COUNT];   /* n + 1 differences each */
+	int64_t *name[COVER_NAMES];
+	uint32_t key[COVER_NAMES];
+	int nnames;
+	int64_t *mem;
+	int used, failed;
+	uint64_t budget;                  /* buckets an item of another name may still walk */
+};
+
 /* A query over one bucket (fts_store_bucket) or n equal ones (fts_store_buckets). */
 struct q {
 	const struct st_lane *l;
@@ -43,6 +65,7 @@ struct q {
 	uint32_t kinds;                 /* find: wanted kinds */
 	int64_t best;                   /* find: shortest covering item */
 	uint64_t best_dur;
+	struct cover cv;                /* buckets: whole coverings */
 };
 
 /* Bucket k's start: t0 + w * k / n, exactly, whatever the width. */
@@ -80,32 +103,129 @@ static uint64_t bucket_from(const struct q *q, uint64_t t, uint64_t k)
 	return k;
 }
 
+/* The difference arrays, allocated at the first item that needs them; 0 or -1. */
+static int cover_open(struct q *q)
+{
+	struct cover *c = &q->cv;
+	size_t m = (size_t)q->n + 1;
+
+	if (c->used || c->failed)
+		return c->failed ? -1 : 0;
+	c->mem = calloc((FTS_ITEM__COUNT + COVER_NAMES) * m, sizeof(*c->mem));
+	if (!c->mem) {
+		c->failed = 1;
+		return -1;
+	}
+	for (int k = 0; k < FTS_ITEM__COUNT; k++)
+		c->kind[k] = c->mem + (size_t)k * m;
+	for (int k = 0; k < COVER_NAMES; k++)
+		c->name[k] = c->mem + (size_t)(FTS_ITEM__COUNT + k) * m;
+	c->used = 1;
+	return 0;
+}
+
+/* Item @i covers buckets [j0, j1) whole: note it; -1 when it must be walked instead. */
+static int cover_add(struct q *q, uint64_t i, uint64_t j0, uint64_t j1)
+{
+	const struct st_lane *l = q->l;
+	struct cover *c = &q->cv;
+	int slot = -1;
+
+	if (l->kind[i] >= FTS_ITEM__COUNT || cover_open(q))
+		return -1;
+	if (l->pub.group == FTS_GROUP_CPU && l->kind[i] == FTS_ITEM_RUN) {
+		for (int k = 0; k < c->nnames && slot < 0; k++)
+			if (c->key[k] == l->name[i])
+				slot = k;
+		if (slot < 0 && c->nnames < COVER_NAMES) {
+			slot = c->nnames++;
+			c->key[slot] = l->name[i];
+		}
+		if (slot < 0 && c->budget >= j1 - j0) {
+			c->budget -= j1 - j0;
+			return -1;
+		}
+		if (slot >= 0) {
+			c->name[slot][j0]++;
+			c->name[slot][j1]--;
+		}
+	}
+	c->kind[l->kind[i]][j0]++;
+	c->kind[l->kind[i]][j1]--;
+	return 0;
+}
+
+/* The coverings into the buckets, as the walk would have added them. */
+static void cover_apply(struct q *q)
+{
+	struct cover *c = &q->cv;
+	int64_t kn[FTS_ITEM__COUNT] = { 0 }, nm[COVER_NAMES] = { 0 };
+	int cpu = q->l->pub.group == FTS_GROUP_CPU;
+
+	if (!c->used)
+		return;
+	for (uint32_t j = 0; j < q->n; j++) {
+		struct acc *a = &q->acc[j];
+		uint64_t w = edge(q, j + 1) - edge(q, j);
+
+		for (int k = 0; k < FTS_ITEM__COUNT; k++) {
+			kn[k] += c->kind[k][j];
+			if (!kn[k])
+				continue;
+			a->items += (uint64_t)kn[k];
+			a->flags |= FTS_BK_ANY | st_kind_flag((unsigned)k);
+			if (k == (cpu ? FTS_ITEM_RUN : FTS_ITEM_RUNNING))
+				a->busy += (uint64_t)kn[k] * w;
+			if (!cpu && k >= FTS_ITEM_RUNNING && k <= FTS_ITEM_BLOCKED)
+				st_cand_add(&a->c, (uint32_t)k, (uint64_t)kn[k] * w);
+		}
+		for (int k = 0; k < c->nnames; k++) {
+			nm[k] += c->name[k][j];
+			if (nm[k])
+				st_cand_add(&a->c, c->key[k], (uint64_t)nm[k] * w);
+		}
+	}
+	free(c->mem);
+	c->mem = NULL;
+	c->used = 0;
+}
+
+/* Item @i's share of bucket @j: [ts, e) clipped to it. */
+static void scan_part(struct q *q, uint64_t i, uint64_t j, uint64_t ts, uint64_t e)
+{
+	const struct st_lane *l = q->l;
+	struct acc *a = &q->acc[j];
+	uint64_t b0 = edge(q, j), b1 = edge(q, j + 1);
+	uint64_t x = ts > b0 ? ts : b0, y = e < b1 ? e : b1;
+
+	a->items++;
+	a->flags |= FTS_BK_ANY | st_kind_flag(l->kind[i]);
+	if (st_is_busy(l, i))
+		a->busy += y - x;
+	st_cand_add(&a->c, st_top_key(l, i), y - x);
+}
+
 /*
- * One item crossing bucket edges: clipped into every bucket it touches.
+ * One item crossing bucket edges: clipped into every bucket it touches, the
+ * ones it covers whole between its first and last as one covering.
  * @k is a bucket at or before the one its (clipped) start falls in.
  */
 static uint64_t scan_item(struct q *q, uint64_t i, uint64_t k)
 {
 	const struct st_lane *l = q->l;
 	uint64_t ts = l->ts[i], d = fts_store_dur(l, i), e = ts + d, klast;
-	int busy = st_is_busy(l, i);
-	uint32_t key = st_top_key(l, i), fl = FTS_BK_ANY | st_kind_flag(l->kind[i]);
 
 	if (ts >= q->t1 || (d ? e <= q->t0 : ts < q->t0))
 		return k;
 	k = bucket_from(q, ts > q->t0 ? ts : q->t0, k);
-	klast = d ? bucket_from(q, (e < q->t1 ? e : q->t1) - 1, k) : k;
-	for (uint64_t j = k; j <= klast; j++) {
-		struct acc *a = &q->acc[j];
-		uint64_t b0 = edge(q, j), b1 = edge(q, j + 1);
-		uint64_t x = ts > b0 ? ts : b0, y = e < b1 ? e : b1;
-
-		a->items++;
-		a->flags |= fl;
-		if (busy)
-			a->busy += y - x;
-		st_cand_add(&a->c, key, y - x);
+	klast = d ? (e < q->t1 ? bucket_of(q, e - 1) : q->n - 1) : k;
+	if (klast > k + 2 && cover_add(q, i, k + 1, klast) == 0) {
+		scan_part(q, i, k, ts, e);
+		scan_part(q, i, klast, ts, e);
+		return k;
 	}
+	for (uint64_t j = k; j <= klast; j++)
+		scan_part(q, i, j, ts, e);
 	return k;
 }
 
@@ -193,7 +313,9 @@ static void run(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t 
 	q->acc = acc;
 	q->ilo = lower(q->l, t0);
 	q->ihi = lower(q->l, t1);
+	q->cv.budget = 64 * (uint64_t)n + 4096;
 	visit(q, 1, 0, q->l->nleaf_pow);
+	cover_apply(q);
 }
 
 void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t t1,
@@ -320,7 +442,7 @@ int64_t fts_store_find(const struct fts_store *s, uint32_t lane, uint64_t t, uin
 	q.l = l;
 	q.kinds = kinds ? kinds : ~0u;
 	q.t0 = t;
-	q.ihi = lower(l, t + 1);
+	q.ihi = t == UINT64_MAX ? l->n : lower(l, t + 1);
 	q.best = -1;
 	find_visit(&q, 1, 0, l->nleaf_pow);
 	if (q.best >= 0)

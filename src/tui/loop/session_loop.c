@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -31,6 +32,55 @@
 
 /* Ctrl+Z during a recording suspends only when pressed again within this. */
 #define SUSPEND_CONFIRM_MS 5000
+
+/*
+ * Input read while a screen works (its poll), kept for the loop in order.
+ * A quit key or a terminating signal (a hung-up terminal's SIGHUP too) tells
+ * the work to stop: the loop then quits or leaves on the signal, however
+ * long the work would have run (issue 21: a spinning preview ignored q,
+ * Ctrl+C, SIGTERM and SIGHUP and outlived its terminal).
+ */
+#define QUEUED_MAX 64
+struct queued {
+	int key[QUEUED_MAX];
+	int head, n;
+};
+
+static void queue_push(struct queued *q, int k)
+{
+	if (q->n < QUEUED_MAX)
+		q->key[(q->head + q->n++) % QUEUED_MAX] = k;
+}
+
+static int queue_pop(struct queued *q)
+{
+	int k = q->key[q->head];
+
+	q->head = (q->head + 1) % QUEUED_MAX;
+	q->n--;
+	return k;
+}
+
+static int work_poll(void *ctx)
+{
+	struct queued *q = ctx;
+	struct fts_term_mouse m;
+
+	for (int i = 0; i < QUEUED_MAX; i++) {
+		int k = fts_term_read(0, &m);
+
+		if (k == FTS_TERM_NONE)
+			return 0;
+		if (k == FTS_TERM_SIGNAL)
+			return 1;
+		if (k == FTS_TERM_MOUSE)
+			continue; /* a position from before the work: dropped */
+		queue_push(q, k);
+		if (k == 'q' || k == FTS_KEY_CTRL('c'))
+			return 1;
+	}
+	return 0;
+}
 
 static void draw(struct fts_session *s, int clear)
 {
@@ -129,6 +179,7 @@ static int run(struct fts_session *s)
 {
 	unsigned r = FTS_RX_REDRAW;
 	uint64_t next_tick = 0, warned_ms = 0;
+	struct queued *q = s->poll_ctx;
 
 	for (;;) {
 		struct fts_term_mouse m;
@@ -145,10 +196,13 @@ static int run(struct fts_session *s)
 			next_tick = 0; /* the next screen ticks at once */
 			continue;
 		}
+		/* a signal read while a screen worked ends the session now */
+		if (fts_term_pending_signal())
+			return fts_term_pending_signal();
 		if (r & FTS_RX_REDRAW)
 			draw(s, (r & FTS_RX_CLEAR) != 0);
 		r = 0;
-		k = fts_term_read(wait, &m);
+		k = q->n ? queue_pop(q) : fts_term_read(wait, &m);
 		if (k == FTS_TERM_SIGNAL)
 			return fts_term_pending_signal();
 		r = dispatch(s, k, &m, &warned_ms);
@@ -184,6 +238,8 @@ static int session(enum fts_scr start, const struct fts_record_opts *preset, con
 		   const char *hint, const struct fts_preview_args *a)
 {
 	struct fts_session s;
+	struct queued queued = { .n = 0 };
+	const char *busy = getenv("FTS_TEST_BUSY_MS");
 	char why[300];
 	int sig, colors = 0, utf8 = fts_locale_utf8();
 
@@ -197,6 +253,9 @@ static int session(enum fts_scr start, const struct fts_record_opts *preset, con
 	signal(SIGPIPE, SIG_IGN);
 	fts_session_init(&s, start, &fts_machine_real, utf8, colors, fts_no_color());
 	s.preset = preset;
+	s.poll = work_poll;
+	s.poll_ctx = &queued;
+	s.test_busy_ms = busy ? (unsigned)strtoul(busy, NULL, 10) : 0;
 	if (a) {
 		s.preview_only = 1;
 		snprintf(s.preview_path, sizeof(s.preview_path), "%s", a->path);

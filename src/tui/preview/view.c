@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/kit.h"
 #include "tui/kit/keys.h"
 #include "tui/preview/view_impl.h"
 
@@ -29,6 +30,26 @@ void view_message(struct fts_view *v, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(v->message, sizeof(v->message), fmt, ap);
 	va_end(ap);
+}
+
+void view_work_begin(struct fts_view *v)
+{
+	v->stop = 0;
+	v->poll_ms = fts__clock_mono_ms();
+}
+
+int view_stop(struct fts_view *v)
+{
+	uint64_t now;
+
+	if (v->stop || !v->poll)
+		return v->stop;
+	now = fts__clock_mono_ms();
+	if (now - v->poll_ms < VIEW_POLL_MS)
+		return 0;
+	v->poll_ms = now;
+	v->stop = v->poll(v->poll_ctx) != 0;
+	return v->stop;
 }
 
 void view_layout(const struct fts_view *v, struct view_layout *l)
@@ -83,7 +104,7 @@ static uint64_t max_npc(const struct fts_view *v)
  */
 static void clamp_t0(struct fts_view *v)
 {
-	uint64_t width = (uint64_t)v->lay.time_w * v->npc;
+	uint64_t width = view_mul((uint64_t)v->lay.time_w, v->npc);
 
 	if (v->t0 < v->t_begin || width >= v->t_end - v->t_begin)
 		v->t0 = v->t_begin;
@@ -103,7 +124,7 @@ void view_keep_cursor_visible(struct fts_view *v)
 	if (v->cursor < v->t0)
 		v->t0 = v->cursor - (v->cursor - v->t_begin) % v->npc;
 	else if ((v->cursor - v->t0) / v->npc >= w)
-		v->t0 = v->cursor - (w - 1) * v->npc;
+		v->t0 = view_sub(v->cursor, view_mul(w - 1, v->npc));
 	clamp_t0(v);
 }
 
@@ -112,15 +133,12 @@ void view_keep_cursor_visible(struct fts_view *v)
 /* The viewport shows all of the capture (what a resize keeps). */
 static int view_is_whole(const struct fts_view *v)
 {
-	return v->npc && v->t0 <= v->t_begin &&
-	       v->t0 + (uint64_t)v->lay.time_w * v->npc >= v->t_end;
+	return v->npc && v->t0 <= v->t_begin && view_t_right(v) >= v->t_end;
 }
 
 static int cursor_col(const struct fts_view *v)
 {
-	if (v->cursor < v->t0)
-		return 0;
-	return (int)((v->cursor - v->t0) / v->npc);
+	return view_col_of(v, v->cursor);
 }
 
 /* Zoom to @npc keeping the cursor's column (and so its time) fixed. */
@@ -136,7 +154,7 @@ static void zoom_to(struct fts_view *v, uint64_t npc)
 		npc = max_npc(v);
 	}
 	v->npc = npc;
-	v->t0 = v->cursor > (uint64_t)col * npc ? v->cursor - (uint64_t)col * npc : 0;
+	v->t0 = view_sub(v->cursor, view_mul((uint64_t)col, npc));
 	keep_cursor_visible(v);
 }
 
@@ -192,8 +210,11 @@ int fts_view_create(const struct fts_store *store, const struct fts_view_opts *o
 	v->store = store;
 	v->info = fts_store_info(store);
 	v->nlanes = fts_store_nlanes(store);
-	v->t_begin = v->info->t_begin;
-	v->t_end = v->info->t_end > v->info->t_begin ? v->info->t_end : v->info->t_begin + 1;
+	/* what lies past VIEW_T_MAX (a crafted file's) is out of reach, not a wrap */
+	v->t_begin = v->info->t_begin < VIEW_T_MAX ? v->info->t_begin : VIEW_T_MAX - 1;
+	v->t_end = v->info->t_end < VIEW_T_MAX ? v->info->t_end : VIEW_T_MAX;
+	if (v->t_end <= v->t_begin)
+		v->t_end = v->t_begin + 1;
 	fts_theme_init(&v->theme, o->utf8, o->colors, o->no_color);
 	v->title = strdup(o->title ? o->title : "");
 	if (!v->title) {
@@ -201,6 +222,10 @@ int fts_view_create(const struct fts_store *store, const struct fts_view_opts *o
 		return -ENOMEM;
 	}
 	v->export_key = o->export_key;
+	v->poll = o->poll;
+	v->poll_ctx = o->poll_ctx;
+	v->test_busy_ms = o->test_busy_ms;
+	view_work_begin(v);
 	rc = view_lanes_init(v);
 	if (!rc)
 		rc = fts_view_resize(v, w, h);
@@ -220,6 +245,7 @@ void fts_view_free(struct fts_view *v)
 	fts_grid_free(&v->grid);
 	free(v->row_lane);
 	free(v->rowb);
+	free(v->rowh);
 	free(v->overview);
 	free(v->overview_nd);
 	free(v->title);
@@ -307,7 +333,7 @@ uint32_t view_selected_task(const struct fts_view *v)
 	if (sl->group == FTS_GROUP_TASK)
 		return sl->tid;
 	if (view_item_at_cursor(v, &it) >= 0 && it.kind == FTS_ITEM_RUN &&
-	    v->cursor >= it.ts && v->cursor < it.ts + (it.dur ? it.dur : 1))
+	    v->cursor >= it.ts && v->cursor < view_add(it.ts, it.dur ? it.dur : 1))
 		return it.name;
 	return FTS_STR_NONE;
 }
@@ -362,23 +388,21 @@ static void go_run(struct fts_view *v, int dir)
 /* Pan by @cols columns, the cursor moving along; the view never leaves the capture. */
 static void pan(struct fts_view *v, int64_t cols)
 {
-	uint64_t d = (uint64_t)(cols < 0 ? -cols : cols) * v->npc, t0 = v->t0;
-	int64_t moved;
+	uint64_t d = view_mul((uint64_t)(cols < 0 ? -cols : cols), v->npc), t0 = v->t0;
 
 	if (cols < 0)
-		v->t0 = v->t0 > v->t_begin + d ? v->t0 - d : v->t_begin;
+		v->t0 = v->t0 > view_add(v->t_begin, d) ? v->t0 - d : v->t_begin;
 	else
-		v->t0 = v->t0 + d < v->t_end ? v->t0 + d : v->t_end;
+		v->t0 = view_add(v->t0, d) < v->t_end ? v->t0 + d : v->t_end;
 	clamp_t0(v);
-	moved = (int64_t)(v->t0 - t0);
-	if (!moved) {
+	if (v->t0 == t0) {
 		view_message(v, cols < 0 ? "at the start of the capture" : "at the end of the capture");
 		return;
 	}
-	if (moved < 0)
-		v->cursor = v->cursor > (uint64_t)-moved ? v->cursor - (uint64_t)-moved : 0;
+	if (v->t0 < t0)
+		v->cursor = view_sub(v->cursor, t0 - v->t0);
 	else
-		v->cursor += (uint64_t)moved;
+		v->cursor = view_add(v->cursor, v->t0 - t0);
 	keep_cursor_visible(v);
 }
 
@@ -445,13 +469,13 @@ static int move_action(struct fts_view *v, enum fts_action a)
 
 	switch (a) {
 	case FTS_ACT_LEFT:
-		v->cursor = v->cursor >= v->t_begin + v->npc ? v->cursor - v->npc : v->t_begin;
+		v->cursor = v->cursor >= view_add(v->t_begin, v->npc) ? v->cursor - v->npc : v->t_begin;
 		if (v->cursor < v->t0)
-			v->t0 = v->t0 > v->npc ? v->t0 - v->npc : 0;
+			v->t0 = view_sub(v->t0, v->npc);
 		keep_cursor_visible(v);
 		break;
 	case FTS_ACT_RIGHT:
-		if (v->cursor + v->npc < v->t_end)
+		if (view_add(v->cursor, v->npc) < v->t_end)
 			v->cursor += v->npc;
 		keep_cursor_visible(v);
 		break;
@@ -462,7 +486,7 @@ static int move_action(struct fts_view *v, enum fts_action a)
 	case FTS_ACT_PAN_LEFT: pan(v, -(v->lay.time_w / 2)); break;
 	case FTS_ACT_PAN_RIGHT: pan(v, v->lay.time_w / 2); break;
 	case FTS_ACT_ZOOM_IN: zoom_to(v, v->npc / 2); break;
-	case FTS_ACT_ZOOM_OUT: zoom_to(v, v->npc * 2); break;
+	case FTS_ACT_ZOOM_OUT: zoom_to(v, view_mul(v->npc, 2)); break;
 	case FTS_ACT_ZOOM_FIT: show_range(v, v->t_begin, v->t_end); break;
 	case FTS_ACT_START: v->cursor = v->t_begin; v->t0 = v->t_begin; keep_cursor_visible(v); break;
 	case FTS_ACT_END:
@@ -555,6 +579,7 @@ unsigned fts_view_key(struct fts_view *v, int key)
 	unsigned r;
 
 	v->message[0] = 0;
+	view_work_begin(v);
 	if (v->searching)
 		return search_key(v, key);
 	if (v->help)
@@ -579,12 +604,13 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 
 	if (v->help || v->summary || v->searching)
 		return 0;
+	view_work_begin(v);
 	switch (ev) {
 	case FTS_MOUSE_CLICK:
 		if (lane >= 0)
 			v->sel = (uint32_t)lane;
 		if (col >= 0 && col < v->lay.time_w) {
-			v->cursor = v->t0 + (uint64_t)col * v->npc;
+			v->cursor = view_col_t(v, (uint64_t)col);
 			keep_cursor_visible(v);
 			v->dragging = 1;
 			v->drag_x = x;
@@ -596,15 +622,15 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 			return 0;
 		{
 			int64_t dx = v->drag_x - x;
-			uint64_t d = (uint64_t)(dx < 0 ? -dx : dx) * v->npc;
+			uint64_t d = view_mul((uint64_t)(dx < 0 ? -dx : dx), v->npc);
 
-			v->t0 = dx < 0 ? (v->drag_t0 > d ? v->drag_t0 - d : 0) : v->drag_t0 + d;
+			v->t0 = dx < 0 ? view_sub(v->drag_t0, d) : view_add(v->drag_t0, d);
 			if (v->t0 >= v->t_end)
 				v->t0 = v->t_end - 1;
 			if (v->cursor < v->t0)
 				v->cursor = v->t0;
 			else if ((v->cursor - v->t0) / v->npc >= (uint64_t)v->lay.time_w)
-				v->cursor = v->t0 + (uint64_t)(v->lay.time_w - 1) * v->npc;
+				v->cursor = view_col_t(v, (uint64_t)(v->lay.time_w - 1));
 			keep_cursor_visible(v);
 		}
 		return FTS_RX_REDRAW;
@@ -614,10 +640,10 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 	case FTS_MOUSE_WHEEL_UP:
 	case FTS_MOUSE_WHEEL_DOWN:
 		if (col >= 0 && col < v->lay.time_w) {
-			v->cursor = v->t0 + (uint64_t)col * v->npc;
+			v->cursor = view_col_t(v, (uint64_t)col);
 			keep_cursor_visible(v);
 		}
-		zoom_to(v, ev == FTS_MOUSE_WHEEL_UP ? v->npc / 2 : v->npc * 2);
+		zoom_to(v, ev == FTS_MOUSE_WHEEL_UP ? v->npc / 2 : view_mul(v->npc, 2));
 		return FTS_RX_REDRAW;
 	}
 	return 0;

@@ -21,6 +21,15 @@ struct fts_view_opts {
 	int colors;             /* 0, 8 or 256 */
 	int no_color;           /* NO_COLOR is set */
 	int export_key;         /* the caller binds e to export: help and title list it */
+	/*
+	 * Long work (a frame, a sort, a search over every lane) asks this every
+	 * VIEW_POLL_MS or so whether to stop: nonzero (a quit key, a terminating
+	 * signal, a hung-up terminal) cuts the frame short, so the caller's loop
+	 * gets to act on it. NULL: never asked (--print).
+	 */
+	int (*poll)(void *ctx);
+	void *poll_ctx;
+	unsigned test_busy_ms;  /* tests only: each lane row spins this long, polling */
 };
 
 struct fts_view;

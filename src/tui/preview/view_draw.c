@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "front/fmt.h"
+#include "kit/kit.h"
 #include "tui/kit/keys.h"
 #include "tui/preview/view_impl.h"
 
@@ -84,6 +85,31 @@ static void draw_title(struct fts_view *v)
 }
 
 /*
+ * The holes of a row of @w buckets from @t0 (@npc each) per column, when any
+ * bucket has one; NULL when none has (or out of memory: the caller measures
+ * per bucket then).
+ */
+static const uint64_t *row_holes(struct fts_view *v, uint32_t lane, uint64_t t0, uint64_t npc,
+				 const struct fts_bucket *b, int w)
+{
+	int any = 0;
+
+	for (int c = 0; c < w && !any; c++)
+		any = (b[c].flags & FTS_BK_NODATA) != 0;
+	if (!any)
+		return NULL;
+	if (v->rowh_n != w) {
+		uint64_t *h = realloc(v->rowh, (size_t)w * sizeof(*h));
+
+		if (!h)
+			return NULL;
+		v->rowh = h;
+		v->rowh_n = w;
+	}
+	return view_nodata_row(v, lane, t0, npc, w, v->rowh) ? NULL : v->rowh;
+}
+
+/*
  * Busy fraction of every CPU over whole-capture buckets, computed once per
  * width. Time in a hole after lost events is unknown: it is left out of both
  * the busy time and the time it is a fraction of, and a column that is
@@ -93,8 +119,9 @@ static void overview_compute(struct fts_view *v)
 {
 	int w = v->lay.time_w;
 	uint64_t span = v->t_end - v->t_begin;
-	uint64_t npc = span / (uint64_t)w + (span % (uint64_t)w != 0);
+	uint64_t npc = span / (uint64_t)w + (span % (uint64_t)w != 0), right;
 	uint32_t ncpu = 0;
+	const uint64_t *holes;
 	double *o, *known;
 	uint8_t *nd;
 
@@ -122,19 +149,26 @@ static void overview_compute(struct fts_view *v)
 
 		if (fts_store_lane(v->store, l)->group != FTS_GROUP_CPU)
 			continue;
+		if (view_stop(v)) { /* cut short: not kept, the next frame computes it again */
+			free(o);
+			free(known);
+			free(nd);
+			return;
+		}
 		ncpu++;
-		row = v->rowb_n == w && fts_store_buckets(v->store, l, v->t_begin, v->t_begin + (uint64_t)w * npc,
-							  (uint32_t)w, v->rowb) == 0;
+		right = view_add(v->t_begin, view_mul((uint64_t)w, npc));
+		row = v->rowb_n == w && fts_store_buckets(v->store, l, v->t_begin, right, (uint32_t)w, v->rowb) == 0;
+		holes = row ? row_holes(v, l, v->t_begin, npc, v->rowb, w) : NULL;
 		for (int c = 0; c < w; c++) {
 			struct fts_bucket b;
-			uint64_t a = v->t_begin + (uint64_t)c * npc, hole = 0;
+			uint64_t a = view_add(v->t_begin, view_mul((uint64_t)c, npc)), hole = 0;
 
 			if (row)
 				b = v->rowb[c];
 			else
-				fts_store_bucket(v->store, l, a, a + npc, &b);
+				fts_store_bucket(v->store, l, a, view_add(a, npc), &b);
 			if (b.flags & FTS_BK_NODATA)
-				hole = view_nodata_ns(v, l, a, a + npc);
+				hole = holes ? holes[c] : view_nodata_ns(v, l, a, view_add(a, npc));
 			if (hole > npc)
 				hole = npc;
 			o[c] += (double)b.busy_ns;
@@ -159,7 +193,7 @@ static void draw_overview(struct fts_view *v)
 {
 	struct fts_grid *g = &v->grid;
 	int y = v->lay.overview_y, x0 = v->lay.time_x;
-	uint64_t vend = v->t0 + (uint64_t)v->lay.time_w * v->npc;
+	uint64_t vend = view_t_right(v);
 
 	fts_grid_text(g, 0, y, v->lay.label_w, "busy (all)", view_style(v, FTS_R_DIM));
 	fts_grid_put(g, v->lay.label_w, y, view_glyph(v, FTS_G_VLINE), view_style(v, FTS_R_DIM));
@@ -167,7 +201,8 @@ static void draw_overview(struct fts_view *v)
 	if (!v->overview)
 		return;
 	for (int c = 0; c < v->lay.time_w; c++) {
-		uint64_t a = v->t_begin + (uint64_t)c * v->overview_npc, b = a + v->overview_npc;
+		uint64_t a = view_add(v->t_begin, view_mul((uint64_t)c, v->overview_npc));
+		uint64_t b = view_add(a, v->overview_npc);
 		int in_view = a < vend && b > v->t0;
 		struct fts_style st = view_style(v, in_view ? FTS_R_VIEWPORT : FTS_R_OVERVIEW);
 		uint32_t ch = fts_theme_level(&v->theme, v->overview[c]);
@@ -184,20 +219,20 @@ static void draw_overview(struct fts_view *v)
 	}
 }
 
-/* A 1/2/5 x 10^k step of at least @min ns. */
+/* A 1/2/5 x 10^k step of at least @min ns; 10^19 (the largest that fits) past that. */
 static uint64_t nice_step(uint64_t min)
 {
 	uint64_t s = 1;
 
-	for (;;) {
+	for (; s < 10000000000000000000ull; s *= 10) {
 		if (s >= min)
 			return s;
 		if (2 * s >= min)
 			return 2 * s;
 		if (5 * s >= min)
 			return 5 * s;
-		s *= 10;
 	}
+	return s;
 }
 
 static uint64_t p10(int k)
@@ -224,7 +259,7 @@ static void draw_axis(struct fts_view *v)
 {
 	struct fts_grid *g = &v->grid;
 	int y = v->lay.axis_y, x0 = v->lay.time_x, w = v->lay.time_w;
-	uint64_t step = nice_step(v->npc * 12), first, end = v->t0 + (uint64_t)w * v->npc;
+	uint64_t step = nice_step(view_mul(v->npc, 12)), first, end = view_t_right(v);
 	int dec = decimals_for(step), next_free = 0;
 	char buf[64];
 
@@ -232,7 +267,7 @@ static void draw_axis(struct fts_view *v)
 	fts_grid_printf(g, 0, y, v->lay.label_w, view_style(v, FTS_R_AXIS), "%s/col", buf);
 	fts_grid_put(g, v->lay.label_w, y, view_glyph(v, FTS_G_VLINE), view_style(v, FTS_R_DIM));
 	for (int c = 0; c < w; c++) {
-		uint64_t a = v->t0 + (uint64_t)c * v->npc, b = a + v->npc;
+		uint64_t a = view_col_t(v, (uint64_t)c), b = view_add(a, v->npc);
 		int in_win = v->info->has_window && a < v->info->win_end && b > v->info->win_begin;
 
 		fts_grid_put(g, x0 + c, y, view_glyph(v, in_win ? FTS_G_WINDOW : FTS_G_HLINE),
@@ -240,9 +275,10 @@ static void draw_axis(struct fts_view *v)
 	}
 	/* ticks at multiples of step from the capture start */
 	first = v->t0 <= v->t_begin ? v->t_begin :
-		v->t_begin + ((v->t0 - v->t_begin + step - 1) / step) * step;
-	for (uint64_t t = first; t < end; t += step) {
-		int c = (int)((t - v->t0) / v->npc);
+		view_add(v->t_begin, view_mul(view_add(v->t0 - v->t_begin, step - 1) / step, step));
+	/* t stops at UINT64_MAX at the latest: the loop ends even where a sum would wrap */
+	for (uint64_t t = first; t < end; t = view_add(t, step)) {
+		int c = view_col_of(v, t);
 		uint64_t d = t - v->t_begin;
 		int n;
 
@@ -259,10 +295,10 @@ static void draw_axis(struct fts_view *v)
 		next_free = c + n + 2;
 	}
 	if (v->has_marker && v->marker >= v->t0 && v->marker < end)
-		fts_grid_put(g, x0 + (int)((v->marker - v->t0) / v->npc), y, view_glyph(v, FTS_G_MARKER),
+		fts_grid_put(g, x0 + view_col_of(v, v->marker), y, view_glyph(v, FTS_G_MARKER),
 			     view_style(v, FTS_R_MARKER));
 	if (v->cursor >= v->t0 && v->cursor < end)
-		fts_grid_put(g, x0 + (int)((v->cursor - v->t0) / v->npc), y, view_glyph(v, FTS_G_CURSOR),
+		fts_grid_put(g, x0 + view_col_of(v, v->cursor), y, view_glyph(v, FTS_G_CURSOR),
 			     view_style(v, FTS_R_CURSOR));
 }
 
@@ -287,7 +323,8 @@ static int mostly_nodata(const struct fts_view *v, const struct fts_bucket *b, u
 {
 	uint64_t busy = b->busy_ns < v->npc ? b->busy_ns : v->npc;
 
-	return hole && (hole * 2 >= v->npc || (b->top == FTS_STR_NONE && hole * 2 >= v->npc - busy));
+	return hole && (view_mul(hole, 2) >= v->npc ||
+			(b->top == FTS_STR_NONE && view_mul(hole, 2) >= v->npc - busy));
 }
 
 static void cpu_cell(const struct fts_view *v, const struct fts_bucket *b, uint64_t hole,
@@ -425,8 +462,16 @@ static int row_buckets(struct fts_view *v, uint32_t lane)
 		v->rowb = nb;
 		v->rowb_n = w;
 	}
-	return fts_store_buckets(v->store, lane, v->t0, v->t0 + (uint64_t)w * v->npc, (uint32_t)w,
-				 v->rowb) == 0;
+	return fts_store_buckets(v->store, lane, v->t0, view_t_right(v), (uint32_t)w, v->rowb) == 0;
+}
+
+/* FTS_TEST_BUSY_MS's heavy step: spin (not sleep: a busy process), polling as real work does. */
+static void test_busy(struct fts_view *v)
+{
+	uint64_t end = fts__clock_mono_ms() + v->test_busy_ms;
+
+	while (v->test_busy_ms && fts__clock_mono_ms() < end && !view_stop(v))
+		;
 }
 
 static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task)
@@ -437,12 +482,13 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 	lane_label(v, y, lane);
 	v->row_lane[y] = lane;
 	if (lane == v->sel && v->cursor >= v->t0)
-		ccol = (int)((v->cursor - v->t0) / v->npc);
+		ccol = view_col_of(v, v->cursor);
 	/* the whole row in one walk of the store's summary; cell by cell if that fails */
 	int row = row_buckets(v, lane);
+	const uint64_t *holes = row ? row_holes(v, lane, v->t0, v->npc, v->rowb, v->lay.time_w) : NULL;
 
 	for (int c = 0; c < v->lay.time_w; c++) {
-		uint64_t a = v->t0 + (uint64_t)c * v->npc, e = a + v->npc;
+		uint64_t a = view_col_t(v, (uint64_t)c), e = view_add(a, v->npc);
 		struct fts_bucket b = { 0, FTS_STR_NONE, 0, 0, 0 };
 		struct fts_style st;
 		uint64_t hole = 0;
@@ -456,7 +502,7 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 		}
 		/* holes are rare: measure one only where the bucket says there is one */
 		if (b.flags & FTS_BK_NODATA)
-			hole = view_nodata_ns(v, lane, a, e);
+			hole = holes ? holes[c] : view_nodata_ns(v, lane, a, e);
 		if (cpu)
 			cpu_cell(v, &b, hole, sel_task, &ch, &st);
 		else
@@ -548,13 +594,16 @@ void view_draw_lanes(struct fts_view *v)
 	int y = v->lay.lanes_y, end = v->lay.lanes_y + v->lay.lanes_h;
 	uint32_t sel_task = view_selected_task(v);
 
-	for (uint32_t i = 0; i < v->npinned_disp && y < end; i++, y++) {
+	for (uint32_t i = 0; i < v->npinned_disp && y < end && !view_stop(v); i++, y++) {
 		if (v->disp[i] < 0)
 			header_row(v, y, v->disp[i]);
 		else
 			lane_row(v, y, (uint32_t)v->disp[i], sel_task);
 	}
 	for (uint32_t i = v->top; i < v->ndisp && y < end; i++, y++) {
+		test_busy(v);
+		if (view_stop(v))
+			break;
 		if (v->disp[i] < 0)
 			header_row(v, y, v->disp[i]);
 		else
@@ -571,6 +620,7 @@ void view_draw_top(struct fts_view *v)
 
 const struct fts_grid *fts_view_draw(struct fts_view *v)
 {
+	view_work_begin(v);
 	fts_grid_clear(&v->grid, view_style(v, FTS_R_NORMAL));
 	for (int y = 0; y < v->grid.h; y++)
 		v->row_lane[y] = -1;

@@ -88,11 +88,20 @@ struct fts_view {
 	int dragging, drag_x;
 	uint64_t drag_t0;
 
+	/* long work asks the caller whether to stop (view_stop) */
+	int (*poll)(void *ctx);
+	void *poll_ctx;
+	uint64_t poll_ms;             /* when it was last asked */
+	int stop;                     /* it said stop: the rest of this frame is skipped */
+	unsigned test_busy_ms;
+
 	/* per frame */
 	struct view_layout lay;
 	int64_t *row_lane;            /* grid row -> lane, -1 */
 	struct fts_bucket *rowb;      /* one row of buckets, time_w long */
 	int rowb_n;
+	uint64_t *rowh;               /* one row's "no data" ns per column (view_nodata_row) */
+	int rowh_n;
 	double *overview;             /* per time column busy fraction of the whole capture */
 	uint8_t *overview_nd;         /* per time column: mostly no data (holes after lost events) */
 	int overview_w;
@@ -127,6 +136,13 @@ void view_loss_label(const struct fts_view *v, int cpu, int room, char *buf, siz
 void view_loss_status(const struct fts_view *v, int room, char *buf, size_t n);
 /* Time of [@a, @b) covered by "no data" on @lane. */
 uint64_t view_nodata_ns(const struct fts_view *v, uint32_t lane, uint64_t a, uint64_t b);
+/*
+ * The same for every column of a row ([t0 + c*npc, +npc), c < @w) into
+ * @hole, in one walk of the lane's holes (per column, a pile of crafted holes
+ * made each frame cost holes x columns). Returns 0 or -1 (out of memory).
+ */
+int view_nodata_row(const struct fts_view *v, uint32_t lane, uint64_t t0, uint64_t npc, int w,
+		    uint64_t *hole);
 /* The lost-events marker inside the cursor's column on @lane (what its '!' shows), or -1. */
 int64_t view_lost_in_column(const struct fts_view *v, uint32_t lane, struct fts_store_item *it);
 /* One details line for a lost marker or a hole into @line; 0 when @it is neither. */
@@ -136,6 +152,13 @@ int view_loss_details(const struct fts_view *v, uint32_t lane, uint64_t idx,
 void view_go_loss(struct fts_view *v, int dir);
 
 /* view.c */
+/*
+ * In long loops: nonzero when the caller asked to stop (see fts_view_opts.poll);
+ * asks it at most every VIEW_POLL_MS. view_work_begin starts a unit of work.
+ */
+#define VIEW_POLL_MS 50
+int view_stop(struct fts_view *v);
+void view_work_begin(struct fts_view *v);
 void view_keep_cursor_visible(struct fts_view *v);
 void view_layout(const struct fts_view *v, struct view_layout *l);
 void view_message(struct fts_view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -151,6 +174,53 @@ void view_draw_summary(struct fts_view *v);
 void view_draw_top(struct fts_view *v);
 void view_fmt_dur(const struct fts_view *v, uint64_t ns, char *buf, size_t n);
 void view_fmt_rel(const struct fts_view *v, uint64_t t, char *buf, size_t n);
+
+/*
+ * Time arithmetic saturates: a crafted capture may span nearly all of 2^64
+ * ns, and a sum that wraps turns a bounded loop into an endless one (issue
+ * 21: the axis, zoom, pan). Every time computed from the viewport goes
+ * through these.
+ */
+static inline uint64_t view_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static inline uint64_t view_sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static inline uint64_t view_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* The start of time column @c (saturated). */
+static inline uint64_t view_col_t(const struct fts_view *v, uint64_t c)
+{
+	return view_add(v->t0, view_mul(c, v->npc));
+}
+
+/* The end of the viewport: the start of the column after the last. */
+static inline uint64_t view_t_right(const struct fts_view *v)
+{
+	return view_col_t(v, (uint64_t)v->lay.time_w);
+}
+
+/* The column of @t (>= t0), capped to the time area's width (never wraps an int). */
+static inline int view_col_of(const struct fts_view *v, uint64_t t)
+{
+	uint64_t c = t > v->t0 ? (t - v->t0) / v->npc : 0;
+
+	return c < (uint64_t)v->lay.time_w ? (int)c : v->lay.time_w;
+}
+
+/*
+ * A capture ends at most this far below 2^64: a viewport one screen wider
+ * than the capture then never wraps, whatever the terminal's width.
+ */
+#define VIEW_T_MAX (UINT64_MAX - (1ull << 32))
 
 /* The theme's style for role @r and glyph @g: the view's drawing shorthands. */
 static inline struct fts_style view_style(const struct fts_view *v, enum fts_role r)

@@ -169,7 +169,7 @@ static int lane_totals(struct fts_view *v, int walk)
 
 		if (sl->group != FTS_GROUP_TASK)
 			continue;
-		fts_store_bucket(v->store, l, v->t_begin, v->t_end + 1, &b);
+		fts_store_bucket(v->store, l, v->t_begin, view_add(v->t_end, 1), &b);
 		v->run_ns[l] = b.busy_ns;
 	}
 	return walk ? lane_totals(v, walk) : 0;

@@ -87,7 +87,8 @@ uint64_t view_nodata_ns(const struct fts_view *v, uint32_t lane, uint64_t a, uin
 	if (!fts_store_item(v->store, lane, (uint64_t)i, &it) && it.ts > a &&
 	    (p = fts_store_step(v->store, lane, (uint64_t)i, -1, k)) >= 0)
 		i = p;
-	while (i >= 0 && !fts_store_item(v->store, lane, (uint64_t)i, &it) && it.ts < b) {
+	/* covered whole: the rest cannot add (crafted holes may overlap) */
+	while (i >= 0 && sum < b - a && !fts_store_item(v->store, lane, (uint64_t)i, &it) && it.ts < b) {
 		uint64_t s = it.ts > a ? it.ts : a, e = it.ts + it.dur < b ? it.ts + it.dur : b;
 
 		if (e > s)
@@ -95,6 +96,54 @@ uint64_t view_nodata_ns(const struct fts_view *v, uint32_t lane, uint64_t a, uin
 		i = fts_store_step(v->store, lane, (uint64_t)i, 1, k);
 	}
 	return sum;
+}
+
+/* Hole [s, e) (inside the row) into the columns it touches; whole ones as differences in @full. */
+static void hole_add(uint64_t t0, uint64_t npc, uint64_t s, uint64_t e, uint64_t *hole, int64_t *full)
+{
+	uint64_t c0 = (s - t0) / npc, c1 = (e - 1 - t0) / npc;
+
+	if (c0 == c1) {
+		hole[c0] += e - s;
+		return;
+	}
+	hole[c0] += t0 + (c0 + 1) * npc - s;
+	hole[c1] += e - (t0 + c1 * npc);
+	full[c0 + 1]++;
+	full[c1]--;
+}
+
+int view_nodata_row(const struct fts_view *v, uint32_t lane, uint64_t t0, uint64_t npc, int w,
+		    uint64_t *hole)
+{
+	uint32_t k = FTS_KIND_BIT(FTS_ITEM_NODATA);
+	uint64_t t1 = view_add(t0, view_mul((uint64_t)w, npc));
+	int64_t i = fts_store_find(v->store, lane, t0, k), p, run = 0;
+	int64_t *full = calloc((size_t)w + 1, sizeof(*full));
+	struct fts_store_item it;
+
+	if (!full)
+		return -1;
+	memset(hole, 0, (size_t)w * sizeof(*hole));
+	if (i >= 0 && !fts_store_item(v->store, lane, (uint64_t)i, &it) && it.ts > t0 &&
+	    (p = fts_store_step(v->store, lane, (uint64_t)i, -1, k)) >= 0)
+		i = p;
+	/* one walk over the row's holes, each O(1) however many columns it covers */
+	while (i >= 0 && !fts_store_item(v->store, lane, (uint64_t)i, &it) && it.ts < t1) {
+		uint64_t s = it.ts > t0 ? it.ts : t0, e = view_add(it.ts, it.dur);
+
+		if (e > t1)
+			e = t1;
+		if (e > s)
+			hole_add(t0, npc, s, e, hole, full);
+		i = fts_store_step(v->store, lane, (uint64_t)i, 1, k);
+	}
+	for (int c = 0; c < w; c++) {
+		run += full[c];
+		hole[c] = view_add(hole[c], view_mul((uint64_t)run, npc));
+	}
+	free(full);
+	return 0;
 }
 
 int64_t view_lost_in_column(const struct fts_view *v, uint32_t lane, struct fts_store_item *it)
@@ -113,7 +162,7 @@ int64_t view_lost_in_column(const struct fts_view *v, uint32_t lane, struct fts_
 		if (i < 0 || fts_store_item(v->store, lane, (uint64_t)i, it))
 			return -1;
 	}
-	return it->ts >= a && it->ts < a + v->npc ? i : -1;
+	return it->ts >= a && it->ts < view_add(a, v->npc) ? i : -1;
 }
 
 /* The value of arg @key of item @idx, or NULL. */
@@ -176,7 +225,7 @@ static int hole_cpu(const struct fts_view *v, uint64_t t)
 			continue;
 		i = fts_store_find(v->store, l, t, FTS_KIND_BIT(FTS_ITEM_NODATA));
 		if (i >= 0 && !fts_store_item(v->store, l, (uint64_t)i, &it) && it.ts <= t &&
-		    t < it.ts + it.dur)
+		    t < view_add(it.ts, it.dur))
 			return sl->cpu;
 	}
 	return -1;
@@ -222,7 +271,7 @@ void view_go_loss(struct fts_view *v, int dir)
 	int64_t best_lane = -1;
 	uint64_t best = 0;
 
-	for (uint32_t l = 0; l < v->nlanes; l++) {
+	for (uint32_t l = 0; l < v->nlanes && !view_stop(v); l++) {
 		struct fts_store_item it;
 		int64_t i;
 

@@ -85,7 +85,7 @@ static int details_lines(const struct fts_view *v, char lines[][LINE_LEN], int m
 	view_fmt_dur(v, it.dur, dur, sizeof(dur));
 	/* run slices are named after their task; other items after their kind */
 	snprintf(lines[n++], LINE_LEN, "%s%s%s%s  CPU %d  start %s  dur %s",
-		 (v->cursor >= it.ts && v->cursor < it.ts + (it.dur ? it.dur : 1)) ? "" : "nearest: ",
+		 (v->cursor >= it.ts && v->cursor < view_add(it.ts, it.dur ? it.dur : 1)) ? "" : "nearest: ",
 		 kind_name(it.kind), it.kind == FTS_ITEM_RUN ? " " : "",
 		 it.kind == FTS_ITEM_RUN ? fts_store_str(v->store, it.name) : "", it.cpu, start, dur);
 	if (n < max && view_loss_details(v, v->sel, (uint64_t)idx, &it, lines[n], LINE_LEN))
@@ -176,7 +176,7 @@ void view_draw_status(struct fts_view *v)
 	{
 		/* what is on screen of the capture: never more than all of it */
 		uint64_t a = v->t0 > v->t_begin ? v->t0 : v->t_begin;
-		uint64_t b = v->t0 + v->npc * (uint64_t)v->lay.time_w;
+		uint64_t b = view_t_right(v);
 
 		if (b > v->t_end)
 			b = v->t_end;

@@ -184,6 +184,9 @@ static unsigned tick(struct fts_session *s)
 	vo.utf8 = s->theme.utf8;
 	vo.colors = s->theme.colors; /* 0 under NO_COLOR */
 	vo.export_key = !s->preview_only; /* key() binds e to export here */
+	vo.poll = s->poll;
+	vo.poll_ctx = s->poll_ctx;
+	vo.test_busy_ms = s->test_busy_ms;
 	if (fts_view_create(pv->store, &vo, s->w > 0 ? s->w : 80, s->h > 0 ? s->h : 24, &pv->view))
 		return load_failed(s, "out of memory");
 	fts_view_set_stats(pv->view, pv->stats);

@@ -118,6 +118,10 @@ struct fts_session {
 	struct fts_export_state *exp;
 	struct fts_preview_state *pv;
 	struct fts_saved_state *saved;
+	/* the loop's "stop now?" for long work in a screen (fts_view_opts.poll); NULL: none */
+	int (*poll)(void *ctx);
+	void *poll_ctx;
+	unsigned test_busy_ms;           /* FTS_TEST_BUSY_MS (tests): the preview's heavy step */
 };
 
 /* the screens (session/home.c, setup.c, record.c, export.c, preview.c) */

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# preview_tasks.sh - `ftscope preview` on captures with very many tasks (issue 21 item 14).
+#
+# What: for each N (default 100000 300000 1000000) writes a kernel-text trace in
+#   the bundled capture's line format where N distinct tasks each run once on
+#   CPU 0 or 1 (one sched_switch in, one out: 2 N switches, N task lanes), then
+#   renders one screen with `ftscope preview FILE --print 160x48 --timing`
+#   (load, index, the statistics behind the summary, first frame). Prints N,
+#   wall and CPU seconds, wall seconds per 100k tasks, peak RSS and RSS bytes per task,
+#   and the store's own count. Figures only, not pass/fail. (Before issue 21:
+#   1.1 / 4.0 / 22.3 s and 3.5 GB at 1 M, superlinear past 300 k.)
+# How: bench/preview_tasks.sh [N...]   env: FTSCOPE (default build/ftscope), KEEP=1,
+#      FORMAT=db (convert first and preview the DB instead of the text)
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+FTSCOPE=${FTSCOPE:-$REPO/build/ftscope}
+DIR=$(mktemp -d /tmp/ftscope-ptasks.XXXXXX)
+[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$DIR"' EXIT
+[ $# -gt 0 ] || set -- 100000 300000 1000000
+printf '%-8s %9s %8s %11s %12s %13s  %s\n' tasks seconds cpu_s s_per_100k peakRSS_MB RSS_B_per_task store
+for n in "$@"; do
+	awk -v n="$n" 'BEGIN {
+		print "# tracer: nop"
+		t = 1000000   # us
+		for (i = 0; i < n; i++) {
+			pid = 1000 + i; c = i % 2
+			printf "          <idle>-0       [%03d] d..2.  %6d.%06d: sched_switch: prev_comm=swapper/%d prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=t%d next_pid=%d next_prio=120\n", c, t / 1000000, t % 1000000, c, i, pid; t++
+			printf "             t%d-%d    [%03d] d..2.  %6d.%06d: sched_switch: prev_comm=t%d prev_pid=%d prev_prio=120 prev_state=S ==> next_comm=swapper/%d next_pid=0 next_prio=120\n", i, pid, c, t / 1000000, t % 1000000, i, pid, c; t++
+		}
+	}' > "$DIR/t.txt"
+	in=$DIR/t.txt
+	if [ "${FORMAT:-text}" = db ]; then
+		"$FTSCOPE" convert -q --input "$in" --output "$DIR/ftrace_data.db"
+		in=$DIR/ftrace_data.db
+	fi
+	/usr/bin/time -f '%e %M %U %S' -o "$DIR/time" "$FTSCOPE" preview "$in" --print 160x48 --timing \
+		> /dev/null 2> "$DIR/err"
+	read -r sec rss usr sys < "$DIR/time"
+	store=$(sed -n 's/^loaded *[0-9]* items in [0-9.]* s, store \([^,]*\),.*/\1/p' "$DIR/err")
+	awk -v n="$n" -v s="$sec" -v r="$rss" -v c="$usr" -v k="$sys" -v st="$store" 'BEGIN {
+		printf "%-8d %9.2f %8.2f %11.2f %12.0f %13.0f  %s\n", n, s, c + k, s * 100000 / n, r / 1024, r * 1024 / n, st }'
+	rm -f "$DIR"/t.txt "$DIR"/ftrace_data.db
+done
