@@ -53,8 +53,9 @@ for p in "${PKGS[@]}"; do
 done
 
 # --- install, only if nothing else would change --------------------------------
-apt_opts=(-o DPkg::Lock::Timeout=600 -y --no-install-recommends --no-download)
-apt-get -s "${apt_opts[@]}" install "${debs[@]}" > "$WORK/sim.log" 2>&1 ||
+apt_opts=(-o DPkg::Lock::Timeout=600 -y --no-install-recommends)
+# (--no-download only in the simulation: apt 2.6 then refuses local .debs)
+apt-get -s --no-download "${apt_opts[@]}" install "${debs[@]}" > "$WORK/sim.log" 2>&1 ||
 	skip "apt-get cannot install them here: $(grep -m1 '^E:' "$WORK/sim.log" | tr -cd '[:print:]')"
 others=$(awk '$1 == "Remv" || $1 == "Inst" || $1 == "Purg" { print $1, $2 }' "$WORK/sim.log" |
 	grep -Ev "^Inst ($(IFS='|'; echo "${PKGS[*]}"))$" | tr -cd '[:print:]\n' | tr '\n' ' ')

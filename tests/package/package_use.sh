@@ -94,7 +94,8 @@ print(ftscope.__file__, trace_convert.__file__, ftscope.library_version(), m.ver
 	same_rows "trace_convert's DB = the packaged binary's" "$WORK/py/ftrace_data.db" "$WORK/cli/ftrace_data.db"
 	(cd "$WORK/elsewhere" && "${CLEAN[@]}" /usr/bin/ftscope-trace-convert -i "$S/sample.dat" -f json \
 		-o "$WORK/py/trace.json") > "$WORK/py.log" 2>&1 &&
-		"${py[@]}" -c 'import json, sys; assert json.load(open(sys.argv[1]))["traceEvents"]' "$WORK/py/trace.json" &&
+		"${py[@]}" -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert d if isinstance(d, list) else d["traceEvents"]' "$WORK/py/trace.json" &&
 		pass "ftscope-trace-convert writes Chrome-trace JSON" || { bad "ftscope-trace-convert"; cat "$WORK/py.log"; }
 	"${CLEAN[@]}" /usr/bin/ftscope-trace-record --help > /dev/null 2>&1 &&
 		pass "ftscope-trace-record --help" || bad "ftscope-trace-record --help"
