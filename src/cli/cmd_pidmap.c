@@ -65,9 +65,12 @@ int fts_cmd_pidmap(int argc, char **argv)
 			break;
 		case P_HELP:
 			printf("usage: ftscope pidmap [--output FILE] [--interval S] [--duration S]\n"
-			       "Write the host pid -> container pid mapping of every thread\n"
-			       "(default pid_mapping.json). With --interval, rescan every S seconds until\n"
-			       "Ctrl+C (or --duration S), keeping every pid ever seen.\n"
+			       "Write the host pid -> container pid mapping of every thread.\n\n"
+			       "  -o, --output FILE     where (default pid_mapping.json)\n"
+			       "  -i, --interval S      rescan every S seconds until Ctrl+C, keeping\n"
+			       "                        every pid ever seen (default 0: once)\n"
+			       "  -d, --duration S      with --interval: stop after S seconds\n"
+			       "  -h, --help            this text ('man ftscope-pidmap' for more)\n\n"
 			       "Exit status: 0 written, 1 failed, 2 bad arguments.\n");
 			return 0;
 		}

@@ -34,6 +34,7 @@ static void usage(FILE *f)
 "an ftrace_data*.db (ours or the reference converter's) or our Chrome JSON.\n"
 "Press ? inside for the keys.\n"
 "\n"
+"  -i, --input FILE           the capture, instead of the FILE operand\n"
 "  -p, --profiling_data DIR   align with Ascend profiling output and shade its\n"
 "                             window (traces only)\n"
 "  -m, --pid_mapping FILE     show container pids (traces only)\n"
@@ -43,7 +44,7 @@ static void usage(FILE *f)
 "      --color                with --print: ANSI colours (NO_COLOR wins)\n"
 "      --timing               with --print: p50/p99/max of the key+redraw times\n"
 "                             to stderr (given twice: every frame's time)\n"
-"  -h, --help                 this text\n"
+"  -h, --help                 this text ('man ftscope-preview' for more)\n"
 "\n"
 "Exit status: 0 quit (or printed), 1 the input cannot be loaded, 2 bad arguments or\n"
 "not a terminal (use --print).\n");

@@ -22,6 +22,9 @@ static void usage(FILE *f)
 "and running a recording with live per-CPU health, the preview, and a guided\n"
 "export for MindStudio Insight. Every screen shows the equivalent command\n"
 "line. Press ? inside for the keys.\n"
+"\n"
+"  -h, --help    this text ('man ftscope-tui' for more)\n"
+"\n"
 "Exit status: 0 quit, 1 failed, 2 not a terminal or bad arguments.\n");
 }
 

@@ -33,7 +33,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: ftscope <command> [options]\n\ncommands:\n");
 	for (const struct command *c = commands; c->name; c++)
 		fprintf(f, "  %-9s %s\n", c->name, c->summary);
-	fprintf(f, "  %-9s %s\n", "help", "this text; 'ftscope <command> --help' for a command's options");
+	fprintf(f, "  %-9s %s\n", "help", "this text; 'ftscope <command> --help' for a command's options,");
+	fprintf(f, "  %-9s %s\n", "", "'man ftscope-<command>' for its manual page");
 	fprintf(f, "  %-9s %s\n", "version", "print the version");
 	fprintf(f, "\nexit status (every command): 0 done (record: also when stopped by Ctrl+C),\n"
 		   "1 failed (one line on stderr, no partial output), 2 usage error,\n"
