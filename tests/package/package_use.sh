@@ -48,30 +48,26 @@ use_command() {
 	use_docs
 }
 
-# The man page and the completion, once the source tree installs them.
+# The man pages and the completion (cmake/man.cmake installs them).
 use_docs() {
-	if grep -q 'CMAKE_INSTALL_MANDIR' "$SRC/CMakeLists.txt" "$SRC"/*/CMakeLists.txt 2> /dev/null; then
-		grep -qx /usr/share/man/man1/ftscope.1.gz "$WORK/listed" &&
-			pass "ftscope ships /usr/share/man/man1/ftscope.1.gz" || bad "no /usr/share/man/man1/ftscope.1.gz"
-		if command -v man > /dev/null; then
-			[ "$("${CLEAN[@]}" man -w ftscope 2> /dev/null)" = /usr/share/man/man1/ftscope.1.gz ] &&
-				pass "man -w ftscope finds it" || bad "man -w ftscope: $(man -w ftscope 2>&1)"
-		fi
-	else
-		echo "note: the source tree installs no man page yet (CMAKE_INSTALL_MANDIR): not checked"
+	local page comp=/usr/share/bash-completion/completions/ftscope spec
+	for page in "$SRC"/docs/man/*.1.scd; do
+		page=/usr/share/man/man1/$(basename "$page" .scd).gz
+		grep -qx "$page" "$WORK/listed" || bad "ftscope lacks $page"
+	done
+	grep -qx /usr/share/man/man1/ftscope.1.gz "$WORK/listed" &&
+		pass "ftscope ships its $(grep -c '^/usr/share/man/man1/.*\.1\.gz$' "$WORK/listed") man pages" ||
+		bad "no /usr/share/man/man1/ftscope.1.gz"
+	if command -v man > /dev/null; then
+		[ "$("${CLEAN[@]}" man -w ftscope-record 2> /dev/null)" = /usr/share/man/man1/ftscope-record.1.gz ] &&
+			pass "man -w ftscope-record finds it" || bad "man -w ftscope-record: $(man -w ftscope-record 2>&1)"
 	fi
-	local comp=/usr/share/bash-completion/completions/ftscope
-	if grep -q 'bash-completion' "$SRC/CMakeLists.txt" "$SRC"/*/CMakeLists.txt 2> /dev/null; then
-		grep -qx "$comp" "$WORK/listed" && pass "ftscope ships $comp" || bad "no $comp in the package"
-		if [ -f /usr/share/bash-completion/bash_completion ]; then
-			local spec
-			spec=$("${CLEAN[@]}" bash --norc --noprofile -c '. /usr/share/bash-completion/bash_completion
-				__load_completion ftscope; complete -p ftscope' 2>&1)
-			[[ "$spec" == complete*ftscope ]] && pass "bash-completion loads it: $spec" ||
-				bad "bash-completion does not load the ftscope completion: $spec"
-		fi
-	else
-		echo "note: the source tree installs no bash completion yet: not checked"
+	grep -qx "$comp" "$WORK/listed" && pass "ftscope ships $comp" || bad "no $comp in the package"
+	if [ -f /usr/share/bash-completion/bash_completion ]; then
+		spec=$("${CLEAN[@]}" bash --norc --noprofile -c '. /usr/share/bash-completion/bash_completion
+			__load_completion ftscope; complete -p ftscope' 2>&1)
+		[[ "$spec" == complete*ftscope ]] && pass "bash-completion loads it: $spec" ||
+			bad "bash-completion does not load the ftscope completion: $spec"
 	fi
 }
 
