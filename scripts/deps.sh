@@ -17,7 +17,7 @@ PKGS=(
 )
 EXTRA=(
 	# packaging, man pages, completion, many-hosts recipe
-	debhelper dh-python lintian dpkg-dev fakeroot scdoc bash-completion
+	debhelper dh-python pybuild-plugin-pyproject lintian dpkg-dev fakeroot scdoc bash-completion
 	python3-all pdsh openssh-server openssh-client
 	# arm64 (Kunpeng) cross build, run under qemu-user
 	crossbuild-essential-arm64 qemu-user-static
