@@ -52,7 +52,7 @@ static int by_lane_order(const void *a, const void *b)
  * The CPU of a "CPU 007" lane: -1 for another name (kept, as before), -2 for
  * a number past what the model takes (refused: it would size per-CPU tables).
  */
-static int32_t cpu_of(const char *tid)
+int32_t fts_rb_cpu_of(const char *tid)
 {
 	int32_t cpu = 0;
 	const char *p = tid + 4;
@@ -114,7 +114,7 @@ static int load_lanes(sqlite3 *db, struct fts_rb_guard *g, const char *path, str
 		t = &l->t[l->n];
 		t->track_id = sqlite3_column_int64(st, 0);
 		t->group = strcmp(pid, FTS_GROUP_CPU_NAME) ? FTS_GROUP_TASK : FTS_GROUP_CPU;
-		t->cpu = t->group == FTS_GROUP_CPU ? cpu_of(tid) : -1;
+		t->cpu = t->group == FTS_GROUP_CPU ? fts_rb_cpu_of(tid) : -1;
 		if (t->cpu == -2) {
 			sqlite3_finalize(st);
 			return fts_err_set(err, -ERANGE,

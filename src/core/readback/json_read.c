@@ -120,21 +120,6 @@ static int us_to_ns(const char *s, uint64_t *ns)
 	return 0;
 }
 
-static int32_t cpu_of(const char *tid)
-{
-	int32_t cpu = 0;
-	const char *p = tid + 4;
-
-	if (strncmp(tid, "CPU ", 4) || *p < '0' || *p > '9')
-		return -1;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		cpu = cpu * 10 + (*p - '0');
-		if (cpu >= FTS_RB_CPU_MAX)
-			return -2;
-	}
-	return cpu;
-}
-
 /* The lane of (@group, @tid), declared on first sight; the whole tid is the key. */
 static int lane_of(struct jr *j, enum fts_lane_group group, const char *tid, uint32_t *lane)
 {
@@ -149,7 +134,7 @@ static int lane_of(struct jr *j, enum fts_lane_group group, const char *tid, uin
 		return fts_err_set(j->err, -ENOMEM, "out of memory");
 	*lane = id;
 	if (id == before) {
-		struct fts_lane l = { id, group, group == FTS_GROUP_CPU ? cpu_of(tid) : 0, tid };
+		struct fts_lane l = { id, group, group == FTS_GROUP_CPU ? fts_rb_cpu_of(tid) : 0, tid };
 
 		if (l.sort_index == -2)
 			return fts_err_set(j->err, -ERANGE,

@@ -78,4 +78,10 @@ int fts_args_parse(const char *json, size_t len, struct fts_arg *args, int max, 
 int fts_json_pick(const char *json, size_t len, const char *const *keys, int n,
 		  const char **vals, char *buf, size_t bufsz);
 
+/**
+ * fts_rb_cpu_of - the CPU of a "CPU 007" lane name: -1 for another name,
+ * -2 for a number at or past FTS_RB_CPU_MAX (the DB and JSON read-backs share it)
+ */
+int32_t fts_rb_cpu_of(const char *tid);
+
 #endif
