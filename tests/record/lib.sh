@@ -50,8 +50,12 @@ load() { # load SECONDS: hackbench in the background
 	fi
 	LOAD_PIDS="$LOAD_PIDS $!"
 }
+# Recorders a test started in the background: stopped if it fails midway,
+# or the test would wait for them until its timeout.
+REC_PIDS=""
 cleanup_ours() {
 	for p in $LOAD_PIDS; do kill -TERM -- -"$p" 2>/dev/null; done
+	for p in $REC_PIDS; do kill -INT "$p" 2>/dev/null; done
 	# A failing run must not leave our instances behind.
 	for d in $T/instances/ftscope-*; do
 		[ -d "$d" ] || continue

@@ -40,10 +40,14 @@ for round in $(seq 1 $ROUNDS); do
 		grep -q ' with tracefs into ' r$round-$i.log ||
 			{ cat r$round-$i.log; fail "round $round: recorder $i did not record with its own instance"; }
 		grep -q 'trace-cmd' r$round-$i.log && { cat r$round-$i.log; fail "round $round: recorder $i fell back to trace-cmd"; }
-		# The closing marker may be given up on a starved CPU (200 ms), never a third.
+		# A shared instance would hold another recorder's markers too: never
+		# a third. The closing marker may be given up on a starved CPU (200
+		# ms), and on a machine loaded past that (CI beside other builds) a
+		# full 512 KB buffer drops the opening one as well, so 0 is noted.
 		m=$(grep -ao 'ftscope_clock realtime_ns=' r$round-$i.dat | wc -l)
-		[ "$m" = 2 ] || [ "$m" = 1 ] ||
+		[ "$m" -le 2 ] ||
 			fail "round $round: r$round-$i.dat has $m clock markers, not its own 1-2 (a shared instance?)"
+		[ "$m" -gt 0 ] || echo "note: round $round: r$round-$i.dat kept no clock marker (dropped on a full buffer)"
 		starts=$((starts + 1))
 	done
 	touch stop; wait $watcher; rm -f stop
