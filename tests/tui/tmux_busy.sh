@@ -12,9 +12,13 @@ set -uo pipefail
 bin=$(readlink -f "$1") src=$(readlink -f "$2") work=$3
 command -v tmux > /dev/null || { echo "no tmux: skipped"; exit 77; }
 rm -rf "$work"; mkdir -p "$work"
-sock=ftsb$$
+# One tmux server per case: a server still shutting down from the last case
+# while a new one starts on the same socket makes the new one exit at once
+# ("server exited unexpectedly", seen under ASan on a loaded CI machine).
+socks=()
+sock=
 T() { tmux -L "$sock" "$@"; }
-trap 'T kill-server 2> /dev/null; [ -z "${pid:-}" ] || kill -9 "$pid" 2> /dev/null' EXIT
+trap 'for sock in "${socks[@]}"; do T kill-server 2> /dev/null; done; [ -z "${pid:-}" ] || kill -9 "$pid" 2> /dev/null' EXIT
 fail=0
 ok() { echo "ok $*"; }
 bad() { echo "FAIL $*"; T capture-pane -p 2> /dev/null | tail -5; fail=1; }
@@ -51,7 +55,8 @@ gone_within() {
 	return 1
 }
 start() {
-	T kill-server 2> /dev/null
+	[ -z "$sock" ] || T kill-server 2> /dev/null
+	sock=ftsb$$-$1; socks+=("$sock")
 	rm -f "$work/status"
 	T -f /dev/null new-session -d -x 100 -y 30 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LANG=C.UTF-8 FTS_TEST_BUSY_MS=60000$san bash --norc --noprofile -c '$bin preview $cap; echo EXIT=\$? > $work/status; sleep 60'"
 	find_pid || { bad "$1: the preview did not start"; return 1; }
