@@ -45,6 +45,4 @@ fi
 cd "$dir"
 ctest --output-on-failure -j "$(nproc)" -E '^(record_|test_record_api$|tui_session_|tui_tmux|convert_progress$|arm64_record$)'
 # One recording by the arm64 binary on this machine's tracefs (skips without root).
-lock=(flock /tmp/fts-tracefs.lock)
-command -v flock > /dev/null || lock=()
-"${lock[@]}" ctest --output-on-failure -R '^arm64_record$'
+python3 "$top/scripts/tracefs_lock.py" ctest --output-on-failure -R '^arm64_record$'

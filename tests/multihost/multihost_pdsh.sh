@@ -100,34 +100,12 @@ for r in 0 1; do profiling localhost $r begin; done
 for r in 2 3; do profiling 127.0.0.1 $r begin; done
 
 # ---- record on both at once, under the machine-wide tracefs lock ----
-# (unless an ancestor holds it already: `flock /tmp/fts-tracefs.lock ctest ...`)
-LOCK=/tmp/fts-tracefs.lock
-held_by_ancestor() {
-	python3 - "$LOCK" <<'PY'
-import os, sys
-st = os.stat(sys.argv[1])
-ino = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
-pids, pid = set(), os.getppid()
-while pid > 1:
-    pids.add(pid)
-    pid = int(open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()[1])
-for line in open("/proc/locks"):
-    p = line.split()
-    if len(p) >= 6 and p[1] == "FLOCK" and p[5] == ino and int(p[4]) in pids:
-        sys.exit(0)
-sys.exit(1)
-PY
-}
-touch $LOCK
+# (at once when an ancestor holds it: `flock /tmp/fts-tracefs.lock ctest ...`)
 for _ in 1 2; do
 	setsid timeout 12 sh -c 'while :; do :; done' >/dev/null 2>&1 &
 	LOAD_PIDS="$LOAD_PIDS $!"
 done
-if held_by_ancestor; then
-	bash "$MH" record -w $HOSTS -d "$W/hosts/%h" -t 3 -a 3 > rec.log 2>&1
-else
-	flock $LOCK bash "$MH" record -w $HOSTS -d "$W/hosts/%h" -t 3 -a 3 > rec.log 2>&1
-fi
+python3 "$SRC/scripts/tracefs_lock.py" bash "$MH" record -w $HOSTS -d "$W/hosts/%h" -t 3 -a 3 > rec.log 2>&1
 rc=$?
 for r in 0 1; do profiling localhost $r end; done
 for r in 2 3; do profiling 127.0.0.1 $r end; done

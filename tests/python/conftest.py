@@ -12,6 +12,9 @@ import sys
 
 import pytest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from tracefs_lock import LOCK, held_by_an_ancestor  # noqa: E402  (one rule for every test that records)
+
 SRC = os.environ.get("FTS_SRC", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 PYDIR = os.path.join(SRC, "python")
 SAMPLE = os.path.join(SRC, "assets", "sample")
@@ -65,44 +68,9 @@ def tracefs():
     if d is None or not os.access(os.path.join(d, "instances"), os.W_OK):
         pytest.skip("tracefs with writable instances/ is not available")
     with open(LOCK, "a") as lock:
-        if not _held_by_an_ancestor(lock):
+        if not held_by_an_ancestor(lock.fileno()):
             fcntl.flock(lock, fcntl.LOCK_EX)  # other recorders (tests, helpers) wait for us
         yield d
-
-
-LOCK = "/tmp/fts-tracefs.lock"
-
-
-def _ancestors():
-    pids, pid = set(), os.getpid()
-    while pid > 1:
-        pids.add(pid)
-        try:
-            with open("/proc/%d/stat" % pid) as f:
-                pid = int(f.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            break
-    return pids
-
-
-def _held_by_an_ancestor(lock):
-    """True when the lock is held by a process we descend from: the documented
-    `flock /tmp/fts-tracefs.lock ctest ...` around the suite. Waiting for it
-    would wait for ourselves; it already keeps other recorders out."""
-    st = os.fstat(lock.fileno())
-    inode = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
-    ours = _ancestors()
-    try:
-        with open("/proc/locks") as f:
-            for line in f:
-                parts = line.split()
-                # "1: FLOCK  ADVISORY  WRITE 1234 00:1f:5678 0 EOF"
-                if len(parts) >= 6 and parts[1] == "FLOCK" and parts[5] == inode:
-                    if int(parts[4]) in ours:
-                        return True
-    except (OSError, ValueError):
-        pass
-    return False
 
 
 @pytest.fixture
