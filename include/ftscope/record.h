@@ -14,6 +14,7 @@
 #ifndef FTS_RECORD_H
 #define FTS_RECORD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -49,6 +50,10 @@ struct fts_record_opts {
 	int live_top;              /* 1: decode the streamed pages for fts_record_health's top (needs sched) */
 	int reader_nice;           /* nice of the reader and sampler threads, -20..-1; 0 = -10 */
 	struct fts_owner owner;    /* who gets the output and the pid mapping; all zero: the writer */
+	/* Flight recorder (native backend, trace.dat only): on when a segment length or size is set. */
+	double flight_segment_s;   /* > 0: close a segment <stem>.NNNNNN.dat after this many seconds */
+	uint64_t flight_segment_bytes;  /* > 0: ... or once this many bytes streamed */
+	int flight_keep;           /* segments kept, older ones deleted; 0 = 4 */
 };
 
 /* One event of the reference set and whether this kernel has it. */
@@ -173,6 +178,9 @@ struct fts_record_health {
 	/* The output's (or the pid mapping's) directory removed or renamed while recording: */
 	int output_moved;          /* how many times so far; 0: all is where it was asked */
 	char output_note[1024];    /* what happened and where the capture goes now, or "" */
+	/* Flight recorder (0 otherwise): */
+	int flight_segments;       /* complete segments kept on disk */
+	uint64_t flight_disk_bytes;  /* their bytes plus what the streaming segment holds so far */
 };
 
 /* How fts_record_stop ends the capture; each mode does less than the one before. */
@@ -421,6 +429,26 @@ FTS_API int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_sto
  * @sum: the summary; safe on a zeroed struct and twice
  */
 FTS_API void fts_record_summary_release(struct fts_record_summary *sum);
+
+/**
+ * fts_record_snapshot - keep the flight recorder's last seconds in a snapshot directory
+ * @r: a recorder started with a flight segment (opts.flight_segment_s or _bytes)
+ * @reason: why (any text; made safe for the directory's name, kept whole in the manifest)
+ * @last_s: keep the segments that end in the last @last_s seconds; <= 0: all kept
+ * @dir: receives the snapshot directory's path
+ * @len: the room in @dir
+ * @err: the message on failure
+ *
+ * Closes the segment being written (so the snapshot reaches the call), then
+ * hard-links (copies across filesystems) the kept segments and the pid
+ * mapping into snapshot-<UTC time>-<reason>/ beside the output, with a
+ * manifest.json (reason, trigger time, time range, segments, lost events).
+ * Recording goes on. Any thread but the one stopping the recorder.
+ *
+ * Returns 0, -EINVAL when @r is not a flight recorder, or a negative errno.
+ */
+FTS_API int fts_record_snapshot(struct fts_recorder *r, const char *reason, double last_s, char *dir,
+				size_t len, struct fts_err *err);
 
 /**
  * fts_pidmapper_start - keep a pid mapping file up to date

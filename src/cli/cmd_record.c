@@ -16,6 +16,7 @@
 #include "front/process.h"
 #include "cli/opts.h"
 #include "cli/record_loss.h"
+#include "cli/record_flight.h"
 #include "front/term_safe.h"
 #ifdef FTS_HAVE_TUI
 #include "tui/tui.h"
@@ -26,6 +27,7 @@
 #include "kit/kit.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +42,13 @@ static volatile sig_atomic_t g_stop_count;
 static volatile sig_atomic_t g_hangup;
 static volatile sig_atomic_t g_tstp;      /* Ctrl+Z arrived while recording */
 static volatile sig_atomic_t g_cont;      /* continued after a stop */
+static volatile sig_atomic_t g_usr1;      /* a snapshot asked (flight recording) */
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	g_usr1 = 1;
+}
 
 static void on_tstp(int sig)
 {
@@ -62,7 +71,8 @@ static void on_signal(int sig)
 }
 
 enum { O_CPU = 1, O_OUTPUT, O_TIME, O_BF, O_BACKEND, O_SCHED, O_IRQ, O_FUTEX, O_NSPID,
-       O_PIDMAP, O_QUIET, O_TOP, O_TUI, O_HELP, O_EVENTS, O_READER_NICE };
+       O_PIDMAP, O_QUIET, O_TOP, O_TUI, O_HELP, O_EVENTS, O_READER_NICE, O_FLIGHT, O_SEGMENT,
+       O_KEEP };
 
 static const struct fts_opt_spec record_opts[] = {
 	{ "cpu", 0, 1, O_CPU },
@@ -81,6 +91,9 @@ static const struct fts_opt_spec record_opts[] = {
 	{ "quiet", 'q', 0, O_QUIET },
 	{ "live_top", 0, 0, O_TOP },
 	{ "tui", 0, 0, O_TUI },
+	{ "flight", 0, 0, O_FLIGHT },
+	{ "segment", 0, 1, O_SEGMENT },
+	{ "keep", 0, 1, O_KEEP },
 	{ "help", 'h', 0, O_HELP },
 	{ NULL, 0, 0, 0 },
 };
@@ -96,6 +109,10 @@ struct record_args {
 	struct fts_events_choice ev;
 	char exclude[1024];
 	struct sigaction old_tstp;    /* SIGTSTP's disposition before recording */
+	int flight;                   /* --flight */
+	int time_given;               /* --record_time given */
+	const char *segment;          /* --segment as given */
+	char flight_dir[PATH_MAX];    /* the output's directory: pid file, requests, snapshots */
 	char txtbuf[4096];
 };
 
@@ -126,6 +143,11 @@ static void usage(FILE *f)
 		"  --live_top          also show the tasks waiting and running most, and the worst\n"
 		"                      wakeup latency, over the last 5 s (decoded from the capture)\n"
 		"  --tui               the interactive setup screen, pre-filled with these options\n"
+		"  --flight            flight recorder: record until stopped into trace.dat segments\n"
+		"                      <stem>.NNNNNN.dat, keeping the newest --keep; SIGUSR1 or\n"
+		"                      'ftscope snapshot' keeps them in a snapshot-<time>-<reason>/\n"
+		"  --segment LEN       a segment's length (30s, 2m) or size (64M, 1G) (default 30s)\n"
+		"  --keep N            segments kept, older ones deleted (default 4)\n"
 		"  --list-events [LIST...]  print the tracefs events (system/event, one a line)\n"
 		"                      that --events LIST would record (a group name is a LIST;\n"
 		"                      default: sched irq, what a default recording enables) and\n"
@@ -200,6 +222,7 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 		case O_CPU: a->o.cpus = p.arg; break;
 		case O_OUTPUT: a->o.output = p.arg; break;
 		case O_TIME:
+			a->time_given = 1;
 			if (fts_parse_int(p.arg, &a->record_time) || a->record_time > 1000000000LL) {
 				say("--record_time takes whole seconds, not '%s'", p.arg);
 				*exit_now = 1;
@@ -252,6 +275,23 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 		case O_QUIET: a->quiet = 1; break;
 		case O_TOP: a->o.live_top = 1; break;
 		case O_TUI: a->tui = 1; break;
+		case O_FLIGHT: a->flight = 1; break;
+		case O_SEGMENT:
+			a->segment = p.arg;
+			if (fts_flight_parse_segment(p.arg, &a->o.flight_segment_s, &a->o.flight_segment_bytes)) {
+				say("--segment takes a length (30s, 2m, 1h) or a size (64M, 1G), not '%s'", p.arg);
+				*exit_now = 1;
+				return 2;
+			}
+			break;
+		case O_KEEP:
+			if (fts_parse_int(p.arg, &v) || v < 1 || v > 100000) {
+				say("--keep takes a number of segments (1..100000), not '%s'", p.arg);
+				*exit_now = 1;
+				return 2;
+			}
+			a->o.flight_keep = (int)v;
+			break;
 		case O_HELP: usage(stdout); *exit_now = 1; return 0;
 		}
 	}
@@ -278,6 +318,24 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 	}
 	if (a->events && a->exclude[0])
 		a->o.exclude = a->exclude;
+	if (!a->flight && (a->segment || a->o.flight_keep)) {
+		say("--segment and --keep belong to --flight");
+		*exit_now = 1;
+		return 2;
+	}
+	if (a->flight) {
+		if (a->tui) {
+			say("--flight is not in the interactive setup yet; leave out --tui");
+			*exit_now = 1;
+			return 2;
+		}
+		if (!a->segment)
+			a->o.flight_segment_s = 30;
+		/* a flight recorder runs until stopped unless a time is given */
+		if (!a->time_given)
+			a->record_time = 0;
+		fts_flight_dir(a->o.output ? a->o.output : "trace.dat", a->flight_dir, sizeof(a->flight_dir));
+	}
 	if (debugfs)
 		a->o.output = a->o.output ? rewrite_txt(a->o.output, a->txtbuf, sizeof(a->txtbuf)) : "trace.txt";
 	if (a->record_time > 0)
@@ -344,9 +402,27 @@ static int start(struct record_args *a, struct fts_recorder **r)
 		    missing, caps.tracing_dir);
 		return 2;
 	}
+	if (a->flight) {
+		char why[512];
+
+		if (fts_flight_pid_claim(a->flight_dir, why, sizeof(why))) {
+			say("%s", why);
+			return 1;
+		}
+	}
 	install_signals(&a->old_tstp);
+	if (a->flight) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr1;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGUSR1, &sa, NULL);
+	}
 	rc = fts_record_start(&a->o, r, &err);
 	if (rc) {
+		if (a->flight)
+			fts_flight_pid_release(a->flight_dir);
 		say("%s%s", err.msg, fts_opts_output_hint(rc, err.msg, a->o.output));
 		return 1;
 	}
@@ -357,7 +433,15 @@ static int start(struct record_args *a, struct fts_recorder **r)
 		say("warning: this kernel lacks %s; recording without them", h.skipped_events);
 	fprintf(stderr, "recording %d CPUs with %s into ", h.ncpus, h.backend);
 	fts_fputs_safe(stderr, a->o.output ? a->o.output : "trace.dat");
-	if (a->record_time > 0)
+	if (a->flight)
+		fprintf(stderr, " as a flight recorder (segments of %s, keeping %d; SIGUSR1 or 'ftscope snapshot' "
+			"keeps them)%s\n", a->segment ? a->segment : "30s", a->o.flight_keep ? a->o.flight_keep : 4,
+			a->record_time > 0 ? "" : " until Ctrl+C");
+	if (a->flight && a->record_time > 0)
+		fprintf(stderr, "  for %lld s\n", a->record_time);
+	else if (a->flight)
+		;
+	else if (a->record_time > 0)
 		fprintf(stderr, " for %lld s (Ctrl+C stops early)\n", a->record_time);
 	else
 		fprintf(stderr, " until Ctrl+C\n");
@@ -446,7 +530,7 @@ static void show_top(const struct fts_record_top *t, int tty)
  * the cursor goes back to the block's first line, so the next block (or a
  * warning, after clearing) replaces it.
  */
-static void show_status(const struct fts_record_health *h, int tty)
+static void show_status(const struct fts_record_health *h, int tty, int flight)
 {
 	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], c[FTS_FMT_LEN], d[256];
 	struct fts_loss l;
@@ -465,8 +549,11 @@ static void show_status(const struct fts_record_health *h, int tty)
 		fts_fmt_count((double)h->events, b, sizeof(b)),
 		fts_fmt_bytes((double)h->bytes_written, c, sizeof(c)),
 		h->counters ? fts_loss_text(&l, 0, d, sizeof(d)) : "unknown (trace-cmd)", tty ? "\033[K" : "");
+	if (flight)
+		fprintf(stderr, "%s  flight: %d segments kept, %s on disk%s\n", tty ? "\r" : "", h->flight_segments,
+			fts_fmt_bytes((double)h->flight_disk_bytes, a, sizeof(a)), tty ? "\033[K" : "");
 	if (tty && h->ncpus)
-		fprintf(stderr, "\033[%dA", (h->ncpus <= 16 ? h->ncpus : 1) + 1 + (h->top.enabled ? 3 : 0));
+		fprintf(stderr, "\033[%dA", (h->ncpus <= 16 ? h->ncpus : 1) + 1 + (h->top.enabled ? 3 : 0) + flight);
 	if (tty)
 		fputs("\033[?7h", stderr);
 	fts_loss_free(&l);
@@ -479,6 +566,7 @@ struct live {
 	int said_tstp;
 	uint64_t last_sample;
 	int moved;                    /* output_moved said so far */
+	int flight;                   /* a flight recording: one more status line */
 };
 
 /*
@@ -496,7 +584,7 @@ static void show_loss(struct live *lv, const struct fts_record_health *h, int qu
 		fprintf(stderr, "\r\033[J");
 	say("%s", line);
 	if (lv->tty && !quiet)
-		show_status(h, 1);
+		show_status(h, 1, lv->flight);
 }
 
 /* Ctrl+Z, once: why it did nothing. */
@@ -509,7 +597,7 @@ static void show_tstp(struct live *lv, const struct fts_record_health *h, int qu
 		fprintf(stderr, "\r\033[J");
 	say("Ctrl+Z is ignored while recording (a stopped recorder loses events); Ctrl+C stops and saves");
 	if (lv->tty && !quiet)
-		show_status(h, 1);
+		show_status(h, 1, lv->flight);
 }
 
 /*
@@ -525,7 +613,47 @@ static void show_moved(struct live *lv, const struct fts_record_health *h, int q
 		fprintf(stderr, "\r\033[J");
 	say("warning: %s%s", h->output_note, h->failed ? "" : "; recording goes on");
 	if (lv->tty && !quiet)
-		show_status(h, 1);
+		show_status(h, 1, lv->flight);
+}
+
+/*
+ * SIGUSR1: one snapshot per pending `ftscope snapshot` request (each
+ * answered in its done file), or one with the reason "signal" when it came
+ * from elsewhere (kill -USR1). The recording goes on meanwhile.
+ */
+static void take_snapshots(struct fts_recorder *r, const struct record_args *a, struct live *lv)
+{
+	char reason[512], dir[PATH_MAX], answer[PATH_MAX + 16];
+	struct fts_err err = { 0 };
+	double last_s;
+	pid_t asker;
+	int any = 0;
+
+	for (;;) {
+		int req = fts_flight_take_request(a->flight_dir, &asker, reason, sizeof(reason), &last_s);
+		int rc;
+
+		if (!req && any)
+			break;
+		if (!req) {
+			snprintf(reason, sizeof(reason), "signal");
+			last_s = 0;
+		}
+		any = 1;
+		rc = fts_record_snapshot(r, reason, last_s, dir, sizeof(dir), &err);
+		if (lv->tty)
+			fprintf(stderr, "\r\033[J");
+		if (rc)
+			say("snapshot failed: %s; recording goes on", err.msg);
+		else if (!g_hangup)
+			say("snapshot: %s", dir);
+		if (req) {
+			snprintf(answer, sizeof(answer), "%s%s\n", rc ? "error: " : "", rc ? err.msg : dir);
+			fts_flight_answer(a->flight_dir, asker, answer);
+		}
+		if (!req)
+			break;
+	}
 }
 
 /*
@@ -535,7 +663,7 @@ static void show_moved(struct live *lv, const struct fts_record_health *h, int q
  */
 static void status_loop(struct fts_recorder *r, const struct record_args *a)
 {
-	struct live lv = { .tty = isatty(2) && !a->quiet };
+	struct live lv = { .tty = isatty(2) && !a->quiet, .flight = a->flight };
 	uint64_t next_status = fts__clock_mono_ms();
 
 	lv.warn.bf_kb = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;
@@ -544,6 +672,10 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 		int stop;
 
 		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
+		if (g_usr1) {
+			g_usr1 = 0;
+			take_snapshots(r, a, &lv);
+		}
 		if (fts_record_health(r, &h))
 			continue;
 		if (!g_hangup) {
@@ -559,7 +691,7 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 			next_status = 0;
 		}
 		if (!g_hangup && !a->quiet && fts__clock_mono_ms() >= next_status) {
-			show_status(&h, lv.tty);
+			show_status(&h, lv.tty, lv.flight);
 			next_status = fts__clock_mono_ms() + (lv.tty ? 500 : 5000);
 		}
 		stop = h.done || h.failed;
@@ -584,7 +716,7 @@ static void final_status(struct fts_recorder *r, const struct record_args *a)
 
 	if (a->quiet || g_hangup || isatty(2) || fts_record_health(r, &h))
 		return;
-	show_status(&h, 0);
+	show_status(&h, 0, a->flight);
 	fts_record_health_release(&h);
 }
 
@@ -695,6 +827,7 @@ static int finish_and_report(struct fts_recorder *r, const struct record_args *a
 	struct fts_err err = { 0 };
 	unsigned bf = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;
 	const char *d = getenv("FTSCOPE_TEST_STOP_DELAY_MS");
+	char d2[FTS_FMT_LEN];
 	int rc;
 
 	/* Test hook (docs/record.md): every progress step sleeps, so a test can signal mid-stop. */
@@ -723,6 +856,13 @@ static int finish_and_report(struct fts_recorder *r, const struct record_args *a
 		}
 	}
 	fts_record_summary_release(&sum);
+	if (a->flight) {
+		if (!g_hangup && !rc)
+			fprintf(stderr, "flight: %d segments kept (%s) beside the output\n",
+				sum.health.flight_segments,
+				fts_fmt_bytes((double)sum.health.flight_disk_bytes, d2, sizeof(d2)));
+		fts_flight_pid_release(a->flight_dir);
+	}
 	return rc ? 1 : (sum.truncated || sum.health.output_moved ? 3 : 0);
 }
 

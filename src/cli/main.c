@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "record", fts_cmd_record, "capture scheduler/irq events through a private tracefs instance" },
 	{ "convert", fts_cmd_convert, "turn a trace (trace.dat or text) into ftrace_data.db or Chrome JSON" },
 	{ "pidmap", fts_cmd_pidmap, "write the host pid -> container pid mapping (pid_mapping.json)" },
+	{ "snapshot", fts_cmd_snapshot, "ask the running flight recorder (record --flight) to keep its segments" },
 	{ "stats", fts_cmd_stats, "per-task and per-CPU scheduling numbers (waits, switches, preempters, irqs)" },
 #ifdef FTS_HAVE_TUI
 	{ "preview", fts_cmd_preview, "show a capture's CPU and task lanes in the terminal (or --print a screen)" },

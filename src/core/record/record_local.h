@@ -175,6 +175,13 @@ uint64_t rec_stream_bytes(const struct rec_stream *s, int i);
 /* rec_stream_fd - the stream file of index @i (whole pages, from offset 0). */
 int rec_stream_fd(const struct rec_stream *s, int i);
 
+/*
+ * rec_stream_rotate - hand reader @i the stream file @fds[i] from its next
+ * page on; the files it wrote so far come back in @old[i] (whole pages,
+ * none shared with the new files). Any thread, while the readers run.
+ */
+int rec_stream_rotate(struct rec_stream *s, const int *fds, int *old);
+
 /* rec_stream_failed - 1 and the message in @buf once a reader failed (disk full, ...). */
 int rec_stream_failed(struct rec_stream *s, char *buf, size_t len);
 
@@ -332,6 +339,59 @@ void rec_place_free(struct rec_place *p);
 
 /* rec_pidmapper_retarget - write the mapping to @path from now on (any thread). */
 void rec_pidmapper_retarget(struct fts_pidmapper *m, const char *path);
+
+/* ---- flight.c -------------------------------------------------------------- */
+
+struct rec_flight;
+
+/* What the flight recorder rotates and how (borrowed: they outlive it). */
+struct rec_flight_cfg {
+	const char *output;            /* "dir/trace.dat": segments are dir/trace.NNNNNN.dat */
+	double segment_s;              /* close a segment after this long (0: by size only) */
+	uint64_t segment_bytes;        /* ... or once this much streamed (0: by time only) */
+	int keep;                      /* segments kept; older ones are deleted */
+	struct rec_instance *in;
+	struct rec_stream *st;
+	const char *tracing_dir;
+	const char *const *events;
+	const struct fts_owner *owner;
+};
+
+/* rec_flight_start - start the rotation thread over the running readers of @cfg->st. */
+int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, struct fts_err *err);
+
+/* rec_flight_halt - stop the thread after the rotation in progress (before the readers halt). */
+void rec_flight_halt(struct rec_flight *f);
+
+/* rec_flight_segment_path - the name of segment @seq. 0 or -ENAMETOOLONG. */
+int rec_flight_segment_path(const struct rec_flight *f, unsigned seq, char *buf, size_t len);
+
+/* rec_flight_last_path - after halt: where the streaming segment is to be assembled. */
+int rec_flight_last_path(struct rec_flight *f, char *buf, size_t len);
+
+/* rec_flight_closed - the last segment was assembled at @path: keep it, prune the ring. */
+void rec_flight_closed(struct rec_flight *f, const char *path, uint64_t lost);
+
+/* rec_flight_counts - kept segments and their bytes plus what the streaming one holds so far. */
+void rec_flight_counts(struct rec_flight *f, int *segments, uint64_t *disk_bytes);
+
+/* rec_flight_failed - 1 and why in @buf once a rotation failed (disk full, ...). */
+int rec_flight_failed(struct rec_flight *f, char *buf, size_t len);
+
+/* rec_flight_reason_name - @reason made safe as part of a file name ("manual" when empty). */
+void rec_flight_reason_name(const char *reason, char *buf, size_t len);
+
+/*
+ * rec_flight_snapshot - close the streaming segment, then hard-link (copy
+ * across filesystems) the kept segments ending in the last @last_s seconds
+ * (<= 0: all) and @pidmap (may be NULL) into a new snapshot-<UTC>-<reason>
+ * directory beside the output, with manifest.json; its path in @dir.
+ */
+int rec_flight_snapshot(struct rec_flight *f, const char *reason, double last_s, const char *pidmap,
+			char *dir, size_t len, struct fts_err *err);
+
+/* rec_flight_free - halt and free; NULL is fine. */
+void rec_flight_free(struct rec_flight *f);
 
 /* ---- assemble.c ------------------------------------------------------------ */
 

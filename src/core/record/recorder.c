@@ -39,6 +39,7 @@ struct fts_recorder {
 	struct rec_health *hs;
 	struct rec_tracecmd *tc;
 	struct rec_top *top;
+	struct rec_flight *fl;        /* the flight recorder's rotation, or NULL */
 	struct fts_record_top top_last;  /* the top when it was stopped */
 	struct fts_pidmapper *mapper;
 	struct rec_place *out_place;  /* the output's directory, watched */
@@ -55,6 +56,40 @@ void fts_record_opts_init(struct fts_record_opts *o)
 	o->backend = FTS_BACKEND_AUTO;
 	o->sched = 1;
 	o->irq = 1;
+}
+
+static int flight_on(const struct fts_record_opts *o)
+{
+	return o->flight_segment_s > 0 || o->flight_segment_bytes > 0;
+}
+
+/*
+ * A flight recording rotates the native streams into trace.dat segments:
+ * neither trace-cmd nor a text output can do that, and the live top reads
+ * the streams by offset, which a rotation would pull from under it.
+ */
+static int check_flight(const struct fts_record_opts *o, struct fts_err *err)
+{
+	size_t n = o->output ? strlen(o->output) : 0;
+
+	if (!isfinite(o->flight_segment_s) || o->flight_segment_s < 0 || o->flight_segment_s > 1e7)
+		return fts_err_set(err, -EINVAL, "the flight segment length must be a number of seconds >= 0");
+	if (o->flight_keep < 0 || o->flight_keep > 100000)
+		return fts_err_set(err, -EINVAL, "the flight recorder keeps 1..100000 segments, not %d",
+				   o->flight_keep);
+	if (!flight_on(o))
+		return 0;
+	if (o->flight_segment_s > 0 && o->flight_segment_s < 0.5)
+		return fts_err_set(err, -EINVAL, "a flight segment lasts at least 0.5 s");
+	if (o->flight_segment_bytes && o->flight_segment_bytes < (1u << 20))
+		return fts_err_set(err, -EINVAL, "a flight segment holds at least 1 MiB");
+	if (o->backend == FTS_BACKEND_TRACE_CMD)
+		return fts_err_set(err, -EINVAL, "the flight recorder needs the native backend, not trace-cmd");
+	if (n >= 4 && !strcmp(o->output + n - 4, ".txt"))
+		return fts_err_set(err, -EINVAL, "the flight recorder writes trace.dat segments; choose a .dat output");
+	if (o->live_top)
+		return fts_err_set(err, -EINVAL, "the live top cannot follow a flight recording's rotating streams");
+	return 0;
 }
 
 static int check_opts(const struct fts_record_opts *o, struct fts_err *err)
@@ -79,7 +114,7 @@ static int check_opts(const struct fts_record_opts *o, struct fts_err *err)
 		return fts_err_set(err, -EINVAL, "the duration must be a number of seconds >= 0");
 	if (!isfinite(o->pidmap_interval_s) || o->pidmap_interval_s < 0 || o->pidmap_interval_s > 1e7)
 		return fts_err_set(err, -EINVAL, "the pid mapping interval must be a number of seconds >= 0");
-	return 0;
+	return check_flight(o, err);
 }
 
 /* Where the output and the mapping go; the reference's defaults. */
@@ -180,6 +215,16 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 		else
 			rc = rec_top_start(r->tracing_dir, r->st, rec_instance_subbuf(r->in), &r->top, err);
 	}
+	if (!rc && flight_on(&r->o)) {
+		struct rec_flight_cfg fc = {
+			.output = r->output, .segment_s = r->o.flight_segment_s,
+			.segment_bytes = r->o.flight_segment_bytes,
+			.keep = r->o.flight_keep > 0 ? r->o.flight_keep : 4, .in = r->in, .st = r->st,
+			.tracing_dir = r->tracing_dir, .events = (const char *const *)r->ev.names,
+			.owner = &r->o.owner,
+		};
+		rc = rec_flight_start(&fc, &r->fl, err);
+	}
 	if (!rc)
 		rc = rec_instance_tracing(r->in, 1, err);
 	if (!rc)
@@ -200,6 +245,7 @@ static int start_tracecmd(struct fts_recorder *r, const struct fts_cpuset *set, 
 /* Undo a partial start in reverse order. */
 static void free_recorder(struct fts_recorder *r)
 {
+	rec_flight_free(r->fl);
 	if (r->top)
 		rec_top_free(r->top);
 	if (r->hs)
@@ -234,6 +280,8 @@ static int start_backend(struct fts_recorder *r, const struct fts_cpuset *set, s
 		return rc;
 	}
 	/* Undo the native attempt before trying trace-cmd. */
+	rec_flight_free(r->fl);
+	r->fl = NULL;
 	rec_top_free(r->top);
 	r->top = NULL;
 	rec_health_free(r->hs);
@@ -345,6 +393,11 @@ int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
 	if (r->hs) {
 		rc = rec_health_snapshot(r->hs, h);
 		h->failed = rec_stream_failed(r->st, h->failure, sizeof(h->failure));
+		if (r->fl) {
+			if (!h->failed)
+				h->failed = rec_flight_failed(r->fl, h->failure, sizeof(h->failure));
+			rec_flight_counts(r->fl, &h->flight_segments, &h->flight_disk_bytes);
+		}
 	} else {
 		h->elapsed_s = (double)(fts__clock_mono_ns() - r->t0_ns) / 1e9;
 		h->done = r->o.duration_s > 0 && h->elapsed_s >= r->o.duration_s;
@@ -555,14 +608,35 @@ static int assemble(struct fts_recorder *r, const struct stop_data *d, struct st
 	return rc;
 }
 
+/* The kernel's lost events of all recorded CPUs so far (the last segment's share is a difference). */
+static uint64_t flight_lost(struct fts_recorder *r)
+{
+	uint64_t lost = 0;
+
+	for (int i = 0; r->in && i < rec_stream_count(r->st); i++) {
+		struct rec_cpu_stats s = { 0 };
+
+		if (!rec_instance_stats(r->in, rec_stream_cpu(r->st, i), &s, NULL))
+			lost += s.overrun + s.commit_overrun + s.dropped;
+	}
+	return lost;
+}
+
 /* End, drain, sample, and take the instance away; then assemble. */
 static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_record_summary *sum,
 		       struct fts_err *err)
 {
 	struct stop_data d = { 0 };
-	uint64_t end = rec_health_end(r->hs);
+	uint64_t end, lost0 = 0, lost1 = 0;
 	int rc, rc2;
 
+	/* The rotation in progress completes; the streaming segment is the last one. */
+	if (r->fl) {
+		rec_flight_halt(r->fl);
+		if (rec_flight_last_path(r->fl, r->output, sizeof(r->output)) == 0)
+			lost0 = flight_lost(r);
+	}
+	end = rec_health_end(r->hs);
 	rec_stream_halt(r->st);
 	drain_all(r, ctl);
 	/*
@@ -577,6 +651,8 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 	}
 	rec_health_final(r->hs);
 	rc = collect(r, &d, err);
+	if (r->fl)
+		lost1 = flight_lost(r);
 	if (sum) {
 		(void)fts_record_health(r, &sum->health);
 		sum->duration_s = (double)(end - r->t0_ns) / 1e9;
@@ -597,6 +673,8 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 		rc2 = assemble(r, &d, ctl, sum, rc ? NULL : err);
 		if (!rc)
 			rc = rc2;
+		if (!rc2 && r->fl)
+			rec_flight_closed(r->fl, r->output, lost1 >= lost0 ? lost1 - lost0 : 0);
 	}
 	free_stop_data(&d);
 	return rc;
@@ -649,6 +727,8 @@ int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode m
 		if (!rc)
 			rc = rc2;
 	}
+	if (sum && r->fl)
+		rec_flight_counts(r->fl, &sum->health.flight_segments, &sum->health.flight_disk_bytes);
 	if (sum) {
 		snprintf(sum->output, sizeof(sum->output), "%s", r->output);
 		if (r->o.nspid)
@@ -657,6 +737,19 @@ int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode m
 	}
 	free_recorder(r);
 	return rc;
+}
+
+int fts_record_snapshot(struct fts_recorder *r, const char *reason, double last_s, char *dir,
+			size_t len, struct fts_err *err)
+{
+	if (!r || !dir || !len)
+		return fts_err_set(err, -EINVAL, "no recorder or no room for the snapshot's path");
+	dir[0] = 0;
+	if (!r->fl)
+		return fts_err_set(err, -EINVAL, "snapshots need a flight recording (a segment length or size)");
+	if (!isfinite(last_s))
+		return fts_err_set(err, -EINVAL, "the snapshot's seconds must be a number");
+	return rec_flight_snapshot(r->fl, reason, last_s, r->o.nspid ? r->pid_mapping : NULL, dir, len, err);
 }
 
 int fts_record_stop(struct fts_recorder *r, enum fts_record_stop_mode mode,

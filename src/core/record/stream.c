@@ -27,7 +27,8 @@ struct rec_stream_cpu {
 	int cpu;
 	struct tracefs_cpu *tcpu;
 	int rawfd;                    /* trace_pipe_raw; tracefs_cpu_free_fd leaves it open */
-	int fd;                       /* unlinked stream file */
+	int fd;                       /* unlinked stream file; swapped by rec_stream_rotate */
+	pthread_mutex_t fd_lock;      /* held around each page write, so a rotation falls between pages */
 	_Atomic uint64_t bytes;
 	atomic_int tid;               /* the reader's thread id, 0 until it runs */
 	pthread_t thread;
@@ -78,7 +79,11 @@ static void *reader_main(void *arg)
 		pthread_setname_np(pthread_self(), name);
 	}
 	while (!atomic_load(&s->stop)) {
-		int n = tracefs_cpu_write(c->tcpu, c->fd, true);
+		int n;
+
+		pthread_mutex_lock(&c->fd_lock);
+		n = tracefs_cpu_write(c->tcpu, c->fd, true);
+		pthread_mutex_unlock(&c->fd_lock);
 
 		if (n > 0) {
 			atomic_fetch_add(&c->bytes, (uint64_t)n);
@@ -120,8 +125,10 @@ int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const
 		free(s);
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	}
-	for (int i2 = 0; i2 < s->n; i2++)
+	for (int i2 = 0; i2 < s->n; i2++) {
 		s->c[i2].fd = s->c[i2].rawfd = -1;
+		pthread_mutex_init(&s->c[i2].fd_lock, NULL);
+	}
 	for (int cpu = fts_cpuset_next(set, 0); cpu >= 0 && !rc; cpu = fts_cpuset_next(set, cpu + 1), i++) {
 		struct rec_stream_cpu *c = &s->c[i];
 
@@ -228,6 +235,24 @@ int rec_stream_fd(const struct rec_stream *s, int i)
 	return s->c[i].fd;
 }
 
+int rec_stream_rotate(struct rec_stream *s, const int *fds, int *old)
+{
+	/*
+	 * trace_pipe_raw hands out whole sub-buffers and the reader writes each
+	 * one under fd_lock: swapping the file under that lock puts every page
+	 * in exactly one of the two files, in order, with nothing left between.
+	 */
+	for (int i = 0; i < s->n; i++) {
+		struct rec_stream_cpu *c = &s->c[i];
+
+		pthread_mutex_lock(&c->fd_lock);
+		old[i] = c->fd;
+		c->fd = fds[i];
+		pthread_mutex_unlock(&c->fd_lock);
+	}
+	return 0;
+}
+
 int rec_stream_failed(struct rec_stream *s, char *buf, size_t len)
 {
 	if (!atomic_load(&s->failed))
@@ -249,6 +274,8 @@ void rec_stream_free(struct rec_stream *s)
 	for (int i = 0; i < s->n; i++)
 		if (s->c[i].fd >= 0)
 			close(s->c[i].fd);
+	for (int i = 0; i < s->n; i++)
+		pthread_mutex_destroy(&s->c[i].fd_lock);
 	free(s->c);
 	pthread_mutex_destroy(&s->lock);
 	free(s);

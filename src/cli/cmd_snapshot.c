@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_snapshot.c - `ftscope snapshot`: ask the flight recorder that records
+ * into a directory to keep its segments. It finds the recorder by the pid
+ * file there (checked against /proc: a stale one is refused with why),
+ * leaves the reason in a request file named after its own pid, sends
+ * SIGUSR1 and waits for the answer file with the snapshot's path.
+ */
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "cli/record_flight.h"
+#include "front/msg.h"
+#include "front/term_safe.h"
+#include "kit/kit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WAIT_MS 120000   /* the recorder closes and assembles a segment first: seconds on a slow disk */
+
+enum { S_REASON = 1, S_DIR, S_LAST, S_HELP };
+
+static const struct fts_opt_spec snapshot_opts[] = {
+	{ "reason", 'r', 1, S_REASON },
+	{ "dir", 'd', 1, S_DIR },
+	{ "last", 0, 1, S_LAST },
+	{ "help", 'h', 0, S_HELP },
+	{ NULL, 0, 0, 0 },
+};
+
+#define say(...) fts_msg_err("snapshot", __VA_ARGS__)
+
+static void usage(void)
+{
+	printf("usage: ftscope snapshot [--reason TEXT] [--dir DIR] [--last S]\n"
+	       "Ask the flight recorder ('ftscope record --flight') that records into DIR to keep\n"
+	       "its segments in DIR/snapshot-<UTC time>-<reason>/; recording goes on.\n\n"
+	       "  -r, --reason TEXT     why (default manual); kept in the manifest, and made safe\n"
+	       "                        for the directory's name\n"
+	       "  -d, --dir DIR         the recorder's output directory (default .)\n"
+	       "  --last S              only the segments that end in the last S seconds\n"
+	       "                        (default: all kept)\n"
+	       "  -h, --help            this text ('man ftscope-snapshot' for more)\n\n"
+	       "Exit status: 0 taken (its path on stdout), 1 no recorder, a stale pid file or\n"
+	       "the snapshot failed, 2 bad arguments.\n");
+}
+
+/* The answer to our request, waited for; 0 with its text, -1 on timeout. */
+static int wait_answer(const char *dir, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	uint64_t until = fts__clock_mono_ms() + WAIT_MS;
+
+	snprintf(path, sizeof(path), "%s/%s%d", dir, FTS_FLIGHT_DONE, (int)getpid());
+	while (fts__clock_mono_ms() < until) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+		if (fd >= 0) {
+			ssize_t n = read(fd, buf, len - 1);
+
+			close(fd);
+			unlink(path);
+			buf[n > 0 ? n : 0] = 0;
+			if (n > 0 && buf[n - 1] == '\n')
+				buf[n - 1] = 0;
+			return 0;
+		}
+		nanosleep(&(struct timespec){ 0, 50000000L }, NULL);
+	}
+	return -1;
+}
+
+int fts_cmd_snapshot(int argc, char **argv)
+{
+	const char *reason = "manual", *dir = ".";
+	char why[PATH_MAX + 256], path[PATH_MAX], tmp[PATH_MAX + 16], answer[PATH_MAX + 300];
+	double last_s = 0;
+	struct fts_opts p;
+	pid_t pid;
+	FILE *f;
+	int id, fd;
+
+	fts_opts_init(&p, "snapshot", argc, argv);
+	while ((id = fts_opts_next(&p, snapshot_opts)) != -1) {
+		switch (id) {
+		case -2: return 2;
+		case S_REASON: reason = p.arg; break;
+		case S_DIR: dir = p.arg; break;
+		case S_LAST:
+			if (fts_parse_seconds(p.arg, 1e7, &last_s)) {
+				say("--last takes seconds (0 to 1e7), not '%s'", p.arg);
+				return 2;
+			}
+			break;
+		case S_HELP: usage(); return 0;
+		}
+	}
+	if (strlen(reason) > 400) {
+		say("--reason is too long (400 bytes at most)");
+		return 2;
+	}
+	if (fts_flight_pid_check(dir, &pid, why, sizeof(why)) != 1) {
+		say("%s", why);
+		return 1;
+	}
+	/* The request first (temp + rename, so the recorder never reads half of it), then the signal. */
+	snprintf(path, sizeof(path), "%s/%s%d", dir, FTS_FLIGHT_REQUEST, (int)getpid());
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		say("cannot write %s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	fprintf(f, "last_s=%g\n%s", last_s, reason);
+	if (fclose(f) || rename(tmp, path)) {
+		say("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return 1;
+	}
+	if (kill(pid, SIGUSR1) < 0) {
+		say("cannot signal the flight recorder (pid %d): %s", (int)pid, strerror(errno));
+		unlink(path);
+		return 1;
+	}
+	if (wait_answer(dir, answer, sizeof(answer))) {
+		say("the flight recorder (pid %d) did not answer within %d s", (int)pid, WAIT_MS / 1000);
+		unlink(path);
+		return 1;
+	}
+	if (!strncmp(answer, "error: ", 7)) {
+		say("%s", answer + 7);
+		return 1;
+	}
+	fts_fputs_safe(stdout, answer);
+	fputc('\n', stdout);
+	return fflush(stdout) ? 1 : 0;
+}

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: MIT
+/*
+ * flight.c - the flight recorder: a thread that, every segment (time or
+ * bytes), hands the readers fresh stream files (rec_stream_rotate: between
+ * whole pages, so no event is lost or doubled at a boundary), assembles the
+ * closed streams into `<stem>.NNNNNN.dat` while the next segment streams,
+ * and deletes the oldest segment beyond `keep`. Snapshots hard-link (or
+ * copy) the kept segments into a directory with a manifest.
+ *
+ * The segment ring is the one shared state; `lock` guards it, never held
+ * while a segment is assembled or a file copied.
+ */
+#include "core/record/record_local.h"
+#include "core/util/tempfile.h"
+#include "kit/kit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TICK_NS 100000000L   /* how often the thread looks at the clock and the bytes */
+
+struct seg {
+	char path[PATH_MAX];
+	unsigned seq;
+	uint64_t size;
+	int64_t rt_from, rt_to;      /* CLOCK_REALTIME ns: streamed from the rotation before .. this one */
+	int64_t raw_from, raw_to;    /* the same instants in CLOCK_MONOTONIC_RAW (the trace clock) */
+	uint64_t lost;               /* the kernel's lost events (all CPUs) while it streamed */
+};
+
+struct rec_flight {
+	struct rec_flight_cfg cfg;
+	char stem[PATH_MAX];         /* output without ".dat" */
+	char dir[PATH_MAX];          /* the output's directory (snapshots go there) */
+	int n;                       /* recorded CPUs */
+	int *cpu;
+	uint64_t *bytes_at;          /* each reader's bytes at the last rotation */
+	uint64_t *lost_at;           /* each CPU's lost count at the last rotation */
+	pthread_t thread;
+	int started;
+	atomic_int stop;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	/* under lock: */
+	struct seg *ring;            /* the kept segments, oldest first */
+	int nring;
+	unsigned next_seq;           /* the number the streaming segment will get */
+	int64_t rt_from, raw_from;   /* when the streaming segment began */
+	unsigned rotations;          /* segments closed so far */
+	int want_rotate;             /* a snapshot asks for the streaming segment */
+	int failed;
+	char failure[256];
+};
+
+static int64_t now_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void set_failure(struct rec_flight *f, const char *msg)
+{
+	pthread_mutex_lock(&f->lock);
+	if (!f->failed) {
+		f->failed = 1;
+		snprintf(f->failure, sizeof(f->failure), "%s", msg);
+	}
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* Drop the oldest segments beyond keep (under lock). */
+static void prune(struct rec_flight *f)
+{
+	while (f->nring > f->cfg.keep) {
+		(void)unlink(f->ring[0].path);
+		memmove(f->ring, f->ring + 1, (size_t)(f->nring - 1) * sizeof(*f->ring));
+		f->nring--;
+	}
+}
+
+/* Lost events of every CPU since the last call; the stats texts for CPUSTAT in @stats. */
+static uint64_t take_stats(struct rec_flight *f, char **stats)
+{
+	uint64_t lost = 0;
+
+	for (int i = 0; i < f->n; i++) {
+		struct rec_cpu_stats s = { 0 };
+		uint64_t l;
+
+		stats[i] = NULL;
+		if (rec_instance_stats(f->cfg.in, f->cpu[i], &s, &stats[i]))
+			continue;
+		l = s.overrun + s.commit_overrun + s.dropped;
+		lost += l >= f->lost_at[i] ? l - f->lost_at[i] : 0;
+		f->lost_at[i] = l;
+	}
+	return lost;
+}
+
+static int assemble_segment(struct rec_flight *f, const char *path, const int *fds, char **stats,
+			    struct fts_err *err)
+{
+	struct rec_assembly a = {
+		.output = path, .owner = f->cfg.owner, .text = 0, .tracing_dir = f->cfg.tracing_dir,
+		.events = f->cfg.events, .clock_text = rec_instance_clock(f->cfg.in), .clock_line = "",
+		.page_size = rec_instance_subbuf(f->cfg.in), .ncpu = f->n, .cpu = f->cpu, .fd = fds,
+		.stats = stats,
+	};
+	int cut = 0;
+
+	return rec_assemble(&a, NULL, NULL, &cut, err);
+}
+
+/* Register a closed segment (under lock) and prune. */
+static void add_segment(struct rec_flight *f, const char *path, uint64_t lost, int64_t rt_to,
+			int64_t raw_to)
+{
+	struct seg *s = &f->ring[f->nring++];
+	struct stat st;
+
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	s->seq = f->next_seq++;
+	s->size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+	s->rt_from = f->rt_from;
+	s->raw_from = f->raw_from;
+	s->rt_to = rt_to;
+	s->raw_to = raw_to;
+	s->lost = lost;
+	f->rt_from = rt_to;
+	f->raw_from = raw_to;
+	f->rotations++;
+	prune(f);
+}
+
+int rec_flight_segment_path(const struct rec_flight *f, unsigned seq, char *buf, size_t len)
+{
+	if ((size_t)snprintf(buf, len, "%s.%06u.dat", f->stem, seq) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Close the streaming segment: new files for the readers, the old ones assembled. */
+static int rotate(struct rec_flight *f)
+{
+	int *fds = calloc((size_t)f->n, sizeof(int)), *old = calloc((size_t)f->n, sizeof(int));
+	char **stats = calloc((size_t)f->n, sizeof(char *));
+	char path[PATH_MAX];
+	struct fts_err err = { 0 };
+	int64_t rt, raw;
+	uint64_t lost;
+	unsigned seq;
+	int rc = 0;
+
+	if (!fds || !old || !stats) {
+		rc = -ENOMEM;
+		fts_err_set(&err, rc, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < f->n; i++)
+		fds[i] = -1;
+	for (int i = 0; i < f->n && !rc; i++) {
+		fds[i] = fts_rec_tempfile(f->stem);
+		if (fds[i] < 0)
+			rc = fts_err_set(&err, fds[i], "cannot create a stream file beside %.200s: %s", f->stem,
+					 strerror(-fds[i]));
+	}
+	if (rc)
+		goto out;
+	rt = now_ns(CLOCK_REALTIME);
+	raw = now_ns(CLOCK_MONOTONIC_RAW);
+	rec_stream_rotate(f->cfg.st, fds, old);
+	for (int i = 0; i < f->n; i++) {
+		f->bytes_at[i] = rec_stream_bytes(f->cfg.st, i);
+		fds[i] = old[i];   /* the closed streams, closed below */
+	}
+	lost = take_stats(f, stats);
+	pthread_mutex_lock(&f->lock);
+	seq = f->next_seq;
+	pthread_mutex_unlock(&f->lock);
+	rc = rec_flight_segment_path(f, seq, path, sizeof(path));
+	if (!rc)
+		rc = assemble_segment(f, path, fds, stats, &err);
+	else
+		fts_err_set(&err, rc, "the segment name is too long");
+	if (!rc) {
+		pthread_mutex_lock(&f->lock);
+		add_segment(f, path, lost, rt, raw);
+		pthread_cond_broadcast(&f->cond);
+		pthread_mutex_unlock(&f->lock);
+	}
+out:
+	for (int i = 0; fds && i < f->n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	for (int i = 0; stats && i < f->n; i++)
+		free(stats[i]);
+	free(stats);
+	free(old);
+	free(fds);
+	if (rc) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg), "flight segment: %.200s", err.msg);
+		set_failure(f, msg);
+	}
+	return rc;
+}
+
+static uint64_t streaming_bytes(struct rec_flight *f)
+{
+	uint64_t b = 0;
+
+	for (int i = 0; i < f->n; i++)
+		b += rec_stream_bytes(f->cfg.st, i) - f->bytes_at[i];
+	return b;
+}
+
+static void *flight_main(void *arg)
+{
+	struct rec_flight *f = arg;
+	uint64_t seg_ns = f->cfg.segment_s > 0 ? (uint64_t)(f->cfg.segment_s * 1e9) : 0;
+	uint64_t began = fts__clock_mono_ns();
+
+	pthread_setname_np(pthread_self(), "fts-flight");
+	while (!atomic_load(&f->stop)) {
+		int want;
+
+		nanosleep(&(struct timespec){ 0, TICK_NS }, NULL);
+		pthread_mutex_lock(&f->lock);
+		want = f->want_rotate;
+		pthread_mutex_unlock(&f->lock);
+		if (atomic_load(&f->stop))
+			break;
+		if (!want && !(seg_ns && fts__clock_mono_ns() - began >= seg_ns) &&
+		    !(f->cfg.segment_bytes && streaming_bytes(f) >= f->cfg.segment_bytes))
+			continue;
+		began = fts__clock_mono_ns();
+		if (rotate(f))
+			break;
+		if (want) {
+			pthread_mutex_lock(&f->lock);
+			f->want_rotate = 0;
+			pthread_mutex_unlock(&f->lock);
+		}
+	}
+	return NULL;
+}
+
+int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, struct fts_err *err)
+{
+	struct rec_flight *f = calloc(1, sizeof(*f));
+	const char *slash;
+	size_t l;
+	int rc;
+
+	*out = NULL;
+	if (!f)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	f->cfg = *cfg;
+	l = strlen(cfg->output);
+	if (l >= sizeof(f->stem))
+		l = sizeof(f->stem) - 1;
+	if (l > 4 && !strcmp(cfg->output + l - 4, ".dat"))
+		l -= 4;
+	memcpy(f->stem, cfg->output, l);
+	f->stem[l] = 0;
+	slash = strrchr(cfg->output, '/');
+	if (!slash)
+		snprintf(f->dir, sizeof(f->dir), ".");
+	else
+		snprintf(f->dir, sizeof(f->dir), "%.*s", slash == cfg->output ? 1 : (int)(slash - cfg->output),
+			 cfg->output);
+	f->n = rec_stream_count(cfg->st);
+	f->cpu = calloc((size_t)f->n, sizeof(*f->cpu));
+	f->bytes_at = calloc((size_t)f->n, sizeof(*f->bytes_at));
+	f->lost_at = calloc((size_t)f->n, sizeof(*f->lost_at));
+	f->ring = calloc((size_t)cfg->keep + 1, sizeof(*f->ring));
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->cond, NULL);
+	f->next_seq = 1;
+	f->rt_from = now_ns(CLOCK_REALTIME);
+	f->raw_from = now_ns(CLOCK_MONOTONIC_RAW);
+	if (!f->cpu || !f->bytes_at || !f->lost_at || !f->ring) {
+		rec_flight_free(f);
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	}
+	for (int i = 0; i < f->n; i++) {
+		struct rec_cpu_stats s = { 0 };
+
+		f->cpu[i] = rec_stream_cpu(cfg->st, i);
+		if (!rec_instance_stats(cfg->in, f->cpu[i], &s, NULL))
+			f->lost_at[i] = s.overrun + s.commit_overrun + s.dropped;
+	}
+	rc = fts__thread_start(&f->thread, NULL, flight_main, f);
+	if (rc) {
+		rec_flight_free(f);
+		return fts_err_set(err, rc, "cannot start the flight thread: %s", strerror(-rc));
+	}
+	f->started = 1;
+	*out = f;
+	return 0;
+}
+
+void rec_flight_halt(struct rec_flight *f)
+{
+	atomic_store(&f->stop, 1);
+	if (f->started)
+		pthread_join(f->thread, NULL);
+	f->started = 0;
+	pthread_mutex_lock(&f->lock);
+	pthread_cond_broadcast(&f->cond);   /* a snapshot waiting for a rotation gives up */
+	pthread_mutex_unlock(&f->lock);
+}
+
+int rec_flight_last_path(struct rec_flight *f, char *buf, size_t len)
+{
+	unsigned seq;
+
+	pthread_mutex_lock(&f->lock);
+	seq = f->next_seq;
+	pthread_mutex_unlock(&f->lock);
+	return rec_flight_segment_path(f, seq, buf, len);
+}
+
+void rec_flight_closed(struct rec_flight *f, const char *path, uint64_t lost)
+{
+	pthread_mutex_lock(&f->lock);
+	add_segment(f, path, lost, now_ns(CLOCK_REALTIME), now_ns(CLOCK_MONOTONIC_RAW));
+	pthread_mutex_unlock(&f->lock);
+}
+
+void rec_flight_counts(struct rec_flight *f, int *segments, uint64_t *disk_bytes)
+{
+	uint64_t b = 0;
+
+	pthread_mutex_lock(&f->lock);
+	for (int i = 0; i < f->nring; i++)
+		b += f->ring[i].size;
+	*segments = f->nring;
+	pthread_mutex_unlock(&f->lock);
+	*disk_bytes = b + (f->started ? streaming_bytes(f) : 0);
+}
+
+int rec_flight_failed(struct rec_flight *f, char *buf, size_t len)
+{
+	int failed;
+
+	pthread_mutex_lock(&f->lock);
+	failed = f->failed;
+	if (failed && buf && len)
+		snprintf(buf, len, "%s", f->failure);
+	pthread_mutex_unlock(&f->lock);
+	return failed;
+}
+
+/* ---- snapshots ------------------------------------------------------------- */
+
+/* @reason as a file-name part: [A-Za-z0-9._-], others '_', no leading '.', 48 bytes at most. */
+void rec_flight_reason_name(const char *reason, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (const unsigned char *p = (const unsigned char *)(reason ? reason : ""); *p && o + 1 < len && o < 48; p++) {
+		int ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			 *p == '-' || *p == '_' || (*p == '.' && o > 0);
+		buf[o++] = ok ? (char)*p : '_';
+	}
+	buf[o] = 0;
+	if (!o)
+		snprintf(buf, len, "manual");
+}
+
+/* A hard link, or a copy when the link cannot be made (another filesystem, ...). */
+static int link_or_copy(const char *from, const char *to)
+{
+	char buf[1 << 16];
+	int in, out, rc = 0;
+	ssize_t n;
+
+	if (link(from, to) == 0)
+		return 0;
+	in = open(from, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (out < 0) {
+		rc = -errno;
+		close(in);
+		return rc;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			rc = -(errno ? errno : EIO);
+			break;
+		}
+	if (n < 0)
+		rc = -errno;
+	close(in);
+	if (close(out) < 0 && !rc)
+		rc = -errno;
+	if (rc)
+		unlink(to);
+	return rc;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static void utc_text(int64_t ns, char *buf, size_t len, int compact)
+{
+	time_t t = (time_t)(ns / 1000000000LL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	if (compact)
+		strftime(buf, len, "%Y%m%dT%H%M%SZ", &tm);
+	else {
+		char s[32];
+
+		strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(buf, len, "%s.%03dZ", s, (int)(ns % 1000000000LL / 1000000));
+	}
+}
+
+static int write_manifest(const char *dir, const char *reason, int64_t trigger_rt, const struct seg *s,
+			  int n, const char *pidmap, struct fts_err *err)
+{
+	char path[PATH_MAX], tmp[PATH_MAX], a[48], b[48];
+	uint64_t lost = 0;
+	FILE *fp;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/manifest.json", dir);
+	snprintf(tmp, sizeof(tmp), "%s/.manifest.json.tmp", dir);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return fts_err_set(err, -errno, "%s: %s", tmp, strerror(errno));
+	}
+	for (int i = 0; i < n; i++)
+		lost += s[i].lost;
+	utc_text(trigger_rt, a, sizeof(a), 0);
+	fputs("{\n  \"reason\": ", fp);
+	fts__json_fputs(fp, reason ? reason : "", 0);
+	fprintf(fp, ",\n  \"trigger_time\": \"%s\",\n  \"trigger_realtime_ns\": %lld,\n", a,
+		(long long)trigger_rt);
+	if (n) {
+		utc_text(s[0].rt_from, a, sizeof(a), 0);
+		utc_text(s[n - 1].rt_to, b, sizeof(b), 0);
+		fprintf(fp, "  \"time_range\": {\"from\": \"%s\", \"to\": \"%s\", \"from_realtime_ns\": %lld, "
+			"\"to_realtime_ns\": %lld, \"from_mono_raw_ns\": %lld, \"to_mono_raw_ns\": %lld},\n", a, b,
+			(long long)s[0].rt_from, (long long)s[n - 1].rt_to, (long long)s[0].raw_from,
+			(long long)s[n - 1].raw_to);
+	} else {
+		fputs("  \"time_range\": null,\n", fp);
+	}
+	fprintf(fp, "  \"lost_events\": %llu,\n  \"pid_mapping\": ", (unsigned long long)lost);
+	if (pidmap)
+		fts__json_fputs(fp, pidmap, 0);
+	else
+		fputs("null", fp);
+	fputs(",\n  \"segments\": [", fp);
+	for (int i = 0; i < n; i++) {
+		fprintf(fp, "%s\n    {\"file\": ", i ? "," : "");
+		fts__json_fputs(fp, base_name(s[i].path), 0);
+		fprintf(fp, ", \"seq\": %u, \"bytes\": %llu, \"from_realtime_ns\": %lld, \"to_realtime_ns\": %lld, "
+			"\"from_mono_raw_ns\": %lld, \"to_mono_raw_ns\": %lld, \"lost_events\": %llu}",
+			s[i].seq, (unsigned long long)s[i].size, (long long)s[i].rt_from, (long long)s[i].rt_to,
+			(long long)s[i].raw_from, (long long)s[i].raw_to, (unsigned long long)s[i].lost);
+	}
+	fputs(n ? "\n  ]\n}\n" : "]\n}\n", fp);
+	if (fflush(fp) || fsync(fileno(fp)) || ferror(fp)) {
+		int e = errno ? errno : EIO;
+
+		fclose(fp);
+		unlink(tmp);
+		return fts_err_set(err, -e, "%s: %s", tmp, strerror(e));
+	}
+	fclose(fp);
+	if (rename(tmp, path) < 0)
+		return fts_err_set(err, -errno, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+/* Close the streaming segment now, so the snapshot holds the seconds up to the trigger. */
+static void rotate_now(struct rec_flight *f)
+{
+	struct timespec dl;
+	unsigned at;
+
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += 60;   /* a segment's assembly on a slow disk; the snapshot goes on without it */
+	pthread_mutex_lock(&f->lock);
+	at = f->rotations;
+	f->want_rotate = 1;
+	while (f->rotations == at && !f->failed && !atomic_load(&f->stop))
+		if (pthread_cond_timedwait(&f->cond, &f->lock, &dl) == ETIMEDOUT)
+			break;
+	pthread_mutex_unlock(&f->lock);
+}
+
+int rec_flight_snapshot(struct rec_flight *f, const char *reason, double last_s, const char *pidmap,
+			char *dir, size_t len, struct fts_err *err)
+{
+	int64_t trig = now_ns(CLOCK_REALTIME);
+	char name[64], when[32], path[PATH_MAX];
+	struct seg *copy = NULL;
+	int n = 0, rc = 0, first = 0;
+
+	rec_flight_reason_name(reason, name, sizeof(name));
+	utc_text(trig, when, sizeof(when), 1);
+	for (int k = 0;; k++) {
+		int l = k ? snprintf(dir, len, "%s/snapshot-%s-%s-%d", f->dir, when, name, k)
+			  : snprintf(dir, len, "%s/snapshot-%s-%s", f->dir, when, name);
+
+		if (l < 0 || (size_t)l >= len)
+			return fts_err_set(err, -ENAMETOOLONG, "the snapshot directory's name is too long");
+		if (mkdir(dir, 0755) == 0)
+			break;
+		if (errno != EEXIST || k > 100)
+			return fts_err_set(err, -errno, "cannot create %.200s: %s", dir, strerror(errno));
+	}
+	if (f->cfg.owner && f->cfg.owner->set)
+		if (chown(dir, f->cfg.owner->uid, f->cfg.owner->gid) < 0) {
+			/* root's own directory then: the files inside keep their owners */
+		}
+	if (f->started)
+		rotate_now(f);
+	/* Link under the lock: the ring cannot prune a segment between the choice and its link. */
+	pthread_mutex_lock(&f->lock);
+	copy = calloc((size_t)f->nring + 1, sizeof(*copy));
+	if (!copy) {
+		pthread_mutex_unlock(&f->lock);
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	}
+	for (first = 0; last_s > 0 && first < f->nring - 1; first++)
+		if (f->ring[first].rt_to >= trig - (int64_t)(last_s * 1e9))
+			break;
+	for (int i = first; i < f->nring && !rc; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, base_name(f->ring[i].path)) >= sizeof(path)) {
+			rc = fts_err_set(err, -ENAMETOOLONG, "the snapshot's file names are too long");
+			break;
+		}
+		rc = link_or_copy(f->ring[i].path, path);
+		if (rc)
+			fts_err_set(err, rc, "cannot link %.200s into the snapshot: %s", f->ring[i].path,
+				    strerror(-rc));
+		else
+			copy[n++] = f->ring[i];
+	}
+	pthread_mutex_unlock(&f->lock);
+	if (!rc && pidmap && access(pidmap, F_OK) == 0) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, base_name(pidmap)) >= sizeof(path) ||
+		    link_or_copy(pidmap, path))
+			pidmap = NULL;   /* said in the manifest (null): it may be rewritten right now */
+	} else {
+		pidmap = NULL;
+	}
+	if (!rc)
+		rc = write_manifest(dir, reason, trig, copy, n, pidmap ? base_name(pidmap) : NULL, err);
+	free(copy);
+	return rc;
+}
+
+void rec_flight_free(struct rec_flight *f)
+{
+	if (!f)
+		return;
+	rec_flight_halt(f);
+	pthread_mutex_destroy(&f->lock);
+	pthread_cond_destroy(&f->cond);
+	free(f->ring);
+	free(f->lost_at);
+	free(f->bytes_at);
+	free(f->cpu);
+	free(f);
+}
