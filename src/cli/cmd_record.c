@@ -72,7 +72,7 @@ static void on_signal(int sig)
 
 enum { O_CPU = 1, O_OUTPUT, O_TIME, O_BF, O_BACKEND, O_SCHED, O_IRQ, O_FUTEX, O_NSPID,
        O_PIDMAP, O_QUIET, O_TOP, O_TUI, O_HELP, O_EVENTS, O_READER_NICE, O_FLIGHT, O_SEGMENT,
-       O_KEEP };
+       O_KEEP, O_TRIGGER, O_POST };
 
 static const struct fts_opt_spec record_opts[] = {
 	{ "cpu", 0, 1, O_CPU },
@@ -94,6 +94,8 @@ static const struct fts_opt_spec record_opts[] = {
 	{ "flight", 0, 0, O_FLIGHT },
 	{ "segment", 0, 1, O_SEGMENT },
 	{ "keep", 0, 1, O_KEEP },
+	{ "trigger", 0, 1, O_TRIGGER },
+	{ "post_trigger", 0, 1, O_POST },
 	{ "help", 'h', 0, O_HELP },
 	{ NULL, 0, 0, 0 },
 };
@@ -113,6 +115,9 @@ struct record_args {
 	int time_given;               /* --record_time given */
 	const char *segment;          /* --segment as given */
 	char flight_dir[PATH_MAX];    /* the output's directory: pid file, requests, snapshots */
+	int trigger;                  /* --trigger lost */
+	double post_s;                /* --post_trigger */
+	int post_given;
 	char txtbuf[4096];
 };
 
@@ -148,6 +153,10 @@ static void usage(FILE *f)
 		"                      'ftscope snapshot' keeps them in a snapshot-<time>-<reason>/\n"
 		"  --segment LEN       a segment's length (30s, 2m) or size (64M, 1G) (default 30s)\n"
 		"  --keep N            segments kept, older ones deleted (default 4)\n"
+		"  --trigger lost      with --flight: a snapshot by itself when events are lost\n"
+		"                      (at most one per keep x segment, 10 s at least)\n"
+		"  --post_trigger S    seconds recorded after the trigger before the snapshot\n"
+		"                      (default 2)\n"
 		"  --list-events [LIST...]  print the tracefs events (system/event, one a line)\n"
 		"                      that --events LIST would record (a group name is a LIST;\n"
 		"                      default: sched irq, what a default recording enables) and\n"
@@ -284,6 +293,22 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 				return 2;
 			}
 			break;
+		case O_TRIGGER:
+			if (strcmp(p.arg, "lost")) {
+				say("--trigger takes 'lost' (a snapshot when events are lost), not '%s'", p.arg);
+				*exit_now = 1;
+				return 2;
+			}
+			a->trigger = 1;
+			break;
+		case O_POST:
+			if (fts_parse_seconds(p.arg, 3600, &a->post_s)) {
+				say("--post_trigger takes seconds (0 to 3600), not '%s'", p.arg);
+				*exit_now = 1;
+				return 2;
+			}
+			a->post_given = 1;
+			break;
 		case O_KEEP:
 			if (fts_parse_int(p.arg, &v) || v < 1 || v > 100000) {
 				say("--keep takes a number of segments (1..100000), not '%s'", p.arg);
@@ -318,8 +343,8 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 	}
 	if (a->events && a->exclude[0])
 		a->o.exclude = a->exclude;
-	if (!a->flight && (a->segment || a->o.flight_keep)) {
-		say("--segment and --keep belong to --flight");
+	if (!a->flight && (a->segment || a->o.flight_keep || a->trigger || a->post_given)) {
+		say("--segment, --keep, --trigger and --post_trigger belong to --flight");
 		*exit_now = 1;
 		return 2;
 	}
@@ -331,6 +356,13 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 		}
 		if (!a->segment)
 			a->o.flight_segment_s = 30;
+		if (a->post_given && !a->trigger) {
+			say("--post_trigger belongs to --trigger");
+			*exit_now = 1;
+			return 2;
+		}
+		if (!a->post_given)
+			a->post_s = 2;
 		/* a flight recorder runs until stopped unless a time is given */
 		if (!a->time_given)
 			a->record_time = 0;
@@ -567,6 +599,7 @@ struct live {
 	uint64_t last_sample;
 	int moved;                    /* output_moved said so far */
 	int flight;                   /* a flight recording: one more status line */
+	struct fts_flight_trigger trig;
 };
 
 /*
@@ -656,6 +689,22 @@ static void take_snapshots(struct fts_recorder *r, const struct record_args *a, 
 	}
 }
 
+/* The lost-events trigger fired (@post_s after the loss): a snapshot named after it. */
+static void auto_snapshot(struct fts_recorder *r, struct live *lv, uint64_t lost, double post_s)
+{
+	char reason[128], dir[PATH_MAX];
+	struct fts_err err = { 0 };
+
+	snprintf(reason, sizeof(reason), "lost-%llu-events", (unsigned long long)lost);
+	if (lv->tty)
+		fprintf(stderr, "\r\033[J");
+	if (fts_record_snapshot(r, reason, 0, dir, sizeof(dir), &err))
+		say("trigger: snapshot failed: %s; recording goes on", err.msg);
+	else if (!g_hangup)
+		say("trigger: %llu events lost (and %.1f s after): snapshot %s", (unsigned long long)lost, post_s,
+		    dir);
+}
+
 /*
  * Until a signal, the recorder's own deadline or a failure: loss as it is
  * sampled (rate-limited), the status every 0.5 s on a terminal and every
@@ -664,6 +713,12 @@ static void take_snapshots(struct fts_recorder *r, const struct record_args *a, 
 static void status_loop(struct fts_recorder *r, const struct record_args *a)
 {
 	struct live lv = { .tty = isatty(2) && !a->quiet, .flight = a->flight };
+	double ring_s = a->o.flight_segment_s * (a->o.flight_keep ? a->o.flight_keep : 4);
+
+	lv.trig.armed = a->trigger;
+	lv.trig.post_ms = (uint64_t)(a->post_s * 1000);
+	/* one automatic snapshot per ring at most, so two never hold the same segments */
+	lv.trig.gap_ms = (uint64_t)((ring_s > 10 ? ring_s : a->o.flight_segment_s > 0 ? 10 : 60) * 1000);
 	uint64_t next_status = fts__clock_mono_ms();
 
 	lv.warn.bf_kb = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;
@@ -685,6 +740,12 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 				show_loss(&lv, &h, a->quiet);
 		}
 		lv.last_sample = h.sample;
+		{
+			uint64_t lost;
+
+			if (fts_flight_trigger_step(&lv.trig, fts__clock_mono_ms(), h.counters ? h.lost : 0, &lost))
+				auto_snapshot(r, &lv, lost, a->post_s);
+		}
 		/* Continued after a stop: the terminal may have been used meanwhile; redraw now. */
 		if (g_cont) {
 			g_cont = 0;

@@ -11,6 +11,7 @@
 #     overlap nor repeat, and the events of all segments add up to the
 #     kernel's count of events read (the last segment's CPUSTAT): none lost or
 #     doubled at a boundary.
+#  C: --trigger lost: one snapshot, rate-limited, its manifest counting the loss.
 # The kernel's tracing state is left as found.
 source "$(dirname "$0")/lib.sh" "$@"
 command -v python3 >/dev/null || skip "python3 not installed (checks the manifests)"
@@ -156,6 +157,25 @@ for cpu, evs in sorted(per.items()):
     assert total == st["read events"], ("cpu", cpu, "segments hold", total, "kernel read", st["read events"])
     print("ok: cpu %d: %d events in %d segments = the kernel's read events, no overlap" % (cpu, total, len(order)))
 PY
+# ---- C: the lost-events trigger ---------------------------------------------
+# A 16 KB buffer and slowed readers under hackbench lose events at once; the
+# trigger takes one snapshot 1 s after, then stays quiet for 10 s (the gap).
+mkdir c
+load 9
+FTSCOPE_TEST_READER_DELAY_MS=20 "$FTS" record --flight --segment 1s --keep 3 --trigger lost --post_trigger 1 \
+	--bf_size 16 -t 5 -o c/t.dat -q 2>c.log || { cat c.log; fail "recording C failed"; }
+grep -q "trigger: .* events lost" c.log || { cat c.log; fail "the trigger did not fire on lost events"; }
+nsnap=$(ls -d c/snapshot-*-lost-*-events 2>/dev/null | wc -l)
+[ "$nsnap" = 1 ] || { ls c; cat c.log; fail "$nsnap lost-events snapshots in 5 s (rate limit: 1 per 10 s)"; }
+python3 - c/snapshot-*-lost-*-events/manifest.json <<'PY' || fail "the trigger's manifest"
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["reason"].startswith("lost-") and m["reason"].endswith("-events"), m["reason"]
+assert m["lost_events"] > 0, m
+assert m["time_range"]["to_realtime_ns"] >= m["trigger_realtime_ns"] - 10**9, m
+print("ok: trigger snapshot", m["reason"], "with", m["lost_events"], "lost events in", len(m["segments"]), "segments")
+PY
+
 after=$(state)
 [ "$before" = "$after" ] || { diff <(echo "$before") <(echo "$after"); fail "tracing state changed"; }
 echo "ok: flight recorder"
