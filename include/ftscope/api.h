@@ -53,7 +53,8 @@ FTS_API void fts_api_free(char *s);
  * (auto, tracefs, debugfs, trace-cmd), sched (1), irq (1), futex (0),
  * exclude ("sched/sched_stat_runtime,..."), nspid (0), pid_mapping (beside
  * the output), pidmap_interval (s, 1), duration (s; <= 0: until stopped),
- * live_top (0), owner.
+ * live_top (0), owner, flight_segment (s; > 0: a flight recording of
+ * trace.dat segments, see fts_record_opts), flight_keep (segments kept, 4).
  *
  * Returns the handle, or NULL when out of memory.
  */
@@ -117,6 +118,20 @@ FTS_API char *fts_rec_health_json(struct fts_rec *h);
  * Returns 0, -ESRCH (not recording) or a negative errno with fts_rec_error set.
  */
 FTS_API int fts_rec_stop(struct fts_rec *h, const char *mode, char **summary_json);
+
+/**
+ * fts_rec_snapshot - keep a flight recording's segments in a snapshot directory
+ * @h: a handle recording with flight_segment set
+ * @reason: why (any text; kept in the manifest, made safe for the directory's name)
+ * @last_s: only the segments that end in the last @last_s seconds; <= 0: all kept
+ * @dir: receives the snapshot directory's path (free with fts_api_free)
+ *
+ * As fts_record_snapshot; recording goes on. Any thread.
+ *
+ * Returns 0, -ESRCH (not recording), -EINVAL (not a flight recording) or a
+ * negative errno with fts_rec_error set.
+ */
+FTS_API int fts_rec_snapshot(struct fts_rec *h, const char *reason, double last_s, char **dir);
 
 /**
  * fts_rec_error - the message of the last failed call on @h

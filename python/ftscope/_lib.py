@@ -47,6 +47,7 @@ def _declare(lib):
             ("fts_rec_running", c_int, [c_void_p]),
             ("fts_rec_health_json", c_void_p, [c_void_p]),
             ("fts_rec_stop", c_int, [c_void_p, c_char_p, out]),
+            ("fts_rec_snapshot", c_int, [c_void_p, c_char_p, ctypes.c_double, out]),
             ("fts_conv_run", c_int, [c_void_p, out]),
             ("fts_conv_cancel", None, [c_void_p]),
             ("fts_st_run", c_int, [c_void_p, out]),

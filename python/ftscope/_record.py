@@ -25,6 +25,9 @@ class Recorder:
     keep pid_mapping.json up to date (@pid_mapping, @pidmap_interval),
     @duration seconds (None or <= 0: until stop), @live_top, @owner ("sudo":
     outputs go to the user who ran sudo; None: root keeps them; or (uid, gid)).
+    @flight_segment seconds (None: off) makes it a flight recorder: trace.dat
+    segments <stem>.NNNNNN.dat, the newest @flight_keep (default 4) kept;
+    snapshot(reason) keeps them in a snapshot directory.
 
     Use as a context manager, or start()/stop(). Until stop, the capture is
     stopped and saved at interpreter exit and on SIGINT/SIGTERM (guard=False:
@@ -35,13 +38,14 @@ class Recorder:
     def __init__(self, output="trace.dat", cpus=None, bf_size=40960, backend="auto",
                  sched=True, irq=True, futex=False, exclude=None, nspid=False,
                  pid_mapping=None, pidmap_interval=None, duration=None, live_top=False,
-                 owner="sudo", guard=True):
+                 owner="sudo", guard=True, flight_segment=None, flight_keep=None):
         self.options = {
             "output": output, "cpus": cpu_list(cpus), "bf_size": int(bf_size), "backend": backend,
             "sched": bool(sched), "irq": bool(irq), "futex": bool(futex), "exclude": exclude,
             "nspid": bool(nspid), "pid_mapping": pid_mapping, "pidmap_interval": pidmap_interval,
             "duration": duration if duration and duration > 0 else None,
-            "live_top": bool(live_top), "owner": owner_value(owner)}
+            "live_top": bool(live_top), "owner": owner_value(owner),
+            "flight_segment": flight_segment, "flight_keep": flight_keep}
         self.guard = guard
         self.output = None    # the file written, after stop
         self.summary = None   # stop's summary
@@ -79,6 +83,23 @@ class Recorder:
         if not ptr:
             raise self._h.error(-3)
         return json.loads(_lib.take_string(self._h._lib, ptr))
+
+    def snapshot(self, reason="manual", last=None):
+        """Keep a flight recording's segments; returns the snapshot directory's path.
+
+        Closes the segment being written, then hard-links the kept segments (those
+        ending in the last @last seconds; None: all) and the pid mapping into
+        snapshot-<UTC time>-<reason>/ beside the output, with manifest.json.
+        Recording goes on. Raises FtscopeError (EINVAL: not a flight recording).
+        """
+        if self._h is None:
+            raise FtscopeError(-3, "not recording: start the capture first")
+        out = ctypes.c_void_p()
+        rc = self._h._lib.fts_rec_snapshot(self._h._h, str(reason).encode("utf-8", "surrogateescape"),
+                                           float(last or 0), ctypes.byref(out))
+        path = _lib.take_string(self._h._lib, out.value)
+        self._h.check(rc)
+        return path
 
     def stop(self, mode="drain"):
         """Stop, restore the tracing state, write the output; returns (output path, summary dict).

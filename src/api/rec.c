@@ -39,6 +39,8 @@ static const struct api_key KEYS[] = {
 	{ "duration", API_DOUBLE, OPT(duration_s), 0 },
 	{ "live_top", API_BOOL, OPT(live_top), 0 },
 	{ "owner", API_OWNER, OPT(owner), 0 },
+	{ "flight_segment", API_DOUBLE, OPT(flight_segment_s), 0 },
+	{ "flight_keep", API_UINT, OPT(flight_keep), 100000 },
 };
 #define NKEYS (sizeof(KEYS) / sizeof(KEYS[0]))
 
@@ -158,6 +160,8 @@ static int health_json(struct api_jw *w, const struct fts_record_health *hl)
 	api_jw_kstr(w, "fallback", hl->fallback);
 	api_jw_ki64(w, "output_moved", hl->output_moved);
 	api_jw_kstr(w, "output_note", hl->output_note);
+	api_jw_ki64(w, "flight_segments", hl->flight_segments);
+	api_jw_ku64(w, "flight_disk_bytes", hl->flight_disk_bytes);
 	api_jw_key(w, "cpus");
 	api_jw_open(w, '[');
 	for (int i = 0; i < hl->ncpus; i++)
@@ -195,6 +199,25 @@ char *fts_rec_health_json(struct fts_rec *h)
 unlock:
 	pthread_mutex_unlock(&h->lock);
 	return out;
+}
+
+int fts_rec_snapshot(struct fts_rec *h, const char *reason, double last_s, char **dir)
+{
+	char path[4096];
+	int rc;
+
+	*dir = NULL;
+	/* Under the lock: fts_rec_stop cannot free the recorder while the snapshot links. */
+	pthread_mutex_lock(&h->lock);
+	api_ok(&h->err);
+	if (!h->r)
+		rc = fts_err_set(&h->err, -ESRCH, "not recording: start the capture first");
+	else
+		rc = fts_record_snapshot(h->r, reason, last_s, path, sizeof(path), &h->err);
+	if (!rc && !(*dir = strdup(path)))
+		rc = fts_err_set(&h->err, -ENOMEM, "out of memory");
+	pthread_mutex_unlock(&h->lock);
+	return rc;
 }
 
 static int parse_mode(const char *mode, enum fts_record_stop_mode *m)

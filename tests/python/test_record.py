@@ -234,3 +234,38 @@ def test_output_directory_removed_while_recording(tracefs, tmp_path, caplog):
     s = ftscope.convert(input=output, output=str(tmp_path / "ftrace_data.db"), owner=None)
     assert s["cpu_slices"] > 0
     assert state(tracefs) == before
+
+
+def test_flight_recorder_snapshot(tracefs, tmp_path):
+    """A flight recording from Python: Recorder.snapshot(reason) keeps the segments in a
+    snapshot directory whose manifest names the reason; the ring keeps flight_keep."""
+    import glob
+    import json
+    before = state(tracefs)
+    out = str(tmp_path / "trace.dat")
+    rec = ftscope.Recorder(output=out, bf_size=1024, owner=None, flight_segment=1, flight_keep=2).start()
+    try:
+        load, _ = workload(5)
+        time.sleep(3.5)
+        path = rec.snapshot("step 12 slow/python")
+        h = rec.health()
+        load.wait()
+    finally:
+        rec.stop()
+    assert os.path.basename(path).endswith("-step_12_slow_python"), path
+    m = json.load(open(os.path.join(path, "manifest.json")))
+    assert m["reason"] == "step 12 slow/python"
+    assert 1 <= len(m["segments"]) <= 2
+    for s in m["segments"]:
+        assert os.path.getsize(os.path.join(path, s["file"])) == s["bytes"] > 0
+    assert h["flight_segments"] >= 1 and h["flight_disk_bytes"] > 0
+    kept = glob.glob(str(tmp_path / "trace.[0-9]*.dat"))
+    assert 1 <= len(kept) <= 2, kept
+    assert rec.output in kept
+    st = ftscope.stats(rec.output)
+    assert st["tasks"]
+    # a normal recording has no snapshots
+    with ftscope.Recorder(output=str(tmp_path / "n.dat"), bf_size=1024, owner=None) as plain:
+        with pytest.raises(ftscope.FtscopeError):
+            plain.snapshot("x")
+    assert state(tracefs) == before
