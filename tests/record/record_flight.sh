@@ -114,6 +114,10 @@ for s in $(ls b | grep '^t\.[0-9]\{6\}\.dat$'); do
 			f = substr($0, RSTART, RLENGTH); gsub(/[\[\]:]/, " ", f); split(f, a, " ")
 			print seg, a[1] + 0, a[2] }'
 done > b/events.txt
+# each segment carries a clock marker, so it converts to epoch time on its own
+for s in $(ls b | grep '^t\.[0-9]\{6\}\.dat$'); do
+	trace-cmd report -i b/$s 2>/dev/null | grep -q 'ftscope_clock realtime_ns=' || fail "$s has no ftscope_clock marker"
+done
 last=$(ls b | grep '^t\.[0-9]\{6\}\.dat$' | tail -1)
 trace-cmd report --stat -i b/$last 2>/dev/null > b/stat.txt
 python3 - b/events.txt b/stat.txt <<'PY' || fail "segments overlap, repeat or lose events at a boundary"

@@ -194,6 +194,13 @@ static int rotate(struct rec_flight *f)
 		rc = assemble_segment(f, path, fds, stats, &err);
 	else
 		fts_err_set(&err, rc, "the segment name is too long");
+	/*
+	 * A clock marker for the new segment, so each converts to epoch time on
+	 * its own (convert reads the first one). Written after the swap, its
+	 * page can only land in the new streams; from a recorded CPU, as at start.
+	 */
+	if (!rc)
+		rec_instance_clock_marker(f->cfg.in, f->cpu[0], NULL, NULL, 0);
 	if (!rc) {
 		pthread_mutex_lock(&f->lock);
 		add_segment(f, path, lost, rt, raw);
