@@ -12,6 +12,7 @@
 #     kernel's count of events read (the last segment's CPUSTAT): none lost or
 #     doubled at a boundary.
 #  C: --trigger lost: one snapshot, rate-limited, its manifest counting the loss.
+#  D: SIGKILL leaves valid segments; the next run takes over and numbers on.
 # The kernel's tracing state is left as found.
 source "$(dirname "$0")/lib.sh" "$@"
 command -v python3 >/dev/null || skip "python3 not installed (checks the manifests)"
@@ -179,6 +180,32 @@ assert m["lost_events"] > 0, m
 assert m["time_range"]["to_realtime_ns"] >= m["trigger_realtime_ns"] - 10**9, m
 print("ok: trigger snapshot", m["reason"], "with", m["lost_events"], "lost events in", len(m["segments"]), "segments")
 PY
+
+# ---- D: SIGKILL --------------------------------------------------------------
+# The closed segments stay valid; the next flight recorder into the directory
+# takes over the stale pid file, numbers on after the dead run's segments
+# (never overwriting them) and sweeps the dead run's instance.
+mkdir d
+"$FTS" record --flight --segment 1s --keep 10 -o d/t.dat -q 2>d.log &
+rec=$!
+REC_PIDS="$REC_PIDS $rec"
+sleep 3.5
+kill -KILL $rec; wait $rec 2>/dev/null
+dead=$(ls d | grep '^t\.[0-9]\{6\}\.dat$')
+[ -n "$dead" ] || { cat d.log; fail "no segment survived a SIGKILL after 3.5 s of 1 s segments"; }
+for s in $dead; do
+	[ "$(dat_events d/$s)" -gt 0 ] || fail "segment $s is not readable after SIGKILL"
+done
+[ -e d/ftscope-flight.pid ] || fail "expected the killed recorder's pid file to remain"
+"$FTS" snapshot --dir d 2>kill.err && fail "a snapshot of a killed recorder succeeded"
+grep -q stale kill.err || { cat kill.err; fail "the killed recorder's pid file is not called stale"; }
+"$FTS" record --flight --segment 1s --keep 10 -t 2 -o d/t.dat -q 2>d2.log || { cat d2.log; fail "a flight recorder after a killed one failed"; }
+for s in $dead; do
+	[ "$(dat_events d/$s)" -gt 0 ] || fail "the next run overwrote $s"
+done
+newest_dead=$(echo "$dead" | tail -1)
+first_new=$(ls d | grep '^t\.[0-9]\{6\}\.dat$' | grep -vxF "$dead" | head -1)
+[ -n "$first_new" ] && [[ $first_new > $newest_dead ]] || fail "the next run numbered from $first_new, after $newest_dead"
 
 after=$(state)
 [ "$before" = "$after" ] || { diff <(echo "$before") <(echo "$after"); fail "tracing state changed"; }

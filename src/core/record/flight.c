@@ -14,6 +14,7 @@
 #include "core/util/tempfile.h"
 #include "kit/kit.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -265,6 +266,38 @@ static void *flight_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The number after the highest segment already in the directory (a run
+ * before this one, killed or stopped): its segments are never overwritten,
+ * and being not this run's, never deleted either.
+ */
+static unsigned first_seq(const struct rec_flight *f)
+{
+	const char *base = strrchr(f->stem, '/') ? strrchr(f->stem, '/') + 1 : f->stem;
+	size_t bl = strlen(base);
+	unsigned max = 0;
+	struct dirent *e;
+	DIR *d = opendir(f->dir);
+
+	if (!d)
+		return 1;
+	while ((e = readdir(d))) {
+		const char *p = e->d_name;
+		unsigned v = 0;
+		int k;
+
+		if (strncmp(p, base, bl) || p[bl] != '.')
+			continue;
+		p += bl + 1;
+		for (k = 0; k < 6 && p[k] >= '0' && p[k] <= '9'; k++)
+			v = v * 10 + (unsigned)(p[k] - '0');
+		if (k == 6 && !strcmp(p + 6, ".dat") && v > max)
+			max = v;
+	}
+	closedir(d);
+	return max + 1;
+}
+
 int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, struct fts_err *err)
 {
 	struct rec_flight *f = calloc(1, sizeof(*f));
@@ -296,7 +329,7 @@ int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, 
 	f->ring = calloc((size_t)cfg->keep + 1, sizeof(*f->ring));
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->cond, NULL);
-	f->next_seq = 1;
+	f->next_seq = first_seq(f);
 	f->rt_from = now_ns(CLOCK_REALTIME);
 	f->raw_from = now_ns(CLOCK_MONOTONIC_RAW);
 	if (!f->cpu || !f->bytes_at || !f->lost_at || !f->ring) {
