@@ -47,7 +47,7 @@ int fts_flight_pid_claim(const char *dir, char *why, size_t len);
 void fts_flight_pid_release(const char *dir);
 
 /*
- * fts_flight_take_request - the oldest pending request in @dir: its asker's
+ * fts_flight_take_request - one pending request in @dir (lowest asker pid first): its asker's
  * pid, reason (into @reason) and seconds (*@last_s, 0 = all); the request
  * file is removed. 1 when one was taken, 0 when none.
  */

@@ -3,7 +3,7 @@
  * The flight recorder's command-line side (cli/record_flight.c) without
  * tracefs: --segment values, the lost-events trigger's timing and rate
  * limit, the pid file refused when stale (a dead pid, a pid that is not
- * ftscope, garbage), and the snapshot requests taken oldest asker first.
+ * ftscope, garbage), and the snapshot requests taken lowest asker pid first.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -109,7 +109,7 @@ static void test_pidfile(void **state)
 	assert_int_equal(fts_flight_pid_check(dir, &pid, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "is not ftscope"));
 
-	/* requests: the oldest asker first, its reason and seconds, the file consumed */
+	/* requests: the lowest asker pid first, its reason and seconds, the file consumed */
 	char reason[128];
 	double last;
 	pid_t asker;

@@ -57,6 +57,7 @@ struct rec_flight {
 	unsigned next_seq;           /* the number the streaming segment will get */
 	int64_t rt_from, raw_from;   /* when the streaming segment began */
 	unsigned rotations;          /* segments closed so far */
+	unsigned begun;              /* rotations begun so far (one more than closed while one runs) */
 	int want_rotate;             /* a snapshot asks for the streaming segment */
 	int failed;
 	char failure[256];
@@ -181,11 +182,18 @@ static int rotate(struct rec_flight *f)
 		goto out;
 	rt = now_ns(CLOCK_REALTIME);
 	raw = now_ns(CLOCK_MONOTONIC_RAW);
+	/* From here on the streaming segment holds what a snapshot asked after this point. */
+	pthread_mutex_lock(&f->lock);
+	f->begun++;
+	f->want_rotate = 0;
+	pthread_mutex_unlock(&f->lock);
 	rec_stream_rotate(f->cfg.st, fds, old);
+	pthread_mutex_lock(&f->lock);
 	for (int i = 0; i < f->n; i++) {
 		f->bytes_at[i] = rec_stream_bytes(f->cfg.st, i);
 		fds[i] = old[i];   /* the closed streams, closed below */
 	}
+	pthread_mutex_unlock(&f->lock);
 	lost = take_stats(f, stats);
 	pthread_mutex_lock(&f->lock);
 	seq = f->next_seq;
@@ -226,6 +234,7 @@ out:
 	return rc;
 }
 
+/* Under lock (bytes_at changes at a rotation). */
 static uint64_t streaming_bytes(struct rec_flight *f)
 {
 	uint64_t b = 0;
@@ -246,22 +255,20 @@ static void *flight_main(void *arg)
 		int want;
 
 		nanosleep(&(struct timespec){ 0, TICK_NS }, NULL);
+		uint64_t streamed;
+
 		pthread_mutex_lock(&f->lock);
 		want = f->want_rotate;
+		streamed = streaming_bytes(f);
 		pthread_mutex_unlock(&f->lock);
 		if (atomic_load(&f->stop))
 			break;
 		if (!want && !(seg_ns && fts__clock_mono_ns() - began >= seg_ns) &&
-		    !(f->cfg.segment_bytes && streaming_bytes(f) >= f->cfg.segment_bytes))
+		    !(f->cfg.segment_bytes && streamed >= f->cfg.segment_bytes))
 			continue;
 		began = fts__clock_mono_ns();
 		if (rotate(f))
 			break;
-		if (want) {
-			pthread_mutex_lock(&f->lock);
-			f->want_rotate = 0;
-			pthread_mutex_unlock(&f->lock);
-		}
 	}
 	return NULL;
 }
@@ -389,8 +396,10 @@ void rec_flight_counts(struct rec_flight *f, int *segments, uint64_t *disk_bytes
 	for (int i = 0; i < f->nring; i++)
 		b += f->ring[i].size;
 	*segments = f->nring;
+	if (f->started)
+		b += streaming_bytes(f);
 	pthread_mutex_unlock(&f->lock);
-	*disk_bytes = b + (f->started ? streaming_bytes(f) : 0);
+	*disk_bytes = b;
 }
 
 int rec_flight_failed(struct rec_flight *f, char *buf, size_t len)
@@ -548,9 +557,10 @@ static void rotate_now(struct rec_flight *f)
 	clock_gettime(CLOCK_REALTIME, &dl);
 	dl.tv_sec += 60;   /* a segment's assembly on a slow disk; the snapshot goes on without it */
 	pthread_mutex_lock(&f->lock);
-	at = f->rotations;
+	/* a rotation begun before this call closes a segment that ends before it: wait for the next */
+	at = f->begun + 1;
 	f->want_rotate = 1;
-	while (f->rotations == at && !f->failed && !atomic_load(&f->stop))
+	while ((int)(f->rotations - at) < 0 && !f->failed && !atomic_load(&f->stop))
 		if (pthread_cond_timedwait(&f->cond, &f->lock, &dl) == ETIMEDOUT)
 			break;
 	pthread_mutex_unlock(&f->lock);
