@@ -13,6 +13,7 @@
 #     doubled at a boundary.
 #  C: --trigger lost: one snapshot, rate-limited, its manifest counting the loss.
 #  D: SIGKILL leaves valid segments; the next run takes over and numbers on.
+#  E: a full disk (a small tmpfs) stops with a clear message, exit 3, segments valid.
 # The kernel's tracing state is left as found.
 source "$(dirname "$0")/lib.sh" "$@"
 command -v python3 >/dev/null || skip "python3 not installed (checks the manifests)"
@@ -206,6 +207,28 @@ done
 newest_dead=$(echo "$dead" | tail -1)
 first_new=$(ls d | grep '^t\.[0-9]\{6\}\.dat$' | grep -vxF "$dead" | head -1)
 [ -n "$first_new" ] && [[ $first_new > $newest_dead ]] || fail "the next run numbered from $first_new, after $newest_dead"
+
+# ---- E: a full disk -----------------------------------------------------------
+# A 40 MiB tmpfs fills within seconds under hackbench: the recording stops
+# with a clear message and exit 3, and the segments written stay valid.
+mkdir e
+# a failure below must not leave the tmpfs mounted in the work directory
+trap 'mountpoint -q "$WORK/e" && umount -l "$WORK/e"; cleanup_ours' EXIT
+if mount -t tmpfs -o size=40M tmpfs e 2>/dev/null; then
+	load 20
+	timeout -s INT 20 "$FTS" record --flight --segment 2s --keep 5 -o e/t.dat -q 2>e.log
+	rc=$?
+	segs=$(ls e | grep '^t\.[0-9]\{6\}\.dat$')
+	ok=1
+	for s in $segs; do [ "$(dat_events e/$s)" -gt 0 ] || ok=0; done
+	umount e
+	[ "$rc" = 3 ] || { cat e.log; fail "a full disk gave exit $rc, not 3"; }
+	grep -q "disk full" e.log || { cat e.log; fail "the full disk was not said"; }
+	[ -n "$segs" ] && [ $ok = 1 ] || { cat e.log; fail "no valid segment kept on the full disk: '$segs'"; }
+	echo "ok: full disk: exit 3, kept $(echo $segs)"
+else
+	echo "note: cannot mount a tmpfs here; the full-disk case is not checked"
+fi
 
 after=$(state)
 [ "$before" = "$after" ] || { diff <(echo "$before") <(echo "$after"); fail "tracing state changed"; }
