@@ -770,6 +770,17 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 		fprintf(stderr, "\r\033[J");
 }
 
+/* Stopping: a snapshot asked now would find no segment to close; answer so at once. */
+static void refuse_requests(const struct record_args *a)
+{
+	char reason[64];
+	double last_s;
+	pid_t asker;
+
+	while (fts_flight_take_request(a->flight_dir, &asker, reason, sizeof(reason), &last_s))
+		fts_flight_answer(a->flight_dir, asker, "error: the flight recorder is stopping; no snapshot taken\n");
+}
+
 /* Not a terminal: the last figures too, so a log ends with them. */
 static void final_status(struct fts_recorder *r, const struct record_args *a)
 {
@@ -980,6 +991,8 @@ int fts_cmd_record(int argc, char **argv)
 	/* The status and the stop must not starve behind a loaded machine. Best effort. */
 	(void)setpriority(PRIO_PROCESS, 0, -10);
 	status_loop(r, &a);
+	if (a.flight)
+		refuse_requests(&a);
 	restore_tstp(&a.old_tstp);
 	final_status(r, &a);
 	return finish_and_report(r, &a);

@@ -52,8 +52,8 @@ static void usage(void)
 	       "the snapshot failed, 2 bad arguments.\n");
 }
 
-/* The answer to our request, waited for; 0 with its text, -1 on timeout. */
-static int wait_answer(const char *dir, char *buf, size_t len)
+/* The answer to our request, waited for; 0 with its text, -1 on timeout, -2 when @pid exited. */
+static int wait_answer(const char *dir, pid_t pid, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 	uint64_t until = fts__clock_mono_ms() + WAIT_MS;
@@ -72,6 +72,9 @@ static int wait_answer(const char *dir, char *buf, size_t len)
 				buf[n - 1] = 0;
 			return 0;
 		}
+		/* a recorder stopping (or killed) never answers: say so at once */
+		if (kill(pid, 0) < 0 && errno == ESRCH)
+			return -2;
 		nanosleep(&(struct timespec){ 0, 50000000L }, NULL);
 	}
 	return -1;
@@ -85,7 +88,7 @@ int fts_cmd_snapshot(int argc, char **argv)
 	struct fts_opts p;
 	pid_t pid;
 	FILE *f;
-	int id, fd;
+	int id, fd, rc;
 
 	fts_opts_init(&p, "snapshot", argc, argv);
 	while ((id = fts_opts_next(&p, snapshot_opts)) != -1) {
@@ -131,8 +134,12 @@ int fts_cmd_snapshot(int argc, char **argv)
 		unlink(path);
 		return 1;
 	}
-	if (wait_answer(dir, answer, sizeof(answer))) {
-		say("the flight recorder (pid %d) did not answer within %d s", (int)pid, WAIT_MS / 1000);
+	rc = wait_answer(dir, pid, answer, sizeof(answer));
+	if (rc) {
+		if (rc == -2)
+			say("the flight recorder (pid %d) exited before taking the snapshot", (int)pid);
+		else
+			say("the flight recorder (pid %d) did not answer within %d s", (int)pid, WAIT_MS / 1000);
 		unlink(path);
 		return 1;
 	}

@@ -100,6 +100,17 @@ grep -q "stale" stale.err || { cat stale.err; fail "no reason given for the stal
 echo "$$ 1" > a/ftscope-flight.pid
 "$FTS" snapshot --dir a 2>stale.err && fail "a pid file naming another program was accepted"
 grep -q "stale" stale.err || { cat stale.err; fail "no reason given for the reused pid"; }
+# A live ftscope that is no flight recorder (pidmap: SIGUSR1 ends it): said at once, no 120 s wait.
+"$FTS" pidmap --interval 1 --duration 20 --output pm.json &
+pm=$!
+sleep 0.5
+echo "$pm $(awk '{print $22}' /proc/$pm/stat)" > a/ftscope-flight.pid
+t0=$(date +%s)
+"$FTS" snapshot --dir a 2>exited.err && fail "a snapshot from a process that is no flight recorder succeeded"
+grep -q "exited before taking the snapshot" exited.err || { cat exited.err; fail "no reason when the recorder exits"; }
+[ $(($(date +%s) - t0)) -lt 30 ] || fail "ftscope snapshot waited for a recorder that had exited"
+wait $pm 2>/dev/null
+rm -f a/ftscope-flight.pid a/ftscope-flight.request.*
 rm -f a/ftscope-flight.pid
 "$FTS" snapshot --dir a 2>none.err && fail "a snapshot without a recorder succeeded"
 grep -q "no flight recorder runs here" none.err || { cat none.err; fail "no reason when no recorder runs"; }

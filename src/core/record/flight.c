@@ -548,6 +548,21 @@ static int write_manifest(const char *dir, const char *reason, int64_t trigger_r
 	return 0;
 }
 
+/* A failed snapshot leaves nothing: what it linked, then its directory. */
+static void remove_partial(const char *dir, const struct seg *s, int n, const char *pidmap)
+{
+	char path[PATH_MAX];
+
+	for (int i = 0; i < n; i++)
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, base_name(s[i].path)) < sizeof(path))
+			unlink(path);
+	if (pidmap && (size_t)snprintf(path, sizeof(path), "%s/%s", dir, base_name(pidmap)) < sizeof(path))
+		unlink(path);
+	if ((size_t)snprintf(path, sizeof(path), "%s/.manifest.json.tmp", dir) < sizeof(path))
+		unlink(path);
+	(void)rmdir(dir);
+}
+
 /* Close the streaming segment now, so the snapshot holds the seconds up to the trigger. */
 static void rotate_now(struct rec_flight *f)
 {
@@ -598,6 +613,7 @@ int rec_flight_snapshot(struct rec_flight *f, const char *reason, double last_s,
 	copy = calloc((size_t)f->nring + 1, sizeof(*copy));
 	if (!copy) {
 		pthread_mutex_unlock(&f->lock);
+		(void)rmdir(dir);
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	}
 	for (first = 0; last_s > 0 && first < f->nring - 1; first++)
@@ -625,6 +641,8 @@ int rec_flight_snapshot(struct rec_flight *f, const char *reason, double last_s,
 	}
 	if (!rc)
 		rc = write_manifest(dir, reason, trig, copy, n, pidmap ? base_name(pidmap) : NULL, err);
+	if (rc)
+		remove_partial(dir, copy, n, pidmap);
 	free(copy);
 	return rc;
 }
