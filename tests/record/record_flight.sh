@@ -12,7 +12,8 @@
 #     kernel's count of events read (the last segment's CPUSTAT): none lost or
 #     doubled at a boundary.
 #  C: --trigger lost: one snapshot, rate-limited, its manifest counting the loss.
-#  D: SIGKILL leaves valid segments; the next run takes over and numbers on.
+#  D: SIGKILL leaves valid segments; the next run takes over and numbers on
+#     (with segments by size: each closed one holds at least its 4 MiB).
 #  E: a full disk (a small tmpfs) stops with a clear message, exit 3, segments valid.
 # The kernel's tracing state is left as found.
 source "$(dirname "$0")/lib.sh" "$@"
@@ -211,13 +212,20 @@ done
 [ -e d/ftscope-flight.pid ] || fail "expected the killed recorder's pid file to remain"
 "$FTS" snapshot --dir d 2>kill.err && fail "a snapshot of a killed recorder succeeded"
 grep -q stale kill.err || { cat kill.err; fail "the killed recorder's pid file is not called stale"; }
-"$FTS" record --flight --segment 1s --keep 10 -t 2 -o d/t.dat -q 2>d2.log || { cat d2.log; fail "a flight recorder after a killed one failed"; }
+# (segments by size here: 4 MiB of streamed pages each)
+load 4
+"$FTS" record --flight --segment 4M --keep 10 -t 3 -o d/t.dat -q 2>d2.log || { cat d2.log; fail "a flight recorder after a killed one failed"; }
 for s in $dead; do
 	[ "$(dat_events d/$s)" -gt 0 ] || fail "the next run overwrote $s"
 done
 newest_dead=$(echo "$dead" | tail -1)
 first_new=$(ls d | grep '^t\.[0-9]\{6\}\.dat$' | grep -vxF "$dead" | head -1)
 [ -n "$first_new" ] && [[ $first_new > $newest_dead ]] || fail "the next run numbered from $first_new, after $newest_dead"
+new=$(ls d | grep '^t\.[0-9]\{6\}\.dat$' | grep -vxF "$dead")
+[ "$(echo "$new" | wc -l)" -ge 2 ] || { cat d2.log; fail "4M segments under load for 3 s: only $new"; }
+for s in $(echo "$new" | head -n -1); do
+	[ "$(stat -c %s d/$s)" -ge $((4 << 20)) ] || fail "$s closed before 4 MiB: $(stat -c %s d/$s) bytes"
+done
 
 # ---- E: a full disk -----------------------------------------------------------
 # A 40 MiB tmpfs fills within seconds under hackbench: the recording stops
