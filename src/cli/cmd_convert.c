@@ -472,6 +472,14 @@ int fts_cmd_convert(int argc, char **argv)
 		fts_msg_err("convert", "%s", err.msg);
 		return 2;
 	}
+	{
+		char segs[600];
+		int n = fts_input_segments(o.input, segs, sizeof(segs));
+
+		if (n && !quiet)
+			fts_msg_err("convert", "note: reading %d segments of %s as one trace, in time order: %s", n,
+				    o.input, segs);
+	}
 
 	fts_front_cleanup_on_signals();   /* a signal leaves no temp output behind */
 	cancel_on_signals();              /* SIGINT/SIGTERM: through the progress callback */

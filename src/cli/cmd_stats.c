@@ -14,6 +14,8 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "front/fmt.h"
+#include "front/inputs.h"
+#include "front/msg.h"
 #include "front/process.h"
 #include "front/term_safe.h"
 #include <ftscope/pipeline.h>
@@ -730,6 +732,14 @@ static int collect(struct stats_args *a, struct fts_stats **out)
 	int rc;
 
 	so.cpu_list = a->cpu_list;
+	{
+		char segs[600];
+		int n = fts_input_segments(a->po.input, segs, sizeof(segs));
+
+		if (n)
+			fts_msg_err("stats", "note: reading %d segments of %s as one trace, in time order: %s", n,
+				    a->po.input, segs);
+	}
 	if (a->win.set && resolve_window(a, &so))
 		return 1;
 	rc = fts_stats_create(&so, &st, &err);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* inputs.c - the default input and the output format/suffix rules. */
 #include "front/inputs.h"
+#include "core/pipeline/segments.h"
+
+#include <stdio.h>
 
 #include <string.h>
 #include <sys/stat.h>
@@ -47,4 +50,23 @@ enum fts_output_check fts_output_choose(const char *format, const char *output,
 	*fmt = !strcmp(format, "json") ? FTS_OUT_JSON : FTS_OUT_DB;
 	*path = output ? output : *fmt == FTS_OUT_JSON ? "ftrace_data.json" : "ftrace_data.db";
 	return ends_with(*path, fts_format_suffix(*fmt)) ? FTS_OUT_OK : FTS_OUT_SUFFIX_MISMATCH;
+}
+
+int fts_input_segments(const char *input, char *buf, size_t len)
+{
+	char **segs;
+	int n;
+
+	buf[0] = 0;
+	if (!fts_segments_is_dir(input))
+		return 0;
+	n = fts_segments_list(input, &segs, NULL);
+	if (n <= 0)
+		return 0;
+	if (n == 1)
+		snprintf(buf, len, "%s", strrchr(segs[0], '/') + 1);
+	else
+		snprintf(buf, len, "%s .. %s", strrchr(segs[0], '/') + 1, strrchr(segs[n - 1], '/') + 1);
+	fts_segments_free(segs, n);
+	return n;
 }

@@ -7,6 +7,8 @@
 #ifndef FTS_FRONT_INPUTS_H
 #define FTS_FRONT_INPUTS_H
 
+#include <stddef.h>
+
 #include <ftscope/ftscope.h>
 
 /* Why fts_default_input chose what it chose. */
@@ -55,5 +57,16 @@ enum fts_output_check fts_output_choose(const char *format, const char *output,
  * Returns ".db" or ".json".
  */
 const char *fts_format_suffix(enum fts_out_format fmt);
+
+/**
+ * fts_input_segments - which flight-recorder segments a directory input reads
+ * @input: the input path
+ * @buf: filled with "first .. last" segment names (or the one name)
+ * @len: its room
+ *
+ * Returns how many segments @input holds when it is a directory of them
+ * (read as one trace, in time order), else 0.
+ */
+int fts_input_segments(const char *input, char *buf, size_t len);
 
 #endif

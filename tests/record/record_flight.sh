@@ -175,6 +175,32 @@ for cpu, evs in sorted(per.items()):
     assert total == st["read events"], ("cpu", cpu, "segments hold", total, "kernel read", st["read events"])
     print("ok: cpu %d: %d events in %d segments = the kernel's read events, no overlap" % (cpu, total, len(order)))
 PY
+# The directory as one input: stats says which segments it reads, counts the
+# same switches as the segments one by one, and pairs wakeups across the
+# boundaries (never fewer than the segments alone); convert and preview read it.
+"$FTS" stats b --format json --top 0 >b.json 2>b.err || { cat b.err; fail "stats of the segment directory failed"; }
+grep -q "note: reading $nseg segments of b as one trace, in time order: t.000001.dat .. " b.err ||
+	{ cat b.err; fail "stats did not say which segments it read"; }
+for s in $(ls b | grep '^t\.[0-9]\{6\}\.dat$'); do
+	"$FTS" stats b/$s --format json --top 0 >b/$s.json 2>/dev/null || fail "stats of $s failed"
+done
+python3 - b.json b/t.*.dat.json <<'PY' || fail "the directory read differs from its segments"
+import json, sys
+whole = json.load(open(sys.argv[1]))
+parts = [json.load(open(p)) for p in sys.argv[2:]]
+sw = lambda j: sum(t["switches"] for t in j["tasks"])
+wk = lambda j: sum(t["wakeups"] for t in j["tasks"])
+assert sw(whole) == sum(map(sw, parts)) > 0, (sw(whole), [sw(p) for p in parts])
+assert wk(whole) >= sum(map(wk, parts)), (wk(whole), [wk(p) for p in parts])
+print("ok: the directory: %d switches = its %d segments'; %d wakeups (segments alone: %d)"
+      % (sw(whole), len(parts), wk(whole), sum(map(wk, parts))))
+PY
+"$FTS" convert -i b -o b.db -q 2>conv.err || { cat conv.err; fail "convert of the segment directory failed"; }
+"$FTS" preview --print 100x20 "$snap" >prev.out 2>&1 || { cat prev.out; fail "preview of a snapshot directory failed"; }
+grep -q "CPU 000" prev.out || { cat prev.out; fail "the snapshot's preview shows no CPU lane"; }
+"$FTS" stats . >/dev/null 2>nodir.err && fail "stats of a directory without segments succeeded"
+grep -q "without trace.dat segments" nodir.err || { cat nodir.err; fail "no reason for a directory without segments"; }
+
 # ---- C: the lost-events trigger ---------------------------------------------
 # A 16 KB buffer and slowed readers under hackbench lose events at once; the
 # trigger takes one snapshot 1 s after, then stays quiet for 10 s (the gap).

@@ -11,6 +11,7 @@
 
 #include "core/pipeline/pipeline_local.h"
 #include "core/util/file_util.h"
+#include "core/pipeline/segments.h"
 
 #define SQLITE_MAGIC "SQLite format 3"
 
@@ -23,6 +24,18 @@ int fts_pipe_detect(const char *path, enum fts_pipeline_input *kind, enum fts_in
 	int rc;
 
 	*fmt = FTS_FMT_UNKNOWN;
+	/* a directory of flight-recorder segments is one trace.dat input */
+	if (fts_segments_is_dir(path)) {
+		char **segs;
+		int nseg = fts_segments_list(path, &segs, err);
+
+		if (nseg < 0)
+			return nseg;
+		fts_segments_free(segs, nseg);
+		*kind = FTS_PIPE_TRACE;
+		*fmt = FTS_FMT_DAT;
+		return 0;
+	}
 	/* never a plain open: a FIFO or device given as input would hang it */
 	rc = fts_read_head(path, head, sizeof(head), &got, NULL, err);
 	if (rc)

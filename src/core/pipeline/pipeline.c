@@ -16,6 +16,7 @@
 
 #include "ftscope/pidmap.h"
 #include "core/pipeline/pipeline_local.h"
+#include "core/pipeline/segments.h"
 
 /* Stop the clock pre-scan after this many events: the anchor comes first. */
 #define CLOCK_SCAN_EVENTS 200000
@@ -133,7 +134,34 @@ static int none_finish(struct fts_sink *s, int ok, struct fts_err *err)
 static int read_trace(enum fts_input_format fmt, const char *path, const struct fts_read_opts *ro,
 		      struct fts_read_stats *st, struct fts_err *err)
 {
+	if (fts_segments_is_dir(path)) {
+		char **segs;
+		int n = fts_segments_list(path, &segs, err), rc;
+
+		if (n < 0)
+			return n;
+		rc = fts_read_dats((const char *const *)segs, n, path, ro, st, err);
+		fts_segments_free(segs, n);
+		return rc;
+	}
 	return fmt == FTS_FMT_DAT ? fts_read_dat(path, ro, st, err) : fts_read_text(path, ro, st, err);
+}
+
+/* The trace.dat probe of the input: of each segment for a directory of them. */
+static int probe_input(const char *path, const char *helper, struct fts_err *err)
+{
+	char **segs;
+	int n, rc = 0;
+
+	if (!fts_segments_is_dir(path))
+		return fts_read_dat_probe(path, helper, err);
+	n = fts_segments_list(path, &segs, err);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n && (!rc || rc == FTS_PROBE_UNISOLATED); i++)
+		rc = fts_read_dat_probe(segs[i], helper, err);
+	fts_segments_free(segs, n);
+	return rc;
 }
 
 struct scan_ctx {
@@ -276,7 +304,7 @@ static int run_trace(struct fts_pipe *p, struct fts_err *err)
 
 	/* the format comes from the run's detection: the head is not read again */
 	if (p->res->input_format == FTS_FMT_DAT && !o->probed)
-		rc = fts_read_dat_probe(o->input, o->probe_helper, err);
+		rc = probe_input(o->input, o->probe_helper, err);
 	if (rc == FTS_PROBE_UNISOLATED)
 		rc = 0;
 	if (!rc)

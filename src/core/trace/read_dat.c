@@ -19,6 +19,7 @@
  * Every event's time goes through timecheck.c (forward per CPU, in range).
  */
 #include "core/trace/read_dat_local.h"
+#include "core/trace/read_dats.h"
 #include "kit/kit.h"
 #include "core/util/file_util.h"
 
@@ -411,36 +412,38 @@ int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err
 	return ret ? ret : fts_dat_probe_open(path, helper, err);
 }
 
-int fts_read_dat(const char *path, const struct fts_read_opts *opts,
-		 struct fts_read_stats *st, struct fts_err *err)
+/*
+ * Open and validate one file into @c (the checks of fts_read_dat's top
+ * comment), up to the merge; fts_read_dat and fts_read_dats share it.
+ */
+static int prepare(struct dat_ctx *c, struct dat_v7 *v7, const char *path, const struct fts_read_opts *opts,
+		   struct fts_read_stats *st, struct fts_err *err)
 {
-	struct dat_ctx c;
-	struct dat_v7 v7;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	memset(&c, 0, sizeof(c));
-	c.fd = -1;
-	c.path = path;
-	c.err = err;
-	c.opts = opts;
-	c.st = st;
-	c.next_progress = DAT_PROGRESS_EVERY;
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	c->path = path;
+	c->err = err;
+	c->opts = opts;
+	c->st = st;
+	c->next_progress = DAT_PROGRESS_EVERY;
 	ret = check_file(path, st, err);
 	if (!ret)
-		ret = check_version(path, st->bytes_total, &c.version, &c.pfmt, err);
+		ret = check_version(path, st->bytes_total, &c->version, &c->pfmt, err);
 	if (ret)
 		return ret;
 	{
 		struct stat sb;
 
-		c.fd = fts_open_regular(path, 0, &sb, err);
-		if (c.fd < 0)
-			return c.fd;
+		c->fd = fts_open_regular(path, 0, &sb, err);
+		if (c->fd < 0)
+			return c->fd;
 	}
-	if (fts_dat_v7_load(c.fd, st->bytes_total, &v7) == 0)
-		c.v7 = &v7;
-	c.pre_commit_size = c.pfmt.commit_size;
+	if (fts_dat_v7_load(c->fd, st->bytes_total, v7) == 0)
+		c->v7 = v7;
+	c->pre_commit_size = c->pfmt.commit_size;
 	/*
 	 * The probe checks the pages tracecmd_open loads, then opens the file in
 	 * a helper. The check runs here again even after a probe by the caller:
@@ -450,11 +453,32 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 	if (ret == FTS_PROBE_UNISOLATED)
 		ret = 0;   /* the caller chose no helper: the page checks ran */
 	if (!ret && opts->probed)
-		ret = check_pages(&c, 1, err);
+		ret = check_pages(c, 1, err);
 	if (!ret)
-		ret = open_sources(&c, err);
-	if (!ret && c.check_pages)
-		ret = check_pages(&c, 0, err);
+		ret = open_sources(c, err);
+	if (!ret && c->check_pages)
+		ret = check_pages(c, 0, err);
+	return ret;
+}
+
+static void cleanup(struct dat_ctx *c, struct dat_v7 *v7)
+{
+	fts_dat_merge_free(c);
+	fts_timecheck_free(&c->tcheck);
+	if (c->v7)
+		fts_dat_v7_free(v7);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+int fts_read_dat(const char *path, const struct fts_read_opts *opts,
+		 struct fts_read_stats *st, struct fts_err *err)
+{
+	struct dat_ctx c;
+	struct dat_v7 v7;
+	int ret = prepare(&c, &v7, path, opts, st, err);
+
 	if (!ret) {
 		ret = fts_dat_fill_heap(&c);
 		if (ret)
@@ -469,12 +493,116 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 	}
 	if (!ret)
 		st->bytes_done = st->bytes_total;
-	fts_dat_merge_free(&c);
-	fts_timecheck_free(&c.tcheck);
-	if (c.v7)
-		fts_dat_v7_free(&v7);
-	if (c.fd >= 0)
-		close(c.fd);
+	cleanup(&c, &v7);
+	return ret;
+}
+
+/*
+ * The kernel's loss over files 2..n of consecutive segments: each file's
+ * CPUSTAT counts from the start of the recording, so the last less the first
+ * is what was lost while the later ones streamed (the first segment's own
+ * loss shows only where its pages mark it).
+ */
+static int emit_kernel_loss_span(struct dat_ctx *m, struct dat_ctx *first, struct dat_ctx *last)
+{
+	struct dat_cpustat *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	int ret = 0;
+
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return fts_err_set(m->err, -ENOMEM, "%s: out of memory reading the segments", m->path);
+	}
+	if (first != last && fts_dat_cpustats(first->fd, first->st->bytes_total, first->version, a) == 0 &&
+	    fts_dat_cpustats(last->fd, last->st->bytes_total, last->version, b) == 0) {
+		for (int i = 0; !ret && i < b->ncpu && i < a->ncpu; i++) {
+			struct fts_event ev;
+
+			if (!a->cpu[i].known || !b->cpu[i].known || b->cpu[i].lost < a->cpu[i].lost)
+				continue;
+			memset(&ev, 0, sizeof(ev));
+			ev.cpu = i;
+			ev.pid = -1;
+			ev.type = FTS_EV_LOST;
+			ev.u.lost.count = b->cpu[i].lost - a->cpu[i].lost;
+			ev.u.lost.kernel = 1;
+			ret = m->opts->emit ? m->opts->emit(m->opts->emit_ctx, &ev) : 0;
+		}
+	}
+	free(a);
+	free(b);
+	return ret;
+}
+
+int fts_read_dats(const char *const *paths, int n, const char *name, const struct fts_read_opts *opts,
+		  struct fts_read_stats *st, struct fts_err *err)
+{
+	struct dat_ctx *c = calloc((size_t)(n > 0 ? n : 1), sizeof(*c));
+	struct dat_v7 *v7 = calloc((size_t)(n > 0 ? n : 1), sizeof(*v7));
+	struct fts_read_stats *fst = calloc((size_t)(n > 0 ? n : 1), sizeof(*fst));
+	struct dat_ctx m;
+	int ret = 0, opened = 0;
+
+	memset(st, 0, sizeof(*st));
+	memset(&m, 0, sizeof(m));
+	m.fd = -1;
+	if (!c || !v7 || !fst) {
+		ret = fts_err_set(err, -ENOMEM, "%s: out of memory", name);
+		goto out;
+	}
+	if (n < 1) {
+		ret = fts_err_set(err, -EINVAL, "%s: no trace.dat segments to read", name);
+		goto out;
+	}
+	for (; opened < n && !ret; opened++) {
+		ret = prepare(&c[opened], &v7[opened], paths[opened], opts, &fst[opened], err);
+		/* Every source is read through libtracecmd here: one merge, many files. */
+		if (!ret && c[opened].version != '6')
+			ret = fts_err_set(err, -EINVAL,
+					  "%s: a segment of several is trace.dat version %c; only version 6 (ftscope's) "
+					  "segments are read together", paths[opened], c[opened].version);
+		st->bytes_total += fst[opened].bytes_total;
+	}
+	if (ret)
+		goto out;
+	/* One merge over the sources of every file: exact time order across the boundaries. */
+	m.path = name;
+	m.err = err;
+	m.opts = opts;
+	m.st = st;
+	m.next_progress = DAT_PROGRESS_EVERY;
+	for (int i = 0; i < n; i++)
+		m.nr_srcs += c[i].nr_srcs;
+	m.srcs = calloc((size_t)m.nr_srcs, sizeof(*m.srcs));
+	if (!m.srcs) {
+		ret = fts_err_set(err, -ENOMEM, "%s: out of memory", name);
+		goto out;
+	}
+	m.nr_srcs = 0;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < c[i].nr_srcs; k++)
+			m.srcs[m.nr_srcs++] = c[i].srcs[k];   /* borrowed: each file's cleanup closes them */
+	ret = fts_dat_fill_heap(&m);
+	if (ret)
+		fts_err_set(err, ret, "%s: out of memory reading the segments", name);
+	if (!ret)
+		ret = emit_kernel_loss_span(&m, &c[0], &c[n - 1]);
+	if (!ret)
+		ret = fts_dat_merge_run(&m, on_record);
+	if (!ret)
+		st->bytes_done = st->bytes_total;
+out:
+	/* the merge's records before the handles that own them */
+	for (int i = 0; i < m.heap_len; i++)
+		tracecmd_free_record(m.heap[i].rec);
+	free(m.heap);
+	free(m.srcs);
+	fts_timecheck_free(&m.tcheck);
+	for (int i = 0; c && i < opened; i++)
+		cleanup(&c[i], &v7[i]);
+	free(fst);
+	free(v7);
+	free(c);
 	return ret;
 }
 
