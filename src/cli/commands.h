@@ -7,6 +7,7 @@ int fts_cmd_convert(int argc, char **argv);
 int fts_cmd_record(int argc, char **argv);
 int fts_cmd_pidmap(int argc, char **argv);
 int fts_cmd_stats(int argc, char **argv);
+int fts_cmd_hostbound(int argc, char **argv);
 #ifdef FTS_HAVE_TUI
 int fts_cmd_preview(int argc, char **argv);
 int fts_cmd_tui(int argc, char **argv);
