@@ -9,8 +9,10 @@ to a simulated device that runs each for KERNEL_US after its launch (or after
 the one before it ends). Now and then, at times it records, the model makes
 the device wait on purpose:
   - sleep:   the dispatch thread sleeps SLEEP_MS (time.sleep: state S);
-  - preempt: a busy loop (comm "hb_busy", SCHED_FIFO, pinned to the same CPU)
-             spins BUSY_MS while the dispatch thread wants to run.
+  - preempt: a busy loop (comm "hb_busy", SCHED_FIFO 10, pinned to the same
+             CPU) spins BUSY_MS while the dispatch thread wants to run.
+The dispatch and main threads run SCHED_FIFO 5, so the rest of a loaded
+machine does not make gaps of its own in the stretches checked.
 It writes OUT_DIR/prof/host_<pid>_0_ascend_pt/ in the profiler's shape
 (shared/docs/ascend-profiling.md): ASCEND_PROFILER_OUTPUT/trace_view.json
 (streams, HostToDevice flows, Free intervals, the Python threads),
@@ -20,6 +22,7 @@ OUT_DIR/truth.json: the stretches it caused, in epoch ns.
 """
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -52,8 +55,9 @@ def set_comm(name):
 def busy_child(cpu, wfd):
     """The competing busy loop: FIFO on the dispatch CPU for BUSY_MS; reports its stretch."""
     set_comm("hb_busy")
-    os.sched_setaffinity(0, {cpu})
+    # above the dispatcher first: at its priority it would wait behind it forever
     os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
+    os.sched_setaffinity(0, {cpu})
     t0 = raw_ns()
     spin_us(BUSY_MS * 1000)
     t1 = raw_ns()
@@ -81,6 +85,10 @@ class Dispatch:
         self.tid = threading.get_native_id()
         set_comm("npu_dispatch")
         os.sched_setaffinity(0, {self.cpu})
+        # FIFO below the busy loop's: on a loaded machine (the tests of others)
+        # nothing but the busy loop, irqs and kernel RT threads may take its CPU,
+        # so the gaps the test checks are the ones the model made
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(5))
         self.launch_for(NORMAL_MS)
         for kind in PLAN:
             if kind == "sleep":
@@ -114,10 +122,14 @@ def us(ns):
 
 def main():
     out, cpu = sys.argv[1], int(sys.argv[2])
+    # it spins at a real-time priority: never for long, whatever goes wrong
+    signal.alarm(20)
     other = [c for c in os.sched_getaffinity(0) if c != cpu]
     if not other:
         sys.exit("sim.py: needs a second CPU for the main thread")
     os.sched_setaffinity(0, {other[0]})
+    # the main thread answers at once too: it takes the GIL the dispatcher needs
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(5))
     pid = os.getpid()
     # the profiler's start: realtime and mono_raw read back to back
     begin_real, begin_raw = time.time_ns(), raw_ns()
