@@ -360,6 +360,16 @@ static int run(const struct hb_args *a)
 		fts_npu_trace_free(npu);
 		return fail(NULL, &err);
 	}
+	{
+		double tot[FTS_HB__COUNT];
+		uint64_t idle = fts_hostbound_totals(hb, tot);
+
+		/* the usual cause: container tids matched against host pids */
+		if (idle && tot[FTS_HB_UNKNOWN] >= 0.99 * (double)idle)
+			fts_msg_warn("hostbound", "the capture says nothing of the dispatch threads during the gaps (all unknown): %s",
+				     a->pidmap ? "is it from this host, over the profiled time?"
+					       : "if the job ran in a container, give its --pid_mapping (the profiler records container tids)");
+	}
 	f = open_memstream(&buf, &len);
 	if (!f) {
 		rc = fail("out of memory", NULL);

@@ -56,6 +56,9 @@ grep -q '^of 1.592 s NPU idle over 199 gaps >= 50 us' hb.txt || { cat hb.txt; fa
 "$FTS" hostbound "$S/sample.dat" -p prof -m "$S/pid_mapping.json" -f csv > hb.csv || fail "csv"
 [ "$(wc -l < hb.csv)" = 200 ] || fail "CSV: a header and 199 rows expected"
 head -1 hb.csv | grep -q '^start_ns,dur_ns,dispatch_tid,dispatch_thread,verdict,running_ns' || fail "CSV header"
+# without the pid mapping the container tid 3 is no thread of the capture: said
+"$FTS" hostbound "$S/sample.dat" -p prof -f csv > nomap.csv 2>err || { cat err; fail "without -m"; }
+grep -q "give its --pid_mapping" err || { cat err; fail "no hint about the pid mapping"; }
 echo "ok: formats"
 
 # refusals: one line, exit status, nothing written
