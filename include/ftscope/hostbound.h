@@ -169,15 +169,19 @@ FTS_API int fts_hostbound_gaps_from_free(const struct fts_hostbound *hb);
  * fts_hostbound_write - the totals, the blame list and the gaps as CSV or JSON
  * @hb: the analysis, finished
  * @f: where to write
- * @json: 1 for JSON (one object), 0 for CSV (one row per gap, worst first)
+ * @json: 1 for JSON (one object: the card, its totals, preempters and gaps),
+ *        0 for CSV (one row per gap, worst first, the card in the first column)
  * @top: gaps to write, worst first; 0: all
+ * @card: the card's name for the output (its rank directory's name)
+ * @header: CSV: 1 to write the header line first (the first card of several)
  *
- * Names are written as they are, quoted and escaped for the format (never
- * for a terminal).
+ * Names are quoted and escaped for the format, and so that printing the
+ * output on a terminal is safe.
  *
  * Returns 0, or -EIO when writing failed.
  */
-FTS_API int fts_hostbound_write(const struct fts_hostbound *hb, FILE *f, int json, size_t top);
+FTS_API int fts_hostbound_write(const struct fts_hostbound *hb, FILE *f, int json, size_t top,
+				const char *card, int header);
 
 /**
  * fts_hostbound_free - release an analysis

@@ -10,6 +10,8 @@
  * thread and time -> device task start) and the threads of the "Python"
  * process. Times are the file's: Unix-epoch ns (its microsecond strings,
  * exactly). Pids and tids are as the profiler saw them: container ids.
+ * One file is one card; a profiling directory may hold several (one rank
+ * directory each), found with fts_npu_trace_list.
  * Format facts: shared/docs/ascend-profiling.md.
  */
 #ifndef FTS_NPU_H
@@ -89,16 +91,27 @@ FTS_API int fts_npu_trace_read(const char *path, struct fts_npu_trace **out, str
  */
 FTS_API const char *fts_npu_name(const struct fts_npu_trace *t, uint32_t id);
 
+#define FTS_NPU_MAX_CARDS 64
+
 /**
- * fts_npu_trace_find - the trace_view.json of the one card below @dir
- * @dir: a profiling directory (the rank's *_ascend_pt directory or its parent)
- * @path: filled with the file's path
- * @len: size of @path
- * @err: filled when there is none, or more than one card (not supported yet)
+ * fts_npu_trace_list - the trace_view.json of every card below @dir
+ * @dir: a profiling directory: a rank's *_ascend_pt directory, or the
+ *       directory holding the ranks side by side (one level down)
+ * @paths: set to @n paths, sorted; free with fts_npu_list_free
+ * @n: set to their number, 1 to FTS_NPU_MAX_CARDS
+ * @err: filled when there is none, @dir cannot be read, or there are more
+ *       than FTS_NPU_MAX_CARDS
  *
  * Returns 0 or a negative errno.
  */
-FTS_API int fts_npu_trace_find(const char *dir, char *path, size_t len, struct fts_err *err);
+FTS_API int fts_npu_trace_list(const char *dir, char ***paths, size_t *n, struct fts_err *err);
+
+/**
+ * fts_npu_list_free - release what fts_npu_trace_list gave
+ * @paths: the paths; NULL is fine
+ * @n: their number
+ */
+FTS_API void fts_npu_list_free(char **paths, size_t n);
 
 /**
  * fts_npu_trace_free - release a card

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd_hostbound.c - `ftscope hostbound CAPTURE -p PROFILING_DIR`: why was the
- * NPU idle. Reads the card's trace_view.json (npu.h), runs the capture
- * through the pipeline into the Host Bound sink (hostbound.h), and prints
- * the totals, who preempted the dispatch threads, and the worst gaps.
+ * NPU idle. Reads every card's trace_view.json (npu.h), runs the capture
+ * once through the pipeline into one Host Bound sink per card (hostbound.h),
+ * and prints per card the totals, who preempted the dispatch threads, and
+ * the worst gaps.
  * The whole report is made in memory first, so a failure leaves no partial
  * output (on stdout or in --output).
  */
@@ -52,17 +53,17 @@ static void usage(FILE *f)
 "usage: ftscope hostbound CAPTURE -p PROFILING_DIR [-m PID_MAPPING] [-t US]\n"
 "                         [-f text|csv|json] [-o FILE] [-n N]\n"
 "\n"
-"Why was the NPU idle: every device idle interval of one card (the Ascend\n"
+"Why was the NPU idle: every device idle interval of each card (the Ascend\n"
 "profiler's \"Free\" intervals, or where no stream is busy) blamed on what the\n"
 "host threads that launch its work did meanwhile, from the capture's\n"
 "scheduler events: running, preempted (by whom, on which CPU), waiting for a\n"
 "CPU after a wakeup, sleeping, blocked (D), hit by irq/softirq, or unknown\n"
 "(no trace coverage).\n"
 "\n"
-"  -p, --profiling_data DIR   the card's profiling directory (*_ascend_pt, or its\n"
-"                             parent when it holds one card): its\n"
-"                             ASCEND_PROFILER_OUTPUT/trace_view.json, and its\n"
-"                             start_info/end_info to align the clocks\n"
+"  -p, --profiling_data DIR   the profiling directory: a rank's *_ascend_pt, or\n"
+"                             the directory holding the ranks (one report per\n"
+"                             card); its ASCEND_PROFILER_OUTPUT/trace_view.json\n"
+"                             and start_info/end_info (to align the clocks)\n"
 "  -m, --pid_mapping FILE     pid_mapping.json (the profiler sees container pids)\n"
 "  -t, --threshold US         gaps shorter than US microseconds are left out\n"
 "                             (default 50)\n"
@@ -317,24 +318,104 @@ static int write_file(const char *path, const char *data, size_t len)
 	return rc ? 1 : 0;
 }
 
+struct card {
+	const char *path;             /* its trace_view.json */
+	char name[256];               /* its rank directory's name */
+	struct fts_npu_trace *npu;
+	struct fts_hostbound *hb;
+};
+
+/* X/<rank>/ASCEND_PROFILER_OUTPUT/trace_view.json -> <rank> */
+static void card_name(const char *path, char *name, size_t len)
+{
+	char *copy = strdup(path), *d;
+
+	if (!copy) {
+		snprintf(name, len, "?");
+		return;
+	}
+	d = dirname(dirname(copy));
+	snprintf(name, len, "%s", basename(d));
+	free(copy);
+}
+
+/* Each card's trace_view.json read and its analysis made. Returns 0 or 1 (reported). */
+static int load_cards(struct card *c, size_t n, char **paths, uint64_t threshold_ns)
+{
+	struct fts_hb_opts ho = { .threshold_ns = threshold_ns };
+	struct fts_err err = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		c[i].path = paths[i];
+		card_name(paths[i], c[i].name, sizeof(c[i].name));
+		if (fts_npu_trace_read(paths[i], &c[i].npu, &err) ||
+		    fts_hostbound_create(c[i].npu, &ho, &c[i].hb, &err))
+			return fail(NULL, &err);
+	}
+	return 0;
+}
+
+/* The usual cause of a card with nothing known: container tids matched against host pids. */
+static void warn_unknown(const struct card *c, size_t n, const struct hb_args *a)
+{
+	for (size_t i = 0; i < n; i++) {
+		double tot[FTS_HB__COUNT];
+		uint64_t idle = fts_hostbound_totals(c[i].hb, tot);
+
+		if (idle && tot[FTS_HB_UNKNOWN] >= 0.99 * (double)idle)
+			fts_msg_warn("hostbound", "%s: the capture says nothing of the dispatch threads during the gaps (all unknown): %s",
+				     c[i].name, a->pidmap ? "is it from this host, over the profiled time?"
+				     : "if the job ran in a container, give its --pid_mapping (the profiler records container tids)");
+	}
+}
+
+static void render(FILE *f, const struct card *c, size_t n, const struct hb_args *a,
+		   const struct fts_pipeline_result *res)
+{
+	int json = !strcmp(a->format, "json");
+
+	if (!strcmp(a->format, "text")) {
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				fputc('\n', f);
+			text_report(f, c[i].hb, c[i].npu, c[i].path, a, res);
+		}
+		return;
+	}
+	if (json)
+		fputs("{\"cards\": [\n", f);
+	for (size_t i = 0; i < n; i++) {
+		if (json && i)
+			fputs(",\n", f);
+		fts_hostbound_write(c[i].hb, f, json, (size_t)a->top, c[i].name, i == 0);
+	}
+	if (json)
+		fputs("\n]}\n", f);
+}
+
 static int run(const struct hb_args *a)
 {
 	struct fts_pipeline_opts po = { 0 };
 	struct fts_pipeline_result res;
-	struct fts_hb_opts ho = { 0 };
 	struct fts_err err = { 0 };
-	struct fts_npu_trace *npu = NULL;
-	struct fts_hostbound *hb = NULL;
 	struct fts_timemap tm;
-	struct fts_sink *sinks[1];
-	char tv[4096], *buf = NULL;
-	size_t len = 0;
+	struct fts_sink **sinks = NULL;
+	struct card *c = NULL;
+	char **paths = NULL, *buf = NULL;
+	size_t n = 0, len = 0;
 	FILE *f;
 	int rc;
 
-	if (fts_npu_trace_find(a->profiling, tv, sizeof(tv), &err) ||
-	    fts_npu_trace_read(tv, &npu, &err))
+	if (fts_npu_trace_list(a->profiling, &paths, &n, &err))
 		return fail(NULL, &err);
+	c = calloc(n, sizeof(*c));
+	sinks = calloc(n, sizeof(*sinks));
+	rc = !c || !sinks ? fail("out of memory", NULL)
+			  : load_cards(c, n, paths, (uint64_t)a->threshold_us * 1000);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		sinks[i] = fts_hostbound_sink(c[i].hb);
 	po.input = a->input;
 	po.pid_mapping = a->pidmap;
 	po.probe_helper = fts_front_probe_helper();
@@ -344,50 +425,39 @@ static int run(const struct hb_args *a)
 	else
 		fts_msg_warn("hostbound", "no usable start_info/end_info (%s): aligning by the capture's clock pair",
 			     err.msg);
-	ho.threshold_ns = (uint64_t)a->threshold_us * 1000;
-	if (fts_hostbound_create(npu, &ho, &hb, &err)) {
-		fts_npu_trace_free(npu);
-		return fail(NULL, &err);
-	}
-	sinks[0] = fts_hostbound_sink(hb);
-	rc = fts_pipeline_run(&po, sinks, 1, &res, &err);
+	rc = fts_pipeline_run(&po, sinks, (int)n, &res, &err);
 	if (!rc && res.time.base == FTS_TIME_RAW)
 		rc = fts_err_set(&err, -EINVAL,
 				 "%s: no clock pair in the capture and no start_info/end_info in the profiling: its times cannot be put next to the profiler's",
 				 a->input);
 	if (rc) {
-		fts_hostbound_free(hb);
-		fts_npu_trace_free(npu);
-		return fail(NULL, &err);
+		rc = fail(NULL, &err);
+		goto out;
 	}
-	{
-		double tot[FTS_HB__COUNT];
-		uint64_t idle = fts_hostbound_totals(hb, tot);
-
-		/* the usual cause: container tids matched against host pids */
-		if (idle && tot[FTS_HB_UNKNOWN] >= 0.99 * (double)idle)
-			fts_msg_warn("hostbound", "the capture says nothing of the dispatch threads during the gaps (all unknown): %s",
-				     a->pidmap ? "is it from this host, over the profiled time?"
-					       : "if the job ran in a container, give its --pid_mapping (the profiler records container tids)");
-	}
+	warn_unknown(c, n, a);
 	f = open_memstream(&buf, &len);
 	if (!f) {
 		rc = fail("out of memory", NULL);
-	} else {
-		if (!strcmp(a->format, "text"))
-			text_report(f, hb, npu, tv, a, &res);
-		else
-			fts_hostbound_write(hb, f, !strcmp(a->format, "json"), (size_t)a->top);
-		if (fclose(f))
-			rc = fail("out of memory", NULL);
+		goto out;
 	}
-	fts_hostbound_free(hb);
-	fts_npu_trace_free(npu);
-	if (!rc && a->output)
+	render(f, c, n, a, &res);
+	if (fclose(f) || !buf) {
+		rc = fail("out of memory", NULL);
+		goto out;
+	}
+	if (a->output)
 		rc = write_file(a->output, buf, len);
-	else if (!rc && (fwrite(buf, 1, len, stdout) != len || fflush(stdout)))
+	else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
 		rc = fail("writing the report failed", NULL);
+out:
+	for (size_t i = 0; c && i < n; i++) {
+		fts_hostbound_free(c[i].hb);
+		fts_npu_trace_free(c[i].npu);
+	}
+	free(c);
+	free(sinks);
 	free(buf);
+	fts_npu_list_free(paths, n);
 	return rc;
 }
 

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `ftscope hostbound` on the bundled sample capture with a generated card in
 # the profiler's shape (its clock files are the sample's): the formats, the
-# pid mapping, -o; and the refusals: profiling files that are not the
-# profiler's, several cards, streams without metadata, bad flags. Each
+# pid mapping, -o, two cards; and the refusals: profiling files that are not
+# the profiler's, streams without metadata, bad flags. Each
 # failure is one line on stderr, exit 1 (2 for usage), and no output.
 FTS=$1
 SRC=$2
@@ -37,6 +37,9 @@ PY
 python3 - hb.json <<'PY' || fail "JSON report wrong"
 import json, sys
 r = json.load(open(sys.argv[1]))
+assert len(r["cards"]) == 1
+r = r["cards"][0]
+assert r["card"] == "host01_1234_20261129000000000_ascend_pt", r["card"]
 g = r["worst_gaps"]
 assert r["gaps"] == 199 and len(g) == 199, (r["gaps"], len(g))
 assert r["gap_source"] == "streams"
@@ -55,7 +58,7 @@ grep -q '^of 1.592 s NPU idle over 199 gaps >= 50 us' hb.txt || { cat hb.txt; fa
 [ "$(grep -c '^  +' hb.txt)" = 3 ] || { cat hb.txt; fail "-n 3 did not give 3 gaps"; }
 "$FTS" hostbound "$S/sample.dat" -p prof -m "$S/pid_mapping.json" -f csv > hb.csv || fail "csv"
 [ "$(wc -l < hb.csv)" = 200 ] || fail "CSV: a header and 199 rows expected"
-head -1 hb.csv | grep -q '^start_ns,dur_ns,dispatch_tid,dispatch_thread,verdict,running_ns' || fail "CSV header"
+head -1 hb.csv | grep -q '^card,start_ns,dur_ns,dispatch_tid,dispatch_thread,verdict,running_ns' || fail "CSV header"
 # without the pid mapping the container tid 3 is no thread of the capture: said
 "$FTS" hostbound "$S/sample.dat" -p prof -f csv > nomap.csv 2>err || { cat err; fail "without -m"; }
 grep -q "give its --pid_mapping" err || { cat err; fail "no hint about the pid mapping"; }
@@ -87,9 +90,21 @@ refuse 1 "ends inside an event" "$S/sample.dat" -p prof
 python3 -c 'import json; print(json.dumps([{"ph":"X","name":"k","pid":77,"tid":5,"ts":"1.000","dur":1}]))' > "$tv"
 refuse 1 'no "Ascend Hardware"' "$S/sample.dat" -p prof
 cp good.json "$tv"
+# several cards: one report each, from one pass over the capture
 cp -r "$rank" "${rank%_ascend_pt}9_ascend_pt"
-refuse 1 "2 cards" "$S/sample.dat" -p prof
+"$FTS" hostbound "$S/sample.dat" -p prof -m "$S/pid_mapping.json" -f json -n 1 > two.json 2>err ||
+	{ cat err; fail "two cards"; }
+python3 -c 'import json,sys; c=json.load(open("two.json"))["cards"]; assert len(c)==2 and c[0]["idle_ns"]==c[1]["idle_ns"]==199*8000000 and sum(x["card"].endswith("9_ascend_pt") for x in c) == 1, c' ||
+	fail "two cards: two reports expected"
+"$FTS" hostbound "$S/sample.dat" -p prof -m "$S/pid_mapping.json" -f csv > two.csv || fail "two cards csv"
+[ "$(wc -l < two.csv)" = 399 ] && [ "$(grep -c '^card,' two.csv)" = 1 ] || fail "two cards: one CSV header and 2 x 199 rows"
+"$FTS" hostbound "$S/sample.dat" -p prof -m "$S/pid_mapping.json" -n 1 > two.txt || fail "two cards text"
+[ "$(grep -c '^card: ' two.txt)" = 2 ] || fail "two cards: two text reports"
+# one card's file bad: the whole run refused
+printf '[{"ph":"M"' > "${rank%_ascend_pt}9_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"
+refuse 1 "9_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json: not an event array" "$S/sample.dat" -p prof
 rm -rf "${rank%_ascend_pt}9_ascend_pt"
+echo "ok: two cards"
 ln -s /etc/passwd link.txt
 "$FTS" hostbound "$S/sample.dat" -p prof -m "$S/pid_mapping.json" -o link.txt 2>err && fail "wrote through a symlink"
 grep -q "not a regular file" err || { cat err; fail "unclear symlink refusal"; }

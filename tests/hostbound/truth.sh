@@ -41,7 +41,7 @@ grep -q 'hb_busy' hb.txt || fail "the text report does not name the busy loop"
 python3 - truth.json hb.json <<'PY' || fail "attribution off (above)"
 import json, sys
 truth = json.load(open(sys.argv[1]))
-hb = json.load(open(sys.argv[2]))
+hb = json.load(open(sys.argv[2]))["cards"][0]
 gaps = hb["worst_gaps"]
 assert hb["gap_source"] == "free", hb["gap_source"]
 ok = True

@@ -213,18 +213,28 @@ static void test_write(void **state)
 	FILE *f = open_memstream(&buf, &len);
 
 	(void)state;
-	assert_int_equal(fts_hostbound_write(hb, f, 0, 0), 0);
+	assert_int_equal(fts_hostbound_write(hb, f, 0, 0, "rank0", 1), 0);
 	fclose(f);
 	for (size_t i = 0; i < len; i++)
 		lines += buf[i] == '\n';
 	assert_int_equal(lines, 6);
 	assert_non_null(strstr(buf, ",preempted,"));
 	assert_non_null(strstr(buf, "memfd:sealed-91:3591,1,574000"));
+	assert_int_equal(strncmp(buf, "card,start_ns,", 14), 0);
+	assert_non_null(strstr(buf, "\nrank0,597121044000,574000,14349,bash:14349,preempted,"));
+	free(buf);
+	/* a later card: no header; a name a spreadsheet or a terminal would act on, defused */
+	f = open_memstream(&buf, &len);
+	assert_int_equal(fts_hostbound_write(hb, f, 0, 1, "=x\x1b[31m", 0), 0);
+	fclose(f);
+	assert_string_equal(buf, "\"'=x\\x1b[31m\",597121044000,574000,14349,bash:14349,preempted,"
+			    "0,574000,0,0,0,0,0,memfd:sealed-91:3591,1,574000\n");
 	free(buf);
 	f = open_memstream(&buf, &len);
-	assert_int_equal(fts_hostbound_write(hb, f, 1, 2), 0);
+	assert_int_equal(fts_hostbound_write(hb, f, 1, 2, "=rank\x1b" "0", 0), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "\"idle_ns\": 779000"));
+	assert_non_null(strstr(buf, "{\"card\": \"=rank\\u001b0\", "));
 	assert_non_null(strstr(buf, "\"gap_source\": \"free\""));
 	assert_non_null(strstr(buf, "\"top_preempter\": \"memfd:sealed-91:3591\""));
 	free(buf);

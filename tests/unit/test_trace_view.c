@@ -4,8 +4,8 @@
  * profiler's shape (ascend-profiling.md): string ts in epoch us, numeric
  * dur, metadata before or after the slices, flows paired by string or
  * number ids in either order, counters and cpu_ops that must be dropped,
- * and the refusals (not JSON, two cards, no device, a bad ts), plus the
- * search for the one card's file below a profiling directory.
+ * and the refusals (not JSON, two cards in one file, no device, a bad ts),
+ * plus the search for every card's file below a profiling directory.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -187,31 +187,56 @@ static void mkdirs(const char *rel)
 	assert_int_equal(system(cmd), 0);
 }
 
-static void test_find(void **state)
+static void test_list(void **state)
 {
 	struct fts_err err = { 0 };
-	char path[1024], want[1024], sub[512];
+	char want[1024], sub[512];
+	char **paths;
+	size_t n;
 
 	(void)state;
 	snprintf(sub, sizeof(sub), "%s/prof", dir);
 	mkdirs("prof");
-	assert_int_equal(fts_npu_trace_find(sub, path, sizeof(path), &err), -ENOENT);
+	assert_int_equal(fts_npu_trace_list(sub, &paths, &n, &err), -ENOENT);
+	assert_null(paths);
+	assert_non_null(strstr(err.msg, "no ASCEND_PROFILER_OUTPUT/trace_view.json"));
 	/* one rank directory below the one given */
-	mkdirs("prof/h_1_1_ascend_pt/ASCEND_PROFILER_OUTPUT");
-	write_file("prof/h_1_1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", "[]");
-	assert_int_equal(fts_npu_trace_find(sub, path, sizeof(path), &err), 0);
-	snprintf(want, sizeof(want), "%s/h_1_1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", sub);
-	assert_string_equal(path, want);
-	/* the rank directory itself */
-	snprintf(sub, sizeof(sub), "%s/prof/h_1_1_ascend_pt", dir);
-	assert_int_equal(fts_npu_trace_find(sub, path, sizeof(path), &err), 0);
-	assert_string_equal(path, want);
-	/* two cards: refused, for now */
 	mkdirs("prof/h_2_1_ascend_pt/ASCEND_PROFILER_OUTPUT");
 	write_file("prof/h_2_1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", "[]");
+	assert_int_equal(fts_npu_trace_list(sub, &paths, &n, &err), 0);
+	assert_int_equal(n, 1);
+	snprintf(want, sizeof(want), "%s/h_2_1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", sub);
+	assert_string_equal(paths[0], want);
+	fts_npu_list_free(paths, n);
+	/* the rank directory itself */
+	snprintf(sub, sizeof(sub), "%s/prof/h_2_1_ascend_pt", dir);
+	assert_int_equal(fts_npu_trace_list(sub, &paths, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(paths[0], want);
+	fts_npu_list_free(paths, n);
+	/* eight cards, in name order; a directory without the file is no card */
+	for (int i = 0; i < 8; i++) {
+		char rel[128];
+
+		if (i == 2)
+			continue;
+		snprintf(rel, sizeof(rel), "prof/h_%d_1_ascend_pt/ASCEND_PROFILER_OUTPUT", i);
+		mkdirs(rel);
+		snprintf(rel, sizeof(rel), "prof/h_%d_1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", i);
+		write_file(rel, "[]");
+	}
+	mkdirs("prof/h_8_1_ascend_pt/FRAMEWORK");
 	snprintf(sub, sizeof(sub), "%s/prof", dir);
-	assert_int_equal(fts_npu_trace_find(sub, path, sizeof(path), &err), -ENOTSUP);
-	assert_non_null(strstr(err.msg, "2 cards"));
+	assert_int_equal(fts_npu_trace_list(sub, &paths, &n, &err), 0);
+	assert_int_equal(n, 8);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), "%s/h_%zu_1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", sub, i);
+		assert_string_equal(paths[i], want);
+	}
+	fts_npu_list_free(paths, n);
+	snprintf(sub, sizeof(sub), "%s/nothere", dir);
+	assert_int_equal(fts_npu_trace_list(sub, &paths, &n, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "cannot open the profiling directory"));
 }
 
 int main(void)
@@ -220,7 +245,7 @@ int main(void)
 		cmocka_unit_test(test_read_meta_first),
 		cmocka_unit_test(test_read_meta_last_one_line),
 		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_list),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -34,17 +34,21 @@ static void csv_field(FILE *f, const char *s)
 		fputc('"', f);
 }
 
-static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top)
+static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top, const char *card,
+		      int header)
 {
 	size_t n;
 	const struct fts_hb_gap *g = fts_hostbound_gaps(hb, &n);
 
-	fputs("start_ns,dur_ns,dispatch_tid,dispatch_thread,verdict", f);
-	for (int c = 0; c < FTS_HB__COUNT; c++)
-		fprintf(f, ",%s_ns", fts_hostbound_cat_name((enum fts_hb_cat)c));
-	fputs(",top_preempter,top_preempter_cpu,top_preempter_ns\n", f);
+	if (header) {
+		fputs("card,start_ns,dur_ns,dispatch_tid,dispatch_thread,verdict", f);
+		for (int c = 0; c < FTS_HB__COUNT; c++)
+			fprintf(f, ",%s_ns", fts_hostbound_cat_name((enum fts_hb_cat)c));
+		fputs(",top_preempter,top_preempter_cpu,top_preempter_ns\n", f);
+	}
 	for (size_t i = 0; i < n && (!top || i < top); i++) {
-		fprintf(f, "%llu,%llu,%d,", (unsigned long long)g[i].ts, (unsigned long long)g[i].dur,
+		csv_field(f, card);
+		fprintf(f, ",%llu,%llu,%d,", (unsigned long long)g[i].ts, (unsigned long long)g[i].dur,
 			g[i].tid);
 		csv_field(f, g[i].tid >= 0 ? fts_hostbound_str(hb, g[i].thread) : "(Python threads)");
 		fprintf(f, ",%s", fts_hostbound_cat_name(g[i].verdict));
@@ -64,7 +68,7 @@ static void json_cats(FILE *f, const double *ns)
 	fputc('}', f);
 }
 
-static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top)
+static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top, const char *card)
 {
 	double tot[FTS_HB__COUNT];
 	uint64_t idle = fts_hostbound_totals(hb, tot);
@@ -72,7 +76,9 @@ static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top)
 	const struct fts_hb_gap *g = fts_hostbound_gaps(hb, &n);
 	const struct fts_hb_blame *b = fts_hostbound_blame(hb, &nb);
 
-	fprintf(f, "{\"idle_ns\": %llu, \"gaps\": %zu, \"gap_source\": \"%s\",\n \"totals_ns\": ",
+	fputs("{\"card\": ", f);
+	fts__json_fputs(f, card, FTS__JSON_TERM);
+	fprintf(f, ", \"idle_ns\": %llu, \"gaps\": %zu, \"gap_source\": \"%s\",\n \"totals_ns\": ",
 		(unsigned long long)idle, n, fts_hostbound_gaps_from_free(hb) ? "free" : "streams");
 	json_cats(f, tot);
 	fputs(",\n \"preempters\": [", f);
@@ -99,14 +105,15 @@ static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top)
 		fprintf(f, ", \"top_preempter_cpu\": %d, \"top_preempter_ns\": %.0f}", g[i].preempter_cpu,
 			g[i].preempter_ns);
 	}
-	fputs("]}\n", f);
+	fputs("]}", f);
 }
 
-int fts_hostbound_write(const struct fts_hostbound *hb, FILE *f, int json, size_t top)
+int fts_hostbound_write(const struct fts_hostbound *hb, FILE *f, int json, size_t top,
+			const char *card, int header)
 {
 	if (json)
-		write_json(hb, f, top);
+		write_json(hb, f, top, card ? card : "");
 	else
-		write_csv(hb, f, top);
+		write_csv(hb, f, top, card ? card : "", header);
 	return ferror(f) ? -EIO : 0;
 }

@@ -462,41 +462,77 @@ static int has_tv(const char *dir, char *path, size_t len)
 	return n > 0 && (size_t)n < len && !lstat(path, &sb) && S_ISREG(sb.st_mode);
 }
 
-int fts_npu_trace_find(const char *dir, char *path, size_t len, struct fts_err *err)
+static int cmp_str(const void *a, const void *b)
 {
-	char sub[4096], found[4096] = "";
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void fts_npu_list_free(char **paths, size_t n)
+{
+	for (size_t i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+int fts_npu_trace_list(const char *dir, char ***paths, size_t *n, struct fts_err *err)
+{
+	char sub[4096], path[4096];
+	char **out = NULL;
 	struct dirent *de;
-	int cards = 0;
+	size_t k = 0;
+	int rc = 0;
 	DIR *d;
 
-	if (has_tv(dir, path, len))
+	*paths = NULL;
+	*n = 0;
+	if (has_tv(dir, path, sizeof(path))) {
+		out = calloc(1, sizeof(*out));
+		if (!out || !(out[0] = strdup(path))) {
+			free(out);
+			return nomem(err);
+		}
+		*paths = out;
+		*n = 1;
 		return 0;
+	}
 	d = opendir(dir);
 	if (!d)
 		return fts_err_set(err, -errno, "%s: cannot open the profiling directory: %s", dir,
 				   strerror(errno));
+	out = calloc(FTS_NPU_MAX_CARDS, sizeof(*out));
+	if (!out) {
+		closedir(d);
+		return nomem(err);
+	}
 	/* one level down: the rank directories (*_ascend_pt) a profiling run leaves side by side */
 	while ((de = readdir(d))) {
-		int n;
+		int len;
 
 		if (de->d_name[0] == '.')
 			continue;
-		n = snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		if (n < 0 || (size_t)n >= sizeof(sub) || !has_tv(sub, path, len))
+		len = snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		if (len < 0 || (size_t)len >= sizeof(sub) || !has_tv(sub, path, sizeof(path)))
 			continue;
-		if (cards++ == 0)
-			fts_copy_str(found, (int)sizeof(found), path, -1);
+		if (k == FTS_NPU_MAX_CARDS) {
+			rc = fts_err_set(err, -E2BIG, "%s: more than %d cards (trace_view.json files); give fewer",
+					 dir, FTS_NPU_MAX_CARDS);
+			break;
+		}
+		if (!(out[k++] = strdup(path))) {
+			rc = nomem(err);
+			break;
+		}
 	}
 	closedir(d);
-	if (cards > 1)
-		return fts_err_set(err, -ENOTSUP,
-				   "%s: %d cards (one trace_view.json each): one card at a time is supported for now; give one rank's *_ascend_pt directory",
-				   dir, cards);
-	if (!cards)
-		return fts_err_set(err, -ENOENT, "%s: no " TV_REL " here or one level down (a text-type profile is needed)",
-				   dir);
-	if (strlen(found) >= len)
-		return fts_err_set(err, -ENAMETOOLONG, "%s: path too long", dir);
-	fts_copy_str(path, (int)len, found, -1);
+	if (!rc && !k)
+		rc = fts_err_set(err, -ENOENT,
+				 "%s: no " TV_REL " here or one level down (a text-type profile is needed)", dir);
+	if (rc) {
+		fts_npu_list_free(out, k);
+		return rc;
+	}
+	qsort(out, k, sizeof(*out), cmp_str);
+	*paths = out;
+	*n = k;
 	return 0;
 }
