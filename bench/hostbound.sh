@@ -64,7 +64,7 @@ echo "ftscope: $FTSCOPE; host: $(uname -r), $(nproc) CPUs; trace_view.json $in_m
 /usr/bin/time -f '%e %U %S %M' -o "$DIR/time" "$FTSCOPE" hostbound "$S/sample.dat" -p "$DIR/prof" \
 	-m "$S/pid_mapping.json" -f json -n 3 > "$DIR/out.json"
 read -r wall user sys rss < "$DIR/time"
-python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("gaps %d, idle %.1f ms" % (r["gaps"], r["idle_ns"]/1e6))' "$DIR/out.json"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["cards"][0]; print("gaps %d, idle %.1f ms" % (r["gaps"], r["idle_ns"]/1e6))' "$DIR/out.json"
 printf '%-10s %8s %8s %8s %12s\n' input_MB wall_s cpu_s MB/s peakRSS_KB
 awk -v mb="$in_mb" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" \
 	'BEGIN { printf "%-10d %8.2f %8.2f %8.1f %12d\n", mb, w, u + s, mb / w, r }'

@@ -56,25 +56,13 @@ struct jr {
 	int failed;                /* err is set; stop */
 };
 
+static int refill(struct jr *j);
+
 /* The next byte, or -1 at the end (or after a read error, which sets failed). */
 static int next(struct jr *j)
 {
-	if (j->in_pos == j->in_len) {
-		ssize_t n;
-
-		do
-			n = read(j->fd, j->in, sizeof(j->in));
-		while (n < 0 && errno == EINTR);
-		if (n <= 0) {
-			if (n < 0 && !j->failed) {
-				fts_err_set(j->err, -errno, "%s: read failed: %s", j->path, strerror(errno));
-				j->failed = 1;
-			}
-			return -1;
-		}
-		j->in_len = (size_t)n;
-		j->in_pos = 0;
-	}
+	if (j->in_pos == j->in_len && refill(j) < 0)
+		return -1;
 	j->off++;
 	return j->in[j->in_pos++];
 }
@@ -202,41 +190,73 @@ static int ev_put(struct jr *j, int c)
 	return 0;
 }
 
-/* The object whose '{' was just read, into j->ev (strings and nesting followed). */
+/* Refill the input buffer: its byte count, or -1 at the end or on a read error (failed set). */
+static int refill(struct jr *j)
+{
+	ssize_t n;
+
+	do
+		n = read(j->fd, j->in, sizeof(j->in));
+	while (n < 0 && errno == EINTR);
+	if (n <= 0) {
+		if (n < 0 && !j->failed) {
+			fts_err_set(j->err, -errno, "%s: read failed: %s", j->path, strerror(errno));
+			j->failed = 1;
+		}
+		return -1;
+	}
+	j->in_len = (size_t)n;
+	j->in_pos = 0;
+	return (int)n;
+}
+
+/*
+ * The object whose '{' was just read, into j->ev (strings and nesting
+ * followed). The input buffer is scanned in place and each stretch copied
+ * at once: this loop sees every byte of a file of hundreds of MB.
+ */
 static int cut_event(struct jr *j)
 {
-	int depth = 1, in_str = 0, c;
+	int depth = 1, in_str = 0, esc = 0;
 
 	j->ev.len = 0;
 	if (ev_put(j, '{'))
 		return -ENOMEM;
-	while (depth) {
-		c = next(j);
-		if (c < 0)
+	for (;;) {
+		size_t i, n;
+
+		if (j->in_pos == j->in_len && refill(j) < 0)
 			return refuse(j, "the file ends inside an event");
-		if (j->ev.len >= EVENT_MAX)
-			return refuse(j, "an event over 16 MB (none of ours is), still open");
-		if (ev_put(j, c))
-			return -ENOMEM;
-		if (in_str) {
-			if (c == '\\') {
-				c = next(j);
-				if (c < 0)
-					return refuse(j, "the file ends inside an event");
-				if (ev_put(j, c))
-					return -ENOMEM;
-			} else if (c == '"') {
-				in_str = 0;
-			}
-		} else if (c == '"') {
-			in_str = 1;
-		} else if (c == '{' || c == '[') {
-			depth++;
-		} else if (c == '}' || c == ']') {
-			depth--;
+		for (i = j->in_pos; i < j->in_len && depth; i++) {
+			unsigned char c = j->in[i];
+
+			if (esc)
+				esc = 0;
+			else if (in_str && c == '\\')
+				esc = 1;
+			else if (in_str)
+				in_str = c != '"';
+			else if (c == '"')
+				in_str = 1;
+			else if (c == '{' || c == '[')
+				depth++;
+			else if (c == '}' || c == ']')
+				depth--;
 		}
+		n = i - j->in_pos;
+		if (j->ev.len + n > EVENT_MAX) {
+			j->off += n;
+			return refuse(j, "an event over 16 MB (none of ours is), still open");
+		}
+		if (fts_buf_reserve(&j->ev, n))
+			return fts_err_set(j->err, -ENOMEM, "out of memory");
+		memcpy(j->ev.p + j->ev.len, j->in + j->in_pos, n);
+		j->ev.len += n;
+		j->in_pos = i;
+		j->off += n;
+		if (!depth)
+			return 0;
 	}
-	return 0;
 }
 
 /* A few times a second, whatever the layout: cancelling works on a one-line file too. */
