@@ -49,14 +49,21 @@ struct rec_instance {
 
 int rec_tracing_dir(char *dir, size_t len, struct fts_err *err)
 {
-	/* libtracefs mounts tracefs (or debugfs) when it is not mounted yet. */
-	const char *d = tracefs_tracing_dir();
+	const char *d;
 
+	/*
+	 * Root first: for another user libtracefs cannot even see a mounted
+	 * tracefs when its directory is 0700, and "not mounted" would be a lie.
+	 */
+	if (geteuid() != 0)
+		return fts_err_set(err, -EPERM, "recording needs root (tracefs)");
+	/* libtracefs mounts tracefs (or debugfs) when it is not mounted yet. */
+	d = tracefs_tracing_dir();
 	if (!d)
 		return fts_err_set(err, -ENODEV,
 				   "tracefs is not mounted and cannot be mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	snprintf(dir, len, "%s", d);
-	if (geteuid() != 0 || access(dir, W_OK) != 0)
+	if (access(dir, W_OK) != 0)
 		return fts_err_set(err, -EPERM, "recording needs root (cannot write %s)", dir);
 	return 0;
 }
