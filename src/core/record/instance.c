@@ -197,8 +197,14 @@ static int destroy_retry(struct tracefs_instance *inst, int tries)
 
 	for (int i = 0; i < tries && rc; i++) {
 		rc = tracefs_instance_destroy(inst);
-		if (rc && errno == ENOENT && tries > 1)
-			return 0;   /* ours, already removed (by an ftscope without the lock) */
+		/*
+		 * Ours, already removed: once our hold is closed another
+		 * recorder's sweep may win the race between our EBUSY retries
+		 * (the kernel says ENODEV when the name went between lookup and
+		 * removal, ENOENT after).
+		 */
+		if (rc && (errno == ENOENT || errno == ENODEV) && tries > 1)
+			return 0;
 		if (rc && errno != EBUSY)
 			break;
 		if (rc && i + 1 < tries)
