@@ -9,13 +9,17 @@
  *     one string table of tids (util/strtab) joins them: a tid's id there is
  *     its task's index (a record is made for every tid interned, preempters
  *     too; one with nothing counted makes no row).
- *   - struct task: the public row plus what is needed to finish it: the
- *     latency samples, the CPU of its previous Running slice, and behind one
+ *   - struct task: the counters the public row is made from (not the row:
+ *     208 bytes, a third of them only known at finish), the latency
+ *     samples, the CPU of its previous Running slice, and behind one
  *     pointer, allocated on first use (most tasks are never hit by an irq nor
- *     preempted), the per-irq-name and per-preempter accumulators (small
- *     arrays: a task is hit by a few irq names and preempted by a few
- *     tasks). Records sit in slabs of SLAB, never moved nor freed one by
- *     one: no allocator header, no pointer array, no copy when growing.
+ *     preempted), the irq counters and the per-irq-name and per-preempter
+ *     accumulators (small arrays: a task is hit by a few irq names and
+ *     preempted by a few tasks). Records sit in slabs of SLAB, never moved
+ *     nor freed one by one: no allocator header, no pointer array, no copy
+ *     when growing. 136 bytes.
+ *   - rowv[]: the public rows, made by finish for the tasks with anything
+ *     counted, and rows[], their order (sorting moves indexes, not rows).
  *   - cpus[]: per CPU number, the public row.
  *   - irq names in a second string table, so accumulators compare ids; the
  *     rows' string pointers are set from the ids when the rows are made (the
@@ -52,12 +56,21 @@ struct acc_list {
 };
 
 struct task_extra {
+	uint64_t irq_count, irq_ns;
+	uint64_t softirq_count, softirq_ns;
 	struct acc_list irqs;        /* irq names and softirq actions */
 	struct acc_list preempters;
 };
 
+/* The row's counters that every task may need (the names are the row's). */
+struct counts {
+	uint64_t running_ns, runnable_ns, sleeping_ns, blocked_ns, unknown_ns;
+	uint64_t switches, involuntary, migrations;
+	uint64_t first_ns, last_ns;
+};
+
 struct task {
-	struct fts_task_stats row;
+	struct counts row;
 	struct fts_lat lat;
 	struct task_extra *x;        /* NULL until an irq or a preemption is counted */
 	uint64_t last_run_ts;
@@ -85,7 +98,8 @@ struct fts_stats {
 
 	struct task **slab;          /* task i: slab[i >> SLAB_BITS][i % SLAB] */
 	uint32_t ntasks, nslab, cap_slab;
-	uint32_t *rows;              /* finished rows (tasks with anything counted), sorted */
+	struct fts_task_stats *rowv; /* finished rows (tasks with anything counted), by task */
+	uint32_t *rows;              /* the rows' order: indexes into @rowv */
 	size_t nrows;
 	char *comms;                 /* the rows' comms, back to back (made by finish) */
 
@@ -141,8 +155,6 @@ static int task_room(struct fts_stats *st)
  */
 static uint32_t task_id(struct fts_stats *st, const char *tid)
 {
-	const char *colon;
-	struct task *t;
 	uint32_t id;
 
 	/* room first: once interned, a tid must have its record */
@@ -153,11 +165,7 @@ static uint32_t task_id(struct fts_stats *st, const char *tid)
 		return NO_TASK;
 	if (id < st->ntasks)
 		return id;
-	t = task_at(st, id);
-	t->last_cpu = -1;
-	/* the pid is the tid after its last ':' (Insight splits there too) */
-	colon = strrchr(tid, ':');
-	t->row.pid = colon ? strtoll(colon + 1, NULL, 10) : -1;
+	task_at(st, id)->last_cpu = -1;
 	st->ntasks++;
 	/* strtab ids are dense and in creation order, like the records */
 	return id;
@@ -448,16 +456,19 @@ static int irq_item(struct fts_stats *st, struct fts_cpu_stats *c, const struct 
 	t = task_of(st, who);
 	if (!t)
 		return nomem(err);
+	x = extra_of(t);
+	if (!x)
+		return nomem(err);
 	if (soft) {
-		t->row.softirq_count++;
-		t->row.softirq_ns += d;
+		x->softirq_count++;
+		x->softirq_ns += d;
 	} else {
-		t->row.irq_count++;
-		t->row.irq_ns += d;
+		x->irq_count++;
+		x->irq_ns += d;
 	}
 	name = name && *name ? name : "?";
 	e = fts_strtab_intern(&st->names, name, strlen(name));
-	if (e == NO_STR || !(x = extra_of(t)) || acc_add(&x->irqs, e, 1, d))
+	if (e == NO_STR || acc_add(&x->irqs, e, 1, d))
 		return nomem(err);
 	return 0;
 }
@@ -582,11 +593,11 @@ static void st_destroy(struct fts_sink *s)
 
 static int counted(const struct task *t)
 {
-	const struct fts_task_stats *r = &t->row;
+	const struct counts *r = &t->row;
 
 	return r->running_ns || r->runnable_ns || r->sleeping_ns || r->blocked_ns || r->unknown_ns ||
 	       r->switches ||
-	       r->irq_count || r->softirq_count || t->lat.n || t->has_time;
+	       (t->x && (t->x->irq_count || t->x->softirq_count)) || t->lat.n || t->has_time;
 }
 
 /* The length of the comm in tid @i: up to its last ':', or all of it. */
@@ -606,48 +617,71 @@ int fts_stats_finish(struct fts_stats *st, struct fts_err *err)
 	if (st->finished)
 		return 0;
 	free(st->rows);
-	st->rows = calloc(st->ntasks ? st->ntasks : 1, sizeof(*st->rows));
-	if (!st->rows)
-		return nomem(err);
+	free(st->rowv);
+	st->rowv = NULL;
 	st->nrows = 0;
 	for (uint32_t i = 0; i < st->ntasks; i++) {
 		if (counted(task_at(st, i))) {
-			st->rows[st->nrows++] = i;
+			st->nrows++;
 			clen += comm_len(st, i) + 1;
 		}
 	}
+	st->rows = malloc(st->nrows ? st->nrows * sizeof(*st->rows) : 1);
+	st->rowv = calloc(st->nrows ? st->nrows : 1, sizeof(*st->rowv));
 	free(st->comms);
 	st->comms = malloc(clen ? clen : 1);
-	if (!st->comms)
+	if (!st->rows || !st->rowv || !st->comms)
 		return nomem(err);
 	cp = st->comms;
-	for (size_t r = 0; r < st->nrows; r++) {
-		struct task *t = task_at(st, st->rows[r]);
-		size_t n = comm_len(st, st->rows[r]);
+	for (uint32_t i = 0, r = 0; i < st->ntasks; i++) {
+		struct task *t = task_at(st, i);
+		struct fts_task_stats *row = &st->rowv[r];
+		size_t n = comm_len(st, i);
+		const char *colon;
 		const struct named_acc *a;
 
-		t->row.tid = tid_of(st, st->rows[r]);
-		memcpy(cp, t->row.tid, n);
+		if (!counted(t))
+			continue;
+		st->rows[r] = r;
+		r++;
+		row->tid = tid_of(st, i);
+		memcpy(cp, row->tid, n);
 		cp[n] = '\0';
-		t->row.comm = cp;
+		row->comm = cp;
 		cp += n + 1;
-		t->row.top_irq = "";
-		t->row.top_irq_ns = 0;
-		t->row.top_preempter = "";
-		t->row.top_preempter_count = 0;
-		t->row.top_preempter_ns = 0;
-		t->row.wakeups = t->lat.n;
-		t->row.wake_p50_ns = fts_lat_pct(&t->lat, 50);
-		t->row.wake_p99_ns = fts_lat_pct(&t->lat, 99);
-		t->row.wake_max_ns = t->lat.n ? t->lat.max : 0;
-		if (t->x && (a = acc_top(&st->names, &t->x->irqs))) {
-			t->row.top_irq = fts_strtab_get(&st->names, a->name);
-			t->row.top_irq_ns = a->ns;
+		/* the pid is the tid after its last ':' (Insight splits there too) */
+		colon = strrchr(row->tid, ':');
+		row->pid = colon ? strtoll(colon + 1, NULL, 10) : -1;
+		row->running_ns = t->row.running_ns;
+		row->runnable_ns = t->row.runnable_ns;
+		row->sleeping_ns = t->row.sleeping_ns;
+		row->blocked_ns = t->row.blocked_ns;
+		row->unknown_ns = t->row.unknown_ns;
+		row->switches = t->row.switches;
+		row->involuntary = t->row.involuntary;
+		row->migrations = t->row.migrations;
+		row->first_ns = t->row.first_ns;
+		row->last_ns = t->row.last_ns;
+		row->top_irq = "";
+		row->top_preempter = "";
+		row->wakeups = t->lat.n;
+		row->wake_p50_ns = fts_lat_pct(&t->lat, 50);
+		row->wake_p99_ns = fts_lat_pct(&t->lat, 99);
+		row->wake_max_ns = t->lat.n ? t->lat.max : 0;
+		if (!t->x)
+			continue;
+		row->irq_count = t->x->irq_count;
+		row->irq_ns = t->x->irq_ns;
+		row->softirq_count = t->x->softirq_count;
+		row->softirq_ns = t->x->softirq_ns;
+		if ((a = acc_top(&st->names, &t->x->irqs))) {
+			row->top_irq = fts_strtab_get(&st->names, a->name);
+			row->top_irq_ns = a->ns;
 		}
-		if (t->x && (a = acc_top(&st->tids, &t->x->preempters))) {
-			t->row.top_preempter = tid_of(st, a->name);
-			t->row.top_preempter_count = a->count;
-			t->row.top_preempter_ns = a->ns;
+		if ((a = acc_top(&st->tids, &t->x->preempters))) {
+			row->top_preempter = tid_of(st, a->name);
+			row->top_preempter_count = a->count;
+			row->top_preempter_ns = a->ns;
 		}
 	}
 	if (st->opts.has_window) {
@@ -772,7 +806,7 @@ struct sort_key {
 		const char *s;       /* text columns */
 	} k;
 	const char *tid;         /* the tie-break: tids are unique */
-	uint32_t row;            /* the task's index */
+	uint32_t row;            /* the row's index in rowv */
 };
 
 static int cmp_num(const void *a, const void *b)
@@ -810,7 +844,7 @@ void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int desce
 	if (!k)
 		return; /* keep the current order: sorting is a view, not data */
 	for (size_t i = 0; i < st->nrows; i++) {
-		const struct fts_task_stats *r = &task_at(st, st->rows[i])->row;
+		const struct fts_task_stats *r = &st->rowv[st->rows[i]];
 
 		k[i].row = st->rows[i];
 		k[i].tid = r->tid;
@@ -919,6 +953,7 @@ void fts_stats_free(struct fts_stats *st)
 	fts_strtab_free(&st->tids);
 	fts_strtab_free(&st->names);
 	free(st->rows);
+	free(st->rowv);
 	free(st->comms);
 	free(st->lanes);
 	free(st->cpus);
@@ -942,7 +977,7 @@ size_t fts_stats_ntasks(const struct fts_stats *st)
 
 const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i)
 {
-	return i < fts_stats_ntasks(st) ? &task_at(st, st->rows[i])->row : NULL;
+	return i < fts_stats_ntasks(st) ? &st->rowv[st->rows[i]] : NULL;
 }
 
 size_t fts_stats_ncpus(const struct fts_stats *st)
