@@ -796,9 +796,10 @@ uint64_t fts_task_col_value(const struct fts_task_stats *t, enum fts_task_col co
 }
 
 /*
- * One row's sort key; qsort has no context, so the key carries the order: a
- * number sorted descending is stored inverted, text picks its comparator.
- * 24 bytes, for a million rows.
+ * One row's sort key, by row index (the order array is what is sorted, with
+ * the keys as the comparison's context: 16 bytes a row and 4 of the sort's
+ * scratch, not a 24-byte key moved and copied); a number sorted descending
+ * is stored inverted, so only text needs to know the direction.
  */
 struct sort_key {
 	union {
@@ -806,36 +807,32 @@ struct sort_key {
 		const char *s;       /* text columns */
 	} k;
 	const char *tid;         /* the tie-break: tids are unique */
-	uint32_t row;            /* the row's index in rowv */
 };
 
-static int cmp_num(const void *a, const void *b)
+struct sort_ctx {
+	const struct sort_key *keys;
+	int text, desc;
+};
+
+static int cmp_row(const void *a, const void *b, void *arg)
 {
-	const struct sort_key *x = a, *y = b;
-	int c = x->k.v < y->k.v ? -1 : x->k.v > y->k.v;
+	const struct sort_ctx *c = arg;
+	const struct sort_key *x = &c->keys[*(const uint32_t *)a], *y = &c->keys[*(const uint32_t *)b];
+	int r;
 
-	return c ? c : strcmp(x->tid, y->tid);
-}
-
-static int cmp_text(const void *a, const void *b)
-{
-	const struct sort_key *x = a, *y = b;
-	int c = strcmp(x->k.s, y->k.s);
-
-	return c ? c : strcmp(x->tid, y->tid);
-}
-
-static int cmp_text_desc(const void *a, const void *b)
-{
-	const struct sort_key *x = a, *y = b;
-	int c = strcmp(y->k.s, x->k.s);
-
-	return c ? c : strcmp(x->tid, y->tid);
+	if (c->text)
+		r = c->desc ? strcmp(y->k.s, x->k.s) : strcmp(x->k.s, y->k.s);
+	else
+		r = x->k.v < y->k.v ? -1 : x->k.v > y->k.v;
+	return r ? r : strcmp(x->tid, y->tid);
 }
 
 void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int descending)
 {
-	int text = col == FTS_TCOL_TASK || col == FTS_TCOL_TOP_IRQ || col == FTS_TCOL_PREEMPTER;
+	struct sort_ctx c = {
+		.text = col == FTS_TCOL_TASK || col == FTS_TCOL_TOP_IRQ || col == FTS_TCOL_PREEMPTER,
+		.desc = descending,
+	};
 	struct sort_key *k;
 
 	if (!st->nrows)
@@ -843,12 +840,12 @@ void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int desce
 	k = malloc(st->nrows * sizeof(*k));
 	if (!k)
 		return; /* keep the current order: sorting is a view, not data */
+	/* keys by row index (rowv order), whatever the current order */
 	for (size_t i = 0; i < st->nrows; i++) {
-		const struct fts_task_stats *r = &st->rowv[st->rows[i]];
+		const struct fts_task_stats *r = &st->rowv[i];
 
-		k[i].row = st->rows[i];
 		k[i].tid = r->tid;
-		if (text) {
+		if (c.text) {
 			k[i].k.s = col == FTS_TCOL_TASK ? r->tid : col == FTS_TCOL_TOP_IRQ ? r->top_irq :
 				   r->top_preempter;
 		} else {
@@ -857,9 +854,8 @@ void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int desce
 				k[i].k.v = UINT64_MAX - k[i].k.v;
 		}
 	}
-	qsort(k, st->nrows, sizeof(*k), !text ? cmp_num : descending ? cmp_text_desc : cmp_text);
-	for (size_t i = 0; i < st->nrows; i++)
-		st->rows[i] = k[i].row;
+	c.keys = k;
+	qsort_r(st->rows, st->nrows, sizeof(*st->rows), cmp_row, &c);
 	free(k);
 }
 
