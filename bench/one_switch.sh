@@ -15,6 +15,17 @@
 #   run exits non-zero).
 # How: bench/one_switch.sh [N...]     env: FTSCOPE (default build/ftscope),
 #      CASES ("stats json stats-json"), KEEP=1 keeps the inputs
+# Figures (2 shared CPUs, loaded: wall time is noise, CPU and RSS are not),
+#   bytes/task above 100k, at 300k / 1M tasks, and CPU s at 1M:
+#     case        before slabs and ids      now (branch modelmem)
+#     stats       813 / 724 B, 7.0 s        449 / 423 B, 5.1 s   (714 -> 417 MB at 1M)
+#     json        345 / 304 B, 9.8 s        295 / 202 B, 10.5 s  (304 -> 206 MB)
+#     stats-json  584 / 539 B, 14.7 s       442 / 425 B, 14.1 s  (531 -> 420 MB)
+#   Where a stats task's ~420 B go at 1M (the peak is stats' finish, the
+#   model is freed by then): its record 136, its public row 208 (made at
+#   finish), the tid string table ~40, sort keys and scratch 20, lane/order/
+#   comm arrays ~20. JSON's ~200: the model's task 72 + lane entry 24 + pid
+#   hash ~33 + two string tables ~58, the sink's tid arena and offsets ~26.
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 FTSCOPE=${FTSCOPE:-$REPO/build/ftscope}

@@ -193,6 +193,7 @@ _ftscope_values()
 	record:--output | record:-o) echo @dat ;;
 	convert:--output | convert:-o) echo @db ;;
 	pidmap:--output | pidmap:-o) echo @json ;;
+	hostbound:--output | hostbound:-o) echo @dir ;;
 	*:--input | *:-i) echo @capture ;;
 	*)
 		case $arg in
@@ -254,7 +255,7 @@ _ftscope()
 			out=("${flags[@]}")
 		elif [[ $cmd == record && " ${w[*]:2:cw-2} " == *" --list-events "* ]]; then
 			flag=--events arg=LIST
-		elif [[ $cmd == preview || $cmd == stats ]]; then
+		elif [[ $cmd == preview || $cmd == stats || $cmd == hostbound ]]; then
 			flag=FILE arg=FILE
 		fi
 		if [[ $arg != - ]]; then

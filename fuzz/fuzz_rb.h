@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "core/readback/readback.h"
+#include "fuzz_util.h"
 
 struct rb_check {
 	uint32_t nlanes;
@@ -58,6 +61,26 @@ static int rb_progress(void *ctx, uint64_t done, uint64_t total, uint64_t rows)
 
 	(void)done, (void)total, (void)rows;
 	return ++c->reports == c->cancel_at;
+}
+
+typedef int (*rb_reader)(const char *path, const struct fts_rb_ops *ops, uint64_t *rows,
+			 struct fts_err *err);
+
+/* One input through @read from a file (the readers take paths); a failure must say why. */
+static int rb_fuzz_one(const uint8_t *data, size_t size, rb_reader read)
+{
+	struct rb_check c = { .cancel_at = size % 5 };
+	struct fts_rb_ops ops = { rb_lane, rb_row, rb_progress, &c };
+	struct fts_err err = { 0 };
+	uint64_t rows;
+	char path[64];
+
+	if (fts_fuzz_write(data, size, path, sizeof(path)))
+		return 0;
+	if (read(path, &ops, &rows, &err) && !err.msg[0])
+		abort();
+	unlink(path);
+	return 0;
 }
 
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Run the libFuzzer targets: fuzz/run.sh [seconds-per-target, default 60] [target...]
-# (targets: text json dat dat_pages rb_db rb_json preview_keys; default all)
+# (targets: text json dat dat_pages rb_db rb_json trace_view preview_keys; default all)
 # Builds with clang into build-fuzz (needs clang and libclang-rt-14-dev);
 # new crashes land in build-fuzz/crash-*; the corpora grow in build-fuzz/corpus-*
 # (seeded from fuzz/corpus/, which holds only the hand-written seeds).
@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(text json dat dat_pages rb_db rb_json preview_keys)
+[ ${#targets[@]} -gt 0 ] || targets=(text json dat dat_pages rb_db rb_json trace_view preview_keys)
 CC=clang cmake -S "$top" -B "$top/build-fuzz" -DFTS_FUZZ=ON -DFTS_SANITIZE=ON -DFTS_WERROR=OFF > /dev/null
 jobs=$(nproc); [ "$jobs" -le 2 ] || jobs=2
 cmake --build "$top/build-fuzz" -j "$jobs" --target "${targets[@]/#/fuzz_}" > /dev/null

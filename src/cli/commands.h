@@ -8,6 +8,7 @@ int fts_cmd_record(int argc, char **argv);
 int fts_cmd_pidmap(int argc, char **argv);
 int fts_cmd_snapshot(int argc, char **argv);
 int fts_cmd_stats(int argc, char **argv);
+int fts_cmd_hostbound(int argc, char **argv);
 #ifdef FTS_HAVE_TUI
 int fts_cmd_preview(int argc, char **argv);
 int fts_cmd_tui(int argc, char **argv);

@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "pidmap", fts_cmd_pidmap, "write the host pid -> container pid mapping (pid_mapping.json)" },
 	{ "snapshot", fts_cmd_snapshot, "ask the running flight recorder (record --flight) to keep its segments" },
 	{ "stats", fts_cmd_stats, "per-task and per-CPU scheduling numbers (waits, switches, preempters, irqs)" },
+	{ "hostbound", fts_cmd_hostbound, "why was the NPU idle: its gaps blamed on what the dispatch threads did" },
 #ifdef FTS_HAVE_TUI
 	{ "preview", fts_cmd_preview, "show a capture's CPU and task lanes in the terminal (or --print a screen)" },
 	{ "tui", fts_cmd_tui, "the interactive session: record with live health, preview, export (also: ftscope alone)" },

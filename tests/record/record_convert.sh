@@ -21,41 +21,46 @@ import bisect
 from collections import defaultdict
 def rows(p):
     return [(n, int(t), int(d)) for n, t, d in (l.rstrip("\n").split("|") for l in open(p))]
-# A task state under 1 us may round to 0 in the text, and the model writes no
-# zero-length state slice: compare the states that last at least 1 us.
 STATES = ("Running", "Runnable", "Sleeping")
-def keep(r):
-    return not (r[0] in STATES and r[2] < 1000)
-a, b = [r for r in rows("dat.rows") if keep(r)], [r for r in rows("txt.rows") if keep(r)]
-assert len(a) > 100, "only %d slices from the dat" % len(a)
-# Under hackbench, events of two CPUs inside one microsecond reach the text
-# model in another order than their nanoseconds (a wakeup before the switch
-# that put the task to sleep), which splits a few Sleeping stretches
-# differently: 0.11% more txt slices in one CI run (base bb0b66a alike on the
-# same file). Counts may differ by 0.3%; the slices themselves by 0.1% below.
-assert abs(len(a) - len(b)) * 1000 <= 3 * len(a), "%d slices from dat, %d from txt" % (len(a), len(b))
-# Text keeps microseconds: a dat slice matches an unused txt slice of the same
-# name whose start is within 1 us and duration within 2 us, taken in time
-# order so slices that tie inside one microsecond pair up one to one.
-by = defaultdict(list)
-for n, t, d in b:
-    by[n].append((t, d))
-for v in by.values():
-    v.sort()
-used = {n: [False] * len(v) for n, v in by.items()}
-bad = []
-for n, t, d in sorted(a):
-    v = by.get(n, [])
-    i = bisect.bisect_left(v, (t - 1000, -1))
-    while i < len(v) and v[i][0] <= t + 1000:
-        if not used[n][i] and abs(v[i][1] - d) <= 2000:
-            used[n][i] = True
-            break
-        i += 1
-    else:
-        bad.append((n, t, d))
-# A handful of very short slices may split differently when several events
-# share one microsecond in the text: allow 0.1%.
-assert len(bad) * 1000 <= len(a), "%d dat slices have no txt twin, e.g. %s" % (len(bad), bad[:3])
-print("ok: %d slices, %d agree between dat and txt within text rounding" % (len(a), len(a) - len(bad)))
+dat, txt = rows("dat.rows"), rows("txt.rows")
+assert len(dat) > 100, "only %d slices from the dat" % len(dat)
+
+# Text keeps microseconds, so no count of slices can agree exactly: a task
+# state under 1 us is 0 (not written) or 1 us in the text, and under hackbench
+# a loaded machine makes thousands of them (a count compare failed by 1% on
+# that alone). So match both ways instead: every dat slice (task states of
+# 2 us and more) has a txt twin, and every txt slice (task states of 3 us and
+# more: at least 2 us really) a dat twin, of the same name, start within 1 us
+# and duration within 2 us, taken in time order so slices that tie inside one
+# microsecond pair up one to one.
+def unmatched(src, dst, least):
+    by = defaultdict(list)
+    for n, t, d in dst:
+        by[n].append((t, d))
+    for v in by.values():
+        v.sort()
+    used = {n: [False] * len(v) for n, v in by.items()}
+    kept, bad = 0, []
+    for n, t, d in sorted(src):
+        if n in STATES and d < least:
+            continue
+        kept += 1
+        v = by.get(n, [])
+        i = bisect.bisect_left(v, (t - 1000, -1))
+        while i < len(v) and v[i][0] <= t + 1000:
+            if not used[n][i] and abs(v[i][1] - d) <= 2000:
+                used[n][i] = True
+                break
+            i += 1
+        else:
+            bad.append((n, t, d))
+    return kept, bad
+
+# Events of two CPUs inside one microsecond reach the text model in another
+# order than their nanoseconds (a wakeup before the switch that put the task
+# to sleep), which splits a few stretches differently: allow 0.1% each way.
+for what, src, dst, least in (("dat", dat, txt, 2000), ("txt", txt, dat, 3000)):
+    kept, bad = unmatched(src, dst, least)
+    assert len(bad) * 1000 <= kept, "%d of %d %s slices have no twin, e.g. %s" % (len(bad), kept, what, bad[:3])
+    print("ok: %d of %d %s slices have a twin in the other form" % (kept - len(bad), kept, what))
 PY

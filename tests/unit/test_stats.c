@@ -407,6 +407,141 @@ static void test_latency_percentiles(void **state)
 	fts_lat_free(&l);
 }
 
+/* Feed one item of @kind on @lane, with up to three key/value args (NULL ends). */
+static void feed(struct fts_sink *k, uint32_t lane, enum fts_item_kind kind, uint64_t ts,
+		 uint64_t dur, const char *k1, const char *v1, const char *k2, const char *v2,
+		 const char *k3, const char *v3)
+{
+	struct fts_item it = { .lane = lane, .kind = kind, .ts = ts, .dur = dur, .name = "x" };
+	struct fts_err err = { 0 };
+	const char *kv[] = { k1, v1, k2, v2, k3, v3 };
+
+	for (int i = 0; i < 6 && kv[i]; i += 2) {
+		it.args[it.nargs].key = kv[i];
+		it.args[it.nargs].val = kv[i + 1];
+		it.nargs++;
+	}
+	assert_int_equal(k->item(k, &it, &err), 0);
+}
+
+/*
+ * More tasks than one slab of records holds (1024): every row is made, a
+ * task far in keeps its irq, preemption, switch and one inline latency
+ * sample apart from its neighbours', and a second sample fed after finish
+ * (the inline one moving to the array) shows in the next finish.
+ */
+static void test_many_tasks(void **state)
+{
+	enum { N = 2500, CPU_LANE = N };
+	struct fts_lane cl = { .id = CPU_LANE, .group = FTS_GROUP_CPU, .tid = "CPU 000" };
+	const struct fts_task_stats *r;
+	struct fts_err err = { 0 };
+	struct fts_stats *st;
+	struct fts_sink *k;
+	char tid[32];
+
+	(void)state;
+	assert_int_equal(fts_stats_create(NULL, &st, &err), 0);
+	k = fts_stats_sink(st);
+	for (uint32_t i = 0; i < N; i++) {
+		struct fts_lane l = { .id = i, .group = FTS_GROUP_TASK, .tid = tid };
+
+		snprintf(tid, sizeof(tid), "t%u:%u", i, 1000 + i);
+		assert_int_equal(k->lane(k, &l, &err), 0);
+	}
+	assert_int_equal(k->lane(k, &cl, &err), 0);
+	for (uint32_t i = 0; i < N; i++) {
+		uint64_t t0 = 1000000 + (uint64_t)i * 10000;
+		char pid[16], comm[16];
+
+		snprintf(tid, sizeof(tid), "t%u:%u", i, 1000 + i);
+		snprintf(comm, sizeof(comm), "t%u", i);
+		snprintf(pid, sizeof(pid), "%u", 1000 + i);
+		feed(k, i, FTS_ITEM_RUNNABLE, t0, i + 1, "cpu", "0", "reason", "wakeup", NULL, NULL);
+		feed(k, i, FTS_ITEM_RUNNING, t0 + 5000, 10 + i, "cpu", "0", NULL, NULL, NULL, NULL);
+		if (i % 7 == 0)
+			feed(k, CPU_LANE, FTS_ITEM_IRQ, t0 + 5001, 3, "task", tid, "name", "eth0",
+			     NULL, NULL);
+		if (i % 11 == 0)
+			feed(k, i, FTS_ITEM_RUNNABLE, t0 + 8000, 5, "cpu", "0", "reason", "preempted",
+			     "preempted_by", "t0:1000");
+		if (i % 3 == 0)
+			feed(k, CPU_LANE, FTS_ITEM_SWITCH, t0 + 9000, 0, "prev_comm", comm, "prev_pid",
+			     pid, "prev_state", "R");
+	}
+	assert_int_equal(fts_stats_finish(st, &err), 0);
+	assert_int_equal(fts_stats_ntasks(st), N);
+	r = fts_stats_task(st, 0);                /* by running time, largest first */
+	assert_string_equal(r->tid, "t2499:3499");
+	assert_int_equal(r->running_ns, 10 + 2499);
+	/* 1386 = 2 * 3 * 7 * 11 * 3: in the second slab, with everything */
+	r = task(st, "t1386:2386");
+	assert_non_null(r);
+	assert_string_equal(r->comm, "t1386");
+	assert_int_equal(r->pid, 2386);
+	assert_int_equal(r->running_ns, 1396);
+	assert_int_equal(r->runnable_ns, 1387 + 5);
+	assert_int_equal(r->wakeups, 1);
+	assert_int_equal(r->wake_p50_ns, 1387);
+	assert_int_equal(r->wake_p99_ns, 1387);
+	assert_int_equal(r->wake_max_ns, 1387);
+	assert_int_equal(r->irq_count, 1);
+	assert_int_equal(r->irq_ns, 3);
+	assert_string_equal(r->top_irq, "eth0");
+	assert_string_equal(r->top_preempter, "t0:1000");
+	assert_int_equal(r->top_preempter_count, 1);
+	assert_int_equal(r->top_preempter_ns, 5);
+	assert_int_equal(r->switches, 1);
+	assert_int_equal(r->involuntary, 1);
+	/* its neighbour has none of the extras */
+	r = task(st, "t1387:2387");
+	assert_non_null(r);
+	assert_int_equal(r->irq_count + r->switches + r->top_preempter_count, 0);
+	assert_string_equal(r->top_irq, "");
+	assert_string_equal(r->top_preempter, "");
+	/* a second sample: 10 and 1387 */
+	feed(k, 1386, FTS_ITEM_RUNNABLE, 900000000, 10, "cpu", "0", "reason", "wakeup", NULL, NULL);
+	assert_int_equal(fts_stats_ntasks(st), 0);
+	assert_int_equal(fts_stats_finish(st, &err), 0);
+	assert_int_equal(fts_stats_ntasks(st), N);
+	r = task(st, "t1386:2386");
+	assert_int_equal(r->wakeups, 2);
+	assert_int_equal(r->wake_p50_ns, 10);
+	assert_int_equal(r->wake_p99_ns, 1387);
+	assert_int_equal(r->wake_max_ns, 1387);
+	fts_stats_sort_tasks(st, FTS_TCOL_TASK, 0);
+	assert_string_equal(fts_stats_task(st, 0)->tid, "t0:1000");
+	assert_string_equal(fts_stats_task(st, N - 1)->tid, "t9:1009"); /* ':' > '9' */
+	fts_stats_sort_tasks(st, FTS_TCOL_TASK, 1);
+	assert_string_equal(fts_stats_task(st, 0)->tid, "t9:1009");
+	fts_stats_free(st);
+}
+
+/* The accumulator's three forms: one sample inline, the exact array, the histogram. */
+static void test_latency_forms(void **state)
+{
+	struct fts_lat l;
+
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	assert_int_equal(fts_lat_add(&l, 700), 0);
+	assert_int_equal(fts_lat_pct(&l, 50), 700);
+	assert_int_equal(fts_lat_pct(&l, 99), 700);
+	assert_int_equal(fts_lat_add(&l, 300), 0);          /* the inline one moves over */
+	assert_int_equal(fts_lat_pct(&l, 50), 300);
+	assert_int_equal(fts_lat_pct(&l, 100), 700);
+	for (uint64_t v = 3; v <= 64; v++)                  /* 64 exact samples */
+		assert_int_equal(fts_lat_add(&l, v), 0);
+	assert_int_equal(fts_lat_pct(&l, 50), 34);          /* rank 32 of 3..64, 300, 700 */
+	assert_int_equal(fts_lat_add(&l, 5), 0);            /* the 65th: into the histogram */
+	assert_int_equal(l.n, 65);
+	assert_int_equal(fts_lat_pct(&l, 50), 34);          /* below 64 buckets are exact */
+	assert_int_equal(fts_lat_pct(&l, 100), 700);
+	fts_lat_free(&l);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(fts_lat_pct(&l, 50), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +553,8 @@ int main(void)
 		cmocka_unit_test(test_db_same_numbers),
 		cmocka_unit_test(test_bad_opts),
 		cmocka_unit_test(test_latency_percentiles),
+		cmocka_unit_test(test_latency_forms),
+		cmocka_unit_test(test_many_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

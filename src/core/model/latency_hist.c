@@ -42,30 +42,38 @@ int fts_lat_add(struct fts_lat *l, uint64_t v)
 {
 	if (v > l->max || l->n == 0)
 		l->max = v;
+	if (l->n == 0) {
+		l->u.one = v;
+		l->n = 1;
+		return 0;
+	}
 	if (l->n < LAT_EXACT) {
-		if (l->n == l->cap) {
-			uint32_t nc = l->cap ? l->cap * 2 : 2;
-			uint64_t *ne = realloc(l->exact, nc * sizeof(*ne));
+		if (l->n == 1 || l->n == l->cap) {
+			uint32_t nc = l->n == 1 ? 4 : l->cap * 2;
+			uint64_t *ne = realloc(l->n == 1 ? NULL : l->u.exact, nc * sizeof(*ne));
 
 			if (!ne)
 				return -ENOMEM;
-			l->exact = ne;
+			if (l->n == 1)
+				ne[0] = l->u.one;
+			l->u.exact = ne;
 			l->cap = nc;
 		}
-		l->exact[l->n++] = v;
+		l->u.exact[l->n++] = v;
 		return 0;
 	}
-	if (!l->hist) {
-		l->hist = calloc(NBUCKETS, sizeof(*l->hist));
-		if (!l->hist)
+	if (l->n == LAT_EXACT) {
+		uint32_t *h = calloc(NBUCKETS, sizeof(*h));
+
+		if (!h)
 			return -ENOMEM;
 		for (int i = 0; i < LAT_EXACT; i++)
-			l->hist[bucket_of(l->exact[i])]++;
-		free(l->exact);
-		l->exact = NULL;
+			h[bucket_of(l->u.exact[i])]++;
+		free(l->u.exact);
+		l->u.hist = h;
 		l->cap = 0;
 	}
-	l->hist[bucket_of(v)]++;
+	l->u.hist[bucket_of(v)]++;
 	l->n++;
 	return 0;
 }
@@ -92,12 +100,13 @@ uint64_t fts_lat_pct(struct fts_lat *l, double pct)
 		rank = 1;
 	if (rank >= l->n)
 		return l->max;
-	if (!l->hist) {
-		qsort(l->exact, (size_t)l->n, sizeof(l->exact[0]), cmp_u64);
-		return l->exact[rank - 1];
+	/* here n > 1 (rank < n): the samples or the histogram */
+	if (l->n <= LAT_EXACT) {
+		qsort(l->u.exact, (size_t)l->n, sizeof(l->u.exact[0]), cmp_u64);
+		return l->u.exact[rank - 1];
 	}
 	for (uint32_t b = 0; b < NBUCKETS; b++) {
-		seen += l->hist[b];
+		seen += l->u.hist[b];
 		if (seen >= rank) {
 			uint64_t v = bucket_value(b);
 
@@ -109,9 +118,9 @@ uint64_t fts_lat_pct(struct fts_lat *l, double pct)
 
 void fts_lat_free(struct fts_lat *l)
 {
-	free(l->exact);
-	free(l->hist);
-	l->exact = NULL;
-	l->cap = 0;
-	l->hist = NULL;
+	if (l->n > LAT_EXACT)
+		free(l->u.hist);
+	else if (l->n > 1)
+		free(l->u.exact);
+	memset(l, 0, sizeof(*l));
 }

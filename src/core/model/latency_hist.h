@@ -16,15 +16,22 @@
 #define LAT_EXACT 64
 
 /*
- * One per task: most tasks have a few samples or none, so the exact samples
- * are grown as they come (a task with none costs 40 bytes, not 536).
+ * One per task: most tasks have a few samples or none, and a million tasks
+ * are a million of these, so the first sample is kept inline (no heap at
+ * all), the exact samples are grown from the second, and the histogram
+ * takes the same pointer once it replaces them: 32 bytes for a task with
+ * one sample, not 40 plus a heap block. Which member of @u is live follows
+ * from @n alone: <= 1 @one, <= LAT_EXACT @exact, above @hist.
  */
 struct fts_lat {
 	uint64_t n;
 	uint64_t max;
-	uint64_t *exact;            /* the first min(n, LAT_EXACT) samples; freed into @hist */
-	uint32_t cap;               /* room in @exact */
-	uint32_t *hist;             /* NULL until n > LAT_EXACT */
+	union {
+		uint64_t one;           /* n <= 1: the sample */
+		uint64_t *exact;        /* 1 < n <= LAT_EXACT: @cap slots, min(n, LAT_EXACT) used */
+		uint32_t *hist;         /* n > LAT_EXACT */
+	} u;
+	uint32_t cap;               /* room in @u.exact */
 };
 
 /* fts_lat_add - one sample. Returns 0 or -ENOMEM. */
@@ -37,7 +44,7 @@ int fts_lat_add(struct fts_lat *l, uint64_t v);
  */
 uint64_t fts_lat_pct(struct fts_lat *l, double pct);
 
-/* fts_lat_free - release the samples and the histogram (the struct itself is the caller's). */
+/* fts_lat_free - release the samples and the histogram; the struct (the caller's) is left empty. */
 void fts_lat_free(struct fts_lat *l);
 
 #endif

@@ -8,10 +8,12 @@
  *   - struct task, one per live pid, in an inthash keyed by pid: its current
  *     state (Running / Runnable / Sleeping / unknown) and since when, the
  *     CPU, the raw sleep state, the waker. A task is freed when it dies, so
- *     a reused pid starts fresh.
- *   - struct lane_ent, one per task lane, in a dense array whose index is the
- *     id strtab gives the lane's key (host pid, comm): lanes are the only
- *     thing that outlives tasks. An entry exists before its lane is declared
+ *     a reused pid starts fresh. A million tasks are a million of these, so
+ *     names are ids into one string table (@names) and the records sit in
+ *     slabs (the hash holds an index), dead ones on a free list: 72 bytes.
+ *   - struct lane_ent, one per task lane, in slabs indexed by the id strtab
+ *     gives the lane's key (host pid, comm): lanes are the only thing that
+ *     outlives tasks. An entry exists before its lane is declared
  *     (a switch can be counted for it first) and keeps what the
  *     context-switch marker needs: how many switches Insight will count for
  *     it and where the lane ends.
@@ -30,6 +32,9 @@
 
 #include <assert.h>
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +46,9 @@
 #define NUM_MAX 24               /* a decimal int64 with its sign and NUL, as vnum reserves */
 #define LANE_NONE UINT32_MAX     /* lane_entry: out of memory */
 #define VBUF_SIZE 2048           /* one item's arg values, back to back */
+#define SLAB_BITS 10             /* tasks and lane entries come SLAB at a time */
+#define SLAB (1u << SLAB_BITS)
+#define LANE_UNDECLARED UINT32_MAX /* lane_ent.id before the sink has seen the lane */
 
 /* "comm:pid": a comm, ':', an int32 with its sign, the NUL (fmt_tid) */
 static_assert(TID_MAX >= FTS_COMM_MAX + 1 + 11 + 1, "a tid fits TID_MAX");
@@ -55,30 +63,40 @@ static_assert(FTS_CPUSET_MAX > 0 && FTS_CPUSET_MAX <= 65536, "CPU indexes are sm
 
 enum tstate { T_UNKNOWN, T_RUNNING, T_RUNNABLE, T_SLEEPING };
 
+/* Why a task is Runnable (the `reason` arg). */
+enum treason { R_NONE, R_WAKEUP, R_NEW, R_PREEMPTED };
+
+static const char *const reason_names[] = {
+	[R_WAKEUP] = "wakeup", [R_NEW] = "new", [R_PREEMPTED] = "preempted",
+};
+
 struct task {
 	int32_t pid;
 	int32_t prio;
-	enum tstate state;
 	uint64_t since;
 	int32_t cpu;              /* where it runs / ran / was queued */
 	int32_t target_cpu;       /* the wakeup's target, -1 if none */
 	int32_t migrated_from;    /* CPU it was moved off while waiting, -1 if none */
-	int exiting;
-	const char *reason;       /* Runnable: "wakeup", "new", "preempted" */
-	char comm[FTS_COMM_MAX];
-	char sleep_state[FTS_STATE_MAX];
 	/*
-	 * Runnable after a wakeup: who woke it, (comm, host pid), the key of
-	 * its lane; after a preemption: who took the CPU. Comms are ids + 1 in
-	 * the model's @names (0: none), so a task costs bytes, not 224 of
-	 * strings (a million tasks are a million of these).
+	 * Comms are ids + 1 in the model's @names (0: none), so a task costs
+	 * bytes, not 64 of string per name. Runnable after a wakeup: who woke
+	 * it, (comm, host pid), the key of its lane; after a preemption: who
+	 * took the CPU.
 	 */
+	uint32_t comm;
 	uint32_t waker_comm;
 	int32_t waker_pid;        /* host pid; 0: idle or unknown (no link) */
 	uint32_t preempter_comm;
 	int32_t preempter_pid;
 	uint32_t lent;            /* cached lane entry of (comm, pid), index + 1; 0: look up */
+	char sleep_state[FTS_STATE_MAX];
+	uint8_t state;            /* enum tstate */
+	uint8_t reason;           /* enum treason: Runnable's why */
+	uint8_t exiting;
 };
+
+/* a free record links to the next free one through @lent */
+#define next_free lent
 
 struct irq_open {
 	int32_t irq;
@@ -115,8 +133,7 @@ struct cpu {
 };
 
 struct lane_ent {
-	uint32_t id;
-	int declared;             /* @id is valid: the sink has seen the lane */
+	uint32_t id;              /* the lane's id; LANE_UNDECLARED: the sink has not seen it */
 	int32_t pid;
 	uint64_t switches;        /* sched_switch items Insight counts for this tid */
 	uint64_t max_end;         /* output ns: the latest end of an item on the lane */
@@ -131,13 +148,16 @@ struct fts_model {
 	struct cpu *cpus;
 	int ncpus;
 
-	struct fts_inthash tasks; /* live tasks: pid -> struct task * */
+	struct fts_inthash tasks; /* live tasks: pid -> index of the record (task_at) */
+	void **tslab;             /* task i: tslab[i >> SLAB_BITS][i % SLAB] (task_at) */
+	uint32_t ntask_rec, ntslab, cap_tslab;
+	uint32_t free_task;       /* index + 1 of a dead task's record to reuse; 0: none */
 
-	/* task lanes: key (host pid, comm) -> strtab id == index into @lent */
+	/* task lanes: key (host pid, comm) -> strtab id == index of the entry (lent_at) */
 	struct fts_strtab lane_keys;
-	struct fts_strtab names;  /* comms of wakers and preempters (struct task) */
-	struct lane_ent *lent;
-	uint32_t nlent, caplent;
+	struct fts_strtab names;  /* comms of tasks, wakers and preempters (struct task) */
+	void **lslab;             /* entry i: lslab[i >> SLAB_BITS][i % SLAB] (lent_at) */
+	uint32_t nlent, nlslab, cap_lslab;
 	uint32_t nlanes;          /* all lanes, CPU and task: the next id */
 
 	uint64_t last_ts;         /* last event inside the window */
@@ -290,25 +310,41 @@ static int cpu_lane(struct fts_model *m, int cpu, uint32_t *id)
 	return 0;
 }
 
-static int grow_lent(struct fts_model *m)
+static struct lane_ent *lent_at(const struct fts_model *m, uint32_t i)
 {
-	uint32_t cap = m->caplent ? m->caplent * 2 : 1024;
-	struct lane_ent *nl;
+	return (struct lane_ent *)m->lslab[i >> SLAB_BITS] + (i & (SLAB - 1));
+}
 
-	if (cap <= m->caplent)
+/*
+ * One more slab in *@slabs (@n used, @cap room), of SLAB records of @size
+ * bytes, zeroed. 0 or -ENOMEM.
+ */
+static int add_slab(void ***slabs, uint32_t *n, uint32_t *cap, size_t size)
+{
+	void *s;
+
+	if (*n == *cap) {
+		uint32_t nc = *cap ? *cap * 2 : 16;
+		void **ns;
+
+		if (nc <= *cap)
+			return -ENOMEM;
+		ns = realloc(*slabs, nc * sizeof(*ns));
+		if (!ns)
+			return -ENOMEM;
+		*slabs = ns;
+		*cap = nc;
+	}
+	s = calloc(SLAB, size);
+	if (!s)
 		return -ENOMEM;
-	nl = realloc(m->lent, (size_t)cap * sizeof(*nl));
-	if (!nl)
-		return -ENOMEM;
-	m->lent = nl;
-	m->caplent = cap;
+	(*slabs)[(*n)++] = s;
 	return 0;
 }
 
 /*
  * The lane entry of (comm, pid), created (not declared) on first use: its
- * index (entries move when the array grows, so callers keep indexes, not
- * pointers), or LANE_NONE when out of memory.
+ * index (lent_at), or LANE_NONE when out of memory.
  */
 static uint32_t lane_entry(struct fts_model *m, const char *comm, int32_t pid)
 {
@@ -317,7 +353,8 @@ static uint32_t lane_entry(struct fts_model *m, const char *comm, int32_t pid)
 	uint32_t id;
 
 	/* room first: once interned, a key must have its entry */
-	if (m->nlent == m->caplent && grow_lent(m))
+	if ((m->nlent >> SLAB_BITS) == m->nlslab &&
+	    add_slab(&m->lslab, &m->nlslab, &m->cap_lslab, sizeof(struct lane_ent)))
 		return LANE_NONE;
 	memcpy(key, &pid, sizeof(pid));
 	memcpy(key + sizeof(pid), comm, n);
@@ -325,8 +362,10 @@ static uint32_t lane_entry(struct fts_model *m, const char *comm, int32_t pid)
 	if (id == UINT32_MAX)
 		return LANE_NONE;
 	if (id == m->nlent) {
-		memset(&m->lent[id], 0, sizeof(m->lent[id]));
-		m->lent[id].pid = pid;
+		struct lane_ent *e = lent_at(m, id);
+
+		e->id = LANE_UNDECLARED;
+		e->pid = pid;
 		m->nlent++;
 	}
 	/* strtab ids are dense and in creation order, like the entries */
@@ -343,18 +382,19 @@ static const char *lane_comm(const struct fts_model *m, uint32_t i)
 /* Declare lane entry @i's lane to the sink if it is not yet. */
 static int lane_declare(struct fts_model *m, uint32_t i)
 {
-	struct lane_ent *e = &m->lent[i];
+	struct lane_ent *e = lent_at(m, i);
 	char tid[TID_MAX];
 	int rc;
 
 	assert(i < m->nlent);
-	if (e->declared)
+	if (e->id != LANE_UNDECLARED)
 		return 0;
 	fmt_tid(m, tid, lane_comm(m, i), e->pid);
 	rc = declare(m, FTS_GROUP_TASK, 0, tid, &e->id);
-	if (rc)
+	if (rc) {
+		e->id = LANE_UNDECLARED;
 		return rc;
-	e->declared = 1;
+	}
 	m->st.task_lanes++;
 	return 0;
 }
@@ -450,9 +490,9 @@ static int emit_cs_marker(struct fts_model *m, const struct lane_ent *e)
 static int emit_cs_markers(struct fts_model *m)
 {
 	for (uint32_t i = 0; i < m->nlent; i++) {
-		const struct lane_ent *e = &m->lent[i];
+		const struct lane_ent *e = lent_at(m, i);
 
-		if (e->declared && e->switches && e->max_end && !kernel_comm(lane_comm(m, i))) {
+		if (e->id != LANE_UNDECLARED && e->switches && e->max_end && !kernel_comm(lane_comm(m, i))) {
 			int rc = emit_cs_marker(m, e);
 
 			if (rc)
@@ -466,7 +506,7 @@ static int emit_cs_markers(struct fts_model *m)
 static uint32_t task_lane(struct fts_model *m, struct task *t)
 {
 	if (!t->lent) {
-		uint32_t i = lane_entry(m, t->comm, t->pid);
+		uint32_t i = lane_entry(m, fts_strtab_get(&m->names, t->comm - 1), t->pid);
 
 		if (i == LANE_NONE)
 			return LANE_NONE;
@@ -495,7 +535,7 @@ static int task_lane_ready(struct fts_model *m, struct task *t, struct lane_ent 
 	rc = lane_declare(m, lane);
 	if (rc)
 		return rc;
-	*out = &m->lent[lane];
+	*out = lent_at(m, lane);
 	return 0;
 }
 
@@ -529,7 +569,7 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 		m->st.task_running++;
 		break;
 	case T_RUNNABLE:
-		arg(&it, "reason", t->reason ? t->reason : "unknown");
+		arg(&it, "reason", t->reason ? reason_names[t->reason] : "unknown");
 		if (t->waker_comm)
 			arg(&it, "waker", named_tid(m, t->waker_comm, t->waker_pid));
 		if (t->target_cpu >= 0)
@@ -538,7 +578,7 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 			arg(&it, "migrated_from", vnum(m, t->migrated_from));
 		if (t->preempter_comm)
 			arg(&it, "preempted_by", named_tid(m, t->preempter_comm, t->preempter_pid));
-		if (t->reason && strcmp(t->reason, "preempted"))
+		if (t->reason && t->reason != R_PREEMPTED)
 			arg(&it, "wakeup_latency_ns", vnum(m, (int64_t)(end - t->since)));
 		m->st.task_runnable++;
 		break;
@@ -564,18 +604,31 @@ static void task_set(struct task *t, enum tstate s, uint64_t ts, int32_t cpu)
 		t->waker_comm = 0;
 		t->waker_pid = 0;
 		t->preempter_comm = 0;
-		t->reason = NULL;
+		t->reason = R_NONE;
 		t->target_cpu = -1;
 		t->migrated_from = -1;
 	}
 }
 
-static void task_rename(struct task *t, const char *comm)
+/* @t's comm (never NULL: "" when none). */
+static const char *task_comm(const struct fts_model *m, const struct task *t)
 {
-	if (strcmp(t->comm, comm)) {
-		fts_copy_str(t->comm, FTS_COMM_MAX, comm, -1);
-		t->lent = 0;
-	}
+	return t->comm ? fts_strtab_get(&m->names, t->comm - 1) : "";
+}
+
+/* Give @t the name @comm (a new lane key when it differs). 0 or -ENOMEM. */
+static int task_rename(struct fts_model *m, struct task *t, const char *comm)
+{
+	uint32_t id;
+
+	if (!strcmp(task_comm(m, t), comm))
+		return 0;
+	id = name_id(m, comm);
+	if (!id)
+		return -ENOMEM;
+	t->comm = id;
+	t->lent = 0;
+	return 0;
 }
 
 /* The run slice on the CPU lane for whoever ran on @cpu since c->since. */
@@ -622,11 +675,41 @@ static int close_cpu_run(struct fts_model *m, int cpu, uint64_t end, const char 
  * however many tasks a trace holds (a fixed 4096 buckets made 400 k tasks
  * take 33 s).
  */
+static struct task *task_at(const struct fts_model *m, uint64_t i)
+{
+	return (struct task *)m->tslab[i >> SLAB_BITS] + (i & (SLAB - 1));
+}
+
 static struct task *task_find(const struct fts_model *m, int32_t pid)
 {
 	const uint64_t *v = fts_inthash_get(&m->tasks, (uint32_t)pid);
 
-	return v ? (struct task *)(uintptr_t)*v : NULL;
+	return v ? task_at(m, *v) : NULL;
+}
+
+/* A zeroed record: a dead task's, or a new one. Its index, or UINT32_MAX when out of memory. */
+static uint32_t task_alloc(struct fts_model *m)
+{
+	uint32_t i;
+
+	if (m->free_task) {
+		i = m->free_task - 1;
+		m->free_task = task_at(m, i)->next_free;
+		memset(task_at(m, i), 0, sizeof(struct task));
+		return i;
+	}
+	if (m->ntask_rec == UINT32_MAX)
+		return UINT32_MAX;
+	if ((m->ntask_rec >> SLAB_BITS) == m->ntslab &&
+	    add_slab(&m->tslab, &m->ntslab, &m->cap_tslab, sizeof(struct task)))
+		return UINT32_MAX;
+	return m->ntask_rec++;
+}
+
+static void task_release(struct fts_model *m, uint32_t i)
+{
+	task_at(m, i)->next_free = m->free_task;
+	m->free_task = i + 1;
 }
 
 static struct task *task_get(struct fts_model *m, int32_t pid, const char *comm)
@@ -634,38 +717,47 @@ static struct task *task_get(struct fts_model *m, int32_t pid, const char *comm)
 	int added;
 	uint64_t *v = fts_inthash_put(&m->tasks, (uint32_t)pid, &added);
 	struct task *t;
+	uint32_t i;
 
 	if (!v)
 		return NULL;
 	if (!added) {
-		t = (struct task *)(uintptr_t)*v;
-		assert(t && t->pid == pid);
-		if (comm && comm[0])
-			task_rename(t, comm);
+		t = task_at(m, *v);
+		assert(t->pid == pid);
+		if (comm && comm[0] && task_rename(m, t, comm))
+			return NULL;
 		return t;
 	}
-	t = calloc(1, sizeof(*t));
-	if (!t) {
+	i = task_alloc(m);
+	if (i == UINT32_MAX) {
 		fts_inthash_del(&m->tasks, (uint32_t)pid);
 		return NULL;
 	}
-	*v = (uintptr_t)t;
+	t = task_at(m, i);
 	t->pid = pid;
 	t->cpu = -1;
 	t->target_cpu = -1;
 	t->migrated_from = -1;
-	fts_copy_str(t->comm, FTS_COMM_MAX, comm ? comm : "", -1);
+	t->comm = name_id(m, comm ? comm : "");
+	if (!t->comm) {
+		fts_inthash_del(&m->tasks, (uint32_t)pid);
+		task_release(m, i);
+		return NULL;
+	}
+	*v = i;
 	m->st.tasks_seen++;
 	return t;
 }
 
 static void task_drop(struct fts_model *m, int32_t pid)
 {
-	struct task *t = task_find(m, pid);
+	const uint64_t *v = fts_inthash_get(&m->tasks, (uint32_t)pid);
 
-	if (t) {
+	if (v) {
+		uint32_t i = (uint32_t)*v;
+
 		fts_inthash_del(&m->tasks, (uint32_t)pid);
-		free(t);
+		task_release(m, i);
 	}
 }
 
@@ -823,9 +915,9 @@ static int emit_wakeup_link(struct fts_model *m, struct task *t, uint64_t run)
 		return rc;
 	f.id = ++m->flows;
 	f.name = "wakeup";
-	f.from_lane = m->lent[w].id;
+	f.from_lane = lent_at(m, w)->id;
 	f.from_ts = from.ts;
-	f.to_lane = m->lent[tl].id;
+	f.to_lane = lent_at(m, tl)->id;
 	f.to_ts = to.ts;
 	m->st.wakeup_links++;
 	rc = m->sink->flow(m->sink, &f, &m->err);
@@ -842,7 +934,7 @@ static int count_switch(struct fts_model *m, const struct fts_ev_switch *sw)
 	i = lane_entry(m, sw->prev_comm, sw->prev_pid);
 	if (i == LANE_NONE)
 		return no_lane_memory(m);
-	m->lent[i].switches++;
+	lent_at(m, i)->switches++;
 	return 0;
 }
 
@@ -935,7 +1027,7 @@ static int switch_out(struct fts_model *m, const struct fts_event *ev)
 		task_drop(m, sw->prev_pid);
 	} else if (sw->prev_state[0] == 'R') {
 		task_set(t, T_RUNNABLE, ev->ts, ev->cpu);
-		t->reason = "preempted";
+		t->reason = R_PREEMPTED;
 		t->preempter_comm = name_id(m, sw->next_comm);
 		t->preempter_pid = sw->next_pid;
 		if (!t->preempter_comm)
@@ -976,7 +1068,7 @@ static int switch_in(struct fts_model *m, const struct fts_event *ev)
 		t->cpu = ev->cpu;
 		rc = close_task_state(m, t, ev->ts);
 		if (!rc && t->state == T_RUNNABLE && t->waker_pid > 0 && t->reason &&
-		    strcmp(t->reason, "preempted"))
+		    t->reason != R_PREEMPTED)
 			rc = emit_wakeup_link(m, t, ev->ts);
 		if (rc)
 			return rc;
@@ -1053,7 +1145,7 @@ static int on_wake(struct fts_model *m, const struct fts_event *ev)
 	task_set(t, T_RUNNABLE, ev->ts, w->target_cpu >= 0 ? w->target_cpu : ev->cpu);
 	t->prio = w->prio;
 	t->target_cpu = w->target_cpu;
-	t->reason = ev->type == FTS_EV_WAKEUP_NEW ? "new" : "wakeup";
+	t->reason = ev->type == FTS_EV_WAKEUP_NEW ? R_NEW : R_WAKEUP;
 	return waker_key(m, ev, t);
 }
 
@@ -1150,14 +1242,14 @@ static int on_exec(struct fts_model *m, const struct fts_event *ev)
 	}
 	if (!t)
 		return 0;
-	if (t->state == T_RUNNING && strcmp(t->comm, ev->u.exec.comm)) {
+	if (t->state == T_RUNNING && strcmp(task_comm(m, t), ev->u.exec.comm)) {
 		rc = close_task_state(m, t, ev->ts);
 		if (rc)
 			return rc;
 		t->since = ev->ts;
 	}
-	task_rename(t, ev->u.exec.comm);
-	return 0;
+	return task_rename(m, t, ev->u.exec.comm) ?
+	       fts_err_set(&m->err, -ENOMEM, "out of memory (names)") : 0;
 }
 
 static int on_task_exit(struct fts_model *m, const struct fts_event *ev)
@@ -1307,7 +1399,7 @@ static int task_holes(struct fts_model *m, int cpu, uint64_t s, uint64_t e)
 	int rc;
 
 	for (uint32_t pos = 0; fts_inthash_next(&m->tasks, &pos, NULL, &tv);) {
-		struct task *t = (struct task *)(uintptr_t)tv;
+		struct task *t = task_at(m, tv);
 		uint64_t from = t->since > s ? t->since : s;
 		struct fts_item it;
 		struct lane_ent *le;
@@ -1534,7 +1626,7 @@ static int model_finish(struct fts_model *m)
 	}
 	/* in the table's order: close_task_state never adds or drops a task */
 	for (uint32_t pos = 0; fts_inthash_next(&m->tasks, &pos, NULL, &tv);) {
-		struct task *t = (struct task *)(uintptr_t)tv;
+		struct task *t = task_at(m, tv);
 
 		if (t->state != T_UNKNOWN && t->since <= end) {
 			rc = close_task_state(m, t, end);
@@ -1587,16 +1679,26 @@ const struct fts_model_stats *fts_model_stats(const struct fts_model *m)
 
 void fts_model_free(struct fts_model *m)
 {
-	uint64_t v;
-
 	if (!m)
 		return;
-	for (uint32_t pos = 0; fts_inthash_next(&m->tasks, &pos, NULL, &v);)
-		free((struct task *)(uintptr_t)v);
+	for (uint32_t i = 0; i < m->ntslab; i++)
+		free(m->tslab[i]);
+	free(m->tslab);
 	fts_inthash_free(&m->tasks);
 	fts_strtab_free(&m->lane_keys);
 	fts_strtab_free(&m->names);
-	free(m->lent);
+	for (uint32_t i = 0; i < m->nlslab; i++)
+		free(m->lslab[i]);
+	free(m->lslab);
 	free(m->cpus);
 	free(m);
+#ifdef __GLIBC__
+	/*
+	 * A million tasks leave a few hundred MB of small blocks freed in the
+	 * middle of the heap, under what the sink still holds; the sink's finish
+	 * (the statistics rows) then maps new memory, and the peak is both.
+	 * Hand those pages back now.
+	 */
+	malloc_trim(0);
+#endif
 }

@@ -2,20 +2,29 @@
 /*
  * stats.c - the triage statistics as a sink over lane items (stats.h).
  *
- * Data structures:
- *   - lanes[]: per declared lane id, its group and either its CPU number or
- *     its task (struct task *). Task lanes are found by their tid, which is
- *     also how CPU-lane items name tasks (sched_switch prev_comm:prev_pid,
- *     irq/softirq `task`), so one string table (util/strtab: tid -> id, and
- *     task_of_str[id]) joins them.
- *   - struct task: the public row plus what is needed to finish it: the
- *     latency samples, per-irq-name and per-preempter accumulators (small
- *     arrays: a task is hit by a few irq names and preempted by a few tasks),
- *     the CPU of its previous Running slice.
+ * Data structures (a million tasks are a million records, so bytes count):
+ *   - lanes[]: per declared lane id, its CPU number or its task's index.
+ *     Task lanes are found by their tid, which is also how CPU-lane items
+ *     name tasks (sched_switch prev_comm:prev_pid, irq/softirq `task`), so
+ *     one string table of tids (util/strtab) joins them: a tid's id there is
+ *     its task's index (a record is made for every tid interned, preempters
+ *     too; one with nothing counted makes no row).
+ *   - struct task: the counters the public row is made from (not the row:
+ *     208 bytes, a third of them only known at finish), the latency
+ *     samples, the CPU of its previous Running slice, and behind one
+ *     pointer, allocated on first use (most tasks are never hit by an irq nor
+ *     preempted), the irq counters and the per-irq-name and per-preempter
+ *     accumulators (small arrays: a task is hit by a few irq names and
+ *     preempted by a few tasks). Records sit in slabs of SLAB, never moved
+ *     nor freed one by one: no allocator header, no pointer array, no copy
+ *     when growing. 136 bytes.
+ *   - rowv[]: the public rows, made by finish for the tasks with anything
+ *     counted, and rows[], their order (sorting moves indexes, not rows).
  *   - cpus[]: per CPU number, the public row.
- *   - interned strings (irq names, preempters) in the same table as tasks'
- *     tids, so accumulators compare ids; the rows' string pointers are set
- *     from the ids when the rows are made (the table's arena moves as it grows).
+ *   - irq names in a second string table, so accumulators compare ids; the
+ *     rows' string pointers are set from the ids when the rows are made (the
+ *     tables' arenas move as they grow), and the comms, which only rows
+ *     need, are cut from the tids into one block then.
  * Nothing is kept per item. A live view may finish, feed more and finish
  * again: the rows are made anew from the counts each time.
  */
@@ -31,9 +40,12 @@
 #include "core/util/strtab.h"
 
 #define NO_STR UINT32_MAX
+#define NO_TASK UINT32_MAX
+#define SLAB_BITS 10
+#define SLAB (1u << SLAB_BITS)
 
 struct named_acc {
-	uint32_t name;     /* string id */
+	uint32_t name;     /* irqs: id in @names; preempters: task index (id in @tids) */
 	uint64_t count;
 	uint64_t ns;
 };
@@ -43,21 +55,32 @@ struct acc_list {
 	size_t n, cap;
 };
 
-struct task {
-	struct fts_task_stats row;
-	struct fts_lat lat;
+struct task_extra {
+	uint64_t irq_count, irq_ns;
+	uint64_t softirq_count, softirq_ns;
 	struct acc_list irqs;        /* irq names and softirq actions */
 	struct acc_list preempters;
-	int32_t last_cpu;            /* CPU of the previous Running slice, -1 none */
+};
+
+/* The row's counters that every task may need (the names are the row's). */
+struct counts {
+	uint64_t running_ns, runnable_ns, sleeping_ns, blocked_ns, unknown_ns;
+	uint64_t switches, involuntary, migrations;
+	uint64_t first_ns, last_ns;
+};
+
+struct task {
+	struct counts row;
+	struct fts_lat lat;
+	struct task_extra *x;        /* NULL until an irq or a preemption is counted */
 	uint64_t last_run_ts;
-	int has_time;                /* first_ns/last_ns set */
-	uint32_t tid, comm;          /* string ids of the row's tid and comm */
+	int32_t last_cpu;            /* CPU of the previous Running slice, -1 none */
+	int32_t has_time;            /* first_ns/last_ns set */
 };
 
 struct lane_info {
-	enum fts_lane_group group;
-	int32_t cpu;                 /* CPU lanes */
-	struct task *task;           /* task lanes */
+	int32_t cpu;                 /* CPU lanes (and ids never declared: CPU 0, as before) */
+	uint32_t task;               /* task lanes: the task's index; NO_TASK on CPU lanes */
 };
 
 struct fts_stats {
@@ -70,14 +93,15 @@ struct fts_stats {
 	struct lane_info *lanes;
 	uint32_t nlanes, cap_lanes;
 
-	struct fts_strtab strs;      /* tids, comms, irq names, preempters */
-	struct task **task_of_str;   /* string id -> its task, NULL when none */
-	uint32_t cap_task_of;
+	struct fts_strtab tids;      /* "comm:pid"; id == task index */
+	struct fts_strtab names;     /* irq names, softirq actions */
 
-	struct task **tasks;         /* every task made, in creation order */
-	size_t ntasks, cap_tasks;
-	struct task **rows;          /* finished rows (tasks with anything counted), sorted */
+	struct task **slab;          /* task i: slab[i >> SLAB_BITS][i % SLAB] */
+	uint32_t ntasks, nslab, cap_slab;
+	struct fts_task_stats *rowv; /* finished rows (tasks with anything counted), by task */
+	uint32_t *rows;              /* the rows' order: indexes into @rowv */
 	size_t nrows;
+	char *comms;                 /* the rows' comms, back to back (made by finish) */
 
 	struct fts_cpu_stats *cpus;
 	int ncpus;                   /* cpus[0 .. ncpus-1], by CPU number */
@@ -94,86 +118,72 @@ struct fts_stats {
 
 /* ---- strings and tasks ---- */
 
-/* The id of @s, added when new; NO_STR when out of memory. */
-static uint32_t intern(struct fts_stats *st, const char *s)
+static struct task *task_at(const struct fts_stats *st, uint32_t i)
 {
-	return fts_strtab_intern(&st->strs, s, strlen(s));
+	return &st->slab[i >> SLAB_BITS][i & (SLAB - 1)];
 }
 
-static const char *str_of(const struct fts_stats *st, uint32_t id)
+static const char *tid_of(const struct fts_stats *st, uint32_t i)
 {
-	return fts_strtab_get(&st->strs, id);
+	return fts_strtab_get(&st->tids, i);
 }
 
-/* Room for task_of_str[@id]. */
-static int grow_task_of(struct fts_stats *st, uint32_t id)
+/* Room for task @st->ntasks: its slab exists. 0 or -ENOMEM. */
+static int task_room(struct fts_stats *st)
 {
-	uint32_t nc = st->cap_task_of ? st->cap_task_of : 1024;
-	struct task **nt;
-
-	if (id < st->cap_task_of)
+	if ((st->ntasks >> SLAB_BITS) < st->nslab)
 		return 0;
-	while (nc <= id)
-		nc *= 2;
-	nt = realloc(st->task_of_str, nc * sizeof(*nt));
-	if (!nt)
+	if (st->nslab == st->cap_slab) {
+		uint32_t nc = st->cap_slab ? st->cap_slab * 2 : 16;
+		struct task **ns = realloc(st->slab, nc * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		st->slab = ns;
+		st->cap_slab = nc;
+	}
+	st->slab[st->nslab] = calloc(SLAB, sizeof(struct task));
+	if (!st->slab[st->nslab])
 		return -ENOMEM;
-	memset(nt + st->cap_task_of, 0, (nc - st->cap_task_of) * sizeof(*nt));
-	st->task_of_str = nt;
-	st->cap_task_of = nc;
+	st->nslab++;
 	return 0;
 }
 
-static struct task *task_new(struct fts_stats *st, uint32_t tid)
+/*
+ * The index of the task whose tid is @tid ("comm:pid"), made on first use;
+ * NO_TASK: no memory.
+ */
+static uint32_t task_id(struct fts_stats *st, const char *tid)
 {
-	const char *s = str_of(st, tid), *colon = strrchr(s, ':');
-	struct task *t;
+	uint32_t id;
 
-	if (st->ntasks == st->cap_tasks) {
-		size_t nc = st->cap_tasks ? st->cap_tasks * 2 : 256;
-		struct task **nt = realloc(st->tasks, nc * sizeof(*nt));
-
-		if (!nt)
-			return NULL;
-		st->tasks = nt;
-		st->cap_tasks = nc;
-	}
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return NULL;
-	t->last_cpu = -1;
-	t->tid = t->comm = tid;
-	/* comm is the tid up to its last ':' (Insight splits there too) */
-	t->row.pid = colon ? strtoll(colon + 1, NULL, 10) : -1;
-	if (colon) {
-		/* a copy: interning may move the arena @s points into */
-		char *comm = strndup(s, (size_t)(colon - s));
-
-		t->comm = comm ? intern(st, comm) : NO_STR;
-		free(comm);
-		if (t->comm == NO_STR) {
-			free(t);
-			return NULL;
-		}
-	}
-	st->tasks[st->ntasks++] = t;
-	return t;
+	/* room first: once interned, a tid must have its record */
+	if (task_room(st))
+		return NO_TASK;
+	id = fts_strtab_intern(&st->tids, tid, strlen(tid));
+	if (id == NO_STR)
+		return NO_TASK;
+	if (id < st->ntasks)
+		return id;
+	task_at(st, id)->last_cpu = -1;
+	st->ntasks++;
+	/* strtab ids are dense and in creation order, like the records */
+	return id;
 }
 
-/* The task whose tid is @tid ("comm:pid"), made on first use; NULL: no memory. */
 static struct task *task_of(struct fts_stats *st, const char *tid)
 {
-	uint32_t id = intern(st, tid);
-	struct task *t;
+	uint32_t id = task_id(st, tid);
 
-	if (id == NO_STR || grow_task_of(st, id))
-		return NULL;
-	if (st->task_of_str[id])
-		return st->task_of_str[id];
-	t = task_new(st, id);
-	if (t)
-		st->task_of_str[id] = t;
-	return t;
+	return id == NO_TASK ? NULL : task_at(st, id);
+}
+
+/* The accumulators of @t, made on first use; NULL: no memory. */
+static struct task_extra *extra_of(struct task *t)
+{
+	if (!t->x)
+		t->x = calloc(1, sizeof(*t->x));
+	return t->x;
 }
 
 static int acc_add(struct acc_list *l, uint32_t name, uint64_t count, uint64_t ns)
@@ -198,8 +208,8 @@ static int acc_add(struct acc_list *l, uint32_t name, uint64_t count, uint64_t n
 	return 0;
 }
 
-/* The entry with the most time (then count, then name), or NULL. */
-static const struct named_acc *acc_top(const struct fts_stats *st, const struct acc_list *l)
+/* The entry with the most time (then count, then name in @names), or NULL. */
+static const struct named_acc *acc_top(const struct fts_strtab *names, const struct acc_list *l)
 {
 	const struct named_acc *best = NULL;
 
@@ -208,7 +218,7 @@ static const struct named_acc *acc_top(const struct fts_stats *st, const struct 
 
 		if (!best || a->ns > best->ns || (a->ns == best->ns && a->count > best->count) ||
 		    (a->ns == best->ns && a->count == best->count &&
-		     strcmp(str_of(st, a->name), str_of(st, best->name)) < 0))
+		     strcmp(fts_strtab_get(names, a->name), fts_strtab_get(names, best->name)) < 0))
 			best = a;
 	}
 	return best;
@@ -335,23 +345,23 @@ static int st_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err 
 		nl = realloc(st->lanes, nc * sizeof(*nl));
 		if (!nl)
 			return nomem(err);
-		memset(nl + st->cap_lanes, 0, (nc - st->cap_lanes) * sizeof(*nl));
+		for (uint32_t i = st->cap_lanes; i < nc; i++)
+			nl[i] = (struct lane_info){ .cpu = 0, .task = NO_TASK };
 		st->lanes = nl;
 		st->cap_lanes = nc;
 	}
 	if (l->id >= st->nlanes)
 		st->nlanes = l->id + 1;
 	li = &st->lanes[l->id];
-	li->group = l->group;
 	li->cpu = -1;
-	li->task = NULL;
+	li->task = NO_TASK;
 	if (l->group == FTS_GROUP_CPU) {
 		li->cpu = cpu_of_tid(l->tid);
 		if (li->cpu < 0)
 			li->cpu = l->sort_index;
 	} else {
-		li->task = task_of(st, l->tid);
-		if (!li->task)
+		li->task = task_id(st, l->tid);
+		if (li->task == NO_TASK)
 			return nomem(err);
 	}
 	return 0;
@@ -399,9 +409,11 @@ static int task_item(struct fts_stats *st, struct task *t, const struct fts_item
 			if (lo == it->ts && fts_lat_add(&t->lat, it->dur))
 				return nomem(err);
 		} else if (v && !strcmp(v, "preempted") && (v = arg_of(it, "preempted_by")) && *v) {
-			uint32_t e = intern(st, v);
+			uint32_t e = task_id(st, v);
+			struct task_extra *x;
 
-			if (e == NO_STR || acc_add(&t->preempters, e, 1, d))
+			/* task_id may add a slab, never move @t */
+			if (e == NO_TASK || !(x = extra_of(t)) || acc_add(&x->preempters, e, 1, d))
 				return nomem(err);
 		}
 		break;
@@ -427,6 +439,7 @@ static int irq_item(struct fts_stats *st, struct fts_cpu_stats *c, const struct 
 	int soft = it->kind == FTS_ITEM_SOFTIRQ;
 	const char *who = arg_of(it, "task");
 	const char *name = arg_of(it, soft ? "action" : "name");
+	struct task_extra *x;
 	struct task *t;
 	uint32_t e;
 
@@ -443,15 +456,19 @@ static int irq_item(struct fts_stats *st, struct fts_cpu_stats *c, const struct 
 	t = task_of(st, who);
 	if (!t)
 		return nomem(err);
+	x = extra_of(t);
+	if (!x)
+		return nomem(err);
 	if (soft) {
-		t->row.softirq_count++;
-		t->row.softirq_ns += d;
+		x->softirq_count++;
+		x->softirq_ns += d;
 	} else {
-		t->row.irq_count++;
-		t->row.irq_ns += d;
+		x->irq_count++;
+		x->irq_ns += d;
 	}
-	e = intern(st, name && *name ? name : "?");
-	if (e == NO_STR || acc_add(&t->irqs, e, 1, d))
+	name = name && *name ? name : "?";
+	e = fts_strtab_intern(&st->names, name, strlen(name));
+	if (e == NO_STR || acc_add(&x->irqs, e, 1, d))
 		return nomem(err);
 	return 0;
 }
@@ -547,8 +564,8 @@ static int st_item(struct fts_sink *s, const struct fts_item *it, struct fts_err
 		return fts_err_set(err, -EINVAL, "statistics: an item on undeclared lane %u",
 				   it->lane);
 	li = &st->lanes[it->lane];
-	if (li->group == FTS_GROUP_TASK)
-		return task_item(st, li->task, it, err);
+	if (li->task != NO_TASK)
+		return task_item(st, task_at(st, li->task), it, err);
 	return cpu_item(st, li->cpu, it, err);
 }
 
@@ -576,51 +593,96 @@ static void st_destroy(struct fts_sink *s)
 
 static int counted(const struct task *t)
 {
-	const struct fts_task_stats *r = &t->row;
+	const struct counts *r = &t->row;
 
 	return r->running_ns || r->runnable_ns || r->sleeping_ns || r->blocked_ns || r->unknown_ns ||
 	       r->switches ||
-	       r->irq_count || r->softirq_count || t->lat.n || t->has_time;
+	       (t->x && (t->x->irq_count || t->x->softirq_count)) || t->lat.n || t->has_time;
+}
+
+/* The length of the comm in tid @i: up to its last ':', or all of it. */
+static size_t comm_len(const struct fts_stats *st, uint32_t i)
+{
+	const char *tid = tid_of(st, i), *colon = strrchr(tid, ':');
+
+	return colon ? (size_t)(colon - tid) : fts_strtab_len(&st->tids, i);
 }
 
 int fts_stats_finish(struct fts_stats *st, struct fts_err *err)
 {
+	size_t clen = 0;
 	uint64_t wall;
+	char *cp;
 
 	if (st->finished)
 		return 0;
 	free(st->rows);
-	st->rows = calloc(st->ntasks ? st->ntasks : 1, sizeof(*st->rows));
-	if (!st->rows)
-		return nomem(err);
+	free(st->rowv);
+	st->rowv = NULL;
 	st->nrows = 0;
-	for (size_t i = 0; i < st->ntasks; i++) {
-		struct task *t = st->tasks[i];
+	for (uint32_t i = 0; i < st->ntasks; i++) {
+		if (counted(task_at(st, i))) {
+			st->nrows++;
+			clen += comm_len(st, i) + 1;
+		}
+	}
+	st->rows = malloc(st->nrows ? st->nrows * sizeof(*st->rows) : 1);
+	st->rowv = calloc(st->nrows ? st->nrows : 1, sizeof(*st->rowv));
+	free(st->comms);
+	st->comms = malloc(clen ? clen : 1);
+	if (!st->rows || !st->rowv || !st->comms)
+		return nomem(err);
+	cp = st->comms;
+	for (uint32_t i = 0, r = 0; i < st->ntasks; i++) {
+		struct task *t = task_at(st, i);
+		struct fts_task_stats *row = &st->rowv[r];
+		size_t n = comm_len(st, i);
+		const char *colon;
 		const struct named_acc *a;
 
 		if (!counted(t))
 			continue;
-		t->row.tid = str_of(st, t->tid);
-		t->row.comm = str_of(st, t->comm);
-		t->row.top_irq = "";
-		t->row.top_irq_ns = 0;
-		t->row.top_preempter = "";
-		t->row.top_preempter_count = 0;
-		t->row.top_preempter_ns = 0;
-		t->row.wakeups = t->lat.n;
-		t->row.wake_p50_ns = fts_lat_pct(&t->lat, 50);
-		t->row.wake_p99_ns = fts_lat_pct(&t->lat, 99);
-		t->row.wake_max_ns = t->lat.n ? t->lat.max : 0;
-		if ((a = acc_top(st, &t->irqs))) {
-			t->row.top_irq = str_of(st, a->name);
-			t->row.top_irq_ns = a->ns;
+		st->rows[r] = r;
+		r++;
+		row->tid = tid_of(st, i);
+		memcpy(cp, row->tid, n);
+		cp[n] = '\0';
+		row->comm = cp;
+		cp += n + 1;
+		/* the pid is the tid after its last ':' (Insight splits there too) */
+		colon = strrchr(row->tid, ':');
+		row->pid = colon ? strtoll(colon + 1, NULL, 10) : -1;
+		row->running_ns = t->row.running_ns;
+		row->runnable_ns = t->row.runnable_ns;
+		row->sleeping_ns = t->row.sleeping_ns;
+		row->blocked_ns = t->row.blocked_ns;
+		row->unknown_ns = t->row.unknown_ns;
+		row->switches = t->row.switches;
+		row->involuntary = t->row.involuntary;
+		row->migrations = t->row.migrations;
+		row->first_ns = t->row.first_ns;
+		row->last_ns = t->row.last_ns;
+		row->top_irq = "";
+		row->top_preempter = "";
+		row->wakeups = t->lat.n;
+		row->wake_p50_ns = fts_lat_pct(&t->lat, 50);
+		row->wake_p99_ns = fts_lat_pct(&t->lat, 99);
+		row->wake_max_ns = t->lat.n ? t->lat.max : 0;
+		if (!t->x)
+			continue;
+		row->irq_count = t->x->irq_count;
+		row->irq_ns = t->x->irq_ns;
+		row->softirq_count = t->x->softirq_count;
+		row->softirq_ns = t->x->softirq_ns;
+		if ((a = acc_top(&st->names, &t->x->irqs))) {
+			row->top_irq = fts_strtab_get(&st->names, a->name);
+			row->top_irq_ns = a->ns;
 		}
-		if ((a = acc_top(st, &t->preempters))) {
-			t->row.top_preempter = str_of(st, a->name);
-			t->row.top_preempter_count = a->count;
-			t->row.top_preempter_ns = a->ns;
+		if ((a = acc_top(&st->tids, &t->x->preempters))) {
+			row->top_preempter = tid_of(st, a->name);
+			row->top_preempter_count = a->count;
+			row->top_preempter_ns = a->ns;
 		}
-		st->rows[st->nrows++] = t;
 	}
 	if (st->opts.has_window) {
 		st->info.t_begin = st->opts.win_begin;
@@ -733,30 +795,44 @@ uint64_t fts_task_col_value(const struct fts_task_stats *t, enum fts_task_col co
 	}
 }
 
-/* One row's sort key; qsort has no context, so the key carries the order. */
+/*
+ * One row's sort key, by row index (the order array is what is sorted, with
+ * the keys as the comparison's context: 16 bytes a row and 4 of the sort's
+ * scratch, not a 24-byte key moved and copied); a number sorted descending
+ * is stored inverted, so only text needs to know the direction.
+ */
 struct sort_key {
-	uint64_t v;
-	const char *s;       /* text columns; NULL for numbers */
-	struct task *t;
-	int desc;
+	union {
+		uint64_t v;          /* number columns */
+		const char *s;       /* text columns */
+	} k;
+	const char *tid;         /* the tie-break: tids are unique */
 };
 
-static int cmp_key(const void *a, const void *b)
-{
-	const struct sort_key *x = a, *y = b;
-	int c;
+struct sort_ctx {
+	const struct sort_key *keys;
+	int text, desc;
+};
 
-	if (x->s)
-		c = strcmp(x->s, y->s);
+static int cmp_row(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *c = arg;
+	const struct sort_key *x = &c->keys[*(const uint32_t *)a], *y = &c->keys[*(const uint32_t *)b];
+	int r;
+
+	if (c->text)
+		r = c->desc ? strcmp(y->k.s, x->k.s) : strcmp(x->k.s, y->k.s);
 	else
-		c = x->v < y->v ? -1 : x->v > y->v;
-	if (x->desc)
-		c = -c;
-	return c ? c : strcmp(x->t->row.tid, y->t->row.tid);
+		r = x->k.v < y->k.v ? -1 : x->k.v > y->k.v;
+	return r ? r : strcmp(x->tid, y->tid);
 }
 
 void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int descending)
 {
+	struct sort_ctx c = {
+		.text = col == FTS_TCOL_TASK || col == FTS_TCOL_TOP_IRQ || col == FTS_TCOL_PREEMPTER,
+		.desc = descending,
+	};
 	struct sort_key *k;
 
 	if (!st->nrows)
@@ -764,18 +840,22 @@ void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int desce
 	k = malloc(st->nrows * sizeof(*k));
 	if (!k)
 		return; /* keep the current order: sorting is a view, not data */
+	/* keys by row index (rowv order), whatever the current order */
 	for (size_t i = 0; i < st->nrows; i++) {
-		const struct fts_task_stats *r = &st->rows[i]->row;
+		const struct fts_task_stats *r = &st->rowv[i];
 
-		k[i].t = st->rows[i];
-		k[i].desc = descending;
-		k[i].s = col == FTS_TCOL_TASK ? r->tid : col == FTS_TCOL_TOP_IRQ ? r->top_irq :
-			 col == FTS_TCOL_PREEMPTER ? r->top_preempter : NULL;
-		k[i].v = k[i].s ? 0 : fts_task_col_value(r, col);
+		k[i].tid = r->tid;
+		if (c.text) {
+			k[i].k.s = col == FTS_TCOL_TASK ? r->tid : col == FTS_TCOL_TOP_IRQ ? r->top_irq :
+				   r->top_preempter;
+		} else {
+			k[i].k.v = fts_task_col_value(r, col);
+			if (descending)
+				k[i].k.v = UINT64_MAX - k[i].k.v;
+		}
 	}
-	qsort(k, st->nrows, sizeof(*k), cmp_key);
-	for (size_t i = 0; i < st->nrows; i++)
-		st->rows[i] = k[i].t;
+	c.keys = k;
+	qsort_r(st->rows, st->nrows, sizeof(*st->rows), cmp_row, &c);
 	free(k);
 }
 
@@ -810,7 +890,8 @@ int fts_stats_create(const struct fts_stats_opts *o, struct fts_stats **out,
 	*out = NULL;
 	if (!st)
 		return nomem(err);
-	fts_strtab_init(&st->strs);
+	fts_strtab_init(&st->tids);
+	fts_strtab_init(&st->names);
 	if (o) {
 		st->opts = *o;
 		if (o->has_window && o->win_end <= o->win_begin) {
@@ -852,16 +933,24 @@ void fts_stats_free(struct fts_stats *st)
 {
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->ntasks; i++) {
-		fts_lat_free(&st->tasks[i]->lat);
-		free(st->tasks[i]->irqs.v);
-		free(st->tasks[i]->preempters.v);
-		free(st->tasks[i]);
+	for (uint32_t i = 0; i < st->ntasks; i++) {
+		struct task *t = task_at(st, i);
+
+		fts_lat_free(&t->lat);
+		if (t->x) {
+			free(t->x->irqs.v);
+			free(t->x->preempters.v);
+			free(t->x);
+		}
 	}
-	fts_strtab_free(&st->strs);
-	free(st->task_of_str);
-	free(st->tasks);
+	for (uint32_t i = 0; i < st->nslab; i++)
+		free(st->slab[i]);
+	free(st->slab);
+	fts_strtab_free(&st->tids);
+	fts_strtab_free(&st->names);
 	free(st->rows);
+	free(st->rowv);
+	free(st->comms);
 	free(st->lanes);
 	free(st->cpus);
 	free(st->holes);
@@ -884,7 +973,7 @@ size_t fts_stats_ntasks(const struct fts_stats *st)
 
 const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i)
 {
-	return i < fts_stats_ntasks(st) ? &st->rows[i]->row : NULL;
+	return i < fts_stats_ntasks(st) ? &st->rowv[st->rows[i]] : NULL;
 }
 
 size_t fts_stats_ncpus(const struct fts_stats *st)

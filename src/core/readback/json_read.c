@@ -7,8 +7,10 @@
  * all on one) and only its ph/pid/tid/name/ts/dur/args are picked, however
  * many members it has. No tree of the file is ever built. What is not an
  * event array is refused with the byte where it stops making sense.
- * Lanes are those of the "CPU Scheduling" / "Process Scheduling" pids; other
- * events are skipped. ts/dur are microseconds with up to three decimals,
+ * fts_json_events hands each event's text to a callback (the profiler's
+ * trace_view.json reader, trace_view.c, uses it); fts_json_readback is its
+ * client for our own JSON: lanes are those of the "CPU Scheduling" /
+ * "Process Scheduling" pids; other events are skipped. ts/dur are microseconds with up to three decimals,
  * turned into exact ns.
  */
 #include "core/readback/readback.h"
@@ -34,6 +36,11 @@ static const char *const field_keys[FIELDS] = { "ph", "pid", "tid", "name", "ts"
 
 struct jr {
 	const char *path;
+	fts_json_event_fn on_event;  /* each event object's text */
+	void *on_ctx;
+	int (*progress)(void *ctx, uint64_t done, uint64_t total, uint64_t rows);
+	void *progress_ctx;
+	/* the read-back's own state (fts_json_readback only) */
 	const struct fts_rb_ops *ops;
 	struct fts_strtab lanes;   /* "<group char><tid>" -> lane id */
 	struct fts_buf ev;         /* the event being cut out */
@@ -44,30 +51,18 @@ struct jr {
 	unsigned char in[IN_BUF];
 	size_t in_len, in_pos;
 	uint64_t off;              /* bytes consumed */
-	uint64_t total, rows, next_ms;
+	uint64_t total, rows, events, next_ms;
 	struct fts_err *err;
 	int failed;                /* err is set; stop */
 };
 
+static int refill(struct jr *j);
+
 /* The next byte, or -1 at the end (or after a read error, which sets failed). */
 static int next(struct jr *j)
 {
-	if (j->in_pos == j->in_len) {
-		ssize_t n;
-
-		do
-			n = read(j->fd, j->in, sizeof(j->in));
-		while (n < 0 && errno == EINTR);
-		if (n <= 0) {
-			if (n < 0 && !j->failed) {
-				fts_err_set(j->err, -errno, "%s: read failed: %s", j->path, strerror(errno));
-				j->failed = 1;
-			}
-			return -1;
-		}
-		j->in_len = (size_t)n;
-		j->in_pos = 0;
-	}
+	if (j->in_pos == j->in_len && refill(j) < 0)
+		return -1;
 	j->off++;
 	return j->in[j->in_pos++];
 }
@@ -91,8 +86,7 @@ static int refuse(struct jr *j, const char *what)
 			   j->path, what, (unsigned long long)(j->off ? j->off - 1 : 0));
 }
 
-/* "123.456" µs -> ns exactly; -1 on anything else (negative, garbage). */
-static int us_to_ns(const char *s, uint64_t *ns)
+int fts_json_us_to_ns(const char *s, uint64_t *ns)
 {
 	uint64_t whole = 0, frac = 0;
 	int digits = 0;
@@ -145,22 +139,24 @@ static int lane_of(struct jr *j, enum fts_lane_group group, const char *tid, uin
 	return 0;
 }
 
-static int one_event(struct jr *j)
+static int one_event(void *ctx, const char *text, size_t len, struct fts_err *err)
 {
+	struct jr *j = ctx;
 	const char *f[FIELDS];
 	enum fts_lane_group group;
 	struct fts_rb_row row;
 	int rc;
 
-	if (j->scratch_sz < j->ev.len + 64) {
-		char *b = realloc(j->scratch, j->ev.len + 64);
+	(void)err;
+	if (j->scratch_sz < len + 64) {
+		char *b = realloc(j->scratch, len + 64);
 
 		if (!b)
 			return fts_err_set(j->err, -ENOMEM, "out of memory");
 		j->scratch = b;
-		j->scratch_sz = j->ev.len + 64;
+		j->scratch_sz = len + 64;
 	}
-	if (fts_json_pick(j->ev.p, j->ev.len, field_keys, FIELDS, f, j->scratch, j->scratch_sz))
+	if (fts_json_pick(text, len, field_keys, FIELDS, f, j->scratch, j->scratch_sz))
 		return refuse(j, "an event that is not a valid JSON object, ending");
 	if (!f[F_PH] || !f[F_PID] || !f[F_TID])
 		return 0;
@@ -173,9 +169,9 @@ static int one_event(struct jr *j)
 	rc = lane_of(j, group, f[F_TID], &row.lane);
 	if (rc || strcmp(f[F_PH], "X"))
 		return rc;
-	if (!f[F_NAME] || !f[F_TS] || us_to_ns(f[F_TS], &row.ts) || row.ts == 0)
+	if (!f[F_NAME] || !f[F_TS] || fts_json_us_to_ns(f[F_TS], &row.ts) || row.ts == 0)
 		return 0;
-	if (!f[F_DUR] || us_to_ns(f[F_DUR], &row.dur))
+	if (!f[F_DUR] || fts_json_us_to_ns(f[F_DUR], &row.dur))
 		row.dur = 0;
 	row.name = f[F_NAME];
 	row.name_len = strlen(row.name);
@@ -194,41 +190,73 @@ static int ev_put(struct jr *j, int c)
 	return 0;
 }
 
-/* The object whose '{' was just read, into j->ev (strings and nesting followed). */
+/* Refill the input buffer: its byte count, or -1 at the end or on a read error (failed set). */
+static int refill(struct jr *j)
+{
+	ssize_t n;
+
+	do
+		n = read(j->fd, j->in, sizeof(j->in));
+	while (n < 0 && errno == EINTR);
+	if (n <= 0) {
+		if (n < 0 && !j->failed) {
+			fts_err_set(j->err, -errno, "%s: read failed: %s", j->path, strerror(errno));
+			j->failed = 1;
+		}
+		return -1;
+	}
+	j->in_len = (size_t)n;
+	j->in_pos = 0;
+	return (int)n;
+}
+
+/*
+ * The object whose '{' was just read, into j->ev (strings and nesting
+ * followed). The input buffer is scanned in place and each stretch copied
+ * at once: this loop sees every byte of a file of hundreds of MB.
+ */
 static int cut_event(struct jr *j)
 {
-	int depth = 1, in_str = 0, c;
+	int depth = 1, in_str = 0, esc = 0;
 
 	j->ev.len = 0;
 	if (ev_put(j, '{'))
 		return -ENOMEM;
-	while (depth) {
-		c = next(j);
-		if (c < 0)
+	for (;;) {
+		size_t i, n;
+
+		if (j->in_pos == j->in_len && refill(j) < 0)
 			return refuse(j, "the file ends inside an event");
-		if (j->ev.len >= EVENT_MAX)
-			return refuse(j, "an event over 16 MB (none of ours is), still open");
-		if (ev_put(j, c))
-			return -ENOMEM;
-		if (in_str) {
-			if (c == '\\') {
-				c = next(j);
-				if (c < 0)
-					return refuse(j, "the file ends inside an event");
-				if (ev_put(j, c))
-					return -ENOMEM;
-			} else if (c == '"') {
-				in_str = 0;
-			}
-		} else if (c == '"') {
-			in_str = 1;
-		} else if (c == '{' || c == '[') {
-			depth++;
-		} else if (c == '}' || c == ']') {
-			depth--;
+		for (i = j->in_pos; i < j->in_len && depth; i++) {
+			unsigned char c = j->in[i];
+
+			if (esc)
+				esc = 0;
+			else if (in_str && c == '\\')
+				esc = 1;
+			else if (in_str)
+				in_str = c != '"';
+			else if (c == '"')
+				in_str = 1;
+			else if (c == '{' || c == '[')
+				depth++;
+			else if (c == '}' || c == ']')
+				depth--;
 		}
+		n = i - j->in_pos;
+		if (j->ev.len + n > EVENT_MAX) {
+			j->off += n;
+			return refuse(j, "an event over 16 MB (none of ours is), still open");
+		}
+		if (fts_buf_reserve(&j->ev, n))
+			return fts_err_set(j->err, -ENOMEM, "out of memory");
+		memcpy(j->ev.p + j->ev.len, j->in + j->in_pos, n);
+		j->ev.len += n;
+		j->in_pos = i;
+		j->off += n;
+		if (!depth)
+			return 0;
 	}
-	return 0;
 }
 
 /* A few times a second, whatever the layout: cancelling works on a one-line file too. */
@@ -236,13 +264,13 @@ static int report(struct jr *j)
 {
 	uint64_t now;
 
-	if (!j->ops->progress)
+	if (!j->progress)
 		return 0;
 	now = fts__clock_mono_ms();
 	if (now < j->next_ms)
 		return 0;
 	j->next_ms = now + REPORT_MS;
-	if (j->ops->progress(j->ops->ctx, j->off, j->total, j->rows))
+	if (j->progress(j->progress_ctx, j->off, j->total, j->ops ? j->rows : j->events))
 		return fts_err_set(j->err, -ECANCELED, "cancelled");
 	return 0;
 }
@@ -263,9 +291,14 @@ static int walk(struct jr *j)
 		if (c != '{')
 			return refuse(j, "an array element that is not an event object");
 		rc = cut_event(j);
-		if (!rc)
-			rc = one_event(j);
-		if (!rc && (j->rows & 1023) == 0)
+		if (!rc) {
+			j->events++;
+			rc = j->on_event(j->on_ctx, j->ev.p, j->ev.len, j->err);
+			/* the callback's own refusal names no byte: say where it was */
+			if (rc && !j->failed)
+				j->failed = 1;
+		}
+		if (!rc && (j->events & 1023) == 0)
 			rc = report(j);
 		if (rc)
 			return rc;
@@ -280,44 +313,77 @@ static int walk(struct jr *j)
 	return j->failed ? j->err->code : 0;
 }
 
+/* Open @path and walk it, each event to @j->on_event; @j is set up but for fd/total. */
+static int scan(struct jr *j, const char *path, struct fts_err *err)
+{
+	struct stat sb;
+	int fd, rc;
+
+	fd = fts_open_regular(path, 0, &sb, err);
+	if (fd < 0)
+		return fd;
+	j->path = path;
+	j->fd = fd;
+	j->err = err;
+	j->total = (uint64_t)sb.st_size;
+	rc = walk(j);
+	fts_buf_free(&j->ev);
+	close(fd);
+	return rc;
+}
+
+int fts_json_events(const char *path, fts_json_event_fn cb, void *ctx,
+		    int (*progress)(void *ctx, uint64_t done, uint64_t total, uint64_t events),
+		    struct fts_err *err)
+{
+	struct fts_err local_err;
+	struct jr *j;
+	int rc;
+
+	if (!err)
+		err = &local_err;
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	j->on_event = cb;
+	j->on_ctx = ctx;
+	j->progress = progress;
+	j->progress_ctx = ctx;
+	rc = scan(j, path, err);
+	free(j);
+	return rc;
+}
+
 int fts_json_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *rows,
 		      struct fts_err *err)
 {
 	struct fts_err local_err;
 	struct jr *j;
-	struct stat sb;
-	int fd, rc;
+	int rc;
 
 	if (!err)
 		err = &local_err;
 	if (rows)
 		*rows = 0;
-	fd = fts_open_regular(path, 0, &sb, err);
-	if (fd < 0)
-		return fd;
 	j = calloc(1, sizeof(*j));
-	if (!j) {
-		close(fd);
+	if (!j)
 		return fts_err_set(err, -ENOMEM, "out of memory");
-	}
-	j->path = path;
 	j->ops = ops;
-	j->fd = fd;
-	j->err = err;
-	j->total = (uint64_t)sb.st_size;
+	j->on_event = one_event;
+	j->on_ctx = j;
+	j->progress = ops->progress;
+	j->progress_ctx = ops->ctx;
 	fts_strtab_init(&j->lanes);
-	rc = walk(j);
+	rc = scan(j, path, err);
 	if (!rc && j->lanes.n == 0)
 		rc = fts_err_set(err, -ENODATA,
 				 "%s: not an ftrace JSON (no \"CPU Scheduling\" or \"Process Scheduling\" events)",
 				 path);
 	if (rows)
 		*rows = j->rows;
-	fts_buf_free(&j->ev);
 	fts_buf_free(&j->key);
 	free(j->scratch);
 	fts_strtab_free(&j->lanes);
-	close(fd);
 	free(j);
 	return rc;
 }

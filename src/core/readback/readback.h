@@ -52,6 +52,28 @@ int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *ro
 int fts_json_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *rows,
 		      struct fts_err *err);
 
+/* One event object's text (@len bytes, not NUL-terminated); non-zero stops the scan. */
+typedef int (*fts_json_event_fn)(void *ctx, const char *text, size_t len, struct fts_err *err);
+
+/*
+ * fts_json_events - stream the Chrome-trace event array at @path (a regular
+ * file, never loaded whole), handing each event object to @cb. @progress (may
+ * be NULL; gets @ctx, bytes done, the file size and events so far) is called
+ * a few times a second; non-zero cancels. What is not an event array is
+ * refused with the byte where it stops making sense. Returns 0, -ECANCELED,
+ * @cb's negative return, or a negative errno with @err filled.
+ */
+int fts_json_events(const char *path, fts_json_event_fn cb, void *ctx,
+		    int (*progress)(void *ctx, uint64_t done, uint64_t total, uint64_t events),
+		    struct fts_err *err);
+
+/*
+ * fts_json_us_to_ns - Chrome-trace microseconds ("123.456", a string's or a
+ * number's text) to exact ns in @ns; decimals past the third are dropped.
+ * Returns 0, or -1 for anything else (negative, garbage, past year 2096).
+ */
+int fts_json_us_to_ns(const char *s, uint64_t *ns);
+
 /*
  * fts_rb_kind - the item kind of a slice named @name (length @n) on a lane of
  * @group; @args (may be NULL) tells uninterruptible sleep from the rest.

@@ -49,14 +49,21 @@ struct rec_instance {
 
 int rec_tracing_dir(char *dir, size_t len, struct fts_err *err)
 {
-	/* libtracefs mounts tracefs (or debugfs) when it is not mounted yet. */
-	const char *d = tracefs_tracing_dir();
+	const char *d;
 
+	/*
+	 * Root first: for another user libtracefs cannot even see a mounted
+	 * tracefs when its directory is 0700, and "not mounted" would be a lie.
+	 */
+	if (geteuid() != 0)
+		return fts_err_set(err, -EPERM, "recording needs root (tracefs)");
+	/* libtracefs mounts tracefs (or debugfs) when it is not mounted yet. */
+	d = tracefs_tracing_dir();
 	if (!d)
 		return fts_err_set(err, -ENODEV,
 				   "tracefs is not mounted and cannot be mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	snprintf(dir, len, "%s", d);
-	if (geteuid() != 0 || access(dir, W_OK) != 0)
+	if (access(dir, W_OK) != 0)
 		return fts_err_set(err, -EPERM, "recording needs root (cannot write %s)", dir);
 	return 0;
 }
@@ -190,8 +197,14 @@ static int destroy_retry(struct tracefs_instance *inst, int tries)
 
 	for (int i = 0; i < tries && rc; i++) {
 		rc = tracefs_instance_destroy(inst);
-		if (rc && errno == ENOENT && tries > 1)
-			return 0;   /* ours, already removed (by an ftscope without the lock) */
+		/*
+		 * Ours, already removed: once our hold is closed another
+		 * recorder's sweep may win the race between our EBUSY retries
+		 * (the kernel says ENODEV when the name went between lookup and
+		 * removal, ENOENT after).
+		 */
+		if (rc && (errno == ENOENT || errno == ENODEV) && tries > 1)
+			return 0;
 		if (rc && errno != EBUSY)
 			break;
 		if (rc && i + 1 < tries)

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hostbound.h - "why was the NPU idle": each device idle interval of one card
+ * (npu.h) blamed on what its dispatch threads did on the host meanwhile.
+ *
+ * Gaps: the profiler's "Free" intervals when the file has them, else the
+ * stretches in which no stream of the card is busy; only those of at least
+ * the threshold count. The dispatch thread of a gap is the host end of the
+ * first launch flow whose device end is at or after the gap's end (the
+ * launch that ended it); a gap with none is split evenly between the
+ * "Python" process's threads.
+ *
+ * The analysis is a struct fts_sink fed the sched model's lane items
+ * (fts_pipeline_run): a dispatch thread's task lane (matched by the pid part
+ * of "comm:pid", the container pid when the run has the pid mapping) gives
+ * its state over the gap, clipped to it:
+ *   running    Running, less the irq time below
+ *   preempted  Runnable after a preemption (who took the CPU, on which CPU)
+ *   waiting    Runnable after a wakeup, or for a reason the trace lost
+ *   sleeping   Sleeping (S and other interruptible states)
+ *   blocked    Sleeping in D
+ *   irq        irq/softirq slices on a CPU lane that hit the thread
+ *   unknown    no trace coverage (outside the capture, or no data after lost events)
+ * Items come in any order; memory is per gap and per dispatch thread.
+ */
+#ifndef FTS_HOSTBOUND_H
+#define FTS_HOSTBOUND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "lane.h"
+#include "npu.h"
+#include "export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum fts_hb_cat {
+	FTS_HB_RUNNING,
+	FTS_HB_PREEMPTED,
+	FTS_HB_WAITING,
+	FTS_HB_SLEEPING,
+	FTS_HB_BLOCKED,
+	FTS_HB_IRQ,
+	FTS_HB_UNKNOWN,
+	FTS_HB__COUNT
+};
+
+#define FTS_HB_NONE UINT32_MAX   /* no string */
+
+struct fts_hb_opts {
+	uint64_t threshold_ns;   /* gaps shorter than this are left out; 0: 50 us */
+	/* added to the profiler's times to get the items' (output ns): 0 when both are epoch ns */
+	int64_t offset_ns;
+};
+
+/* One device idle interval and its verdict. */
+struct fts_hb_gap {
+	uint64_t ts, dur;               /* output ns */
+	int32_t tid;                    /* dispatch thread (container tid); -1: the Python threads, split */
+	uint32_t thread;                /* its name: fts_hostbound_str ("comm:pid" when the trace had it) */
+	uint32_t next_kernel;           /* the device task that ended the gap: fts_npu_name; FTS_HB_NONE */
+	double ns[FTS_HB__COUNT];       /* the gap's time by category; they add up to dur */
+	enum fts_hb_cat verdict;        /* the largest category */
+	uint32_t preempter;             /* the task that took most of the preempted time, or FTS_HB_NONE */
+	int32_t preempter_cpu;          /* the CPU where that happened, -1 when unknown */
+	double preempter_ns;
+};
+
+/* Preempted time summed over all gaps, by (preempting task, CPU). */
+struct fts_hb_blame {
+	uint32_t task;                  /* "comm:pid": fts_hostbound_str */
+	int32_t cpu;                    /* -1 when unknown */
+	double ns;
+	uint32_t gaps;                  /* gaps in which it took time */
+};
+
+struct fts_hostbound;
+
+/**
+ * fts_hostbound_create - the gaps of @npu, ready to be fed lane items
+ * @npu: the card; borrowed, must outlive the analysis
+ * @opts: threshold and time offset; NULL: defaults
+ * @out: the analysis, freed with fts_hostbound_free
+ * @err: filled on error
+ *
+ * Returns 0 or a negative errno.
+ */
+FTS_API int fts_hostbound_create(const struct fts_npu_trace *npu, const struct fts_hb_opts *opts,
+				 struct fts_hostbound **out, struct fts_err *err);
+
+/**
+ * fts_hostbound_sink - the sink that feeds @hb (its finish() runs fts_hostbound_finish)
+ * @hb: the analysis
+ *
+ * Returns the sink; it lives and dies with @hb (its destroy() does nothing).
+ */
+FTS_API struct fts_sink *fts_hostbound_sink(struct fts_hostbound *hb);
+
+/**
+ * fts_hostbound_finish - settle the verdicts after the last item
+ * @hb: the analysis
+ * @err: filled on error
+ *
+ * Sorts the gaps worst first (longest first, ties by time) and the blame
+ * list by time taken.
+ *
+ * Returns 0 or a negative errno.
+ */
+FTS_API int fts_hostbound_finish(struct fts_hostbound *hb, struct fts_err *err);
+
+/**
+ * fts_hostbound_gaps - the gaps, worst first after fts_hostbound_finish
+ * @hb: the analysis
+ * @n: set to their number
+ *
+ * Returns the array, valid until fts_hostbound_free.
+ */
+FTS_API const struct fts_hb_gap *fts_hostbound_gaps(const struct fts_hostbound *hb, size_t *n);
+
+/**
+ * fts_hostbound_totals - the idle time of all gaps by category
+ * @hb: the analysis
+ * @ns: filled with FTS_HB__COUNT sums
+ *
+ * Returns the total idle time in ns (the sum of the gaps).
+ */
+FTS_API uint64_t fts_hostbound_totals(const struct fts_hostbound *hb, double ns[FTS_HB__COUNT]);
+
+/**
+ * fts_hostbound_blame - preempted time by preempting task and CPU, most first
+ * @hb: the analysis
+ * @n: set to the number of entries
+ *
+ * Returns the array, valid until fts_hostbound_free.
+ */
+FTS_API const struct fts_hb_blame *fts_hostbound_blame(const struct fts_hostbound *hb, size_t *n);
+
+/**
+ * fts_hostbound_str - a task name the analysis kept
+ * @hb: the analysis
+ * @id: a string id from a gap or a blame entry
+ *
+ * Returns the name (raw bytes: escape before display), "" for FTS_HB_NONE.
+ */
+FTS_API const char *fts_hostbound_str(const struct fts_hostbound *hb, uint32_t id);
+
+/**
+ * fts_hostbound_cat_name - a category's name
+ * @cat: the category
+ *
+ * Returns "running", "preempted", "waiting", "sleeping", "blocked", "irq", "unknown" or "?".
+ */
+FTS_API const char *fts_hostbound_cat_name(enum fts_hb_cat cat);
+
+/**
+ * fts_hostbound_gaps_from_free - whether the gaps are the profiler's "Free" intervals
+ * @hb: the analysis
+ *
+ * Returns 1 for the profiler's own, 0 when computed from the streams.
+ */
+FTS_API int fts_hostbound_gaps_from_free(const struct fts_hostbound *hb);
+
+/**
+ * fts_hostbound_write - the totals, the blame list and the gaps as CSV or JSON
+ * @hb: the analysis, finished
+ * @f: where to write
+ * @json: 1 for JSON (one object: the card, its totals, preempters and gaps),
+ *        0 for CSV (one row per gap, worst first, the card in the first column)
+ * @top: gaps to write, worst first; 0: all
+ * @card: the card's name for the output (its rank directory's name)
+ * @header: CSV: 1 to write the header line first (the first card of several)
+ *
+ * Names are quoted and escaped for the format, and so that printing the
+ * output on a terminal is safe.
+ *
+ * Returns 0, or -EIO when writing failed.
+ */
+FTS_API int fts_hostbound_write(const struct fts_hostbound *hb, FILE *f, int json, size_t top,
+				const char *card, int header);
+
+/**
+ * fts_hostbound_free - release an analysis
+ * @hb: the analysis; NULL is fine
+ */
+FTS_API void fts_hostbound_free(struct fts_hostbound *hb);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

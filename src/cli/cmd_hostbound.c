@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_hostbound.c - `ftscope hostbound CAPTURE -p PROFILING_DIR`: why was the
+ * NPU idle. Reads every card's trace_view.json (npu.h), runs the capture
+ * once through the pipeline into one Host Bound sink per card (hostbound.h),
+ * and prints per card the totals, who preempted the dispatch threads, and
+ * the worst gaps.
+ * The whole report is made in memory first, so a failure leaves no partial
+ * output (on stdout or in --output).
+ */
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "front/fmt.h"
+#include "front/msg.h"
+#include "front/process.h"
+#include "front/term_safe.h"
+#include <ftscope/hostbound.h>
+#include <ftscope/npu.h>
+#include <ftscope/pipeline.h>
+#include <ftscope/timemap.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { O_PROFILING, O_PIDMAP, O_THRESHOLD, O_FORMAT, O_OUTPUT, O_TOP, O_HELP };
+
+static const struct fts_opt_spec spec[] = {
+	{ "profiling_data", 'p', 1, O_PROFILING },
+	{ "pid_mapping", 'm', 1, O_PIDMAP },
+	{ "threshold", 't', 1, O_THRESHOLD },
+	{ "format", 'f', 1, O_FORMAT },
+	{ "output", 'o', 1, O_OUTPUT },
+	{ "top", 'n', 1, O_TOP },
+	{ "help", 'h', 0, O_HELP },
+	{ NULL, 0, 0, 0 },
+};
+
+struct hb_args {
+	const char *input, *profiling, *pidmap, *format, *output;
+	long long threshold_us, top;
+	int top_set;             /* -n given: else 10 for text, every gap for CSV/JSON */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: ftscope hostbound CAPTURE -p PROFILING_DIR [-m PID_MAPPING] [-t US]\n"
+"                         [-f text|csv|json] [-o FILE] [-n N]\n"
+"\n"
+"Why was the NPU idle: every device idle interval of each card (the Ascend\n"
+"profiler's \"Free\" intervals, or where no stream is busy) blamed on what the\n"
+"host threads that launch its work did meanwhile, from the capture's\n"
+"scheduler events: running, preempted (by whom, on which CPU), waiting for a\n"
+"CPU after a wakeup, sleeping, blocked (D), hit by irq/softirq, or unknown\n"
+"(no trace coverage).\n"
+"\n"
+"  -p, --profiling_data DIR   the profiling directory: a rank's *_ascend_pt, or\n"
+"                             the directory holding the ranks (one report per\n"
+"                             card); its ASCEND_PROFILER_OUTPUT/trace_view.json\n"
+"                             and start_info/end_info (to align the clocks)\n"
+"  -m, --pid_mapping FILE     pid_mapping.json (the profiler sees container pids)\n"
+"  -t, --threshold US         gaps shorter than US microseconds are left out\n"
+"                             (default 50)\n"
+"  -f, --format text|csv|json (default text)\n"
+"  -o, --output FILE          write there (whole, or not at all) instead of stdout\n"
+"  -n, --top N                the N worst gaps (default: 10 in text, all in\n"
+"                             CSV/JSON; 0: all)\n"
+"  -h, --help                 this text ('man ftscope-hostbound' for more)\n"
+"\n"
+"Dispatch thread of a gap: the host thread of the launch (HostToDevice or\n"
+"async_npu flow) that ended it; without one, the profiler's Python threads\n"
+"share it evenly.\n"
+"\nExit status: 0 printed, 1 failed (one line on stderr, no output), 2 bad arguments.\n");
+}
+
+/* The capture comes first or last (as for stats); taken out of the arguments. */
+static int take_input(int *argc, char ***argv, const char **input)
+{
+	char **av = *argv;
+	int ac = *argc;
+
+	*input = NULL;
+	if (ac >= 2 && av[1][0] != '-') {
+		*input = av[1];
+		av[1] = av[0];
+		(*argc)--;
+		(*argv)++;
+	} else if (ac >= 3 && av[ac - 1][0] != '-' &&
+		   (av[ac - 2][0] != '-' || strchr(av[ac - 2], '=') ||
+		    !strcmp(av[ac - 2], "-h") || !strcmp(av[ac - 2], "--help"))) {
+		*input = av[--(*argc)];
+	}
+	if (*input)
+		return 0;
+	for (int i = 1; i < ac; i++) {
+		if (!strcmp(av[i], "-h") || !strcmp(av[i], "--help")) {
+			usage(stdout);
+			return -1;
+		}
+	}
+	fprintf(stderr, "ftscope hostbound: which capture? usage: ftscope hostbound CAPTURE -p PROFILING_DIR (--help)\n");
+	return 2;
+}
+
+/* Returns 0, -1 (help printed: exit 0) or 2. */
+static int parse_args(int argc, char **argv, struct hb_args *a)
+{
+	struct fts_opts op;
+	int id, rc = take_input(&argc, &argv, &a->input);
+
+	if (rc)
+		return rc;
+	a->format = "text";
+	a->threshold_us = 50;
+	a->top = 10;
+	fts_opts_init(&op, "hostbound", argc, argv);
+	while ((id = fts_opts_next(&op, spec)) != -1) {
+		switch (id) {
+		case O_PROFILING: a->profiling = op.arg; break;
+		case O_PIDMAP: a->pidmap = op.arg; break;
+		case O_FORMAT: a->format = op.arg; break;
+		case O_OUTPUT: a->output = op.arg; break;
+		case O_THRESHOLD:
+			if (fts_parse_int(op.arg, &a->threshold_us) || a->threshold_us < 1 ||
+			    a->threshold_us > 3600000000LL) {
+				fprintf(stderr, "ftscope hostbound: --threshold wants whole microseconds, 1 or more\n");
+				return 2;
+			}
+			break;
+		case O_TOP:
+			if (fts_parse_int(op.arg, &a->top) || a->top < 0) {
+				fprintf(stderr, "ftscope hostbound: --top wants a count >= 0\n");
+				return 2;
+			}
+			a->top_set = 1;
+			break;
+		case O_HELP: usage(stdout); return -1;
+		default: return 2;
+		}
+	}
+	if (strcmp(a->format, "text") && strcmp(a->format, "csv") && strcmp(a->format, "json")) {
+		fprintf(stderr, "ftscope hostbound: --format must be text, csv or json\n");
+		return 2;
+	}
+	if (!a->profiling) {
+		fprintf(stderr, "ftscope hostbound: --profiling_data DIR is needed (the card's *_ascend_pt directory)\n");
+		return 2;
+	}
+	if (!a->top_set && strcmp(a->format, "text"))
+		a->top = 0;
+	return 0;
+}
+
+static int fail(const char *what, const struct fts_err *err)
+{
+	fputs("ftscope hostbound: ", stderr);
+	if (what)
+		fts_fputs_safe(stderr, what);
+	if (err)
+		fts_fputs_safe(stderr, err->msg);
+	fputc('\n', stderr);
+	return 1;
+}
+
+static const char *ms(double ns, char *buf, size_t len)
+{
+	return fts_fmt_ns((uint64_t)(ns + 0.5), FTS_DUR_SPACED, 0, buf, len);
+}
+
+static double pct(double part, uint64_t whole)
+{
+	return whole ? 100.0 * part / (double)whole : 0;
+}
+
+/* The preempters of the totals line: the three that took most. */
+static void text_blame(FILE *f, const struct fts_hostbound *hb)
+{
+	size_t nb;
+	const struct fts_hb_blame *b = fts_hostbound_blame(hb, &nb);
+	char t[32];
+
+	for (size_t i = 0; i < nb && i < 3; i++) {
+		fputs(i ? "; " : "   by ", f);
+		fts_fputs_safe(f, fts_hostbound_str(hb, b[i].task));
+		if (b[i].cpu >= 0)
+			fprintf(f, " on CPU %d", b[i].cpu);
+		fprintf(f, " %s", ms(b[i].ns, t, sizeof(t)));
+	}
+	if (nb > 3)
+		fprintf(f, "; %zu more", nb - 3);
+}
+
+static void text_report(FILE *f, const struct fts_hostbound *hb, const struct fts_npu_trace *npu,
+			const char *tv, const struct hb_args *a, const struct fts_pipeline_result *res)
+{
+	double tot[FTS_HB__COUNT];
+	uint64_t idle = fts_hostbound_totals(hb, tot);
+	size_t n;
+	const struct fts_hb_gap *g = fts_hostbound_gaps(hb, &n);
+	uint64_t t0 = UINT64_MAX;
+	char b1[32], b2[32];
+	int order[FTS_HB__COUNT];
+
+	fputs("card: ", f);
+	fts_fputs_safe(f, tv);
+	fprintf(f, "\n  %u stream(s), %zu device tasks, %zu launch flows, %zu Python threads; "
+		"gaps from %s\n", npu->nstreams, npu->nbusy, npu->nflows, npu->nthreads,
+		fts_hostbound_gaps_from_free(hb) ? "the profiler's Free lane" : "the streams (no Free lane)");
+	fprintf(f, "  time alignment: %s\n",
+		res->time.base == FTS_TIME_PROFILING ? "the profiling's start_info/end_info"
+		: "the capture's clock pair (realtime): may be off by the clocks' drift");
+	if (!n) {
+		fprintf(f, "\nno NPU idle interval of %lld us or more\n", a->threshold_us);
+		return;
+	}
+	fprintf(f, "\nof %s NPU idle over %zu gaps >= %lld us, the dispatch threads were:\n",
+		ms((double)idle, b1, sizeof(b1)), n, a->threshold_us);
+	/* largest first */
+	for (int c = 0; c < FTS_HB__COUNT; c++)
+		order[c] = c;
+	for (int i = 1; i < FTS_HB__COUNT; i++) {
+		for (int j = i; j > 0 && tot[order[j]] > tot[order[j - 1]]; j--) {
+			int x = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	}
+	for (int i = 0; i < FTS_HB__COUNT; i++) {
+		int c = order[i];
+
+		if (tot[c] <= 0)
+			continue;
+		fprintf(f, "  %-10s %12s %5.1f%%", fts_hostbound_cat_name((enum fts_hb_cat)c),
+			ms(tot[c], b1, sizeof(b1)), pct(tot[c], idle));
+		if (c == FTS_HB_PREEMPTED)
+			text_blame(f, hb);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < n; i++)
+		t0 = g[i].ts < t0 ? g[i].ts : t0;
+	fprintf(f, "\nworst gaps (%zu of %zu; start from the first gap):\n", a->top && (size_t)a->top < n ? (size_t)a->top : n, n);
+	fprintf(f, "  %-14s %10s  %-10s %10s  %s\n", "start", "idle", "verdict", "its time", "dispatch thread / preempter");
+	for (size_t i = 0; i < n && (!a->top || i < (size_t)a->top); i++) {
+		fprintf(f, "  +%-13.6f %10s  %-10s %10s  ", (double)(g[i].ts - t0) / 1e9,
+			ms((double)g[i].dur, b1, sizeof(b1)), fts_hostbound_cat_name(g[i].verdict),
+			ms(g[i].ns[g[i].verdict], b2, sizeof(b2)));
+		if (g[i].tid >= 0)
+			fts_fputs_safe(f, fts_hostbound_str(hb, g[i].thread));
+		else
+			fputs("(Python threads, shared)", f);
+		if (g[i].preempter != FTS_HB_NONE) {
+			fputs(" <- ", f);
+			fts_fputs_safe(f, fts_hostbound_str(hb, g[i].preempter));
+			if (g[i].preempter_cpu >= 0)
+				fprintf(f, " on CPU %d", g[i].preempter_cpu);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* @len bytes into @path through a temporary file beside it, renamed over it when whole. */
+static int write_file(const char *path, const char *data, size_t len)
+{
+	struct fts_owner owner;
+	struct stat sb;
+	char *tmp = NULL;
+	int fd, rc = 0;
+
+	if (!lstat(path, &sb) && !S_ISREG(sb.st_mode)) {
+		fputs("ftscope hostbound: ", stderr);
+		fts_fputs_safe(stderr, path);
+		fputs(": not a regular file (a symlink or a directory); choose another --output\n", stderr);
+		return 1;
+	}
+	if (asprintf(&tmp, "%s.tmpXXXXXX", path) < 0)
+		return fail("out of memory", NULL);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+	} else {
+		fts_front_output_owner(&owner);
+		for (size_t off = 0; off < len && !rc;) {
+			ssize_t w = write(fd, data + off, len - off);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				rc = w < 0 ? -errno : -EIO;
+			else
+				off += (size_t)w;
+		}
+		if (!rc && owner.set && fchown(fd, owner.uid, owner.gid))
+			rc = -errno;
+		if (!rc && fchmod(fd, 0644))
+			rc = -errno;
+		if (!rc && fsync(fd))
+			rc = -errno;
+		if (close(fd) && !rc)
+			rc = -errno;
+		if (!rc && rename(tmp, path))
+			rc = -errno;
+		if (rc)
+			unlink(tmp);
+	}
+	if (rc) {
+		fputs("ftscope hostbound: ", stderr);
+		fts_fputs_safe(stderr, path);
+		fprintf(stderr, ": cannot write: %s (choose another --output)\n", strerror(-rc));
+	}
+	free(tmp);
+	return rc ? 1 : 0;
+}
+
+struct card {
+	const char *path;             /* its trace_view.json */
+	char name[256];               /* its rank directory's name */
+	struct fts_npu_trace *npu;
+	struct fts_hostbound *hb;
+};
+
+/* X/<rank>/ASCEND_PROFILER_OUTPUT/trace_view.json -> <rank> */
+static void card_name(const char *path, char *name, size_t len)
+{
+	char *copy = strdup(path), *d;
+
+	if (!copy) {
+		snprintf(name, len, "?");
+		return;
+	}
+	d = dirname(dirname(copy));
+	snprintf(name, len, "%s", basename(d));
+	free(copy);
+}
+
+/* Each card's trace_view.json read and its analysis made. Returns 0 or 1 (reported). */
+static int load_cards(struct card *c, size_t n, char **paths, uint64_t threshold_ns)
+{
+	struct fts_hb_opts ho = { .threshold_ns = threshold_ns };
+	struct fts_err err = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		c[i].path = paths[i];
+		card_name(paths[i], c[i].name, sizeof(c[i].name));
+		if (fts_npu_trace_read(paths[i], &c[i].npu, &err) ||
+		    fts_hostbound_create(c[i].npu, &ho, &c[i].hb, &err))
+			return fail(NULL, &err);
+	}
+	return 0;
+}
+
+/* The usual cause of a card with nothing known: container tids matched against host pids. */
+static void warn_unknown(const struct card *c, size_t n, const struct hb_args *a)
+{
+	for (size_t i = 0; i < n; i++) {
+		double tot[FTS_HB__COUNT];
+		uint64_t idle = fts_hostbound_totals(c[i].hb, tot);
+
+		if (idle && tot[FTS_HB_UNKNOWN] >= 0.99 * (double)idle)
+			fts_msg_warn("hostbound", "%s: the capture says nothing of the dispatch threads during the gaps (all unknown): %s",
+				     c[i].name, a->pidmap ? "is it from this host, over the profiled time?"
+				     : "if the job ran in a container, give its --pid_mapping (the profiler records container tids)");
+	}
+}
+
+static void render(FILE *f, const struct card *c, size_t n, const struct hb_args *a,
+		   const struct fts_pipeline_result *res)
+{
+	int json = !strcmp(a->format, "json");
+
+	if (!strcmp(a->format, "text")) {
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				fputc('\n', f);
+			text_report(f, c[i].hb, c[i].npu, c[i].path, a, res);
+		}
+		return;
+	}
+	if (json)
+		fputs("{\"cards\": [\n", f);
+	for (size_t i = 0; i < n; i++) {
+		if (json && i)
+			fputs(",\n", f);
+		fts_hostbound_write(c[i].hb, f, json, (size_t)a->top, c[i].name, i == 0);
+	}
+	if (json)
+		fputs("\n]}\n", f);
+}
+
+static int run(const struct hb_args *a)
+{
+	struct fts_pipeline_opts po = { 0 };
+	struct fts_pipeline_result res;
+	struct fts_err err = { 0 };
+	struct fts_timemap tm;
+	struct fts_sink **sinks = NULL;
+	struct card *c = NULL;
+	char **paths = NULL, *buf = NULL;
+	size_t n = 0, len = 0;
+	FILE *f;
+	int rc;
+
+	if (fts_npu_trace_list(a->profiling, &paths, &n, &err))
+		return fail(NULL, &err);
+	c = calloc(n, sizeof(*c));
+	sinks = calloc(n, sizeof(*sinks));
+	rc = !c || !sinks ? fail("out of memory", NULL)
+			  : load_cards(c, n, paths, (uint64_t)a->threshold_us * 1000);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		sinks[i] = fts_hostbound_sink(c[i].hb);
+	po.input = a->input;
+	po.pid_mapping = a->pidmap;
+	po.probe_helper = fts_front_probe_helper();
+	/* start_info/end_info align the capture; without them, the recorder's clock pair */
+	if (!fts_timemap_from_profiling(a->profiling, &tm, &err))
+		po.profiling_data = a->profiling;
+	else
+		fts_msg_warn("hostbound", "no usable start_info/end_info (%s): aligning by the capture's clock pair",
+			     err.msg);
+	rc = fts_pipeline_run(&po, sinks, (int)n, &res, &err);
+	if (!rc && res.time.base == FTS_TIME_RAW)
+		rc = fts_err_set(&err, -EINVAL,
+				 "%s: no clock pair in the capture and no start_info/end_info in the profiling: its times cannot be put next to the profiler's",
+				 a->input);
+	if (rc) {
+		rc = fail(NULL, &err);
+		goto out;
+	}
+	warn_unknown(c, n, a);
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		rc = fail("out of memory", NULL);
+		goto out;
+	}
+	render(f, c, n, a, &res);
+	if (fclose(f) || !buf) {
+		rc = fail("out of memory", NULL);
+		goto out;
+	}
+	if (a->output)
+		rc = write_file(a->output, buf, len);
+	else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
+		rc = fail("writing the report failed", NULL);
+out:
+	for (size_t i = 0; c && i < n; i++) {
+		fts_hostbound_free(c[i].hb);
+		fts_npu_trace_free(c[i].npu);
+	}
+	free(c);
+	free(sinks);
+	free(buf);
+	fts_npu_list_free(paths, n);
+	return rc;
+}
+
+int fts_cmd_hostbound(int argc, char **argv)
+{
+	struct hb_args a = { 0 };
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	return run(&a);
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hostbound_out.c - a finished Host Bound analysis as CSV or JSON. Both may
+ * be printed to a terminal, so task and kernel names (attacker-controlled)
+ * are escaped here too: JSON through the kit's escaper with FTS__JSON_TERM,
+ * CSV with every byte outside printable ASCII as \xNN. The text table is the
+ * command line's (it escapes through front/term_safe).
+ */
+#include "ftscope/hostbound.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "kit/kit.h"
+
+/* A CSV field: quoted when it holds , " or a space; a leading = + - @ defused for spreadsheets. */
+static void csv_field(FILE *f, const char *s)
+{
+	int quote = strpbrk(s, ",\" ") || (s[0] && strchr("=+-@", s[0]));
+
+	if (quote)
+		fputc('"', f);
+	if (s[0] && strchr("=+-@", s[0]))
+		fputc('\'', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p >= 0x7f || *p == '\\')
+			fprintf(f, "\\x%02x", *p);
+		else if (*p == '"')
+			fputs("\"\"", f);
+		else
+			fputc(*p, f);
+	}
+	if (quote)
+		fputc('"', f);
+}
+
+static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top, const char *card,
+		      int header)
+{
+	size_t n;
+	const struct fts_hb_gap *g = fts_hostbound_gaps(hb, &n);
+
+	if (header) {
+		fputs("card,start_ns,dur_ns,dispatch_tid,dispatch_thread,verdict", f);
+		for (int c = 0; c < FTS_HB__COUNT; c++)
+			fprintf(f, ",%s_ns", fts_hostbound_cat_name((enum fts_hb_cat)c));
+		fputs(",top_preempter,top_preempter_cpu,top_preempter_ns\n", f);
+	}
+	for (size_t i = 0; i < n && (!top || i < top); i++) {
+		csv_field(f, card);
+		fprintf(f, ",%llu,%llu,%d,", (unsigned long long)g[i].ts, (unsigned long long)g[i].dur,
+			g[i].tid);
+		csv_field(f, g[i].tid >= 0 ? fts_hostbound_str(hb, g[i].thread) : "(Python threads)");
+		fprintf(f, ",%s", fts_hostbound_cat_name(g[i].verdict));
+		for (int c = 0; c < FTS_HB__COUNT; c++)
+			fprintf(f, ",%.0f", g[i].ns[c]);
+		fputc(',', f);
+		csv_field(f, fts_hostbound_str(hb, g[i].preempter));
+		fprintf(f, ",%d,%.0f\n", g[i].preempter_cpu, g[i].preempter_ns);
+	}
+}
+
+static void json_cats(FILE *f, const double *ns)
+{
+	fputc('{', f);
+	for (int c = 0; c < FTS_HB__COUNT; c++)
+		fprintf(f, "%s\"%s\": %.0f", c ? ", " : "", fts_hostbound_cat_name((enum fts_hb_cat)c), ns[c]);
+	fputc('}', f);
+}
+
+static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top, const char *card)
+{
+	double tot[FTS_HB__COUNT];
+	uint64_t idle = fts_hostbound_totals(hb, tot);
+	size_t n, nb;
+	const struct fts_hb_gap *g = fts_hostbound_gaps(hb, &n);
+	const struct fts_hb_blame *b = fts_hostbound_blame(hb, &nb);
+
+	fputs("{\"card\": ", f);
+	fts__json_fputs(f, card, FTS__JSON_TERM);
+	fprintf(f, ", \"idle_ns\": %llu, \"gaps\": %zu, \"gap_source\": \"%s\",\n \"totals_ns\": ",
+		(unsigned long long)idle, n, fts_hostbound_gaps_from_free(hb) ? "free" : "streams");
+	json_cats(f, tot);
+	fputs(",\n \"preempters\": [", f);
+	for (size_t i = 0; i < nb; i++) {
+		fprintf(f, "%s\n  {\"task\": ", i ? "," : "");
+		fts__json_fputs(f, fts_hostbound_str(hb, b[i].task), FTS__JSON_TERM);
+		fprintf(f, ", \"cpu\": %d, \"ns\": %.0f, \"gaps\": %u}", b[i].cpu, b[i].ns, b[i].gaps);
+	}
+	fputs("],\n \"worst_gaps\": [", f);
+	for (size_t i = 0; i < n && (!top || i < top); i++) {
+		fprintf(f, "%s\n  {\"start_ns\": %llu, \"dur_ns\": %llu, \"dispatch_tid\": %d, \"dispatch_thread\": ",
+			i ? "," : "", (unsigned long long)g[i].ts, (unsigned long long)g[i].dur, g[i].tid);
+		if (g[i].tid >= 0)
+			fts__json_fputs(f, fts_hostbound_str(hb, g[i].thread), FTS__JSON_TERM);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"verdict\": \"%s\", \"ns\": ", fts_hostbound_cat_name(g[i].verdict));
+		json_cats(f, g[i].ns);
+		fputs(", \"top_preempter\": ", f);
+		if (g[i].preempter != FTS_HB_NONE)
+			fts__json_fputs(f, fts_hostbound_str(hb, g[i].preempter), FTS__JSON_TERM);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"top_preempter_cpu\": %d, \"top_preempter_ns\": %.0f}", g[i].preempter_cpu,
+			g[i].preempter_ns);
+	}
+	fputs("]}", f);
+}
+
+int fts_hostbound_write(const struct fts_hostbound *hb, FILE *f, int json, size_t top,
+			const char *card, int header)
+{
+	if (json)
+		write_json(hb, f, top, card ? card : "");
+	else
+		write_csv(hb, f, top, card ? card : "", header);
+	return ferror(f) ? -EIO : 0;
+}
