@@ -179,9 +179,15 @@ def test_pid_mapper_maps_threads_in_a_new_pid_namespace(tracefs, tmp_path):
                          stdout=subprocess.PIPE, text=True)
     try:
         assert p.stdout.readline().strip() == "ready"
+        def proc(pid, name):
+            # a process of the loaded machine may exit between listdir and open
+            try:
+                with open("/proc/%s/%s" % (pid, name), "rb") as f:
+                    return f.read().decode(errors="replace")
+            except OSError:
+                return ""
         host = [pid for pid in filter(str.isdigit, os.listdir("/proc"))
-                if marker in open("/proc/%s/cmdline" % pid, "rb").read().decode(errors="replace")
-                and open("/proc/%s/comm" % pid).read().startswith("python")]
+                if marker in proc(pid, "cmdline") and proc(pid, "comm").startswith("python")]
         assert len(host) == 1, host
         tids = os.listdir("/proc/%s/task" % host[0])
         assert len(tids) == 4
