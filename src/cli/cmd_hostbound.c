@@ -82,27 +82,12 @@ static void usage(FILE *f)
 /* The capture comes first or last (as for stats); taken out of the arguments. */
 static int take_input(int *argc, char ***argv, const char **input)
 {
-	char **av = *argv;
-	int ac = *argc;
-
-	*input = NULL;
-	if (ac >= 2 && av[1][0] != '-') {
-		*input = av[1];
-		av[1] = av[0];
-		(*argc)--;
-		(*argv)++;
-	} else if (ac >= 3 && av[ac - 1][0] != '-' &&
-		   (av[ac - 2][0] != '-' || strchr(av[ac - 2], '=') ||
-		    !strcmp(av[ac - 2], "-h") || !strcmp(av[ac - 2], "--help"))) {
-		*input = av[--(*argc)];
-	}
-	if (*input)
+	switch (fts_opts_take_input(argc, argv, input)) {
+	case 0:
 		return 0;
-	for (int i = 1; i < ac; i++) {
-		if (!strcmp(av[i], "-h") || !strcmp(av[i], "--help")) {
-			usage(stdout);
-			return -1;
-		}
+	case 1:
+		usage(stdout);
+		return -1;
 	}
 	fprintf(stderr, "ftscope hostbound: which capture? usage: ftscope hostbound CAPTURE -p PROFILING_DIR (--help)\n");
 	return 2;

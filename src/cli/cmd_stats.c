@@ -653,34 +653,19 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 }
 
 /*
- * The input comes first (ftscope stats FILE --top 5) or last (ftscope
+ * The input first (ftscope stats FILE --top 5) or last (ftscope
  * stats --top 5 FILE): last when it is not the value of the option before
  * it (every option but --help takes one). It is taken out of the arguments.
  * Returns 0, -1 when the help was printed (exit 0), or 2 (no input).
  */
 static int take_input(int *argc, char ***argv, const char **input)
 {
-	char **av = *argv;
-	int ac = *argc;
-
-	*input = NULL;
-	if (ac >= 2 && av[1][0] != '-') {
-		*input = av[1];
-		av[1] = av[0];
-		(*argc)--;
-		(*argv)++;
-	} else if (ac >= 3 && av[ac - 1][0] != '-' &&
-		   (av[ac - 2][0] != '-' || strchr(av[ac - 2], '=') ||
-		    !strcmp(av[ac - 2], "-h") || !strcmp(av[ac - 2], "--help"))) {
-		*input = av[--(*argc)];
-	}
-	if (*input)
+	switch (fts_opts_take_input(argc, argv, input)) {
+	case 0:
 		return 0;
-	for (int i = 1; i < ac; i++) {
-		if (!strcmp(av[i], "-h") || !strcmp(av[i], "--help")) {
-			usage(stdout);
-			return -1;
-		}
+	case 1:
+		usage(stdout);
+		return -1;
 	}
 	fprintf(stderr, "ftscope stats: which file? usage: ftscope stats FILE [options] (--help)\n");
 	return 2;

@@ -259,3 +259,27 @@ int fts_events_apply(const struct fts_events_choice *c, int *sched, int *irq, in
 	}
 	return 0;
 }
+
+int fts_opts_take_input(int *argc, char ***argv, const char **input)
+{
+	char **av = *argv;
+	int ac = *argc;
+
+	*input = NULL;
+	if (ac >= 2 && av[1][0] != '-') {
+		*input = av[1];
+		av[1] = av[0];
+		(*argc)--;
+		(*argv)++;
+	} else if (ac >= 3 && av[ac - 1][0] != '-' &&
+		   (av[ac - 2][0] != '-' || strchr(av[ac - 2], '=') ||
+		    !strcmp(av[ac - 2], "-h") || !strcmp(av[ac - 2], "--help"))) {
+		*input = av[--(*argc)];
+	}
+	if (*input)
+		return 0;
+	for (int i = 1; i < ac; i++)
+		if (!strcmp(av[i], "-h") || !strcmp(av[i], "--help"))
+			return 1;
+	return 2;
+}

@@ -37,6 +37,15 @@ void fts_opts_init(struct fts_opts *o, const char *cmd, int argc, char **argv);
  */
 int fts_opts_next(struct fts_opts *o, const struct fts_opt_spec *spec);
 
+/*
+ * fts_opts_take_input - the input operand of `CMD FILE [options]` or
+ * `CMD [options] FILE`: last when it is not the value of the option before
+ * it (for commands whose every option but --help takes one). It is taken out
+ * of @argc/@argv. Returns 0 with @input set, else 1 when --help/-h was given
+ * and 2 when there is no input (the caller prints its usage line).
+ */
+int fts_opts_take_input(int *argc, char ***argv, const char **input);
+
 /* fts_parse_int - parse a whole decimal int into @out; 0 on success, -1 otherwise. */
 int fts_parse_int(const char *s, long long *out);
 
