@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/buf.h"
 #include "core/util/inthash.h"
 #include "core/util/strtab.h"
 
@@ -66,21 +67,10 @@ static int nomem(struct fts_err *err)
 	return fts_err_set(err, -ENOMEM, "out of memory");
 }
 
+/* Arrays start at 16 elements. */
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
+	return fts_grow(p, cap, need, size, 16);
 }
 
 static uint32_t intern(struct fts_hostbound *hb, const char *s)

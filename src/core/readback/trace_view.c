@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/util/buf.h"
 #include "core/readback/readback.h"
 #include "core/util/inthash.h"
 #include "core/util/strtab.h"
@@ -71,22 +72,10 @@ static int nomem(struct fts_err *err)
 	return fts_err_set(err, -ENOMEM, "out of memory");
 }
 
-/* Grow @*p (of @*cap elements of @size) to hold @need. */
+/* Arrays start at 256 elements. */
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
+	return fts_grow(p, cap, need, size, 256);
 }
 
 static int parse_id(const char *s, int32_t *v)

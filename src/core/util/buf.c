@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* buf.c - the one growable byte buffer (see buf.h). */
 #include "core/util/buf.h"
+#include <errno.h>
+#include <stdint.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,4 +48,26 @@ void fts_buf_free(struct fts_buf *b)
 	b->p = NULL;
 	b->len = b->cap = 0;
 	b->oom = 0;
+}
+
+int fts_grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	size_t n = *cap ? *cap : first;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return -ENOMEM;
+		n *= 2;
+	}
+	if (n > SIZE_MAX / size)
+		return -ENOMEM;
+	q = realloc(*p, n * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
 }

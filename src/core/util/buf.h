@@ -43,6 +43,18 @@ void fts_buf_put(struct fts_buf *b, const void *s, size_t n);
 void fts_buf_puts(struct fts_buf *b, const char *s);
 
 /**
+ * fts_grow - make an array of @size-byte elements hold at least @need
+ * @p: the array (realloc'd; unchanged on failure)
+ * @cap: its capacity in elements, updated
+ * @need: elements wanted
+ * @size: bytes per element
+ * @first: capacity of a first allocation (doubled until @need fits)
+ *
+ * Returns 0, or -ENOMEM (out of memory or a size that would overflow).
+ */
+int fts_grow(void **p, size_t *cap, size_t need, size_t size, size_t first);
+
+/**
  * fts_buf_free - release the memory and empty the buffer
  * @b: the buffer
  */
