@@ -336,14 +336,15 @@ static int lane_order(const void *a, const void *b)
 static void lane_host_pid(struct fts_store *s, struct st_lane *l)
 {
 	struct fts_arg a[FTS_ITEM_MAX_ARGS];
+	struct st_actx cx;
 	char buf[256];
 	int n;
 
 	if (l->pub.group != FTS_GROUP_TASK || l->n == 0)
 		return;
-	n = fts_args_decode(fts_strtab_get(&s->strs, l->args[0]),
-			    fts_strtab_len(&s->strs, l->args[0]), fts_store_dur(l, 0),
-			    l->aux ? l->aux[0] : FTS_AUX_NONE, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf));
+	fts_store_actx(s, l, 0, &cx);
+	n = fts_args_decode(fts_strtab_get(&s->strs, l->args[0]), fts_strtab_len(&s->strs, l->args[0]),
+			    &cx, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf));
 	for (int i = 0; i < n; i++)
 		if (!strcmp(a[i].key, "host_pid"))
 			l->pub.host_pid = (int32_t)strtol(a[i].val, NULL, 10);

@@ -188,18 +188,33 @@ int fts_store_item(const struct fts_store *s, uint32_t lane, uint64_t idx,
 	return 0;
 }
 
+/* The context item @i of @l was encoded against (store_args.c). */
+void fts_store_actx(const struct fts_store *s, const struct st_lane *l, uint64_t i,
+		    struct st_actx *cx)
+{
+	memset(cx, 0, sizeof(*cx));
+	cx->dur = fts_store_dur(l, i);
+	cx->ref_c = cx->ref_p = -1;
+	cx->aux = l->aux ? l->aux[i] : FTS_AUX_NONE;
+	cx->aux2 = l->aux2 ? l->aux2[i] : FTS_AUX_NONE;
+	cx->aux2_base = l->aux2_base;
+	cx->strs = &s->strs;
+	cx->pid = fts_args_ctx_pid(fts_strtab_get(&s->strs, l->pub.group == FTS_GROUP_TASK ? l->pub.tid :
+											    l->name[i]));
+}
+
 int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,
 		   struct fts_arg *args, int max, char *buf, size_t bufsz)
 {
 	const struct st_lane *l;
+	struct st_actx cx;
 
 	if (!s || lane >= s->nlanes || idx >= s->lanes[lane]->n)
 		return -ERANGE;
 	l = s->lanes[lane];
-	return fts_args_decode2(fts_strtab_get(&s->strs, l->args[idx]),
-				fts_strtab_len(&s->strs, l->args[idx]), fts_store_dur(l, idx),
-				l->aux ? l->aux[idx] : FTS_AUX_NONE, l->aux2 ? l->aux2[idx] : FTS_AUX_NONE,
-				l->aux2_base, args, max, buf, bufsz);
+	fts_store_actx(s, l, idx, &cx);
+	return fts_args_decode(fts_strtab_get(&s->strs, l->args[idx]),
+			       fts_strtab_len(&s->strs, l->args[idx]), &cx, args, max, buf, bufsz);
 }
 
 size_t fts_store_bytes(const struct fts_store *s)

@@ -25,6 +25,10 @@
 #define FTS_ARGS_AUX '\2'
 #define FTS_ARGS_LIT '\3'
 #define FTS_ARGS_AUX2 '\4'  /* vruntime, kept in the lane's aux2 column */
+#define FTS_ARGS_PID '\5'   /* host_pid equal to the context pid (struct st_actx) */
+#define FTS_ARGS_REFC '\6'  /* the comm of the "comm:pid" the aux column names */
+#define FTS_ARGS_REFP '\7'  /* its pid */
+#define FTS_ARGS_LAST FTS_ARGS_REFP
 
 /* One summary node: the items of a range of leaves, whole. 32 bytes. */
 struct st_node {
@@ -104,30 +108,46 @@ int fts_store_index(struct fts_store *s, int (*progress)(void *ctx, uint64_t don
 uint64_t fts_store_dur(const struct st_lane *l, uint64_t i);
 
 /*
- * fts_args_encode - @args as a blob for interning into @buf (@bufsz); @aux
- * receives the number taken out (FTS_AUX_NONE when none, or when @aux is NULL).
- * Returns the blob's length.
+ * What an item's args are encoded against and decoded with: values equal to
+ * these are kept as one-byte markers, so the blob repeats across items.
  */
-size_t fts_args_encode(const struct fts_arg *args, int nargs, uint64_t dur, uint32_t *aux,
-		       char *buf, size_t bufsz);
+struct st_actx {
+	uint64_t dur;                 /* the item's duration */
+	const char *pid;              /* its context pid: a task lane's own, a run slice's name's; NULL */
+	int ref_c, ref_p;             /* encode: the args taken out as the aux's comm and pid; -1 */
+	uint64_t aux2_base;           /* the lane's vruntime base */
+	uint32_t aux, aux2;           /* decode: the item's aux columns (FTS_AUX_NONE: none) */
+	const struct fts_strtab *strs; /* decode: where aux names a "comm:pid" (ref markers) */
+};
+
+/* fts_args_ctx_pid - the digits after the last ':' of "comm:pid" @tid, or NULL. */
+const char *fts_args_ctx_pid(const char *tid);
 
 /*
- * fts_args_encode2 - fts_args_encode that also takes a "vruntime" within
- * 2^32 of @aux2_base out into *@aux2 (FTS_AUX_NONE when none; @aux2 may be NULL).
+ * fts_args_ref_pick - the switch side (prev_/next_ comm and pid) to keep in
+ * the aux column: its arg indexes in *@ci and *@pi. Returns 0, or -1 when
+ * none (no such pair, only the idle task, or a run slice whose aux is taken).
  */
-size_t fts_args_encode2(const struct fts_arg *args, int nargs, uint64_t dur, uint32_t *aux,
-			uint32_t *aux2, uint64_t aux2_base, char *buf, size_t bufsz);
+int fts_args_ref_pick(const struct fts_arg *args, int nargs, int *ci, int *pi);
 
 /*
- * fts_args_decode - the blob @blob (@len) back into pairs; values that were
- * taken out are rebuilt into @buf. Returns the number of pairs or -ENOSPC.
+ * fts_args_encode - @args as a blob for interning into @buf (@bufsz) against
+ * @cx; @aux / @aux2 receive the numbers taken out (FTS_AUX_NONE when none;
+ * NULL when the lane has no such column). Returns the blob's length.
  */
-int fts_args_decode(const char *blob, size_t len, uint64_t dur, uint32_t aux,
-		    struct fts_arg *args, int max, char *buf, size_t bufsz);
+size_t fts_args_encode(const struct fts_arg *args, int nargs, const struct st_actx *cx,
+		       uint32_t *aux, uint32_t *aux2, char *buf, size_t bufsz);
 
-/* fts_args_decode2 - fts_args_decode with the vruntime column's value and base. */
-int fts_args_decode2(const char *blob, size_t len, uint64_t dur, uint32_t aux, uint32_t aux2,
-		     uint64_t aux2_base, struct fts_arg *args, int max, char *buf, size_t bufsz);
+/*
+ * fts_args_decode - the blob @blob (@len) back into pairs with @cx; values
+ * that were taken out are rebuilt into @buf. Returns the number of pairs or -ENOSPC.
+ */
+int fts_args_decode(const char *blob, size_t len, const struct st_actx *cx, struct fts_arg *args,
+		    int max, char *buf, size_t bufsz);
+
+/* fts_store_actx - the context item @i of @l was encoded against, for decoding (preview_store.c). */
+void fts_store_actx(const struct fts_store *s, const struct st_lane *l, uint64_t i,
+		    struct st_actx *cx);
 
 /*
  * ---- what a node (lane_index.c) and a bucket (store_query.c) sum, one

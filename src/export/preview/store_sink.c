@@ -7,6 +7,7 @@
 #include "export/preview/store_local.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,12 +171,46 @@ static int aux2_open(struct st_lane *l, const struct fts_item *it)
 	return 0;
 }
 
+/*
+ * What @it's args are encoded against (store_args.c): the context pid, and
+ * on a CPU lane the switch side kept in the aux column as the id of its
+ * interned "comm:pid" (*@ref, FTS_AUX_NONE when none). 0 or -1 (no memory).
+ */
+static int args_ctx(struct fts_store *s, const struct st_lane *l, const struct fts_item *it,
+		    uint64_t dur, struct st_actx *cx, uint32_t *ref)
+{
+	int c, p;
+
+	memset(cx, 0, sizeof(*cx));
+	cx->dur = dur;
+	cx->ref_c = cx->ref_p = -1;
+	cx->aux2_base = l->aux2_base;
+	*ref = FTS_AUX_NONE;
+	if (l->aux && fts_args_ref_pick(it->args, it->nargs, &c, &p) == 0) {
+		int w = snprintf(s->scratch, sizeof(s->scratch), "%s:%s", it->args[c].val,
+				 it->args[p].val);
+
+		if (w > 0 && w < 128) { /* rebuilt into the reader's 256 bytes (preview.h) */
+			*ref = fts_strtab_intern(&s->strs, s->scratch, (size_t)w);
+			if (*ref == FTS_STR_NONE)
+				return -1;
+			cx->ref_c = c;
+			cx->ref_p = p;
+		}
+	}
+	/* after the interning above: the arena may have moved */
+	cx->pid = fts_args_ctx_pid(l->pub.group == FTS_GROUP_TASK ? fts_strtab_get(&s->strs, l->pub.tid) :
+								    it->name);
+	return 0;
+}
+
 static int ss_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
 {
 	struct fts_store *s = ((struct store_sink *)base)->s;
 	struct st_lane *l = it->lane < s->nsrc ? s->by_src[it->lane] : NULL;
-	uint32_t aux = FTS_AUX_NONE, aux2 = FTS_AUX_NONE;
+	uint32_t aux = FTS_AUX_NONE, aux2 = FTS_AUX_NONE, ref;
 	uint64_t i, dur = it->dur;
+	struct st_actx cx;
 	size_t blen;
 
 	if (!l)
@@ -197,11 +232,13 @@ static int ss_item(struct fts_sink *base, const struct fts_item *it, struct fts_
 	l->name[i] = name_id(s, l, it->name);
 	if (l->aux && !l->aux2 && it->kind == FTS_ITEM_RUN && aux2_open(l, it))
 		return oom(err);
-	blen = fts_args_encode2(it->args, it->nargs, dur, l->aux ? &aux : NULL,
-				l->aux2 ? &aux2 : NULL, l->aux2_base, s->scratch, sizeof(s->scratch));
+	if (args_ctx(s, l, it, dur, &cx, &ref))
+		return oom(err);
+	blen = fts_args_encode(it->args, it->nargs, &cx, l->aux && ref == FTS_AUX_NONE ? &aux : NULL,
+			       l->aux2 ? &aux2 : NULL, s->scratch, sizeof(s->scratch));
 	l->args[i] = fts_strtab_intern(&s->strs, s->scratch, blen);
 	if (l->aux)
-		l->aux[i] = aux;
+		l->aux[i] = ref != FTS_AUX_NONE ? ref : aux;
 	if (l->aux2)
 		l->aux2[i] = aux2;
 	if (l->name[i] == FTS_STR_NONE || l->args[i] == FTS_STR_NONE)
