@@ -403,6 +403,7 @@ int fts_store_index(struct fts_store *s, int (*progress)(void *ctx, uint64_t don
 		info_add(s, l);
 	}
 	s->info.lost_events = fts_loss_total(&s->loss, NULL);
+	fts_store_slab_tidy(s);
 	fts_strtab_shrink(&s->strs);
 	if (n < s->caplanes) {
 		struct st_lane *b = realloc(s->lane, (n ? n : 1) * sizeof(*b));

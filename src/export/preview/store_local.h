@@ -106,6 +106,7 @@ struct st_slab {
 	size_t left;
 	void *freel[ST_NCLASS];     /* per class: a freed block, holding the next's address */
 	size_t bytes;               /* chunks held */
+	size_t free_bytes;          /* on the free lists, and chunk tails left behind */
 };
 
 static inline int st_has_aux(const struct st_lane *l)
@@ -189,6 +190,9 @@ size_t fts_store_block_bytes(const struct st_lane *l);
 
 /* fts_store_ext - @l's st_ext, allocated zeroed when missing; NULL when out of memory. */
 struct st_ext *fts_store_ext(struct st_lane *l);
+
+/* fts_store_slab_tidy - squeeze the slab's free blocks out once loading is over (store_slab.c). */
+void fts_store_slab_tidy(struct fts_store *s);
 
 /* fts_slab_free_all - release every chunk of @sl (store_slab.c). */
 void fts_slab_free_all(struct st_slab *sl);

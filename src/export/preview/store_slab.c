@@ -6,13 +6,18 @@
  * headers and rounding than the items themselves. Blocks of up to SLAB_CAP
  * items without the CPU lanes' aux columns are cut from big chunks in a few
  * size classes; a block left behind by a growing lane waits on its class's
- * list for the next lane to grow into it. Longer lanes and CPU lanes (few)
- * get one malloc each.
+ * list for the next lane to grow into it. When lanes all grow at once (the
+ * model closes every task's last state at the end) the lists fill with
+ * blocks no lane wants: past half the live bytes they are squeezed out by
+ * sliding the live blocks down in address order (slab_compact), and the
+ * emptied chunks go back to the system. Longer lanes and CPU lanes (few)
+ * get one realloc'd block each.
  */
 #include "export/preview/store_local.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define SLAB_CAP FTS_STORE_SLAB_CAP
 #define CHUNK (1u << 20)
@@ -55,6 +60,14 @@ static size_t block_bytes(uint64_t cap, int aux, int aux2)
 	return (b + 7) & ~(size_t)7;
 }
 
+/* Chunks are mapped, not malloc'd, so that the ones compaction empties leave the RSS. */
+static char *chunk_new(void)
+{
+	void *c = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return c == MAP_FAILED ? NULL : c;
+}
+
 static void *slab_get(struct st_slab *sl, uint64_t cap)
 {
 	int k = class_of(cap);
@@ -63,6 +76,7 @@ static void *slab_get(struct st_slab *sl, uint64_t cap)
 
 	if (p) {
 		memcpy(&sl->freel[k], p, sizeof(void *));
+		sl->free_bytes -= b;
 		return p;
 	}
 	if (sl->left < b) {
@@ -77,10 +91,11 @@ static void *slab_get(struct st_slab *sl, uint64_t cap)
 			sl->chunk = a;
 			sl->capchunk = n;
 		}
-		c = malloc(CHUNK);
+		c = chunk_new();
 		if (!c)
 			return NULL;
 		sl->chunk[sl->nchunk++] = c;
+		sl->free_bytes += sl->left; /* the old chunk's tail: squeezed out by the next compaction */
 		sl->cur = c;
 		sl->left = CHUNK;
 		sl->bytes += CHUNK;
@@ -97,6 +112,86 @@ static void slab_put(struct st_slab *sl, void *p, uint64_t cap)
 
 	memcpy(p, &sl->freel[k], sizeof(void *));
 	sl->freel[k] = p;
+	sl->free_bytes += block_bytes(cap, 0, 0);
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (char *const *)a, y = (uintptr_t) * (char *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_col(const void *a, const void *b, void *ctx)
+{
+	const struct st_lane *lane = ctx;
+	uintptr_t x = (uintptr_t)lane[*(const uint32_t *)a].col;
+	uintptr_t y = (uintptr_t)lane[*(const uint32_t *)b].col;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Slide every live block down to the start of the chunks, in address order
+ * (chunks sorted by address, as one long run): a block never lands past
+ * where it was, so memmove in that order is safe. The chunks left empty are
+ * unmapped and the free lists are dropped. Out of memory: nothing is done.
+ */
+static void slab_compact(struct fts_store *s)
+{
+	struct st_slab *sl = &s->slab;
+	uint32_t *idx, n = 0, w = 0;
+	size_t off = 0;
+
+	idx = malloc((s->nlanes ? s->nlanes : 1) * sizeof(*idx));
+	if (!idx)
+		return;
+	for (uint32_t i = 0; i < s->nlanes; i++)
+		if (fts_store_in_slab(&s->lane[i]))
+			idx[n++] = i;
+	qsort_r(idx, n, sizeof(*idx), cmp_col, s->lane);
+	qsort(sl->chunk, sl->nchunk, sizeof(*sl->chunk), cmp_ptr);
+	for (uint32_t i = 0; i < n; i++) {
+		struct st_lane *l = &s->lane[idx[i]];
+		size_t b = block_bytes(l->cap, 0, 0);
+
+		if (off + b > CHUNK) {
+			w++;
+			off = 0;
+		}
+		if (sl->chunk[w] + off != (char *)l->col)
+			memmove(sl->chunk[w] + off, l->col, b);
+		l->col = sl->chunk[w] + off;
+		off += b;
+	}
+	free(idx);
+	for (uint32_t c = w + 1; c < sl->nchunk; c++)
+		munmap(sl->chunk[c], CHUNK);
+	sl->nchunk = sl->nchunk ? w + 1 : 0;
+	sl->bytes = (size_t)sl->nchunk * CHUNK;
+	sl->cur = sl->nchunk ? sl->chunk[w] + off : NULL;
+	sl->left = sl->nchunk ? CHUNK - off : 0;
+	memset(sl->freel, 0, sizeof(sl->freel));
+	sl->free_bytes = 0;
+}
+
+/* Compact when the free lists hold more than half what the lanes use (and a few chunks). */
+static void slab_maybe_compact(struct fts_store *s)
+{
+	struct st_slab *sl = &s->slab;
+	size_t live = sl->bytes - sl->left - sl->free_bytes;
+
+	if (sl->free_bytes >= 4 * (size_t)CHUNK && sl->free_bytes > live / 2)
+		slab_compact(s);
+}
+
+void fts_store_slab_tidy(struct fts_store *s)
+{
+	struct st_slab *sl = &s->slab;
+	size_t live = sl->bytes - sl->left - sl->free_bytes;
+
+	if (sl->free_bytes >= 4 * (size_t)CHUNK && sl->free_bytes > live / 8)
+		slab_compact(s);
 }
 
 static void block_free(struct fts_store *s, void *p, uint64_t cap, int aux, int aux2)
@@ -112,7 +207,7 @@ static void block_free(struct fts_store *s, void *p, uint64_t cap, int aux, int 
 void fts_slab_free_all(struct st_slab *sl)
 {
 	for (uint32_t i = 0; i < sl->nchunk; i++)
-		free(sl->chunk[i]);
+		munmap(sl->chunk[i], CHUNK);
 	free(sl->chunk);
 	memset(sl, 0, sizeof(*sl));
 }
@@ -157,6 +252,52 @@ static void cols_of(void *blk, uint64_t cap, int aux, int aux2, struct cols *c)
 	c->kind = (uint8_t *)u;
 }
 
+/*
+ * A long lane changes size through realloc (mremap for a big block: no
+ * second copy held at once, and slack not yet written costs no RSS), its
+ * columns then slid to their new starts: the last first when growing, the
+ * first first when shrinking, so none overwrites another not yet moved.
+ */
+static int grow_in_place(struct st_lane *l, uint64_t cap, int aux, int aux2)
+{
+	uint64_t n = l->pub.nitems, oldcap = l->cap;
+	struct cols o, c;
+	void *blk;
+
+	if (cap < oldcap) { /* shrinking: slide down first, then cut */
+		cols_of(l->col, oldcap, aux, aux2, &o);
+		cols_of(l->col, cap, aux, aux2, &c);
+		memmove(c.dur, o.dur, n * sizeof(*c.dur));
+		memmove(c.name, o.name, n * sizeof(*c.name));
+		memmove(c.args, o.args, n * sizeof(*c.args));
+		if (aux)
+			memmove(c.aux, o.aux, n * sizeof(*c.aux));
+		if (aux2)
+			memmove(c.aux2, o.aux2, n * sizeof(*c.aux2));
+		memmove(c.kind, o.kind, n);
+		blk = realloc(l->col, block_bytes(cap, aux, aux2));
+		l->col = blk ? blk : l->col; /* a failed shrink keeps the bigger block */
+		l->cap = (uint32_t)cap;
+		return 0;
+	}
+	blk = realloc(l->col, block_bytes(cap, aux, aux2));
+	if (!blk)
+		return -1;
+	cols_of(blk, oldcap, aux, aux2, &o);
+	cols_of(blk, cap, aux, aux2, &c);
+	memmove(c.kind, o.kind, n);
+	if (aux2)
+		memmove(c.aux2, o.aux2, n * sizeof(*c.aux2));
+	if (aux)
+		memmove(c.aux, o.aux, n * sizeof(*c.aux));
+	memmove(c.args, o.args, n * sizeof(*c.args));
+	memmove(c.name, o.name, n * sizeof(*c.name));
+	memmove(c.dur, o.dur, n * sizeof(*c.dur));
+	l->col = blk;
+	l->cap = (uint32_t)cap;
+	return 0;
+}
+
 int fts_store_relayout(struct fts_store *s, struct st_lane *l, uint64_t cap, int aux2)
 {
 	int aux = st_has_aux(l), had2 = st_has_aux2(l);
@@ -166,6 +307,8 @@ int fts_store_relayout(struct fts_store *s, struct st_lane *l, uint64_t cap, int
 
 	if (cap < n || cap > UINT32_MAX || (aux2 && !l->x))
 		return -1;
+	if (l->col && !in_slab(l->cap, aux, had2) && !in_slab(cap, aux, aux2) && aux2 == had2)
+		return grow_in_place(l, cap, aux, aux2);
 	blk = in_slab(cap, aux, aux2) ? slab_get(&s->slab, cap) : malloc(block_bytes(cap, aux, aux2));
 	if (!blk)
 		return -1;
@@ -190,5 +333,6 @@ int fts_store_relayout(struct fts_store *s, struct st_lane *l, uint64_t cap, int
 	l->cap = (uint32_t)cap;
 	if (aux2)
 		l->x->has_aux2 = 1;
+	slab_maybe_compact(s);
 	return 0;
 }
