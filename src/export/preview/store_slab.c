@@ -175,13 +175,13 @@ static void slab_compact(struct fts_store *s)
 	sl->free_bytes = 0;
 }
 
-/* Compact when the free lists hold more than half what the lanes use (and a few chunks). */
+/* Compact when the free lists hold more than half what the lanes use (and a chunk). */
 static void slab_maybe_compact(struct fts_store *s)
 {
 	struct st_slab *sl = &s->slab;
 	size_t live = sl->bytes - sl->left - sl->free_bytes;
 
-	if (sl->free_bytes >= 4 * (size_t)CHUNK && sl->free_bytes > live / 2)
+	if (sl->free_bytes >= CHUNK && sl->free_bytes > live / 2)
 		slab_compact(s);
 }
 
@@ -190,7 +190,7 @@ void fts_store_slab_tidy(struct fts_store *s)
 	struct st_slab *sl = &s->slab;
 	size_t live = sl->bytes - sl->left - sl->free_bytes;
 
-	if (sl->free_bytes >= 4 * (size_t)CHUNK && sl->free_bytes > live / 8)
+	if (sl->free_bytes >= CHUNK && sl->free_bytes > live / 8)
 		slab_compact(s);
 }
 
