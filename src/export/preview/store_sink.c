@@ -101,15 +101,23 @@ static int add_big(struct st_lane *l, uint64_t item, uint64_t dur)
 	return 0;
 }
 
+/* @id is the string @str (@n bytes): a cache check, no hash. */
+static int same(const struct fts_store *s, uint32_t id, const char *str, size_t n)
+{
+	return id != FTS_STR_NONE && fts_strtab_len(&s->strs, id) == n &&
+	       !memcmp(fts_strtab_get(&s->strs, id), str, n);
+}
+
 static uint32_t name_id(struct fts_store *s, struct st_lane *l, const char *name)
 {
 	size_t n = strlen(name);
 	uint32_t last = l->pub.nitems ? st_name(l)[l->pub.nitems - 1] : FTS_STR_NONE;
 
-	/* consecutive items of a lane often share a name: skip the hash */
-	if (last != FTS_STR_NONE && fts_strtab_len(&s->strs, last) == n &&
-	    !memcmp(fts_strtab_get(&s->strs, last), name, n))
+	/* consecutive items of a lane often share a name, a run slice its switch's task: skip the hash */
+	if (same(s, last, name, n))
 		return last;
+	if (l->x && same(s, l->x->last_ref, name, n))
+		return l->x->last_ref;
 	return fts_strtab_intern(&s->strs, name, n);
 }
 
@@ -154,7 +162,7 @@ static int aux2_open(struct fts_store *s, struct st_lane *l, const struct fts_it
  * on a CPU lane the switch side kept in the aux column as the id of its
  * interned "comm:pid" (*@ref, FTS_AUX_NONE when none). 0 or -1 (no memory).
  */
-static int args_ctx(struct fts_store *s, const struct st_lane *l, const struct fts_item *it,
+static int args_ctx(struct fts_store *s, struct st_lane *l, const struct fts_item *it,
 		    uint64_t dur, struct st_actx *cx, uint32_t *ref)
 {
 	int c, p;
@@ -169,7 +177,14 @@ static int args_ctx(struct fts_store *s, const struct st_lane *l, const struct f
 				 it->args[p].val);
 
 		if (w > 0 && w < 128) { /* rebuilt into the reader's 256 bytes (preview.h) */
-			*ref = fts_strtab_intern(&s->strs, s->scratch, (size_t)w);
+			struct st_ext *x = fts_store_ext(l);
+
+			if (!x)
+				return -1;
+			if (same(s, x->last_ref, s->scratch, (size_t)w))
+				*ref = x->last_ref;
+			else
+				*ref = x->last_ref = fts_strtab_intern(&s->strs, s->scratch, (size_t)w);
 			if (*ref == FTS_STR_NONE)
 				return -1;
 			cx->ref_c = c;

@@ -219,8 +219,11 @@ size_t fts_store_block_bytes(const struct st_lane *l)
 
 struct st_ext *fts_store_ext(struct st_lane *l)
 {
-	if (!l->x)
+	if (!l->x) {
 		l->x = calloc(1, sizeof(*l->x));
+		if (l->x)
+			l->x->last_ref = FTS_STR_NONE;
+	}
 	return l->x;
 }
 
