@@ -8,9 +8,9 @@
  * size classes; a block left behind by a growing lane waits on its class's
  * list for the next lane to grow into it. When lanes all grow at once (the
  * model closes every task's last state at the end) the lists fill with
- * blocks no lane wants: past half the live bytes they are squeezed out by
- * sliding the live blocks down in address order (slab_compact), and the
- * emptied chunks go back to the system. Longer lanes and CPU lanes (few)
+ * blocks no lane wants: past a quarter of the live bytes they are squeezed
+ * out by sliding the live blocks down in address order (slab_compact), and
+ * the emptied chunks go back to the system. Longer lanes and CPU lanes (few)
  * get one realloc'd block each.
  */
 #include "export/preview/store_local.h"
@@ -122,66 +122,101 @@ static int cmp_ptr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_col(const void *a, const void *b, void *ctx)
+/* The chunk holding @p: a binary search of the chunks, sorted by address. */
+static uint32_t chunk_of(const struct st_slab *sl, const char *p)
 {
-	const struct st_lane *lane = ctx;
-	uintptr_t x = (uintptr_t)lane[*(const uint32_t *)a].col;
-	uintptr_t y = (uintptr_t)lane[*(const uint32_t *)b].col;
+	uint32_t lo = 0, hi = sl->nchunk; /* chunk[lo] <= p < chunk[hi] */
 
-	return x < y ? -1 : x > y;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if ((uintptr_t)sl->chunk[mid] <= (uintptr_t)p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /*
  * Slide every live block down to the start of the chunks, in address order
  * (chunks sorted by address, as one long run): a block never lands past
- * where it was, so memmove in that order is safe. The chunks left empty are
- * unmapped and the free lists are dropped. Out of memory: nothing is done.
+ * where it was, so memmove in that order is safe. The order comes without a
+ * sort of the lanes (1 M of them, each compare a cache miss): lanes are
+ * bucketed by chunk, then each chunk's blocks are read off a map of its
+ * 8-byte slots. The chunks left empty are unmapped and the free lists
+ * dropped. Out of memory: nothing is done.
  */
 static void slab_compact(struct fts_store *s)
 {
 	struct st_slab *sl = &s->slab;
-	uint32_t *idx, n = 0, w = 0;
+	uint32_t *start = NULL, *order = NULL, *slot = NULL, w = 0;
 	size_t off = 0;
 
-	idx = malloc((s->nlanes ? s->nlanes : 1) * sizeof(*idx));
-	if (!idx)
+	if (!sl->nchunk)
 		return;
+	qsort(sl->chunk, sl->nchunk, sizeof(*sl->chunk), cmp_ptr);
+	start = calloc((size_t)sl->nchunk + 1, sizeof(*start));
+	order = malloc((s->nlanes ? s->nlanes : 1) * sizeof(*order));
+	slot = calloc(CHUNK / 8, sizeof(*slot));
+	if (!start || !order || !slot)
+		goto out;
 	for (uint32_t i = 0; i < s->nlanes; i++)
 		if (fts_store_in_slab(&s->lane[i]))
-			idx[n++] = i;
-	qsort_r(idx, n, sizeof(*idx), cmp_col, s->lane);
-	qsort(sl->chunk, sl->nchunk, sizeof(*sl->chunk), cmp_ptr);
-	for (uint32_t i = 0; i < n; i++) {
-		struct st_lane *l = &s->lane[idx[i]];
-		size_t b = block_bytes(l->cap, 0, 0);
+			start[chunk_of(sl, s->lane[i].col) + 1]++;
+	for (uint32_t c = 0; c < sl->nchunk; c++)
+		start[c + 1] += start[c];
+	for (uint32_t i = 0; i < s->nlanes; i++)
+		if (fts_store_in_slab(&s->lane[i]))
+			order[start[chunk_of(sl, s->lane[i].col)]++] = i;
+	/* start[c] is now chunk c's end: chunk c's lanes are order[c ? start[c-1] : 0, start[c]) */
+	for (uint32_t c = 0; c < sl->nchunk; c++) {
+		uint32_t a = c ? start[c - 1] : 0;
 
-		if (off + b > CHUNK) {
-			w++;
-			off = 0;
+		if (a == start[c])
+			continue;
+		for (uint32_t j = a; j < start[c]; j++)
+			slot[((char *)s->lane[order[j]].col - sl->chunk[c]) / 8] = order[j] + 1;
+		for (uint32_t k = 0; k < CHUNK / 8; k++) {
+			struct st_lane *l;
+			size_t b;
+
+			if (!slot[k])
+				continue;
+			l = &s->lane[slot[k] - 1];
+			slot[k] = 0;
+			b = block_bytes(l->cap, 0, 0);
+			if (off + b > CHUNK) {
+				w++;
+				off = 0;
+			}
+			if (sl->chunk[w] + off != (char *)l->col)
+				memmove(sl->chunk[w] + off, l->col, b);
+			l->col = sl->chunk[w] + off;
+			off += b;
 		}
-		if (sl->chunk[w] + off != (char *)l->col)
-			memmove(sl->chunk[w] + off, l->col, b);
-		l->col = sl->chunk[w] + off;
-		off += b;
 	}
-	free(idx);
 	for (uint32_t c = w + 1; c < sl->nchunk; c++)
 		munmap(sl->chunk[c], CHUNK);
-	sl->nchunk = sl->nchunk ? w + 1 : 0;
+	sl->nchunk = w + 1;
 	sl->bytes = (size_t)sl->nchunk * CHUNK;
-	sl->cur = sl->nchunk ? sl->chunk[w] + off : NULL;
-	sl->left = sl->nchunk ? CHUNK - off : 0;
+	sl->cur = sl->chunk[w] + off;
+	sl->left = CHUNK - off;
 	memset(sl->freel, 0, sizeof(sl->freel));
 	sl->free_bytes = 0;
+out:
+	free(start);
+	free(order);
+	free(slot);
 }
 
-/* Compact when the free lists hold more than half what the lanes use (and a chunk). */
+/* Compact when the free lists hold more than a quarter of what the lanes use (and a chunk). */
 static void slab_maybe_compact(struct fts_store *s)
 {
 	struct st_slab *sl = &s->slab;
 	size_t live = sl->bytes - sl->left - sl->free_bytes;
 
-	if (sl->free_bytes >= CHUNK && sl->free_bytes > live / 2)
+	if (sl->free_bytes >= CHUNK && sl->free_bytes > live / 4)
 		slab_compact(s);
 }
 
