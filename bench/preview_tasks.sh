@@ -11,7 +11,7 @@
 #   and the store's own count. Figures only, not pass/fail. (Before issue 21:
 #   1.1 / 4.0 / 22.3 s and 3.5 GB at 1 M, superlinear past 300 k. Before item
 #   14's store work, 1 M: 1580 MB peak, store 858 MiB, 14.5 s CPU; after it,
-#   2 busy cores shared: 955 MB peak, store 263 MiB = 276 B/task (lane 72 B,
+#   2 busy cores shared: 940 MB peak, store 263 MiB = 276 B/task (lane 72 B,
 #   3 task items in a 64 B slab block, 3 CPU-lane items 75 B, strings ~60 B),
 #   CPU 0.8-0.9 s per 100 k at 100 k, 1.2 at 1 M (base 1.3 and 1.9 side by
 #   side); the rest of the peak, ~600 B/task, is the sched model and the

@@ -969,7 +969,7 @@ static void test_many_tasks(void **state)
 				want[i].name, want[i].args, got[i].tid, got[i].name, got[i].args);
 		assert_int_equal(cmp_flat(&want[i], &got[i]), 0);
 	}
-	/* 6 items a task: 319 B/task here (1 MB slab chunks and the lane array round up; 276 at 1 M) */
+	/* 6 items a task: 298 B/task here (1 MB slab chunks and the lane array round up; 276 at 1 M) */
 	fprintf(stderr, "store: %.0f B/task\n", (double)fts_store_bytes(s) / n);
 	assert_true((double)fts_store_bytes(s) / n < 500);
 	for (size_t i = 0; i < r->n; i++)

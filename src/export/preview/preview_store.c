@@ -214,7 +214,8 @@ int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,
 
 size_t fts_store_bytes(const struct fts_store *s)
 {
-	size_t b = sizeof(*s) + fts_strtab_bytes(&s->strs) + s->slab.bytes +
+	/* the last chunk's tail was never written: mapped, not resident */
+	size_t b = sizeof(*s) + fts_strtab_bytes(&s->strs) + (s->slab.bytes - s->slab.left) +
 		   (size_t)s->slab.capchunk * sizeof(*s->slab.chunk) +
 		   (size_t)s->caplanes * sizeof(*s->lane) +
 		   (size_t)s->capsrc * sizeof(*s->by_src);
