@@ -982,7 +982,8 @@ static void test_many_tasks(void **state)
 
 /*
  * Values that look like what the blobs take out, and some that only nearly
- * do, come back exactly: a host_pid equal to the lane's pid or not, a cpu
+ * do, come back exactly: a host_pid equal to the lane's pid or not (or only
+ * as a number: "007" on lane "z:007", whose pid is 7), a cpu
  * equal to it (the item's cpu is read from the blob), a switch's task with a
  * colon in its comm or a pid with a leading zero, a pid that is not a
  * number, values starting with the marker bytes.
@@ -997,6 +998,8 @@ static void test_args_markers(void **state)
 		{ "a:5", "Sleeping", "\"cpu\":\"1\",\"host_pid\":\"6\"", "cpu=1;host_pid=6;", 1 },
 		{ "a:5", "Runnable", "\"cpu\":\"0\",\"note\":\"\\u0005x\",\"host_pid\":\"\\u0005\"",
 		  "cpu=0;note=\005x;host_pid=\005;", 0 },
+		{ "z:007", "Running", "\"cpu\":\"1\",\"host_pid\":\"007\"", "cpu=1;host_pid=007;", 1 },
+		{ "z:007", "Sleeping", "\"cpu\":\"1\",\"host_pid\":\"7\"", "cpu=1;host_pid=7;", 1 },
 		{ "CPU 000", "sched_switch",
 		  "\"prev_comm\":\"x:y\",\"prev_pid\":\"42\",\"prev_state\":\"S\",\"next_comm\":\"\\u0006w\",\"next_pid\":\"0\"",
 		  "prev_comm=x:y;prev_pid=42;prev_state=S;next_comm=\006w;next_pid=0;", 0 },
@@ -1020,6 +1023,7 @@ static void test_args_markers(void **state)
 	assert_non_null(f);
 	fprintf(f, "[\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":\"CPU Scheduling\",\"tid\":\"CPU 000\",\"args\":{\"name\":\"CPU 000\"}},\n");
 	fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":\"Process Scheduling\",\"tid\":\"a:5\",\"args\":{\"name\":\"a:5\"}},\n");
+	fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":\"Process Scheduling\",\"tid\":\"z:007\",\"args\":{\"name\":\"z:007\"}},\n");
 	for (int i = 0; i < nc; i++)
 		fprintf(f, "{\"name\":\"%s\",\"ph\":\"X\",\"ts\":%d.000,\"dur\":%s,\"pid\":\"%s\",\"tid\":\"%s\",\"args\":{%s}}%s\n",
 			c[i].name, 1000 + 10 * i, strcmp(c[i].name, "sched_switch") ? "1.000" : "0.000",

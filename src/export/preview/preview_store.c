@@ -194,8 +194,10 @@ void fts_store_actx(const struct fts_store *s, const struct st_lane *l, uint64_t
 	cx->aux2 = st_has_aux2(l) ? st_aux2(l)[i] : FTS_AUX_NONE;
 	cx->aux2_base = l->x ? l->x->aux2_base : 0;
 	cx->strs = &s->strs;
-	cx->pid = fts_args_ctx_pid(fts_strtab_get(&s->strs, l->pub.group == FTS_GROUP_TASK ? l->pub.tid :
-											    st_name(l)[i]));
+	if (l->pub.group == FTS_GROUP_TASK)
+		fts_args_ctx_lane(cx, l->pub.pid);
+	else
+		cx->pid = fts_args_ctx_pid(fts_strtab_get(&s->strs, st_name(l)[i]));
 }
 
 int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,

@@ -10,7 +10,8 @@
  *
  * With very many tasks (issue 21 item 14: 1 M tasks) the task's own identity
  * made every blob unique, about 400 B per task: a host_pid equal to the
- * context pid (a task lane's own pid, a run slice's "comm:pid" name) is "\5",
+ * context pid (a task lane's own pid in decimal, the pid of a run slice's
+ * "comm:pid" name) is "\5",
  * and a switch's task (prev_ or next_ comm and pid, the one that is not the
  * idle task) is kept in the aux column as the id of its interned "comm:pid"
  * ("\6" for the comm, "\7" for the pid). Everything else is kept as given;
@@ -90,6 +91,25 @@ const char *fts_args_ctx_pid(const char *tid)
 	const char *c = strrchr(tid, ':');
 
 	return c && c[1] ? c + 1 : NULL;
+}
+
+void fts_args_ctx_lane(struct st_actx *cx, int32_t pid)
+{
+	char tmp[12];
+	int n = 0, k = 0;
+	uint32_t v = (uint32_t)pid;
+
+	cx->pid = NULL;
+	if (pid < 0)
+		return;
+	do { /* no printf per item */
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		cx->pidbuf[k++] = tmp[--n];
+	cx->pidbuf[k] = '\0';
+	cx->pid = cx->pidbuf;
 }
 
 /* @s is a plain decimal (what a pid looks like in a switch's args). */

@@ -191,9 +191,10 @@ static int args_ctx(struct fts_store *s, struct st_lane *l, const struct fts_ite
 			cx->ref_p = p;
 		}
 	}
-	/* after the interning above: the arena may have moved */
-	cx->pid = fts_args_ctx_pid(l->pub.group == FTS_GROUP_TASK ? fts_strtab_get(&s->strs, l->pub.tid) :
-								    it->name);
+	if (l->pub.group == FTS_GROUP_TASK)
+		fts_args_ctx_lane(cx, l->pub.pid);
+	else
+		cx->pid = fts_args_ctx_pid(it->name);
 	return 0;
 }
 
