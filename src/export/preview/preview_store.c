@@ -61,6 +61,7 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 	if (!s)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	fts_strtab_init(&s->strs);
+	s->last_tid = FTS_STR_NONE;
 	rc = fts_store_sink_new(s, &ss, err);
 	if (rc)
 		goto fail;

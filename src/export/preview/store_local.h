@@ -176,6 +176,7 @@ struct fts_store {
 	struct st_lane *lane;       /* public order once indexed: CPU lanes by CPU, then task lanes */
 	uint32_t nlanes, caplanes;
 	struct st_slab slab;        /* small lanes' column blocks */
+	uint32_t last_tid;          /* ingest: the last lane declared's name (a new task's switch names it next) */
 	char scratch[4096];         /* the args blob being built */
 	struct fts_loss loss;       /* from the CPU lanes' markers and holes (loss.h) */
 	int indexed;

@@ -77,6 +77,7 @@ static int ss_lane(struct fts_sink *base, const struct fts_lane *lane, struct ft
 	l->pub.tid = fts_strtab_intern(&s->strs, lane->tid, strlen(lane->tid));
 	if (lane->group == FTS_GROUP_TASK)
 		task_ids(s, l, lane->tid);
+	s->last_tid = l->pub.tid;
 	return l->pub.tid == FTS_STR_NONE ? oom(err) : 0;
 }
 
@@ -183,6 +184,8 @@ static int args_ctx(struct fts_store *s, struct st_lane *l, const struct fts_ite
 				return -1;
 			if (same(s, x->last_ref, s->scratch, (size_t)w))
 				*ref = x->last_ref;
+			else if (same(s, s->last_tid, s->scratch, (size_t)w))
+				*ref = x->last_ref = s->last_tid;
 			else
 				*ref = x->last_ref = fts_strtab_intern(&s->strs, s->scratch, (size_t)w);
 			if (*ref == FTS_STR_NONE)
