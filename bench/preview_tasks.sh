@@ -9,7 +9,16 @@
 #   (load, index, the statistics behind the summary, first frame). Prints N,
 #   wall and CPU seconds, wall seconds per 100k tasks, peak RSS and RSS bytes per task,
 #   and the store's own count. Figures only, not pass/fail. (Before issue 21:
-#   1.1 / 4.0 / 22.3 s and 3.5 GB at 1 M, superlinear past 300 k.)
+#   1.1 / 4.0 / 22.3 s and 3.5 GB at 1 M, superlinear past 300 k.) Item 14's
+#   store work, old and new binaries side by side on 2 shared, busy cores
+#   (CPU s for 100 k / 300 k / 1 M; peak MB; store after indexing):
+#     before: 1.24 / 4.24 / 14.8 s, 166 / 523 / 1580 MB, 858 MiB (150 B/item)
+#     after:  0.72 / 2.98 / 10.4 s, 103 / 310 /  941 MB, 262 MiB (46 B/item)
+#     FORMAT=db 1 M: 19.7 -> 12.5 s, 1483 -> 798 MB
+#   At 1 M the store is 275 B/task (lane 72 B; 3 task items in a 64 B slab
+#   block; 3 CPU-lane items, 75 B; strings ~55 B); the rest of the peak,
+#   ~650 B/task, is the sched model and the statistics behind the summary
+#   (src/core/model).
 # How: bench/preview_tasks.sh [N...]   env: FTSCOPE (default build/ftscope), KEEP=1,
 #      FORMAT=db (convert first and preview the DB instead of the text)
 set -euo pipefail

@@ -34,10 +34,12 @@ struct rec_item {
 	char *args; /* "k=v;k=v;" */
 };
 
+#define REC_MAX_LANES 32768 /* test_many_tasks: 20000 task lanes */
+
 struct rec_sink {
 	struct fts_sink s;
-	char *tid[1024];
-	enum fts_lane_group group[1024];
+	char *tid[REC_MAX_LANES];
+	enum fts_lane_group group[REC_MAX_LANES];
 	uint32_t nlanes;
 	struct rec_item *it;
 	size_t n, cap;
@@ -66,7 +68,7 @@ static int rec_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err
 	struct rec_sink *r = (struct rec_sink *)s;
 
 	(void)err;
-	assert_true(l->id < 1024);
+	assert_true(l->id < REC_MAX_LANES);
 	r->tid[l->id] = strdup(l->tid);
 	r->group[l->id] = l->group;
 	if (l->id >= r->nlanes)
@@ -866,6 +868,191 @@ static void test_vruntime_budget(void **state)
 	fts_store_free(s);
 }
 
+/* ---- very many tasks (issue 21 item 14) ---- */
+
+/* One item, for sorting the oracle's and the store's alike. */
+struct flat_item {
+	const char *tid;
+	uint64_t ts, dur;
+	int kind;
+	char *name, *args;
+};
+
+static int cmp_flat(const void *pa, const void *pb)
+{
+	const struct flat_item *a = pa, *b = pb;
+	int c = strcmp(a->tid, b->tid);
+
+	if (c)
+		return c;
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	if (a->dur != b->dur)
+		return a->dur < b->dur ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	c = strcmp(a->name, b->name);
+	return c ? c : strcmp(a->args, b->args);
+}
+
+/*
+ * N tasks that each run once (bench/preview_tasks.sh's capture): every item
+ * of every lane, args included, is what the model produced, though the args
+ * blobs are shared across tasks (the task's pid and its switch's comm:pid
+ * are kept outside them); and the store holds a few hundred bytes per task
+ * (issue 21 item 14: 880 B/task before, in the store alone).
+ */
+static void test_many_tasks(void **state)
+{
+	const int n = 20000;
+	struct rec_sink *r = rec_new();
+	struct flat_item *want, *got;
+	struct fts_store *s;
+	char path[128];
+	size_t k = 0;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tasks.txt", tmpdir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "# tracer: nop\n");
+	for (int i = 0, t = 1000000; i < n; i++) {
+		int pid = 1000 + i, c = i % 2;
+
+		fprintf(f, "          <idle>-0       [%03d] d..2.  %6d.%06d: sched_switch: prev_comm=swapper/%d prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=t%d next_pid=%d next_prio=120\n",
+			c, t / 1000000, t % 1000000, c, i, pid);
+		t++;
+		fprintf(f, "             t%d-%d    [%03d] d..2.  %6d.%06d: sched_switch: prev_comm=t%d prev_pid=%d prev_prio=120 prev_state=S ==> next_comm=swapper/%d next_pid=0 next_prio=120\n",
+			i, pid, c, t / 1000000, t % 1000000, i, pid, c);
+		t++;
+	}
+	assert_int_equal(fclose(f), 0);
+	s = open_store(path, &r->s);
+	assert_int_equal(fts_store_info(s)->ntask_lanes, n);
+	assert_int_equal(fts_store_info(s)->items, r->n);
+	want = calloc(r->n, sizeof(*want));
+	got = calloc(r->n, sizeof(*got));
+	assert_true(want && got);
+	for (size_t i = 0; i < r->n; i++) {
+		want[i].tid = r->tid[r->it[i].lane];
+		want[i].ts = r->it[i].ts;
+		want[i].dur = r->it[i].dur;
+		want[i].kind = (int)r->it[i].kind;
+		want[i].name = r->it[i].name;
+		want[i].args = r->it[i].args;
+	}
+	for (uint32_t l = 0; l < fts_store_nlanes(s); l++) {
+		const struct fts_store_lane *sl = fts_store_lane(s, l);
+
+		if (sl->group == FTS_GROUP_TASK) /* the pid parsed from "comm:pid" */
+			assert_int_equal(sl->pid, atoi(strrchr(fts_store_str(s, sl->tid), ':') + 1));
+		for (uint64_t i = 0; i < sl->nitems; i++, k++) {
+			struct fts_store_item it;
+
+			assert_true(k < r->n);
+			assert_int_equal(fts_store_item(s, l, i, &it), 0);
+			got[k].tid = fts_store_str(s, sl->tid);
+			got[k].ts = it.ts;
+			got[k].dur = it.dur;
+			got[k].kind = (int)it.kind;
+			got[k].name = (char *)fts_store_str(s, it.name);
+			got[k].args = store_args_str(s, l, i);
+		}
+	}
+	assert_int_equal(k, r->n);
+	qsort(want, r->n, sizeof(*want), cmp_flat);
+	qsort(got, r->n, sizeof(*got), cmp_flat);
+	for (size_t i = 0; i < r->n; i++) {
+		if (cmp_flat(&want[i], &got[i]))
+			fprintf(stderr, "item %zu: model %s %s [%s], store %s %s [%s]\n", i, want[i].tid,
+				want[i].name, want[i].args, got[i].tid, got[i].name, got[i].args);
+		assert_int_equal(cmp_flat(&want[i], &got[i]), 0);
+	}
+	/* 6 items a task: 298 B/task here (1 MB slab chunks and the lane array round up; 276 at 1 M) */
+	fprintf(stderr, "store: %.0f B/task\n", (double)fts_store_bytes(s) / n);
+	assert_true((double)fts_store_bytes(s) / n < 500);
+	for (size_t i = 0; i < r->n; i++)
+		free(got[i].args);
+	free(want);
+	free(got);
+	fts_store_free(s);
+	r->s.destroy(&r->s);
+}
+
+/*
+ * Values that look like what the blobs take out, and some that only nearly
+ * do, come back exactly: a host_pid equal to the lane's pid or not (or only
+ * as a number: "007" on lane "z:007", whose pid is 7), a cpu
+ * equal to it (the item's cpu is read from the blob), a switch's task with a
+ * colon in its comm or a pid with a leading zero, a pid that is not a
+ * number, values starting with the marker bytes.
+ */
+static void test_args_markers(void **state)
+{
+	static const struct {
+		const char *tid, *name, *args_json, *want;
+		int cpu;
+	} c[] = {
+		{ "a:5", "Running", "\"cpu\":\"5\",\"host_pid\":\"5\"", "cpu=5;host_pid=5;", 5 },
+		{ "a:5", "Sleeping", "\"cpu\":\"1\",\"host_pid\":\"6\"", "cpu=1;host_pid=6;", 1 },
+		{ "a:5", "Runnable", "\"cpu\":\"0\",\"note\":\"\\u0005x\",\"host_pid\":\"\\u0005\"",
+		  "cpu=0;note=\005x;host_pid=\005;", 0 },
+		{ "z:007", "Running", "\"cpu\":\"1\",\"host_pid\":\"007\"", "cpu=1;host_pid=007;", 1 },
+		{ "z:007", "Sleeping", "\"cpu\":\"1\",\"host_pid\":\"7\"", "cpu=1;host_pid=7;", 1 },
+		{ "CPU 000", "sched_switch",
+		  "\"prev_comm\":\"x:y\",\"prev_pid\":\"42\",\"prev_state\":\"S\",\"next_comm\":\"\\u0006w\",\"next_pid\":\"0\"",
+		  "prev_comm=x:y;prev_pid=42;prev_state=S;next_comm=\006w;next_pid=0;", 0 },
+		{ "CPU 000", "sched_switch",
+		  "\"prev_comm\":\"swapper/0\",\"prev_pid\":\"0\",\"next_comm\":\"q\",\"next_pid\":\"007\"",
+		  "prev_comm=swapper/0;prev_pid=0;next_comm=q;next_pid=007;", 0 },
+		{ "CPU 000", "sched_switch",
+		  "\"prev_comm\":\"m\",\"prev_pid\":\"-1\",\"next_comm\":\"\\u0007\",\"next_pid\":\"3\"",
+		  "prev_comm=m;prev_pid=-1;next_comm=\007;next_pid=3;", 0 },
+		{ "CPU 000", "r:9", "\"host_pid\":\"9\",\"total_runtime\":\"12 [ns]\",\"prio\":\"9\"",
+		  "host_pid=9;total_runtime=12 [ns];prio=9;", 0 },
+	};
+	const int nc = (int)(sizeof(c) / sizeof(c[0]));
+	struct fts_store *s;
+	char path[128];
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/markers.json", tmpdir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "[\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":\"CPU Scheduling\",\"tid\":\"CPU 000\",\"args\":{\"name\":\"CPU 000\"}},\n");
+	fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":\"Process Scheduling\",\"tid\":\"a:5\",\"args\":{\"name\":\"a:5\"}},\n");
+	fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":\"Process Scheduling\",\"tid\":\"z:007\",\"args\":{\"name\":\"z:007\"}},\n");
+	for (int i = 0; i < nc; i++)
+		fprintf(f, "{\"name\":\"%s\",\"ph\":\"X\",\"ts\":%d.000,\"dur\":%s,\"pid\":\"%s\",\"tid\":\"%s\",\"args\":{%s}}%s\n",
+			c[i].name, 1000 + 10 * i, strcmp(c[i].name, "sched_switch") ? "1.000" : "0.000",
+			strncmp(c[i].tid, "CPU", 3) ? "Process Scheduling" : "CPU Scheduling", c[i].tid,
+			c[i].args_json, i + 1 < nc ? "," : "");
+	fprintf(f, "]\n");
+	assert_int_equal(fclose(f), 0);
+	s = open_store(path, NULL);
+	for (int i = 0; i < nc; i++) {
+		int32_t lane = lane_by_tid(s, c[i].tid);
+		uint64_t idx = 0;
+		struct fts_store_item it;
+		char *got;
+
+		assert_true(lane >= 0);
+		/* this case's item: the one at its start */
+		while (fts_store_item(s, (uint32_t)lane, idx, &it) == 0 && it.ts < (uint64_t)(1000 + 10 * i) * 1000)
+			idx++;
+		assert_int_equal(fts_store_item(s, (uint32_t)lane, idx, &it), 0);
+		assert_string_equal(fts_store_str(s, it.name), c[i].name);
+		got = store_args_str(s, (uint32_t)lane, idx);
+		assert_string_equal(got, c[i].want);
+		assert_int_equal(it.cpu, c[i].cpu);
+		free(got);
+	}
+	assert_int_equal(fts_store_lane(s, (uint32_t)lane_by_tid(s, "a:5"))->host_pid, 5);
+	fts_store_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -881,6 +1068,8 @@ int main(void)
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_vruntime_budget),
+		cmocka_unit_test(test_many_tasks),
+		cmocka_unit_test(test_args_markers),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmp, rm_tmp);

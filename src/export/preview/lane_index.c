@@ -20,21 +20,23 @@
 
 uint64_t fts_store_dur(const struct st_lane *l, uint64_t i)
 {
-	uint64_t lo = 0, hi = l->nbig;
+	const struct st_ext *x = l->x;
+	uint64_t lo = 0, hi;
 
-	if (l->dur[i] != FTS_DUR_BIG)
-		return l->dur[i];
-	if (l->bigi) /* sorting: the entry is known */
-		return l->big[l->bigi[i]].dur;
+	if (st_dur(l)[i] != FTS_DUR_BIG || !x)
+		return st_dur(l)[i];
+	if (x->bigi) /* sorting: the entry is known */
+		return x->big[x->bigi[i]].dur;
+	hi = x->nbig;
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (l->big[mid].item < i)
+		if (x->big[mid].item < i)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < l->nbig && l->big[lo].item == i ? l->big[lo].dur : (uint64_t)FTS_DUR_BIG;
+	return lo < x->nbig && x->big[lo].item == i ? x->big[lo].dur : (uint64_t)FTS_DUR_BIG;
 }
 
 /* ---------------------------------------------------------------- sort */
@@ -42,8 +44,9 @@ uint64_t fts_store_dur(const struct st_lane *l, uint64_t i)
 /* Start, then the longer first: long items by their real duration (bigi is set). */
 static int before(const struct st_lane *l, uint64_t a, uint64_t b)
 {
-	return l->ts[a] < l->ts[b] ||
-	       (l->ts[a] == l->ts[b] && fts_store_dur(l, a) > fts_store_dur(l, b));
+	const uint64_t *ts = st_ts(l);
+
+	return ts[a] < ts[b] || (ts[a] == ts[b] && fts_store_dur(l, a) > fts_store_dur(l, b));
 }
 
 struct tuple {
@@ -54,30 +57,30 @@ struct tuple {
 
 static void get(const struct st_lane *l, uint64_t i, struct tuple *t)
 {
-	t->ts = l->ts[i];
-	t->dur = l->dur[i];
-	t->name = l->name[i];
-	t->args = l->args[i];
-	t->aux = l->aux ? l->aux[i] : 0;
-	t->aux2 = l->aux2 ? l->aux2[i] : 0;
-	t->kind = l->kind[i];
-	t->bigi = l->bigi ? l->bigi[i] : 0;
+	t->ts = st_ts(l)[i];
+	t->dur = st_dur(l)[i];
+	t->name = st_name(l)[i];
+	t->args = st_args(l)[i];
+	t->aux = st_has_aux(l) ? st_aux(l)[i] : 0;
+	t->aux2 = st_has_aux2(l) ? st_aux2(l)[i] : 0;
+	t->kind = st_kind(l)[i];
+	t->bigi = l->x && l->x->bigi ? l->x->bigi[i] : 0;
 	t->real = fts_store_dur(l, i);
 }
 
 static void set(struct st_lane *l, uint64_t i, const struct tuple *t)
 {
-	l->ts[i] = t->ts;
-	l->dur[i] = t->dur;
-	l->name[i] = t->name;
-	l->args[i] = t->args;
-	if (l->aux)
-		l->aux[i] = t->aux;
-	if (l->aux2)
-		l->aux2[i] = t->aux2;
-	l->kind[i] = t->kind;
-	if (l->bigi)
-		l->bigi[i] = t->bigi;
+	st_ts(l)[i] = t->ts;
+	st_dur(l)[i] = t->dur;
+	st_name(l)[i] = t->name;
+	st_args(l)[i] = t->args;
+	if (st_has_aux(l))
+		st_aux(l)[i] = t->aux;
+	if (st_has_aux2(l))
+		st_aux2(l)[i] = t->aux2;
+	st_kind(l)[i] = t->kind;
+	if (l->x && l->x->bigi)
+		l->x->bigi[i] = t->bigi;
 }
 
 /*
@@ -86,17 +89,18 @@ static void set(struct st_lane *l, uint64_t i, const struct tuple *t)
  */
 static int insertion_sort(struct st_lane *l)
 {
-	uint64_t budget = 8 * l->n + 4096;
+	uint64_t budget = 8 * l->pub.nitems + 4096;
+	const uint64_t *ts = st_ts(l);
 
-	for (uint64_t i = 1; i < l->n; i++) {
+	for (uint64_t i = 1; i < l->pub.nitems; i++) {
 		struct tuple t;
 		uint64_t j = i;
 
 		if (!before(l, i, i - 1))
 			continue;
 		get(l, i, &t);
-		while (j > 0 && (l->ts[j - 1] > t.ts ||
-				 (l->ts[j - 1] == t.ts && fts_store_dur(l, j - 1) < t.real))) {
+		while (j > 0 && (ts[j - 1] > t.ts ||
+				 (ts[j - 1] == t.ts && fts_store_dur(l, j - 1) < t.real))) {
 			struct tuple u;
 
 			get(l, j - 1, &u);
@@ -120,44 +124,42 @@ static int cmp_perm(const void *a, const void *b, void *ctx)
 	return before(l, x, y) ? -1 : before(l, y, x) ? 1 : 0;
 }
 
+/* Column @col (of @type) put in @perm's order through @tmp (n items of up to 8 bytes). */
 #define PERMUTE(col, type)                                                  \
 	do {                                                                \
-		type *tmp_ = malloc(l->n * sizeof(type));                   \
-		if (!tmp_)                                                  \
-			goto oom;                                           \
-		for (uint64_t i_ = 0; i_ < l->n; i_++)                      \
-			tmp_[i_] = l->col[perm[i_]];                        \
-		free(l->col);                                               \
-		l->col = tmp_;                                              \
+		type *c_ = (type *)(col), *t_ = (type *)tmp;                \
+		for (uint64_t i_ = 0; i_ < n; i_++)                         \
+			t_[i_] = c_[perm[i_]];                              \
+		memcpy(c_, t_, n * sizeof(type));                           \
 	} while (0)
 
-/* Far from sorted: sort a permutation, then apply it column by column. */
+/* Far from sorted: sort a permutation, then apply it column by column in place. */
 static int perm_sort(struct st_lane *l)
 {
-	uint64_t *perm = malloc(l->n * sizeof(*perm));
+	uint64_t n = l->pub.nitems, *perm = malloc(n * sizeof(*perm)), *tmp = malloc(n * sizeof(*tmp));
 
-	if (!perm)
+	if (!perm || !tmp) {
+		free(perm);
+		free(tmp);
 		return -ENOMEM;
-	for (uint64_t i = 0; i < l->n; i++)
+	}
+	for (uint64_t i = 0; i < n; i++)
 		perm[i] = i;
-	qsort_r(perm, l->n, sizeof(*perm), cmp_perm, l);
-	PERMUTE(ts, uint64_t);
-	PERMUTE(dur, uint32_t);
-	PERMUTE(name, uint32_t);
-	PERMUTE(args, uint32_t);
-	PERMUTE(kind, uint8_t);
-	if (l->aux)
-		PERMUTE(aux, uint32_t);
-	if (l->aux2)
-		PERMUTE(aux2, uint32_t);
-	if (l->bigi)
-		PERMUTE(bigi, uint64_t);
-	l->cap = l->n;
+	qsort_r(perm, n, sizeof(*perm), cmp_perm, l);
+	PERMUTE(st_ts(l), uint64_t);
+	PERMUTE(st_dur(l), uint32_t);
+	PERMUTE(st_name(l), uint32_t);
+	PERMUTE(st_args(l), uint32_t);
+	PERMUTE(st_kind(l), uint8_t);
+	if (st_has_aux(l))
+		PERMUTE(st_aux(l), uint32_t);
+	if (st_has_aux2(l))
+		PERMUTE(st_aux2(l), uint32_t);
+	if (l->x && l->x->bigi)
+		PERMUTE(l->x->bigi, uint64_t);
 	free(perm);
+	free(tmp);
 	return 0;
-oom:
-	free(perm);
-	return -ENOMEM;
 }
 
 /*
@@ -168,66 +170,53 @@ oom:
  */
 static int big_open(struct st_lane *l)
 {
+	struct st_ext *x = l->x;
 	uint64_t k = 0;
 
-	if (!l->nbig)
+	if (!x || !x->nbig)
 		return 0;
-	l->bigi = malloc(l->n * sizeof(*l->bigi));
-	if (!l->bigi)
+	x->bigi = malloc(l->pub.nitems * sizeof(*x->bigi));
+	if (!x->bigi)
 		return -ENOMEM;
-	for (uint64_t i = 0; i < l->n; i++)
-		l->bigi[i] = l->dur[i] == FTS_DUR_BIG ? k++ : 0;
+	for (uint64_t i = 0; i < l->pub.nitems; i++)
+		x->bigi[i] = st_dur(l)[i] == FTS_DUR_BIG ? k++ : 0;
 	return 0;
 }
 
 static int big_close(struct st_lane *l)
 {
+	struct st_ext *x = l->x;
 	struct st_big *b;
 	uint64_t k = 0;
 
-	if (!l->bigi)
+	if (!x || !x->bigi)
 		return 0;
-	b = malloc(l->nbig * sizeof(*b));
+	b = malloc(x->nbig * sizeof(*b));
 	if (!b)
 		return -ENOMEM;
-	for (uint64_t i = 0; i < l->n; i++)
-		if (l->dur[i] == FTS_DUR_BIG) {
+	for (uint64_t i = 0; i < l->pub.nitems; i++)
+		if (st_dur(l)[i] == FTS_DUR_BIG) {
 			b[k].item = i;
-			b[k++].dur = l->big[l->bigi[i]].dur;
+			b[k++].dur = x->big[x->bigi[i]].dur;
 		}
-	free(l->big);
-	free(l->bigi);
-	l->bigi = NULL;
-	l->big = b;
-	l->capbig = l->nbig;
+	free(x->big);
+	free(x->bigi);
+	x->bigi = NULL;
+	x->big = b;
+	x->capbig = x->nbig;
 	return 0;
 }
 
-/* Give back the growth slack: the budget is per item, not per capacity. */
-static void shrink(struct st_lane *l)
+/*
+ * Give back the growth slack: the budget is per item, not per capacity. A
+ * small lane's slab block is already within a third of its items.
+ */
+static void shrink(struct fts_store *s, struct st_lane *l)
 {
-	uint64_t n = l->n ? l->n : 1;
-	void *p;
+	uint64_t n = l->pub.nitems ? l->pub.nitems : 1;
 
-#define SHRINK(col)                                                   \
-	do {                                                          \
-		p = realloc(l->col, n * sizeof(*l->col));             \
-		if (p)                                                \
-			l->col = p;                                   \
-	} while (0)
-	if (l->cap == l->n || !l->ts)
-		return;
-	SHRINK(ts);
-	SHRINK(dur);
-	SHRINK(name);
-	SHRINK(args);
-	SHRINK(kind);
-	if (l->aux)
-		SHRINK(aux);
-	if (l->aux2)
-		SHRINK(aux2);
-#undef SHRINK
-	l->cap = n;
+	if (l->cap > n && (st_has_aux(l) || st_has_aux2(l) || l->cap > FTS_STORE_SLAB_CAP))
+		(void)fts_store_relayout(s, l, n, st_has_aux2(l)); /* out of memory: keep the slack */
 }
 
 /* ---------------------------------------------------------------- summary */
@@ -240,15 +229,15 @@ static void leaf_build(const struct st_lane *l, uint64_t a, uint64_t b, struct s
 	memset(nd, 0, sizeof(*nd));
 	nd->top = FTS_STR_NONE;
 	for (uint64_t i = a; i < b; i++) {
-		uint64_t d = fts_store_dur(l, i), e = l->ts[i] + (d ? d : 1);
+		uint64_t d = fts_store_dur(l, i), e = st_ts(l)[i] + (d ? d : 1);
 
 		if (e > nd->max_end)
 			nd->max_end = e;
 		if (st_is_busy(l, i))
 			nd->busy += d;
 		st_cand_add(&c, st_top_key(l, i), d);
-		nd->flags |= FTS_BK_ANY | st_kind_flag(l->kind[i]);
-		nd->kinds |= (uint16_t)FTS_KIND_BIT(l->kind[i]);
+		nd->flags |= FTS_BK_ANY | st_kind_flag(st_kind(l)[i]);
+		nd->kinds |= (uint16_t)FTS_KIND_BIT(st_kind(l)[i]);
 	}
 	t = st_cand_top(&c);
 	if (t >= 0) {
@@ -282,31 +271,46 @@ static void node_join(struct st_node *p, const struct st_node *x, const struct s
 		p->top_ns = 0;
 }
 
+const struct st_node *fts_store_node(const struct st_lane *l, uint64_t x, struct st_node *tmp)
+{
+	if (l->x && l->x->tree)
+		return &l->x->tree[x];
+	leaf_build(l, 0, l->pub.nitems, tmp);
+	return tmp;
+}
+
+/* A lane of one leaf keeps no tree: its root is summed on demand (fts_store_node). */
 static int tree_build(struct st_lane *l)
 {
-	uint64_t leaves = (l->n + FTS_STORE_LEAF - 1) / FTS_STORE_LEAF, p = 1;
+	uint64_t n = l->pub.nitems, leaves = (n + FTS_STORE_LEAF - 1) / FTS_STORE_LEAF, p = 1;
+	struct st_node *tree;
 
+	if (leaves <= 1)
+		return 0;
 	while (p < leaves)
 		p *= 2;
-	l->nleaf_pow = p;
-	l->tree = calloc(2 * p, sizeof(*l->tree));
-	if (!l->tree)
+	if (!fts_store_ext(l))
+		return -ENOMEM;
+	tree = calloc(2 * p, sizeof(*tree));
+	if (!tree)
 		return -ENOMEM;
 	for (uint64_t j = 0; j < p; j++) {
-		struct st_node *nd = &l->tree[p + j];
+		struct st_node *nd = &tree[p + j];
 
 		if (j < leaves)
 			leaf_build(l, j * FTS_STORE_LEAF,
-				   (j + 1) * FTS_STORE_LEAF < l->n ? (j + 1) * FTS_STORE_LEAF : l->n, nd);
+				   (j + 1) * FTS_STORE_LEAF < n ? (j + 1) * FTS_STORE_LEAF : n, nd);
 		else
 			nd->top = FTS_STR_NONE;
 	}
 	for (uint64_t x = p - 1; x >= 1; x--)
-		node_join(&l->tree[x], &l->tree[2 * x], &l->tree[2 * x + 1]);
+		node_join(&tree[x], &tree[2 * x], &tree[2 * x + 1]);
+	l->x->tree = tree;
+	l->x->nleaf_pow = p;
 	return 0;
 }
 
-static int index_lane(struct st_lane *l)
+static int index_lane(struct fts_store *s, struct st_lane *l)
 {
 	int rc = big_open(l);
 
@@ -316,14 +320,14 @@ static int index_lane(struct st_lane *l)
 		rc = big_close(l);
 	if (rc)
 		return rc;
-	shrink(l);
+	shrink(s, l);
 	return tree_build(l);
 }
 
 /* CPU lanes first, by CPU; then task lanes in the order they appeared. */
 static int lane_order(const void *a, const void *b)
 {
-	const struct st_lane *x = *(struct st_lane *const *)a, *y = *(struct st_lane *const *)b;
+	const struct st_lane *x = a, *y = b;
 
 	if (x->pub.group != y->pub.group)
 		return x->pub.group == FTS_GROUP_CPU ? -1 : 1;
@@ -336,14 +340,15 @@ static int lane_order(const void *a, const void *b)
 static void lane_host_pid(struct fts_store *s, struct st_lane *l)
 {
 	struct fts_arg a[FTS_ITEM_MAX_ARGS];
+	struct st_actx cx;
 	char buf[256];
 	int n;
 
-	if (l->pub.group != FTS_GROUP_TASK || l->n == 0)
+	if (l->pub.group != FTS_GROUP_TASK || l->pub.nitems == 0)
 		return;
-	n = fts_args_decode(fts_strtab_get(&s->strs, l->args[0]),
-			    fts_strtab_len(&s->strs, l->args[0]), fts_store_dur(l, 0),
-			    l->aux ? l->aux[0] : FTS_AUX_NONE, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf));
+	fts_store_actx(s, l, 0, &cx);
+	n = fts_args_decode(fts_strtab_get(&s->strs, st_args(l)[0]), fts_strtab_len(&s->strs, st_args(l)[0]),
+			    &cx, a, FTS_ITEM_MAX_ARGS, buf, sizeof(buf));
 	for (int i = 0; i < n; i++)
 		if (!strcmp(a[i].key, "host_pid"))
 			l->pub.host_pid = (int32_t)strtol(a[i].val, NULL, 10);
@@ -352,22 +357,25 @@ static void lane_host_pid(struct fts_store *s, struct st_lane *l)
 static void info_add(struct fts_store *s, const struct st_lane *l)
 {
 	struct fts_store_info *in = &s->info;
+	uint64_t n = l->pub.nitems;
 
-	if (l->n) {
-		uint64_t end = 0;
+	if (n) {
+		const uint64_t *ts = st_ts(l);
+		struct st_node tmp;
+		uint64_t end = 0, root_end = fts_store_node(l, 1, &tmp)->max_end;
 
-		if (!in->t_begin || l->ts[0] < in->t_begin)
-			in->t_begin = l->ts[0];
+		if (!in->t_begin || ts[0] < in->t_begin)
+			in->t_begin = ts[0];
 		/* the latest end: the root's, less the 1 ns given to zero-length items */
-		for (uint64_t i = l->n > 64 ? l->n - 64 : 0; i < l->n; i++)
-			if (l->ts[i] + fts_store_dur(l, i) > end)
-				end = l->ts[i] + fts_store_dur(l, i);
-		if (l->tree[1].max_end - 1 > end)
-			end = l->tree[1].max_end - 1;
+		for (uint64_t i = n > 64 ? n - 64 : 0; i < n; i++)
+			if (ts[i] + fts_store_dur(l, i) > end)
+				end = ts[i] + fts_store_dur(l, i);
+		if (root_end - 1 > end)
+			end = root_end - 1;
 		if (end > in->t_end)
 			in->t_end = end;
 	}
-	in->items += l->n;
+	in->items += n;
 	if (l->pub.group == FTS_GROUP_CPU)
 		in->ncpu_lanes++;
 	else
@@ -377,29 +385,34 @@ static void info_add(struct fts_store *s, const struct st_lane *l)
 int fts_store_index(struct fts_store *s, int (*progress)(void *ctx, uint64_t done, uint64_t total),
 		    void *ctx, struct fts_err *err)
 {
-	uint32_t n = 0;
+	uint32_t n = s->nlanes;
 
-	s->lanes = calloc(s->nsrc ? s->nsrc : 1, sizeof(*s->lanes));
-	if (!s->lanes)
-		return fts_err_set(err, -ENOMEM, "out of memory while indexing the preview");
-	for (uint32_t i = 0; i < s->nsrc; i++)
-		if (s->by_src[i])
-			s->lanes[n++] = s->by_src[i];
-	s->nlanes = n;
-	qsort(s->lanes, n, sizeof(*s->lanes), lane_order);
+	/* the producer's ids were for ingest only: the lanes move into public order */
+	free(s->by_src);
+	s->by_src = NULL;
+	s->nsrc = s->capsrc = 0;
+	qsort(s->lane, n, sizeof(*s->lane), lane_order);
 	for (uint32_t i = 0; i < n; i++) {
-		struct st_lane *l = s->lanes[i];
+		struct st_lane *l = &s->lane[i];
 
 		if (progress && progress(ctx, i, n))
 			return fts_err_set(err, -ECANCELED, "cancelled");
-		l->pub.nitems = l->n;
-		if (index_lane(l))
+		if (index_lane(s, l))
 			return fts_err_set(err, -ENOMEM, "out of memory while indexing the preview");
 		lane_host_pid(s, l);
 		info_add(s, l);
 	}
 	s->info.lost_events = fts_loss_total(&s->loss, NULL);
+	fts_store_slab_tidy(s);
 	fts_strtab_shrink(&s->strs);
+	if (n < s->caplanes) {
+		struct st_lane *b = realloc(s->lane, (n ? n : 1) * sizeof(*b));
+
+		if (b) {
+			s->lane = b;
+			s->caplanes = n ? n : 1;
+		}
+	}
 	s->indexed = 1;
 	return 0;
 }

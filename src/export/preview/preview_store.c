@@ -61,6 +61,7 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 	if (!s)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	fts_strtab_init(&s->strs);
+	s->last_tid = FTS_STR_NONE;
 	rc = fts_store_sink_new(s, &ss, err);
 	if (rc)
 		goto fail;
@@ -97,30 +98,25 @@ fail:
 	return rc;
 }
 
-static void lane_free(struct st_lane *l)
-{
-	free(l->ts);
-	free(l->dur);
-	free(l->name);
-	free(l->args);
-	free(l->aux);
-	free(l->aux2);
-	free(l->kind);
-	free(l->big);
-	free(l->bigi);
-	free(l->tree);
-	free(l);
-}
-
 void fts_store_free(struct fts_store *s)
 {
 	if (!s)
 		return;
-	for (uint32_t i = 0; i < s->nsrc; i++)
-		if (s->by_src[i])
-			lane_free(s->by_src[i]);
+	for (uint32_t i = 0; i < s->nlanes; i++) {
+		struct st_lane *l = &s->lane[i];
+
+		if (!fts_store_in_slab(l))
+			free(l->col); /* slab blocks go with their chunks */
+		if (l->x) {
+			free(l->x->big);
+			free(l->x->bigi);
+			free(l->x->tree);
+			free(l->x);
+		}
+	}
+	free(s->lane);
 	free(s->by_src);
-	free(s->lanes);
+	fts_slab_free_all(&s->slab);
 	fts_strtab_free(&s->strs);
 	fts_loss_free(&s->loss);
 	free(s);
@@ -143,7 +139,7 @@ uint32_t fts_store_nlanes(const struct fts_store *s)
 
 const struct fts_store_lane *fts_store_lane(const struct fts_store *s, uint32_t lane)
 {
-	return lane < s->nlanes ? &s->lanes[lane]->pub : NULL;
+	return lane < s->nlanes ? &s->lane[lane].pub : NULL;
 }
 
 const char *fts_store_str(const struct fts_store *s, uint32_t id)
@@ -158,8 +154,8 @@ static int32_t item_cpu(const struct fts_store *s, const struct st_lane *l, uint
 	if (l->pub.group == FTS_GROUP_CPU)
 		return l->pub.cpu;
 	/* task lanes: the "cpu" arg, read from the blob without decoding the rest */
-	b = fts_strtab_get(&s->strs, l->args[i]);
-	e = b + fts_strtab_len(&s->strs, l->args[i]);
+	b = fts_strtab_get(&s->strs, st_args(l)[i]);
+	e = b + fts_strtab_len(&s->strs, st_args(l)[i]);
 	while (b < e) {
 		const char *v = b + strlen(b) + 1;
 
@@ -177,44 +173,65 @@ int fts_store_item(const struct fts_store *s, uint32_t lane, uint64_t idx,
 {
 	const struct st_lane *l;
 
-	if (!s || lane >= s->nlanes || idx >= s->lanes[lane]->n)
+	if (!s || lane >= s->nlanes || idx >= s->lane[lane].pub.nitems)
 		return -ERANGE;
-	l = s->lanes[lane];
-	it->ts = l->ts[idx];
+	l = &s->lane[lane];
+	it->ts = st_ts(l)[idx];
 	it->dur = fts_store_dur(l, idx);
-	it->kind = (enum fts_item_kind)l->kind[idx];
-	it->name = l->name[idx];
+	it->kind = (enum fts_item_kind)st_kind(l)[idx];
+	it->name = st_name(l)[idx];
 	it->cpu = item_cpu(s, l, idx);
 	return 0;
+}
+
+/* The context item @i of @l was encoded against (store_args.c). */
+void fts_store_actx(const struct fts_store *s, const struct st_lane *l, uint64_t i,
+		    struct st_actx *cx)
+{
+	memset(cx, 0, sizeof(*cx));
+	cx->dur = fts_store_dur(l, i);
+	cx->ref_c = cx->ref_p = -1;
+	cx->aux = st_has_aux(l) ? st_aux(l)[i] : FTS_AUX_NONE;
+	cx->aux2 = st_has_aux2(l) ? st_aux2(l)[i] : FTS_AUX_NONE;
+	cx->aux2_base = l->x ? l->x->aux2_base : 0;
+	cx->strs = &s->strs;
+	if (l->pub.group == FTS_GROUP_TASK)
+		fts_args_ctx_lane(cx, l->pub.pid);
+	else
+		cx->pid = fts_args_ctx_pid(fts_strtab_get(&s->strs, st_name(l)[i]));
 }
 
 int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,
 		   struct fts_arg *args, int max, char *buf, size_t bufsz)
 {
 	const struct st_lane *l;
+	struct st_actx cx;
 
-	if (!s || lane >= s->nlanes || idx >= s->lanes[lane]->n)
+	if (!s || lane >= s->nlanes || idx >= s->lane[lane].pub.nitems)
 		return -ERANGE;
-	l = s->lanes[lane];
-	return fts_args_decode2(fts_strtab_get(&s->strs, l->args[idx]),
-				fts_strtab_len(&s->strs, l->args[idx]), fts_store_dur(l, idx),
-				l->aux ? l->aux[idx] : FTS_AUX_NONE, l->aux2 ? l->aux2[idx] : FTS_AUX_NONE,
-				l->aux2_base, args, max, buf, bufsz);
+	l = &s->lane[lane];
+	fts_store_actx(s, l, idx, &cx);
+	return fts_args_decode(fts_strtab_get(&s->strs, st_args(l)[idx]),
+			       fts_strtab_len(&s->strs, st_args(l)[idx]), &cx, args, max, buf, bufsz);
 }
 
 size_t fts_store_bytes(const struct fts_store *s)
 {
-	size_t b = sizeof(*s) + fts_strtab_bytes(&s->strs) +
-		   (size_t)(s->capsrc + s->nlanes) * sizeof(struct st_lane *);
+	/* the last chunk's tail was never written: mapped, not resident */
+	size_t b = sizeof(*s) + fts_strtab_bytes(&s->strs) + (s->slab.bytes - s->slab.left) +
+		   (size_t)s->slab.capchunk * sizeof(*s->slab.chunk) +
+		   (size_t)s->caplanes * sizeof(*s->lane) +
+		   (size_t)s->capsrc * sizeof(*s->by_src);
 
 	for (uint32_t i = 0; i < s->nlanes; i++) {
-		const struct st_lane *l = s->lanes[i];
-		size_t per = sizeof(*l->ts) + sizeof(*l->dur) + sizeof(*l->name) + sizeof(*l->args) +
-			     sizeof(*l->kind) + (l->aux ? sizeof(*l->aux) : 0) +
-			     (l->aux2 ? sizeof(*l->aux2) : 0);
+		const struct st_lane *l = &s->lane[i];
+		const struct st_ext *x = l->x;
 
-		b += sizeof(*l) + (size_t)l->cap * per + l->capbig * sizeof(*l->big) +
-		     (size_t)(2 * l->nleaf_pow) * sizeof(*l->tree);
+		if (l->col && !fts_store_in_slab(l))
+			b += fts_store_block_bytes(l);
+		if (x)
+			b += sizeof(*x) + x->capbig * sizeof(*x->big) +
+			     (x->tree ? (size_t)(2 * x->nleaf_pow) * sizeof(*x->tree) : 0);
 	}
 	return b;
 }

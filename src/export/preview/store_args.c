@@ -6,9 +6,16 @@
  * wakeup_latency_ns, which equals the slice's duration (stored as "\1"), and
  * a run slice's total_runtime, kept in the lane's aux column ("\2" plus the
  * " [ns]" that follows it). On kernels that give it, a run slice's vruntime
- * is unique too: kept in the lane's aux2 column as an offset ("\4"). Everything
- * else is kept as given; a value that itself starts with one of the marker
- * bytes gets "\3" in front.
+ * is unique too: kept in the lane's aux2 column as an offset ("\4").
+ *
+ * With very many tasks (issue 21 item 14: 1 M tasks) the task's own identity
+ * made every blob unique, about 400 B per task: a host_pid equal to the
+ * context pid (a task lane's own pid in decimal, the pid of a run slice's
+ * "comm:pid" name) is "\5",
+ * and a switch's task (prev_ or next_ comm and pid, the one that is not the
+ * idle task) is kept in the aux column as the id of its interned "comm:pid"
+ * ("\6" for the comm, "\7" for the pid). Everything else is kept as given;
+ * a value that itself starts with one of the marker bytes gets "\3" in front.
  */
 #include "export/preview/store_local.h"
 
@@ -78,14 +85,75 @@ static int64_t offset_of(const char *s, uint64_t base)
 	return (int64_t)(x - base);
 }
 
-size_t fts_args_encode(const struct fts_arg *args, int nargs, uint64_t dur, uint32_t *aux,
-		       char *buf, size_t bufsz)
+/* The digits after the last ':' of "comm:pid" @tid (NULL when none). */
+const char *fts_args_ctx_pid(const char *tid)
 {
-	return fts_args_encode2(args, nargs, dur, aux, NULL, 0, buf, bufsz);
+	const char *c = strrchr(tid, ':');
+
+	return c && c[1] ? c + 1 : NULL;
 }
 
-size_t fts_args_encode2(const struct fts_arg *args, int nargs, uint64_t dur, uint32_t *aux,
-			uint32_t *aux2, uint64_t aux2_base, char *buf, size_t bufsz)
+void fts_args_ctx_lane(struct st_actx *cx, int32_t pid)
+{
+	char tmp[12];
+	int n = 0, k = 0;
+	uint32_t v = (uint32_t)pid;
+
+	cx->pid = NULL;
+	if (pid < 0)
+		return;
+	do { /* no printf per item */
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		cx->pidbuf[k++] = tmp[--n];
+	cx->pidbuf[k] = '\0';
+	cx->pid = cx->pidbuf;
+}
+
+/* @s is a plain decimal (what a pid looks like in a switch's args). */
+static int is_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+static int arg_index(const struct fts_arg *args, int nargs, const char *key)
+{
+	for (int i = 0; i < nargs; i++)
+		if (!strcmp(args[i].key, key))
+			return i;
+	return -1;
+}
+
+int fts_args_ref_pick(const struct fts_arg *args, int nargs, int *ci, int *pi)
+{
+	static const char *const side[2][2] = { { "prev_comm", "prev_pid" }, { "next_comm", "next_pid" } };
+
+	*ci = *pi = -1;
+	if (arg_index(args, nargs, "total_runtime") >= 0)
+		return -1; /* a run slice: aux holds its runtime */
+	for (int k = 0; k < 2; k++) {
+		int c = arg_index(args, nargs, side[k][0]), p = arg_index(args, nargs, side[k][1]);
+
+		/* the idle task (pid 0) repeats anyway: take the other side out */
+		if (c < 0 || p < 0 || !args[c].val || !args[p].val || !is_digits(args[p].val) ||
+		    !strcmp(args[p].val, "0"))
+			continue;
+		*ci = c;
+		*pi = p;
+		return 0;
+	}
+	return -1;
+}
+
+size_t fts_args_encode(const struct fts_arg *args, int nargs, const struct st_actx *cx,
+		       uint32_t *aux, uint32_t *aux2, char *buf, size_t bufsz)
 {
 	char *o = buf, *end = buf + bufsz, *mark;
 	const char *rest;
@@ -103,7 +171,11 @@ size_t fts_args_encode2(const struct fts_arg *args, int nargs, uint64_t dur, uin
 		mark = o;
 		if (put(&o, end, args[i].key, strlen(args[i].key)))
 			break;
-		if (dur && is_u64(val, dur)) {
+		if (i == cx->ref_c || i == cx->ref_p) {
+			tmp[0] = i == cx->ref_c ? FTS_ARGS_REFC : FTS_ARGS_REFP;
+			tmp[1] = '\0';
+			val = tmp;
+		} else if (cx->dur && is_u64(val, cx->dur)) {
 			tmp[0] = FTS_ARGS_DUR;
 			tmp[1] = '\0';
 			val = tmp;
@@ -114,12 +186,16 @@ size_t fts_args_encode2(const struct fts_arg *args, int nargs, uint64_t dur, uin
 			strcpy(tmp + 1, rest);
 			val = tmp;
 		} else if (aux2 && *aux2 == FTS_AUX_NONE && !strcmp(args[i].key, "vruntime") &&
-			   (off = offset_of(val, aux2_base)) >= 0) {
+			   (off = offset_of(val, cx->aux2_base)) >= 0) {
 			*aux2 = (uint32_t)off;
 			tmp[0] = FTS_ARGS_AUX2;
 			tmp[1] = '\0';
 			val = tmp;
-		} else if (val[0] >= FTS_ARGS_DUR && val[0] <= FTS_ARGS_AUX2) {
+		} else if (cx->pid && !strcmp(args[i].key, "host_pid") && !strcmp(val, cx->pid)) {
+			tmp[0] = FTS_ARGS_PID;
+			tmp[1] = '\0';
+			val = tmp;
+		} else if (val[0] >= FTS_ARGS_DUR && val[0] <= FTS_ARGS_LAST) {
 			/* a comm may start with any byte: keep it from reading as a marker */
 			tmp[0] = FTS_ARGS_LIT;
 			snprintf(tmp + 1, sizeof(tmp) - 1, "%s", val);
@@ -133,14 +209,38 @@ size_t fts_args_encode2(const struct fts_arg *args, int nargs, uint64_t dur, uin
 	return (size_t)(o - buf);
 }
 
-int fts_args_decode(const char *blob, size_t len, uint64_t dur, uint32_t aux,
-		    struct fts_arg *args, int max, char *buf, size_t bufsz)
+/* Value marker @m rebuilt into @out (@n): the number of bytes written, or -1. */
+static int rebuild(char m, const char *after, const struct st_actx *cx, char *out, size_t n)
 {
-	return fts_args_decode2(blob, len, dur, aux, FTS_AUX_NONE, 0, args, max, buf, bufsz);
+	const char *ref = cx->strs && cx->aux < cx->strs->n ? fts_strtab_get(cx->strs, cx->aux) : "";
+	const char *colon = strrchr(ref, ':');
+	int w;
+
+	switch (m) {
+	case FTS_ARGS_DUR:
+		w = snprintf(out, n, "%llu", (unsigned long long)cx->dur);
+		break;
+	case FTS_ARGS_AUX2:
+		w = snprintf(out, n, "%llu", (unsigned long long)(cx->aux2_base + cx->aux2));
+		break;
+	case FTS_ARGS_AUX:
+		w = snprintf(out, n, "%u%s", cx->aux, after);
+		break;
+	case FTS_ARGS_PID:
+		w = snprintf(out, n, "%s", cx->pid ? cx->pid : "");
+		break;
+	case FTS_ARGS_REFC:
+		w = snprintf(out, n, "%.*s", colon ? (int)(colon - ref) : 0, ref);
+		break;
+	default: /* FTS_ARGS_REFP */
+		w = snprintf(out, n, "%s", colon ? colon + 1 : "");
+		break;
+	}
+	return w < 0 || (size_t)w >= n ? -1 : w;
 }
 
-int fts_args_decode2(const char *blob, size_t len, uint64_t dur, uint32_t aux, uint32_t aux2,
-		     uint64_t aux2_base, struct fts_arg *args, int max, char *buf, size_t bufsz)
+int fts_args_decode(const char *blob, size_t len, const struct st_actx *cx, struct fts_arg *args,
+		    int max, char *buf, size_t bufsz)
 {
 	const char *p = blob, *end = blob + len;
 	size_t used = 0;
@@ -154,15 +254,10 @@ int fts_args_decode2(const char *blob, size_t len, uint64_t dur, uint32_t aux, u
 		p = v + strlen(v) + 1;
 		if (v[0] == FTS_ARGS_LIT) {
 			v++;
-		} else if (v[0] == FTS_ARGS_DUR || v[0] == FTS_ARGS_AUX || v[0] == FTS_ARGS_AUX2) {
-			int w = v[0] == FTS_ARGS_DUR ?
-				snprintf(buf + used, bufsz - used, "%llu", (unsigned long long)dur) :
-				v[0] == FTS_ARGS_AUX2 ?
-				snprintf(buf + used, bufsz - used, "%llu",
-					 (unsigned long long)(aux2_base + aux2)) :
-				snprintf(buf + used, bufsz - used, "%u%s", aux, v + 1);
+		} else if (v[0] >= FTS_ARGS_DUR && v[0] <= FTS_ARGS_LAST) {
+			int w = rebuild(v[0], v + 1, cx, buf + used, bufsz - used);
 
-			if (w < 0 || (size_t)w >= bufsz - used)
+			if (w < 0)
 				return -ENOSPC;
 			v = buf + used;
 			used += (size_t)w + 1;

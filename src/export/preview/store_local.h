@@ -5,7 +5,8 @@
  * Per lane, columns sorted by start time: ts (8 B), dur (4 B; UINT32_MAX
  * sends the reader to a small per-lane table of long items), name id (4 B),
  * args id (4 B), kind (1 B) and, on CPU lanes only, aux (4 B: the one number
- * that makes a run slice's args unique, its total_runtime). Args are
+ * that makes a run slice's args unique, its total_runtime, or a switch's
+ * task), all in one block per lane (struct st_lane). Args are
  * interned blobs ("key\0val\0..."): a value equal to the item's duration is
  * stored as "\1", a value "<aux><rest>" as "\2<rest>", so blobs repeat and
  * intern well. The summary is a segment tree over blocks of LEAF items.
@@ -19,12 +20,17 @@
 #include <assert.h>
 
 #define FTS_STORE_LEAF 32
+#define FTS_STORE_SLAB_CAP 32  /* lanes of up to this many items (no aux column) live in the slab */
 #define FTS_DUR_BIG UINT32_MAX
 #define FTS_AUX_NONE UINT32_MAX
 #define FTS_ARGS_DUR '\1'
 #define FTS_ARGS_AUX '\2'
 #define FTS_ARGS_LIT '\3'
 #define FTS_ARGS_AUX2 '\4'  /* vruntime, kept in the lane's aux2 column */
+#define FTS_ARGS_PID '\5'   /* host_pid equal to the context pid (struct st_actx) */
+#define FTS_ARGS_REFC '\6'  /* the comm of the "comm:pid" the aux column names */
+#define FTS_ARGS_REFP '\7'  /* its pid */
+#define FTS_ARGS_LAST FTS_ARGS_REFP
 
 /* One summary node: the items of a range of leaves, whole. 32 bytes. */
 struct st_node {
@@ -52,43 +58,166 @@ struct st_big {
 	uint64_t item, dur;
 };
 
-struct st_lane {
-	struct fts_store_lane pub;
-	uint32_t src;          /* the producer's lane id */
-	uint64_t *ts;
-	uint32_t *dur;
-	uint32_t *name;
-	uint32_t *args;
-	uint32_t *aux;         /* CPU lanes only */
-	/*
-	 * CPU lanes whose run slices carry a vruntime (older kernels): it is
-	 * unique per slice and would make every args blob unique (52 B/item
-	 * instead of 32 on a 1.3 M-item capture), so it lives here as an offset
-	 * from aux2_base; allocated at the first vruntime, FTS_AUX_NONE elsewhere.
-	 */
-	uint32_t *aux2;
-	uint64_t aux2_base;
-	uint8_t *kind;
-	uint64_t n, cap;
+/*
+ * What few lanes need, kept off the lane itself (issue 21 item 14: with 1 M
+ * task lanes of a few items, every pointer in a lane costs 8 MB): the
+ * summary of a lane longer than one leaf, its long items, a vruntime column.
+ */
+struct st_ext {
+	struct st_node *tree;  /* 1-based heap of 2 * nleaf_pow nodes; NULL: one leaf, summed on demand */
+	uint64_t nleaf_pow;    /* leaves rounded up to a power of two */
 	struct st_big *big;    /* long items, by item index */
 	size_t nbig, capbig;
 	uint64_t *bigi;        /* while sorting only: item -> its entry in big */
-	struct st_node *tree;  /* 1-based heap of 2 * nleaf_pow nodes */
-	uint64_t nleaf_pow;    /* leaves rounded up to a power of two */
-	uint32_t last_name;    /* ingest cache: the previous item's name id */
+	/*
+	 * CPU lanes whose run slices carry a vruntime (older kernels): it is
+	 * unique per slice and would make every args blob unique (52 B/item
+	 * instead of 32 on a 1.3 M-item capture), so it lives in the aux2 column
+	 * as an offset from aux2_base; opened at the first vruntime, FTS_AUX_NONE
+	 * before.
+	 */
+	uint64_t aux2_base;
+	int has_aux2;
+	/*
+	 * Ingest, CPU lanes: the last switch's "comm:pid" id. The switch out,
+	 * the run slice's name and the switch in name the same task: one hash
+	 * lookup for the three, not three (each a cache miss with 1 M tasks).
+	 */
+	uint32_t last_ref;
 };
+
+/*
+ * A lane: 72 bytes, in one flat array. Its columns share one block of @cap
+ * items, each column @cap long: ts (8 B), dur (4 B; FTS_DUR_BIG sends the
+ * reader to the long-item table), name id, args id, on CPU lanes aux (4 B:
+ * total_runtime, or a switch's task), aux2 when opened, kind (1 B). Small
+ * blocks come from the store's slab (store_slab.c), not one malloc each.
+ */
+struct st_lane {
+	struct fts_store_lane pub;  /* pub.nitems: the items so far */
+	uint32_t src;               /* the producer's lane id */
+	uint32_t cap;               /* items the block holds */
+	void *col;                  /* the column block, NULL while empty */
+	struct st_ext *x;           /* NULL: none of what st_ext holds */
+};
+
+static_assert(sizeof(struct st_lane) <= 72, "a lane stays small: 1 M of them fit in 72 MB");
+
+/* Blocks of a size class: freed blocks wait on a list for the next lane to grow into it. */
+#define ST_NCLASS 10
+struct st_slab {
+	char **chunk;               /* big mallocs the blocks are cut from */
+	uint32_t nchunk, capchunk;
+	char *cur;                  /* the rest of the last chunk */
+	size_t left;
+	void *freel[ST_NCLASS];     /* per class: a freed block, holding the next's address */
+	size_t bytes;               /* chunks held */
+	size_t free_bytes;          /* on the free lists, and chunk tails left behind */
+};
+
+static inline int st_has_aux(const struct st_lane *l)
+{
+	return l->pub.group == FTS_GROUP_CPU;
+}
+
+static inline int st_has_aux2(const struct st_lane *l)
+{
+	return l->x && l->x->has_aux2;
+}
+
+/* Bytes one item takes in a block with these columns. */
+static inline size_t st_item_bytes(int aux, int aux2)
+{
+	return 8 + 4 + 4 + 4 + (aux ? 4 : 0) + (aux2 ? 4 : 0) + 1;
+}
+
+static inline uint64_t *st_ts(const struct st_lane *l)
+{
+	return (uint64_t *)l->col;
+}
+
+static inline uint32_t *st_dur(const struct st_lane *l)
+{
+	return (uint32_t *)(st_ts(l) + l->cap);
+}
+
+static inline uint32_t *st_name(const struct st_lane *l)
+{
+	return st_dur(l) + l->cap;
+}
+
+static inline uint32_t *st_args(const struct st_lane *l)
+{
+	return st_name(l) + l->cap;
+}
+
+/* NULL on task lanes */
+static inline uint32_t *st_aux(const struct st_lane *l)
+{
+	return st_has_aux(l) ? st_args(l) + l->cap : NULL;
+}
+
+/* NULL until the lane's first vruntime */
+static inline uint32_t *st_aux2(const struct st_lane *l)
+{
+	return st_has_aux2(l) ? st_args(l) + (size_t)l->cap * (1 + st_has_aux(l)) : NULL;
+}
+
+static inline uint8_t *st_kind(const struct st_lane *l)
+{
+	return (uint8_t *)(st_args(l) + (size_t)l->cap * (1 + st_has_aux(l) + st_has_aux2(l)));
+}
 
 struct fts_store {
 	struct fts_store_info info;
 	struct fts_strtab strs;     /* names, tids, comms, args blobs */
-	struct st_lane **by_src;    /* producer lane id -> lane (ingest) */
+	uint32_t *by_src;           /* ingest: producer lane id -> lane index + 1 (0: none) */
 	uint32_t nsrc, capsrc;
-	struct st_lane **lanes;     /* public order: CPU lanes by CPU, then task lanes */
-	uint32_t nlanes;
+	struct st_lane *lane;       /* public order once indexed: CPU lanes by CPU, then task lanes */
+	uint32_t nlanes, caplanes;
+	struct st_slab slab;        /* small lanes' column blocks */
+	uint32_t last_tid;          /* ingest: the last lane declared's name (a new task's switch names it next) */
 	char scratch[4096];         /* the args blob being built */
 	struct fts_loss loss;       /* from the CPU lanes' markers and holes (loss.h) */
 	int indexed;
 };
+
+/*
+ * fts_store_relayout - move @l's items into a block of @cap items with an
+ * aux2 column when @aux2 (filled with FTS_AUX_NONE when new), freeing the old
+ * one (store_slab.c). Returns 0 or -1 (out of memory; @l unchanged).
+ */
+int fts_store_relayout(struct fts_store *s, struct st_lane *l, uint64_t cap, int aux2);
+
+/* fts_store_grow_cap - the capacity @l grows to when full (a slab class while small). */
+uint64_t fts_store_grow_cap(const struct st_lane *l);
+
+/* fts_store_block_bytes - heap @l's column block takes. */
+size_t fts_store_block_bytes(const struct st_lane *l);
+
+/* fts_store_ext - @l's st_ext, allocated zeroed when missing; NULL when out of memory. */
+struct st_ext *fts_store_ext(struct st_lane *l);
+
+/* fts_store_slab_tidy - squeeze the slab's free blocks out once loading is over (store_slab.c). */
+void fts_store_slab_tidy(struct fts_store *s);
+
+/* fts_slab_free_all - release every chunk of @sl (store_slab.c). */
+void fts_slab_free_all(struct st_slab *sl);
+
+/* fts_store_in_slab - @l's block was cut from the slab (freed with it, not alone). */
+int fts_store_in_slab(const struct st_lane *l);
+
+/*
+ * fts_store_node - summary node @x of @l: from its tree, or for a lane of
+ * one leaf (no tree) the root summed into @tmp (lane_index.c).
+ */
+const struct st_node *fts_store_node(const struct st_lane *l, uint64_t x, struct st_node *tmp);
+
+/* fts_store_nleaf_pow - @l's leaves rounded up to a power of two (1 without a tree). */
+static inline uint64_t fts_store_nleaf_pow(const struct st_lane *l)
+{
+	return l->x && l->x->tree ? l->x->nleaf_pow : 1;
+}
 
 /* fts_store_sink_new - a sink that fills @s (store_sink.c). */
 int fts_store_sink_new(struct fts_store *s, struct fts_sink **out, struct fts_err *err);
@@ -104,30 +233,54 @@ int fts_store_index(struct fts_store *s, int (*progress)(void *ctx, uint64_t don
 uint64_t fts_store_dur(const struct st_lane *l, uint64_t i);
 
 /*
- * fts_args_encode - @args as a blob for interning into @buf (@bufsz); @aux
- * receives the number taken out (FTS_AUX_NONE when none, or when @aux is NULL).
- * Returns the blob's length.
+ * What an item's args are encoded against and decoded with: values equal to
+ * these are kept as one-byte markers, so the blob repeats across items.
  */
-size_t fts_args_encode(const struct fts_arg *args, int nargs, uint64_t dur, uint32_t *aux,
-		       char *buf, size_t bufsz);
+struct st_actx {
+	uint64_t dur;                 /* the item's duration */
+	const char *pid;              /* its context pid: a task lane's own, a run slice's name's; NULL */
+	int ref_c, ref_p;             /* encode: the args taken out as the aux's comm and pid; -1 */
+	uint64_t aux2_base;           /* the lane's vruntime base */
+	uint32_t aux, aux2;           /* decode: the item's aux columns (FTS_AUX_NONE: none) */
+	const struct fts_strtab *strs; /* decode: where aux names a "comm:pid" (ref markers) */
+	char pidbuf[12];              /* a task lane's pid in decimal (fts_args_ctx_lane) */
+};
+
+/* fts_args_ctx_pid - the digits after the last ':' of "comm:pid" @tid, or NULL. */
+const char *fts_args_ctx_pid(const char *tid);
 
 /*
- * fts_args_encode2 - fts_args_encode that also takes a "vruntime" within
- * 2^32 of @aux2_base out into *@aux2 (FTS_AUX_NONE when none; @aux2 may be NULL).
+ * fts_args_ctx_lane - set @cx's context pid to task lane pid @pid in decimal
+ * (none when negative): from the lane itself, not its name's bytes, which
+ * with 1 M lanes cost two cache misses an item.
  */
-size_t fts_args_encode2(const struct fts_arg *args, int nargs, uint64_t dur, uint32_t *aux,
-			uint32_t *aux2, uint64_t aux2_base, char *buf, size_t bufsz);
+void fts_args_ctx_lane(struct st_actx *cx, int32_t pid);
 
 /*
- * fts_args_decode - the blob @blob (@len) back into pairs; values that were
- * taken out are rebuilt into @buf. Returns the number of pairs or -ENOSPC.
+ * fts_args_ref_pick - the switch side (prev_/next_ comm and pid) to keep in
+ * the aux column: its arg indexes in *@ci and *@pi. Returns 0, or -1 when
+ * none (no such pair, only the idle task, or a run slice whose aux is taken).
  */
-int fts_args_decode(const char *blob, size_t len, uint64_t dur, uint32_t aux,
-		    struct fts_arg *args, int max, char *buf, size_t bufsz);
+int fts_args_ref_pick(const struct fts_arg *args, int nargs, int *ci, int *pi);
 
-/* fts_args_decode2 - fts_args_decode with the vruntime column's value and base. */
-int fts_args_decode2(const char *blob, size_t len, uint64_t dur, uint32_t aux, uint32_t aux2,
-		     uint64_t aux2_base, struct fts_arg *args, int max, char *buf, size_t bufsz);
+/*
+ * fts_args_encode - @args as a blob for interning into @buf (@bufsz) against
+ * @cx; @aux / @aux2 receive the numbers taken out (FTS_AUX_NONE when none;
+ * NULL when the lane has no such column). Returns the blob's length.
+ */
+size_t fts_args_encode(const struct fts_arg *args, int nargs, const struct st_actx *cx,
+		       uint32_t *aux, uint32_t *aux2, char *buf, size_t bufsz);
+
+/*
+ * fts_args_decode - the blob @blob (@len) back into pairs with @cx; values
+ * that were taken out are rebuilt into @buf. Returns the number of pairs or -ENOSPC.
+ */
+int fts_args_decode(const char *blob, size_t len, const struct st_actx *cx, struct fts_arg *args,
+		    int max, char *buf, size_t bufsz);
+
+/* fts_store_actx - the context item @i of @l was encoded against, for decoding (preview_store.c). */
+void fts_store_actx(const struct fts_store *s, const struct st_lane *l, uint64_t i,
+		    struct st_actx *cx);
 
 /*
  * ---- what a node (lane_index.c) and a bucket (store_query.c) sum, one
@@ -152,16 +305,17 @@ static inline uint16_t st_kind_flag(unsigned kind)
 /* Item @i counts as busy time: a run slice (CPU lane) or Running (task lane). */
 static inline int st_is_busy(const struct st_lane *l, uint64_t i)
 {
-	return l->kind[i] == (l->pub.group == FTS_GROUP_CPU ? FTS_ITEM_RUN : FTS_ITEM_RUNNING);
+	return st_kind(l)[i] == (l->pub.group == FTS_GROUP_CPU ? FTS_ITEM_RUN : FTS_ITEM_RUNNING);
 }
 
 /* The key item @i competes under for dominant: its run name (CPU lane) or its state (task lane). */
 static inline uint32_t st_top_key(const struct st_lane *l, uint64_t i)
 {
+	unsigned k = st_kind(l)[i];
+
 	if (l->pub.group == FTS_GROUP_CPU)
-		return l->kind[i] == FTS_ITEM_RUN ? l->name[i] : FTS_STR_NONE;
-	return l->kind[i] >= FTS_ITEM_RUNNING && l->kind[i] <= FTS_ITEM_BLOCKED ? l->kind[i] :
-										    FTS_STR_NONE;
+		return k == FTS_ITEM_RUN ? st_name(l)[i] : FTS_STR_NONE;
+	return k >= FTS_ITEM_RUNNING && k <= FTS_ITEM_BLOCKED ? k : FTS_STR_NONE;
 }
 
 #define ST_NCAND 16

@@ -13,12 +13,12 @@
 /* The first item starting at or after @t. */
 static uint64_t lower(const struct st_lane *l, uint64_t t)
 {
-	uint64_t lo = 0, hi = l->n;
+	uint64_t lo = 0, hi = l->pub.nitems;
 
 	while (lo < hi) {
 		uint64_t mid = (lo + hi) / 2;
 
-		if (l->ts[mid] < t)
+		if (st_ts(l)[mid] < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -131,15 +131,15 @@ static int cover_add(struct q *q, uint64_t i, uint64_t j0, uint64_t j1)
 	struct cover *c = &q->cv;
 	int slot = -1;
 
-	if (l->kind[i] >= FTS_ITEM__COUNT || cover_open(q))
+	if (st_kind(l)[i] >= FTS_ITEM__COUNT || cover_open(q))
 		return -1;
-	if (l->pub.group == FTS_GROUP_CPU && l->kind[i] == FTS_ITEM_RUN) {
+	if (l->pub.group == FTS_GROUP_CPU && st_kind(l)[i] == FTS_ITEM_RUN) {
 		for (int k = 0; k < c->nnames && slot < 0; k++)
-			if (c->key[k] == l->name[i])
+			if (c->key[k] == st_name(l)[i])
 				slot = k;
 		if (slot < 0 && c->nnames < COVER_NAMES) {
 			slot = c->nnames++;
-			c->key[slot] = l->name[i];
+			c->key[slot] = st_name(l)[i];
 		}
 		if (slot < 0 && c->budget >= j1 - j0) {
 			c->budget -= j1 - j0;
@@ -150,8 +150,8 @@ static int cover_add(struct q *q, uint64_t i, uint64_t j0, uint64_t j1)
 			c->name[slot][j1]--;
 		}
 	}
-	c->kind[l->kind[i]][j0]++;
-	c->kind[l->kind[i]][j1]--;
+	c->kind[st_kind(l)[i]][j0]++;
+	c->kind[st_kind(l)[i]][j1]--;
 	return 0;
 }
 
@@ -199,7 +199,7 @@ static void scan_part(struct q *q, uint64_t i, uint64_t j, uint64_t ts, uint64_t
 	uint64_t x = ts > b0 ? ts : b0, y = e < b1 ? e : b1;
 
 	a->items++;
-	a->flags |= FTS_BK_ANY | st_kind_flag(l->kind[i]);
+	a->flags |= FTS_BK_ANY | st_kind_flag(st_kind(l)[i]);
 	if (st_is_busy(l, i))
 		a->busy += y - x;
 	st_cand_add(&a->c, st_top_key(l, i), y - x);
@@ -213,7 +213,7 @@ static void scan_part(struct q *q, uint64_t i, uint64_t j, uint64_t ts, uint64_t
 static uint64_t scan_item(struct q *q, uint64_t i, uint64_t k)
 {
 	const struct st_lane *l = q->l;
-	uint64_t ts = l->ts[i], d = fts_store_dur(l, i), e = ts + d, klast;
+	uint64_t ts = st_ts(l)[i], d = fts_store_dur(l, i), e = ts + d, klast;
 
 	if (ts >= q->t1 || (d ? e <= q->t0 : ts < q->t0))
 		return k;
@@ -245,15 +245,16 @@ static void take_node(struct acc *a, const struct st_node *nd, uint64_t count)
 static void visit(struct q *q, uint64_t x, uint64_t la, uint64_t lb)
 {
 	const struct st_lane *l = q->l;
-	const struct st_node *nd = &l->tree[x];
+	struct st_node tmp;
+	const struct st_node *nd = fts_store_node(l, x, &tmp);
 	uint64_t a = la * FTS_STORE_LEAF, b = lb * FTS_STORE_LEAF;
 
-	if (a >= q->ihi || a >= l->n || nd->max_end <= q->t0)
+	if (a >= q->ihi || a >= l->pub.nitems || nd->max_end <= q->t0)
 		return;
-	if (b > l->n)
-		b = l->n;
+	if (b > l->pub.nitems)
+		b = l->pub.nitems;
 	if (a >= q->ilo && b <= q->ihi && nd->max_end <= q->t1) {
-		uint64_t k = bucket_of(q, l->ts[a]);
+		uint64_t k = bucket_of(q, st_ts(l)[a]);
 
 		if (q->n == 1 || k == bucket_of(q, nd->max_end - 1)) {
 			take_node(&q->acc[k], nd, b - a);
@@ -262,7 +263,7 @@ static void visit(struct q *q, uint64_t x, uint64_t la, uint64_t lb)
 	}
 	if (lb - la == 1) {
 		/* starts only grow along a leaf: walk the buckets with them, no search per item */
-		uint64_t k = bucket_of(q, l->ts[a] > q->t0 ? l->ts[a] : q->t0);
+		uint64_t k = bucket_of(q, st_ts(l)[a] > q->t0 ? st_ts(l)[a] : q->t0);
 
 		for (uint64_t i = a; i < b && i < q->ihi; i++)
 			k = scan_item(q, i, k);
@@ -306,7 +307,7 @@ static void run(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t 
 	for (uint32_t k = 0; k <= n; k++)
 		edges[k] = edge_at(t0, t1, k, n);
 	q->edges = edges;
-	q->l = s->lanes[lane];
+	q->l = &s->lane[lane];
 	q->t0 = t0;
 	q->t1 = t1;
 	q->n = n;
@@ -314,7 +315,7 @@ static void run(const struct fts_store *s, uint32_t lane, uint64_t t0, uint64_t 
 	q->ilo = lower(q->l, t0);
 	q->ihi = lower(q->l, t1);
 	q->cv.budget = 64 * (uint64_t)n + 4096;
-	visit(q, 1, 0, q->l->nleaf_pow);
+	visit(q, 1, 0, fts_store_nleaf_pow(q->l));
 	cover_apply(q);
 }
 
@@ -327,7 +328,7 @@ void fts_store_bucket(const struct fts_store *s, uint32_t lane, uint64_t t0, uin
 
 	memset(b, 0, sizeof(*b));
 	b->top = FTS_STR_NONE;
-	if (!s || lane >= s->nlanes || t1 <= t0 || s->lanes[lane]->n == 0)
+	if (!s || lane >= s->nlanes || t1 <= t0 || s->lane[lane].pub.nitems == 0)
 		return;
 	run(s, lane, t0, t1, &q, &acc, edges, 1);
 	finish(q.l, &acc, t0, t1, b);
@@ -345,7 +346,7 @@ int fts_store_buckets(const struct fts_store *s, uint32_t lane, uint64_t t0, uin
 
 	if (!s || lane >= s->nlanes || t1 <= t0 || n == 0 || t1 - t0 < n)
 		return -EINVAL;
-	if (s->lanes[lane]->n == 0) {
+	if (s->lane[lane].pub.nitems == 0) {
 		for (uint32_t k = 0; k < n; k++) {
 			memset(&out[k], 0, sizeof(out[k]));
 			out[k].top = FTS_STR_NONE;
@@ -376,20 +377,21 @@ int fts_store_buckets(const struct fts_store *s, uint32_t lane, uint64_t t0, uin
 static void find_visit(struct q *q, uint64_t x, uint64_t la, uint64_t lb)
 {
 	const struct st_lane *l = q->l;
-	const struct st_node *nd = &l->tree[x];
+	struct st_node tmp;
+	const struct st_node *nd = fts_store_node(l, x, &tmp);
 	uint64_t a = la * FTS_STORE_LEAF, b = lb * FTS_STORE_LEAF;
 
-	if (a >= q->ihi || a >= l->n || nd->max_end <= q->t0 || !(nd->kinds & q->kinds))
+	if (a >= q->ihi || a >= l->pub.nitems || nd->max_end <= q->t0 || !(nd->kinds & q->kinds))
 		return;
-	if (b > l->n)
-		b = l->n;
+	if (b > l->pub.nitems)
+		b = l->pub.nitems;
 	if (lb - la == 1) {
 		for (uint64_t i = a; i < b && i < q->ihi; i++) {
 			uint64_t d = fts_store_dur(l, i);
 
-			if (!(q->kinds & FTS_KIND_BIT(l->kind[i])))
+			if (!(q->kinds & FTS_KIND_BIT(st_kind(l)[i])))
 				continue;
-			if (l->ts[i] <= q->t0 && (d ? l->ts[i] + d > q->t0 : l->ts[i] == q->t0) &&
+			if (st_ts(l)[i] <= q->t0 && (d ? st_ts(l)[i] + d > q->t0 : st_ts(l)[i] == q->t0) &&
 			    (q->best < 0 || d < q->best_dur)) {
 				q->best = (int64_t)i;
 				q->best_dur = d;
@@ -408,17 +410,17 @@ static void find_visit(struct q *q, uint64_t x, uint64_t la, uint64_t lb)
 static int64_t latest_end_before(const struct fts_store *s, uint32_t lane, uint64_t ihi,
 				 uint32_t kinds)
 {
-	const struct st_lane *l = s->lanes[lane];
+	const struct st_lane *l = &s->lane[lane];
 	int64_t best = -1, i;
 	uint64_t best_end = 0;
 	int looked = 0;
 
 	if (ihi == 0)
 		return -1;
-	i = (kinds & FTS_KIND_BIT(l->kind[ihi - 1])) ? (int64_t)ihi - 1 :
+	i = (kinds & FTS_KIND_BIT(st_kind(l)[ihi - 1])) ? (int64_t)ihi - 1 :
 						       fts_store_step(s, lane, ihi - 1, -1, kinds);
 	for (; i >= 0 && looked < 2 * FTS_STORE_LEAF; looked++) {
-		uint64_t e = l->ts[i] + fts_store_dur(l, (uint64_t)i);
+		uint64_t e = st_ts(l)[i] + fts_store_dur(l, (uint64_t)i);
 
 		if (best < 0 || e > best_end) {
 			best = i;
@@ -435,20 +437,20 @@ int64_t fts_store_find(const struct fts_store *s, uint32_t lane, uint64_t t, uin
 	struct q q;
 	int64_t after, prev;
 
-	if (!s || lane >= s->nlanes || s->lanes[lane]->n == 0)
+	if (!s || lane >= s->nlanes || s->lane[lane].pub.nitems == 0)
 		return -1;
-	l = s->lanes[lane];
+	l = &s->lane[lane];
 	memset(&q, 0, sizeof(q));
 	q.l = l;
 	q.kinds = kinds ? kinds : ~0u;
 	q.t0 = t;
-	q.ihi = t == UINT64_MAX ? l->n : lower(l, t + 1);
+	q.ihi = t == UINT64_MAX ? l->pub.nitems : lower(l, t + 1);
 	q.best = -1;
-	find_visit(&q, 1, 0, l->nleaf_pow);
+	find_visit(&q, 1, 0, fts_store_nleaf_pow(l));
 	if (q.best >= 0)
 		return q.best;
 	/* nothing covers t: the nearest, by the gap to its start or end */
-	after = q.ihi < l->n ? ((q.kinds & FTS_KIND_BIT(l->kind[q.ihi])) ? (int64_t)q.ihi :
+	after = q.ihi < l->pub.nitems ? ((q.kinds & FTS_KIND_BIT(st_kind(l)[q.ihi])) ? (int64_t)q.ihi :
 					fts_store_step(s, lane, q.ihi, 1, q.kinds)) : -1;
 	prev = latest_end_before(s, lane, q.ihi, q.kinds);
 	if (prev < 0)
@@ -456,8 +458,8 @@ int64_t fts_store_find(const struct fts_store *s, uint32_t lane, uint64_t t, uin
 	if (after < 0)
 		return prev;
 	{
-		uint64_t pe = l->ts[prev] + fts_store_dur(l, (uint64_t)prev);
-		uint64_t gap_prev = t > pe ? t - pe : 0, gap_after = l->ts[after] - t;
+		uint64_t pe = st_ts(l)[prev] + fts_store_dur(l, (uint64_t)prev);
+		uint64_t gap_prev = t > pe ? t - pe : 0, gap_after = st_ts(l)[after] - t;
 
 		return gap_after < gap_prev ? after : prev;
 	}
@@ -466,19 +468,19 @@ int64_t fts_store_find(const struct fts_store *s, uint32_t lane, uint64_t t, uin
 /* The next leaf after (dir > 0) or before @leaf holding a wanted kind; -1 if none. */
 static int64_t next_leaf(const struct st_lane *l, uint64_t leaf, int dir, uint32_t kinds)
 {
-	uint64_t x = l->nleaf_pow + leaf;
+	uint64_t x = fts_store_nleaf_pow(l) + leaf;
 
 	while (x > 1) {
 		uint64_t sib = dir > 0 ? x + 1 : x - 1;
 
-		if ((dir > 0 ? (x & 1) == 0 : (x & 1) == 1) && (l->tree[sib].kinds & kinds)) {
+		if ((dir > 0 ? (x & 1) == 0 : (x & 1) == 1) && (l->x->tree[sib].kinds & kinds)) {
 			x = sib;
-			while (x < l->nleaf_pow) {
+			while (x < fts_store_nleaf_pow(l)) {
 				uint64_t first = dir > 0 ? 2 * x : 2 * x + 1;
 
-				x = (l->tree[first].kinds & kinds) ? first : (dir > 0 ? first + 1 : first - 1);
+				x = (l->x->tree[first].kinds & kinds) ? first : (dir > 0 ? first + 1 : first - 1);
 			}
-			return (int64_t)(x - l->nleaf_pow);
+			return (int64_t)(x - fts_store_nleaf_pow(l));
 		}
 		x /= 2;
 	}
@@ -493,14 +495,14 @@ static int64_t step_leafwise(const struct st_lane *l, uint64_t leaf, int dir, ui
 	if (nl < 0)
 		return -1;
 	a = (uint64_t)nl * FTS_STORE_LEAF;
-	b = a + FTS_STORE_LEAF < l->n ? a + FTS_STORE_LEAF : l->n;
+	b = a + FTS_STORE_LEAF < l->pub.nitems ? a + FTS_STORE_LEAF : l->pub.nitems;
 	if (dir > 0) {
 		for (uint64_t i = a; i < b; i++)
-			if (kinds & FTS_KIND_BIT(l->kind[i]))
+			if (kinds & FTS_KIND_BIT(st_kind(l)[i]))
 				return (int64_t)i;
 	} else {
 		for (uint64_t i = b; i > a; i--)
-			if (kinds & FTS_KIND_BIT(l->kind[i - 1]))
+			if (kinds & FTS_KIND_BIT(st_kind(l)[i - 1]))
 				return (int64_t)(i - 1);
 	}
 	return -1;
@@ -514,21 +516,21 @@ int64_t fts_store_step(const struct fts_store *s, uint32_t lane, uint64_t idx, i
 
 	if (!s || lane >= s->nlanes || dir == 0)
 		return -1;
-	l = s->lanes[lane];
-	if (idx >= l->n)
+	l = &s->lane[lane];
+	if (idx >= l->pub.nitems)
 		return -1;
 	if (!kinds)
 		kinds = ~0u;
 	leaf = idx / FTS_STORE_LEAF;
 	a = leaf * FTS_STORE_LEAF;
-	b = a + FTS_STORE_LEAF < l->n ? a + FTS_STORE_LEAF : l->n;
+	b = a + FTS_STORE_LEAF < l->pub.nitems ? a + FTS_STORE_LEAF : l->pub.nitems;
 	if (dir > 0) {
 		for (uint64_t i = idx + 1; i < b; i++)
-			if (kinds & FTS_KIND_BIT(l->kind[i]))
+			if (kinds & FTS_KIND_BIT(st_kind(l)[i]))
 				return (int64_t)i;
 	} else {
 		for (uint64_t i = idx; i > a; i--)
-			if (kinds & FTS_KIND_BIT(l->kind[i - 1]))
+			if (kinds & FTS_KIND_BIT(st_kind(l)[i - 1]))
 				return (int64_t)(i - 1);
 	}
 	return step_leafwise(l, leaf, dir, kinds);

@@ -7,6 +7,7 @@
 #include "export/preview/store_local.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +41,7 @@ static int ss_lane(struct fts_sink *base, const struct fts_lane *lane, struct ft
 
 	if (lane->id >= s->capsrc) {
 		uint32_t cap = s->capsrc ? s->capsrc * 2 : 256;
-		struct st_lane **b;
+		uint32_t *b;
 
 		while (cap <= lane->id)
 			cap *= 2;
@@ -53,10 +54,18 @@ static int ss_lane(struct fts_sink *base, const struct fts_lane *lane, struct ft
 	}
 	if (s->by_src[lane->id])
 		return 0; /* declared twice: keep the first */
-	l = calloc(1, sizeof(*l));
-	if (!l)
-		return oom(err);
-	s->by_src[lane->id] = l;
+	if (s->nlanes == s->caplanes) {
+		uint32_t cap = s->caplanes ? s->caplanes * 2 : 256;
+		struct st_lane *b = realloc(s->lane, cap * sizeof(*b));
+
+		if (!b)
+			return oom(err);
+		s->lane = b;
+		s->caplanes = cap;
+	}
+	l = &s->lane[s->nlanes];
+	memset(l, 0, sizeof(*l));
+	s->by_src[lane->id] = ++s->nlanes;
 	if (lane->id >= s->nsrc)
 		s->nsrc = lane->id + 1;
 	l->src = lane->id;
@@ -66,70 +75,51 @@ static int ss_lane(struct fts_sink *base, const struct fts_lane *lane, struct ft
 	l->pub.comm = FTS_STR_NONE;
 	l->pub.pid = -1;
 	l->pub.tid = fts_strtab_intern(&s->strs, lane->tid, strlen(lane->tid));
-	l->last_name = FTS_STR_NONE;
 	if (lane->group == FTS_GROUP_TASK)
 		task_ids(s, l, lane->tid);
+	s->last_tid = l->pub.tid;
 	return l->pub.tid == FTS_STR_NONE ? oom(err) : 0;
-}
-
-static int grow(void **p, size_t elem, uint64_t cap)
-{
-	void *q = realloc(*p, elem * cap);
-
-	if (!q)
-		return -1;
-	*p = q;
-	return 0;
-}
-
-/*
- * Columns start small: most task lanes of a capture with very many tasks hold
- * a handful of items, and 64 up front cost 1.4 KB per task before the index
- * shrinks them (issue 21 item 14: 1 M tasks). Growth by half keeps appends
- * amortised O(1).
- */
-static int lane_grow(struct st_lane *l)
-{
-	uint64_t cap = l->cap ? l->cap + l->cap / 2 + 1 : 4;
-
-	if (grow((void **)&l->ts, sizeof(*l->ts), cap) || grow((void **)&l->dur, sizeof(*l->dur), cap) ||
-	    grow((void **)&l->name, sizeof(*l->name), cap) ||
-	    grow((void **)&l->args, sizeof(*l->args), cap) ||
-	    grow((void **)&l->kind, sizeof(*l->kind), cap) ||
-	    (l->pub.group == FTS_GROUP_CPU && grow((void **)&l->aux, sizeof(*l->aux), cap)) ||
-	    (l->aux2 && grow((void **)&l->aux2, sizeof(*l->aux2), cap)))
-		return -1;
-	l->cap = cap;
-	return 0;
 }
 
 static int add_big(struct st_lane *l, uint64_t item, uint64_t dur)
 {
-	if (l->nbig == l->capbig) {
-		size_t cap = l->capbig ? l->capbig * 2 : 16;
-		struct st_big *b = realloc(l->big, cap * sizeof(*b));
+	struct st_ext *x = fts_store_ext(l);
+
+	if (!x)
+		return -1;
+	if (x->nbig == x->capbig) {
+		size_t cap = x->capbig ? x->capbig * 2 : 4;
+		struct st_big *b = realloc(x->big, cap * sizeof(*b));
 
 		if (!b)
 			return -1;
-		l->big = b;
-		l->capbig = cap;
+		x->big = b;
+		x->capbig = cap;
 	}
-	l->big[l->nbig].item = item;
-	l->big[l->nbig].dur = dur;
-	l->nbig++;
+	x->big[x->nbig].item = item;
+	x->big[x->nbig].dur = dur;
+	x->nbig++;
 	return 0;
+}
+
+/* @id is the string @str (@n bytes): a cache check, no hash. */
+static int same(const struct fts_store *s, uint32_t id, const char *str, size_t n)
+{
+	return id != FTS_STR_NONE && fts_strtab_len(&s->strs, id) == n &&
+	       !memcmp(fts_strtab_get(&s->strs, id), str, n);
 }
 
 static uint32_t name_id(struct fts_store *s, struct st_lane *l, const char *name)
 {
 	size_t n = strlen(name);
+	uint32_t last = l->pub.nitems ? st_name(l)[l->pub.nitems - 1] : FTS_STR_NONE;
 
-	/* consecutive items of a lane often share a name: skip the hash */
-	if (l->last_name != FTS_STR_NONE && fts_strtab_len(&s->strs, l->last_name) == n &&
-	    !memcmp(fts_strtab_get(&s->strs, l->last_name), name, n))
-		return l->last_name;
-	l->last_name = fts_strtab_intern(&s->strs, name, n);
-	return l->last_name;
+	/* consecutive items of a lane often share a name, a run slice its switch's task: skip the hash */
+	if (same(s, last, name, n))
+		return last;
+	if (l->x && same(s, l->x->last_ref, name, n))
+		return l->x->last_ref;
+	return fts_strtab_intern(&s->strs, name, n);
 }
 
 /* CPU lanes: lost-event markers and holes go into the one loss model. */
@@ -151,64 +141,111 @@ static int count_lost(struct fts_store *s, struct st_lane *l, const struct fts_i
  * The lane's first vruntime opens its aux2 column: earlier items get "none",
  * and the base sits 2^31 below it, as values on one CPU stay close together.
  */
-static int aux2_open(struct st_lane *l, const struct fts_item *it)
+static int aux2_open(struct fts_store *s, struct st_lane *l, const struct fts_item *it)
 {
 	for (int a = 0; a < it->nargs; a++) {
 		const char *v = it->args[a].val;
+		uint64_t base;
 
 		if (strcmp(it->args[a].key, "vruntime") || !v || *v < '0' || *v > '9')
 			continue;
-		l->aux2 = malloc((l->cap ? l->cap : 1) * sizeof(*l->aux2));
-		if (!l->aux2)
+		if (!fts_store_ext(l) || fts_store_relayout(s, l, l->cap ? l->cap : 1, 1))
 			return -1;
-		for (uint64_t i = 0; i < l->n; i++)
-			l->aux2[i] = FTS_AUX_NONE;
-		l->aux2_base = strtoull(v, NULL, 10);
-		l->aux2_base = l->aux2_base > (1ull << 31) ? l->aux2_base - (1ull << 31) : 0;
+		base = strtoull(v, NULL, 10);
+		l->x->aux2_base = base > (1ull << 31) ? base - (1ull << 31) : 0;
 		return 0;
 	}
+	return 0;
+}
+
+/*
+ * What @it's args are encoded against (store_args.c): the context pid, and
+ * on a CPU lane the switch side kept in the aux column as the id of its
+ * interned "comm:pid" (*@ref, FTS_AUX_NONE when none). 0 or -1 (no memory).
+ */
+static int args_ctx(struct fts_store *s, struct st_lane *l, const struct fts_item *it,
+		    uint64_t dur, struct st_actx *cx, uint32_t *ref)
+{
+	int c, p;
+
+	memset(cx, 0, sizeof(*cx));
+	cx->dur = dur;
+	cx->ref_c = cx->ref_p = -1;
+	cx->aux2_base = l->x ? l->x->aux2_base : 0;
+	*ref = FTS_AUX_NONE;
+	if (st_has_aux(l) && fts_args_ref_pick(it->args, it->nargs, &c, &p) == 0) {
+		int w = snprintf(s->scratch, sizeof(s->scratch), "%s:%s", it->args[c].val,
+				 it->args[p].val);
+
+		if (w > 0 && w < 128) { /* rebuilt into the reader's 256 bytes (preview.h) */
+			struct st_ext *x = fts_store_ext(l);
+
+			if (!x)
+				return -1;
+			if (same(s, x->last_ref, s->scratch, (size_t)w))
+				*ref = x->last_ref;
+			else if (same(s, s->last_tid, s->scratch, (size_t)w))
+				*ref = x->last_ref = s->last_tid;
+			else
+				*ref = x->last_ref = fts_strtab_intern(&s->strs, s->scratch, (size_t)w);
+			if (*ref == FTS_STR_NONE)
+				return -1;
+			cx->ref_c = c;
+			cx->ref_p = p;
+		}
+	}
+	if (l->pub.group == FTS_GROUP_TASK)
+		fts_args_ctx_lane(cx, l->pub.pid);
+	else
+		cx->pid = fts_args_ctx_pid(it->name);
 	return 0;
 }
 
 static int ss_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
 {
 	struct fts_store *s = ((struct store_sink *)base)->s;
-	struct st_lane *l = it->lane < s->nsrc ? s->by_src[it->lane] : NULL;
-	uint32_t aux = FTS_AUX_NONE, aux2 = FTS_AUX_NONE;
+	uint32_t li = it->lane < s->nsrc ? s->by_src[it->lane] : 0;
+	struct st_lane *l = li ? &s->lane[li - 1] : NULL;
+	uint32_t aux = FTS_AUX_NONE, aux2 = FTS_AUX_NONE, ref, name, args;
 	uint64_t i, dur = it->dur;
+	struct st_actx cx;
 	size_t blen;
 
 	if (!l)
 		return fts_err_set(err, -EINVAL, "internal error: item on an undeclared lane");
-	if (l->n == l->cap && lane_grow(l))
+	if (l->pub.nitems == l->cap && fts_store_relayout(s, l, fts_store_grow_cap(l), st_has_aux2(l)))
 		return oom(err);
-	i = l->n;
-	l->ts[i] = it->ts;
+	if (st_has_aux(l) && !st_has_aux2(l) && it->kind == FTS_ITEM_RUN && aux2_open(s, l, it))
+		return oom(err);
+	i = l->pub.nitems;
 	if (dur > UINT64_MAX - it->ts)
 		dur = UINT64_MAX - it->ts; /* a read-back file's nonsense: keep end >= start */
+	name = name_id(s, l, it->name);
+	if (args_ctx(s, l, it, dur, &cx, &ref))
+		return oom(err);
+	blen = fts_args_encode(it->args, it->nargs, &cx, st_has_aux(l) && ref == FTS_AUX_NONE ? &aux : NULL,
+			       st_has_aux2(l) ? &aux2 : NULL, s->scratch, sizeof(s->scratch));
+	args = fts_strtab_intern(&s->strs, s->scratch, blen);
+	if (name == FTS_STR_NONE || args == FTS_STR_NONE)
+		return oom(err);
 	if (dur >= FTS_DUR_BIG) {
 		if (add_big(l, i, dur))
 			return oom(err);
-		l->dur[i] = FTS_DUR_BIG;
+		st_dur(l)[i] = FTS_DUR_BIG;
 	} else {
-		l->dur[i] = (uint32_t)dur;
+		st_dur(l)[i] = (uint32_t)dur;
 	}
-	l->kind[i] = (uint8_t)it->kind;
-	l->name[i] = name_id(s, l, it->name);
-	if (l->aux && !l->aux2 && it->kind == FTS_ITEM_RUN && aux2_open(l, it))
-		return oom(err);
-	blen = fts_args_encode2(it->args, it->nargs, dur, l->aux ? &aux : NULL,
-				l->aux2 ? &aux2 : NULL, l->aux2_base, s->scratch, sizeof(s->scratch));
-	l->args[i] = fts_strtab_intern(&s->strs, s->scratch, blen);
-	if (l->aux)
-		l->aux[i] = aux;
-	if (l->aux2)
-		l->aux2[i] = aux2;
-	if (l->name[i] == FTS_STR_NONE || l->args[i] == FTS_STR_NONE)
-		return oom(err);
+	st_ts(l)[i] = it->ts;
+	st_kind(l)[i] = (uint8_t)it->kind;
+	st_name(l)[i] = name;
+	st_args(l)[i] = args;
+	if (st_has_aux(l))
+		st_aux(l)[i] = ref != FTS_AUX_NONE ? ref : aux;
+	if (st_has_aux2(l))
+		st_aux2(l)[i] = aux2;
 	if ((it->kind == FTS_ITEM_LOST || it->kind == FTS_ITEM_NODATA) && count_lost(s, l, it))
 		return oom(err);
-	l->n++;
+	l->pub.nitems++;
 	return 0;
 }
 
