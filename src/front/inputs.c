@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* inputs.c - the default input and the output format/suffix rules. */
 #include "front/inputs.h"
-#include "core/pipeline/segments.h"
+#include "kit/kit.h"
 
 #include <stdio.h>
 
@@ -58,15 +58,15 @@ int fts_input_segments(const char *input, char *buf, size_t len)
 	int n;
 
 	buf[0] = 0;
-	if (!fts_segments_is_dir(input))
+	if (!fts__segments_is_dir(input))
 		return 0;
-	n = fts_segments_list(input, &segs, NULL);
+	n = fts__segments_list(input, &segs, NULL);
 	if (n <= 0)
 		return 0;
 	if (n == 1)
 		snprintf(buf, len, "%s", strrchr(segs[0], '/') + 1);
 	else
 		snprintf(buf, len, "%s .. %s", strrchr(segs[0], '/') + 1, strrchr(segs[n - 1], '/') + 1);
-	fts_segments_free(segs, n);
+	fts__segments_free(segs, n);
 	return n;
 }

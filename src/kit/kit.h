@@ -140,4 +140,21 @@ size_t fts__json_escape(char *dst, const char *s, unsigned flags);
  */
 int fts__json_fputs(FILE *f, const char *s, unsigned flags);
 
+/* A directory of flight-recorder segments (<stem>.NNNNNN.dat) read as one input. */
+struct fts_err;
+
+/* fts__segments_is_dir - 1 when @path is a directory (a segments input), else 0. */
+int fts__segments_is_dir(const char *path);
+
+/*
+ * fts__segments_list - the trace.dat segments (<stem>.NNNNNN.dat) in @dir,
+ * in number order, as "dir/name" strings (free with fts__segments_free).
+ * Returns the count (> 0), or a negative errno with @err filled (none there,
+ * or segments of more than one stem).
+ */
+int fts__segments_list(const char *dir, char ***paths, struct fts_err *err);
+
+/* fts__segments_free - free what fts__segments_list returned. */
+void fts__segments_free(char **paths, int n);
+
 #endif

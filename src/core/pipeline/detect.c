@@ -25,13 +25,13 @@ int fts_pipe_detect(const char *path, enum fts_pipeline_input *kind, enum fts_in
 
 	*fmt = FTS_FMT_UNKNOWN;
 	/* a directory of flight-recorder segments is one trace.dat input */
-	if (fts_segments_is_dir(path)) {
+	if (fts__segments_is_dir(path)) {
 		char **segs;
-		int nseg = fts_segments_list(path, &segs, err);
+		int nseg = fts__segments_list(path, &segs, err);
 
 		if (nseg < 0)
 			return nseg;
-		fts_segments_free(segs, nseg);
+		fts__segments_free(segs, nseg);
 		*kind = FTS_PIPE_TRACE;
 		*fmt = FTS_FMT_DAT;
 		return 0;

@@ -134,14 +134,14 @@ static int none_finish(struct fts_sink *s, int ok, struct fts_err *err)
 static int read_trace(enum fts_input_format fmt, const char *path, const struct fts_read_opts *ro,
 		      struct fts_read_stats *st, struct fts_err *err)
 {
-	if (fts_segments_is_dir(path)) {
+	if (fts__segments_is_dir(path)) {
 		char **segs;
-		int n = fts_segments_list(path, &segs, err), rc;
+		int n = fts__segments_list(path, &segs, err), rc;
 
 		if (n < 0)
 			return n;
 		rc = fts_read_dats((const char *const *)segs, n, path, ro, st, err);
-		fts_segments_free(segs, n);
+		fts__segments_free(segs, n);
 		return rc;
 	}
 	return fmt == FTS_FMT_DAT ? fts_read_dat(path, ro, st, err) : fts_read_text(path, ro, st, err);
@@ -153,14 +153,14 @@ static int probe_input(const char *path, const char *helper, struct fts_err *err
 	char **segs;
 	int n, rc = 0;
 
-	if (!fts_segments_is_dir(path))
+	if (!fts__segments_is_dir(path))
 		return fts_read_dat_probe(path, helper, err);
-	n = fts_segments_list(path, &segs, err);
+	n = fts__segments_list(path, &segs, err);
 	if (n < 0)
 		return n;
 	for (int i = 0; i < n && (!rc || rc == FTS_PROBE_UNISOLATED); i++)
 		rc = fts_read_dat_probe(segs[i], helper, err);
-	fts_segments_free(segs, n);
+	fts__segments_free(segs, n);
 	return rc;
 }
 

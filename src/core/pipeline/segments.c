@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int fts_segments_is_dir(const char *path)
+int fts__segments_is_dir(const char *path)
 {
 	struct stat sb;
 
@@ -39,7 +39,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int fts_segments_list(const char *dir, char ***paths, struct fts_err *err)
+int fts__segments_list(const char *dir, char ***paths, struct fts_err *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -80,10 +80,10 @@ int fts_segments_list(const char *dir, char ***paths, struct fts_err *err)
 	closedir(d);
 	if (!rc && !n)
 		rc = fts_err_set(err, -ENOENT,
-				 "%s: a directory without trace.dat segments (<stem>.NNNNNN.dat, as record --flight writes)",
+				 "%s: is a directory, and holds no trace.dat segments (<stem>.NNNNNN.dat, as a flight recording writes)",
 				 dir);
 	if (rc) {
-		fts_segments_free(v, n);
+		fts__segments_free(v, n);
 		return rc;
 	}
 	/* the six digits sort as numbers */
@@ -92,7 +92,7 @@ int fts_segments_list(const char *dir, char ***paths, struct fts_err *err)
 	return n;
 }
 
-void fts_segments_free(char **paths, int n)
+void fts__segments_free(char **paths, int n)
 {
 	for (int i = 0; paths && i < n; i++)
 		free(paths[i]);

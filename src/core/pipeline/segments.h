@@ -10,19 +10,8 @@
 #include "ftscope/error.h"
 #include "ftscope/reader.h"
 #include "core/trace/read_dats.h"
+#include "kit/kit.h"
 
-/* fts_segments_is_dir - 1 when @path is a directory (a segments input), else 0. */
-int fts_segments_is_dir(const char *path);
-
-/*
- * fts_segments_list - the trace.dat segments (<stem>.NNNNNN.dat) in @dir,
- * in number order, as "dir/name" strings (free with fts_segments_free).
- * Returns the count (> 0), or a negative errno with @err filled (none there,
- * or segments of more than one stem).
- */
-int fts_segments_list(const char *dir, char ***paths, struct fts_err *err);
-
-/* fts_segments_free - free what fts_segments_list returned. */
-void fts_segments_free(char **paths, int n);
+/* fts__segments_is_dir, fts__segments_list, fts__segments_free: in kit/kit.h (the fronts name segments too). */
 
 #endif
