@@ -199,7 +199,7 @@ PY
 "$FTS" preview --print 100x20 "$snap" >prev.out 2>&1 || { cat prev.out; fail "preview of a snapshot directory failed"; }
 grep -q "CPU 000" prev.out || { cat prev.out; fail "the snapshot's preview shows no CPU lane"; }
 "$FTS" stats . >/dev/null 2>nodir.err && fail "stats of a directory without segments succeeded"
-grep -q "without trace.dat segments" nodir.err || { cat nodir.err; fail "no reason for a directory without segments"; }
+grep -q "holds no trace.dat segments" nodir.err || { cat nodir.err; fail "no reason for a directory without segments"; }
 
 # ---- C: the lost-events trigger ---------------------------------------------
 # A 16 KB buffer and slowed readers under hackbench lose events at once; the
