@@ -33,7 +33,7 @@ wait_for "Mode +flight recorder: 1s segments, keep 2" 5
 keys BTab BTab BTab BTab
 wait_for "Output " 5
 keys Enter; keys C-u; text "fl/run.dat"; keys Enter
-wait_for "Keeps the last 2 segments .*/fl/run.NNNNNN.dat" 5
+wait_for "Keeps the last 2 segments as .*/fl/run.NNNNNN.dat" 5
 wait_for '\$ ftscope record .*--flight --segment 1s --keep 2 -o fl/run.dat' 5
 screen | grep '\$ ftscope record' | grep -q -- '--record_time' && fail "a flight command line with --record_time"
 screen | grep '\$ ftscope record' | grep -q -- '--live_top' && fail "a flight command line with --live_top"

@@ -634,7 +634,7 @@ static void draw_happen(const struct fts_session *s, struct fts_grid *g, int *y,
 	if (*y <= maxy && st->out_bad[0])
 		fts_grid_printf(g, 1, (*y)++, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR), "Output: %s", st->out_bad);
 	else if (*y <= maxy && st->m.flight)
-		fts_grid_printf(g, 1, (*y)++, g->w - 1, dim, "Keeps the last %d segments %s%s%.*s.NNNNNN.dat", st->m.keep,
+		fts_grid_printf(g, 1, (*y)++, g->w - 1, dim, "Keeps the last %d segments as %s%s%.*s.NNNNNN.dat", st->m.keep,
 				abs ? "" : st->cwd, abs ? "" : "/", (int)stem_len(st->m.output), st->m.output);
 	else if (*y <= maxy)
 		fts_grid_printf(g, 1, (*y)++, g->w - 1, dim, "%s %s%s%s", st->out_exists ? "Replaces" : "Writes",
