@@ -310,7 +310,7 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 			a->post_given = 1;
 			break;
 		case O_KEEP:
-			if (fts_parse_int(p.arg, &v) || v < 1 || v > 100000) {
+			if (fts_parse_int(p.arg, &v) || v < 1 || v > FTS_FLIGHT_KEEP_MAX) {
 				say("--keep takes a number of segments (1..100000), not '%s'", p.arg);
 				*exit_now = 1;
 				return 2;
@@ -350,7 +350,7 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 	}
 	if (a->flight) {
 		if (a->tui) {
-			say("--flight is not in the interactive setup yet; leave out --tui");
+			say("--tui sets the flight recorder in its setup screen (Mode); leave out --flight");
 			*exit_now = 1;
 			return 2;
 		}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * record_flight.h - the command line's side of the flight recorder: the
- * --segment value, the pid file `ftscope snapshot` finds the recorder by,
- * and the request files through which it passes a reason with SIGUSR1.
+ * pid file `ftscope snapshot` finds the recorder by, and the request files
+ * through which it passes a reason with SIGUSR1. (The --segment value is
+ * parsed in front/flight_segment.h, shared with the TUI.)
  *
  * In the output's directory:
  *   ftscope-flight.pid              "PID STARTTIME\n" of the running recorder
@@ -17,15 +18,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "front/flight_segment.h"  /* fts_flight_parse_segment, shared with the TUI */
+
 #define FTS_FLIGHT_PIDFILE "ftscope-flight.pid"
 #define FTS_FLIGHT_REQUEST "ftscope-flight.request."
 #define FTS_FLIGHT_DONE "ftscope-flight.done."
-
-/*
- * fts_flight_parse_segment - "30s", "2m", "1h", "30" (seconds) or "64M",
- * "512K", "1G" (bytes) into *@sec or *@bytes (the other 0). 0 or -1.
- */
-int fts_flight_parse_segment(const char *v, double *sec, uint64_t *bytes);
 
 /* fts_flight_dir - the directory of @output ("." when it has none). */
 void fts_flight_dir(const char *output, char *buf, size_t len);

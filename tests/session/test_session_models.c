@@ -3,7 +3,8 @@
  * Unit tests of the interactive session's curses-free models: the home
  * screen's capture list (classified by content, symlinks skipped, newest
  * first), the setup choices (/proc/stat utilisation, CPU lists, NUMA
- * selection, memory, the equivalent command line), the export plan
+ * selection, memory, the equivalent command line, the flight recorder's
+ * segment and keep), the export plan
  * (Insight's name and path rules, profiling cards, overlap bars, the
  * --with_summary toggle), the export worker (fts_convert in a thread, the
  * capture's span) and the one-line editor.
@@ -309,6 +310,80 @@ static void test_setup_choices(void **state)
 
 	assert_float_equal(fts_buffer_lasts_s(1024, 1024 * 1024), 1.0, 1e-9);
 	assert_float_equal(fts_buffer_lasts_s(1024, 0), -1, 1e-9);
+}
+
+/*
+ * The setup's flight recorder (issue 17): defaults as `record --flight`
+ * (30 s segments, 4 kept, off), "SEGMENT KEEP" parsed by the CLI's own
+ * parser and refused whole when wrong, and the options and command line it
+ * gives: segments until stopped, without the live top the recorder refuses.
+ */
+static void test_setup_flight(void **state)
+{
+	static const char *const bad[] = { "", "  ", "0s 2", "-1s", "30x", "30s 0", "30s -2", "30s 100001",
+					    "30s 2x", "30s 2 3", "1e9s", "nan", "inf 2", "64M 1.5",
+					    "0.4s 2", "512K" };
+	struct fts_record_cpu_cap cpu[8];
+	struct fts_record_caps caps;
+	struct fts_record_opts o;
+	struct fts_setup s;
+	struct fts_err err = { 0 };
+	char buf[1024], cmd[2048];
+
+	(void)state;
+	fake_caps(&caps, cpu);
+	assert_int_equal(fts_setup_init(&s, &caps, NULL, &err), 0);
+	assert_int_equal(s.flight, 0);
+	assert_string_equal(s.segment, "30s");
+	assert_int_equal(s.keep, 4);
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_true(o.flight_segment_s == 0 && o.flight_segment_bytes == 0); /* off: a plain capture */
+	assert_true(o.duration_s == 30);
+
+	s.flight = 1;
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_true(o.flight_segment_s == 30);
+	assert_true(o.flight_segment_bytes == 0);
+	assert_int_equal(o.flight_keep, 4);
+	assert_true(o.duration_s == 0);    /* until stopped, whatever the duration row held */
+	assert_int_equal(o.live_top, 0);   /* the recorder refuses the top on rotating streams */
+	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)),
+			    "ftscope record --sched 1 --irq 1 --flight --segment 30s --keep 4");
+
+	assert_int_equal(fts_setup_set_flight(&s, "1s 2", &err), 0);
+	assert_string_equal(s.segment, "1s");
+	assert_int_equal(s.keep, 2);
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_true(o.flight_segment_s == 1);
+	assert_int_equal(o.flight_keep, 2);
+	assert_int_equal(fts_setup_set_flight(&s, " 2m ", &err), 0); /* the keep count stays */
+	assert_true(s.segment_s == 120);
+	assert_int_equal(s.keep, 2);
+	assert_int_equal(fts_setup_set_flight(&s, "64M 8", &err), 0);
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_true(o.flight_segment_s == 0);
+	assert_true(o.flight_segment_bytes == 64ull << 20);
+	assert_int_equal(o.flight_keep, 8);
+	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)),
+			    "ftscope record --sched 1 --irq 1 --flight --segment 64M --keep 8");
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err.msg[0] = 0;
+		assert_int_equal(fts_setup_set_flight(&s, bad[i], &err), -EINVAL);
+		assert_true(err.msg[0] != 0);
+		/* refused whole: nothing of it was taken */
+		assert_string_equal(s.segment, "64M");
+		assert_true(s.segment_bytes == 64ull << 20 && s.segment_s == 0);
+		assert_int_equal(s.keep, 8);
+	}
+	assert_int_equal(fts_setup_set_flight(&s, "30s 100000", &err), 0);
+	assert_int_equal(s.keep, 100000);
+
+	s.flight = 0; /* back to a capture: the flight fields leave the options */
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_true(o.flight_segment_s == 0 && o.flight_segment_bytes == 0 && o.flight_keep == 0);
+	assert_null(strstr(fts_setup_cmdline(&s, cmd, sizeof(cmd)), "--flight"));
+	fts_setup_free(&s);
 }
 
 static void test_shell_quote(void **state)
@@ -671,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_insight_names),
 		cmocka_unit_test_setup_teardown(test_cpustat, setup_dir, remove_dir),
 		cmocka_unit_test(test_setup_choices),
+		cmocka_unit_test(test_setup_flight),
 		cmocka_unit_test(test_shell_quote),
 		cmocka_unit_test(test_export_plan),
 		cmocka_unit_test(test_export_summary_toggle),

@@ -67,7 +67,7 @@ static void draw_help(const struct fts_session *s, struct fts_grid *g, const str
 {
 	static const char *const common[] = { "?", "this help (any key closes it)",
 					      "Ctrl+L", "repaint the terminal", NULL };
-	const struct fts_bindings *t = op->keys;
+	const struct fts_bindings *t = op->keys_now ? op->keys_now(s) : op->keys;
 	struct fts_style box = fts_theme_style(&s->theme, FTS_R_DETAILS);
 	int n = t ? (int)t->n : 0, w = g->w > 76 ? 72 : g->w - 4, h, x0, y0, y;
 

@@ -36,6 +36,7 @@ const struct fts_machine fts_machine_real = {
 	.rec_health = fts_record_health,
 	.rec_stop = fts_record_stop_progress,
 	.disk_free = disk_free,
+	.rec_snapshot = fts_record_snapshot,
 	.proc_stat = "/proc/stat",
 	.proc_meminfo = "/proc/meminfo",
 	.proc_root = "/proc",

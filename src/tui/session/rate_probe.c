@@ -52,6 +52,10 @@ int fts_rate_probe_start(struct fts_rate_probe *p, const struct fts_machine *m, 
 	o.output = p->path;
 	o.duration_s = 0;
 	o.nspid = 0;
+	/* the probe measures the load: one throw-away file, never a ring of segments */
+	o.flight_segment_s = 0;
+	o.flight_segment_bytes = 0;
+	o.flight_keep = 0;
 	if (m->rec_start(&o, &p->r, &err)) {
 		snprintf(p->err, sizeof(p->err), "%s", err.msg);
 		p->r = NULL;

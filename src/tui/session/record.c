@@ -18,8 +18,12 @@
  * capture then shows its summary (saved.c): preview, record again with a
  * bigger buffer, or discard.
  *
+ * A flight recording (setup's Mode) shows its ring of segments, and s takes
+ * a snapshot of them (fts_record_snapshot, reason "key") while recording
+ * goes on; S stops and saves there, and the segments stay beside the output.
+ *
  * The recorder, /proc and the disk are read through s->mach, and only on
- * the tick: draw reads the state and nothing else.
+ * the tick (and s's snapshot, on the key): draw reads the state and nothing else.
  */
 #include <errno.h>
 #include <math.h>
@@ -91,12 +95,16 @@ struct fts_record_state {
 	int top_off;                   /* switched off with t */
 	char top_err[128];
 	double top_next;
+	/* a flight recording */
+	int flight;                    /* the options set a segment: s snapshots, S stops */
+	int snaps;                     /* snapshots taken */
+	char snap_dir[4096];           /* the last one's path ("" none) */
 };
 
 #define TOP_PERIOD_S 2.0
 #define TOP_ROWS 5
 
-enum act { A_STOP = 1, A_QUIT, A_TOP, A_INFO };
+enum act { A_STOP = 1, A_QUIT, A_TOP, A_INFO, A_SNAP };
 
 static const struct fts_bind bind[] = {
 	{ A_STOP, { 's' }, "stop and save", "stop and save, then open the capture in the preview; "
@@ -110,12 +118,32 @@ static const struct fts_bind bind[] = {
 
 static const struct fts_bindings keys = FTS_BINDINGS(bind);
 
+/* A flight recording: s keeps the ring in a snapshot, the stop moves to S. */
+static const struct fts_bind bind_flight[] = {
+	{ A_SNAP, { 's' }, "snapshot", "snapshot: keep the segments now in snapshot-<time>-key/ beside the output; "
+	  "recording goes on" },
+	{ A_STOP, { 'S' }, "stop and save", "stop and save (the segments stay beside the output); while stopping: "
+	  "skip draining, a third time cuts the last segment short (valid)" },
+	{ A_QUIT, { 'q', FTS_KEY_ESC }, "stop (asks)", "stop and save, after a confirmation" },
+	{ A_TOP, { 't' }, "live top", "hide or show the live top (tasks waiting most / running most)" },
+	{ A_INFO, { FTS_KEY_CTRL('c') }, NULL, "stop and save (as SIGTERM and SIGHUP: the file is complete)" },
+	{ A_INFO, { FTS_KEY_CTRL('z') }, NULL, "suspend, when pressed twice: the kernel keeps filling the buffers" },
+};
+
+static const struct fts_bindings keys_flight = FTS_BINDINGS(bind_flight);
+
 /* The bottom line when the capture could not start: nothing records, only going back works. */
 static const struct fts_bind bind_failed[] = {
 	{ A_QUIT, { 'q', FTS_KEY_ESC }, "back to the setup", "back to the setup" },
 };
 
 static const struct fts_bindings keys_failed = FTS_BINDINGS(bind_failed);
+
+/* The keys of the capture as it runs: a flight recording has its own. */
+static const struct fts_bindings *keys_now(const struct fts_session *s)
+{
+	return s->rec && s->rec->flight && !s->rec->start_err[0] ? &keys_flight : &keys;
+}
 
 static void free_state(struct fts_session *s)
 {
@@ -155,6 +183,7 @@ static void enter(struct fts_session *s)
 	else
 		snprintf(st->outdir, sizeof(st->outdir), ".");
 	fts_top_init(&st->top, s->mach->proc_root);
+	st->flight = s->rec_opts.flight_segment_s > 0 || s->rec_opts.flight_segment_bytes > 0;
 	s->msg[0] = 0;
 	if (s->mach->rec_start(&s->rec_opts, &st->r, &err)) {
 		snprintf(st->start_err, sizeof(st->start_err), "%s", err.msg[0] ? err.msg : "cannot start");
@@ -440,6 +469,53 @@ static void draw_totals(const struct fts_session *s, struct fts_grid *g, int y)
 		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free", fts_fmt_bytes(st->disk_free, a, sizeof(a)));
 }
 
+/*
+ * A flight recording's ring: segments kept against keep, the disk they take
+ * against keep x segment (for a time segment, at the current write rate),
+ * and the last snapshot's name.
+ */
+static void draw_ring(const struct fts_session *s, struct fts_grid *g, int y)
+{
+	const struct fts_record_state *st = s->rec;
+	const struct fts_record_health *h = &st->h;
+	const struct fts_record_opts *o = &s->rec_opts;
+	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
+	int keep = o->flight_keep > 0 ? o->flight_keep : 4, x, room;
+	char a[FTS_FMT_LEN], b[FTS_FMT_LEN], seg[FTS_FMT_LEN], full[128] = "";
+	const char *slash, *name;
+
+	if (o->flight_segment_bytes)
+		fts_fmt_bytes((double)o->flight_segment_bytes, seg, sizeof(seg));
+	else
+		fts_fmt_duration(o->flight_segment_s, seg, sizeof(seg));
+	x = fts_grid_printf(g, 1, y, g->w - 1, fts_theme_style(&s->theme, FTS_R_NORMAL),
+			    "Ring %d of %d segments of %s, %s on disk", h->flight_segments, keep, seg,
+			    fts_fmt_bytes((double)h->flight_disk_bytes, a, sizeof(a)));
+	/* against keep x segment: exact for a size, at the current rate for a length */
+	if (o->flight_segment_bytes)
+		snprintf(full, sizeof(full), " of %s", fts_fmt_bytes((double)o->flight_segment_bytes * keep, b, sizeof(b)));
+	else if (st->write_rate > 0)
+		snprintf(full, sizeof(full), " of ~%s", fts_fmt_bytes(st->write_rate * o->flight_segment_s * keep, b,
+								       sizeof(b)));
+	room = g->w - 1 - x;
+	if (full[0] && (int)strlen(full) <= room) { /* a figure is shown whole or not at all */
+		x += fts_grid_text(g, 1 + x, y, room, full, dim);
+		room = g->w - 1 - x;
+		if ((int)strlen(" (keep x segment)") <= room)
+			x += fts_grid_text(g, 1 + x, y, room, " (keep x segment)", dim);
+	}
+	if (!st->snap_dir[0])
+		return;
+	slash = strrchr(st->snap_dir, '/');
+	name = slash ? slash + 1 : st->snap_dir;
+	room = g->w - 1 - x;
+	/* the name whole, or only in the status line (it said it when taken) */
+	if (fts_text_width(name, s->theme.utf8) + 17 <= room) {
+		x += fts_grid_text(g, 1 + x, y, room, "; last snapshot ", dim);
+		fts_grid_text(g, 1 + x, y, g->w - 1 - x, name, dim);
+	}
+}
+
 /* The table's fixed columns after the sparkline; a value never shifts the next one. */
 #define COL_EVENTS 7
 #define COL_WRITTEN 10   /* "1008.0 KiB" */
@@ -579,7 +655,7 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 	struct fts_style red = fts_theme_style(&s->theme, FTS_R_ERROR);
 	char bar[256];
 	int y = fts_session_frame(s, g, "recording", st && st->stopping ? "s skip drain  (stopping...)" :
-				  fts_bind_bar(st && st->start_err[0] ? &keys_failed : &keys, bar, sizeof(bar)));
+				  fts_bind_bar(st && st->start_err[0] ? &keys_failed : keys_now(s), bar, sizeof(bar)));
 
 	if (s->rec_opts.output)
 		fts_session_cmdline(s, g, s->setup_cmdline);
@@ -597,6 +673,8 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 	draw_headline(s, g, y++);
 	draw_totals(s, g, y);
 	y += 2;
+	if (st->flight)
+		draw_ring(s, g, y++);
 	if (st->stopping)
 		draw_stopping(s, g, y + 1);
 	else
@@ -651,6 +729,22 @@ static void escalate(struct fts_record_state *st)
 	atomic_store(&st->stop.mode, st->stop_presses == 1 ? FTS_STOP_FAST : FTS_STOP_CUT);
 }
 
+/* A flight recording stopped: where its segments stay (as `record --flight` says). */
+static void say_segments(struct fts_session *s, const struct fts_record_summary *sum)
+{
+	const struct fts_record_state *st = s->rec;
+	const char *out = s->rec_opts.output ? s->rec_opts.output : "trace.dat", *base = strrchr(out, '/');
+	size_t n = strlen(base ? base + 1 : out);
+	char a[FTS_FMT_LEN];
+
+	base = base ? base + 1 : out;
+	if (n > 4 && !strcmp(base + n - 4, ".dat"))
+		n -= 4;
+	fts_session_say(s, 0, "flight: %d segments kept (%s) as %.*s.NNNNNN.dat in %s; snapshots: %d",
+			sum->health.flight_segments, fts_fmt_bytes((double)sum->health.flight_disk_bytes, a, sizeof(a)),
+			(int)n, base, st->outdir, st->snaps);
+}
+
 /* The stop finished: its summary screen (saved.c) takes the figures; a failure stays here. */
 static unsigned stop_done(struct fts_session *s)
 {
@@ -671,6 +765,8 @@ static unsigned stop_done(struct fts_session *s)
 	fts_saved_take(s, sum, s->rec_opts.bf_size_kb ? s->rec_opts.bf_size_kb : 40960);
 	if (sum->health.output_moved)
 		fts_session_say(s, 1, "saved elsewhere than asked: %s", sum->health.output_note);
+	else if (st->flight)
+		say_segments(s, sum);
 	fts_record_summary_release(sum);
 	s->next = FTS_SCR_SAVED;
 	return FTS_RX_GOTO | FTS_RX_REDRAW;
@@ -774,13 +870,33 @@ static unsigned tick(struct fts_session *s)
 	return r | new_health(s, &h);
 }
 
+/* s in a flight recording: keep the ring now; the capture goes on either way. */
+static void snapshot(struct fts_session *s)
+{
+	struct fts_record_state *st = s->rec;
+	struct fts_err err = { 0 };
+	char dir[4096];
+	const char *slash;
+	int rc = s->mach->rec_snapshot ? s->mach->rec_snapshot(st->r, "key", 0, dir, sizeof(dir), &err) : -ENOSYS;
+
+	if (rc) {
+		fts_session_say(s, 1, "snapshot failed: %s; recording goes on",
+				err.msg[0] ? err.msg : strerror(-rc));
+		return;
+	}
+	snprintf(st->snap_dir, sizeof(st->snap_dir), "%s", dir);
+	st->snaps++;
+	slash = strrchr(dir, '/');
+	fts_session_say(s, 0, "snapshot %s kept in %s; recording goes on", slash ? slash + 1 : dir, st->outdir);
+}
+
 static unsigned key(struct fts_session *s, int k)
 {
 	struct fts_record_state *st = s->rec;
-	int a = fts_bind_action(&keys, k);
+	int a = fts_bind_action(keys_now(s), k);
 
 	if (st && st->stopping) {
-		if (a == A_STOP || a == A_QUIT)
+		if (a == A_STOP || a == A_QUIT || a == A_SNAP)
 			escalate(st);
 		return FTS_RX_REDRAW;
 	}
@@ -795,6 +911,11 @@ static unsigned key(struct fts_session *s, int k)
 		stop_start(s);
 		return FTS_RX_REDRAW;
 	}
+	if (a == A_SNAP) {
+		st->confirm_quit = 0;
+		snapshot(s);
+		return FTS_RX_REDRAW;
+	}
 	if (a == A_TOP) {
 		st->top_off = !st->top_off;
 		st->top_next = 0;
@@ -804,7 +925,8 @@ static unsigned key(struct fts_session *s, int k)
 	}
 	if (a == A_QUIT) {
 		st->confirm_quit = 1;
-		fts_session_say(s, 0, "stop recording and save? q or s: yes; any other key: keep recording");
+		fts_session_say(s, 0, "stop recording and save? q or %s: yes; any other key: keep recording",
+				st->flight ? "S" : "s");
 		return FTS_RX_REDRAW;
 	}
 	if (st->confirm_quit) {
@@ -846,5 +968,6 @@ const struct fts_screen_ops fts_screen_record = {
 	.tick = tick,
 	.tick_ms = 250,
 	.keys = &keys,
+	.keys_now = keys_now,
 	.leave = leave,
 };

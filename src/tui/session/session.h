@@ -49,6 +49,8 @@ struct fts_screen_ops {
 	unsigned (*tick)(struct fts_session *s);          /* live data and workers; NULL: none */
 	int tick_ms;                                      /* how often tick runs */
 	const struct fts_bindings *keys;                  /* help overlay and bottom line */
+	/* the keys of the screen's current mode, for the help (may be NULL: @keys) */
+	const struct fts_bindings *(*keys_now)(const struct fts_session *s);
 	int full;                                         /* draws the whole screen, handles ? and Ctrl+L itself */
 	/*
 	 * The session ends: @sig is the terminating signal (0 on quit). Make
@@ -69,6 +71,8 @@ struct fts_machine {
 	int (*rec_stop)(struct fts_recorder *r, enum fts_record_stop_mode mode, fts_record_progress_fn fn,
 			void *arg, struct fts_record_summary *sum, struct fts_err *err);
 	int (*disk_free)(const char *dir, double *bytes);  /* room for an unprivileged writer */
+	int (*rec_snapshot)(struct fts_recorder *r, const char *reason, double last_s, char *dir, size_t len,
+			    struct fts_err *err);                /* a flight recording's snapshot; NULL: none */
 	const char *proc_stat, *proc_meminfo, *proc_root;  /* "/proc/stat", "/proc/meminfo", "/proc" */
 	const char *home_dir;                              /* the directory home lists: "." */
 	const char *cwd;                                   /* shown as the current directory; NULL: getcwd() */

@@ -26,7 +26,7 @@
 #include "tui/session/rate_probe.h"
 #include "tui/session/setup_model.h"
 
-enum field { F_CPUS, F_SCHED, F_IRQ, F_FUTEX, F_BUFFER, F_DURATION, F_OUTPUT, F_NSPID, F_LIVETOP, F_BACKEND,
+enum field { F_CPUS, F_SCHED, F_IRQ, F_FUTEX, F_BUFFER, F_DURATION, F_OUTPUT, F_NSPID, F_LIVETOP, F_BACKEND, F_FLIGHT,
 	     F__COUNT };
 #define NOPTS (F__COUNT - F_BUFFER)   /* the capture options, one row each */
 
@@ -59,8 +59,9 @@ enum act { A_RECORD = 1, A_PROBE, A_TOGGLE, A_EDIT, A_ALL, A_NODE, A_LIST, A_EXP
 static const struct fts_bind bind[] = {
 	{ A_RECORD, { 'r' }, "record", "start recording" },
 	{ A_PROBE, { 'p' }, "probe", "probe: a 1 s throw-away capture of this choice (Esc stops it)" },
-	{ A_TOGGLE, { ' ' }, "toggle", "toggle the CPU, group, event or option; on Output: trace.dat <-> kernel text (.txt)" },
-	{ A_EDIT, { FTS_KEY_ENTER }, "edit", "edit the field (buffer, duration, output)" },
+	{ A_TOGGLE, { ' ' }, "toggle", "toggle the CPU, group, event or option; on Mode: capture <-> flight recorder; "
+	  "on Output: trace.dat <-> kernel text (.txt)" },
+	{ A_EDIT, { FTS_KEY_ENTER }, "edit", "edit the field (buffer, duration, flight segment and keep, output)" },
 	{ A_ALL, { 'a' }, "all", "all CPUs" },
 	{ A_NODE, { 'n' }, "node", "the next NUMA node's CPUs only" },
 	{ A_LIST, { 'c' }, "list", "type a CPU list (0-15,32)" },
@@ -505,10 +506,19 @@ static const char *option_value(const struct fts_setup_state *st, enum field f, 
 			 st->avail_mem ? fts_fmt_bytes((double)st->avail_mem, b, sizeof(b)) : "?");
 		break;
 	case F_DURATION:
-		if (st->m.duration_s > 0)
+		if (st->m.flight)
+			snprintf(buf, len, "until stopped (the flight recorder keeps the last segments)");
+		else if (st->m.duration_s > 0)
 			snprintf(buf, len, "%ld s (0 = until stopped)", st->m.duration_s);
 		else
 			snprintf(buf, len, "until stopped (s stops and saves)");
+		break;
+	case F_FLIGHT:
+		if (!st->m.flight)
+			snprintf(buf, len, "capture (Space: flight recorder, a ring of segments until stopped)");
+		else
+			snprintf(buf, len, "flight recorder: %s segments, keep %d (Enter edits: 30s 4, 64M 8)",
+				 st->m.segment, st->m.keep);
 		break;
 	case F_OUTPUT:
 		snprintf(buf, len, "%s (%s)", fts_shell_quote(st->m.output, q, sizeof(q)),
@@ -525,7 +535,8 @@ static const char *option_value(const struct fts_setup_state *st, enum field f, 
 			snprintf(buf, len, "on: pid_mapping.json beside the output (container pids; Enter: a path)");
 		break;
 	case F_LIVETOP:
-		snprintf(buf, len, "%s", !st->m.sched ? "needs the sched events" :
+		snprintf(buf, len, "%s", st->m.flight ? "not with the flight recorder (its streams rotate)" :
+			 !st->m.sched ? "needs the sched events" :
 			 !st->m.live_top ? "off" :
 			 !native(st) ? "not with trace-cmd: the /proc schedstat top instead" :
 			 "on: tasks waiting and running most, decoded from the pages");
@@ -545,7 +556,7 @@ static void draw_options(const struct fts_session *s, struct fts_grid *g, int *y
 {
 	static const struct { enum field f; const char *label; } opt[NOPTS] = {
 		{ F_BUFFER, "Buffer" }, { F_DURATION, "Duration" }, { F_OUTPUT, "Output" },
-		{ F_NSPID, "Pid map" }, { F_LIVETOP, "Live top" }, { F_BACKEND, "Backend" },
+		{ F_NSPID, "Pid map" }, { F_LIVETOP, "Live top" }, { F_BACKEND, "Backend" }, { F_FLIGHT, "Mode" },
 	};
 	const struct fts_setup_state *st = s->setup;
 	struct fts_style sel = fts_theme_style(&s->theme, FTS_R_LABEL_SEL);
@@ -582,12 +593,20 @@ static void draw_options(const struct fts_session *s, struct fts_grid *g, int *y
  */
 static long mem_refused(const struct fts_setup_state *st)
 {
-	int n = fts_setup_selected(&st->m), top = st->m.live_top && st->m.sched && native(st);
+	int n = fts_setup_selected(&st->m), top = st->m.live_top && st->m.sched && native(st) && !st->m.flight;
 	unsigned fit = st->avail_mem && n ? fts_record_mem_max_kb(st->avail_mem, n, top) : FTS_BUFFER_MAX_KB;
 
 	if (st->m.bf_kb <= fit)
 		return 0;
 	return fit ? (long)fit : -1;
+}
+
+/* The output without its ".dat": the flight segments are <stem>.NNNNNN.dat. */
+static size_t stem_len(const char *out)
+{
+	size_t n = strlen(out);
+
+	return n > 4 && !strcmp(out + n - 4, ".dat") ? n - 4 : n;
 }
 
 /* What will happen: the memory check, the instance, the file written. */
@@ -614,6 +633,9 @@ static void draw_happen(const struct fts_session *s, struct fts_grid *g, int *y,
 			      fts_theme_style(&s->theme, FTS_R_HEADER));
 	if (*y <= maxy && st->out_bad[0])
 		fts_grid_printf(g, 1, (*y)++, g->w - 1, fts_theme_style(&s->theme, FTS_R_ERROR), "Output: %s", st->out_bad);
+	else if (*y <= maxy && st->m.flight)
+		fts_grid_printf(g, 1, (*y)++, g->w - 1, dim, "Keeps the last %d segments as %s%s%.*s.NNNNNN.dat", st->m.keep,
+				abs ? "" : st->cwd, abs ? "" : "/", (int)stem_len(st->m.output), st->m.output);
 	else if (*y <= maxy)
 		fts_grid_printf(g, 1, (*y)++, g->w - 1, dim, "%s %s%s%s", st->out_exists ? "Replaces" : "Writes",
 				abs ? "" : st->cwd, abs ? "" : "/", st->m.output);
@@ -725,6 +747,18 @@ static void commit_edit(struct fts_session *s)
 		else
 			st->m.duration_s = v;
 		break;
+	case F_FLIGHT:
+		if (fts_setup_set_flight(&st->m, st->ed.buf, &err)) {
+			char typed[sizeof(st->ed.buf)];
+
+			/* a wrong value stays in the editor to be fixed, as the output's */
+			snprintf(typed, sizeof(typed), "%s", st->ed.buf);
+			fts_session_say(s, 1, "%s", err.msg);
+			fts_edit_begin(&st->ed, F_FLIGHT, typed);
+		} else {
+			st->m.flight = 1;
+		}
+		break;
 	case F_NSPID: {
 		char why[600];
 
@@ -772,6 +806,10 @@ static void start_edit(struct fts_setup_state *st, enum field f)
 		break;
 	case F_DURATION:
 		snprintf(buf, sizeof(buf), "%ld", st->m.duration_s);
+		fts_edit_begin(&st->ed, f, buf);
+		break;
+	case F_FLIGHT:
+		snprintf(buf, sizeof(buf), "%s %d", st->m.segment, st->m.keep);
 		fts_edit_begin(&st->ed, f, buf);
 		break;
 	case F_OUTPUT:
@@ -841,6 +879,9 @@ static void toggle(struct fts_session *s)
 	case F_LIVETOP:
 		st->m.live_top = !st->m.live_top;
 		break;
+	case F_FLIGHT:
+		st->m.flight = !st->m.flight;
+		break;
 	case F_BACKEND:
 		st->m.backend = (enum fts_record_backend)((st->m.backend + 1) % 3);
 		break;
@@ -880,6 +921,14 @@ static unsigned start_recording(struct fts_session *s)
 	}
 	if (backend_problem(st)) {
 		fts_session_say(s, 1, "cannot record with this backend here: %s", backend_problem(st));
+		return FTS_RX_REDRAW;
+	}
+	if (st->m.flight && !native(st)) {
+		fts_session_say(s, 1, "the flight recorder needs the tracefs backend (Backend: Space), not trace-cmd");
+		return FTS_RX_REDRAW;
+	}
+	if (st->m.flight && strlen(st->m.output) > 4 && !strcmp(st->m.output + strlen(st->m.output) - 4, ".txt")) {
+		fts_session_say(s, 1, "the flight recorder writes trace.dat segments: Output needs a .dat name");
 		return FTS_RX_REDRAW;
 	}
 	refresh_paths(s, st);
@@ -967,7 +1016,7 @@ static unsigned action(struct fts_session *s, int a)
 		if (st->focus == F_CPUS)
 			fts_edit_begin(&st->ed, F_CPUS, "");
 		else if (st->focus == F_OUTPUT || st->focus == F_BUFFER || st->focus == F_DURATION ||
-			 st->focus == F_NSPID)
+			 st->focus == F_FLIGHT || st->focus == F_NSPID)
 			start_edit(st, st->focus);
 		else
 			toggle(s);

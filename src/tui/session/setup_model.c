@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include "front/flight_segment.h"
 #include "tui/session/setup_model.h"
 
 int fts_cpustat_read(const char *path, struct fts_cpustat *st)
@@ -132,6 +133,9 @@ int fts_setup_init(struct fts_setup *s, const struct fts_record_caps *caps,
 	s->backend = preset->backend;
 	snprintf(s->exclude, sizeof(s->exclude), "%s", preset->exclude ? preset->exclude : "");
 	s->reader_nice = preset->reader_nice;
+	snprintf(s->segment, sizeof(s->segment), "30s");
+	s->segment_s = 30;
+	s->keep = FTS_FLIGHT_KEEP_DEFAULT;
 	if (preset->cpus && *preset->cpus)
 		return fts_setup_select_list(s, preset->cpus, err);
 	return 0;
@@ -274,6 +278,45 @@ void fts_setup_opts(const struct fts_setup *s, struct fts_record_opts *o, char *
 	o->duration_s = (double)s->duration_s;
 	o->exclude = s->exclude[0] ? s->exclude : NULL;
 	o->reader_nice = s->reader_nice;
+	if (s->flight) { /* as record --flight: segments until stopped */
+		o->flight_segment_s = s->segment_s;
+		o->flight_segment_bytes = s->segment_bytes;
+		o->flight_keep = s->keep;
+		o->duration_s = 0;
+		o->live_top = 0; /* the recorder refuses it: the streams rotate under the top's decoder */
+	}
+}
+
+int fts_setup_set_flight(struct fts_setup *s, const char *text, struct fts_err *err)
+{
+	char seg[sizeof(s->segment)], rest[32], extra[2];
+	double sec;
+	uint64_t bytes;
+	long keep = s->keep;
+	int n = sscanf(text, " %31s %31s %1s", seg, rest, extra);
+
+	if (n < 1 || n > 2)
+		return fts_err_set(err, -EINVAL, "type the segment and the segments kept, e.g. 30s 4 or 64M 8");
+	if (fts_flight_parse_segment(seg, &sec, &bytes))
+		return fts_err_set(err, -EINVAL, "a segment is a length (30s, 2m, 1h) or a size (64M, 1G), not '%s'",
+				   seg);
+	/* the recorder's floors (recorder.c), said here rather than after r */
+	if ((sec > 0 && sec < 0.5) || (bytes && bytes < (1u << 20)))
+		return fts_err_set(err, -EINVAL, "a segment lasts at least 0.5 s or holds at least 1M, not '%s'", seg);
+	if (n == 2) {
+		char *end;
+
+		errno = 0;
+		keep = strtol(rest, &end, 10);
+		if (errno || end == rest || *end || keep < 1 || keep > FTS_FLIGHT_KEEP_MAX)
+			return fts_err_set(err, -EINVAL, "the segments kept are a number, 1..%d, not '%s'",
+					   FTS_FLIGHT_KEEP_MAX, rest);
+	}
+	snprintf(s->segment, sizeof(s->segment), "%s", seg);
+	s->segment_s = sec;
+	s->segment_bytes = bytes;
+	s->keep = (int)keep;
+	return 0;
 }
 
 const char *fts_shell_quote(const char *s, char *buf, size_t len)
@@ -350,7 +393,9 @@ const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, " --sched %d --irq %d", s->sched, s->irq);
 	if (s->futex && !s->exclude[0] && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --futex 1");
-	if (off < len)
+	if (s->flight && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " --flight --segment %s --keep %d", s->segment, s->keep);
+	else if (off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --record_time %ld", s->duration_s);
 	if (s->bf_kb != 40960 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --bf_size %u", s->bf_kb);
@@ -361,7 +406,7 @@ const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 	if (s->nspid && s->pid_mapping[0] && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --pid_mapping %s",
 					fts_shell_quote(s->pid_mapping, out, sizeof(out)));
-	if (s->live_top && s->sched && off < len)
+	if (s->live_top && s->sched && !s->flight && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --live_top");
 	if (s->reader_nice && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --reader_nice %d", s->reader_nice);

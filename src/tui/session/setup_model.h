@@ -62,6 +62,12 @@ struct fts_setup {
 	enum fts_record_backend backend;
 	char exclude[1024];      /* events of the chosen groups left out: "sched/sched_stat_runtime,..." */
 	int reader_nice;         /* the readers' nice, -20..-1; 0: the recorder's default (no row: a record flag) */
+	/* flight recorder (record --flight): segments kept in a ring until stopped */
+	int flight;              /* 1: flight recorder mode; the duration is then "until stopped" */
+	char segment[32];        /* as typed, "30s" or "64M" (front/flight_segment.h) */
+	double segment_s;        /* parsed from it: seconds, or 0 */
+	uint64_t segment_bytes;  /* ... or bytes, or 0 */
+	int keep;                /* segments kept, 1..FTS_FLIGHT_KEEP_MAX */
 };
 
 /**
@@ -72,6 +78,7 @@ struct fts_setup {
  * @err: message when the preset's CPU list does not parse
  *
  * A preset duration of 0 means "until stopped"; the default is 30 s, as the CLI.
+ * Flight mode starts off, with segments of 30 s and 4 kept (the CLI's defaults).
  * The live top is on (the session shows it; the CLI's --live_top is opt-in).
  *
  * Returns 0, -EINVAL (bad CPU list, @s still usable with all CPUs), or -ENOMEM.
@@ -130,6 +137,17 @@ const char *fts_setup_cpulist(const struct fts_setup *s, char *buf, size_t len, 
  * Returns bytes.
  */
 uint64_t fts_setup_mem_bytes(const struct fts_setup *s);
+
+/**
+ * fts_setup_set_flight - the flight recorder's segment and keep count, as typed
+ * @s: the choices
+ * @text: "SEGMENT KEEP" ("30s 4", "64M 8") or "SEGMENT" alone (keep unchanged),
+ *        the words of `record --segment` and `--keep`
+ * @err: what is wrong with it
+ *
+ * Returns 0, or -EINVAL (@s unchanged).
+ */
+int fts_setup_set_flight(struct fts_setup *s, const char *text, struct fts_err *err);
 
 /**
  * fts_setup_opts - the recorder options for the choice
