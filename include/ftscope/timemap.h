@@ -8,7 +8,9 @@
  * * 1000 (Unix-epoch ns, the time base Insight aligns on), and the window is
  * the union of the cards' [start, end]; the earliest card anchors the time
  * base. A key given twice with different values in a card's file refuses
- * the alignment (JSON readers disagree on which one counts). Without it, a clock pair stored by
+ * the alignment (JSON readers disagree on which one counts). A *_ascend_pt
+ * directory with no usable pair below it falls back to its
+ * profiler_info_<rank>.json (fts_timemap_from_profiling_cp). Without it, a clock pair stored by
  * the recorder places the trace on the epoch; otherwise times stay raw.
  */
 #ifndef FTS_TIMEMAP_H
