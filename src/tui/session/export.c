@@ -406,8 +406,12 @@ static void draw_form(const struct fts_session *s, struct fts_grid *g, int y, in
 	} else {
 		char cards[300];
 
-		fts_grid_printf(g, 2, y++, g->w - 2, nrm, "%s%s", fts_export_cards_text(&st->plan, cards, sizeof(cards)),
-				st->plan.tm.offset_spread > 1000000 ? "; their clock offsets differ by more than 1 ms" : "");
+		fts_grid_printf(g, 2, y++, g->w - 2, nrm, "%s%s%s", fts_export_cards_text(&st->plan, cards, sizeof(cards)),
+				st->plan.tm.offset_spread > FTS_TIMEMAP_OFFSET_TOLERANCE_NS ?
+				"; their clock offsets differ by more than 1 ms" : "",
+				st->plan.tm.start_spread > FTS_TIMEMAP_WINDOW_TOLERANCE_NS ||
+				st->plan.tm.end_spread > FTS_TIMEMAP_WINDOW_TOLERANCE_NS ?
+				"; their windows differ by more than 1 s" : "");
 		if (st->plan.kind_note[0] && y <= maxy)
 			fts_grid_text(g, 2, y++, g->w - 2, st->plan.kind_note, dim);
 		if (st->range_err[0])
