@@ -24,6 +24,7 @@
 #include "reader.h"
 #include "sched_model.h"
 #include "timemap.h"
+#include "profkind.h"
 
 #include "pipeline.h"
 #include "preview.h"

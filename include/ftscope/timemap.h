@@ -8,7 +8,9 @@
  * * 1000 (Unix-epoch ns, the time base Insight aligns on), and the window is
  * the union of the cards' [start, end]; the earliest card anchors the time
  * base. A key given twice with different values in a card's file refuses
- * the alignment (JSON readers disagree on which one counts). Without it, a clock pair stored by
+ * the alignment (JSON readers disagree on which one counts). A *_ascend_pt
+ * directory with no usable pair below it falls back to its
+ * profiler_info_<rank>.json (fts_timemap_from_profiling_cp). Without it, a clock pair stored by
  * the recorder places the trace on the epoch; otherwise times stay raw.
  */
 #ifndef FTS_TIMEMAP_H
@@ -32,11 +34,28 @@ enum fts_time_base {
 	FTS_TIME_CLOCK_PAIR, /* epoch from the recorder's (realtime, mono_raw) pair */
 };
 
+enum fts_card_source {
+	FTS_CARD_START_INFO,    /* PROF_<n>/.../start_info + end_info (CLOCK_MONOTONIC_RAW) */
+	FTS_CARD_PROFILER_INFO, /* profiler_info_<rank>.json: no usable PROF_* pair below its directory */
+};
+
 struct fts_card {
-	char dir[512];         /* the directory holding start_info/end_info */
+	char dir[512];         /* the directory holding start_info/end_info (or profiler_info_<rank>.json) */
 	int64_t start_mono;    /* ns */
 	int64_t end_mono;      /* ns */
 	int64_t offset;        /* collectionTimeBegin*1000 - clockMonotonicRaw */
+	enum fts_card_source source;
+	char file[64];         /* profiler_info: the file's name; "" for start_info */
+	/*
+	 * profiler_info only: its end (MonotonicTimeEnd) and epoch offset are on
+	 * CLOCK_MONOTONIC, the trace on CLOCK_MONOTONIC_RAW. @exact: converted
+	 * through the capture's (realtime, mono_raw) pair, @mono_minus_raw then
+	 * measured at the profiler's end; else @error_ns bounds how far off the
+	 * end and the offset may be (50 ppm of the uptime, a common drift).
+	 */
+	int exact;
+	int64_t mono_minus_raw;
+	int64_t error_ns;
 };
 
 struct fts_timemap {
@@ -50,7 +69,14 @@ struct fts_timemap {
 	int skipped_cards;       /* start_info without an end_info beside it (not written yet) */
 	int cards_total;         /* every card found: all set the window, the anchor and the spread */
 	int64_t offset_min;      /* the smallest card offset (the largest: + offset_spread) */
+	int profiler_info_cards; /* cards (of cards_total) taken from profiler_info_<rank>.json */
+	int64_t start_spread;    /* latest - earliest card start, ns (cards should agree) */
+	int64_t end_spread;      /* latest - earliest card end, ns */
 };
+
+/* Cards of one run disagree when their offsets or windows differ by more than these. */
+#define FTS_TIMEMAP_OFFSET_TOLERANCE_NS INT64_C(1000000)
+#define FTS_TIMEMAP_WINDOW_TOLERANCE_NS INT64_C(1000000000)
 
 /**
  * fts_timemap_raw - the identity mapping, with no window
@@ -70,6 +96,26 @@ FTS_API void fts_timemap_raw(struct fts_timemap *tm);
  * Returns 0 or a negative errno.
  */
 FTS_API int fts_timemap_from_profiling(const char *dir, struct fts_timemap *tm, struct fts_err *err);
+
+/**
+ * fts_timemap_from_profiling_cp - fts_timemap_from_profiling, with the
+ * fallback to profiler_info_<rank>.json converted through a clock pair
+ * @dir: the profiling directory
+ * @cp: the capture's (realtime, mono_raw) pair, or NULL / invalid: none
+ * @tm: filled
+ * @err: as fts_timemap_from_profiling; a malformed profiler_info (no
+ *       start_info.start_monotonic, end_info.collectionTimeEnd or
+ *       end_info.MonotonicTimeEnd, end before start) names the file and field
+ *
+ * A directory holding profiler_info_<rank>.json with no usable start_info/
+ * end_info pair below it is a card from that file: window [start_monotonic,
+ * MonotonicTimeEnd], offset collectionTimeEnd - MonotonicTimeEnd; with a
+ * valid @cp the end and offset are taken to CLOCK_MONOTONIC_RAW exactly.
+ *
+ * Returns 0 or a negative errno.
+ */
+FTS_API int fts_timemap_from_profiling_cp(const char *dir, const struct fts_clock_pair *cp,
+					  struct fts_timemap *tm, struct fts_err *err);
 
 /**
  * fts_timemap_from_clock - the epoch mapping from a recorder clock pair, no window

@@ -60,7 +60,9 @@ static void usage(FILE *f)
 "                             else db); the suffix must match (.db / .json)\n"
 "  -p, --profiling_data DIR   Ascend profiling output (*_ascend_pt, or a parent\n"
 "                             holding several cards): align times with it and\n"
-"                             keep only its time window\n"
+"                             keep only its time window (PROF_* start_info/\n"
+"                             end_info, else profiler_info_<rank>.json); says\n"
+"                             which format joins it in Insight\n"
 "  -m, --pid_mapping FILE     pid_mapping.json from 'ftscope record --NSpid' or\n"
 "                             'ftscope pidmap': show container pids\n"
 "      --no_cs_rows           do not add the zero-length per-task marker that\n"
@@ -320,6 +322,23 @@ static void print_input(const struct fts_convert_opts *o, const struct fts_pipel
 		       rd->first_bad);
 }
 
+/* One card and where its clocks came from (profiler_info's end is CLOCK_MONOTONIC). */
+static void print_card(const struct fts_card *c)
+{
+	char d[32];
+
+	if (c->source != FTS_CARD_PROFILER_INFO) {
+		line("          card %s (start_info/end_info)", c->dir);
+		return;
+	}
+	if (c->exact)
+		line("          card %s (%s; its CLOCK_MONOTONIC end converted by the capture's clock pair: MONOTONIC - MONOTONIC_RAW = %+.3f ms)",
+		     c->dir, c->file, (double)c->mono_minus_raw / 1e6);
+	else
+		line("          card %s (%s, no PROF_* start_info/end_info; no clock pair in the capture: its CLOCK_MONOTONIC end and offset may be off by about %s, the MONOTONIC/MONOTONIC_RAW drift at 50 ppm of the uptime; record with ftscope record for an exact conversion)",
+		     c->dir, c->file, fts_fmt_ns((uint64_t)c->error_ns, FTS_DUR_SPACED, 0, d, sizeof(d)));
+}
+
 static void print_time(const struct fts_pipeline_result *r)
 {
 	const struct fts_timemap *tm = &r->time;
@@ -332,13 +351,18 @@ static void print_time(const struct fts_pipeline_result *r)
 		line("time      aligned with %d profiling card%s, window %.6f s", tm->cards_total,
 		       tm->cards_total == 1 ? "" : "s", (double)(tm->hi - tm->lo) / 1e9);
 		for (int i = 0; i < tm->ncards; i++)
-			line("          card %s", tm->cards[i].dir);
+			print_card(&tm->cards[i]);
 		if (tm->cards_total > tm->ncards)
 			line("          ... and %d more card%s (all used for the window)",
 			     tm->cards_total - tm->ncards, tm->cards_total - tm->ncards == 1 ? "" : "s");
-		if (tm->offset_spread > 1000000)
+		if (tm->offset_spread > FTS_TIMEMAP_OFFSET_TOLERANCE_NS)
 			line("warning   the cards' clock offsets differ by %.3f ms; times follow the earliest card",
 			       (double)tm->offset_spread / 1e6);
+		if (tm->start_spread > FTS_TIMEMAP_WINDOW_TOLERANCE_NS ||
+		    tm->end_spread > FTS_TIMEMAP_WINDOW_TOLERANCE_NS)
+			line("warning   the cards' windows differ: starts %.3f s apart, ends %.3f s apart (more than %.0f s: one run?); the window is their union",
+			     (double)tm->start_spread / 1e9, (double)tm->end_spread / 1e9,
+			     (double)FTS_TIMEMAP_WINDOW_TOLERANCE_NS / 1e9);
 		if (tm->skipped_cards)
 			line("warning   %d start_info without an end_info beside it ignored (profiling still running or killed?)",
 			       tm->skipped_cards);
@@ -385,6 +409,28 @@ static void print_moot(const struct fts_convert_opts *o, const struct fts_pipeli
 	     o->with_summary ? "--with_summary" : "--no_cs_rows", (unsigned long long)r->model.cs_markers);
 }
 
+/*
+ * Which format joins the profiling in Insight (fts_profiling_kind): older
+ * versions refuse an ftrace DB next to text-only profiling.
+ */
+static void print_profiling_kind(const struct fts_convert_opts *o)
+{
+	struct fts_profiling_kind k;
+	const char *why;
+	int json;
+
+	if (!o->profiling_data || fts_profiling_kind(o->profiling_data, &k, NULL) || !k.cards)
+		return;
+	json = fts_profiling_format(&k, &why);
+	line("profiling %s export type (%d *_ascend_pt director%s: %d text-only, %d with DB, %d unknown; from %s): %s joins it: %s",
+	     k.kind == (FTS_PROF_TEXT | FTS_PROF_DB) ? "text and DB" : k.kind == FTS_PROF_DB ? "DB" :
+	     k.kind == FTS_PROF_TEXT ? "text" : "unknown",
+	     k.cards, k.cards == 1 ? "y" : "ies", k.text_only, k.db, k.unknown,
+	     k.how[0] ? k.how : "nothing", json ? "--format json" : "--format db", why);
+	if (json && o->format == FTS_OUT_DB)
+		line("warning   an ftrace DB next to text-only profiling: older MindStudio Insight refuses it (\"File Conflict\"); convert with --format json if it does");
+}
+
 static void print_summary(const struct fts_convert_opts *o, const struct fts_pipeline_result *r)
 {
 	const struct fts_model_stats *m = &r->model;
@@ -392,6 +438,7 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_pip
 
 	print_input(o, r);
 	print_time(r);
+	print_profiling_kind(o);
 	if (o->pid_mapping)
 		line("pids      %u of %u mapping entries map to container pids", r->pidmap_mapped,
 		       r->pidmap_entries);

@@ -198,8 +198,12 @@ static void text_report(FILE *f, const struct fts_hostbound *hb, const struct ft
 		"gaps from %s\n", npu->nstreams, npu->nbusy, npu->nflows, npu->nthreads,
 		fts_hostbound_gaps_from_free(hb) ? "the profiler's Free lane" : "the streams (no Free lane)");
 	fprintf(f, "  time alignment: %s\n",
-		res->time.base == FTS_TIME_PROFILING ? "the profiling's start_info/end_info"
-		: "the capture's clock pair (realtime): may be off by the clocks' drift");
+		res->time.base != FTS_TIME_PROFILING ?
+		"the capture's clock pair (realtime): may be off by the clocks' drift" :
+		!res->time.profiler_info_cards ? "the profiling's start_info/end_info" :
+		res->time.profiler_info_cards < res->time.cards_total ?
+		"the profiling's start_info/end_info, and profiler_info_<rank>.json where no PROF_* pair is" :
+		"the profiling's profiler_info_<rank>.json (no PROF_* start_info/end_info; see convert's summary for the clock error)");
 	if (!n) {
 		fprintf(f, "\nno NPU idle interval of %lld us or more\n", a->threshold_us);
 		return;
@@ -408,7 +412,7 @@ static int run(const struct hb_args *a)
 	if (!fts_timemap_from_profiling(a->profiling, &tm, &err))
 		po.profiling_data = a->profiling;
 	else
-		fts_msg_warn("hostbound", "no usable start_info/end_info (%s): aligning by the capture's clock pair",
+		fts_msg_warn("hostbound", "no usable start_info/end_info or profiler_info (%s): aligning by the capture's clock pair",
 			     err.msg);
 	rc = fts_pipeline_run(&po, sinks, (int)n, &res, &err);
 	if (!rc && res.time.base == FTS_TIME_RAW)

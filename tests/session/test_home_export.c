@@ -268,6 +268,52 @@ static void test_export_loss(void **state)
 	free(p);
 }
 
+static void put_file(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A profiling directory the plan knows preselects the format that joins it, and says why. */
+static void test_export_prefer_format(void **state)
+{
+	struct fts_export_plan *p = calloc(1, sizeof(*p));
+
+	(void)state;
+	assert_non_null(p);
+	sub("h_ascend_pt");
+	sub("h_ascend_pt/ASCEND_PROFILER_OUTPUT");
+	put_file("h_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", "[]");
+	snprintf(p->input, sizeof(p->input), "%s", FTS_TEST_DATA "/dat/lost.dat");
+	snprintf(p->output, sizeof(p->output), "%s/ftrace_data.db", tmpdir);
+	/* no profiling directory: nothing preselected */
+	fts_export_check(p);
+	assert_int_equal(p->kind_known, 0);
+	assert_int_equal(fts_export_prefer_format(p), 0);
+	/* text-only: JSON, for older Insight's "File Conflict" */
+	snprintf(p->profiling, sizeof(p->profiling), "%s", tmpdir);
+	fts_export_check(p);
+	assert_int_equal(p->kind_known, 1);
+	assert_int_equal(p->kind_json, 1);
+	assert_non_null(strstr(p->kind_note, "text-only"));
+	assert_int_equal(fts_export_prefer_format(p), 1);
+	p->json = 1;
+	assert_int_equal(fts_export_prefer_format(p), 0);
+	/* the same directory with DB output as well: DB */
+	put_file("h_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db", "");
+	fts_export_check(p);
+	assert_int_equal(p->kind_json, 0);
+	assert_non_null(strstr(p->kind_note, "DB output"));
+	assert_int_equal(fts_export_prefer_format(p), 1);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_pidmap_fits),
 		cmocka_unit_test(test_refusal),
 		cmocka_unit_test_setup_teardown(test_export_loss, setup_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_export_prefer_format, setup_dir, remove_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/util/file_util.h"
+#include "profinfo.h"
 
 /* a card sits 3 levels below the parent of the *_ascend_pt directories */
 #define MAX_DEPTH 12
@@ -159,6 +160,8 @@ struct walk_ctx {
 	int hard;
 	int64_t first_mono;    /* the earliest card's start: it anchors the time base */
 	int64_t hi_off;
+	int64_t max_start, min_end;   /* with tm->lo/hi: how far the cards' windows disagree */
+	const struct fts_clock_pair *cp;   /* the capture's, or NULL */
 };
 
 static void note(struct walk_ctx *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -220,9 +223,11 @@ static int read_info(struct walk_ctx *w, int dfd, const char *dir, const char *n
 }
 
 /* A card counts into the window and anchor; the first FTS_TIMEMAP_MAX_CARDS are also listed. */
-static void use_card(struct walk_ctx *w, const char *dir, int64_t smono, int64_t emono, int64_t off)
+static struct fts_card *use_card(struct walk_ctx *w, const char *dir, int64_t smono, int64_t emono,
+				 int64_t off)
 {
 	struct fts_timemap *tm = w->tm;
+	struct fts_card *c = NULL;
 
 	if (!tm->cards_total || smono < w->first_mono) {
 		w->first_mono = smono;
@@ -236,10 +241,16 @@ static void use_card(struct walk_ctx *w, const char *dir, int64_t smono, int64_t
 		tm->offset_min = off;
 	if (!tm->cards_total || off > w->hi_off)
 		w->hi_off = off;
+	if (!tm->cards_total || smono > w->max_start)
+		w->max_start = smono;
+	if (!tm->cards_total || emono < w->min_end)
+		w->min_end = emono;
 	tm->cards_total++;
 	if (tm->ncards < FTS_TIMEMAP_MAX_CARDS) {
-		struct fts_card *c = &tm->cards[tm->ncards++];
 		size_t n = strlen(dir);
+
+		c = &tm->cards[tm->ncards++];
+		memset(c, 0, sizeof(*c));
 
 		/* a path too long to list keeps its end, the part that tells cards apart */
 		snprintf(c->dir, sizeof(c->dir), "%s%s", n >= sizeof(c->dir) ? "..." : "",
@@ -248,6 +259,77 @@ static void use_card(struct walk_ctx *w, const char *dir, int64_t smono, int64_t
 		c->end_mono = emono;
 		c->offset = off;
 	}
+	return c;
+}
+
+/*
+ * MONOTONIC - MONOTONIC_RAW drifts by the NTP frequency correction: 50 ppm of
+ * the uptime is a common size (the kernel allows up to 500 ppm).
+ */
+#define DRIFT_PPM 50
+
+/*
+ * A card from profiler_info_<rank>.json (@name in @dfd): its start is
+ * MONOTONIC_RAW, its end and epoch offset MONOTONIC. The capture's clock pair
+ * gives the trace clock's epoch offset directly, so the end becomes
+ * collectionTimeEnd - that offset; a pair that puts the end before the start
+ * or MONOTONIC more than 1000 ppm of the uptime (+1 s) from RAW is from
+ * another boot or host and is not used.
+ */
+static void add_profinfo(struct walk_ctx *w, int dfd, const char *dir, const char *name)
+{
+	struct fts_err e = { 0 };
+	struct fts__profinfo pi;
+	struct fts_card *c;
+	char *path = join(w, dir, name), why[96];
+	char *text;
+	size_t len;
+	int64_t lo, hi, off, m_r = 0;
+	int exact = 0;
+
+	if (!path)
+		return;
+	if (fts_read_small_file_at(dfd, name, path, FTS__PROFINFO_MAX_BYTES, FTS_OPEN_NOFOLLOW, &text,
+				   &len, &e)) {
+		w->hard = 1;
+		note(w, "%s", e.msg);
+		free(path);
+		return;
+	}
+	if (fts__profinfo_parse(text, len, &pi, why, sizeof(why))) {
+		w->hard = 1;
+		note(w, "%s: %s", path, why);
+		goto out;
+	}
+	lo = pi.start_mono;
+	if (w->cp && w->cp->valid) {
+		off = w->cp->realtime_ns - w->cp->mono_raw_ns;
+		hi = pi.end_realtime - off;
+		m_r = pi.end_mono - hi;
+		exact = hi >= lo && llabs(m_r) <= pi.end_mono / 1000 + INT64_C(1000000000);
+	}
+	if (!exact) {
+		hi = pi.end_mono;
+		off = pi.end_realtime - pi.end_mono;
+	}
+	if (hi < lo) {
+		w->hard = 1;
+		note(w, "%s: end_info.MonotonicTimeEnd %lld is before start_info.start_monotonic %lld",
+		     path, (long long)pi.end_mono, (long long)pi.start_mono);
+		goto out;
+	}
+	c = use_card(w, dir, lo, hi, off);
+	w->tm->profiler_info_cards++;
+	if (c) {
+		c->source = FTS_CARD_PROFILER_INFO;
+		fts_copy_str(c->file, (int)sizeof(c->file), name, -1);
+		c->exact = exact;
+		c->mono_minus_raw = exact ? m_r : 0;
+		c->error_ns = exact ? 0 : pi.end_mono / 1000000 * DRIFT_PPM;
+	}
+out:
+	free(text);
+	free(path);
 }
 
 static void add_card(struct walk_ctx *w, int dfd, const char *dir, const char *suffix)
@@ -321,6 +403,7 @@ static void visit(struct walk_ctx *w, int dfd, const char *dir, const char *name
 static void walk(struct walk_ctx *w, int dfd, const char *dir, int depth)
 {
 	struct dirent **names;
+	int before = w->tm->cards_total;
 	int n;
 
 	n = scandirat(dfd, ".", &names, NULL, alphasort);
@@ -334,14 +417,30 @@ static void walk(struct walk_ctx *w, int dfd, const char *dir, int depth)
 
 		if (!w->hard && strcmp(name, ".") && strcmp(name, ".."))
 			visit(w, dfd, dir, name, depth);
-		free(names[i]);
 	}
+	/* profiler_info_<rank>.json counts only where no start_info/end_info pair below was used */
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		struct stat sb;
+
+		if (!w->hard && w->tm->cards_total == before && fts__profinfo_name(name) &&
+		    !fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW))
+			add_profinfo(w, dfd, dir, name);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
 	free(names);
 }
 
 int fts_timemap_from_profiling(const char *dir, struct fts_timemap *tm, struct fts_err *err)
 {
-	struct walk_ctx w = { .tm = tm, .top = dir };
+	return fts_timemap_from_profiling_cp(dir, NULL, tm, err);
+}
+
+int fts_timemap_from_profiling_cp(const char *dir, const struct fts_clock_pair *cp,
+				  struct fts_timemap *tm, struct fts_err *err)
+{
+	struct walk_ctx w = { .tm = tm, .top = dir, .cp = cp };
 	struct stat sb;
 	int dfd;
 
@@ -365,11 +464,13 @@ int fts_timemap_from_profiling(const char *dir, struct fts_timemap *tm, struct f
 	}
 	if (tm->cards_total == 0)
 		return fts_err_set(err, -ENOENT,
-				   "%s: no start_info/end_info pair found below it; give the *_ascend_pt directory (or its parent) as the profiling data, or leave it out to keep trace-clock times",
+				   "%s: no start_info/end_info pair or profiler_info_<rank>.json found below it; give the *_ascend_pt directory (or its parent) as the profiling data, or leave it out to keep trace-clock times",
 				   dir);
 	/* the earliest card anchors the time base (use_card); the others are checked against it */
 	tm->base = FTS_TIME_PROFILING;
 	tm->has_window = 1;
 	tm->offset_spread = w.hi_off - tm->offset_min;
+	tm->start_spread = w.max_start - (int64_t)tm->lo;
+	tm->end_spread = (int64_t)tm->hi - w.min_end;
 	return 0;
 }

@@ -243,8 +243,16 @@ static int load_maps(struct fts_pipe *p, struct fts_pidmap **pm, struct fts_err 
 		res->pidmap_entries = fts_pidmap_entries(*pm);
 		res->pidmap_mapped = fts_pidmap_size(*pm);
 	}
-	if (o->profiling_data)
-		return fts_timemap_from_profiling(o->profiling_data, &res->time, err);
+	if (o->profiling_data) {
+		struct fts_clock_pair cp = { 0 };
+
+		rc = fts_timemap_from_profiling(o->profiling_data, &res->time, err);
+		if (rc || !res->time.profiler_info_cards)
+			return rc;
+		/* profiler_info's end is CLOCK_MONOTONIC: the capture's pair converts it exactly */
+		scan_clock(res->input_format, o->input, &cp);
+		return cp.valid ? fts_timemap_from_profiling_cp(o->profiling_data, &cp, &res->time, err) : 0;
+	}
 	if (fts_pipe_report(p, FTS_STAGE_CLOCK, 0, 0, "events"))
 		return cancelled(err);
 	{

@@ -406,8 +406,14 @@ static void draw_form(const struct fts_session *s, struct fts_grid *g, int y, in
 	} else {
 		char cards[300];
 
-		fts_grid_printf(g, 2, y++, g->w - 2, nrm, "%s%s", fts_export_cards_text(&st->plan, cards, sizeof(cards)),
-				st->plan.tm.offset_spread > 1000000 ? "; their clock offsets differ by more than 1 ms" : "");
+		fts_grid_printf(g, 2, y++, g->w - 2, nrm, "%s%s%s", fts_export_cards_text(&st->plan, cards, sizeof(cards)),
+				st->plan.tm.offset_spread > FTS_TIMEMAP_OFFSET_TOLERANCE_NS ?
+				"; their clock offsets differ by more than 1 ms" : "",
+				st->plan.tm.start_spread > FTS_TIMEMAP_WINDOW_TOLERANCE_NS ||
+				st->plan.tm.end_spread > FTS_TIMEMAP_WINDOW_TOLERANCE_NS ?
+				"; their windows differ by more than 1 s" : "");
+		if (st->plan.kind_note[0] && y <= maxy)
+			fts_grid_text(g, 2, y++, g->w - 2, st->plan.kind_note, dim);
 		if (st->range_err[0])
 			fts_grid_text(g, 2, y++, g->w - 2, st->range_err, red);
 		else if (!st->range_known && st->job)
@@ -562,6 +568,8 @@ static unsigned tick(struct fts_session *s)
 	return FTS_RX_REDRAW;
 }
 
+static void switch_format(struct fts_export_state *st);
+
 static void commit_edit(struct fts_export_state *st)
 {
 	switch (st->ed.field) {
@@ -578,6 +586,9 @@ static void commit_edit(struct fts_export_state *st)
 		break;
 	}
 	check(st);
+	/* a profiling directory given: the format that joins it (the user may switch back) */
+	if (st->ed.field == F_PROFILING && fts_export_prefer_format(&st->plan))
+		switch_format(st);
 }
 
 /* Space / Enter on the format: db <-> json, with the output's extension following. */

@@ -23,6 +23,27 @@ static int ends_with(const char *s, const char *sfx)
 	return n >= k && !strcmp(s + n - k, sfx);
 }
 
+/* The profiling's export type and the format that joins it, in one line. */
+static void check_kind(struct fts_export_plan *p)
+{
+	struct fts_profiling_kind k;
+	const char *why;
+
+	if (fts_profiling_kind(p->profiling, &k, NULL) || !k.kind)
+		return;
+	p->kind_known = 1;
+	p->kind_json = fts_profiling_format(&k, &why);
+	(void)why;   /* convert's long reason; the screen has one short line */
+	snprintf(p->kind_note, sizeof(p->kind_note), "%s",
+		 p->kind_json ? "json joins it: text-only profiling; older Insight refuses a DB beside it" :
+				"db joins it: the profiling has DB output");
+}
+
+int fts_export_prefer_format(const struct fts_export_plan *p)
+{
+	return p->kind_known && p->kind_json != p->json;
+}
+
 void fts_export_check(struct fts_export_plan *p)
 {
 	struct fts_err err = { 0 };
@@ -58,8 +79,11 @@ void fts_export_check(struct fts_export_plan *p)
 	p->prof_ok = 0;
 	p->prof_note[0] = 0;
 	memset(&p->tm, 0, sizeof(p->tm));
+	p->kind_known = p->kind_json = 0;
+	p->kind_note[0] = 0;
 	if (!p->profiling[0])
 		return;
+	check_kind(p);
 	if (fts_timemap_from_profiling(p->profiling, &p->tm, &err)) {
 		snprintf(p->prof_note, sizeof(p->prof_note), "%s", err.msg[0] ? err.msg : "no profiling cards found");
 		return;

@@ -29,6 +29,10 @@ struct fts_export_plan {
 	int prof_ok;              /* the profiling directory holds at least one card */
 	char prof_note[512];      /* why not, or "" */
 	struct fts_timemap tm;    /* cards, when prof_ok */
+	/* the profiling's export type (fts_profiling_kind): known, the format that joins it, why */
+	int kind_known;
+	int kind_json;
+	char kind_note[300];
 	/*
 	 * The capture's time range on its own clock (CLOCK_MONOTONIC_RAW ns),
 	 * the clock the profiling window is applied on; set by the caller
@@ -47,6 +51,18 @@ struct fts_export_plan {
  * The name and path rules are src/front's (insight.h), shared with convert.
  */
 void fts_export_check(struct fts_export_plan *p);
+
+/**
+ * fts_export_prefer_format - preselect the format that joins the profiling
+ * @p: the plan, checked (fts_export_check)
+ *
+ * Text-only profiling: JSON (older Insight refuses an ftrace DB next to it);
+ * DB or both: DB; unknown: the format is left as it is.
+ *
+ * Returns 1 when the format should change (the caller switches it, the
+ * output's extension following), else 0.
+ */
+int fts_export_prefer_format(const struct fts_export_plan *p);
 
 /**
  * fts_export_set_range - the capture's range from a run without profiling data
