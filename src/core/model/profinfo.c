@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "profinfo.h"
+#include "core/model/profinfo.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

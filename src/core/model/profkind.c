@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/util/file_util.h"
-#include "profinfo.h"
+#include "core/model/profinfo.h"
 
 /* a card is the directory itself, or 1-2 levels below what users pass; 4 leaves room */
 #define KIND_MAX_DEPTH 4

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "core/util/file_util.h"
-#include "profinfo.h"
+#include "core/model/profinfo.h"
 
 /* a card sits 3 levels below the parent of the *_ascend_pt directories */
 #define MAX_DEPTH 12
