@@ -198,7 +198,9 @@ with open(dst, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(ts.sub(sh, l, count=1) + "\n")
 EOF
 touch -d '2027-01-01 00:00' big.txt
-run 120 30
+# paced (1.5 s per progress report, about 6 of them): a quiet machine exports big.txt
+# in under 2 s, before the keys below land
+start 120 30 "TERM=xterm-256color LANG=C.UTF-8 FTSCOPE_TEST_EXPORT_PACE_MS=1500 $FTS"; wait_for "ftscope . home"
 wait_for "ftscope preview big.txt"
 keys e; wait_for "ftscope . export"
 keys x; wait_for "Exporting" 10

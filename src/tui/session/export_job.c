@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <ftscope/ftscope.h>
 
@@ -31,6 +32,7 @@ struct fts_export_job {
 	/* the input, a copy: the screen may change its plan meanwhile */
 	struct fts_export_plan plan;
 	const char *probe_helper;    /* a static string (fts_front_probe_helper) or NULL */
+	long pace_ms;                /* test hook: a pause per progress report */
 	/* the outcome, written by the worker before @finished */
 	int rc;
 	struct fts_err err;
@@ -47,6 +49,8 @@ static int on_progress(void *ctx, const struct fts_progress *p)
 		j->stage_t0 = j->last_t;
 	j->prog = *p;
 	pthread_mutex_unlock(&j->mu);
+	if (j->pace_ms > 0)
+		nanosleep(&(struct timespec){ j->pace_ms / 1000, j->pace_ms % 1000 * 1000000L }, NULL);
 	return atomic_load(&j->cancel);
 }
 
@@ -94,6 +98,19 @@ static void *job_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Test hook (FTSCOPE_TEST_EXPORT_PACE_MS, as docs/record.md's other test
+ * hooks): an export slow enough for a test's keys to land while it runs, on
+ * any machine (a quiet one exports the test's 113 MB in under 2 s).
+ */
+static long export_pace_ms(void)
+{
+	const char *d = getenv("FTSCOPE_TEST_EXPORT_PACE_MS");
+	long ms = d ? atol(d) : 0;
+
+	return ms > 0 && ms <= 5000 ? ms : 0;
+}
+
 int fts_export_job_start(enum fts_export_job_kind kind, const struct fts_export_plan *plan,
 			 const char *probe_helper, struct fts_export_job **out)
 {
@@ -107,6 +124,7 @@ int fts_export_job_start(enum fts_export_job_kind kind, const struct fts_export_
 	j->plan = *plan;
 	j->t0 = fts__clock_mono_s();
 	j->probe_helper = probe_helper;
+	j->pace_ms = export_pace_ms();
 	pthread_mutex_init(&j->mu, NULL);
 	atomic_init(&j->cancel, 0);
 	atomic_init(&j->finished, 0);
