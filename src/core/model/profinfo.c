@@ -60,9 +60,8 @@ static int64_t exact(const char *text, size_t len, const char *key, double d, in
 	return approx;
 }
 
-/* A positive integer (number or decimal string) up to @max; NULL or a reason. */
-static const char *get_int(const char *text, size_t len, const cJSON *obj, const char *key,
-			   int64_t max, int64_t *out)
+const char *fts__json_pos_int(const char *text, size_t len, const cJSON *obj, const char *key,
+			      int64_t max, int64_t *out)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 	char *end;
@@ -71,6 +70,7 @@ static const char *get_int(const char *text, size_t len, const cJSON *obj, const
 	if (!v)
 		return "is missing";
 	if (cJSON_IsNumber(v)) {
+		/* compare as double before converting: a cast out of range is undefined */
 		if (!(v->valuedouble > 0))
 			return "is not a positive integer";
 		if (v->valuedouble > (double)max)
@@ -154,7 +154,7 @@ const char *fts__profinfo_parse(const char *text, size_t len, struct fts__profin
 			cJSON_Delete(root);
 			return why;
 		}
-		bad = get_int(text, len, o, fields[i].key, fields[i].max,
+		bad = fts__json_pos_int(text, len, o, fields[i].key, fields[i].max,
 			      (int64_t *)(void *)((char *)pi + fields[i].at));
 		if (bad) {
 			snprintf(why, why_len, "%s.%s %s", fields[i].obj, fields[i].key, bad);

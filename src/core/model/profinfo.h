@@ -21,6 +21,17 @@ struct fts__profinfo {
 	int export_db;         /* it names "db" */
 };
 
+struct cJSON;
+
+/*
+ * fts__json_pos_int - @obj's @key as a positive integer (a JSON number or a
+ * decimal string) up to @max: NULL with @out set, or what is wrong ("is
+ * missing", "is out of range", ...). With the object's source @text, numbers
+ * past 2^53 are read exactly from their digits; @text may be NULL.
+ */
+const char *fts__json_pos_int(const char *text, size_t len, const struct cJSON *obj, const char *key,
+			      int64_t max, int64_t *out);
+
 /* 1 when @name is "profiler_info_<digits>.json" (also "profiler_info.json", single-card runs). */
 int fts__profinfo_name(const char *name);
 

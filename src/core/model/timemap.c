@@ -43,36 +43,6 @@ void fts_timemap_from_clock(struct fts_timemap *tm, const struct fts_clock_pair 
 #define INFO_MONO_MAX (INT64_C(1) << 62)
 #define INFO_BEGIN_US_MAX INT64_C(4102444800000000)
 
-/* A positive integer (JSON number or decimal string) up to @max; else a reason. */
-static const char *get_int(const cJSON *obj, const char *key, int64_t max, int64_t *out)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	char *end;
-	long long x;
-
-	if (!v)
-		return "is missing";
-	if (cJSON_IsNumber(v)) {
-		/* compare as double before converting: a cast out of range is undefined */
-		if (!(v->valuedouble > 0))
-			return "is not a positive integer";
-		if (v->valuedouble > (double)max)
-			return "is out of range";
-		*out = (int64_t)v->valuedouble;
-		return *out > 0 ? NULL : "is not a positive integer";
-	}
-	if (!cJSON_IsString(v) || !v->valuestring[0])
-		return "is not a positive integer";
-	errno = 0;
-	x = strtoll(v->valuestring, &end, 10);
-	if (*end || x <= 0 || v->valuestring[0] == '+' || v->valuestring[0] == ' ')
-		return "is not a positive integer";
-	if (errno || x > max)
-		return "is out of range";
-	*out = x;
-	return NULL;
-}
-
 /*
  * A key given twice with different values: cJSON takes the first, Python's
  * json (the reference converter) the last, so the card's clock would depend
@@ -106,11 +76,11 @@ static const char *parse_info(const char *text, size_t len, int64_t *mono_ns, in
 		return why;
 	}
 	bad = ambiguous(root, key = "clockMonotonicRaw") ? "is given twice with different values" :
-	      get_int(root, key, INFO_MONO_MAX, mono_ns);
+	      fts__json_pos_int(NULL, 0, root, key, INFO_MONO_MAX, mono_ns);
 	if (!bad && begin_us)
 		bad = ambiguous(root, key = "collectionTimeBegin") ?
 		      "is given twice with different values" :
-		      get_int(root, key, INFO_BEGIN_US_MAX, begin_us);
+		      fts__json_pos_int(NULL, 0, root, key, INFO_BEGIN_US_MAX, begin_us);
 	cJSON_Delete(root);
 	if (!bad)
 		return NULL;
