@@ -70,6 +70,17 @@ static inline uint64_t fts__sat_add(uint64_t a, uint64_t b)
 	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
+/* fts__all_digits - 1 when @s is a non-empty run of ASCII digits (a pid as text), else 0. */
+static inline int fts__all_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
 /**
  * fts__clock_mono_ns - CLOCK_MONOTONIC in nanoseconds
  *

@@ -19,6 +19,8 @@
  */
 #include "export/preview/store_local.h"
 
+#include "kit/kit.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -112,17 +114,6 @@ void fts_args_ctx_lane(struct st_actx *cx, int32_t pid)
 	cx->pid = cx->pidbuf;
 }
 
-/* @s is a plain decimal (what a pid looks like in a switch's args). */
-static int is_digits(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return 0;
-	return 1;
-}
-
 static int arg_index(const struct fts_arg *args, int nargs, const char *key)
 {
 	for (int i = 0; i < nargs; i++)
@@ -142,7 +133,7 @@ int fts_args_ref_pick(const struct fts_arg *args, int nargs, int *ci, int *pi)
 		int c = arg_index(args, nargs, side[k][0]), p = arg_index(args, nargs, side[k][1]);
 
 		/* the idle task (pid 0) repeats anyway: take the other side out */
-		if (c < 0 || p < 0 || !args[c].val || !args[p].val || !is_digits(args[p].val) ||
+		if (c < 0 || p < 0 || !args[c].val || !args[p].val || !fts__all_digits(args[p].val) ||
 		    !strcmp(args[p].val, "0"))
 			continue;
 		*ci = c;

@@ -5,6 +5,8 @@
  * the next one is matched with a merge, not a hash; names are read only for
  * the few threads shown.
  */
+#include "kit/kit.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,16 +28,6 @@ void fts_top_free(struct fts_live_top *t)
 	free(t->prev);
 	t->prev = NULL;
 	t->nprev = 0;
-}
-
-static int all_digits(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return 0;
-	return 1;
 }
 
 /* Read a small file under @dirfd into @buf; returns bytes or -1. */
@@ -74,7 +66,7 @@ static int scan(const char *root, struct fts_top_sample **out, int *n)
 	while ((p = readdir(proc))) {
 		char path[600];
 
-		if (!all_digits(p->d_name))
+		if (!fts__all_digits(p->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/task", root, p->d_name);
 		tasks = opendir(path);
@@ -84,7 +76,7 @@ static int scan(const char *root, struct fts_top_sample **out, int *n)
 			char name[300], buf[128];
 			unsigned long long run, wait, slices;
 
-			if (!all_digits(q->d_name))
+			if (!fts__all_digits(q->d_name))
 				continue;
 			snprintf(name, sizeof(name), "%s/schedstat", q->d_name);
 			if (read_at(dirfd(tasks), name, buf, sizeof(buf)) < 0 ||
