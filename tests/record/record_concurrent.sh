@@ -21,7 +21,9 @@ for round in $(seq 1 $ROUNDS); do
 	delay=$(( round % 2 ? 0 : 150 ))
 	for i in $(seq 1 $N); do
 		# Each waits for the same file, so all start within a few ms.
-		(while [ ! -e go ]; do sleep 0.005; done
+		# (the loops end with this script too: a failed run once left one
+		# polling for an hour)
+		(while [ ! -e go ]; do kill -0 $$ 2>/dev/null || exit 1; sleep 0.005; done
 		 FTSCOPE_TEST_SETUP_DELAY_MS=$delay exec "$FTS" record --record_time 1 --bf_size 512 --cpu 0 --output r$round-$i.dat -q) \
 			2>r$round-$i.log &
 		pids="$pids $!"
@@ -29,7 +31,7 @@ for round in $(seq 1 $ROUNDS); do
 	# Watch the instance list while they start: a recorder whose first
 	# instance was removed under it retries as ftscope-PID-1 (it survives,
 	# but the sweep took a live instance).
-	(while [ ! -e stop ]; do ls $T/instances; sleep 0.02; done) >seen 2>/dev/null &
+	(while [ ! -e stop ] && kill -0 $$ 2>/dev/null; do ls $T/instances; sleep 0.02; done) >seen 2>/dev/null &
 	watcher=$!
 	sleep 0.3
 	touch go
