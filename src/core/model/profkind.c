@@ -103,7 +103,7 @@ static void scan(struct fts_profiling_kind *k, int dfd, int depth)
 	}
 	if (info[0] || has_out) {
 		unsigned bits = info[0] ? by_info(dfd, info) : 0;
-		char how[200];
+		char how[sizeof(info) + 16];   /* room for the name: -Wformat-truncation at -O0 */
 
 		if (bits) {
 			snprintf(how, sizeof(how), "%s _export_type", info);
