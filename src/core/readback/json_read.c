@@ -332,6 +332,16 @@ static int scan(struct jr *j, const char *path, struct fts_err *err)
 	return rc;
 }
 
+/* A scanner, zeroed; NULL with @err set when out of memory. */
+static struct jr *jr_new(struct fts_err *err)
+{
+	struct jr *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		fts_err_set(err, -ENOMEM, "out of memory");
+	return j;
+}
+
 int fts_json_events(const char *path, fts_json_event_fn cb, void *ctx,
 		    int (*progress)(void *ctx, uint64_t done, uint64_t total, uint64_t events),
 		    struct fts_err *err)
@@ -342,9 +352,8 @@ int fts_json_events(const char *path, fts_json_event_fn cb, void *ctx,
 
 	if (!err)
 		err = &local_err;
-	j = calloc(1, sizeof(*j));
-	if (!j)
-		return fts_err_set(err, -ENOMEM, "out of memory");
+	if (!(j = jr_new(err)))
+		return err->code;
 	j->on_event = cb;
 	j->on_ctx = ctx;
 	j->progress = progress;
@@ -365,9 +374,8 @@ int fts_json_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *
 		err = &local_err;
 	if (rows)
 		*rows = 0;
-	j = calloc(1, sizeof(*j));
-	if (!j)
-		return fts_err_set(err, -ENOMEM, "out of memory");
+	if (!(j = jr_new(err)))
+		return err->code;
 	j->ops = ops;
 	j->on_event = one_event;
 	j->on_ctx = j;
