@@ -962,6 +962,10 @@ static int finish_and_report(struct fts_recorder *r, const struct record_args *a
 			fprintf(stderr, "flight: %d segments kept (%s) beside the output\n",
 				sum.health.flight_segments,
 				fts_fmt_bytes((double)sum.health.flight_disk_bytes, d2, sizeof(d2)));
+		if (!g_hangup && !rc && a->triggers[0])
+			fprintf(stderr, "flight: the scheduling triggers took %d snapshots (%llu waits over a "
+				"threshold, the rest within a ring of the one before)\n", sum.health.flight_triggered,
+				(unsigned long long)sum.health.flight_trigger_hits);
 		fts_flight_pid_release(a->flight_dir);
 	}
 	return rc ? 1 : (sum.truncated || sum.health.output_moved ? 3 : 0);
