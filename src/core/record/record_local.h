@@ -300,8 +300,12 @@ void rec_top_engine_counts(const struct rec_top_engine *e, uint64_t *records, ui
 /* rec_top_engine_error - why a tick failed, or NULL. */
 const char *rec_top_engine_error(const struct rec_top_engine *e);
 
-/* rec_top_engine_triggers - test every Runnable slice against @rules (borrowed, @n of them). */
-void rec_top_engine_triggers(struct rec_top_engine *e, const struct rec_trig_rule *rules, int n);
+/*
+ * rec_top_engine_triggers - test every Runnable slice against @rules
+ * (borrowed, @n of them); @figures 0: nothing but the triggers (no
+ * per-second stats, no rankings: the figures stay empty).
+ */
+void rec_top_engine_triggers(struct rec_top_engine *e, const struct rec_trig_rule *rules, int n, int figures);
 
 /* rec_top_engine_take_hit - 1 and the first hit since the last take into @out, else 0. */
 int rec_top_engine_take_hit(struct rec_top_engine *e, struct rec_trig_hit *out);
@@ -332,8 +336,11 @@ void rec_top_finish(struct rec_top *t, struct fts_record_top *out);
  */
 void rec_top_rotated(struct rec_top *t);
 
-/* rec_top_triggers - test the decoded Runnable slices against @rules (borrowed; they outlive @t). */
-void rec_top_triggers(struct rec_top *t, const struct rec_trig_rule *rules, int n);
+/*
+ * rec_top_triggers - test the decoded Runnable slices against @rules
+ * (borrowed; they outlive @t); @figures 0: the top runs for them alone.
+ */
+void rec_top_triggers(struct rec_top *t, const struct rec_trig_rule *rules, int n, int figures);
 
 /* rec_top_take_hit - 1 and the triggers fired since the last take (the first, and a count), else 0. */
 int rec_top_take_hit(struct rec_top *t, struct rec_trig_hit *out);

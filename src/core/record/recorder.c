@@ -225,7 +225,7 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 		else
 			rc = rec_top_start(r->tracing_dir, r->st, rec_instance_subbuf(r->in), &r->top, err);
 		if (!rc && r->nrules)
-			rec_top_triggers(r->top, r->rules, r->nrules);
+			rec_top_triggers(r->top, r->rules, r->nrules, r->o.live_top);
 	}
 	if (!rc && flight_on(&r->o)) {
 		struct rec_flight_cfg fc = {

@@ -170,10 +170,10 @@ void rec_top_rotated(struct rec_top *t)
 	pthread_mutex_unlock(&t->lock);
 }
 
-void rec_top_triggers(struct rec_top *t, const struct rec_trig_rule *rules, int n)
+void rec_top_triggers(struct rec_top *t, const struct rec_trig_rule *rules, int n, int figures)
 {
 	pthread_mutex_lock(&t->io);
-	rec_top_engine_triggers(t->eng, rules, n);
+	rec_top_engine_triggers(t->eng, rules, n, figures);
 	pthread_mutex_unlock(&t->io);
 }
 

@@ -95,6 +95,7 @@ struct rec_top_engine {
 	const struct rec_trig_rule *rules;  /* the flight recorder's triggers (borrowed) */
 	int nrules;
 	struct rec_trig_hit hit;   /* the first hit since the last take (hit.count > 0) */
+	int triggers_only;         /* no slots: the model runs for the triggers alone */
 };
 
 /* ---- the tee: model items into the slots ---------------------------------------- */
@@ -183,6 +184,8 @@ static int tee_item(struct fts_sink *s, const struct fts_item *it, struct fts_er
 
 	if (e->nrules && it->kind == FTS_ITEM_RUNNABLE)
 		tee_trigger(e, it);
+	if (e->triggers_only)
+		return 0;
 	if (e->sec_max == NO_SEC)
 		return 0;
 	if (s1 > e->sec_max)
@@ -302,7 +305,7 @@ static void cpu_peek(struct rec_top_engine *e, struct eng_cpu *c)
 
 static int feed(struct rec_top_engine *e, const struct fts_event *ev)
 {
-	if (slots_advance(e, ev->ts / NS) || fts_model_event(e->model, ev, &e->err)) {
+	if ((!e->triggers_only && slots_advance(e, ev->ts / NS)) || fts_model_event(e->model, ev, &e->err)) {
 		e->failed = 1;
 		return -1;
 	}
@@ -574,10 +577,11 @@ const char *rec_top_engine_error(const struct rec_top_engine *e)
 	return e->failed ? e->err.msg : NULL;
 }
 
-void rec_top_engine_triggers(struct rec_top_engine *e, const struct rec_trig_rule *rules, int n)
+void rec_top_engine_triggers(struct rec_top_engine *e, const struct rec_trig_rule *rules, int n, int figures)
 {
 	e->rules = rules;
 	e->nrules = rules ? n : 0;
+	e->triggers_only = !figures && e->nrules;
 }
 
 int rec_top_engine_take_hit(struct rec_top_engine *e, struct rec_trig_hit *out)
