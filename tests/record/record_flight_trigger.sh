@@ -7,7 +7,9 @@
 # times a second apart); the snapshot's manifest names the rule, the task
 # and the wait; converting the snapshot shows that Runnable slice, its
 # length the manifest's, ending at the trigger's time, while ftshog ran.
-# The same with 'wakeup>15ms:comm=ftsvictim' (the wait after its wakeup).
+# The same with 'wakeup>15ms:comm=ftsvictim' (the wait after its wakeup) and
+# --live_top, whose decoder follows the rotated streams: it decodes >= 90% of
+# the whole run's events, not the first segment's.
 # Also: a bad trigger is refused before recording; a wakeup trigger that
 # nothing reaches takes no snapshot. The tracing state is left as found.
 source "$(dirname "$0")/lib.sh" "$@"
@@ -32,7 +34,7 @@ cpu=$((ncpu - 1))
 one_case() {
 	local d=$1 kind=$2 rule=$3 suffix=$4 rec hrc snaps
 	mkdir "$d"
-	"$FTS" record --flight --segment 2s --keep 4 --trigger "$rule" \
+	"$FTS" record --flight --segment 2s --keep 4 --trigger "$rule" $EXTRA \
 		--trigger 'wakeup>5s' --post_trigger 1 -o "$d/t.dat" -q 2>"$d.log" &
 	rec=$!
 	REC_PIDS="$REC_PIDS $rec"
@@ -95,8 +97,14 @@ PY
 		"$FTS" stats "$d/$s" >/dev/null 2>stats.err || { cat stats.err; fail "ftscope stats cannot read $s"; }
 	done
 }
-one_case a runnable 'runnable>15ms:comm=ftsvict*' 'runnable_15ms_comm_ftsvict_'
-one_case b wakeup 'wakeup>15ms:comm=ftsvictim' 'wakeup_15ms_comm_ftsvictim'
+EXTRA= one_case a runnable 'runnable>15ms:comm=ftsvict*' 'runnable_15ms_comm_ftsvict_'
+# with the live top shown: it follows the rotations, so it decodes the whole run
+EXTRA=--live_top one_case b wakeup 'wakeup>15ms:comm=ftsvictim' 'wakeup_15ms_comm_ftsvictim'
+total=$(awk '$1 ~ /^cpu[0-9]/ && $3 == "events" {s += $2} END {print s + 0}' b.log)
+decoded=$(sed -n 's/^live top: decoded \([0-9]*\) events.*/\1/p' b.log)
+echo "live top over the flight recording: decoded $decoded of $total events"
+[ -n "$decoded" ] && [ "$total" -gt 0 ] || fail "no live top or event count in b.log"
+[ $((decoded * 10)) -ge $((total * 9)) ] || fail "the live top decoded $decoded of $total events: it lost the rotated streams"
 after=$(state)
 [ "$before" = "$after" ] || { diff <(echo "$before") <(echo "$after"); fail "tracing state changed"; }
 echo "PASS"
