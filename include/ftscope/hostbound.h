@@ -166,6 +166,18 @@ FTS_API const char *fts_hostbound_cat_name(enum fts_hb_cat cat);
 FTS_API int fts_hostbound_gaps_from_free(const struct fts_hostbound *hb);
 
 /**
+ * fts_hostbound_lane_tid - the profiler thread a lane the sink was fed is
+ * @hb: the analysis, after its sink saw the lanes
+ * @lane: a lane id as the sink was given it (struct fts_lane.id)
+ *
+ * The same match the verdicts use: a task lane whose pid is the container
+ * tid of a "Python" thread or of a launch flow's host end.
+ *
+ * Returns that tid, or -1 for a lane that is none of them (or unknown).
+ */
+FTS_API int32_t fts_hostbound_lane_tid(const struct fts_hostbound *hb, uint32_t lane);
+
+/**
  * fts_hostbound_write - the totals, the blame list and the gaps as CSV or JSON
  * @hb: the analysis, finished
  * @f: where to write

@@ -574,6 +574,13 @@ const char *fts_hostbound_cat_name(enum fts_hb_cat cat)
 	return (unsigned)cat < FTS_HB__COUNT ? names[cat] : "?";
 }
 
+int32_t fts_hostbound_lane_tid(const struct fts_hostbound *hb, uint32_t lane)
+{
+	uint32_t v = lane < hb->nlanes ? hb->lanes[lane] : LANE_NONE;
+
+	return v == LANE_NONE || v == LANE_CPU ? -1 : hb->threads[v - 1].tid;
+}
+
 int fts_hostbound_gaps_from_free(const struct fts_hostbound *hb)
 {
 	return hb->from_free;
