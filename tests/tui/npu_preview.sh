@@ -76,6 +76,15 @@ verdict=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1])));
 grep -q "^>   1 NPU0 .* 18 ms  $verdict " "$work/npu_gaps_80x24.screen" || fail "panel's worst gap is not hostbound's ($verdict)"
 echo "ok: same verdict as hostbound ($verdict)"
 
+# a DB converted with the profiling (what the export screen's o opens): the same lanes and panel
+"$bin" convert -q -i $S/sample.dat -o "$work/ftrace_data.db" -p "$prof" -m $S/pid_mapping.json || fail "convert"
+"$bin" preview "$work/ftrace_data.db" -p "$prof" --print 200x60 --keys 'bjj\n' > "$work/db.screen" || fail "DB preview"
+grep -q '^NPU (1 card, 3 lanes)' "$work/db.screen" || fail "DB: no NPU group"
+grep -q 'dispatch (profiler tid 3)' "$work/db.screen" || fail "DB: the jump did not select the dispatch thread"
+[ "$(grep '^ NPU0 stream 5' "$work/db.screen" | cut -c29-)" = "$(grep '^ NPU0 stream 5' "$work/npu_gap_jump_200x60.screen" | cut -c29-)" ] ||
+	fail "DB: the stream lane differs from the trace's at the same gap"
+echo "ok: a DB with the profiling"
+
 # hostile and missing profiling: one line on stderr, exit 1, nothing on stdout
 refuse() { # refuse WORDS DIR
 	local words=$1 dir=$2 rc

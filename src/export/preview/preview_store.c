@@ -87,10 +87,11 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 	for (size_t i = 0; i < nhb; i++)
 		sinks[(o->extra ? 2 : 1) + i] = hb[i];
 	rc = fts_pipeline_run(&po, sinks, (o->extra ? 2 : 1) + (int)nhb, &res, err);
-	if (!rc && s->npu && res.input_kind != FTS_PIPE_TRACE) {
-		fts_store_npu_free(s->npu); /* a DB or JSON is not aligned by the profiling */
-		s->npu = NULL;
-	}
+	/*
+	 * A DB or JSON is taken as aligned already (the export screen opens what
+	 * it wrote with the profiling directory it aligned it by): its times and
+	 * the profiler's are both epoch ns.
+	 */
 	if (!rc)
 		rc = fts_store_npu_ingest(s, ss, s->npu, err);
 	ss->destroy(ss);
