@@ -49,11 +49,11 @@ check npu_gap_jump_200x60 200x60 --keys 'bjj\n'
 
 # what the goldens must keep saying, so a regenerated golden cannot drop it unseen
 s=$work/npu_200x60.screen
-grep -q '^NPU (1 card, 3 lanes)' "$s" || fail "no NPU group header"
+grep -q '^NPU (1 card, 4 lanes)' "$s" || fail "no NPU group header"
 [ "$(grep -n '^NPU (' "$s" | cut -d: -f1)" -lt "$(grep -n '^CPU Scheduling' "$s" | cut -d: -f1)" ] ||
 	fail "the NPU group is not above the CPU lanes"
-grep -q '^ NPU0 stream 5 ' "$s" && grep -q '^ NPU0 stream 7 ' "$s" && grep -q '^ NPU0 Free ' "$s" ||
-	fail "a stream or the Free lane is missing"
+grep -q '^ NPU0 stream 5 ' "$s" && grep -q '^ NPU0 stream 7 ' "$s" && grep -q '^ NPU0 Free ' "$s" &&
+	grep -q '^ NPU0 HCCL 0 ' "$s" || fail "a stream, the Free lane or the HCCL lane is missing"
 grep -q 'MatMulV2_K' "$work/npu_zoom_200x60.screen" || fail "no kernel name when zoomed in"
 # the profiler's threads (container tids 1 and 3) first under Process Scheduling, marked D,
 # whatever the sort (o cycles running, runnable, name, pid)
@@ -79,7 +79,7 @@ echo "ok: same verdict as hostbound ($verdict)"
 # a DB converted with the profiling (what the export screen's o opens): the same lanes and panel
 "$bin" convert -q -i $S/sample.dat -o "$work/ftrace_data.db" -p "$prof" -m $S/pid_mapping.json || fail "convert"
 "$bin" preview "$work/ftrace_data.db" -p "$prof" --print 200x60 --keys 'bjj\n' > "$work/db.screen" || fail "DB preview"
-grep -q '^NPU (1 card, 3 lanes)' "$work/db.screen" || fail "DB: no NPU group"
+grep -q '^NPU (1 card, 4 lanes)' "$work/db.screen" || fail "DB: no NPU group"
 grep -q 'dispatch (profiler tid 3)' "$work/db.screen" || fail "DB: the jump did not select the dispatch thread"
 [ "$(grep '^ NPU0 stream 5' "$work/db.screen" | cut -c29-)" = "$(grep '^ NPU0 stream 5' "$work/npu_gap_jump_200x60.screen" | cut -c29-)" ] ||
 	fail "DB: the stream lane differs from the trace's at the same gap"

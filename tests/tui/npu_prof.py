@@ -9,8 +9,9 @@ sample capture's), for the preview's NPU lanes and gaps panel tests.
 The card: two device streams; a kernel of 2 ms every 10 ms from 50 ms into
 the profiling window on stream 5 (K<i>), a 1 ms copy after every fourth one
 on stream 7 (C<i>); gaps of 8 ms, except that every 25th period holds no
-kernel (an 18 ms gap: the worst ones); the profiler's "Free" lane over
-them; HostToDevice flows from container tid 3 (npu_dispatch, host pid 15237
+kernel (an 18 ms gap: the worst ones); a 1 ms all-reduce after every fifth
+kernel on the "HCCL" process; the profiler's "Free" lane where neither
+computes nor communicates; HostToDevice flows from container tid 3 (npu_dispatch, host pid 15237
 in the sample's pid_mapping.json); the "Python" process with threads 1 and 3.
 Deterministic: the same bytes every run.
 """
@@ -38,6 +39,9 @@ def main():
         {"ph": "M", "name": "thread_name", "pid": 77, "tid": 7, "args": {"name": "Stream 7"}},
         {"ph": "M", "name": "process_name", "pid": 88, "args": {"name": "Overlap Analysis"}},
         {"ph": "M", "name": "thread_name", "pid": 88, "tid": 2, "args": {"name": "Free"}},
+        {"ph": "M", "name": "process_name", "pid": 99, "args": {"name": "HCCL"}},
+        {"ph": "M", "name": "thread_name", "pid": 99, "tid": 0,
+         "args": {"name": "Group 0 Communication"}},
     ]
     busy = []
     for i in range(200):
@@ -53,6 +57,10 @@ def main():
                    "ts": "%d.000" % ts})
         if i % 4 == 0:
             ev.append({"ph": "X", "name": "MemcpyAsync_C%d" % i, "pid": 77, "tid": 7,
+                       "ts": "%d.000" % (ts + 2000), "dur": 1000})
+            busy.append((ts + 2000, 1000))
+        if i % 5 == 0:
+            ev.append({"ph": "X", "name": "hcom_allReduce_%d" % i, "pid": 99, "tid": 0,
                        "ts": "%d.000" % (ts + 2000), "dur": 1000})
             busy.append((ts + 2000, 1000))
     busy.sort()

@@ -29,7 +29,7 @@ enum { F_PH, F_PID, F_TID, F_NAME, F_TS, F_DUR, F_CAT, F_ID, F_ARGS, FIELDS };
 static const char *const field_keys[FIELDS] = { "ph", "pid", "tid", "name", "ts",
 						"dur", "cat", "id", "args" };
 
-enum proc_kind { P_OTHER = 1, P_PYTHON, P_DEVICE, P_OVERLAP };
+enum proc_kind { P_OTHER = 1, P_PYTHON, P_DEVICE, P_OVERLAP, P_HCCL };
 
 struct pend {           /* a slice whose process may not be named yet */
 	uint64_t ts, dur;
@@ -127,6 +127,8 @@ static int on_meta(struct tv *v, const char *name, int32_t pid, const char *tid_
 			k = P_DEVICE;
 		else if (!strcmp(val, "Overlap Analysis"))
 			k = P_OVERLAP;
+		else if (!strcmp(val, "HCCL"))
+			k = P_HCCL;
 		slot = fts_inthash_put(&v->procs, (uint64_t)(uint32_t)pid, NULL);
 		if (!slot)
 			return nomem(err);
@@ -231,7 +233,7 @@ static int on_event(void *ctx, const char *text, size_t len, struct fts_err *err
 	if (ph != 'X')
 		return on_flow(v, f, ph == 's', ts, err);
 	kind = fts_inthash_get(&v->procs, (uint64_t)(uint32_t)pid);
-	if (pid < 0 || (kind && *kind != P_DEVICE && *kind != P_OVERLAP))
+	if (pid < 0 || (kind && *kind != P_DEVICE && *kind != P_OVERLAP && *kind != P_HCCL))
 		return 0;
 	if (parse_id(f[F_TID], &tid))
 		return 0;
@@ -259,6 +261,13 @@ static int cmp_busy(const void *a, const void *b)
 static int cmp_free(const void *a, const void *b)
 {
 	const struct fts_npu_free *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int cmp_comm(const void *a, const void *b)
+{
+	const struct fts_npu_comm *x = a, *y = b;
 
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
@@ -298,7 +307,7 @@ static int settle(struct tv *v, struct fts_err *err)
 {
 	struct fts_npu_trace *t = v->t;
 	struct fts_inthash streams;
-	size_t nb = 0, nf = 0;
+	size_t nb = 0, nf = 0, nc = 0, ccomm = 0;
 	int rc = 0;
 
 	if (v->devices > 1)
@@ -331,6 +340,13 @@ static int settle(struct tv *v, struct fts_err *err)
 			t->busy[nb++] = (struct fts_npu_busy){ p->ts, p->dur, (uint32_t)p->tid, p->name };
 		} else if (*k == P_OVERLAP && is_free_lane(v, p->pid, p->tid) && p->dur) {
 			t->free[nf++] = (struct fts_npu_free){ p->ts, p->dur };
+		} else if (*k == P_HCCL) {
+			/* few next to the device tasks: grown as met, not sized by every slice */
+			if (grow((void **)&t->comm, &ccomm, nc + 1, sizeof(*t->comm))) {
+				rc = nomem(err);
+				break;
+			}
+			t->comm[nc++] = (struct fts_npu_comm){ p->ts, p->dur, (uint32_t)p->tid, p->name };
 		}
 	}
 	fts_inthash_free(&streams);
@@ -338,7 +354,10 @@ static int settle(struct tv *v, struct fts_err *err)
 		return rc;
 	t->nbusy = nb;
 	t->nfree = nf;
+	t->ncomm = nc;
 	qsort(t->busy, nb, sizeof(*t->busy), cmp_busy);
+	if (nc)
+		qsort(t->comm, nc, sizeof(*t->comm), cmp_comm);
 	qsort(t->free, nf, sizeof(*t->free), cmp_free);
 
 	t->flows = calloc(v->flow_keys.n ? v->flow_keys.n : 1, sizeof(*t->flows));
@@ -435,6 +454,7 @@ void fts_npu_trace_free(struct fts_npu_trace *t)
 	}
 	free(t->busy);
 	free(t->free);
+	free(t->comm);
 	free(t->flows);
 	free(t->threads);
 	free(t);

@@ -6,7 +6,7 @@
  * match of the profiler's host threads to the trace's tasks, which is not
  * made twice), then the card's device streams and "Free" lane added as
  * FTS_GROUP_NPU lanes through the store's own sink, so zoom, buckets, find
- * and details treat them as any other lane.
+ * and details treat them as any other lane; so do its "HCCL" threads.
  *
  * The profiler's times are Unix-epoch ns and so are the store's once the
  * capture is aligned by the same profiling directory: no offset is added.
@@ -114,78 +114,103 @@ static int add_lane(struct fts_sink *ss, uint32_t id, int32_t sort, const char *
 	return ss->lane(ss, &l, err);
 }
 
-/* One card's streams (a lane each, in the file's stream order) and its Free lane. */
+/* @id into the sorted set @ids (@n of them), once; a set of a card's streams is small. */
+static void set_add(uint32_t *ids, uint32_t *n, uint32_t id)
+{
+	uint32_t k = *n;
+
+	while (k > 0 && ids[k - 1] > id)
+		k--;
+	if (k > 0 && ids[k - 1] == id)
+		return;
+	memmove(ids + k + 1, ids + k, (*n - k) * sizeof(*ids));
+	ids[k] = id;
+	(*n)++;
+}
+
+/* The index of @id in the sorted set @ids. */
+static uint32_t set_find(const uint32_t *ids, uint32_t n, uint32_t id)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* One slice on an NPU lane: a run slice named by its kernel (or "Free"). */
+static int add_slice(struct fts_sink *ss, uint32_t lane, uint64_t ts, uint64_t dur, const char *name,
+		     const char *key, const char *val, const char *card, struct fts_err *err)
+{
+	struct fts_item it = { 0 };
+
+	it.lane = lane;
+	it.kind = FTS_ITEM_RUN;
+	it.ts = ts ? ts : 1; /* items start after 0 (lane.h) */
+	it.dur = dur;
+	it.name = *name ? name : "?";
+	it.args[it.nargs++] = (struct fts_arg){ "card", card };
+	if (key)
+		it.args[it.nargs++] = (struct fts_arg){ key, val };
+	return ss->item(ss, &it, err);
+}
+
+/*
+ * One card's lanes: a lane per device stream (by stream id), the
+ * profiler's "Free" lane, a lane per thread of its "HCCL" process.
+ */
 static int add_card(struct fts_sink *ss, const struct st_npu_card *c, size_t ci, uint32_t *id,
 		    struct fts_err *err)
 {
 	const struct fts_npu_trace *t = c->npu;
-	uint32_t *streams = calloc(t->nbusy ? t->nbusy : 1, sizeof(*streams)), ns = 0, first = *id;
+	size_t most = t->nbusy > t->ncomm ? t->nbusy : t->ncomm;
+	uint32_t *ids = calloc(most ? most : 1, sizeof(*ids)), n = 0, first = *id;
 	char name[64], sv[16];
 	int rc = 0;
 
-	if (!streams)
+	if (!ids)
 		return oom(err);
-	/* the distinct streams, sorted: few, so a sorted insert */
-	for (size_t i = 0; i < t->nbusy; i++) {
-		uint32_t s = t->busy[i].stream, k = ns;
-
-		while (k > 0 && streams[k - 1] > s)
-			k--;
-		if (k > 0 && streams[k - 1] == s)
-			continue;
-		memmove(streams + k + 1, streams + k, (ns - k) * sizeof(*streams));
-		streams[k] = s;
-		ns++;
-	}
-	for (uint32_t k = 0; k < ns && !rc; k++) {
-		snprintf(name, sizeof(name), "NPU%zu stream %u", ci, streams[k]);
+	for (size_t i = 0; i < t->nbusy; i++)
+		set_add(ids, &n, t->busy[i].stream);
+	for (uint32_t k = 0; k < n && !rc; k++) {
+		snprintf(name, sizeof(name), "NPU%zu stream %u", ci, ids[k]);
 		rc = add_lane(ss, first + k, (int32_t)(ci * 1024 + k), name, err);
 	}
 	for (size_t i = 0; i < t->nbusy && !rc; i++) {
 		const struct fts_npu_busy *b = &t->busy[i];
-		uint32_t lo = 0, hi = ns;
-		struct fts_item it = { 0 };
 
-		while (lo < hi) {
-			uint32_t mid = (lo + hi) / 2;
-
-			if (streams[mid] < b->stream)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
 		snprintf(sv, sizeof(sv), "%u", b->stream);
-		it.lane = first + lo;
-		it.kind = FTS_ITEM_RUN;
-		it.ts = b->ts ? b->ts : 1;
-		it.dur = b->dur;
-		it.name = fts_npu_name(t, b->name);
-		if (!*it.name)
-			it.name = "?";
-		it.nargs = 2;
-		it.args[0] = (struct fts_arg){ "stream", sv };
-		it.args[1] = (struct fts_arg){ "card", c->name };
-		rc = ss->item(ss, &it, err);
+		rc = add_slice(ss, first + set_find(ids, n, b->stream), b->ts, b->dur,
+			       fts_npu_name(t, b->name), "stream", sv, c->name, err);
 	}
-	*id = first + ns;
+	*id = first + n;
 	if (!rc && t->nfree) {
 		snprintf(name, sizeof(name), "NPU%zu Free", ci);
 		rc = add_lane(ss, *id, (int32_t)(ci * 1024 + 1023), name, err);
-		for (size_t i = 0; i < t->nfree && !rc; i++) {
-			struct fts_item it = { 0 };
-
-			it.lane = *id;
-			it.kind = FTS_ITEM_RUN;
-			it.ts = t->free[i].ts ? t->free[i].ts : 1;
-			it.dur = t->free[i].dur;
-			it.name = "Free";
-			it.nargs = 1;
-			it.args[0] = (struct fts_arg){ "card", c->name };
-			rc = ss->item(ss, &it, err);
-		}
+		for (size_t i = 0; i < t->nfree && !rc; i++)
+			rc = add_slice(ss, *id, t->free[i].ts, t->free[i].dur, "Free", NULL, NULL, c->name, err);
 		(*id)++;
 	}
-	free(streams);
+	/* communication, after the Free lane: what the device did besides computing */
+	n = 0;
+	first = *id;
+	for (size_t i = 0; i < t->ncomm; i++)
+		set_add(ids, &n, t->comm[i].lane);
+	for (uint32_t k = 0; k < n && !rc; k++) {
+		snprintf(name, sizeof(name), "NPU%zu HCCL %u", ci, ids[k]);
+		rc = add_lane(ss, first + k, (int32_t)(ci * 1024 + 512 + k), name, err);
+	}
+	for (size_t i = 0; i < t->ncomm && !rc; i++)
+		rc = add_slice(ss, first + set_find(ids, n, t->comm[i].lane), t->comm[i].ts, t->comm[i].dur,
+			       fts_npu_name(t, t->comm[i].name), NULL, NULL, c->name, err);
+	*id = first + n;
+	free(ids);
 	return rc;
 }
 
