@@ -21,6 +21,7 @@
  *   blocked    Sleeping in D
  *   irq        irq/softirq slices on a CPU lane that hit the thread
  *   unknown    no trace coverage (outside the capture, or no data after lost events)
+ * and, from the profiler's own CPU ops of that thread, the op it was in.
  * Items come in any order; memory is per gap and per dispatch thread.
  */
 #ifndef FTS_HOSTBOUND_H
@@ -64,6 +65,13 @@ struct fts_hb_gap {
 	int32_t tid;                    /* dispatch thread (container tid); -1: the Python threads, split */
 	uint32_t thread;                /* its name: fts_hostbound_str ("comm:pid" when the trace had it) */
 	uint32_t next_kernel;           /* the device task that ended the gap: fts_npu_name; FTS_HB_NONE */
+	/*
+	 * The profiler's CPU op the dispatch thread was in during the gap
+	 * (fts_hostbound_str; FTS_HB_NONE: none, or no single dispatch thread): of
+	 * the ops of its thread that overlap the gap, the one that overlaps it
+	 * most, the innermost on a tie.
+	 */
+	uint32_t op;
 	double ns[FTS_HB__COUNT];       /* the gap's time by category; they add up to dur */
 	enum fts_hb_cat verdict;        /* the largest category */
 	uint32_t preempter;             /* the task that took most of the preempted time, or FTS_HB_NONE */

@@ -8,7 +8,8 @@
  * "Ascend Hardware" process), the profiler's own "Free" intervals (the
  * "Overlap Analysis" process), the HostToDevice / async_npu flows (host
  * thread and time -> device task start), the threads of the "Python"
- * process and the communication slices of the "HCCL" process. Times are the file's: Unix-epoch ns (its microsecond strings,
+ * process with their CPU ops (24 bytes each), and the communication slices of
+ * the "HCCL" process. Times are the file's: Unix-epoch ns (its microsecond strings,
  * exactly). Pids and tids are as the profiler saw them: container ids.
  * One file is one card; a profiling directory may hold several (one rank
  * directory each), found with fts_npu_trace_list.
@@ -46,6 +47,13 @@ struct fts_npu_comm {
 	uint32_t name;      /* fts_npu_name() */
 };
 
+/* One CPU op of a "Python" thread (the profiler's cpu_op slices: aten::..., torch_npu ops). */
+struct fts_npu_op {
+	uint64_t ts, dur;   /* epoch ns */
+	int32_t tid;        /* container tid */
+	uint32_t name;      /* fts_npu_name() */
+};
+
 /* A launch: the host thread that made it, and the device task it produced. */
 struct fts_npu_flow {
 	uint64_t host_ts;   /* epoch ns, the flow's start on the host */
@@ -77,6 +85,8 @@ struct fts_npu_trace {
 	void *priv;                    /* the reader's name table */
 	struct fts_npu_comm *comm;     /* sorted by ts; ncomm 0: no "HCCL" process */
 	size_t ncomm;
+	struct fts_npu_op *ops;        /* sorted by tid, then ts (longer first on ties) */
+	size_t nops;
 };
 
 /**

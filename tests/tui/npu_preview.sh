@@ -68,6 +68,11 @@ grep -q 'dispatch (profiler tid 3)' "$work/npu_gap_jump_200x60.screen" || fail "
 grep -q '^ NPU idle gaps (Host Bound), 191, worst first' "$work/npu_gaps_80x24.screen" || fail "gaps panel title"
 # the panel lists the 18 ms gaps (a period without a kernel) first
 [ "$(grep -c '^[ >]   [1-7] NPU0 .* 18 ms ' "$work/npu_gaps_200x60.screen")" = 5 ] || fail "the worst gaps are not first"
+# the op the dispatch thread was in, from the profiler's cpu_ops
+grep -q '^[ >]   1 NPU0 .* 18 ms .* npu_dispatch:3 in DataLoader.__next__' "$work/npu_gaps_200x60.screen" ||
+	fail "the worst gap does not name the op (DataLoader.__next__)"
+grep -q '^    8 NPU0 .* npu_dispatch:3 in aten::linear' "$work/npu_gaps_200x60.screen" ||
+	fail "an 8 ms gap does not name the launch's op"
 echo "ok: NPU group, names, dispatch threads pinned, gaps panel"
 
 # the same numbers as ftscope hostbound: its worst gap's verdict

@@ -12,7 +12,9 @@ on stream 7 (C<i>); gaps of 8 ms, except that every 25th period holds no
 kernel (an 18 ms gap: the worst ones); a 1 ms all-reduce after every fifth
 kernel on the "HCCL" process; the profiler's "Free" lane where neither
 computes nor communicates; HostToDevice flows from container tid 3 (npu_dispatch, host pid 15237
-in the sample's pid_mapping.json); the "Python" process with threads 1 and 3.
+in the sample's pid_mapping.json), each after an aten::linear op on that
+thread (a DataLoader.__next__ op over the 18 ms gaps); the "Python" process
+with threads 1 and 3.
 Deterministic: the same bytes every run.
 """
 import glob
@@ -46,11 +48,17 @@ def main():
     busy = []
     for i in range(200):
         if i % 25 == 24:
-            continue  # nothing launched this period: an 18 ms gap
+            # nothing launched this period (an 18 ms gap): the thread waits for data
+            ev.append({"ph": "X", "name": "DataLoader.__next__", "pid": 1, "tid": 3,
+                       "ts": "%d.000" % (t0 + i * 10000 - 4000), "dur": 13000})
+            continue
         ts = t0 + i * 10000
         busy.append((ts, 2000))
         ev.append({"ph": "X", "name": "MatMulV2_K%d" % i, "pid": 77, "tid": 5,
                    "ts": "%d.000" % ts, "dur": 2000})
+        # the launch's op on the dispatch thread (cpu_op), just before the kernel
+        ev.append({"ph": "X", "name": "aten::linear", "pid": 1, "tid": 3,
+                   "ts": "%d.000" % (ts - 500), "dur": 480})
         ev.append({"ph": "s", "cat": "HostToDevice", "id": i, "pid": 1, "tid": 3,
                    "ts": "%d.000" % (ts - 30)})
         ev.append({"ph": "f", "bp": "e", "cat": "HostToDevice", "id": i, "pid": 77, "tid": 5,

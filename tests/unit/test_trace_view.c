@@ -111,6 +111,12 @@ static void check_card(const struct fts_npu_trace *t)
 	assert_int_equal(t->nthreads, 2);
 	assert_int_equal(t->threads[0].tid, 100);
 	assert_string_equal(t->threads[1].name, "Thread 101");
+	/* the Python thread's CPU op, kept for "in which op" */
+	assert_int_equal(t->nops, 1);
+	assert_int_equal(t->ops[0].tid, 101);
+	assert_int_equal(t->ops[0].ts, T(0));
+	assert_int_equal(t->ops[0].dur, 1000);
+	assert_string_equal(fts_npu_name(t, t->ops[0].name), "aten::add");
 	/* the "HCCL" process's slices, by time, apart from the device's */
 	assert_int_equal(t->ncomm, 2);
 	assert_int_equal(t->comm[0].ts, T(10000));

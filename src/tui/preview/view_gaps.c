@@ -144,6 +144,10 @@ static void gap_row(struct fts_view *v, int y, size_t i, struct fts_style st)
 	snprintf(who, sizeof(who), "%s", g->tid >= 0 ? fts_hostbound_str(vg->hb, g->thread) :
 		 "(Python threads, shared)");
 	x += fts_grid_text(&v->grid, x, y, v->grid.w - x, who, st);
+	if (g->op != FTS_HB_NONE) {
+		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, " in ", st);
+		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, fts_hostbound_str(vg->hb, g->op), st);
+	}
 	if (g->preempter != FTS_HB_NONE) {
 		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, " <- ", st);
 		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, fts_hostbound_str(vg->hb, g->preempter), st);
@@ -174,7 +178,7 @@ void view_draw_gaps(struct fts_view *v)
 	fts_grid_printf(g, 0, 1, g->w, view_style(v, FTS_R_NORMAL), " dispatch threads were: %s",
 			v->ngaps ? cats : "-");
 	fts_grid_fill(g, 0, 2, g->w, ' ', head);
-	fts_grid_text(g, 0, 2, g->w, "     # card start              idle  verdict    its time  dispatch thread <- preempter",
+	fts_grid_text(g, 0, 2, g->w, "     # card start              idle  verdict    its time  dispatch thread in op <- preempter",
 		      head);
 	if (!v->ngaps)
 		fts_grid_text(g, 1, y, g->w - 1, "no NPU idle interval of 50 us or more", view_style(v, FTS_R_DIM));
