@@ -68,6 +68,11 @@ grep -q 'dispatch (profiler tid 3)' "$work/npu_gap_jump_200x60.screen" || fail "
 grep -q '^ NPU idle gaps (Host Bound), 191, worst first' "$work/npu_gaps_80x24.screen" || fail "gaps panel title"
 # the panel lists the 18 ms gaps (a period without a kernel) first
 [ "$(grep -c '^[ >]   [1-7] NPU0 .* 18 ms ' "$work/npu_gaps_200x60.screen")" = 5 ] || fail "the worst gaps are not first"
+# search reaches the NPU lanes by name, as it does task lanes
+"$bin" preview $S/sample.dat -p "$prof" -m $S/pid_mapping.json --print 200x60 --keys '/stream 7\n' \
+	> "$work/search.screen" 2>/dev/null || fail "search"
+grep -q '^>NPU0 stream 7 ' "$work/search.screen" && grep -q '^ NPU0 stream 7  [0-9]* device tasks' "$work/search.screen" ||
+	fail "/stream 7 did not select the stream's lane"
 # the op the dispatch thread was in, from the profiler's cpu_ops
 grep -q '^[ >]   1 NPU0 .* 18 ms .* npu_dispatch:3 in DataLoader.__next__' "$work/npu_gaps_200x60.screen" ||
 	fail "the worst gap does not name the op (DataLoader.__next__)"

@@ -315,6 +315,8 @@ void view_search_apply(struct fts_view *v, const char *q)
 		if (q[0] && sl->group == FTS_GROUP_TASK) {
 			m = contains(fts_store_str(v->store, sl->tid), q) ||
 			    (pid >= 0 && (sl->pid == pid || sl->host_pid == pid));
+		} else if (q[0] && sl->group == FTS_GROUP_NPU) {
+			m = contains(fts_store_str(v->store, sl->tid), q); /* "stream 7", "HCCL", "Free" */
 		}
 		v->match[l] = (uint8_t)m;
 		v->nmatch += (uint32_t)m;
