@@ -188,6 +188,7 @@ int fts_view_resize(struct fts_view *v, int w, int h)
 		return -ENOMEM;
 	view_layout(v, &v->lay);
 	view_summary_keep_visible(v);
+	view_gaps_keep_visible(v);
 	if (whole) {
 		/* a whole view stays whole at any size; the cursor keeps its time */
 		uint64_t cur = v->cursor;
@@ -684,6 +685,7 @@ void fts_view_state(const struct fts_view *v, struct fts_view_state *st)
 	st->help = v->help;
 	st->searching = v->searching;
 	st->summary = v->summary;
+	st->gaps = v->gaps;
 	st->details_big = v->details_big;
 	st->filter = v->filter;
 	st->focus_details = v->focus_details;

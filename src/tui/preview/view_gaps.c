@@ -113,7 +113,7 @@ static int list_rows(const struct fts_view *v)
 	return rows > 0 ? rows : 0;
 }
 
-static void keep_visible(struct fts_view *v)
+void view_gaps_keep_visible(struct fts_view *v)
 {
 	size_t rows = (size_t)list_rows(v);
 
@@ -247,6 +247,6 @@ unsigned view_gaps_key(struct fts_view *v, int key)
 	case FTS_ACT_HELP: v->help = 1; v->help_top = 0; break;
 	default: return 0;
 	}
-	keep_visible(v);
+	view_gaps_keep_visible(v);
 	return FTS_RX_REDRAW;
 }

@@ -137,6 +137,8 @@ void view_gaps_open(struct fts_view *v);
 unsigned view_gaps_key(struct fts_view *v, int key);
 void view_draw_gaps(struct fts_view *v);
 void view_gaps_free(struct fts_view *v);
+/* Clamp the panel's selection and scroll to the list and the screen (keys, resize). */
+void view_gaps_keep_visible(struct fts_view *v);
 
 /* view_summary.c */
 unsigned view_summary_key(struct fts_view *v, int key);
