@@ -95,6 +95,20 @@ grep -q 'dispatch (profiler tid 3)' "$work/db.screen" || fail "DB: the jump did 
 	fail "DB: the stream lane differs from the trace's at the same gap"
 echo "ok: a DB with the profiling"
 
+# two cards (rank directories side by side): a lane group each, one gaps list over both
+rank=$(ls -d "$prof"/*_ascend_pt)
+cp -r "$rank" "${rank%_ascend_pt}9_ascend_pt"
+"$bin" preview $S/sample.dat -p "$prof" -m $S/pid_mapping.json --print 200x60 > "$work/two.screen" 2>/dev/null ||
+	fail "two cards"
+grep -q '^NPU (2 cards, 8 lanes)' "$work/two.screen" && grep -q '^ NPU1 stream 5 ' "$work/two.screen" ||
+	fail "two cards: no second card's lanes"
+"$bin" preview $S/sample.dat -p "$prof" -m $S/pid_mapping.json --print 200x60 --keys b > "$work/two_gaps.screen" 2>/dev/null ||
+	fail "two cards: gaps"
+grep -q '^ NPU idle gaps (Host Bound), 382, worst first' "$work/two_gaps.screen" &&
+	grep -q '^    2 NPU1 ' "$work/two_gaps.screen" || fail "two cards: the panel does not list both cards' gaps"
+rm -rf "${rank%_ascend_pt}9_ascend_pt"
+echo "ok: two cards"
+
 # hostile and missing profiling: one line on stderr, exit 1, nothing on stdout
 refuse() { # refuse WORDS DIR
 	local words=$1 dir=$2 rc
