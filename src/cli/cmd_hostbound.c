@@ -231,6 +231,10 @@ static void text_report(FILE *f, const struct fts_hostbound *hb, const struct ft
 			fts_fputs_safe(f, fts_hostbound_str(hb, g[i].thread));
 		else
 			fputs("(Python threads, shared)", f);
+		if (g[i].op != FTS_HB_NONE) {
+			fputs(" in ", f);
+			fts_fputs_safe(f, fts_hostbound_str(hb, g[i].op));
+		}
 		if (g[i].preempter != FTS_HB_NONE) {
 			fputs(" <- ", f);
 			fts_fputs_safe(f, fts_hostbound_str(hb, g[i].preempter));
