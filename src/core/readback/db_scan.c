@@ -6,8 +6,9 @@
  * cores; SQLite's record decoding on one, the store and statistics on the
  * other). A batch holds the row's numbers and copies of its text, so the
  * caller never touches the statement while SQLite moves on. The args'
- * JSON is split here too (the costliest step after SQLite's own), so both
- * threads carry about half.
+ * JSON (the costliest step after SQLite's own) is split here while the
+ * caller is the slower side (the ring fills), by the caller otherwise, so
+ * the two threads carry about half each whatever the machine.
  *
  * Every callback runs on the caller's thread, as without the thread: the
  * progress handler (the guard) only counts its budget and watches @halt
@@ -24,7 +25,8 @@
 
 #include "kit/kit.h"
 
-#define NBATCH 4
+/* 8 x 4096 rows: each side wakes the other once per half ring, not per batch */
+#define NBATCH 8
 #define BATCH_ROWS 4096
 #define BATCH_TEXT (512u << 10)
 #define WAIT_MS 100
@@ -48,6 +50,7 @@ struct batch {
 	size_t used, cap;
 	struct pair *pairs;
 	size_t npairs, cappairs;
+	int split;                  /* the args were split here (else the caller splits them) */
 };
 
 struct scan {
@@ -60,6 +63,7 @@ struct scan {
 	int step;                   /* SQLite's last code, once done */
 	char room[FTS_RB_ARGS_ROOM]; /* the scan thread's: one row's args, unescaped */
 	int done, oom;
+	int want_room, want_rows;   /* a side sleeps until the ring is half empty / half full */
 };
 
 /* Room for @n more bytes of text in @b; 0 or -1 (no memory). */
@@ -170,7 +174,7 @@ static int fill(struct scan *sc, struct batch *b)
 			r->v[c] = sqlite3_column_int64(sc->st, c);
 		if (keep_text(sc->st, 4, b, &r->name_off, &r->name_len, &r->has_name) ||
 		    keep_text(sc->st, 5, b, &r->args_off, &r->args_len, &r->has_args) ||
-		    split_args(b, r, sc->room))
+		    (b->split && split_args(b, r, sc->room)))
 			return -1;
 		b->n++;
 	}
@@ -186,8 +190,18 @@ static void *scan_main(void *arg)
 		struct batch *b;
 
 		pthread_mutex_lock(&sc->mu);
-		while (sc->tail - sc->head == NBATCH && !atomic_load(&sc->g->halt))
-			pthread_cond_wait(&sc->emptied, &sc->mu);
+		if (sc->tail - sc->head == NBATCH) {
+			/* full: sleep until half of it is taken (one wakeup per NBATCH / 2 batches) */
+			sc->want_room = 1;
+			while (sc->tail - sc->head > NBATCH / 2 && !atomic_load(&sc->g->halt))
+				pthread_cond_wait(&sc->emptied, &sc->mu);
+			sc->want_room = 0;
+		}
+		/*
+		 * Balance: the caller keeping up (the ring below half) waits for us,
+		 * so it splits the args itself; else splitting here spares it.
+		 */
+		sc->b[sc->tail % NBATCH].split = sc->tail - sc->head >= NBATCH / 2;
 		pthread_mutex_unlock(&sc->mu);
 		if (atomic_load(&sc->g->halt))
 			break;
@@ -200,7 +214,8 @@ static void *scan_main(void *arg)
 			sc->tail++;
 		if (more <= 0)
 			sc->done = 1;
-		pthread_cond_signal(&sc->filled);
+		if (sc->want_rows && (sc->tail - sc->head >= NBATCH / 2 || sc->done))
+			pthread_cond_signal(&sc->filled);
 		pthread_mutex_unlock(&sc->mu);
 	}
 	pthread_mutex_lock(&sc->mu);
@@ -228,7 +243,7 @@ static int hand_over(const struct batch *b, fts_rb_raw_fn fn, void *ctx, struct 
 			.rowid = r->v[0], .track = r->v[1], .ts = r->v[2], .dur = r->v[3],
 			.name = r->has_name ? b->text + r->name_off : NULL, .name_len = r->name_len,
 			.args = r->has_args ? b->text + r->args_off : NULL, .args_len = r->args_len,
-			.parsed = a, .nparsed = r->npairs,
+			.parsed = b->split ? a : NULL, .nparsed = r->npairs,
 		};
 		int rc;
 
@@ -292,11 +307,17 @@ int fts_rb_scan(sqlite3_stmt *st, struct fts_rb_guard *g, fts_rb_raw_fn fn, fts_
 		int last;
 
 		pthread_mutex_lock(&sc->mu);
+		/* empty: sleep until half the ring is filled (or the scan ends) */
 		while (sc->head == sc->tail && !sc->done) {
 			struct timespec ts;
 
 			deadline_in(&ts, WAIT_MS);
-			if (pthread_cond_timedwait(&sc->filled, &sc->mu, &ts) == ETIMEDOUT && wait) {
+			sc->want_rows = 1;
+			while (sc->tail - sc->head < NBATCH / 2 && !sc->done &&
+			       pthread_cond_timedwait(&sc->filled, &sc->mu, &ts) != ETIMEDOUT)
+				;
+			sc->want_rows = 0;
+			if (sc->head == sc->tail && !sc->done && wait) {
 				/* SQLite works without a row to show: the caller still reports, may cancel */
 				pthread_mutex_unlock(&sc->mu);
 				rc = wait(ctx, err);
@@ -313,7 +334,8 @@ int fts_rb_scan(sqlite3_stmt *st, struct fts_rb_guard *g, fts_rb_raw_fn fn, fts_
 		rc = hand_over(b, fn, ctx, err);
 		pthread_mutex_lock(&sc->mu);
 		sc->head++;
-		pthread_cond_signal(&sc->emptied);
+		if (sc->want_room && sc->tail - sc->head <= NBATCH / 2)
+			pthread_cond_signal(&sc->emptied);
 		pthread_mutex_unlock(&sc->mu);
 		if (rc)
 			break;
