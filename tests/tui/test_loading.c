@@ -133,11 +133,76 @@ static void test_moves_before_reports(void **state)
 	fts_grid_free(&g);
 }
 
+/*
+ * Issue 20: the overview a load fills meanwhile. Loaded whole, its bins hold
+ * every CPU's run time exactly (rebinning moves time, never loses it), and
+ * the loading screen draws a row per CPU under the progress.
+ */
+static void test_sketch(void **state)
+{
+	struct fts_store_open_opts so = { .path = FTS_SRCDIR "/assets/sample/sample.txt" };
+	struct fts_sketch_snap *k = malloc(sizeof(*k));
+	const struct fts_store_info *in;
+	struct fts_store *s = NULL;
+	struct fts_load_view lv;
+	struct fts_progress p;
+	struct fts_theme th;
+	struct fts_grid g = { 0 };
+	char want[16];
+
+	(void)state;
+	assert_non_null(k);
+	assert_int_equal(fts_sketch_new(&so.sketch), 0);
+	assert_int_equal(fts_store_open(&so, &s, NULL), 0);
+	in = fts_store_info(s);
+	fts_sketch_read(so.sketch, k);
+	assert_int_equal(k->items, in->items);
+	assert_int_equal(k->ncpu, in->ncpu_lanes);
+	assert_int_equal(k->ncpu_lanes, in->ncpu_lanes);
+	assert_int_equal(k->ntask_lanes, in->ntask_lanes);
+	assert_true(k->t_begin <= in->t_begin && k->t_end >= in->t_end);
+	for (uint32_t r = 0; r < k->ncpu; r++) {
+		uint64_t sum = 0;
+		struct fts_bucket b;
+		uint32_t lane = UINT32_MAX;
+
+		for (uint64_t i = 0; i < FTS_SKETCH_BINS; i++)
+			sum += k->busy[r][i];
+		for (uint32_t l = 0; l < fts_store_nlanes(s); l++)
+			if (fts_store_lane(s, l)->group == FTS_GROUP_CPU && fts_store_lane(s, l)->cpu == k->cpu[r])
+				lane = l;
+		assert_int_not_equal(lane, UINT32_MAX);
+		fts_store_bucket(s, lane, in->t_begin, in->t_end + 1, &b);
+		assert_true(sum > 0);
+		assert_int_equal(sum, b.busy_ns);
+	}
+	/* the screen: progress on top, a row per CPU below */
+	fts_theme_init(&th, 1, 256, 0);
+	assert_int_equal(fts_grid_resize(&g, 100, 30, 1), 0);
+	fts_load_view_init(&lv, so.path, 100.0);
+	memset(&p, 0, sizeof(p));
+	fts_progress_draw(&g, &th, &lv, &p, 101.0);
+	assert_false(screen_has(&g, "Overview so far"));
+	lv.snap = k;
+	fts_progress_draw(&g, &th, &lv, &p, 101.0);
+	assert_true(screen_has(&g, "Overview so far"));
+	assert_true(screen_has(&g, "q or Ctrl+C"));
+	for (uint32_t r = 0; r < k->ncpu; r++) {
+		snprintf(want, sizeof(want), "CPU %-4d", k->cpu[r]);
+		assert_true(screen_has(&g, want));
+	}
+	fts_grid_free(&g);
+	fts_store_free(s);
+	fts_sketch_free(so.sketch);
+	free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_estimate),
 		cmocka_unit_test(test_moves_before_reports),
+		cmocka_unit_test(test_sketch),
 	};
 
 	if (!setlocale(LC_CTYPE, "C.UTF-8")) {
