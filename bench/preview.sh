@@ -39,7 +39,8 @@ fi
 BENCH="$BUILD/preview_bench"
 if [ ! -x "$BENCH" ] || [ "$REPO/bench/preview_bench.c" -nt "$BENCH" ] || [ "$BUILD/libftscope.a" -nt "$BENCH" ]; then
     # the first-frame figure needs the sketch (issue 20): a build from before has none
-    SKETCH=; nm "$BUILD/libftscope.a" 2> /dev/null | grep -q ' T fts_sketch_new$' && SKETCH=-DFTS_BENCH_SKETCH
+    # (grep reads all of nm's output: with -q, nm's SIGPIPE fails the pipe under pipefail)
+    SKETCH=; nm "$BUILD/libftscope.a" 2> /dev/null | grep ' T fts_sketch_new$' > /dev/null && SKETCH=-DFTS_BENCH_SKETCH
     # shellcheck disable=SC2046
     cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra $SKETCH -I"$REPO/include" "$REPO/bench/preview_bench.c" \
         "$BUILD/libftscope.a" $(pkg-config --libs sqlite3 libcjson libtracecmd libtracefs libtraceevent) \
