@@ -168,7 +168,8 @@ static void add_busy(struct fts_sketch_snap *w, uint32_t r, uint64_t t0, uint64_
 	if (b1 >= FTS_SKETCH_BINS)
 		b1 = FTS_SKETCH_BINS - 1;
 	for (uint64_t b = b0; b <= b1; b++) {
-		uint64_t bs = w->bin_begin + b * w->bin_ns, be = bs + w->bin_ns;
+		uint64_t bs = w->bin_begin + b * w->bin_ns; /* <= t1 - 1: no wrap */
+		uint64_t be = bs > UINT64_MAX - w->bin_ns ? UINT64_MAX : bs + w->bin_ns;
 
 		w->busy[r][b] += (t1 < be ? t1 : be) - (t0 > bs ? t0 : bs);
 	}

@@ -102,8 +102,9 @@ static double busy_share(const struct fts_sketch_snap *k, uint32_t r, double ta,
 	double b1 = (tb - (double)k->bin_begin) / (double)k->bin_ns;
 	uint64_t lo, hi, sum = 0;
 
-	if (b0 < 0)
-		b0 = 0;
+	/* clamped as doubles first: a hostile time axis must not cast out of range */
+	b0 = b0 < 0 ? 0 : b0 > FTS_SKETCH_BINS ? FTS_SKETCH_BINS : b0;
+	b1 = b1 < 0 ? 0 : b1 > FTS_SKETCH_BINS ? FTS_SKETCH_BINS : b1;
 	lo = (uint64_t)b0;
 	hi = b1 > (double)lo + 1 ? (uint64_t)b1 : lo + 1; /* at least the bin under the column */
 	if (hi > FTS_SKETCH_BINS)
