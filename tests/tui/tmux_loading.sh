@@ -6,7 +6,7 @@
 # pass or fail by chance. While it loads, the screen shows the progress and
 # an overview with one row per CPU, shaded by what was loaded so far, and it
 # changes as more comes; the real view replaces it when the load ends; q
-# stops a load midway (exit 0, the terminal restored).
+# (exit 0) and Ctrl+C stop a load midway, the terminal restored.
 # usage: tmux_loading.sh FTSCOPE SRCDIR WORKDIR
 set -uo pipefail
 bin=$(readlink -f "$1") src=$(readlink -f "$2") work=$3
@@ -73,4 +73,21 @@ T send-keys q
 wait_for 'EXIT=0' 10 && ok "q stops the load (exit 0)" || bad "q did not stop the load"
 pane | grep -q 'CPU Scheduling' && bad "the full view came although q stopped the load" || ok "no view after q"
 [ "$(T display -p '#{alternate_on}')" = 0 ] && ok "alternate screen left" || bad "still on the alternate screen"
+T send-keys clear Enter
+sleep 0.3
+
+# --- Ctrl+C stops a load midway (the loader may be inside a paced step) ---
+T send-keys "$bin preview $cap; echo EXIT=\$?" Enter
+wait_for '^CPU 0 ' && ok "overview a third time" || bad "no overview on the third load"
+pid=$(pgrep -P "$(T display -p '#{pane_pid}')" -x ftscope)
+T send-keys C-c
+# an interactive bash drops the rest of the line when its child dies of SIGINT: no EXIT= to read
+gone=0
+for _ in $(seq 200); do
+	[ -n "$pid" ] && ! kill -0 "$pid" 2> /dev/null && { gone=1; break; }
+	sleep 0.1
+done
+[ "$gone" = 1 ] && ok "Ctrl+C ends a load" || bad "Ctrl+C did not end the load"
+[ "$(T display -p '#{alternate_on}#{cursor_flag}')" = 01 ] && ok "Ctrl+C: terminal restored" ||
+	bad "Ctrl+C left the terminal in curses mode"
 exit $fail
