@@ -11,6 +11,12 @@
 #   For the DB also issue 20's anchor: a bare SQLite scan of the same columns in
 #   the same run, and the ratio of the load to it; and, with a store that has the
 #   loading overview (fts_sketch), when its first frame with lanes came.
+#   Issue 20 (10 M-slice DB, old and new back to back, load average ~10-18):
+#     before: load 6.04 s wall, 5.74 s CPU on one thread; scan 3.06 s: 1.97x wall;
+#             nothing on screen until loaded
+#     after:  load 3.60-4.14 s wall, 6.2-6.6 s CPU on two threads (3.41 / 3.21 s);
+#             scan 2.73-2.94 s: 1.32-1.41x wall, critical path 1.26x; first
+#             overview with lanes 0.055 s in (1.1 GB text: 0.128 s); 26.1 B/item
 #   Figures only, not a pass/fail test.
 # Inputs (cached in $FTSCOPE_BENCH_DIR, default /tmp/ftscope-bench-10m):
 #   trace.txt        bench/make_input.sh's replicated real capture (assets/sample/sample.txt
