@@ -8,6 +8,15 @@
 #   and the RSS growth of the process across the load), peak RSS, then the cost of
 #   frames of COLS x ROWS buckets (default 240 x 70) at zooms 1/1 .. 1/10^6 of the
 #   capture (20 random viewports each: mean us per bucket, mean and worst ms/frame).
+#   For the DB also issue 20's anchor: a bare SQLite scan of the same columns in
+#   the same run, and the ratio of the load to it; and, with a store that has the
+#   loading overview (fts_sketch), when its first frame with lanes came.
+#   Issue 20 (10 M-slice DB, old and new back to back, load average ~10-18):
+#     before: load 6.04 s wall, 5.74 s CPU on one thread; scan 3.06 s: 1.97x wall;
+#             nothing on screen until loaded
+#     after:  load 3.60-4.14 s wall, 6.2-6.6 s CPU on two threads (3.41 / 3.21 s);
+#             scan 2.73-2.94 s: 1.32-1.41x wall, critical path 1.26x; first
+#             overview with lanes 0.055 s in (1.1 GB text: 0.128 s); 26.1 B/item
 #   Figures only, not a pass/fail test.
 # Inputs (cached in $FTSCOPE_BENCH_DIR, default /tmp/ftscope-bench-10m):
 #   trace.txt        bench/make_input.sh's replicated real capture (assets/sample/sample.txt
@@ -35,10 +44,13 @@ fi
 
 BENCH="$BUILD/preview_bench"
 if [ ! -x "$BENCH" ] || [ "$REPO/bench/preview_bench.c" -nt "$BENCH" ] || [ "$BUILD/libftscope.a" -nt "$BENCH" ]; then
+    # the first-frame figure needs the sketch (issue 20): a build from before has none
+    # (grep reads all of nm's output: with -q, nm's SIGPIPE fails the pipe under pipefail)
+    SKETCH=; nm "$BUILD/libftscope.a" 2> /dev/null | grep ' T fts_sketch_new$' > /dev/null && SKETCH=-DFTS_BENCH_SKETCH
     # shellcheck disable=SC2046
-    cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -I"$REPO/include" "$REPO/bench/preview_bench.c" \
+    cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra $SKETCH -I"$REPO/include" "$REPO/bench/preview_bench.c" \
         "$BUILD/libftscope.a" $(pkg-config --libs sqlite3 libcjson libtracecmd libtracefs libtraceevent) \
-        -lpthread -lm -o "$BENCH"
+        $(pkg-config --libs libzstd 2> /dev/null) -lpthread -lm -o "$BENCH"
 fi
 
 echo "host: $(uname -r), $(nproc) CPUs; frame ${COLS}x${ROWS} buckets"

@@ -18,7 +18,10 @@
 #   At 1 M the store is 275 B/task (lane 72 B; 3 task items in a 64 B slab
 #   block; 3 CPU-lane items, 75 B; strings ~55 B); the rest of the peak,
 #   ~650 B/task, is the sched model and the statistics behind the summary
-#   (src/core/model).
+#   (src/core/model). Issue 20/21 item 14, statistics rows made on demand
+#   (a page at a time) instead of all 1 M at finish, old and new binaries
+#   back to back: 1 M tasks 702 -> 621 MB peak (736 -> 651 B/task), CPU
+#   10.8 -> 10.2 s (load average ~40 on 2 cores: wall time is noise).
 # How: bench/preview_tasks.sh [N...]   env: FTSCOPE (default build/ftscope), KEEP=1,
 #      FORMAT=db (convert first and preview the DB instead of the text)
 set -euo pipefail

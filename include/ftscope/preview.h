@@ -64,7 +64,53 @@ struct fts_store_open_opts {
 	void *progress_ctx;
 	/* The trace.dat probe's helper (see fts_read_dat_probe); NULL: none. */
 	const char *probe_helper;
+	/* Optional: filled while loading, for a screen to draw (fts_sketch_read); borrowed. */
+	struct fts_sketch *sketch;
 };
+
+/*
+ * The overview of a load in progress: each CPU lane's run time in equal time
+ * bins over what was read so far, published every ~50 ms while loading, so
+ * a screen can draw something useful long before a big capture is loaded.
+ */
+#define FTS_SKETCH_BINS 256
+#define FTS_SKETCH_LANES 256     /* CPU lanes drawn; more are counted only */
+#define FTS_SKETCH_CPU_MAX 4096  /* CPU numbers past this are counted only */
+
+struct fts_sketch;
+
+struct fts_sketch_snap {
+	uint64_t items;              /* items stored so far (0: nothing yet) */
+	uint64_t t_begin, t_end;     /* first start and last end seen so far */
+	uint64_t bin_begin, bin_ns;  /* bin k covers [bin_begin + k * bin_ns, + bin_ns) */
+	uint32_t ncpu_lanes, ntask_lanes; /* lanes declared so far */
+	uint32_t ncpu;               /* rows of @busy in use, in the order CPUs came */
+	int32_t cpu[FTS_SKETCH_LANES];
+	uint64_t busy[FTS_SKETCH_LANES][FTS_SKETCH_BINS]; /* run time per bin, ns */
+};
+
+/**
+ * fts_sketch_new - an empty overview to pass as fts_store_open_opts.sketch
+ * @out: the sketch, owned by the caller (fts_sketch_free); NULL on error
+ *
+ * Returns 0 or -ENOMEM.
+ */
+FTS_API int fts_sketch_new(struct fts_sketch **out);
+
+/**
+ * fts_sketch_free - release a sketch (after the load that fills it has returned)
+ * @k: the sketch (NULL is fine)
+ */
+FTS_API void fts_sketch_free(struct fts_sketch *k);
+
+/**
+ * fts_sketch_read - copy the last published overview, from any thread
+ * @k: the sketch, while or after a load fills it
+ * @out: filled (rows past @out->ncpu are left as they were)
+ *
+ * Holds the sketch's lock for one copy: the loader never waits longer.
+ */
+FTS_API void fts_sketch_read(struct fts_sketch *k, struct fts_sketch_snap *out);
 
 /**
  * fts_store_open - load @o->path into a new store

@@ -237,8 +237,13 @@ FTS_API size_t fts_stats_ntasks(const struct fts_stats *st);
  * @st: the collector, finished
  * @i: < fts_stats_ntasks()
  *
+ * Rows are made from the counts a page at a time on first use (a collector
+ * of a million tasks holds no row nobody asked for), so calls on one
+ * collector from two threads at once need the caller's lock.
+ *
  * Returns the row, valid until more items are fed or fts_stats_free (sorting
- * reorders, never moves rows).
+ * reorders, never moves rows); NULL when @i is out of range. Without memory
+ * for its page, the row alone (comm "") in a slot the next such call reuses.
  */
 FTS_API const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i);
 

@@ -93,6 +93,91 @@ static void test_db_cancel_while_sqlite_works(void **state)
 	unlink(path);
 }
 
+/* 150k slices on one task lane, slice n at ts 1000 + n with args {"n": "<n>"} */
+static void make_many_rows(const char *path)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+		"CREATE TABLE thread (track_id INTEGER PRIMARY KEY, tid TEXT, pid TEXT);"
+		"CREATE TABLE slice (id INTEGER PRIMARY KEY, timestamp INTEGER, duration INTEGER,"
+		" name TEXT, track_id INTEGER, args TEXT);"
+		"INSERT INTO thread VALUES (1, 'task:1', 'Process Scheduling');"
+		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r LIMIT 150000)"
+		" INSERT INTO slice SELECT n, 1000 + n, 1, 'Running', 1, '{\"n\": \"' || n || '\"}' FROM r;",
+		NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+struct ordered {
+	uint64_t rows, stop_at, bad;
+	int64_t last_ts;
+};
+
+/* Rows come in file order, each with its own args (split on the scan thread or here). */
+static int on_ordered(void *ctx, const struct fts_rb_row *r, struct fts_err *err)
+{
+	struct ordered *o = ctx;
+	char want[32];
+
+	o->rows++;
+	snprintf(want, sizeof(want), "%lld", (long long)(r->ts - 1000));
+	if ((int64_t)r->ts != o->last_ts + 1)
+		o->bad++;
+	o->last_ts = (int64_t)r->ts;
+	if (r->parsed) {
+		if (r->nparsed != 1 || strcmp(r->parsed[0].key, "n") || strcmp(r->parsed[0].val, want))
+			o->bad++;
+	} else if (!r->args || !strstr(r->args, want)) {
+		o->bad++;
+	}
+	if (o->rows == o->stop_at)
+		return fts_err_set(err, -EPIPE, "stop here");
+	return 0;
+}
+
+static int on_lane_quiet(void *ctx, const struct fts_lane *l, struct fts_err *err)
+{
+	(void)ctx, (void)l, (void)err;
+	return 0;
+}
+
+/*
+ * Issue 20: SQLite steps on a second thread, rows handed over in batches:
+ * every row arrives once, in order, with its args; a row callback's error
+ * stops the scan at that row; a progress cancel stops it too; no hang.
+ */
+static void test_db_scan_thread(void **state)
+{
+	struct ordered o = { .last_ts = 1000 };
+	struct counts c = { .cancel_at = 1 };
+	struct fts_rb_ops ops = { on_lane_quiet, on_ordered, NULL, &o };
+	struct fts_rb_ops cops = { on_lane, on_row, on_progress, &c };
+	struct fts_err err = { 0 };
+	char path[256];
+	uint64_t rows = 0;
+
+	(void)state;
+	tmp_path(path, sizeof(path), "-rows.db");
+	make_many_rows(path);
+	assert_int_equal(fts_db_readback(path, &ops, &rows, &err), 0);
+	assert_int_equal(rows, 150000);
+	assert_int_equal(o.rows, 150000);
+	assert_int_equal(o.bad, 0);
+	/* the row callback's error, at its row, not later */
+	memset(&o, 0, sizeof(o));
+	o.last_ts = 1000;
+	o.stop_at = 20000;
+	assert_int_equal(fts_db_readback(path, &ops, &rows, &err), -EPIPE);
+	assert_int_equal(o.rows, 20000);
+	assert_string_equal(err.msg, "stop here");
+	/* the first progress report (every 65536 rows) cancels */
+	assert_int_equal(fts_db_readback(path, &cops, &rows, &err), -ECANCELED);
+	assert_int_equal(c.rows, 65536);
+	unlink(path);
+}
+
 static void test_json_one_line_cancel(void **state)
 {
 	struct counts c = { .cancel_at = 1 };
@@ -162,6 +247,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_db_cancel_while_sqlite_works),
+		cmocka_unit_test(test_db_scan_thread),
 		cmocka_unit_test(test_json_one_line_cancel),
 		cmocka_unit_test(test_json_pick),
 		cmocka_unit_test(test_utf8_clean),

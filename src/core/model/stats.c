@@ -18,8 +18,12 @@
  *     preempted by a few tasks). Records sit in slabs of SLAB, never moved
  *     nor freed one by one: no allocator header, no pointer array, no copy
  *     when growing. 136 bytes.
- *   - rowv[]: the public rows, made by finish for the tasks with anything
- *     counted, and rows[], their order (sorting moves indexes, not rows).
+ *   - row_task[]: which task each row is (finish picks the tasks with
+ *     anything counted), and rows[], their order (sorting moves indexes,
+ *     not rows). The public rows (208 bytes) are made from the counts a
+ *     page of ROW_PAGE at a time when first asked for, and kept until the
+ *     next finish: a preview of 1 M tasks shows a screenful and never pays
+ *     208 MB for the rest (issue 21 item 14); sorting reads the counts.
  *   - cpus[]: per CPU number, the public row.
  *   - irq names in a second string table, so accumulators compare ids; the
  *     rows' string pointers are set from the ids when the rows are made (the
@@ -43,6 +47,7 @@
 #define NO_TASK UINT32_MAX
 #define SLAB_BITS 10
 #define SLAB (1u << SLAB_BITS)
+#define ROW_PAGE 1024u
 
 struct named_acc {
 	uint32_t name;     /* irqs: id in @names; preempters: task index (id in @tids) */
@@ -98,10 +103,12 @@ struct fts_stats {
 
 	struct task **slab;          /* task i: slab[i >> SLAB_BITS][i % SLAB] */
 	uint32_t ntasks, nslab, cap_slab;
-	struct fts_task_stats *rowv; /* finished rows (tasks with anything counted), by task */
-	uint32_t *rows;              /* the rows' order: indexes into @rowv */
+	uint32_t *row_task;          /* finished rows (tasks with anything counted): row -> task */
+	uint32_t *rows;              /* the rows' order: row indexes */
 	size_t nrows;
-	char *comms;                 /* the rows' comms, back to back (made by finish) */
+	struct fts_task_stats **page;/* rows by ROW_PAGE, each made on first use with its comms */
+	size_t npages;
+	struct fts_task_stats *spare;/* a row when its page cannot be had (no memory) */
 
 	struct fts_cpu_stats *cpus;
 	int ncpus;                   /* cpus[0 .. ncpus-1], by CPU number */
@@ -608,81 +615,132 @@ static size_t comm_len(const struct fts_stats *st, uint32_t i)
 	return colon ? (size_t)(colon - tid) : fts_strtab_len(&st->tids, i);
 }
 
+/*
+ * Row @r (task @ti) into @row; its comm cut into @comm (comm_len + 1 bytes)
+ * when given. Everything else points into the string tables, which stay
+ * put until more items are fed.
+ */
+static void make_row(const struct fts_stats *st, uint32_t ti, struct fts_task_stats *row, char *comm)
+{
+	const struct task *t = task_at(st, ti);
+	const struct named_acc *a;
+	const char *colon;
+
+	memset(row, 0, sizeof(*row));
+	row->tid = tid_of(st, ti);
+	row->comm = "";
+	if (comm) {
+		size_t n = comm_len(st, ti);
+
+		memcpy(comm, row->tid, n);
+		comm[n] = '\0';
+		row->comm = comm;
+	}
+	/* the pid is the tid after its last ':' (Insight splits there too) */
+	colon = strrchr(row->tid, ':');
+	row->pid = colon ? strtoll(colon + 1, NULL, 10) : -1;
+	row->running_ns = t->row.running_ns;
+	row->runnable_ns = t->row.runnable_ns;
+	row->sleeping_ns = t->row.sleeping_ns;
+	row->blocked_ns = t->row.blocked_ns;
+	row->unknown_ns = t->row.unknown_ns;
+	row->switches = t->row.switches;
+	row->involuntary = t->row.involuntary;
+	row->migrations = t->row.migrations;
+	row->first_ns = t->row.first_ns;
+	row->last_ns = t->row.last_ns;
+	row->top_irq = "";
+	row->top_preempter = "";
+	row->wakeups = t->lat.n;
+	/* fts_lat_pct sorts the exact samples in place: the same answers, before or after */
+	row->wake_p50_ns = fts_lat_pct((struct fts_lat *)&t->lat, 50);
+	row->wake_p99_ns = fts_lat_pct((struct fts_lat *)&t->lat, 99);
+	row->wake_max_ns = t->lat.n ? t->lat.max : 0;
+	if (!t->x)
+		return;
+	row->irq_count = t->x->irq_count;
+	row->irq_ns = t->x->irq_ns;
+	row->softirq_count = t->x->softirq_count;
+	row->softirq_ns = t->x->softirq_ns;
+	if ((a = acc_top(&st->names, &t->x->irqs))) {
+		row->top_irq = fts_strtab_get(&st->names, a->name);
+		row->top_irq_ns = a->ns;
+	}
+	if ((a = acc_top(&st->tids, &t->x->preempters))) {
+		row->top_preempter = tid_of(st, a->name);
+		row->top_preempter_count = a->count;
+		row->top_preempter_ns = a->ns;
+	}
+}
+
+/* Drop the rows made so far (a new finish makes them anew from the counts). */
+static void pages_free(struct fts_stats *st)
+{
+	for (size_t p = 0; p < st->npages; p++)
+		free(st->page[p]);
+	free(st->page);
+	st->page = NULL;
+	st->npages = 0;
+}
+
+/*
+ * The page of ROW_PAGE rows holding row @r, made on first use: the rows and
+ * their comms in one block. NULL when out of memory.
+ */
+static struct fts_task_stats *row_page(const struct fts_stats *st, uint32_t r)
+{
+	size_t p = r / ROW_PAGE, lo = p * ROW_PAGE, hi = lo + ROW_PAGE, clen = 0;
+	struct fts_task_stats *rows;
+	char *cp;
+
+	if (st->page[p])
+		return st->page[p];
+	if (hi > st->nrows)
+		hi = st->nrows;
+	for (size_t i = lo; i < hi; i++)
+		clen += comm_len(st, st->row_task[i]) + 1;
+	rows = malloc((hi - lo) * sizeof(*rows) + clen);
+	if (!rows)
+		return NULL;
+	cp = (char *)(rows + (hi - lo));
+	for (size_t i = lo; i < hi; i++) {
+		make_row(st, st->row_task[i], &rows[i - lo], cp);
+		cp += comm_len(st, st->row_task[i]) + 1;
+	}
+	st->page[p] = rows; /* the page table is the cache: @st itself is unchanged */
+	return rows;
+}
+
 int fts_stats_finish(struct fts_stats *st, struct fts_err *err)
 {
-	size_t clen = 0;
 	uint64_t wall;
-	char *cp;
 
 	if (st->finished)
 		return 0;
 	free(st->rows);
-	free(st->rowv);
-	st->rowv = NULL;
+	free(st->row_task);
+	pages_free(st);
+	st->rows = NULL;
+	st->row_task = NULL;
 	st->nrows = 0;
-	for (uint32_t i = 0; i < st->ntasks; i++) {
-		if (counted(task_at(st, i))) {
-			st->nrows++;
-			clen += comm_len(st, i) + 1;
-		}
-	}
+	for (uint32_t i = 0; i < st->ntasks; i++)
+		st->nrows += counted(task_at(st, i)) != 0;
+	/* the rows themselves are made a page at a time when asked for (fts_stats_task) */
+	st->npages = (st->nrows + ROW_PAGE - 1) / ROW_PAGE;
 	st->rows = malloc(st->nrows ? st->nrows * sizeof(*st->rows) : 1);
-	st->rowv = calloc(st->nrows ? st->nrows : 1, sizeof(*st->rowv));
-	free(st->comms);
-	st->comms = malloc(clen ? clen : 1);
-	if (!st->rows || !st->rowv || !st->comms)
+	st->row_task = malloc(st->nrows ? st->nrows * sizeof(*st->row_task) : 1);
+	st->page = calloc(st->npages ? st->npages : 1, sizeof(*st->page));
+	if (!st->spare)
+		st->spare = malloc(sizeof(*st->spare));
+	if (!st->rows || !st->row_task || !st->page || !st->spare) {
+		st->npages = 0;
 		return nomem(err);
-	cp = st->comms;
+	}
 	for (uint32_t i = 0, r = 0; i < st->ntasks; i++) {
-		struct task *t = task_at(st, i);
-		struct fts_task_stats *row = &st->rowv[r];
-		size_t n = comm_len(st, i);
-		const char *colon;
-		const struct named_acc *a;
-
-		if (!counted(t))
+		if (!counted(task_at(st, i)))
 			continue;
 		st->rows[r] = r;
-		r++;
-		row->tid = tid_of(st, i);
-		memcpy(cp, row->tid, n);
-		cp[n] = '\0';
-		row->comm = cp;
-		cp += n + 1;
-		/* the pid is the tid after its last ':' (Insight splits there too) */
-		colon = strrchr(row->tid, ':');
-		row->pid = colon ? strtoll(colon + 1, NULL, 10) : -1;
-		row->running_ns = t->row.running_ns;
-		row->runnable_ns = t->row.runnable_ns;
-		row->sleeping_ns = t->row.sleeping_ns;
-		row->blocked_ns = t->row.blocked_ns;
-		row->unknown_ns = t->row.unknown_ns;
-		row->switches = t->row.switches;
-		row->involuntary = t->row.involuntary;
-		row->migrations = t->row.migrations;
-		row->first_ns = t->row.first_ns;
-		row->last_ns = t->row.last_ns;
-		row->top_irq = "";
-		row->top_preempter = "";
-		row->wakeups = t->lat.n;
-		row->wake_p50_ns = fts_lat_pct(&t->lat, 50);
-		row->wake_p99_ns = fts_lat_pct(&t->lat, 99);
-		row->wake_max_ns = t->lat.n ? t->lat.max : 0;
-		if (!t->x)
-			continue;
-		row->irq_count = t->x->irq_count;
-		row->irq_ns = t->x->irq_ns;
-		row->softirq_count = t->x->softirq_count;
-		row->softirq_ns = t->x->softirq_ns;
-		if ((a = acc_top(&st->names, &t->x->irqs))) {
-			row->top_irq = fts_strtab_get(&st->names, a->name);
-			row->top_irq_ns = a->ns;
-		}
-		if ((a = acc_top(&st->tids, &t->x->preempters))) {
-			row->top_preempter = tid_of(st, a->name);
-			row->top_preempter_count = a->count;
-			row->top_preempter_ns = a->ns;
-		}
+		st->row_task[r++] = i;
 	}
 	if (st->opts.has_window) {
 		st->info.t_begin = st->opts.win_begin;
@@ -842,7 +900,10 @@ void fts_stats_sort_tasks(struct fts_stats *st, enum fts_task_col col, int desce
 		return; /* keep the current order: sorting is a view, not data */
 	/* keys by row index (rowv order), whatever the current order */
 	for (size_t i = 0; i < st->nrows; i++) {
-		const struct fts_task_stats *r = &st->rowv[i];
+		struct fts_task_stats row, *r = &row;
+
+		/* from the counts, not the rows: sorting makes no row (their pages stay unmade) */
+		make_row(st, st->row_task[i], &row, NULL);
 
 		k[i].tid = r->tid;
 		if (c.text) {
@@ -949,8 +1010,9 @@ void fts_stats_free(struct fts_stats *st)
 	fts_strtab_free(&st->tids);
 	fts_strtab_free(&st->names);
 	free(st->rows);
-	free(st->rowv);
-	free(st->comms);
+	free(st->row_task);
+	pages_free(st);
+	free(st->spare);
 	free(st->lanes);
 	free(st->cpus);
 	free(st->holes);
@@ -973,7 +1035,18 @@ size_t fts_stats_ntasks(const struct fts_stats *st)
 
 const struct fts_task_stats *fts_stats_task(const struct fts_stats *st, size_t i)
 {
-	return i < fts_stats_ntasks(st) ? &st->rowv[st->rows[i]] : NULL;
+	const struct fts_task_stats *page;
+	uint32_t r;
+
+	if (i >= fts_stats_ntasks(st))
+		return NULL;
+	r = st->rows[i];
+	page = row_page(st, r);
+	if (page)
+		return &page[r % ROW_PAGE];
+	/* no memory for its page: the row alone, in the slot finish set aside (comm left out) */
+	make_row(st, st->row_task[r], st->spare, NULL);
+	return st->spare;
 }
 
 size_t fts_stats_ncpus(const struct fts_stats *st)

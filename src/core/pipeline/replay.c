@@ -13,8 +13,8 @@
 #include "core/readback/readback.h"
 #include "core/pipeline/pipeline_local.h"
 
-/* Room for one row's unescaped args. */
-#define ARGS_BUF 4096
+/* Room for one row's unescaped args (FTS_RB_ARGS_ROOM: a DB scan splits them the same). */
+#define ARGS_BUF FTS_RB_ARGS_ROOM
 
 struct replay {
 	struct fts_pipe *p;
@@ -69,7 +69,10 @@ static int rp_row(void *ctx, const struct fts_rb_row *row, struct fts_err *err)
 	it.ts = row->ts;
 	it.dur = row->dur;
 	it.name = r->name;
-	if (row->args) {
+	if (row->parsed) {
+		na = row->nparsed; /* split on the reader's thread, into the same room as below */
+		memcpy(it.args, row->parsed, (size_t)na * sizeof(it.args[0]));
+	} else if (row->args) {
 		na = fts_args_parse(row->args, row->args_len, it.args, FTS_ITEM_MAX_ARGS, r->buf,
 				    sizeof(r->buf));
 		if (na < 0)

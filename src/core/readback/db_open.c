@@ -41,7 +41,9 @@ static int guard(void *ctx)
 		g->exhausted = 1;
 		return 1;
 	}
-	if (!g->ops || !g->ops->progress || (g->left & 63))
+	if (atomic_load_explicit(&g->halt, memory_order_relaxed))
+		return 1; /* the caller stopped the scan (db_scan.c): its reason stands */
+	if (g->quiet || !g->ops || !g->ops->progress || (g->left & 63))
 		return 0;
 	now = fts__clock_mono_ms();
 	if (now < g->next_ms)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sqlite3.h>
 
-#include "core/readback/db_vfs.h"
+#include "core/readback/db_scan.h"
 
 #define PROGRESS_ROWS 65536
 
@@ -181,55 +181,76 @@ static uint64_t max_rowid(sqlite3 *db)
 	return n;
 }
 
+/* The scan's state, on the caller's thread (db_scan.c hands the rows over). */
+struct slice_scan {
+	struct fts_rb_guard *g;
+	const struct db_lanes *l;
+	const struct track *last;
+	uint64_t n, total;
+};
+
+static int slice_row(void *ctx, const struct fts_rb_raw *r, struct fts_err *err)
+{
+	struct slice_scan *sc = ctx;
+	const struct fts_rb_ops *ops = sc->g->ops;
+	struct fts_rb_row row;
+	int rc;
+
+	if (!sc->last || sc->last->track_id != r->track)
+		sc->last = find_track(sc->l, r->track);
+	if (!sc->last || r->ts <= 0)
+		return 0; /* a non-scheduling lane, or a time Insight would wrap */
+	row.lane = sc->last->lane;
+	row.ts = (uint64_t)r->ts;
+	row.dur = r->dur > 0 ? (uint64_t)r->dur : 0;
+	row.name = r->name ? r->name : "";
+	row.name_len = r->name ? r->name_len : 0;
+	row.args = r->args;
+	row.args_len = r->args_len;
+	row.parsed = r->parsed;
+	row.nparsed = r->nparsed;
+	row.kind = fts_rb_kind(sc->last->group, row.name, row.name_len, row.dur, row.args,
+			       row.args_len);
+	rc = ops->row(ops->ctx, &row, err);
+	if (rc)
+		return rc;
+	sc->g->rows = ++sc->n;
+	sc->g->done = (uint64_t)r->rowid;
+	if (sc->n % PROGRESS_ROWS == 0 && ops->progress &&
+	    ops->progress(ops->ctx, sc->g->done, sc->total, sc->n))
+		return fts_err_set(err, -ECANCELED, "cancelled");
+	return 0;
+}
+
+/* No row for a while: the figures so far again, and the user's chance to stop. */
+static int slice_wait(void *ctx, struct fts_err *err)
+{
+	struct slice_scan *sc = ctx;
+	const struct fts_rb_ops *ops = sc->g->ops;
+
+	if (ops->progress && ops->progress(ops->ctx, sc->g->done, sc->total, sc->n))
+		return fts_err_set(err, -ECANCELED, "cancelled");
+	return 0;
+}
+
 static int read_slices(sqlite3 *db, struct fts_rb_guard *g, const char *path,
 		       const struct db_lanes *l, uint64_t *rows, struct fts_err *err)
 {
-	const struct fts_rb_ops *ops = g->ops;
-	uint64_t total = max_rowid(db), n = 0;
-	const struct track *last = NULL;
+	struct slice_scan sc = { .g = g, .l = l };
 	sqlite3_stmt *st;
-	int step, rc = 0;   /* SQLite's code; ours (0, negative errno, the row callback's) */
+	int step, rc;   /* SQLite's code; ours (0, negative errno, the row callback's) */
 
+	sc.total = max_rowid(db);
 	if (g->cancelled || g->exhausted)
 		return fts_rb_db_fail(db, SQLITE_INTERRUPT, g, path, "cannot read it", err);
-	g->total = total;
+	g->total = sc.total;
 	step = sqlite3_prepare_v2(db, "SELECT rowid, track_id, timestamp, duration, name, args FROM slice",
 				  -1, &st, NULL);
 	if (step != SQLITE_OK)
 		return prep_fail(db, step, g, path, "slice", err);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t track = sqlite3_column_int64(st, 1), ts = sqlite3_column_int64(st, 2);
-		int64_t dur = sqlite3_column_int64(st, 3);
-		struct fts_rb_row row;
-
-		if (!last || last->track_id != track)
-			last = find_track(l, track);
-		if (!last || ts <= 0)
-			continue; /* a non-scheduling lane, or a time Insight would wrap */
-		row.lane = last->lane;
-		row.ts = (uint64_t)ts;
-		row.dur = dur > 0 ? (uint64_t)dur : 0;
-		row.name = (const char *)sqlite3_column_text(st, 4);
-		row.name_len = (size_t)sqlite3_column_bytes(st, 4);
-		if (!row.name)
-			row.name = "";
-		row.args = (const char *)sqlite3_column_text(st, 5);
-		row.args_len = row.args ? (size_t)sqlite3_column_bytes(st, 5) : 0;
-		row.kind = fts_rb_kind(last->group, row.name, row.name_len, row.dur, row.args,
-				       row.args_len);
-		rc = ops->row(ops->ctx, &row, err);
-		if (rc)
-			break;
-		g->rows = ++n;
-		g->done = (uint64_t)sqlite3_column_int64(st, 0);
-		if (n % PROGRESS_ROWS == 0 && ops->progress &&
-		    ops->progress(ops->ctx, g->done, total, n)) {
-			rc = fts_err_set(err, -ECANCELED, "cancelled");
-			break;
-		}
-	}
+	rc = fts_rb_scan(st, g, slice_row, slice_wait, &sc, &step, err);
 	sqlite3_finalize(st);
-	*rows = n;
+	*rows = sc.n;
 	if (rc)
 		return rc;
 	return step == SQLITE_DONE ? 0 : fts_rb_db_fail(db, step, g, path, "reading its slice table failed", err);

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 
 #include "core/readback/readback.h"
 
@@ -24,6 +25,8 @@ struct fts_rb_guard {
 	uint64_t next_ms;          /* when ops->progress is called next */
 	uint64_t done, total, rows;/* what the last report said, repeated while SQLite works */
 	int cancelled, exhausted;
+	int quiet;                 /* SQLite steps on another thread (db_scan.c): no ops->progress */
+	atomic_int halt;           /* set by the caller's thread: stop SQLite at its next check */
 };
 
 /*

@@ -148,6 +148,8 @@ static int one_event(void *ctx, const char *text, size_t len, struct fts_err *er
 	int rc;
 
 	(void)err;
+	row.parsed = NULL; /* the row's args are split by whoever takes it */
+	row.nparsed = 0;
 	if (j->scratch_sz < len + 64) {
 		char *b = realloc(j->scratch, len + 64);
 

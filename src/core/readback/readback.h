@@ -25,6 +25,9 @@ struct fts_rb_row {
 	size_t name_len;
 	const char *args;       /* JSON object text, or NULL */
 	size_t args_len;
+	/* @args already split as fts_args_parse would (a DB scan's other thread); NULL: not */
+	const struct fts_arg *parsed;
+	int nparsed;
 };
 
 struct fts_rb_ops {
@@ -80,6 +83,9 @@ int fts_json_us_to_ns(const char *s, uint64_t *ns);
  */
 enum fts_item_kind fts_rb_kind(enum fts_lane_group group, const char *name, size_t n,
 			       uint64_t dur, const char *args, size_t args_len);
+
+/* The room a row's args are unescaped into: whoever splits them, the same truncation. */
+#define FTS_RB_ARGS_ROOM 4096
 
 /*
  * fts_args_parse - split a flat JSON object into key/value strings. Values

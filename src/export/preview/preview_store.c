@@ -64,6 +64,9 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	fts_strtab_init(&s->strs);
 	s->last_tid = FTS_STR_NONE;
+	s->sketch = o->sketch;
+	if (s->sketch)
+		fts_sketch_begin(s->sketch);
 	rc = fts_store_sink_new(s, &ss, err);
 	if (!rc)
 		rc = fts_store_npu_open(o->profiling_data, &s->npu, err);
@@ -95,6 +98,9 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 	if (!rc)
 		rc = fts_store_npu_ingest(s, ss, s->npu, err);
 	ss->destroy(ss);
+	if (s->sketch)
+		fts_sketch_publish(s->sketch); /* all of it, while the store is indexed */
+	s->sketch = NULL;
 	if (rc)
 		goto fail;
 	res.seconds = fts__clock_mono_s() - t0;

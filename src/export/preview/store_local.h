@@ -179,9 +179,23 @@ struct fts_store {
 	uint32_t last_tid;          /* ingest: the last lane declared's name (a new task's switch names it next) */
 	char scratch[4096];         /* the args blob being built */
 	struct fts_loss loss;       /* from the CPU lanes' markers and holes (loss.h) */
+	struct fts_sketch *sketch;  /* ingest: the overview a screen draws meanwhile; NULL: none */
 	int indexed;
 	struct st_npu *npu;         /* the profiling's cards (store_npu.c); NULL: none */
 };
+
+/* fts_sketch_begin - a load starts filling @k: reads the test pace hook (store_sketch.c). */
+void fts_sketch_begin(struct fts_sketch *k);
+
+/* fts_sketch_publish - make the working overview what fts_sketch_read copies. */
+void fts_sketch_publish(struct fts_sketch *k);
+
+/* fts_sketch_lane - a lane was declared (CPU lanes get a row while there is room). */
+void fts_sketch_lane(struct fts_sketch *k, enum fts_lane_group group, int32_t cpu);
+
+/* fts_sketch_item - an item was stored on a lane of CPU @cpu (-1: a task lane); publishes now and then. */
+void fts_sketch_item(struct fts_sketch *k, int32_t cpu, enum fts_item_kind kind, uint64_t ts,
+		     uint64_t dur);
 
 /*
  * The NPU section (store_npu.c). fts_store_npu_open reads every card under

@@ -78,6 +78,8 @@ static int ss_lane(struct fts_sink *base, const struct fts_lane *lane, struct ft
 	if (lane->group == FTS_GROUP_TASK)
 		task_ids(s, l, lane->tid);
 	s->last_tid = l->pub.tid;
+	if (s->sketch)
+		fts_sketch_lane(s->sketch, l->pub.group, l->pub.cpu);
 	return l->pub.tid == FTS_STR_NONE ? oom(err) : 0;
 }
 
@@ -246,6 +248,9 @@ static int ss_item(struct fts_sink *base, const struct fts_item *it, struct fts_
 	if ((it->kind == FTS_ITEM_LOST || it->kind == FTS_ITEM_NODATA) && count_lost(s, l, it))
 		return oom(err);
 	l->pub.nitems++;
+	if (s->sketch)
+		fts_sketch_item(s->sketch, l->pub.group == FTS_GROUP_CPU ? l->pub.cpu : -1, it->kind,
+				it->ts, dur);
 	return 0;
 }
 

@@ -85,12 +85,114 @@ static void measured_line(char *buf, size_t n, const struct fts_progress *p, dou
 	snprintf(buf, n, "%3.0f%%  %s of %s  %s/s%s", (frac > 1 ? 1 : frac) * 100, done, total, rs, eta);
 }
 
+/* The overview needs this many rows under the progress block to be worth drawing. */
+#define OV_MIN_ROWS 3
+#define OV_LABEL 9   /* "CPU 0191 " */
+
+static int overview_usable(const struct fts_grid *g, const struct fts_sketch_snap *k)
+{
+	return k && k->ncpu > 0 && k->bin_ns > 0 && k->t_end > k->t_begin &&
+	       g->h >= 10 + OV_MIN_ROWS && g->w >= OV_LABEL + 10;
+}
+
+/* Run time over [@ta, @tb) of row @r, from the bins it overlaps, as a share of the time. */
+static double busy_share(const struct fts_sketch_snap *k, uint32_t r, double ta, double tb)
+{
+	double b0 = (ta - (double)k->bin_begin) / (double)k->bin_ns;
+	double b1 = (tb - (double)k->bin_begin) / (double)k->bin_ns;
+	uint64_t lo, hi, sum = 0;
+
+	/* clamped as doubles first: a hostile time axis must not cast out of range */
+	b0 = b0 < 0 ? 0 : b0 > FTS_SKETCH_BINS ? FTS_SKETCH_BINS : b0;
+	b1 = b1 < 0 ? 0 : b1 > FTS_SKETCH_BINS ? FTS_SKETCH_BINS : b1;
+	lo = (uint64_t)b0;
+	hi = b1 > (double)lo + 1 ? (uint64_t)b1 : lo + 1; /* at least the bin under the column */
+	if (hi > FTS_SKETCH_BINS)
+		hi = FTS_SKETCH_BINS;
+	if (lo >= hi)
+		return 0;
+	for (uint64_t b = lo; b < hi; b++)
+		sum += k->busy[r][b];
+	return (double)sum / ((double)(hi - lo) * (double)k->bin_ns);
+}
+
+static int by_cpu(const void *a, const void *b, const void *ctx)
+{
+	const struct fts_sketch_snap *k = ctx;
+	int32_t x = k->cpu[*(const uint32_t *)a], y = k->cpu[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* Insertion sort of the rows by CPU: few rows, no qsort_r portability question. */
+static void rows_by_cpu(const struct fts_sketch_snap *k, uint32_t *ord)
+{
+	for (uint32_t i = 0; i < k->ncpu; i++) {
+		uint32_t v = i, j = i;
+
+		for (; j > 0 && by_cpu(&ord[j - 1], &v, k) > 0; j--)
+			ord[j] = ord[j - 1];
+		ord[j] = v;
+	}
+}
+
+/*
+ * The overview so far from row @y0 down: a heading with the time it spans,
+ * then CPUs in order, each column shaded by its busy share (eighths of a
+ * block in UTF-8, a ramp of ASCII otherwise). Only numbers are drawn: no
+ * task name reaches the screen here.
+ */
+static void overview_draw(struct fts_grid *g, const struct fts_theme *t, const struct fts_sketch_snap *k,
+			  int y0)
+{
+	static const char ramp[] = " .:-=+*#%@";
+	struct fts_style st = fts_theme_style(t, FTS_R_NORMAL), dim = fts_theme_style(t, FTS_R_DIM);
+	struct fts_style run = fts_theme_style(t, FTS_R_RUNNING);
+	int cols = g->w - OV_LABEL - 1, rows = g->h - y0 - 1;
+	double span = (double)(k->t_end - k->t_begin);
+	char d[FTS_FMT_LEN], n[FTS_FMT_LEN];
+	uint32_t ord[FTS_SKETCH_LANES], shown;
+
+	fts_grid_printf(g, 0, y0, g->w, st, "Overview so far: %s of capture, %s items; CPU busy share "
+			"per column (refined as loading goes on)",
+			fts_fmt_duration(span / 1e9, d, sizeof(d)), fts_fmt_count((double)k->items, n, sizeof(n)));
+	rows_by_cpu(k, ord);
+	shown = k->ncpu < (uint32_t)rows ? k->ncpu : (uint32_t)rows;
+	if (shown < k->ncpu_lanes && shown > 0)
+		shown--; /* room for the line that says how many more */
+	for (uint32_t i = 0; i < shown; i++) {
+		int y = y0 + 1 + (int)i;
+
+		fts_grid_printf(g, 0, y, OV_LABEL, dim, "CPU %-4d", k->cpu[ord[i]]);
+		for (int c = 0; c < cols; c++) {
+			double ta = (double)k->t_begin + span * c / cols, tb = (double)k->t_begin + span * (c + 1) / cols;
+			double f = busy_share(k, ord[i], ta, tb);
+			int lvl;
+
+			if (f <= 0)
+				continue;
+			if (t->utf8) {
+				lvl = (int)(f * 8 + 0.5);
+				fts_grid_put(g, OV_LABEL + c, y, lvl < 1 ? 0x2581 : 0x2580 + (uint32_t)(lvl > 8 ? 8 : lvl),
+					     run);
+			} else {
+				lvl = (int)(f * 9 + 0.5);
+				fts_grid_put(g, OV_LABEL + c, y, (uint32_t)ramp[lvl < 1 ? 1 : lvl > 9 ? 9 : lvl], run);
+			}
+		}
+	}
+	if (shown < k->ncpu_lanes || k->ntask_lanes)
+		fts_grid_printf(g, 0, y0 + 1 + (int)shown, g->w, dim, "%s%u CPU lanes, %u task lanes so far",
+				shown < k->ncpu_lanes ? "... " : "", k->ncpu_lanes, k->ntask_lanes);
+}
+
 void fts_progress_draw(struct fts_grid *g, const struct fts_theme *t, const struct fts_load_view *lv,
 		       const struct fts_progress *p, double now)
 {
 	struct fts_style st = fts_theme_style(t, FTS_R_NORMAL), dim = fts_theme_style(t, FTS_R_DIM);
 	struct fts_style bar = fts_theme_style(t, FTS_R_RUNNING);
-	int y = g->h / 2 - 3, bw = g->w - 4, known = p->total > 0 && p->done > 0;
+	int ov = overview_usable(g, lv->snap);
+	int y = ov ? 2 : g->h / 2 - 3, bw = g->w - 4, known = p->total > 0 && p->done > 0;
 	double elapsed = now > lv->started ? now - lv->started : 0, frac = 0;
 	char line[256], el[FTS_FMT_LEN], counts[96] = "";
 
@@ -138,4 +240,6 @@ void fts_progress_draw(struct fts_grid *g, const struct fts_theme *t, const stru
 	}
 	fts_grid_text(g, 2, y + 4, g->w - 2, line, st);
 	fts_grid_text(g, 2, y + 6, g->w - 2, "q or Ctrl+C: stop loading and quit", dim);
+	if (ov)
+		overview_draw(g, t, lv->snap, y + 8);
 }

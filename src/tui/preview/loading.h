@@ -15,6 +15,7 @@ struct fts_load_view {
 	int has_estimate;                 /* @est is filled (the file could be classified) */
 	struct fts_store_estimate est;
 	double started;                   /* monotonic seconds when the load began */
+	const struct fts_sketch_snap *snap; /* the overview so far (fts_sketch_read); NULL: none */
 };
 
 /**
@@ -43,6 +44,10 @@ char *fts_load_estimate_text(const struct fts_load_view *lv, char *buf, size_t n
  * @lv: the file, its estimated cost and when loading began
  * @p: the latest progress report (all zero before the first)
  * @now: monotonic seconds: the elapsed time moves even between reports
+ *
+ * With @lv->snap holding CPU lanes and a grid tall enough, the progress moves
+ * to the top and the overview so far fills the rest: one row per CPU, its
+ * busy share per column, refined on every redraw as loading goes on.
  */
 void fts_progress_draw(struct fts_grid *g, const struct fts_theme *t, const struct fts_load_view *lv,
 		       const struct fts_progress *p, double now);

@@ -39,6 +39,8 @@ struct fts_preview_state {
 	struct fts_err err;
 	struct fts_store *store;
 	struct fts_stats *stats;
+	struct fts_sketch *sketch;   /* the overview the loader fills (NULL: none, out of memory) */
+	struct fts_sketch_snap *snap; /* its copy the loading screen draws */
 	/* loaded */
 	struct fts_view *view;
 };
@@ -58,7 +60,7 @@ static void *load_main(void *arg)
 {
 	struct fts_preview_state *pv = arg;
 	struct fts_store_open_opts so = { .path = pv->path, .progress = on_progress, .progress_ctx = pv,
-					  .probe_helper = pv->probe_helper };
+					  .probe_helper = pv->probe_helper, .sketch = pv->sketch };
 
 	so.profiling_data = pv->profiling[0] ? pv->profiling : NULL;
 	so.pid_mapping = pv->pidmap[0] ? pv->pidmap : NULL;
@@ -79,9 +81,14 @@ static void unload(struct fts_preview_state *pv)
 	fts_view_free(pv->view);
 	fts_store_free(pv->store);
 	fts_stats_free(pv->stats);
+	fts_sketch_free(pv->sketch);
+	free(pv->snap);
 	pv->view = NULL;
 	pv->store = NULL;
 	pv->stats = NULL;
+	pv->sketch = NULL;
+	pv->snap = NULL;
+	pv->lv.snap = NULL;
 }
 
 static int leave(struct fts_session *s, int sig)
@@ -113,6 +120,12 @@ static void enter(struct fts_session *s)
 	snprintf(pv->profiling, sizeof(pv->profiling), "%s", s->preview_profiling);
 	pv->probe_helper = s->mach->probe_helper;
 	fts_load_view_init(&pv->lv, pv->path, fts__clock_mono_s());
+	/* the overview while loading: without memory for it the plain loading screen */
+	pv->snap = malloc(sizeof(*pv->snap));
+	if (!pv->snap || fts_sketch_new(&pv->sketch)) {
+		free(pv->snap);
+		pv->snap = NULL;
+	}
 	s->preview_pidmap[0] = s->preview_profiling[0] = 0; /* for this preview only */
 	rc = fts__thread_start(&pv->th, NULL, load_main, pv);
 	if (rc) {
@@ -172,8 +185,13 @@ static unsigned tick(struct fts_session *s)
 		return close_preview(s);
 	if (pv->view)
 		return 0;
-	if (!atomic_load(&pv->finished))
+	if (!atomic_load(&pv->finished)) {
+		if (pv->sketch) {
+			fts_sketch_read(pv->sketch, pv->snap);
+			pv->lv.snap = pv->snap;
+		}
 		return FTS_RX_REDRAW; /* the progress moved */
+	}
 	if (pv->started)
 		pthread_join(pv->th, NULL);
 	pv->started = 0;
