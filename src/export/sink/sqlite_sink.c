@@ -52,14 +52,9 @@ static const char *const schema =
 
 /*
  * Insight's own index names and columns (TextSqlConstant.h), so it skips
- * building them. The builds sort every slice: one sorter helper thread runs
- * them on the second core, which is idle by then (the reader and the writer
- * thread are done); a larger cache lets each sorted run hold more keys. The
- * index bytes do not depend on either setting.
+ * building them.
  */
 static const char *const indexes =
-	"PRAGMA threads=1;"
-	"PRAGMA cache_size=-8192;"
 	"CREATE INDEX IF NOT EXISTS track_id_timestamp_end_time_index ON slice (timestamp, end_time, track_id);"
 	"CREATE INDEX IF NOT EXISTS track_id_cat_index ON slice (track_id, cat);"
 	"CREATE INDEX IF NOT EXISTS flow_id_time_index ON flow (cat, type);";
