@@ -4,7 +4,8 @@
 #
 # What: per case prints: case, ours, theirs/anchor, ratio (as the issue states the
 #   goal: "faster" = anchor time / ours, "of scan" = ours / scan, "of target" = ours'
-#   rate / the target rate), the goal, ours' peak RSS. Wall times
+#   rate / the target rate, "of it" = our CPU per event / trace-cmd's), the goal,
+#   ours' peak RSS. Wall times
 #   come with CPU time (user+sys) because this 2-core machine is shared: read the
 #   CPU figure when the wall time looks noisy.
 #     convert txt->db   400 MB text trace (SIZE_MB) -> DB; anchor: REF_CONVERT on the
@@ -161,7 +162,7 @@ elif grep -q BENCH_SCALE "$REPO/bench/record.sh"; then
 	read -r _ _ _ _ _ _ ev lost _ ours < <(grep -m1 '^load_top' "$OUT/record.txt" || echo)
 	theirs=$(awk '$1 == "trace-cmd" {print $8}' "$OUT/record.txt")
 	line "record (live top)" "${ours:--} s CPU/Mev, ${lost:--} lost" "trace-cmd ${theirs:--} s CPU/Mev" \
-		"$(awk -v a="${ours:-0}" -v b="${theirs:-0}" 'BEGIN {printf (a > 0 && b > 0 ? "%.2fx less" : "-"), b / a}')" \
+		"$(awk -v a="${ours:-0}" -v b="${theirs:-0}" 'BEGIN {printf (a > 0 && b > 0 ? "%.2fx of it" : "-"), a / b}')" \
 		"<=0.2s/Mev" "-"
 else
 	# an older record.sh: no trace-cmd figure; the default buffer's line only
