@@ -155,11 +155,11 @@ if skip record; then
 elif [ "$(id -u)" != 0 ] || ! command -v hackbench > /dev/null; then
 	line "record" "(needs root and hackbench)" "" "" "" ""
 elif grep -q BENCH_SCALE "$REPO/bench/record.sh"; then
-	BENCH_SIZES= BENCH_LOCK="$LOCK" "$REPO/bench/record.sh" "$FTSCOPE" "$RECORD_SECS" "$OUT/rec" \
+	BENCH_SIZES='' BENCH_LOCK="$LOCK" "$REPO/bench/record.sh" "$FTSCOPE" "$RECORD_SECS" "$OUT/rec" \
 		> "$OUT/record.txt" 2>> "$LOG" || rc=1
 	cat "$OUT/record.txt" >> "$LOG"
 	# load_top: case threads readers rd_wake/s rd_wake/s/cpu proc_wake/s events lost cpu_s cpu_s/Mev
-	read -r _ _ _ _ _ _ ev lost _ ours < <(grep -m1 '^load_top' "$OUT/record.txt" || echo)
+	read -r _ _ _ _ _ _ _ lost _ ours < <(grep -m1 '^load_top' "$OUT/record.txt" || echo)
 	theirs=$(awk '$1 == "trace-cmd" {print $8}' "$OUT/record.txt")
 	line "record (live top)" "${ours:--} s CPU/Mev, ${lost:--} lost" "trace-cmd ${theirs:--} s CPU/Mev" \
 		"$(awk -v a="${ours:-0}" -v b="${theirs:-0}" 'BEGIN {printf (a > 0 && b > 0 ? "%.2fx of it" : "-"), a / b}')" \
@@ -169,7 +169,7 @@ else
 	BENCH_SIZES=40960 flock "$LOCK" "$REPO/bench/record.sh" "$FTSCOPE" "$RECORD_SECS" "$OUT/rec" \
 		> "$OUT/record.txt" 2>> "$LOG" || rc=1
 	cat "$OUT/record.txt" >> "$LOG"
-	read -r _ ev _ lost ours _ top < <(grep -m1 '^40960' "$OUT/record.txt" || echo)
+	read -r _ _ _ lost ours _ < <(grep -m1 '^40960' "$OUT/record.txt" || echo)
 	line "record" "${ours:--} s CPU/Mev, ${lost:--} lost" "(this record.sh runs no trace-cmd)" "-" "<=0.2s/Mev" "-"
 fi
 

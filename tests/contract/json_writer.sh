@@ -37,8 +37,9 @@ rm -f "$O/big.json"
 expect_fail "json: failed write is an error" "big.json.*write failed" \
 	bash -c 'trap "" XFSZ; ulimit -f 2048; exec "$0" convert -q --input "$1" --output "$2"' \
 	"$FTSCOPE" "$IN" "$O/big.json"
-if [ -e "$O/big.json" ] || ls -A "$O" | grep -q '^\.big\.json'; then
-	bad "json: failed write left $(ls -A "$O" | grep big | head -1)"
+left=$(find "$O" -maxdepth 1 -name '*big.json*' | head -1)
+if [ -n "$left" ]; then
+	bad "json: failed write left $left"
 else
 	pass "json: failed write left no output and no temp file"
 fi
