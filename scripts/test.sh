@@ -4,8 +4,8 @@
 # real-tracefs recording tests when root).
 #   scripts/test.sh          the whole suite, warnings as errors
 #   scripts/test.sh --asan   the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   scripts/test.sh --tsan   the tests that run library threads (the SQLite
-#                            writer, the recorder's readers, sampler and top,
+#   scripts/test.sh --tsan   the tests that run library threads (the SQLite and JSON
+#                            writers, the recorder's readers, sampler and top,
 #                            cancellation by signal) under ThreadSanitizer
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +25,7 @@ case "${1:-}" in
 	args+=(-DFTS_TSAN=ON)
 	export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
 	# record_top measures its own CPU cost, which TSan multiplies: not here
-	select=(-R '^(unit_pipeline|unit_store|unit_stats|test_record_api|record_stream|record_convert|record_outputs|convert_signals|contract_insight|golden_convert|with_summary)$')
+	select=(-R '^(unit_pipeline|unit_store|unit_stats|test_record_api|record_stream|record_convert|record_outputs|convert_signals|contract_insight|golden_convert|with_summary|json_writer)$')
 	;;
 "") ;;
 *)

@@ -9,10 +9,19 @@
  * Metadata (process/thread names, sort indexes) is written when a lane is
  * declared; the first "X" event always has a string pid of "CPU Scheduling"
  * or "Process Scheduling", which is how Insight recognises ftrace JSON.
+ *
+ * The sink's calls are copied as records into 1 MiB batches for a writer
+ * thread, which formats the text and write()s it: formatting and copying the
+ * output into the page cache are over half of a conversion's CPU time, and on
+ * the second core they run beside the reader and the model (bounded:
+ * FTS_BATCHQ_DEPTH batches and one output buffer). Everything from the
+ * lane tables on is the writer's until it is joined.
  */
 #include "ftscope/pipeline.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,53 +29,75 @@
 
 #include "core/util/file_util.h"
 #include "core/util/outfile.h"
+#include "kit/kit.h"
+#include "export/sink/batchq.h"
 #include "export/sink/jsonw.h"
 
 #define FLUSH_AT (1u << 20)
+#define BATCH_BYTES (1u << 20)
+
+/* A string literal's length is known at compile time: no strlen per event. */
+#define PUT_LIT(b, lit) fts_buf_put((b), (lit), sizeof(lit) - 1)
 
 /*
  * Lanes: a million tasks are a million lanes, so a lane's tid lives in one
  * arena (not a heap block each: 32 bytes for a 12-byte name) and its group
- * in a byte: about 22 bytes a lane.
+ * in a byte: about 24 bytes a lane. The tid is kept as the JSON string every
+ * event of the lane writes (quoted, escaped), so it is escaped once, not per
+ * event.
  */
 struct json_sink {
 	struct fts_sink base;
 	struct fts_outfile out;
-	struct fts_buf buf;
+	struct fts_batchq q;      /* records from the sink's calls to the writer */
+	pthread_t writer;
+	int writer_running;
+	int werr;                 /* the writer's failure (negative errno), read after join */
+	uint32_t declared;        /* the producer's count of lanes: ids below it are declared */
+
+	/* the writer's */
+	struct fts_buf *buf;      /* the output text, written at FLUSH_AT */
+	struct fts_buf outbuf;
 	int first;                /* no event written yet (no leading comma) */
-	struct fts_buf names;     /* the tids, NUL-terminated, back to back; "" at 0 */
+	struct fts_buf names;     /* the tids as JSON strings, NUL-terminated, back to back; "\"\"" at 0 */
 	uint64_t *tid_off;        /* lane id -> its tid's offset in @names (ids never declared: 0) */
 	unsigned char *group;     /* lane id -> enum fts_lane_group */
 	uint32_t nlanes, cap;
 };
 
-static const char *group_name(const struct json_sink *s, uint32_t lane)
+/* The lane's group as a JSON string (the names need no escaping). */
+static void put_group(struct fts_buf *b, const struct json_sink *s, uint32_t lane)
 {
-	return s->group[lane] == FTS_GROUP_CPU ? FTS_GROUP_CPU_NAME : FTS_GROUP_TASK_NAME;
+	if (s->group[lane] == FTS_GROUP_CPU)
+		PUT_LIT(b, "\"" FTS_GROUP_CPU_NAME "\"");
+	else
+		PUT_LIT(b, "\"" FTS_GROUP_TASK_NAME "\"");
 }
 
-static const char *tid_of(const struct json_sink *s, uint32_t lane)
+/* The lane's tid as a JSON string, escaped when the lane was declared. */
+static void put_tid(struct fts_buf *b, const struct json_sink *s, uint32_t lane)
 {
-	return s->names.p + s->tid_off[lane];
+	fts_buf_puts(b, s->names.p + s->tid_off[lane]);
 }
 
-static int flush(struct json_sink *s, struct fts_err *err)
+/*
+ * The writer's output: write it out (the writer, or the producer after the
+ * join); 0 or a negative errno.
+ */
+static int flush_out(struct json_sink *s)
 {
 	int rc;
 
-	if (s->buf.oom)
-		return fts_err_set(err, -ENOMEM, "out of memory");
-	rc = fts_write_all(s->out.fd, s->buf.p, s->buf.len);
-	if (rc)
-		return fts_err_set(err, rc, "%s: write failed: %s%s", s->out.target, strerror(-rc),
-				   rc == -ENOSPC ? " (free some space, or write the output elsewhere)" : "");
-	s->buf.len = 0;
-	return 0;
+	if (s->buf->oom)
+		return -ENOMEM;
+	rc = fts_write_all(s->out.fd, s->buf->p, s->buf->len);
+	s->buf->len = 0;
+	return rc;
 }
 
 static void sep(struct json_sink *s)
 {
-	fts_buf_put(&s->buf, s->first ? "\n" : ",\n", s->first ? 1 : 2);
+	fts_buf_put(s->buf, s->first ? "\n" : ",\n", s->first ? 1 : 2);
 	s->first = 0;
 }
 
@@ -74,27 +105,27 @@ static void meta(struct json_sink *s, const char *name, const char *group, const
 		 const char *key, const char *sval, int64_t ival)
 {
 	sep(s);
-	fts_buf_puts(&s->buf, "{\"name\":");
-	fts_buf_put_str(&s->buf, name);
-	fts_buf_puts(&s->buf, ",\"ph\":\"M\",\"pid\":");
-	fts_buf_put_str(&s->buf, group);
+	PUT_LIT(s->buf, "{\"name\":");
+	fts_buf_put_str(s->buf, name);
+	PUT_LIT(s->buf, ",\"ph\":\"M\",\"pid\":");
+	fts_buf_put_str(s->buf, group);
 	if (tid) {
-		fts_buf_puts(&s->buf, ",\"tid\":");
-		fts_buf_put_str(&s->buf, tid);
+		PUT_LIT(s->buf, ",\"tid\":");
+		fts_buf_put_str(s->buf, tid);
 	}
-	fts_buf_puts(&s->buf, ",\"args\":{\"");
-	fts_buf_puts(&s->buf, key);
-	fts_buf_puts(&s->buf, "\":");
+	PUT_LIT(s->buf, ",\"args\":{\"");
+	fts_buf_puts(s->buf, key);
+	PUT_LIT(s->buf, "\":");
 	if (sval)
-		fts_buf_put_str(&s->buf, sval);
+		fts_buf_put_str(s->buf, sval);
 	else
-		fts_buf_put_u64(&s->buf, (uint64_t)ival);
-	fts_buf_puts(&s->buf, "}}");
+		fts_buf_put_u64(s->buf, (uint64_t)ival);
+	PUT_LIT(s->buf, "}}");
 }
 
-static int js_lane(struct fts_sink *base, const struct fts_lane *l, struct fts_err *err)
+/* The writer: a lane's tables and its metadata events. */
+static int fmt_lane(struct json_sink *s, const struct fts_lane *l)
 {
-	struct json_sink *s = (struct json_sink *)base;
 	const char *group = l->group == FTS_GROUP_CPU ? FTS_GROUP_CPU_NAME : FTS_GROUP_TASK_NAME;
 
 	if (l->id >= s->cap) {
@@ -104,25 +135,26 @@ static int js_lane(struct fts_sink *base, const struct fts_lane *l, struct fts_e
 
 		while (cap <= l->id) {
 			if (cap > UINT32_MAX / 2)
-				return fts_err_set(err, -ENOMEM, "out of memory");
+				return -ENOMEM;
 			cap *= 2;
 		}
 		t = realloc(s->tid_off, cap * sizeof(*t));
 		if (!t)
-			return fts_err_set(err, -ENOMEM, "out of memory");
+			return -ENOMEM;
 		s->tid_off = t;
 		g = realloc(s->group, cap);
 		if (!g)
-			return fts_err_set(err, -ENOMEM, "out of memory");
+			return -ENOMEM;
 		s->group = g;
 		memset(t + s->cap, 0, (cap - s->cap) * sizeof(*t));
 		memset(g + s->cap, 0, cap - s->cap);
 		s->cap = cap;
 	}
 	s->tid_off[l->id] = s->names.len;
-	fts_buf_put(&s->names, l->tid, strlen(l->tid) + 1);
+	fts_buf_put_str(&s->names, l->tid);
+	fts_buf_put(&s->names, "", 1);
 	if (s->names.oom)
-		return fts_err_set(err, -ENOMEM, "out of memory");
+		return -ENOMEM;
 	s->group[l->id] = (unsigned char)l->group;
 	if (l->id >= s->nlanes)
 		s->nlanes = l->id + 1;
@@ -131,65 +163,237 @@ static int js_lane(struct fts_sink *base, const struct fts_lane *l, struct fts_e
 	return 0;
 }
 
-static int js_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
+/* The writer: one "X" event (its lane was declared: the producer checked). */
+static void fmt_item(struct json_sink *s, const struct fts_item *it)
 {
-	struct json_sink *s = (struct json_sink *)base;
-	struct fts_buf *b = &s->buf;
+	struct fts_buf *b = s->buf;
 
-	if (it->lane >= s->nlanes)
-		return fts_err_set(err, -EINVAL, "internal error: item on an undeclared lane");
 	sep(s);
-	fts_buf_puts(b, "{\"name\":");
+	PUT_LIT(b, "{\"name\":");
 	fts_buf_put_str(b, it->name);
-	fts_buf_puts(b, ",\"ph\":\"X\",\"ts\":");
+	PUT_LIT(b, ",\"ph\":\"X\",\"ts\":");
 	fts_buf_put_us(b, it->ts);
-	fts_buf_puts(b, ",\"dur\":");
+	PUT_LIT(b, ",\"dur\":");
 	fts_buf_put_us(b, it->dur);
-	fts_buf_puts(b, ",\"pid\":");
-	fts_buf_put_str(b, group_name(s, it->lane));
-	fts_buf_puts(b, ",\"tid\":");
-	fts_buf_put_str(b, tid_of(s, it->lane));
-	fts_buf_puts(b, ",\"args\":");
+	PUT_LIT(b, ",\"pid\":");
+	put_group(b, s, it->lane);
+	PUT_LIT(b, ",\"tid\":");
+	put_tid(b, s, it->lane);
+	PUT_LIT(b, ",\"args\":");
 	fts_buf_put_args(b, it);
 	fts_buf_put(b, "}", 1);
-	if (b->len >= FLUSH_AT)
-		return flush(s, err);
-	return b->oom ? fts_err_set(err, -ENOMEM, "out of memory") : 0;
 }
 
-/* One end of a wakeup link: a Chrome flow event ("s" start, "f" end bound to its slice). */
+/* The writer: one end of a wakeup link, a Chrome flow event ("s" start, "f" end bound to its slice). */
 static void flow_event(struct json_sink *s, const struct fts_flow *f, int end)
 {
-	struct fts_buf *b = &s->buf;
+	struct fts_buf *b = s->buf;
 	uint32_t lane = end ? f->to_lane : f->from_lane;
 
 	sep(s);
-	fts_buf_puts(b, "{\"name\":");
+	PUT_LIT(b, "{\"name\":");
 	fts_buf_put_str(b, f->name);
-	fts_buf_puts(b, ",\"cat\":");
+	PUT_LIT(b, ",\"cat\":");
 	fts_buf_put_str(b, f->name);
 	fts_buf_puts(b, end ? ",\"ph\":\"f\",\"bp\":\"e\",\"id\":" : ",\"ph\":\"s\",\"id\":");
 	fts_buf_put_u64(b, f->id);
-	fts_buf_puts(b, ",\"ts\":");
+	PUT_LIT(b, ",\"ts\":");
 	fts_buf_put_us(b, end ? f->to_ts : f->from_ts);
-	fts_buf_puts(b, ",\"pid\":");
-	fts_buf_put_str(b, group_name(s, lane));
-	fts_buf_puts(b, ",\"tid\":");
-	fts_buf_put_str(b, tid_of(s, lane));
+	PUT_LIT(b, ",\"pid\":");
+	put_group(b, s, lane);
+	PUT_LIT(b, ",\"tid\":");
+	put_tid(b, s, lane);
 	fts_buf_put(b, "}", 1);
+}
+
+/*
+ * A sink call as a record in a batch: this header, then its strings, each
+ * NUL-terminated: a lane's tid; an item's name, then key and value of each
+ * arg; a flow's name. @len is the whole record's.
+ */
+enum rec_type { REC_LANE = 'L', REC_ITEM = 'I', REC_FLOW = 'F' };
+
+struct rec_hdr {
+	uint8_t type;
+	uint8_t group;      /* lane: enum fts_lane_group */
+	uint16_t nargs;     /* item */
+	uint32_t len;
+	uint32_t lane;      /* lane: its id; item: its lane; flow: from_lane */
+	uint32_t to_lane;   /* flow */
+	int32_t sort_index; /* lane */
+	int32_t kind;       /* item: enum fts_item_kind */
+	uint64_t ts;        /* item: ts; flow: from_ts */
+	uint64_t dur;       /* item: dur; flow: to_ts */
+	uint64_t id;        /* flow */
+};
+
+/* The next string of a record; NULL past its end (a record is never cut). */
+static const char *next_str(const char **p, const char *end)
+{
+	const char *s = *p, *nul = memchr(s, '\0', (size_t)(end - s));
+
+	if (!nul)
+		return NULL;
+	*p = nul + 1;
+	return s;
+}
+
+/* The writer: format one record; 0 or a negative errno. */
+static int fmt_rec(struct json_sink *s, const struct rec_hdr *h, const char *str, const char *end)
+{
+	if (h->type == REC_LANE) {
+		struct fts_lane l = { .id = h->lane, .group = (enum fts_lane_group)h->group,
+				      .sort_index = h->sort_index, .tid = next_str(&str, end) };
+
+		return l.tid ? fmt_lane(s, &l) : -EIO;
+	}
+	if (h->type == REC_ITEM) {
+		struct fts_item it = { .lane = h->lane, .kind = (enum fts_item_kind)h->kind, .ts = h->ts,
+				       .dur = h->dur, .nargs = h->nargs };
+
+		it.name = next_str(&str, end);
+		for (int i = 0; i < it.nargs && i < FTS_ITEM_MAX_ARGS; i++) {
+			it.args[i].key = next_str(&str, end);
+			it.args[i].val = next_str(&str, end);
+			if (!it.args[i].val)
+				return -EIO;
+		}
+		if (!it.name || h->lane >= s->nlanes)
+			return -EIO;
+		fmt_item(s, &it);
+		return 0;
+	}
+	{
+		struct fts_flow f = { .id = h->id, .name = next_str(&str, end), .from_lane = h->lane,
+				      .from_ts = h->ts, .to_lane = h->to_lane, .to_ts = h->dur };
+
+		if (!f.name || f.from_lane >= s->nlanes || f.to_lane >= s->nlanes)
+			return -EIO;
+		flow_event(s, &f, 0);
+		flow_event(s, &f, 1);
+		return 0;
+	}
+}
+
+static void *writer_main(void *arg)
+{
+	struct json_sink *s = arg;
+	struct fts_buf *b;
+
+	while ((b = fts_batchq_take(&s->q)) != NULL) {
+		size_t off = 0;
+		int rc = 0;
+
+		while (!rc && off + sizeof(struct rec_hdr) <= b->len) {
+			struct rec_hdr h;
+
+			memcpy(&h, b->p + off, sizeof(h));
+			rc = fmt_rec(s, &h, b->p + off + sizeof(h), b->p + off + h.len);
+			off += h.len;
+			if (!rc && s->buf->len >= FLUSH_AT)
+				rc = flush_out(s);
+		}
+		fts_batchq_release(&s->q);
+		if (!rc && s->buf->oom)
+			rc = -ENOMEM;
+		if (rc) {
+			s->werr = rc;
+			fts_batchq_fail(&s->q);
+			break;
+		}
+	}
+	return NULL;
+}
+
+static int write_error(const struct json_sink *s, struct fts_err *err)
+{
+	int rc = s->werr ? s->werr : -EIO;
+
+	if (rc == -ENOMEM)
+		return fts_err_set(err, rc, "out of memory");
+	return fts_err_set(err, rc, "%s: write failed: %s%s", s->out.target, strerror(-rc),
+			   rc == -ENOSPC ? " (free some space, or write the output elsewhere)" : "");
+}
+
+/* The producer: append a record (header, then @nstr strings); hand the batch over when full. */
+static int put_rec(struct json_sink *s, struct rec_hdr *h, const char *const *strs, int nstr,
+		   struct fts_err *err)
+{
+	struct fts_buf *b = fts_batchq_fill(&s->q);
+	size_t at = b->len;
+
+	h->len = sizeof(*h);
+	fts_buf_put(b, (const char *)h, sizeof(*h));
+	for (int i = 0; i < nstr; i++) {
+		size_t n = strlen(strs[i]) + 1;
+
+		fts_buf_put(b, strs[i], n);
+		h->len += (uint32_t)n;
+	}
+	if (b->oom)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	memcpy(b->p + at + offsetof(struct rec_hdr, len), &h->len, sizeof(h->len));
+	if (b->len >= BATCH_BYTES && fts_batchq_submit(&s->q))
+		return write_error(s, err);
+	return 0;
+}
+
+/* Stop the writer after it formatted everything submitted; 0 or its error. */
+static int join_writer(struct json_sink *s, int ok, struct fts_err *err)
+{
+	if (!s->writer_running)
+		return 0;
+	if (!ok)
+		fts_batchq_fail(&s->q);
+	fts_batchq_close(&s->q);
+	pthread_join(s->writer, NULL);
+	s->writer_running = 0;
+	return ok && s->werr ? write_error(s, err) : 0;
+}
+
+static int js_lane(struct fts_sink *base, const struct fts_lane *l, struct fts_err *err)
+{
+	struct json_sink *s = (struct json_sink *)base;
+	struct rec_hdr h = { .type = REC_LANE, .group = (uint8_t)l->group, .lane = l->id,
+			     .sort_index = l->sort_index };
+	const char *strs[1] = { l->tid };
+
+	if (l->id >= UINT32_MAX - 1)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	if (l->id >= s->declared)
+		s->declared = l->id + 1;
+	return put_rec(s, &h, strs, 1, err);
+}
+
+static int js_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
+{
+	struct json_sink *s = (struct json_sink *)base;
+	struct rec_hdr h = { .type = REC_ITEM, .lane = it->lane, .kind = (int32_t)it->kind,
+			     .ts = it->ts, .dur = it->dur };
+	const char *strs[1 + 2 * FTS_ITEM_MAX_ARGS];
+	int n = 0;
+
+	if (it->lane >= s->declared)
+		return fts_err_set(err, -EINVAL, "internal error: item on an undeclared lane");
+	strs[n++] = it->name;
+	for (int i = 0; i < it->nargs && i < FTS_ITEM_MAX_ARGS; i++) {
+		strs[n++] = it->args[i].key;
+		strs[n++] = it->args[i].val;
+	}
+	h.nargs = (uint16_t)((n - 1) / 2);
+	return put_rec(s, &h, strs, n, err);
 }
 
 static int js_flow(struct fts_sink *base, const struct fts_flow *f, struct fts_err *err)
 {
 	struct json_sink *s = (struct json_sink *)base;
+	struct rec_hdr h = { .type = REC_FLOW, .lane = f->from_lane, .to_lane = f->to_lane,
+			     .ts = f->from_ts, .dur = f->to_ts, .id = f->id };
+	const char *strs[1] = { f->name };
 
-	if (f->from_lane >= s->nlanes || f->to_lane >= s->nlanes)
+	if (f->from_lane >= s->declared || f->to_lane >= s->declared)
 		return fts_err_set(err, -EINVAL, "internal error: a link to an undeclared lane");
-	flow_event(s, f, 0);
-	flow_event(s, f, 1);
-	if (s->buf.len >= FLUSH_AT)
-		return flush(s, err);
-	return s->buf.oom ? fts_err_set(err, -ENOMEM, "out of memory") : 0;
+	return put_rec(s, &h, strs, 1, err);
 }
 
 static int js_finish(struct fts_sink *base, int ok, struct fts_err *err)
@@ -198,11 +402,19 @@ static int js_finish(struct fts_sink *base, int ok, struct fts_err *err)
 	int rc;
 
 	if (!ok) {
+		join_writer(s, 0, NULL);
 		fts_outfile_abort(&s->out);
 		return 0;
 	}
-	fts_buf_puts(&s->buf, "\n]\n");
-	rc = flush(s, err);
+	/* close submits the last batch; the writer's failure on any batch is reported here */
+	rc = join_writer(s, 1, err);
+	if (!rc) {
+		/* the writer is joined: its output buffer is this thread's now */
+		PUT_LIT(s->buf, "\n]\n");
+		s->werr = flush_out(s);
+		if (s->werr)
+			rc = write_error(s, err);
+	}
 	if (rc) {
 		fts_outfile_abort(&s->out);
 		return rc;
@@ -214,11 +426,13 @@ static void js_destroy(struct fts_sink *base)
 {
 	struct json_sink *s = (struct json_sink *)base;
 
+	join_writer(s, 0, NULL);
 	fts_outfile_abort(&s->out);
 	fts_buf_free(&s->names);
 	free(s->tid_off);
 	free(s->group);
-	fts_buf_free(&s->buf);
+	fts_buf_free(&s->outbuf);
+	fts_batchq_destroy(&s->q);
 	free(s);
 }
 
@@ -233,7 +447,12 @@ int fts_json_sink_create(const char *path, const struct fts_owner *owner, struct
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	s->out.fd = -1;
 	s->first = 1;
-	fts_buf_put(&s->names, "", 1);
+	if (fts_batchq_init(&s->q)) {
+		free(s);
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	}
+	s->buf = &s->outbuf;
+	PUT_LIT(&s->names, "\"\"\0");
 	s->base.lane = js_lane;
 	s->base.item = js_item;
 	s->base.finish = js_finish;
@@ -244,12 +463,18 @@ int fts_json_sink_create(const char *path, const struct fts_owner *owner, struct
 		js_destroy(&s->base);
 		return rc;
 	}
-	fts_buf_puts(&s->buf, "[");
-	/* process names first, CPU lanes above task lanes */
+	/* process names first, CPU lanes above task lanes (before the writer starts: no race) */
+	PUT_LIT(s->buf, "[");
 	meta(s, "process_name", FTS_GROUP_CPU_NAME, NULL, "name", FTS_GROUP_CPU_NAME, 0);
 	meta(s, "process_sort_index", FTS_GROUP_CPU_NAME, NULL, "sort_index", NULL, 0);
 	meta(s, "process_name", FTS_GROUP_TASK_NAME, NULL, "name", FTS_GROUP_TASK_NAME, 0);
 	meta(s, "process_sort_index", FTS_GROUP_TASK_NAME, NULL, "sort_index", NULL, 1);
+	/* signals belong to the front end's thread, never to the writer */
+	if (fts__thread_start(&s->writer, NULL, writer_main, s)) {
+		js_destroy(&s->base);
+		return fts_err_set(err, -EAGAIN, "cannot start the writer thread");
+	}
+	s->writer_running = 1;
 	*out = &s->base;
 	return 0;
 }
