@@ -20,7 +20,9 @@
 #   kernel refuses it ("Can't enable ftrace") the same events into a private
 #   instance of the same size, then `trace-cmd extract -B` (its CPU and the
 #   instance's overrun counters), which is said on the line.
-# BENCH_READERS=N passes --readers N (the reader pool size) to every run.
+# FTSCOPE_READERS=N (the reader pool's size, docs/record.md) is passed on to ftscope.
+# BENCH_CASES picks the scale cases ("idle:0: load:1: load_top:1:--live_top").
+# BENCH_TC=0 skips trace-cmd.
 # BENCH_LOCK=FILE takes that flock around each capture (the tests' tracefs lock).
 FTS=${1:-$(dirname "$0")/../build/ftscope}
 SECS=${2:-10}
@@ -29,7 +31,7 @@ OUT=${3:-/tmp/ftscope-bench}
 command -v hackbench >/dev/null || { echo "bench/record.sh: needs hackbench (rt-tests)"; exit 1; }
 mkdir -p "$OUT" || exit 1
 NCPU=$(nproc)
-RARGS=${BENCH_READERS:+--readers $BENCH_READERS}
+RARGS=
 TRACEFS=/sys/kernel/tracing
 
 lock() { [ -n "${BENCH_LOCK:-}" ] && { exec 9>"$BENCH_LOCK"; flock 9; }; return 0; }
@@ -38,22 +40,25 @@ load_start() { setsid hackbench -g 4 -l 1000000000 >/dev/null 2>&1 & load=$!; sl
 load_stop() { [ -n "${load:-}" ] && { kill -TERM -- -"$load" 2>/dev/null; wait "$load" 2>/dev/null; }; load=; }
 trap 'load_stop' EXIT
 
-# ctxsw PID [COMMPREFIX]: "tid switches" for each thread of the process (whose
-# name starts with COMMPREFIX); switches = voluntary + involuntary.
+# ctxsw PID [COMMPREFIX]: "tid switches cpu_ns" for each thread of the process
+# (whose name starts with COMMPREFIX); switches = voluntary + involuntary,
+# cpu_ns = time on a CPU (schedstat).
 ctxsw() {
 	local t c
 	for t in /proc/"$1"/task/*; do
 		c=$(cat "$t/comm" 2>/dev/null) || continue
 		[ -n "${2:-}" ] && [[ $c != "$2"* ]] && continue
-		awk -v tid="${t##*/}" '/^voluntary_ctxt_switches/ {v=$2} /^nonvoluntary_ctxt_switches/ {nv=$2}
-			END {if (NR) print tid, v + nv}' "$t/status" 2>/dev/null
+		awk -v tid="${t##*/}" -v ns="$(cut -d' ' -f1 "$t/schedstat" 2>/dev/null)" \
+			'/^voluntary_ctxt_switches/ {v=$2} /^nonvoluntary_ctxt_switches/ {nv=$2}
+			END {if (NR) print tid, v + nv, ns + 0}' "$t/status" 2>/dev/null
 	done
 }
 
-# rate BEFORE AFTER SECONDS: switches/s of the threads present in both lists, and their count.
+# rate BEFORE AFTER SECONDS: switches/s of the threads present in both lists,
+# their count, and their CPU in us per switch.
 rate() {
-	awk -v d="$3" 'NR == FNR {b[$1] = $2; next} ($1 in b) {s += $2 - b[$1]; n++}
-		END {printf "%.0f %d\n", (d > 0 ? s / d : 0), n}' <(echo "$1") <(echo "$2")
+	awk -v d="$3" 'NR == FNR {b[$1] = $2; c[$1] = $3; next} ($1 in b) {s += $2 - b[$1]; ns += $3 - c[$1]; n++}
+		END {printf "%.0f %d %.1f\n", (d > 0 ? s / d : 0), n, (s > 0 ? ns / s / 1000 : 0)}' <(echo "$1") <(echo "$2")
 }
 
 # run_one LABEL LOAD(0|1) ARGS...: one capture; sets ev lost cpu dur top rd_w all_w nthr nrd
@@ -87,7 +92,7 @@ run_one() {
 	top=$(sed -n 's/^live top: decoded [0-9]* events with \([0-9.]*\) s of CPU.*/\1/p' "$OUT/bench-$label.log")
 	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}')
 	local dt; dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')
-	read -r rd_w nrd <<<"$(rate "$b_rd" "$e_rd" "$dt")"
+	read -r rd_w nrd rd_us <<<"$(rate "$b_rd" "$e_rd" "$dt")"
 	read -r all_w _ <<<"$(rate "$b_all" "$e_all" "$dt")"
 	[ "$rc" = 0 ] || echo "  ($label: ftscope record exited $rc, see $OUT/bench-$label.log)"
 	rm -f "$OUT/bench-$label.dat"
@@ -118,17 +123,18 @@ done
 [ "$SECS" -ge 4 ] || { echo "bench/record.sh: the scale figures need >= 4 s"; exit 0; }
 echo
 echo "scale: $NCPU CPUs, default buffer, hackbench -g 4 (idle: no load); wakeups are context switches"
-printf '%-14s %7s %8s %10s %12s %12s %10s %8s %10s %12s\n' case threads readers rd_wake/s rd_wake/s/cpu proc_wake/s events lost cpu_s cpu_s/Mev
-for c in idle:0: load:1: load_top:1:--live_top; do
+printf '%-14s %7s %8s %10s %12s %10s %12s %10s %8s %10s %12s\n' case threads readers rd_wake/s rd_wake/s/cpu rd_us/wake proc_wake/s events lost cpu_s cpu_s/Mev
+for c in ${BENCH_CASES:-idle:0: load:1: load_top:1:--live_top}; do
 	IFS=: read -r label wl extra <<<"$c"
 	# shellcheck disable=SC2086
 	run_one "$label" "$wl" $extra
-	awk -v l="$label" -v th="$nthr" -v nr="$nrd" -v rw="$rd_w" -v n="$NCPU" -v aw="$all_w" -v ev="$ev" -v lost="$lost" -v c="$cpu" \
-		'BEGIN { printf "%-14s %7d %8d %10d %12.1f %12d %10d %8d %10.3f %12s\n", l, th, nr, rw, rw / n, aw, ev, lost, c, (ev > 100000 ? sprintf("%.3f", c / (ev / 1e6)) : "-") }'
+	awk -v l="$label" -v th="$nthr" -v nr="$nrd" -v rw="$rd_w" -v n="$NCPU" -v us="$rd_us" -v aw="$all_w" -v ev="$ev" -v lost="$lost" -v c="$cpu" \
+		'BEGIN { printf "%-14s %7d %8d %10d %12.1f %10.1f %12d %10d %8d %10.3f %12s\n", l, th, nr, rw, rw / n, us, aw, ev, lost, c, (ev > 100000 ? sprintf("%.3f", c / (ev / 1e6)) : "-") }'
 	[ -n "$top" ] && echo "  live top thread: $top s of CPU for $ev events"
 done
 
 # trace-cmd on the same load, in the same run.
+[ "${BENCH_TC:-1}" = 1 ] || exit 0
 command -v trace-cmd >/dev/null || { echo "trace-cmd: not installed"; exit 0; }
 lock
 load_start
