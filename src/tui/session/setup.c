@@ -301,10 +301,11 @@ static int cpu_rows(const struct fts_setup_state *st, int w, int h)
 static void keep_visible(struct fts_session *s)
 {
 	struct fts_setup_state *st = s->setup;
-	int per = cells_per_row(st, s->w), n;
+	int per, n;
 
 	if (!st || !st->ready)
 		return;
+	per = cells_per_row(st, s->w);
 	n = cpu_rows(st, s->w, s->h);
 	if (st->cur / per < st->cpu_top)
 		st->cpu_top = st->cur / per;
