@@ -5,7 +5,10 @@
 #   bench/flight.sh [ftscope-binary] [seconds] [segment] [keep] [outdir]
 #
 # Under `hackbench -g 2` for SECONDS (default 20): a normal recording, then
-# `record --flight --segment SEGMENT --keep KEEP` (default 2s, 3). For each: events,
+# `record --flight --segment SEGMENT --keep KEEP` (default 2s, 3), then the same
+# with a scheduling trigger armed (TRIGGER, default 'runnable>5ms:comm=no-such-task':
+# the live top's decoder runs over every page; a comm nobody has here, so the
+# cost is the decoding, not snapshots). For each: events,
 # the recorder's CPU time (user+sys, with the assembly) per million events and per
 # hour-equivalent, and wall time. For the flight run also the disk its directory
 # used, sampled every 0.5 s (peak), against keep x segment bytes (the mean
@@ -16,9 +19,10 @@ SECS=${2:-20}
 SEG=${3:-2s}
 KEEP=${4:-3}
 OUT=${5:-/tmp/ftscope-bench-flight}
+TRIGGER=${TRIGGER:-'runnable>5ms:comm=no-such-task'}
 [ "$(id -u)" = 0 ] || { echo "bench/flight.sh: needs root"; exit 1; }
 command -v hackbench >/dev/null || { echo "bench/flight.sh: needs hackbench (rt-tests)"; exit 1; }
-rm -rf "$OUT" && mkdir -p "$OUT/normal" "$OUT/flight" || exit 1
+rm -rf "$OUT" && mkdir -p "$OUT/normal" "$OUT/flight" "$OUT/trigger" || exit 1
 TIMEFORMAT='%U %S %R'
 
 events_of() { awk '$1 ~ /^cpu[0-9]/ && $3 == "events" {s += $2} END {print s + 0}' "$1"; }
@@ -52,9 +56,10 @@ run() { # run NAME ARGS...: one recording under load; prints "user sys wall" int
 
 run normal --output "$OUT/normal/trace.dat"
 run flight --flight --segment "$SEG" --keep "$KEEP" --output "$OUT/flight/trace.dat"
+run trigger --flight --segment "$SEG" --keep "$KEEP" --trigger "$TRIGGER" --output "$OUT/trigger/trace.dat"
 
 printf '%-7s %10s %9s %9s %12s %14s %12s\n' mode events cpu_s wall_s cpu_s/Mev cpu_s/hour peak_disk_MiB
-for m in normal flight; do
+for m in normal flight trigger; do
 	read -r u s w < "$OUT/$m.time"
 	ev=$(events_of "$OUT/$m.log")
 	awk -v m=$m -v ev="$ev" -v u="$u" -v s="$s" -v w="$w" -v secs="$SECS" -v pk="$(cat "$OUT/$m.peak")" \
@@ -71,3 +76,4 @@ awk -v n="$segs" -v b="$bytes" -v mean="$mean" -v keep="$KEEP" -v pk="$(cat "$OU
 	'BEGIN { printf "flight: %d segments kept (%.1f MiB); mean segment %.1f MiB; peak disk %.1f MiB = %.2f x (keep x segment = %.1f MiB)\n",
 		 n, b / 1048576, mean / 1048576, pk / 1048576, mean ? pk / (keep * mean) : 0, keep * mean / 1048576;
 		 printf "disk written per hour at this load: %.1f GiB (%.1f MiB streamed in %d s)\n", tot * 3600 / secs / 1024, tot, secs }'
+grep -h 'scheduling triggers took' "$OUT/trigger.log" | sed 's/^/trigger: /'

@@ -21,6 +21,7 @@
  *   blocked    Sleeping in D
  *   irq        irq/softirq slices on a CPU lane that hit the thread
  *   unknown    no trace coverage (outside the capture, or no data after lost events)
+ * and, from the profiler's own CPU ops of that thread, the op it was in.
  * Items come in any order; memory is per gap and per dispatch thread.
  */
 #ifndef FTS_HOSTBOUND_H
@@ -64,6 +65,13 @@ struct fts_hb_gap {
 	int32_t tid;                    /* dispatch thread (container tid); -1: the Python threads, split */
 	uint32_t thread;                /* its name: fts_hostbound_str ("comm:pid" when the trace had it) */
 	uint32_t next_kernel;           /* the device task that ended the gap: fts_npu_name; FTS_HB_NONE */
+	/*
+	 * The profiler's CPU op the dispatch thread was in during the gap
+	 * (fts_hostbound_str; FTS_HB_NONE: none, or no single dispatch thread): of
+	 * the ops of its thread that overlap the gap, the one that overlaps it
+	 * most, the innermost on a tie.
+	 */
+	uint32_t op;
 	double ns[FTS_HB__COUNT];       /* the gap's time by category; they add up to dur */
 	enum fts_hb_cat verdict;        /* the largest category */
 	uint32_t preempter;             /* the task that took most of the preempted time, or FTS_HB_NONE */
@@ -164,6 +172,18 @@ FTS_API const char *fts_hostbound_cat_name(enum fts_hb_cat cat);
  * Returns 1 for the profiler's own, 0 when computed from the streams.
  */
 FTS_API int fts_hostbound_gaps_from_free(const struct fts_hostbound *hb);
+
+/**
+ * fts_hostbound_lane_tid - the profiler thread a lane the sink was fed is
+ * @hb: the analysis, after its sink saw the lanes
+ * @lane: a lane id as the sink was given it (struct fts_lane.id)
+ *
+ * The same match the verdicts use: a task lane whose pid is the container
+ * tid of a "Python" thread or of a launch flow's host end.
+ *
+ * Returns that tid, or -1 for a lane that is none of them (or unknown).
+ */
+FTS_API int32_t fts_hostbound_lane_tid(const struct fts_hostbound *hb, uint32_t lane);
 
 /**
  * fts_hostbound_write - the totals, the blame list and the gaps as CSV or JSON

@@ -29,6 +29,12 @@ extern "C" {
 enum fts_lane_group {
 	FTS_GROUP_CPU,   /* "CPU Scheduling": one lane per CPU, tid "CPU 003" */
 	FTS_GROUP_TASK,  /* "Process Scheduling": one lane per task, tid "comm:pid" */
+	/*
+	 * The preview store only (preview.h), never a sink: a card's device
+	 * stream or "Free" lane from the profiling data; items are FTS_ITEM_RUN
+	 * slices named by kernel, as run slices on a CPU lane are by task.
+	 */
+	FTS_GROUP_NPU,
 };
 
 struct fts_lane {

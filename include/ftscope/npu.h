@@ -7,8 +7,9 @@
  * only what "why was the NPU idle" needs: the device's stream slices (the
  * "Ascend Hardware" process), the profiler's own "Free" intervals (the
  * "Overlap Analysis" process), the HostToDevice / async_npu flows (host
- * thread and time -> device task start) and the threads of the "Python"
- * process. Times are the file's: Unix-epoch ns (its microsecond strings,
+ * thread and time -> device task start), the threads of the "Python"
+ * process with their CPU ops (24 bytes each), and the communication slices of
+ * the "HCCL" process. Times are the file's: Unix-epoch ns (its microsecond strings,
  * exactly). Pids and tids are as the profiler saw them: container ids.
  * One file is one card; a profiling directory may hold several (one rank
  * directory each), found with fts_npu_trace_list.
@@ -37,6 +38,20 @@ struct fts_npu_busy {
 /* One interval of the profiler's "Free" lane. */
 struct fts_npu_free {
 	uint64_t ts, dur;
+};
+
+/* One slice of the profiler's "HCCL" process (communication). */
+struct fts_npu_comm {
+	uint64_t ts, dur;   /* epoch ns */
+	uint32_t lane;      /* its thread's tid in the file ("Group 0 Communication", "Plane 0") */
+	uint32_t name;      /* fts_npu_name() */
+};
+
+/* One CPU op of a "Python" thread (the profiler's cpu_op slices: aten::..., torch_npu ops). */
+struct fts_npu_op {
+	uint64_t ts, dur;   /* epoch ns */
+	int32_t tid;        /* container tid */
+	uint32_t name;      /* fts_npu_name() */
 };
 
 /* A launch: the host thread that made it, and the device task it produced. */
@@ -68,6 +83,10 @@ struct fts_npu_trace {
 	uint64_t events;               /* event objects in the file */
 	uint64_t unpaired_flows;       /* a start or a finish without the other */
 	void *priv;                    /* the reader's name table */
+	struct fts_npu_comm *comm;     /* sorted by ts; ncomm 0: no "HCCL" process */
+	size_t ncomm;
+	struct fts_npu_op *ops;        /* sorted by tid, then ts (longer first on ties) */
+	size_t nops;
 };
 
 /**

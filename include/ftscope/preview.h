@@ -44,7 +44,14 @@ enum fts_store_source {
 
 struct fts_store_open_opts {
 	const char *path;            /* trace.dat, text, ftrace_data*.db or .json (by content) */
-	const char *profiling_data;  /* traces only; NULL: none */
+	/*
+	 * Traces only; NULL: none. Aligns the clocks; when it holds the
+	 * profiler's ASCEND_PROFILER_OUTPUT/trace_view.json (one per card), the
+	 * store also gets each card's NPU lanes (FTS_GROUP_NPU: a lane per
+	 * device stream, and the profiler's "Free" lane) and its Host Bound
+	 * analysis (fts_store_card), and knows the dispatch threads.
+	 */
+	const char *profiling_data;
 	const char *pid_mapping;     /* traces only; NULL: host pids */
 	/*
 	 * Optional: one more sink fed every lane and item while loading (e.g. the
@@ -176,6 +183,41 @@ FTS_API const struct fts_store_lane *fts_store_lane(const struct fts_store *s, u
  * Returns the string ("" for FTS_STR_NONE): raw bytes, escape before display.
  */
 FTS_API const char *fts_store_str(const struct fts_store *s, uint32_t id);
+
+/**
+ * fts_store_ncards - how many cards of NPU data the store holds
+ * @s: the store
+ *
+ * Returns 0 without profiling data (or without trace_view.json in it).
+ */
+FTS_API size_t fts_store_ncards(const struct fts_store *s);
+
+struct fts_hostbound;
+
+/**
+ * fts_store_card - one card's Host Bound analysis (hostbound.h), finished
+ * @s: the store
+ * @card: < fts_store_ncards
+ * @name: set to the card's name (its rank directory), may be NULL
+ *
+ * Returns the analysis (default threshold), valid as long as @s, or NULL
+ * when @card is out of range.
+ */
+FTS_API const struct fts_hostbound *fts_store_card(const struct fts_store *s, size_t card,
+						   const char **name);
+
+/**
+ * fts_store_dispatch_tid - whether a task lane is one of the profiler's host threads
+ * @s: the store
+ * @lane: the lane
+ *
+ * The threads of the profiler's "Python" process and of its launch flows,
+ * matched to the capture's tasks as fts_hostbound_lane_tid does (through the
+ * pid mapping when the store was opened with one).
+ *
+ * Returns the profiler's (container) tid, or -1 when @lane is not one.
+ */
+FTS_API int32_t fts_store_dispatch_tid(const struct fts_store *s, uint32_t lane);
 
 /* Bucket flags: what happened inside [t0, t1), however short. */
 #define FTS_BK_ANY      0x0001u  /* at least one item intersects the bucket */

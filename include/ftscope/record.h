@@ -54,6 +54,10 @@ struct fts_record_opts {
 	double flight_segment_s;   /* > 0: close a segment <stem>.NNNNNN.dat after this many seconds */
 	uint64_t flight_segment_bytes;  /* > 0: ... or once this many bytes streamed */
 	int flight_keep;           /* segments kept, older ones deleted; 0 = 4 */
+	/* Automatic snapshots (flight only, needs sched): "runnable>5ms:comm=python*;wakeup>2ms",
+	   triggers separated by ';' (fts_record_trigger_check); NULL or "" = none. */
+	const char *flight_triggers;
+	double flight_post_trigger_s;  /* seconds recorded after a trigger before its snapshot, 0..3600 */
 };
 
 /* One event of the reference set and whether this kernel has it. */
@@ -181,6 +185,9 @@ struct fts_record_health {
 	/* Flight recorder (0 otherwise): */
 	int flight_segments;       /* complete segments kept on disk */
 	uint64_t flight_disk_bytes;  /* their bytes plus what the streaming segment holds so far */
+	int flight_triggered;      /* snapshots the scheduling triggers took */
+	uint64_t flight_trigger_hits;  /* waits over a trigger's threshold (rate-limited ones too) */
+	char flight_trigger_note[1024];  /* the last trigger snapshot (printable ASCII), or "" */
 };
 
 /* How fts_record_stop ends the capture; each mode does less than the one before. */
@@ -449,6 +456,18 @@ FTS_API void fts_record_summary_release(struct fts_record_summary *sum);
  */
 FTS_API int fts_record_snapshot(struct fts_recorder *r, const char *reason, double last_s, char *dir,
 				size_t len, struct fts_err *err);
+
+/**
+ * fts_record_trigger_check - whether @spec is one valid scheduling trigger
+ * @spec: "runnable>5ms[:comm=GLOB|:pid=N]" (any Runnable wait longer than
+ *        the threshold) or "wakeup>2ms[:...]" (the wait after a wakeup);
+ *        units ns, us, ms, s
+ * @why: receives what is wrong (may be NULL)
+ * @len: the room in @why
+ *
+ * Returns 0 or -EINVAL.
+ */
+FTS_API int fts_record_trigger_check(const char *spec, char *why, size_t len);
 
 /**
  * fts_pidmapper_start - keep a pid mapping file up to date

@@ -27,7 +27,9 @@ class Recorder:
     outputs go to the user who ran sudo; None: root keeps them; or (uid, gid)).
     @flight_segment seconds (None: off) makes it a flight recorder: trace.dat
     segments <stem>.NNNNNN.dat, the newest @flight_keep (default 4) kept;
-    snapshot(reason) keeps them in a snapshot directory.
+    snapshot(reason) keeps them in a snapshot directory. @flight_triggers (a
+    rule or a list of them, as `record --trigger`: "runnable>5ms:comm=python*",
+    "wakeup>2ms") takes snapshots by itself, @post_trigger seconds after.
 
     Use as a context manager, or start()/stop(). Until stop, the capture is
     stopped and saved at interpreter exit and on SIGINT/SIGTERM (guard=False:
@@ -38,14 +40,18 @@ class Recorder:
     def __init__(self, output="trace.dat", cpus=None, bf_size=40960, backend="auto",
                  sched=True, irq=True, futex=False, exclude=None, nspid=False,
                  pid_mapping=None, pidmap_interval=None, duration=None, live_top=False,
-                 owner="sudo", guard=True, flight_segment=None, flight_keep=None):
+                 owner="sudo", guard=True, flight_segment=None, flight_keep=None,
+                 flight_triggers=None, post_trigger=2):
         self.options = {
             "output": output, "cpus": cpu_list(cpus), "bf_size": int(bf_size), "backend": backend,
             "sched": bool(sched), "irq": bool(irq), "futex": bool(futex), "exclude": exclude,
             "nspid": bool(nspid), "pid_mapping": pid_mapping, "pidmap_interval": pidmap_interval,
             "duration": duration if duration and duration > 0 else None,
             "live_top": bool(live_top), "owner": owner_value(owner),
-            "flight_segment": flight_segment, "flight_keep": flight_keep}
+            "flight_segment": flight_segment, "flight_keep": flight_keep,
+            "flight_triggers": flight_triggers if flight_triggers is None or isinstance(flight_triggers, str)
+            else ";".join(flight_triggers),
+            "flight_post_trigger": post_trigger if flight_triggers else None}
         self.guard = guard
         self.output = None    # the file written, after stop
         self.summary = None   # stop's summary

@@ -41,6 +41,8 @@ static const struct api_key KEYS[] = {
 	{ "owner", API_OWNER, OPT(owner), 0 },
 	{ "flight_segment", API_DOUBLE, OPT(flight_segment_s), 0 },
 	{ "flight_keep", API_UINT, OPT(flight_keep), 100000 },
+	{ "flight_triggers", API_STR, OPT(flight_triggers), 0 },
+	{ "flight_post_trigger", API_DOUBLE, OPT(flight_post_trigger_s), 0 },
 };
 #define NKEYS (sizeof(KEYS) / sizeof(KEYS[0]))
 
@@ -162,6 +164,9 @@ static int health_json(struct api_jw *w, const struct fts_record_health *hl)
 	api_jw_kstr(w, "output_note", hl->output_note);
 	api_jw_ki64(w, "flight_segments", hl->flight_segments);
 	api_jw_ku64(w, "flight_disk_bytes", hl->flight_disk_bytes);
+	api_jw_ki64(w, "flight_triggered", hl->flight_triggered);
+	api_jw_ku64(w, "flight_trigger_hits", hl->flight_trigger_hits);
+	api_jw_kstr(w, "flight_trigger_note", hl->flight_trigger_note);
 	api_jw_key(w, "cpus");
 	api_jw_open(w, '[');
 	for (int i = 0; i < hl->ncpus; i++)

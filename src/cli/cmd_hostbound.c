@@ -79,25 +79,12 @@ static void usage(FILE *f)
 "\nExit status: 0 printed, 1 failed (one line on stderr, no output), 2 bad arguments.\n");
 }
 
-/* The capture comes first or last (as for stats); taken out of the arguments. */
-static int take_input(int *argc, char ***argv, const char **input)
-{
-	switch (fts_opts_take_input(argc, argv, input)) {
-	case 0:
-		return 0;
-	case 1:
-		usage(stdout);
-		return -1;
-	}
-	fprintf(stderr, "ftscope hostbound: which capture? usage: ftscope hostbound CAPTURE -p PROFILING_DIR (--help)\n");
-	return 2;
-}
-
 /* Returns 0, -1 (help printed: exit 0) or 2. */
 static int parse_args(int argc, char **argv, struct hb_args *a)
 {
 	struct fts_opts op;
-	int id, rc = take_input(&argc, &argv, &a->input);
+	int id, rc = fts_opts_take_input(&argc, &argv, &a->input, usage,
+					 "ftscope hostbound: which capture? usage: ftscope hostbound CAPTURE -p PROFILING_DIR (--help)");
 
 	if (rc)
 		return rc;
@@ -244,6 +231,10 @@ static void text_report(FILE *f, const struct fts_hostbound *hb, const struct ft
 			fts_fputs_safe(f, fts_hostbound_str(hb, g[i].thread));
 		else
 			fputs("(Python threads, shared)", f);
+		if (g[i].op != FTS_HB_NONE) {
+			fputs(" in ", f);
+			fts_fputs_safe(f, fts_hostbound_str(hb, g[i].op));
+		}
 		if (g[i].preempter != FTS_HB_NONE) {
 			fputs(" <- ", f);
 			fts_fputs_safe(f, fts_hostbound_str(hb, g[i].preempter));

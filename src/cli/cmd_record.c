@@ -116,6 +116,7 @@ struct record_args {
 	const char *segment;          /* --segment as given */
 	char flight_dir[PATH_MAX];    /* the output's directory: pid file, requests, snapshots */
 	int trigger;                  /* --trigger lost */
+	char triggers[1024];          /* the scheduling --trigger specs, ';' between them */
 	double post_s;                /* --post_trigger */
 	int post_given;
 	char txtbuf[4096];
@@ -155,6 +156,9 @@ static void usage(FILE *f)
 		"  --keep N            segments kept, older ones deleted (default 4)\n"
 		"  --trigger lost      with --flight: a snapshot by itself when events are lost\n"
 		"                      (at most one per keep x segment, 10 s at least)\n"
+		"  --trigger RULE      ... or when RULE holds: 'runnable>5ms[:comm=GLOB|:pid=N]'\n"
+		"                      (a task waits Runnable longer), 'wakeup>2ms[:...]' (a\n"
+		"                      wakeup latency over it); repeatable; decoded live\n"
 		"  --post_trigger S    seconds recorded after the trigger before the snapshot\n"
 		"                      (default 2)\n"
 		"  --list-events [LIST...]  print the tracefs events (system/event, one a line)\n"
@@ -293,14 +297,28 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 				return 2;
 			}
 			break;
-		case O_TRIGGER:
-			if (strcmp(p.arg, "lost")) {
-				say("--trigger takes 'lost' (a snapshot when events are lost), not '%s'", p.arg);
+		case O_TRIGGER: {
+			char why[256];
+			size_t tl = strlen(a->triggers);
+
+			if (!strcmp(p.arg, "lost")) {
+				a->trigger = 1;
+				break;
+			}
+			if (fts_record_trigger_check(p.arg, why, sizeof(why))) {
+				say("--trigger takes lost, runnable>5ms[:comm=GLOB|:pid=N] or wakeup>2ms[:...]: %s", why);
 				*exit_now = 1;
 				return 2;
 			}
-			a->trigger = 1;
+			if (tl + strlen(p.arg) + 2 > sizeof(a->triggers)) {
+				say("too many --trigger (their text exceeds %zu bytes)", sizeof(a->triggers) - 1);
+				*exit_now = 1;
+				return 2;
+			}
+			snprintf(a->triggers + tl, sizeof(a->triggers) - tl, "%s%s", tl ? ";" : "", p.arg);
+			a->o.flight_triggers = a->triggers;
 			break;
+		}
 		case O_POST:
 			if (fts_parse_seconds(p.arg, 3600, &a->post_s)) {
 				say("--post_trigger takes seconds (0 to 3600), not '%s'", p.arg);
@@ -343,7 +361,7 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 	}
 	if (a->events && a->exclude[0])
 		a->o.exclude = a->exclude;
-	if (!a->flight && (a->segment || a->o.flight_keep || a->trigger || a->post_given)) {
+	if (!a->flight && (a->segment || a->o.flight_keep || a->trigger || a->triggers[0] || a->post_given)) {
 		say("--segment, --keep, --trigger and --post_trigger belong to --flight");
 		*exit_now = 1;
 		return 2;
@@ -356,13 +374,14 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 		}
 		if (!a->segment)
 			a->o.flight_segment_s = 30;
-		if (a->post_given && !a->trigger) {
+		if (a->post_given && !a->trigger && !a->triggers[0]) {
 			say("--post_trigger belongs to --trigger");
 			*exit_now = 1;
 			return 2;
 		}
 		if (!a->post_given)
 			a->post_s = 2;
+		a->o.flight_post_trigger_s = a->post_s;
 		/* a flight recorder runs until stopped unless a time is given */
 		if (!a->time_given)
 			a->record_time = 0;
@@ -600,6 +619,7 @@ struct live {
 	int moved;                    /* output_moved said so far */
 	int flight;                   /* a flight recording: one more status line */
 	struct fts_flight_trigger trig;
+	char trigger_note[1024];      /* the scheduling triggers' last note said */
 };
 
 /*
@@ -740,6 +760,15 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 				show_loss(&lv, &h, a->quiet);
 		}
 		lv.last_sample = h.sample;
+		/* each trigger snapshot (or failure) once; its directory makes the note new */
+		if (h.flight_trigger_note[0] && strcmp(h.flight_trigger_note, lv.trigger_note)) {
+			if (!g_hangup) {
+				if (lv.tty)
+					fprintf(stderr, "\r\033[J");
+				say("%s", h.flight_trigger_note);   /* printable ASCII: the library made it so */
+			}
+			snprintf(lv.trigger_note, sizeof(lv.trigger_note), "%s", h.flight_trigger_note);
+		}
 		{
 			uint64_t lost;
 
@@ -933,6 +962,10 @@ static int finish_and_report(struct fts_recorder *r, const struct record_args *a
 			fprintf(stderr, "flight: %d segments kept (%s) beside the output\n",
 				sum.health.flight_segments,
 				fts_fmt_bytes((double)sum.health.flight_disk_bytes, d2, sizeof(d2)));
+		if (!g_hangup && !rc && a->triggers[0])
+			fprintf(stderr, "flight: the scheduling triggers took %d snapshots (%llu waits over a "
+				"threshold, the rest within a ring of the one before)\n", sum.health.flight_triggered,
+				(unsigned long long)sum.health.flight_trigger_hits);
 		fts_flight_pid_release(a->flight_dir);
 	}
 	return rc ? 1 : (sum.truncated || sum.health.output_moved ? 3 : 0);

@@ -652,25 +652,6 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 	return 0;
 }
 
-/*
- * The input first (ftscope stats FILE --top 5) or last (ftscope
- * stats --top 5 FILE): last when it is not the value of the option before
- * it (every option but --help takes one). It is taken out of the arguments.
- * Returns 0, -1 when the help was printed (exit 0), or 2 (no input).
- */
-static int take_input(int *argc, char ***argv, const char **input)
-{
-	switch (fts_opts_take_input(argc, argv, input)) {
-	case 0:
-		return 0;
-	case 1:
-		usage(stdout);
-		return -1;
-	}
-	fprintf(stderr, "ftscope stats: which file? usage: ftscope stats FILE [options] (--help)\n");
-	return 2;
-}
-
 /* The options after the input, checked. Returns 0, -1 (help printed: exit 0) or 2. */
 static int get_args(int argc, char **argv, const char *input, struct stats_args *a,
 		    enum fts_task_col *col)
@@ -1429,7 +1410,8 @@ int fts_cmd_stats(int argc, char **argv)
 	if (hosts_mode(argc, argv, &sort_given))
 		return cmd_stats_hosts(argc, argv, sort_given);
 	memset(&a, 0, sizeof(a));
-	rc = take_input(&argc, &argv, &input);
+	rc = fts_opts_take_input(&argc, &argv, &input, usage,
+				 "ftscope stats: which file? usage: ftscope stats FILE [options] (--help)");
 	if (!rc)
 		rc = get_args(argc, argv, input, &a, &col);
 	if (rc) {

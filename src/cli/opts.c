@@ -260,7 +260,8 @@ int fts_events_apply(const struct fts_events_choice *c, int *sched, int *irq, in
 	return 0;
 }
 
-int fts_opts_take_input(int *argc, char ***argv, const char **input)
+int fts_opts_take_input(int *argc, char ***argv, const char **input,
+			void (*usage)(FILE *), const char *missing)
 {
 	char **av = *argv;
 	int ac = *argc;
@@ -279,7 +280,10 @@ int fts_opts_take_input(int *argc, char ***argv, const char **input)
 	if (*input)
 		return 0;
 	for (int i = 1; i < ac; i++)
-		if (!strcmp(av[i], "-h") || !strcmp(av[i], "--help"))
-			return 1;
+		if (!strcmp(av[i], "-h") || !strcmp(av[i], "--help")) {
+			usage(stdout);
+			return -1;
+		}
+	fprintf(stderr, "%s\n", missing);
 	return 2;
 }

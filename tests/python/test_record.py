@@ -275,3 +275,26 @@ def test_flight_recorder_snapshot(tracefs, tmp_path):
         with pytest.raises(ftscope.FtscopeError):
             plain.snapshot("x")
     assert state(tracefs) == before
+
+
+def test_flight_triggers(tracefs, tmp_path):
+    """Scheduling triggers from Python: a bad rule is refused at start with the
+    library's reason and nothing written; good ones (a list) record, and
+    health() counts their snapshots."""
+    bad = ftscope.Recorder(output=str(tmp_path / "b.dat"), owner=None, flight_segment=1,
+                           flight_triggers=["wakeup>2ms", "runnable>5"])
+    with pytest.raises(ftscope.FtscopeError) as e:
+        bad.start()
+    assert "needs a threshold with a unit" in str(e.value), str(e.value)
+    assert not os.listdir(tmp_path)
+    before = state(tracefs)
+    rec = ftscope.Recorder(output=str(tmp_path / "t.dat"), bf_size=1024, owner=None, flight_segment=1,
+                           flight_triggers=["wakeup>30s", "runnable>30s:comm=nobody"], post_trigger=0).start()
+    try:
+        time.sleep(1.5)
+        h = rec.health()
+    finally:
+        rec.stop()
+    assert h["flight_triggered"] == 0 and h["flight_trigger_hits"] == 0, h
+    assert h["flight_trigger_note"] == ""
+    assert state(tracefs) == before

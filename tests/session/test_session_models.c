@@ -318,6 +318,64 @@ static void test_setup_choices(void **state)
  * parser and refused whole when wrong, and the options and command line it
  * gives: segments until stopped, without the live top the recorder refuses.
  */
+/*
+ * The setup's Trigger and Snapshot rows (issue 17): triggers as `record
+ * --trigger`, checked by the library's own parser, ';' between, blanks
+ * ignored; a bad one refused whole with why; they reach the options and the
+ * command line only in flight mode; "last N s" is 0..86400 or all.
+ */
+static void test_setup_triggers(void **state)
+{
+	static const char *const bad[] = { "runnable>5", "runnable>5ms:uid=0", "sleep>5ms", "wakeup>0ms",
+					   "runnable>5ms; wakeup", "lost", "runnable>5ms:comm=", "wakeup>2ms:pid=x" };
+	static const char *const bad_last[] = { "-1", "x", "1e9", "nan", "10s", "" };
+	struct fts_record_cpu_cap cpu[8];
+	struct fts_record_caps caps;
+	struct fts_record_opts o;
+	struct fts_setup s;
+	struct fts_err err = { 0 };
+	char buf[1024], cmd[2048];
+
+	(void)state;
+	fake_caps(&caps, cpu);
+	assert_int_equal(fts_setup_init(&s, &caps, NULL, &err), 0);
+	assert_string_equal(s.triggers, "");
+	assert_true(s.snap_last_s == 0);
+	assert_int_equal(fts_setup_set_triggers(&s, " runnable>5ms:comm=python* ;wakeup>2ms ; ", &err), 0);
+	assert_string_equal(s.triggers, "runnable>5ms:comm=python*;wakeup>2ms");
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_null(o.flight_triggers);    /* a plain capture has none */
+	assert_null(strstr(fts_setup_cmdline(&s, cmd, sizeof(cmd)), "--trigger"));
+	s.flight = 1;
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_string_equal(o.flight_triggers, "runnable>5ms:comm=python*;wakeup>2ms");
+	assert_true(o.flight_post_trigger_s == 2);
+	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)),
+			    "ftscope record --sched 1 --irq 1 --flight --segment 30s --keep 4 "
+			    "--trigger 'runnable>5ms:comm=python*' --trigger 'wakeup>2ms' --live_top");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err.msg[0] = 0;
+		assert_int_equal(fts_setup_set_triggers(&s, bad[i], &err), -EINVAL);
+		assert_true(err.msg[0] != 0);
+		assert_string_equal(s.triggers, "runnable>5ms:comm=python*;wakeup>2ms");   /* unchanged */
+	}
+	assert_int_equal(fts_setup_set_triggers(&s, "", &err), 0);
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_null(o.flight_triggers);
+
+	assert_int_equal(fts_setup_set_snap_last(&s, " 10 ", &err), 0);
+	assert_true(s.snap_last_s == 10);
+	for (size_t i = 0; i < sizeof(bad_last) / sizeof(bad_last[0]); i++) {
+		err.msg[0] = 0;
+		assert_int_equal(fts_setup_set_snap_last(&s, bad_last[i], &err), -EINVAL);
+		assert_true(err.msg[0] != 0);
+		assert_true(s.snap_last_s == 10);
+	}
+	assert_int_equal(fts_setup_set_snap_last(&s, "all", &err), 0);
+	assert_true(s.snap_last_s == 0);
+	fts_setup_free(&s);
+}
+
 static void test_setup_flight(void **state)
 {
 	static const char *const bad[] = { "", "  ", "0s 2", "-1s", "30x", "30s 0", "30s -2", "30s 100001",
@@ -346,9 +404,10 @@ static void test_setup_flight(void **state)
 	assert_true(o.flight_segment_bytes == 0);
 	assert_int_equal(o.flight_keep, 4);
 	assert_true(o.duration_s == 0);    /* until stopped, whatever the duration row held */
-	assert_int_equal(o.live_top, 0);   /* the recorder refuses the top on rotating streams */
+	assert_int_equal(o.live_top, 1);   /* the session's top: it follows the rotations now */
+	assert_null(o.flight_triggers);    /* none armed */
 	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)),
-			    "ftscope record --sched 1 --irq 1 --flight --segment 30s --keep 4");
+			    "ftscope record --sched 1 --irq 1 --flight --segment 30s --keep 4 --live_top");
 
 	assert_int_equal(fts_setup_set_flight(&s, "1s 2", &err), 0);
 	assert_string_equal(s.segment, "1s");
@@ -365,7 +424,7 @@ static void test_setup_flight(void **state)
 	assert_true(o.flight_segment_bytes == 64ull << 20);
 	assert_int_equal(o.flight_keep, 8);
 	assert_string_equal(fts_setup_cmdline(&s, cmd, sizeof(cmd)),
-			    "ftscope record --sched 1 --irq 1 --flight --segment 64M --keep 8");
+			    "ftscope record --sched 1 --irq 1 --flight --segment 64M --keep 8 --live_top");
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err.msg[0] = 0;
@@ -747,6 +806,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cpustat, setup_dir, remove_dir),
 		cmocka_unit_test(test_setup_choices),
 		cmocka_unit_test(test_setup_flight),
+		cmocka_unit_test(test_setup_triggers),
 		cmocka_unit_test(test_shell_quote),
 		cmocka_unit_test(test_export_plan),
 		cmocka_unit_test(test_export_summary_toggle),

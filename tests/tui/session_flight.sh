@@ -7,6 +7,10 @@
 # and recording goes on; S stops and saves, the segments stay beside the
 # output, and no tracefs instance is left. The ring and snapshot rows are
 # looked at in 80x24 and 160x48 too: no row spills, no figure cut.
+# The Trigger row refuses a bad rule with why and arms a good one (on the
+# command line as --trigger); the Snapshot row takes "last N s"; while it
+# records, `ftscope snapshot --dir fl` reaches the session through the same
+# ftscope-flight.pid as a CLI recorder's, and the file goes at the stop.
 source "$(dirname "$0")/lib_session.sh" "$@"
 need_root_tracefs
 before=$(state)
@@ -34,9 +38,20 @@ keys BTab BTab BTab BTab
 wait_for "Output " 5
 keys Enter; keys C-u; text "fl/run.dat"; keys Enter
 wait_for "Keeps the last 2 segments as .*/fl/run.NNNNNN.dat" 5
-wait_for '\$ ftscope record .*--flight --segment 1s --keep 2 -o fl/run.dat' 5
+wait_for '\$ ftscope record .*--flight --segment 1s --keep 2 --live_top -o fl/run.dat' 5
 screen | grep '\$ ftscope record' | grep -q -- '--record_time' && fail "a flight command line with --record_time"
-screen | grep '\$ ftscope record' | grep -q -- '--live_top' && fail "a flight command line with --live_top"
+screen | grep '\$ ftscope record' | grep -q -- '--live_top' || fail "the live top left out of a flight recording"
+# the Trigger row (Output -> Pid map -> Live top -> Backend -> Mode -> Trigger)
+keys Tab Tab Tab Tab Tab
+wait_for "Trigger +none" 5
+keys Enter; keys C-u; text "wakeup>5"; keys Enter
+wait_for "the trigger 'wakeup>5' needs a threshold with a unit" 5
+keys C-u; text "wakeup>20s"; keys Enter
+wait_for "Trigger +wakeup>20s: snapshot 2 s after" 5
+wait_for "trigger .?wakeup>20s" 5
+keys Tab Enter; keys C-u; text "30"; keys Enter
+wait_for "Snapshot +s keeps the last 30 s" 5
+ok "trigger and snapshot rows: $(screen | grep -m1 'Trigger ' | sed 's/^ *//')"
 ok "setup: $(screen | grep '\$ ftscope record' | sed 's/^ *//')"
 
 keys r
@@ -70,6 +85,15 @@ t2=$(screen | grep -Eo 'REC [^ ]+' | head -1)
 [ -n "$t1" ] && [ "$t1" != "$t2" ] || fail "recording did not go on after the snapshot ($t1 -> $t2)"
 [ -d $T/instances/ftscope-$pid ] || fail "the instance went away after the snapshot"
 ok "recording goes on after the snapshot ($t1 -> $t2)"
+# ftscope snapshot finds the session by its pid file, as a CLI recorder
+[ -s fl/ftscope-flight.pid ] || fail "the session wrote no fl/ftscope-flight.pid"
+[ "$(cut -d' ' -f1 fl/ftscope-flight.pid)" = "$pid" ] || fail "fl/ftscope-flight.pid names $(cat fl/ftscope-flight.pid), not $pid"
+sdir=$(timeout 60 "$FTS" snapshot --dir fl --reason fromcli 2>snap.err) || { cat snap.err; fail "ftscope snapshot did not reach the session"; }
+case $sdir in fl/snapshot-*-fromcli) ;; *) fail "ftscope snapshot printed '$sdir'";; esac
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); sys.exit(not (m["reason"] == "fromcli" and m["segments"]))' \
+	"$sdir/manifest.json" || fail "$sdir/manifest.json is not the request's snapshot"
+wait_for "asked by ftscope snapshot" 5
+ok "ftscope snapshot reached the session: $sdir"
 resize 80 24
 wait_for "snapshot snapshot-|last snapshot|Ring " 5
 [ "$(screen | wc -l)" -le 24 ] || fail "record screen at 80x24: more than 24 rows"

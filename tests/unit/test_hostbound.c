@@ -29,6 +29,7 @@
 
 #include "ftscope/hostbound.h"
 #include "ftscope/pipeline.h"
+#include "core/util/strtab.h"
 
 #define FIXTURE FTS_TEST_DATA "/stats/irq_excerpt.txt"
 #define T0 597120000000ull
@@ -156,6 +157,47 @@ static void test_verdicts(void **state)
 	fts_hostbound_free(hb);
 }
 
+/*
+ * The op the dispatch thread was in: the one overlapping the gap most, the
+ * innermost on a tie; another thread's ops and a shared gap name none.
+ */
+static void test_ops(void **state)
+{
+	struct fts_npu_trace t = card();
+	struct fts_strtab names;
+	struct fts_npu_op ops[6];
+	struct fts_hostbound *hb;
+	uint32_t lin, mm, add, cp, mm2, other;
+
+	(void)state;
+	fts_strtab_init(&names);
+	lin = fts_strtab_intern(&names, "aten::linear", 12);
+	mm = fts_strtab_intern(&names, "aten::matmul", 12);
+	add = fts_strtab_intern(&names, "aten::add", 9);
+	cp = fts_strtab_intern(&names, "aten::copy_", 11);
+	mm2 = fts_strtab_intern(&names, "aten::mm", 8);
+	other = fts_strtab_intern(&names, "other_thread_op", 15);
+	/* sorted by tid, then ts */
+	ops[0] = (struct fts_npu_op){ US(900), 3000000, 99, other };
+	ops[1] = (struct fts_npu_op){ US(1000), 700000, 14349, lin };
+	ops[2] = (struct fts_npu_op){ US(1040), 660000, 14349, mm };
+	ops[3] = (struct fts_npu_op){ US(1100), 10000, 14349, add };
+	ops[4] = (struct fts_npu_op){ US(1600), 50000, 14356, cp };
+	ops[5] = (struct fts_npu_op){ US(1660), 80000, 14356, mm2 };
+	t.ops = ops;
+	t.nops = 6;
+	t.priv = &names;
+	hb = run(&t, 1000);
+	/* linear and matmul both cover the whole gap: matmul, inside it */
+	assert_string_equal(fts_hostbound_str(hb, gap_at(hb, US(1044))->op), "aten::matmul");
+	/* copy_ overlaps 30 us of it, mm 80 us */
+	assert_string_equal(fts_hostbound_str(hb, gap_at(hb, US(1620))->op), "aten::mm");
+	assert_int_equal(gap_at(hb, US(1000))->op, FTS_HB_NONE);
+	assert_int_equal(gap_at(hb, US(2000))->op, FTS_HB_NONE);
+	fts_hostbound_free(hb);
+	fts_strtab_free(&names);
+}
+
 /* The default threshold (50 us) keeps only the three long gaps. */
 static void test_threshold(void **state)
 {
@@ -228,7 +270,7 @@ static void test_write(void **state)
 	assert_int_equal(fts_hostbound_write(hb, f, 0, 1, "=x\x1b[31m", 0), 0);
 	fclose(f);
 	assert_string_equal(buf, "\"'=x\\x1b[31m\",597121044000,574000,14349,bash:14349,preempted,"
-			    "0,574000,0,0,0,0,0,memfd:sealed-91:3591,1,574000\n");
+			    "0,574000,0,0,0,0,0,memfd:sealed-91:3591,1,574000,\n"); /* no op known */
 	free(buf);
 	f = open_memstream(&buf, &len);
 	assert_int_equal(fts_hostbound_write(hb, f, 1, 2, "=rank\x1b" "0", 0), 0);
@@ -237,6 +279,7 @@ static void test_write(void **state)
 	assert_non_null(strstr(buf, "{\"card\": \"=rank\\u001b0\", "));
 	assert_non_null(strstr(buf, "\"gap_source\": \"free\""));
 	assert_non_null(strstr(buf, "\"top_preempter\": \"memfd:sealed-91:3591\""));
+	assert_non_null(strstr(buf, "\"op\": null}"));
 	free(buf);
 	fts_hostbound_free(hb);
 }
@@ -246,6 +289,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_threshold),
+		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_gaps_from_streams),
 		cmocka_unit_test(test_write),
 	};

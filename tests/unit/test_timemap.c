@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tmp_tree.h"
+
 #include "ftscope/timemap.h"
 
 static char root[64];
@@ -19,46 +21,26 @@ static struct fts_timemap tm;
 
 static void put(const char *rel, const char *text)
 {
-	char path[512], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	/* make the parent directories */
-	for (slash = strchr(path + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	tt_put(root, rel, text);
 }
 
 static const char *at(const char *rel)
 {
-	static char path[512];
-
-	snprintf(path, sizeof(path), "%s%s%s", root, rel[0] ? "/" : "", rel);
-	return path;
+	return tt_at(root, rel);
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/fts_unit_tm_XXXXXX");
-	assert_non_null(mkdtemp(root));
+	tt_make(root, "tm");
 	memset(&tm, 0x5a, sizeof(tm));
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
+	tt_remove(root);
 	return 0;
 }
 

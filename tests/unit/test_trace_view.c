@@ -60,7 +60,8 @@ static const char *write_file(const char *name, const char *text)
 	"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":900,\"tid\":2,\"args\":{\"name\":\"Stream 2\"}},\n" \
 	"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":950,\"tid\":0,\"args\":{\"name\":\"Overlap Analysis\"}},\n" \
 	"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":950,\"tid\":3,\"args\":{\"name\":\"Free\"}},\n" \
-	"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":950,\"tid\":0,\"args\":{\"name\":\"Computing\"}}"
+	"{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":950,\"tid\":0,\"args\":{\"name\":\"Computing\"}},\n" \
+	"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":970,\"tid\":0,\"args\":{\"name\":\"HCCL\"}}"
 
 #define BODY \
 	"{\"ph\":\"X\",\"name\":\"MatMul_1\",\"pid\":900,\"tid\":7,\"ts\":\"1736405443876960.250\",\"dur\":4.5,\"args\":{\"Task Type\":\"AI_CORE\"}},\n" \
@@ -74,7 +75,9 @@ static const char *write_file(const char *name, const char *text)
 	"{\"ph\":\"s\",\"cat\":\"async_npu\",\"name\":\"async_npu\",\"id\":7,\"pid\":100,\"tid\":100,\"ts\":\"1736405443876950.000\"},\n" \
 	"{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"async_npu\",\"name\":\"async_npu\",\"id\":7,\"pid\":900,\"tid\":2,\"ts\":\"1736405443876953.510\"},\n" \
 	"{\"ph\":\"s\",\"cat\":\"async_npu\",\"name\":\"async_npu\",\"id\":8,\"pid\":100,\"tid\":100,\"ts\":\"1736405443876951.000\"},\n" \
-	"{\"ph\":\"s\",\"cat\":\"fwdbwd\",\"name\":\"fwdbwd\",\"id\":9,\"pid\":100,\"tid\":100,\"ts\":\"1736405443876951.000\"}"
+	"{\"ph\":\"s\",\"cat\":\"fwdbwd\",\"name\":\"fwdbwd\",\"id\":9,\"pid\":100,\"tid\":100,\"ts\":\"1736405443876951.000\"},\n" \
+	"{\"ph\":\"X\",\"name\":\"hcom_allReduce_2\",\"pid\":970,\"tid\":4,\"ts\":\"1736405443876970.000\",\"dur\":3},\n" \
+	"{\"ph\":\"X\",\"name\":\"hcom_allReduce_1\",\"pid\":970,\"tid\":4,\"ts\":\"1736405443876960.000\",\"dur\":1.5}"
 
 #define T(us_after) (1736405443876950000ull + (uint64_t)(us_after))
 
@@ -108,6 +111,19 @@ static void check_card(const struct fts_npu_trace *t)
 	assert_int_equal(t->nthreads, 2);
 	assert_int_equal(t->threads[0].tid, 100);
 	assert_string_equal(t->threads[1].name, "Thread 101");
+	/* the Python thread's CPU op, kept for "in which op" */
+	assert_int_equal(t->nops, 1);
+	assert_int_equal(t->ops[0].tid, 101);
+	assert_int_equal(t->ops[0].ts, T(0));
+	assert_int_equal(t->ops[0].dur, 1000);
+	assert_string_equal(fts_npu_name(t, t->ops[0].name), "aten::add");
+	/* the "HCCL" process's slices, by time, apart from the device's */
+	assert_int_equal(t->ncomm, 2);
+	assert_int_equal(t->comm[0].ts, T(10000));
+	assert_int_equal(t->comm[0].dur, 1500);
+	assert_int_equal(t->comm[0].lane, 4);
+	assert_string_equal(fts_npu_name(t, t->comm[0].name), "hcom_allReduce_1");
+	assert_string_equal(fts_npu_name(t, t->comm[1].name), "hcom_allReduce_2");
 }
 
 static void test_read_meta_first(void **state)
@@ -120,7 +136,7 @@ static void test_read_meta_first(void **state)
 	if (fts_npu_trace_read(p, &t, &err))
 		fail_msg("%s", err.msg);
 	check_card(t);
-	assert_int_equal(t->events, 20);
+	assert_int_equal(t->events, 23);
 	fts_npu_trace_free(t);
 }
 

@@ -213,6 +213,68 @@ static int assign(struct fts_hostbound *hb, struct fts_err *err)
 	return 0;
 }
 
+/*
+ * The op each gap's dispatch thread was in (hostbound.h): its ops are a run
+ * of n->ops (sorted by tid, ts), walked back from the last one starting
+ * before the gap's end while an earlier one may still reach into the gap
+ * (the running maximum of their ends), so nested ops cost no more than
+ * the ones that overlap.
+ */
+static int find_ops(struct fts_hostbound *hb)
+{
+	const struct fts_npu_trace *n = hb->npu;
+	const struct fts_npu_op *op = n->ops;
+	uint64_t *maxend;
+
+	for (size_t g = 0; g < hb->ngaps; g++)
+		hb->gaps[g].pub.op = FTS_HB_NONE;
+	if (!n->nops)
+		return 0;
+	maxend = malloc(n->nops * sizeof(*maxend));
+	if (!maxend)
+		return -ENOMEM;
+	for (size_t i = 0; i < n->nops; i++) {
+		uint64_t e = op[i].ts + op[i].dur;
+
+		maxend[i] = i && op[i - 1].tid == op[i].tid && maxend[i - 1] > e ? maxend[i - 1] : e;
+	}
+	for (size_t g = 0; g < hb->ngaps; g++) {
+		struct fts_hb_gap *p = &hb->gaps[g].pub;
+		uint64_t a = p->ts, b = p->ts + p->dur, best_ov = 0, best_dur = 0;
+		size_t lo = 0, hi = n->nops;
+		uint32_t best = FTS_HB_NONE;
+
+		if (p->tid < 0)
+			continue;
+		/* the first op after (tid, b) */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (op[mid].tid < p->tid || (op[mid].tid == p->tid && op[mid].ts < b))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t i = lo; i-- > 0 && op[i].tid == p->tid && maxend[i] > a;) {
+			uint64_t s = op[i].ts > a ? op[i].ts : a, e = op[i].ts + op[i].dur < b ? op[i].ts + op[i].dur : b;
+
+			if (e <= s)
+				continue;
+			if (e - s > best_ov || (e - s == best_ov && op[i].dur < best_dur)) {
+				best_ov = e - s;
+				best_dur = op[i].dur;
+				best = op[i].name;
+			}
+		}
+		if (best != FTS_HB_NONE && (p->op = intern(hb, fts_npu_name(n, best))) == UINT32_MAX) {
+			free(maxend);
+			return -ENOMEM;
+		}
+	}
+	free(maxend);
+	return 0;
+}
+
 /* ---- the sink ---- */
 
 static const char *arg_of(const struct fts_item *it, const char *key)
@@ -510,6 +572,8 @@ int fts_hostbound_create(const struct fts_npu_trace *npu, const struct fts_hb_op
 	fts_strtab_init(&hb->strs);
 	fts_inthash_init(&hb->by_tid);
 	rc = find_gaps(hb, thr) ? nomem(err) : assign(hb, err);
+	if (!rc && find_ops(hb))
+		rc = nomem(err);
 	if (rc) {
 		fts_hostbound_free(hb);
 		return rc;
@@ -572,6 +636,13 @@ const char *fts_hostbound_cat_name(enum fts_hb_cat cat)
 	};
 
 	return (unsigned)cat < FTS_HB__COUNT ? names[cat] : "?";
+}
+
+int32_t fts_hostbound_lane_tid(const struct fts_hostbound *hb, uint32_t lane)
+{
+	uint32_t v = lane < hb->nlanes ? hb->lanes[lane] : LANE_NONE;
+
+	return v == LANE_NONE || v == LANE_CPU ? -1 : hb->threads[v - 1].tid;
 }
 
 int fts_hostbound_gaps_from_free(const struct fts_hostbound *hb)

@@ -44,7 +44,7 @@ static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top, const
 		fputs("card,start_ns,dur_ns,dispatch_tid,dispatch_thread,verdict", f);
 		for (int c = 0; c < FTS_HB__COUNT; c++)
 			fprintf(f, ",%s_ns", fts_hostbound_cat_name((enum fts_hb_cat)c));
-		fputs(",top_preempter,top_preempter_cpu,top_preempter_ns\n", f);
+		fputs(",top_preempter,top_preempter_cpu,top_preempter_ns,op\n", f);
 	}
 	for (size_t i = 0; i < n && (!top || i < top); i++) {
 		csv_field(f, card);
@@ -56,7 +56,9 @@ static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top, const
 			fprintf(f, ",%.0f", g[i].ns[c]);
 		fputc(',', f);
 		csv_field(f, fts_hostbound_str(hb, g[i].preempter));
-		fprintf(f, ",%d,%.0f\n", g[i].preempter_cpu, g[i].preempter_ns);
+		fprintf(f, ",%d,%.0f,", g[i].preempter_cpu, g[i].preempter_ns);
+		csv_field(f, g[i].op != FTS_HB_NONE ? fts_hostbound_str(hb, g[i].op) : "");
+		fputc('\n', f);
 	}
 }
 
@@ -102,8 +104,13 @@ static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top, cons
 			fts__json_fputs(f, fts_hostbound_str(hb, g[i].preempter), FTS__JSON_TERM);
 		else
 			fputs("null", f);
-		fprintf(f, ", \"top_preempter_cpu\": %d, \"top_preempter_ns\": %.0f}", g[i].preempter_cpu,
+		fprintf(f, ", \"top_preempter_cpu\": %d, \"top_preempter_ns\": %.0f, \"op\": ", g[i].preempter_cpu,
 			g[i].preempter_ns);
+		if (g[i].op != FTS_HB_NONE)
+			fts__json_fputs(f, fts_hostbound_str(hb, g[i].op), FTS__JSON_TERM);
+		else
+			fputs("null", f);
+		fputc('}', f);
 	}
 	fputs("]}", f);
 }

@@ -5,9 +5,9 @@
  *
  * Metadata ("M": process_name, thread_name) may come anywhere in the file,
  * so a complete slice whose process is not named yet is kept aside (pend)
- * and sorted out at the end; one of a process already known to be neither
- * the device nor the overlap analysis (the "Python" cpu_ops, the bulk of a
- * big file) is dropped on sight. Flows are paired by (cat, id) through a
+ * and sorted out at the end; one of a process known to be none of the
+ * device, the overlap analysis, HCCL or "Python" is dropped on sight. The
+ * "Python" cpu_ops (the bulk of a big file) are kept in 24 bytes each. Flows are paired by (cat, id) through a
  * string table, whatever the order of their two ends.
  */
 #include "ftscope/npu.h"
@@ -29,7 +29,7 @@ enum { F_PH, F_PID, F_TID, F_NAME, F_TS, F_DUR, F_CAT, F_ID, F_ARGS, FIELDS };
 static const char *const field_keys[FIELDS] = { "ph", "pid", "tid", "name", "ts",
 						"dur", "cat", "id", "args" };
 
-enum proc_kind { P_OTHER = 1, P_PYTHON, P_DEVICE, P_OVERLAP };
+enum proc_kind { P_OTHER = 1, P_PYTHON, P_DEVICE, P_OVERLAP, P_HCCL };
 
 struct pend {           /* a slice whose process may not be named yet */
 	uint64_t ts, dur;
@@ -56,6 +56,7 @@ struct tv {
 	struct fts_inthash procs;    /* pid -> enum proc_kind */
 	struct pend *pend;
 	size_t npend, cpend;
+	size_t cops;                 /* room in t->ops */
 	struct tname *tn;
 	size_t ntn, ctn;
 	struct fpair *fl;
@@ -127,6 +128,8 @@ static int on_meta(struct tv *v, const char *name, int32_t pid, const char *tid_
 			k = P_DEVICE;
 		else if (!strcmp(val, "Overlap Analysis"))
 			k = P_OVERLAP;
+		else if (!strcmp(val, "HCCL"))
+			k = P_HCCL;
 		slot = fts_inthash_put(&v->procs, (uint64_t)(uint32_t)pid, NULL);
 		if (!slot)
 			return nomem(err);
@@ -190,6 +193,17 @@ static int on_flow(struct tv *v, const char *const *f, int start, uint64_t ts, s
 	return 0;
 }
 
+/* A CPU op of the Python process: what its threads were doing (hostbound's "in which op"). */
+static int add_op(struct tv *v, uint64_t ts, uint64_t dur, int32_t tid, uint32_t name, struct fts_err *err)
+{
+	struct fts_npu_trace *t = v->t;
+
+	if (name == UINT32_MAX || grow((void **)&t->ops, &v->cops, t->nops + 1, sizeof(*t->ops)))
+		return nomem(err);
+	t->ops[t->nops++] = (struct fts_npu_op){ ts, dur, tid, name };
+	return 0;
+}
+
 static int on_event(void *ctx, const char *text, size_t len, struct fts_err *err)
 {
 	struct tv *v = ctx;
@@ -231,13 +245,17 @@ static int on_event(void *ctx, const char *text, size_t len, struct fts_err *err
 	if (ph != 'X')
 		return on_flow(v, f, ph == 's', ts, err);
 	kind = fts_inthash_get(&v->procs, (uint64_t)(uint32_t)pid);
-	if (pid < 0 || (kind && *kind != P_DEVICE && *kind != P_OVERLAP))
+	if (pid < 0 || (kind && *kind == P_OTHER))
 		return 0;
 	if (parse_id(f[F_TID], &tid))
 		return 0;
 	if (f[F_DUR] && fts_json_us_to_ns(f[F_DUR], &dur))
 		return bad(v, err, "a slice's dur is not microseconds");
+	if (kind && *kind == P_PYTHON && !dur)
+		return 0;
 	name = fts_strtab_intern(&v->names, f[F_NAME] ? f[F_NAME] : "", f[F_NAME] ? strlen(f[F_NAME]) : 0);
+	if (kind && *kind == P_PYTHON)
+		return add_op(v, ts, dur, tid, name, err);
 	if (name == UINT32_MAX || grow((void **)&v->pend, &v->cpend, v->npend + 1, sizeof(*v->pend)))
 		return nomem(err);
 	p = &v->pend[v->npend++];
@@ -261,6 +279,24 @@ static int cmp_free(const void *a, const void *b)
 	const struct fts_npu_free *x = a, *y = b;
 
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int cmp_comm(const void *a, const void *b)
+{
+	const struct fts_npu_comm *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int cmp_op(const void *a, const void *b)
+{
+	const struct fts_npu_op *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->dur > y->dur ? -1 : x->dur < y->dur;
 }
 
 static int cmp_flow(const void *a, const void *b)
@@ -298,7 +334,7 @@ static int settle(struct tv *v, struct fts_err *err)
 {
 	struct fts_npu_trace *t = v->t;
 	struct fts_inthash streams;
-	size_t nb = 0, nf = 0;
+	size_t nb = 0, nf = 0, nc = 0, ccomm = 0;
 	int rc = 0;
 
 	if (v->devices > 1)
@@ -331,6 +367,17 @@ static int settle(struct tv *v, struct fts_err *err)
 			t->busy[nb++] = (struct fts_npu_busy){ p->ts, p->dur, (uint32_t)p->tid, p->name };
 		} else if (*k == P_OVERLAP && is_free_lane(v, p->pid, p->tid) && p->dur) {
 			t->free[nf++] = (struct fts_npu_free){ p->ts, p->dur };
+		} else if (*k == P_PYTHON && p->dur) {
+			rc = add_op(v, p->ts, p->dur, p->tid, p->name, err);
+			if (rc)
+				break;
+		} else if (*k == P_HCCL) {
+			/* few next to the device tasks: grown as met, not sized by every slice */
+			if (grow((void **)&t->comm, &ccomm, nc + 1, sizeof(*t->comm))) {
+				rc = nomem(err);
+				break;
+			}
+			t->comm[nc++] = (struct fts_npu_comm){ p->ts, p->dur, (uint32_t)p->tid, p->name };
 		}
 	}
 	fts_inthash_free(&streams);
@@ -338,7 +385,12 @@ static int settle(struct tv *v, struct fts_err *err)
 		return rc;
 	t->nbusy = nb;
 	t->nfree = nf;
+	t->ncomm = nc;
 	qsort(t->busy, nb, sizeof(*t->busy), cmp_busy);
+	if (nc)
+		qsort(t->comm, nc, sizeof(*t->comm), cmp_comm);
+	if (t->nops)
+		qsort(t->ops, t->nops, sizeof(*t->ops), cmp_op);
 	qsort(t->free, nf, sizeof(*t->free), cmp_free);
 
 	t->flows = calloc(v->flow_keys.n ? v->flow_keys.n : 1, sizeof(*t->flows));
@@ -435,6 +487,8 @@ void fts_npu_trace_free(struct fts_npu_trace *t)
 	}
 	free(t->busy);
 	free(t->free);
+	free(t->comm);
+	free(t->ops);
 	free(t->flows);
 	free(t->threads);
 	free(t);

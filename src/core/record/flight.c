@@ -7,6 +7,11 @@
  * and deletes the oldest segment beyond `keep`. Snapshots hard-link (or
  * copy) the kept segments into a directory with a manifest.
  *
+ * Scheduling triggers (trigger.c) are tested by the live top's decoder;
+ * this thread takes their hits, waits post_s, rotates and snapshots, then
+ * stays quiet for a whole ring (at least 10 s) so two automatic snapshots
+ * never share a segment; hits meanwhile are only counted.
+ *
  * The segment ring is the one shared state; `lock` guards it, never held
  * while a segment is assembled or a file copied.
  */
@@ -61,6 +66,9 @@ struct rec_flight {
 	int want_rotate;             /* a snapshot asks for the streaming segment */
 	int failed;
 	char failure[256];
+	int trig_snaps;              /* snapshots the triggers took */
+	uint64_t trig_hits;          /* their hits, rate-limited ones too */
+	char trig_note[1024];        /* the last trigger snapshot, or why it failed */
 };
 
 static int64_t now_ns(clockid_t id)
@@ -188,6 +196,9 @@ static int rotate(struct rec_flight *f)
 	f->want_rotate = 0;
 	pthread_mutex_unlock(&f->lock);
 	rec_stream_rotate(f->cfg.st, fds, old);
+	/* the top reads the old files to their end before they are assembled */
+	if (f->cfg.top)
+		rec_top_rotated(f->cfg.top);
 	pthread_mutex_lock(&f->lock);
 	for (int i = 0; i < f->n; i++) {
 		f->bytes_at[i] = rec_stream_bytes(f->cfg.st, i);
@@ -244,11 +255,47 @@ static uint64_t streaming_bytes(struct rec_flight *f)
 	return b;
 }
 
+static void trigger_snapshot(struct rec_flight *f, const struct rec_trig_hit *h);
+
+/* Pacing of the triggers' snapshots (mono ns; the flight thread's only). */
+struct trig_pace {
+	uint64_t due;                /* a snapshot is due then; 0: none pending */
+	uint64_t quiet_until;        /* no new one before */
+	struct rec_trig_hit hit;     /* what the pending one is for */
+};
+
+/* Take the top's hits; 1 when a trigger snapshot is due now. */
+static int trig_step(struct rec_flight *f, struct trig_pace *p)
+{
+	uint64_t now = fts__clock_mono_ns();
+	double ring_s = f->cfg.segment_s * f->cfg.keep;
+	struct rec_trig_hit h;
+
+	if (!f->cfg.top || !f->cfg.nrules)
+		return 0;
+	if (rec_top_take_hit(f->cfg.top, &h)) {
+		pthread_mutex_lock(&f->lock);
+		f->trig_hits += h.count;
+		pthread_mutex_unlock(&f->lock);
+		if (!p->due && now >= p->quiet_until) {
+			p->hit = h;
+			p->due = now + (uint64_t)(f->cfg.post_s * 1e9) + 1;
+		}
+	}
+	if (!p->due || now < p->due)
+		return 0;
+	p->due = 0;
+	/* a whole ring (10 s at least; 60 s when segments go by size) */
+	p->quiet_until = now + (uint64_t)((ring_s > 10 ? ring_s : f->cfg.segment_s > 0 ? 10 : 60) * 1e9);
+	return 1;
+}
+
 static void *flight_main(void *arg)
 {
 	struct rec_flight *f = arg;
 	uint64_t seg_ns = f->cfg.segment_s > 0 ? (uint64_t)(f->cfg.segment_s * 1e9) : 0;
 	uint64_t began = fts__clock_mono_ns();
+	struct trig_pace pace = { 0 };
 
 	pthread_setname_np(pthread_self(), "fts-flight");
 	while (!atomic_load(&f->stop)) {
@@ -263,6 +310,13 @@ static void *flight_main(void *arg)
 		pthread_mutex_unlock(&f->lock);
 		if (atomic_load(&f->stop))
 			break;
+		if (trig_step(f, &pace)) {
+			began = fts__clock_mono_ns();
+			if (rotate(f))
+				break;
+			trigger_snapshot(f, &pace.hit);
+			continue;
+		}
 		if (!want && !(seg_ns && fts__clock_mono_ns() - began >= seg_ns) &&
 		    !(f->cfg.segment_bytes && streamed >= f->cfg.segment_bytes))
 			continue;
@@ -487,8 +541,8 @@ static void utc_text(int64_t ns, char *buf, size_t len, int compact)
 	}
 }
 
-static int write_manifest(const char *dir, const char *reason, int64_t trigger_rt, const struct seg *s,
-			  int n, const char *pidmap, struct fts_err *err)
+static int write_manifest(const char *dir, const char *reason, int64_t trigger_rt, const char *trigger,
+			  const struct seg *s, int n, const char *pidmap, struct fts_err *err)
 {
 	char path[PATH_MAX], tmp[PATH_MAX], a[48], b[48];
 	uint64_t lost = 0;
@@ -510,6 +564,8 @@ static int write_manifest(const char *dir, const char *reason, int64_t trigger_r
 	fts__json_fputs(fp, reason ? reason : "", 0);
 	fprintf(fp, ",\n  \"trigger_time\": \"%s\",\n  \"trigger_realtime_ns\": %lld,\n", a,
 		(long long)trigger_rt);
+	if (trigger)
+		fprintf(fp, "  \"trigger\": %s,\n", trigger);
 	if (n) {
 		utc_text(s[0].rt_from, a, sizeof(a), 0);
 		utc_text(s[n - 1].rt_to, b, sizeof(b), 0);
@@ -581,10 +637,11 @@ static void rotate_now(struct rec_flight *f)
 	pthread_mutex_unlock(&f->lock);
 }
 
-int rec_flight_snapshot(struct rec_flight *f, const char *reason, double last_s, const char *pidmap,
-			char *dir, size_t len, struct fts_err *err)
+/* The snapshot after the rotation: @trigger (may be NULL) is a JSON object for the manifest. */
+static int snapshot_take(struct rec_flight *f, const char *reason, double last_s, const char *pidmap,
+			 int64_t trig, const char *trigger, int rotate_first, char *dir, size_t len,
+			 struct fts_err *err)
 {
-	int64_t trig = now_ns(CLOCK_REALTIME);
 	char name[64], when[32], path[PATH_MAX];
 	struct seg *copy = NULL;
 	int n = 0, rc = 0, first = 0;
@@ -606,7 +663,7 @@ int rec_flight_snapshot(struct rec_flight *f, const char *reason, double last_s,
 		if (chown(dir, f->cfg.owner->uid, f->cfg.owner->gid) < 0) {
 			/* root's own directory then: the files inside keep their owners */
 		}
-	if (f->started)
+	if (rotate_first && f->started)
 		rotate_now(f);
 	/* Link under the lock: the ring cannot prune a segment between the choice and its link. */
 	pthread_mutex_lock(&f->lock);
@@ -640,11 +697,81 @@ int rec_flight_snapshot(struct rec_flight *f, const char *reason, double last_s,
 		pidmap = NULL;
 	}
 	if (!rc)
-		rc = write_manifest(dir, reason, trig, copy, n, pidmap ? base_name(pidmap) : NULL, err);
+		rc = write_manifest(dir, reason, trig, trigger, copy, n, pidmap ? base_name(pidmap) : NULL, err);
 	if (rc)
 		remove_partial(dir, copy, n, pidmap);
 	free(copy);
 	return rc;
+}
+
+int rec_flight_snapshot(struct rec_flight *f, const char *reason, double last_s, const char *pidmap,
+			char *dir, size_t len, struct fts_err *err)
+{
+	return snapshot_take(f, reason, last_s, pidmap, now_ns(CLOCK_REALTIME), NULL, 1, dir, len, err);
+}
+
+/* The manifest's "trigger" object for @h (malloc'ed; NULL without memory). */
+static char *trigger_json(const struct rec_flight *f, const struct rec_trig_hit *h)
+{
+	const struct rec_trig_rule *r = &f->cfg.rules[h->rule];
+	int64_t rt = (int64_t)h->ts + now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC_RAW);
+	char *buf = NULL, when[48];
+	size_t sz = 0;
+	FILE *fp = open_memstream(&buf, &sz);
+
+	if (!fp)
+		return NULL;
+	utc_text(rt, when, sizeof(when), 0);
+	fputs("{\"rule\": ", fp);
+	fts__json_fputs(fp, r->text, 0);
+	fprintf(fp, ", \"kind\": \"%s\", \"threshold_ns\": %llu, \"task\": ",
+		r->kind == REC_TRIG_WAKEUP ? "wakeup" : "runnable", (unsigned long long)r->thr_ns);
+	fts__json_fputs(fp, h->task, 0);
+	fprintf(fp, ", \"value_ns\": %llu, \"value_ms\": %.3f, \"event_mono_raw_ns\": %llu, "
+		"\"event_realtime_ns\": %lld, \"event_time\": \"%s\", \"hits\": %llu, \"post_trigger_s\": %.3f}",
+		(unsigned long long)h->value_ns, (double)h->value_ns / 1e6, (unsigned long long)h->ts,
+		(long long)rt, when, (unsigned long long)h->count, f->cfg.post_s);
+	if (fclose(fp)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* In the flight thread, right after a rotation: the snapshot a trigger asked for. */
+static void trigger_snapshot(struct rec_flight *f, const struct rec_trig_hit *h)
+{
+	const struct rec_trig_rule *r = &f->cfg.rules[h->rule];
+	char dir[PATH_MAX], note[sizeof(f->trig_note)];
+	struct fts_err err = { 0 };
+	char *js = trigger_json(f, h);
+	int rc;
+
+	rc = js ? snapshot_take(f, r->text, 0, f->cfg.pidmap, now_ns(CLOCK_REALTIME), js, 0, dir, sizeof(dir),
+				&err)
+		: fts_err_set(&err, -ENOMEM, "out of memory");
+	free(js);
+	if (rc)
+		snprintf(note, sizeof(note), "trigger %s (%s waited %.1f ms): snapshot failed: %.300s", r->text,
+			 h->task, (double)h->value_ns / 1e6, err.msg);
+	else
+		snprintf(note, sizeof(note), "trigger %s (%s waited %.1f ms): snapshot %.700s", r->text, h->task,
+			 (double)h->value_ns / 1e6, dir);
+	pthread_mutex_lock(&f->lock);
+	if (!rc)
+		f->trig_snaps++;
+	snprintf(f->trig_note, sizeof(f->trig_note), "%s", note);
+	pthread_mutex_unlock(&f->lock);
+}
+
+void rec_flight_triggered(struct rec_flight *f, int *snaps, uint64_t *hits, char *note, size_t len)
+{
+	pthread_mutex_lock(&f->lock);
+	*snaps = f->trig_snaps;
+	*hits = f->trig_hits;
+	if (note && len)
+		snprintf(note, len, "%s", f->trig_note);
+	pthread_mutex_unlock(&f->lock);
 }
 
 void rec_flight_free(struct rec_flight *f)

@@ -230,6 +230,41 @@ void rec_health_final(struct rec_health *hs);
 /* rec_health_free - stop the thread and free. */
 void rec_health_free(struct rec_health *hs);
 
+/* ---- trigger.c --------------------------------------------------------------- */
+
+enum rec_trig_kind { REC_TRIG_RUNNABLE, REC_TRIG_WAKEUP };
+
+/* One scheduling trigger: "runnable>5ms:comm=python*" (see trigger.c). */
+struct rec_trig_rule {
+	enum rec_trig_kind kind;
+	uint64_t thr_ns;            /* fires on a wait strictly longer */
+	char comm[64];              /* fnmatch glob on the comm, or "" */
+	long pid;                   /* a thread id, or 0 */
+	char text[128];             /* as written */
+};
+
+/* A trigger that fired: the first since the last take, and how many fired meanwhile. */
+struct rec_trig_hit {
+	int rule;                   /* index in the rules */
+	uint64_t ts;                /* trace ns (mono_raw): the end of the wait */
+	uint64_t value_ns;          /* the wait */
+	char task[64];              /* "comm:pid", printable ASCII only */
+	uint64_t count;             /* hits since the last take (this one included) */
+};
+
+/* rec_trig_parse - one trigger @spec into @out; -EINVAL with why in @why. */
+int rec_trig_parse(const char *spec, struct rec_trig_rule *out, char *why, size_t len);
+
+/* rec_trig_parse_list - "spec;spec" into a malloc'ed array (*@n, 0 for NULL/""); -EINVAL with @err. */
+int rec_trig_parse_list(const char *list, struct rec_trig_rule **rules, int *n, struct fts_err *err);
+
+/* rec_trig_match - 1 when task-lane item @it (lane tid "comm:pid" @tid) fires rule @r. */
+struct fts_item;
+int rec_trig_match(const struct rec_trig_rule *r, const struct fts_item *it, const char *tid);
+
+/* rec_trig_safe_text - @in with every byte outside printable ASCII as '?'. */
+void rec_trig_safe_text(const char *in, char *out, size_t len);
+
 /* ---- top_engine.c ------------------------------------------------------------ */
 
 struct rec_top_engine;
@@ -274,6 +309,16 @@ void rec_top_engine_counts(const struct rec_top_engine *e, uint64_t *records, ui
 /* rec_top_engine_error - why a tick failed, or NULL. */
 const char *rec_top_engine_error(const struct rec_top_engine *e);
 
+/*
+ * rec_top_engine_triggers - test every Runnable slice against @rules
+ * (borrowed, @n of them); @figures 0: nothing but the triggers (no
+ * per-second stats, no rankings: the figures stay empty).
+ */
+void rec_top_engine_triggers(struct rec_top_engine *e, const struct rec_trig_rule *rules, int n, int figures);
+
+/* rec_top_engine_take_hit - 1 and the first hit since the last take into @out, else 0. */
+int rec_top_engine_take_hit(struct rec_top_engine *e, struct rec_trig_hit *out);
+
 /* rec_top_engine_free - release @e; NULL is fine. */
 void rec_top_engine_free(struct rec_top_engine *e);
 
@@ -293,6 +338,21 @@ void rec_top_snapshot(struct rec_top *t, struct fts_record_top *out);
 
 /* rec_top_finish - stop the thread, decode what is left (bounded) and snapshot into @out. */
 void rec_top_finish(struct rec_top *t, struct fts_record_top *out);
+
+/*
+ * rec_top_rotated - the flight recorder swapped the stream files: read the
+ * old ones to their end (before they are assembled) and follow the new ones.
+ */
+void rec_top_rotated(struct rec_top *t);
+
+/*
+ * rec_top_triggers - test the decoded Runnable slices against @rules
+ * (borrowed; they outlive @t); @figures 0: the top runs for them alone.
+ */
+void rec_top_triggers(struct rec_top *t, const struct rec_trig_rule *rules, int n, int figures);
+
+/* rec_top_take_hit - 1 and the triggers fired since the last take (the first, and a count), else 0. */
+int rec_top_take_hit(struct rec_top *t, struct rec_trig_hit *out);
 
 /* rec_top_free - stop the thread and free. */
 void rec_top_free(struct rec_top *t);
@@ -364,6 +424,12 @@ struct rec_flight_cfg {
 	const char *tracing_dir;
 	const char *const *events;
 	const struct fts_owner *owner;
+	/* Scheduling triggers (none: rules NULL): the top decodes, the flight thread snapshots. */
+	struct rec_top *top;
+	const struct rec_trig_rule *rules;  /* borrowed */
+	int nrules;
+	double post_s;                 /* seconds recorded after a trigger before its snapshot */
+	const char *pidmap;            /* linked into trigger snapshots, or NULL */
 };
 
 /* rec_flight_start - start the rotation thread over the running readers of @cfg->st. */
@@ -383,6 +449,12 @@ void rec_flight_closed(struct rec_flight *f, const char *path, uint64_t lost);
 
 /* rec_flight_counts - kept segments and their bytes plus what the streaming one holds so far. */
 void rec_flight_counts(struct rec_flight *f, int *segments, uint64_t *disk_bytes);
+
+/*
+ * rec_flight_triggered - the scheduling triggers' snapshots so far (*@snaps),
+ * their hits (*@hits, rate-limited ones too) and a line on the last one in @note.
+ */
+void rec_flight_triggered(struct rec_flight *f, int *snaps, uint64_t *hits, char *note, size_t len);
 
 /* rec_flight_failed - 1 and why in @buf once a rotation failed (disk full, ...). */
 int rec_flight_failed(struct rec_flight *f, char *buf, size_t len);

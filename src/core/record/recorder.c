@@ -40,6 +40,8 @@ struct fts_recorder {
 	struct rec_tracecmd *tc;
 	struct rec_top *top;
 	struct rec_flight *fl;        /* the flight recorder's rotation, or NULL */
+	struct rec_trig_rule *rules;  /* the flight recorder's scheduling triggers (parsed), or NULL */
+	int nrules;
 	struct fts_record_top top_last;  /* the top when it was stopped */
 	struct fts_pidmapper *mapper;
 	struct rec_place *out_place;  /* the output's directory, watched */
@@ -65,8 +67,8 @@ static int flight_on(const struct fts_record_opts *o)
 
 /*
  * A flight recording rotates the native streams into trace.dat segments:
- * neither trace-cmd nor a text output can do that, and the live top reads
- * the streams by offset, which a rotation would pull from under it.
+ * neither trace-cmd nor a text output can do that. The live top follows
+ * the rotation (rec_top_rotated), so it and the triggers work there.
  */
 static int check_flight(const struct fts_record_opts *o, struct fts_err *err)
 {
@@ -77,8 +79,16 @@ static int check_flight(const struct fts_record_opts *o, struct fts_err *err)
 	if (o->flight_keep < 0 || o->flight_keep > 100000)
 		return fts_err_set(err, -EINVAL, "the flight recorder keeps 1..100000 segments, not %d",
 				   o->flight_keep);
-	if (!flight_on(o))
+	if (!isfinite(o->flight_post_trigger_s) || o->flight_post_trigger_s < 0 || o->flight_post_trigger_s > 3600)
+		return fts_err_set(err, -EINVAL, "the seconds recorded after a trigger are 0..3600");
+	if (!flight_on(o)) {
+		if (o->flight_triggers && *o->flight_triggers)
+			return fts_err_set(err, -EINVAL, "the scheduling triggers need a flight recording "
+					   "(a segment length or size)");
 		return 0;
+	}
+	if (o->flight_triggers && *o->flight_triggers && !o->sched)
+		return fts_err_set(err, -EINVAL, "the scheduling triggers need the sched events");
 	if (o->flight_segment_s > 0 && o->flight_segment_s < 0.5)
 		return fts_err_set(err, -EINVAL, "a flight segment lasts at least 0.5 s");
 	if (o->flight_segment_bytes && o->flight_segment_bytes < (1u << 20))
@@ -87,8 +97,6 @@ static int check_flight(const struct fts_record_opts *o, struct fts_err *err)
 		return fts_err_set(err, -EINVAL, "the flight recorder needs the native backend, not trace-cmd");
 	if (n >= 4 && !strcmp(o->output + n - 4, ".txt"))
 		return fts_err_set(err, -EINVAL, "the flight recorder writes trace.dat segments; choose a .dat output");
-	if (o->live_top)
-		return fts_err_set(err, -EINVAL, "the live top cannot follow a flight recording's rotating streams");
 	return 0;
 }
 
@@ -209,11 +217,15 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 			      SAMPLE_NS, reader_nice(&r->o), &r->hs, err);
 	if (!rc)
 		rc = rec_stream_start(r->st, err);
-	if (!rc && r->o.live_top) {
+	/* the triggers are tested by the live top's decoder: it runs for them even unshown */
+	if (!rc && (r->o.live_top || r->nrules)) {
 		if (!r->o.sched)
-			rc = fts_err_set(err, -EINVAL, "the live top needs the sched events");
+			rc = fts_err_set(err, -EINVAL, r->o.live_top ? "the live top needs the sched events"
+					 : "the scheduling triggers need the sched events");
 		else
 			rc = rec_top_start(r->tracing_dir, r->st, rec_instance_subbuf(r->in), &r->top, err);
+		if (!rc && r->nrules)
+			rec_top_triggers(r->top, r->rules, r->nrules, r->o.live_top);
 	}
 	if (!rc && flight_on(&r->o)) {
 		struct rec_flight_cfg fc = {
@@ -221,7 +233,9 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 			.segment_bytes = r->o.flight_segment_bytes,
 			.keep = r->o.flight_keep > 0 ? r->o.flight_keep : 4, .in = r->in, .st = r->st,
 			.tracing_dir = r->tracing_dir, .events = (const char *const *)r->ev.names,
-			.owner = &r->o.owner,
+			.owner = &r->o.owner, .top = r->top, .rules = r->rules,
+			.nrules = r->nrules, .post_s = r->o.flight_post_trigger_s,
+			.pidmap = r->o.nspid ? r->pid_mapping : NULL,
 		};
 		rc = rec_flight_start(&fc, &r->fl, err);
 	}
@@ -261,6 +275,7 @@ static void free_recorder(struct fts_recorder *r)
 	rec_place_free(r->map_place);
 	rec_place_free(r->out_place);
 	rec_events_free(&r->ev);
+	free(r->rules);
 	free(r);
 }
 
@@ -315,7 +330,12 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 	if (!r)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	r->o = *o;
-	r->o.cpus = r->o.output = r->o.pid_mapping = NULL;
+	r->o.cpus = r->o.output = r->o.pid_mapping = r->o.flight_triggers = NULL;
+	rc = rec_trig_parse_list(o->flight_triggers, &r->rules, &r->nrules, err);
+	if (rc) {
+		free(r);
+		return rc;
+	}
 	if (!r->o.bf_size_kb)
 		r->o.bf_size_kb = 40960;
 	r->reserve_fd = -1;
@@ -397,14 +417,16 @@ int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
 			if (!h->failed)
 				h->failed = rec_flight_failed(r->fl, h->failure, sizeof(h->failure));
 			rec_flight_counts(r->fl, &h->flight_segments, &h->flight_disk_bytes);
+			rec_flight_triggered(r->fl, &h->flight_triggered, &h->flight_trigger_hits,
+					     h->flight_trigger_note, sizeof(h->flight_trigger_note));
 		}
 	} else {
 		h->elapsed_s = (double)(fts__clock_mono_ns() - r->t0_ns) / 1e9;
 		h->done = r->o.duration_s > 0 && h->elapsed_s >= r->o.duration_s;
 	}
-	if (r->top)
+	if (r->top && r->o.live_top)
 		rec_top_snapshot(r->top, &h->top);
-	else
+	else if (r->o.live_top)
 		h->top = r->top_last;
 	h->backend = r->backend;
 	watch_places(r, h, 0);

@@ -9,18 +9,27 @@
  * It only reads what the capture has written, so it can neither slow nor
  * lose the capture; when it falls behind it skips pages (counted) instead of
  * catching up.
+ *
+ * A flight recording swaps the stream files under the readers (flight.c):
+ * the top reads its own duplicate of each CPU's file, and at a rotation
+ * (rec_top_rotated, before the old files are assembled and punched) reads
+ * the old one to its end and moves to the new one. Offsets are per file;
+ * @base is what the earlier files held, so the readers' running byte count
+ * minus @base bounds what the current file holds.
  */
 #include "core/record/record_local.h"
 #include "ftscope/event.h"
 #include "kit/kit.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <traceevent/event-parse.h>
 #include <unistd.h>
@@ -32,7 +41,12 @@
 struct rec_top {
 	struct rec_stream *st;
 	int page_size, n;
-	uint64_t *off;                /* per CPU: bytes of the stream handed to the engine */
+	uint64_t *off;                /* per CPU: bytes of the current file handed to the engine */
+	uint64_t *base;               /* per CPU: bytes of the files before the current one */
+	int *fd;                      /* per CPU: the current stream file (a duplicate, ours) */
+	pthread_mutex_t io;           /* the files and the engine: the top thread vs a rotation */
+	double extra_s;               /* CPU time spent reading in a rotation (the flight thread's) */
+	struct rec_trig_hit hit;      /* triggers fired and not taken yet (under @lock) */
 	struct tep_handle *tep;
 	struct rec_top_engine *eng;
 	char *page;
@@ -49,11 +63,10 @@ struct rec_top {
 /* ---- reading the streams ------------------------------------------------------- */
 
 /* The new whole pages of stream @i into the engine; the ones too far behind are skipped. */
-static void read_cpu(struct rec_top *t, int i)
+static void read_cpu(struct rec_top *t, int i, uint64_t avail)
 {
 	uint64_t psz = (uint64_t)t->page_size;
-	uint64_t avail = rec_stream_bytes(t->st, i) / psz * psz;
-	int fd = rec_stream_fd(t->st, i);
+	int fd = t->fd[i];
 
 	if (avail > t->off[i] + TOP_MAX_BEHIND) {
 		uint64_t to = (avail - TOP_MAX_BEHIND) / psz * psz;
@@ -66,6 +79,15 @@ static void read_cpu(struct rec_top *t, int i)
 		    rec_top_engine_page(t->eng, i, t->page))
 			break;
 	}
+}
+
+/* What the current file of CPU @i holds for sure, in whole pages. */
+static uint64_t live_avail(struct rec_top *t, int i)
+{
+	uint64_t psz = (uint64_t)t->page_size, b = rec_stream_bytes(t->st, i);
+
+	/* the count lags the writes (it is added after each), never leads them */
+	return b > t->base[i] ? (b - t->base[i]) / psz * psz : 0;
 }
 
 /* ---- publishing ------------------------------------------------------------------- */
@@ -81,7 +103,7 @@ static void publish(struct rec_top *t, double cost)
 	pthread_mutex_lock(&t->lock);
 	p.events = records;
 	p.skipped_bytes = t->skipped;
-	p.cpu_cost_s = cost;
+	p.cpu_cost_s = cost + t->extra_s;
 	t->cost_s = cost;
 	t->pub = p;
 	pthread_mutex_unlock(&t->lock);
@@ -96,12 +118,76 @@ static double thread_cpu_s(void)
 }
 
 /* In the top thread the cost is its CPU time; in the caller's (finish) the last one stays. */
+static void take_hit(struct rec_top *t)
+{
+	struct rec_trig_hit h;
+
+	if (!rec_top_engine_take_hit(t->eng, &h))
+		return;
+	pthread_mutex_lock(&t->lock);
+	if (t->hit.count)
+		t->hit.count += h.count;
+	else
+		t->hit = h;
+	pthread_mutex_unlock(&t->lock);
+}
+
 static void tick(struct rec_top *t, int final)
 {
+	pthread_mutex_lock(&t->io);
 	for (int i = 0; i < t->n; i++)
-		read_cpu(t, i);
+		read_cpu(t, i, live_avail(t, i));
 	(void)rec_top_engine_tick(t->eng, final);   /* a failed engine keeps its last figures */
+	take_hit(t);
 	publish(t, t->started ? thread_cpu_s() : t->cost_s);
+	pthread_mutex_unlock(&t->io);
+}
+
+void rec_top_rotated(struct rec_top *t)
+{
+	double before = thread_cpu_s();
+
+	pthread_mutex_lock(&t->io);
+	for (int i = 0; i < t->n; i++) {
+		uint64_t psz = (uint64_t)t->page_size;
+		struct stat sb;
+		int nfd;
+
+		/* the swap was under the reader's page lock: the old file is whole */
+		if (t->fd[i] >= 0 && fstat(t->fd[i], &sb) == 0) {
+			read_cpu(t, i, (uint64_t)sb.st_size / psz * psz);
+			t->base[i] += (uint64_t)sb.st_size;
+		}
+		nfd = fcntl(rec_stream_fd(t->st, i), F_DUPFD_CLOEXEC, 0);
+		if (t->fd[i] >= 0)
+			close(t->fd[i]);
+		t->fd[i] = nfd;   /* -1 (no fd left): this CPU reads nothing more */
+		t->off[i] = 0;
+	}
+	pthread_mutex_unlock(&t->io);
+	pthread_mutex_lock(&t->lock);
+	t->extra_s += thread_cpu_s() - before;
+	pthread_mutex_unlock(&t->lock);
+}
+
+void rec_top_triggers(struct rec_top *t, const struct rec_trig_rule *rules, int n, int figures)
+{
+	pthread_mutex_lock(&t->io);
+	rec_top_engine_triggers(t->eng, rules, n, figures);
+	pthread_mutex_unlock(&t->io);
+}
+
+int rec_top_take_hit(struct rec_top *t, struct rec_trig_hit *out)
+{
+	int any;
+
+	pthread_mutex_lock(&t->lock);
+	any = t->hit.count > 0;
+	if (any)
+		*out = t->hit;
+	memset(&t->hit, 0, sizeof(t->hit));
+	pthread_mutex_unlock(&t->lock);
+	return any;
 }
 
 static void *top_main(void *arg)
@@ -196,23 +282,35 @@ int rec_top_start(const char *tracing_dir, struct rec_stream *st, int page_size,
 	t->n = rec_stream_count(st);
 	t->page_size = page_size;
 	pthread_mutex_init(&t->lock, NULL);
+	pthread_mutex_init(&t->io, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&t->wake, &ca);
 	pthread_condattr_destroy(&ca);
 	t->off = calloc((size_t)t->n, sizeof(*t->off));
+	t->base = calloc((size_t)t->n, sizeof(*t->base));
+	t->fd = calloc((size_t)t->n, sizeof(*t->fd));
+	for (int i = 0; t->fd && i < t->n; i++)
+		t->fd[i] = -1;
 	t->page = malloc((size_t)page_size);
 	cpus = calloc((size_t)t->n, sizeof(*cpus));
 	t->tep = load_formats(tracing_dir);
-	if (!t->off || !t->page || !cpus || !t->tep) {
+	if (!t->off || !t->base || !t->fd || !t->page || !cpus || !t->tep) {
 		free(cpus);
 		rec_top_free(t);
 		return fts_err_set(err, -ENOMEM,
 				   "cannot set up the live top (the sched formats and page header of %s)",
 				   tracing_dir);
 	}
-	for (int i = 0; i < t->n; i++)
+	for (int i = 0; i < t->n; i++) {
 		cpus[i] = rec_stream_cpu(st, i);
+		t->fd[i] = fcntl(rec_stream_fd(st, i), F_DUPFD_CLOEXEC, 0);
+		if (t->fd[i] < 0) {
+			free(cpus);
+			rec_top_free(t);
+			return fts_err_set(err, -errno, "cannot set up the live top: %s", strerror(errno));
+		}
+	}
 	rc = rec_top_engine_new(t->tep, t->n, cpus, page_size, TOP_WINDOW, &t->eng, err);
 	free(cpus);
 	if (rc) {
@@ -258,7 +356,7 @@ void rec_top_finish(struct rec_top *t, struct fts_record_top *out)
 	before = thread_cpu_s();
 	tick(t, 1);
 	pthread_mutex_lock(&t->lock);
-	t->pub.cpu_cost_s = t->cost_s + thread_cpu_s() - before;
+	t->pub.cpu_cost_s = t->cost_s + t->extra_s + thread_cpu_s() - before;
 	pthread_mutex_unlock(&t->lock);
 	rec_top_snapshot(t, out);
 }
@@ -271,9 +369,15 @@ void rec_top_free(struct rec_top *t)
 	rec_top_engine_free(t->eng);
 	if (t->tep)
 		tep_free(t->tep);
+	for (int i = 0; t->fd && i < t->n; i++)
+		if (t->fd[i] >= 0)
+			close(t->fd[i]);
+	free(t->fd);
+	free(t->base);
 	free(t->off);
 	free(t->page);
 	pthread_cond_destroy(&t->wake);
 	pthread_mutex_destroy(&t->lock);
+	pthread_mutex_destroy(&t->io);
 	free(t);
 }

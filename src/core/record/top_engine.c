@@ -95,6 +95,10 @@ struct rec_top_engine {
 	int finished;
 	struct fts_err err;        /* the model's or a slot's failure */
 	int failed;
+	const struct rec_trig_rule *rules;  /* the flight recorder's triggers (borrowed) */
+	int nrules;
+	struct rec_trig_hit hit;   /* the first hit since the last take (hit.count > 0) */
+	int triggers_only;         /* no slots: the model runs for the triggers alone */
 };
 
 /* ---- the tee: model items into the slots ---------------------------------------- */
@@ -154,11 +158,37 @@ static int slot_lane(struct rec_top_engine *e, int i, uint32_t id, struct fts_er
 	return k->lane(k, &l, err);
 }
 
+/* A Runnable slice against the triggers: the first hit is kept, later ones only counted. */
+static void tee_trigger(struct rec_top_engine *e, const struct fts_item *it)
+{
+	const char *tid;
+
+	if (it->lane >= e->nlanes || e->lanes[it->lane].group != FTS_GROUP_TASK)
+		return;
+	tid = fts_strtab_get(&e->lane_names, e->lanes[it->lane].tid);
+	for (int r = 0; r < e->nrules; r++) {
+		if (!rec_trig_match(&e->rules[r], it, tid))
+			continue;
+		if (!e->hit.count) {
+			e->hit.rule = r;
+			e->hit.ts = it->ts + it->dur;
+			e->hit.value_ns = it->dur;
+			rec_trig_safe_text(tid, e->hit.task, sizeof(e->hit.task));
+		}
+		e->hit.count++;
+		return;
+	}
+}
+
 static int tee_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *err)
 {
 	struct rec_top_engine *e = ENGINE_OF(s);
 	uint64_t s0 = it->ts / NS, s1 = it->dur ? (it->ts + it->dur - 1) / NS : s0;
 
+	if (e->nrules && it->kind == FTS_ITEM_RUNNABLE)
+		tee_trigger(e, it);
+	if (e->triggers_only)
+		return 0;
 	if (e->sec_max == NO_SEC)
 		return 0;
 	if (s1 > e->sec_max)
@@ -278,7 +308,7 @@ static void cpu_peek(struct rec_top_engine *e, struct eng_cpu *c)
 
 static int feed(struct rec_top_engine *e, const struct fts_event *ev)
 {
-	if (slots_advance(e, ev->ts / NS) || fts_model_event(e->model, ev, &e->err)) {
+	if ((!e->triggers_only && slots_advance(e, ev->ts / NS)) || fts_model_event(e->model, ev, &e->err)) {
 		e->failed = 1;
 		return -1;
 	}
@@ -598,6 +628,22 @@ void rec_top_engine_counts(const struct rec_top_engine *e, uint64_t *records, ui
 const char *rec_top_engine_error(const struct rec_top_engine *e)
 {
 	return e->failed ? e->err.msg : NULL;
+}
+
+void rec_top_engine_triggers(struct rec_top_engine *e, const struct rec_trig_rule *rules, int n, int figures)
+{
+	e->rules = rules;
+	e->nrules = rules ? n : 0;
+	e->triggers_only = !figures && e->nrules;
+}
+
+int rec_top_engine_take_hit(struct rec_top_engine *e, struct rec_trig_hit *out)
+{
+	if (!e->hit.count)
+		return 0;
+	*out = e->hit;
+	memset(&e->hit, 0, sizeof(e->hit));
+	return 1;
 }
 
 /* ---- lifetime ------------------------------------------------------------------------ */

@@ -244,7 +244,7 @@ static void leaf_build(const struct st_lane *l, uint64_t a, uint64_t b, struct s
 		nd->top = c.key[t];
 		nd->top_ns = c.ns[t];
 	}
-	if (l->pub.group == FTS_GROUP_CPU && c.n > 1)
+	if (st_named(l) && c.n > 1)
 		nd->flags |= FTS_BK_MIXED;
 }
 
@@ -324,13 +324,13 @@ static int index_lane(struct fts_store *s, struct st_lane *l)
 	return tree_build(l);
 }
 
-/* CPU lanes first, by CPU; then task lanes in the order they appeared. */
+/* CPU lanes first, by CPU; then task lanes in the order they appeared; then NPU lanes so. */
 static int lane_order(const void *a, const void *b)
 {
 	const struct st_lane *x = a, *y = b;
 
 	if (x->pub.group != y->pub.group)
-		return x->pub.group == FTS_GROUP_CPU ? -1 : 1;
+		return x->pub.group < y->pub.group ? -1 : 1;
 	if (x->pub.group == FTS_GROUP_CPU && x->pub.cpu != y->pub.cpu)
 		return x->pub.cpu < y->pub.cpu ? -1 : 1;
 	return x->src < y->src ? -1 : x->src > y->src;
@@ -378,7 +378,7 @@ static void info_add(struct fts_store *s, const struct st_lane *l)
 	in->items += n;
 	if (l->pub.group == FTS_GROUP_CPU)
 		in->ncpu_lanes++;
-	else
+	else if (l->pub.group == FTS_GROUP_TASK)
 		in->ntask_lanes++;
 }
 

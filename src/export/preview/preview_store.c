@@ -7,6 +7,7 @@
  */
 #include "export/preview/store_local.h"
 #include "kit/kit.h"
+#include "ftscope/npu.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -50,7 +51,8 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 {
 	struct fts_pipeline_result res;
 	struct fts_pipeline_opts po;
-	struct fts_sink *sinks[2], *ss = NULL;
+	struct fts_sink *sinks[2 + FTS_NPU_MAX_CARDS], *ss = NULL, **hb = NULL;
+	size_t nhb;
 	struct open_ctx oc = { o, &res };
 	struct fts_store *s;
 	double t0 = fts__clock_mono_s();
@@ -63,8 +65,13 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 	fts_strtab_init(&s->strs);
 	s->last_tid = FTS_STR_NONE;
 	rc = fts_store_sink_new(s, &ss, err);
-	if (rc)
+	if (!rc)
+		rc = fts_store_npu_open(o->profiling_data, &s->npu, err);
+	if (rc) {
+		if (ss)
+			ss->destroy(ss);
 		goto fail;
+	}
 	memset(&po, 0, sizeof(po));
 	po.input = o->path;
 	po.profiling_data = o->profiling_data;
@@ -75,12 +82,25 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 	po.probe_helper = o->probe_helper;
 	sinks[0] = ss;
 	sinks[1] = o->extra;
-	rc = fts_pipeline_run(&po, sinks, o->extra ? 2 : 1, &res, err);
+	/* each card's Host Bound analysis rides the same pass (store_npu.c) */
+	nhb = fts_store_npu_sinks(s->npu, &hb);
+	for (size_t i = 0; i < nhb; i++)
+		sinks[(o->extra ? 2 : 1) + i] = hb[i];
+	rc = fts_pipeline_run(&po, sinks, (o->extra ? 2 : 1) + (int)nhb, &res, err);
+	/*
+	 * A DB or JSON is taken as aligned already (the export screen opens what
+	 * it wrote with the profiling directory it aligned it by): its times and
+	 * the profiler's are both epoch ns.
+	 */
+	if (!rc)
+		rc = fts_store_npu_ingest(s, ss, s->npu, err);
 	ss->destroy(ss);
 	if (rc)
 		goto fail;
 	res.seconds = fts__clock_mono_s() - t0;
 	rc = fts_store_index(s, index_progress, &oc, err);
+	if (!rc && fts_store_npu_indexed(s, s->npu))
+		rc = fts_err_set(err, -ENOMEM, "out of memory");
 	if (rc)
 		goto fail;
 	s->info.source = source_of(&res);
@@ -119,6 +139,7 @@ void fts_store_free(struct fts_store *s)
 	fts_slab_free_all(&s->slab);
 	fts_strtab_free(&s->strs);
 	fts_loss_free(&s->loss);
+	fts_store_npu_free(s->npu);
 	free(s);
 }
 

@@ -180,7 +180,29 @@ struct fts_store {
 	char scratch[4096];         /* the args blob being built */
 	struct fts_loss loss;       /* from the CPU lanes' markers and holes (loss.h) */
 	int indexed;
+	struct st_npu *npu;         /* the profiling's cards (store_npu.c); NULL: none */
 };
+
+/*
+ * The NPU section (store_npu.c). fts_store_npu_open reads every card under
+ * @dir (*@out NULL when it holds no trace_view.json: alignment only);
+ * fts_store_npu_sinks gives their Host Bound sinks for the pipeline run;
+ * fts_store_npu_ingest adds their lanes through the store's sink @ss after
+ * the run and notes the dispatch threads; fts_store_npu_indexed moves that
+ * note to the indexed lane order. Each returns 0 or a negative errno.
+ */
+struct st_npu;
+int fts_store_npu_open(const char *dir, struct st_npu **out, struct fts_err *err);
+size_t fts_store_npu_sinks(const struct st_npu *n, struct fts_sink ***sinks);
+int fts_store_npu_ingest(struct fts_store *s, struct fts_sink *ss, struct st_npu *n, struct fts_err *err);
+int fts_store_npu_indexed(struct fts_store *s, struct st_npu *n);
+void fts_store_npu_free(struct st_npu *n);
+
+/* A lane whose run slices are named (CPU: tasks; NPU: kernels), not a task's states. */
+static inline int st_named(const struct st_lane *l)
+{
+	return l->pub.group != FTS_GROUP_TASK;
+}
 
 /*
  * fts_store_relayout - move @l's items into a block of @cap items with an
@@ -305,7 +327,7 @@ static inline uint16_t st_kind_flag(unsigned kind)
 /* Item @i counts as busy time: a run slice (CPU lane) or Running (task lane). */
 static inline int st_is_busy(const struct st_lane *l, uint64_t i)
 {
-	return st_kind(l)[i] == (l->pub.group == FTS_GROUP_CPU ? FTS_ITEM_RUN : FTS_ITEM_RUNNING);
+	return st_kind(l)[i] == (st_named(l) ? FTS_ITEM_RUN : FTS_ITEM_RUNNING);
 }
 
 /* The key item @i competes under for dominant: its run name (CPU lane) or its state (task lane). */
@@ -313,7 +335,7 @@ static inline uint32_t st_top_key(const struct st_lane *l, uint64_t i)
 {
 	unsigned k = st_kind(l)[i];
 
-	if (l->pub.group == FTS_GROUP_CPU)
+	if (st_named(l))
 		return k == FTS_ITEM_RUN ? st_name(l)[i] : FTS_STR_NONE;
 	return k >= FTS_ITEM_RUNNING && k <= FTS_ITEM_BLOCKED ? k : FTS_STR_NONE;
 }

@@ -133,7 +133,7 @@ static int cover_add(struct q *q, uint64_t i, uint64_t j0, uint64_t j1)
 
 	if (st_kind(l)[i] >= FTS_ITEM__COUNT || cover_open(q))
 		return -1;
-	if (l->pub.group == FTS_GROUP_CPU && st_kind(l)[i] == FTS_ITEM_RUN) {
+	if (st_named(l) && st_kind(l)[i] == FTS_ITEM_RUN) {
 		for (int k = 0; k < c->nnames && slot < 0; k++)
 			if (c->key[k] == st_name(l)[i])
 				slot = k;
@@ -160,7 +160,7 @@ static void cover_apply(struct q *q)
 {
 	struct cover *c = &q->cv;
 	int64_t kn[FTS_ITEM__COUNT] = { 0 }, nm[COVER_NAMES] = { 0 };
-	int cpu = q->l->pub.group == FTS_GROUP_CPU;
+	int cpu = st_named(q->l);
 
 	if (!c->used)
 		return;
@@ -283,13 +283,13 @@ static void finish(const struct st_lane *l, const struct acc *q, uint64_t t0, ui
 	b->items = q->items;
 	b->top = FTS_STR_NONE;
 	b->top_ns = 0;
-	if (l->pub.group == FTS_GROUP_CPU && q->c.n > 1)
+	if (st_named(l) && q->c.n > 1)
 		b->flags |= FTS_BK_MIXED;
 	if (best >= 0) {
 		b->top = q->c.key[best];
 		b->top_ns = q->c.ns[best];
 	}
-	if (l->pub.group == FTS_GROUP_CPU) {
+	if (st_named(l)) {
 		uint64_t w = t1 - t0, busy = q->busy < w ? q->busy : w;
 
 		if (w - busy > b->top_ns) { /* idle covered more than any task */

@@ -67,6 +67,7 @@ enum fts_action {
 	FTS_ACT_SORT,
 	FTS_ACT_MARK,
 	FTS_ACT_SUMMARY,
+	FTS_ACT_GAPS,       /* b: the Host Bound gaps panel (NPU idle, worst first) */
 	FTS_ACT_REDRAW,
 	FTS_ACT__COUNT
 };

@@ -166,6 +166,11 @@ static void show_range(struct fts_view *v, uint64_t a, uint64_t b)
 	keep_cursor_visible(v);
 }
 
+void view_show_range(struct fts_view *v, uint64_t a, uint64_t b)
+{
+	show_range(v, a, b);
+}
+
 int fts_view_resize(struct fts_view *v, int w, int h)
 {
 	int rc, whole = !v->npc || view_is_whole(v);
@@ -183,6 +188,7 @@ int fts_view_resize(struct fts_view *v, int w, int h)
 		return -ENOMEM;
 	view_layout(v, &v->lay);
 	view_summary_keep_visible(v);
+	view_gaps_keep_visible(v);
 	if (whole) {
 		/* a whole view stays whole at any size; the cursor keeps its time */
 		uint64_t cur = v->cursor;
@@ -242,6 +248,7 @@ void fts_view_free(struct fts_view *v)
 	if (!v)
 		return;
 	view_lanes_free(v);
+	view_gaps_free(v);
 	fts_grid_free(&v->grid);
 	free(v->row_lane);
 	free(v->rowb);
@@ -306,7 +313,7 @@ static void move_sel(struct fts_view *v, int delta)
 
 static uint32_t lane_kinds(const struct fts_view *v, uint32_t lane)
 {
-	return fts_store_lane(v->store, lane)->group == FTS_GROUP_CPU ? CPU_KINDS : TASK_KINDS;
+	return fts_store_lane(v->store, lane)->group != FTS_GROUP_TASK ? CPU_KINDS : TASK_KINDS;
 }
 
 int64_t view_item_at_cursor(const struct fts_view *v, struct fts_store_item *it)
@@ -567,6 +574,7 @@ static unsigned action(struct fts_view *v, enum fts_action a)
 		}
 		break;
 	case FTS_ACT_SUMMARY: v->summary = 1; break;
+	case FTS_ACT_GAPS: view_gaps_open(v); break;
 	case FTS_ACT_REDRAW: return FTS_RX_REDRAW | FTS_RX_CLEAR;
 	default: return 0;
 	}
@@ -589,6 +597,11 @@ unsigned fts_view_key(struct fts_view *v, int key)
 		keep_sel_visible(v); /* Enter may have picked a lane far down */
 		return r;
 	}
+	if (v->gaps) {
+		r = view_gaps_key(v, key);
+		keep_sel_visible(v); /* Enter moved the view to a gap */
+		return r;
+	}
 	a = fts_key_action(key);
 	if (v->focus_details && (r = details_key(v, a)))
 		return r;
@@ -602,7 +615,7 @@ unsigned fts_view_mouse(struct fts_view *v, enum fts_mouse ev, int x, int y)
 	int64_t lane = fts_view_lane_at_row(v, y);
 	int col = x - v->lay.time_x;
 
-	if (v->help || v->summary || v->searching)
+	if (v->help || v->summary || v->searching || v->gaps)
 		return 0;
 	view_work_begin(v);
 	switch (ev) {
@@ -672,6 +685,7 @@ void fts_view_state(const struct fts_view *v, struct fts_view_state *st)
 	st->help = v->help;
 	st->searching = v->searching;
 	st->summary = v->summary;
+	st->gaps = v->gaps;
 	st->details_big = v->details_big;
 	st->filter = v->filter;
 	st->focus_details = v->focus_details;

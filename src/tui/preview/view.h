@@ -118,6 +118,7 @@ struct fts_view_state {
 	int time_x, time_w;        /* the time area's first column and width */
 	int lanes_y, lanes_h;      /* the lane area's first row and height */
 	int help, searching, summary, details_big, filter, focus_details;
+	int gaps;                  /* the NPU gaps panel (b) is open */
 	uint32_t matches;          /* task lanes matching the search */
 	const char *message;       /* the last transient message, "" when none */
 };

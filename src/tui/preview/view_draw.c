@@ -54,7 +54,8 @@ static void draw_title(struct fts_view *v)
 	/* display order; prio: lower goes in first */
 	const struct { const char *text; int on, prio; } hints[] = {
 		{ "?:help", 1, 0 },     { "/:search", 1, 4 }, { "s:summary", 1, 5 },
-		{ "x:next loss", loss, 1 }, { "e:export", v->export_key, 3 }, { "q:quit", 1, 2 },
+		{ "x:next loss", loss, 1 }, { "b:NPU gaps", fts_store_ncards(v->store) > 0, 1 },
+		{ "e:export", v->export_key, 3 }, { "q:quit", 1, 2 },
 	};
 	int n = (int)(sizeof(hints) / sizeof(hints[0])), take[8] = { 0 }, x, room, hw = 0;
 	char hint[128];
@@ -432,8 +433,9 @@ static void lane_label(struct fts_view *v, int y, uint32_t lane)
 
 	fts_grid_fill(&v->grid, 0, y, w, ' ', st);
 	/* a mark that survives without colour: > selected, * pinned, + matches the search */
+	/* D: one of the profiler's host (dispatch) threads */
 	x += fts_grid_text(&v->grid, x, y, w - x, lane == v->sel ? ">" : v->pinned[lane] ? "*" :
-			   v->match[lane] ? "+" : " ", st);
+			   v->match[lane] ? "+" : fts_store_dispatch_tid(v->store, lane) >= 0 ? "D" : " ", st);
 	if (sl->group == FTS_GROUP_CPU && view_cpu_loss(v, sl->cpu)) {
 		char buf[96];
 		int n;
@@ -483,6 +485,10 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 	v->row_lane[y] = lane;
 	if (lane == v->sel && v->cursor >= v->t0)
 		ccol = view_col_of(v, v->cursor);
+	if (sl->group == FTS_GROUP_NPU) {
+		view_npu_cells(v, y, lane, ccol);
+		return;
+	}
 	/* the whole row in one walk of the store's summary; cell by cell if that fails */
 	int row = row_buckets(v, lane);
 	const uint64_t *holes = row ? row_holes(v, lane, v->t0, v->npc, v->rowb, v->lay.time_w) : NULL;
@@ -550,6 +556,10 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 	char title[96];
 	uint32_t n = 0;
 
+	if (kind == DISP_NPU) {
+		view_npu_header(v, y);
+		return;
+	}
 	for (uint32_t l = 0; l < v->nlanes; l++)
 		n += fts_store_lane(v->store, l)->group == (kind == DISP_CPU ? FTS_GROUP_CPU : FTS_GROUP_TASK);
 	if (kind == DISP_PINNED) {
@@ -631,6 +641,10 @@ const struct fts_grid *fts_view_draw(struct fts_view *v)
 	}
 	if (v->summary) {
 		view_draw_summary(v);
+		return &v->grid;
+	}
+	if (v->gaps) {
+		view_draw_gaps(v);
 		return &v->grid;
 	}
 	view_draw_top(v);

@@ -27,6 +27,7 @@ enum view_sort { SORT_RUNNING, SORT_RUNNABLE, SORT_NAME, SORT_PID, SORT__COUNT }
 #define DISP_PINNED (-1)
 #define DISP_CPU (-2)
 #define DISP_TASK (-3)
+#define DISP_NPU (-4)
 
 struct view_layout {
 	int label_w;            /* lane label column */
@@ -84,6 +85,11 @@ struct fts_view {
 	int sum_col, sum_desc;        /* sort column (index into view_summary.c's table) */
 	size_t sum_sel, sum_top;
 
+	/* the Host Bound gaps panel (view_gaps.c): every card's gaps, worst first */
+	int gaps;
+	struct view_gap *gapv;        /* NULL until first opened */
+	size_t ngaps, gap_sel, gap_top;
+
 	/* mouse drag */
 	int dragging, drag_x;
 	uint64_t drag_t0;
@@ -120,6 +126,19 @@ void view_search_next(struct fts_view *v, int dir);
 void view_toggle_pin(struct fts_view *v);
 void view_next_sort(struct fts_view *v);
 const char *view_sort_name(enum view_sort s);
+
+/* view_npu.c: the NPU group's rows and header */
+void view_npu_cells(struct fts_view *v, int y, uint32_t lane, int ccol);
+void view_npu_header(struct fts_view *v, int y);
+
+/* view_gaps.c: the gaps panel (b) */
+struct view_gap;
+void view_gaps_open(struct fts_view *v);
+unsigned view_gaps_key(struct fts_view *v, int key);
+void view_draw_gaps(struct fts_view *v);
+void view_gaps_free(struct fts_view *v);
+/* Clamp the panel's selection and scroll to the list and the screen (keys, resize). */
+void view_gaps_keep_visible(struct fts_view *v);
 
 /* view_summary.c */
 unsigned view_summary_key(struct fts_view *v, int key);
@@ -160,6 +179,8 @@ void view_go_loss(struct fts_view *v, int dir);
 int view_stop(struct fts_view *v);
 void view_work_begin(struct fts_view *v);
 void view_keep_cursor_visible(struct fts_view *v);
+/* Show [@a, @b) across the time area, the cursor at @a. */
+void view_show_range(struct fts_view *v, uint64_t a, uint64_t b);
 void view_layout(const struct fts_view *v, struct view_layout *l);
 void view_message(struct fts_view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint32_t view_selected_task(const struct fts_view *v);

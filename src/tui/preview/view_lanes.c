@@ -19,7 +19,7 @@ int view_lanes_init(struct fts_view *v)
 	v->pinned = calloc(n, 1);
 	v->match = calloc(n, 1);
 	v->pin_order = calloc(n, sizeof(*v->pin_order));
-	v->disp = calloc(n + 3, sizeof(*v->disp));
+	v->disp = calloc(n + 4, sizeof(*v->disp));
 	if (!v->pinned || !v->match || !v->pin_order || !v->disp)
 		return -ENOMEM;
 	return view_lanes_rebuild(v);
@@ -191,8 +191,11 @@ static int cmp_lanes(const void *pa, const void *pb, void *ctx)
 	const struct fts_view *v = ctx;
 	uint32_t a = (uint32_t)*(const int64_t *)pa, b = (uint32_t)*(const int64_t *)pb;
 	const struct fts_store_lane *la = fts_store_lane(v->store, a), *lb = fts_store_lane(v->store, b);
-	int c = 0;
+	int c = 0, da = fts_store_dispatch_tid(v->store, a) >= 0, db = fts_store_dispatch_tid(v->store, b) >= 0;
 
+	/* the profiler's host threads stay on top of Process Scheduling, whatever the sort */
+	if (da != db)
+		return da ? -1 : 1;
 	switch (v->sort) {
 	case SORT_PID:
 		c = la->pid < lb->pid ? -1 : la->pid > lb->pid;
@@ -226,6 +229,14 @@ int view_lanes_rebuild(struct fts_view *v)
 			v->disp[n++] = v->pin_order[i];
 	}
 	v->npinned_disp = n;
+	/* the NPU group above the CPU lanes: the device first, then what fed it */
+	for (uint32_t l = 0, has_npu = 0; l < v->nlanes; l++) {
+		if (fts_store_lane(v->store, l)->group != FTS_GROUP_NPU || v->pinned[l])
+			continue;
+		if (!has_npu++)
+			v->disp[n++] = DISP_NPU;
+		v->disp[n++] = l;
+	}
 	for (uint32_t l = 0; l < v->nlanes; l++) {
 		if (fts_store_lane(v->store, l)->group != FTS_GROUP_CPU || v->pinned[l])
 			continue;
@@ -304,6 +315,8 @@ void view_search_apply(struct fts_view *v, const char *q)
 		if (q[0] && sl->group == FTS_GROUP_TASK) {
 			m = contains(fts_store_str(v->store, sl->tid), q) ||
 			    (pid >= 0 && (sl->pid == pid || sl->host_pid == pid));
+		} else if (q[0] && sl->group == FTS_GROUP_NPU) {
+			m = contains(fts_store_str(v->store, sl->tid), q); /* "stream 7", "HCCL", "Free" */
 		}
 		v->match[l] = (uint8_t)m;
 		v->nmatch += (uint32_t)m;

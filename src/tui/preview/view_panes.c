@@ -50,17 +50,24 @@ static int details_lines(const struct fts_view *v, char lines[][LINE_LEN], int m
 	const struct fts_store_lane *sl = fts_store_lane(v->store, v->sel);
 	struct fts_store_item it;
 	int64_t idx = view_item_at_cursor(v, &it);
-	char start[48], dur[32], args_buf[2048];
+	char start[48], dur[32], args_buf[2048], cpu[24] = "";
 	struct fts_arg args[FTS_ITEM_MAX_ARGS];
 	int n = 0, nargs;
 
 	if (sl->group == FTS_GROUP_TASK) {
-		char host[32] = "";
+		char host[96] = "";
 
 		if (sl->host_pid >= 0 && sl->host_pid != sl->pid)
 			snprintf(host, sizeof(host), "  host pid %d", sl->host_pid);
+		int32_t dtid = fts_store_dispatch_tid(v->store, v->sel);
+
+		if (dtid >= 0)
+			snprintf(host + strlen(host), sizeof(host) - strlen(host), "  dispatch (profiler tid %d)", dtid);
 		snprintf(lines[n++], LINE_LEN, "task %s  pid %d%s", fts_store_str(v->store, sl->tid),
 			 sl->pid, host);
+	} else if (sl->group == FTS_GROUP_NPU) {
+		snprintf(lines[n++], LINE_LEN, "%s  %" PRIu64 " device tasks (the profiler's trace_view.json)",
+			 fts_store_str(v->store, sl->tid), sl->nitems);
 	} else {
 		const struct fts_loss_cpu *c = view_cpu_loss(v, sl->cpu);
 		char lost[128] = "none", more[64] = "";
@@ -84,10 +91,12 @@ static int details_lines(const struct fts_view *v, char lines[][LINE_LEN], int m
 	view_fmt_rel(v, it.ts, start, sizeof(start));
 	view_fmt_dur(v, it.dur, dur, sizeof(dur));
 	/* run slices are named after their task; other items after their kind */
-	snprintf(lines[n++], LINE_LEN, "%s%s%s%s  CPU %d  start %s  dur %s",
+	if (sl->group != FTS_GROUP_NPU) /* a device task runs on no CPU */
+		snprintf(cpu, sizeof(cpu), "  CPU %d", it.cpu);
+	snprintf(lines[n++], LINE_LEN, "%s%s%s%s%s  start %s  dur %s",
 		 (v->cursor >= it.ts && v->cursor < view_add(it.ts, it.dur ? it.dur : 1)) ? "" : "nearest: ",
-		 kind_name(it.kind), it.kind == FTS_ITEM_RUN ? " " : "",
-		 it.kind == FTS_ITEM_RUN ? fts_store_str(v->store, it.name) : "", it.cpu, start, dur);
+		 sl->group == FTS_GROUP_NPU ? "kernel" : kind_name(it.kind), it.kind == FTS_ITEM_RUN ? " " : "",
+		 it.kind == FTS_ITEM_RUN ? fts_store_str(v->store, it.name) : "", cpu, start, dur);
 	if (n < max && view_loss_details(v, v->sel, (uint64_t)idx, &it, lines[n], LINE_LEN))
 		n++;
 	if (it.kind == FTS_ITEM_RUN && n < max) {

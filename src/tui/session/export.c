@@ -704,6 +704,9 @@ static unsigned key(struct fts_session *s, int k)
 			break;
 		}
 		snprintf(s->preview_path, sizeof(s->preview_path), "%s", st->done_output);
+		/* the file was aligned by this profiling: its NPU lanes and gaps go next to it */
+		if (st->plan.profiling[0] && st->plan.prof_ok)
+			snprintf(s->preview_profiling, sizeof(s->preview_profiling), "%s", st->plan.profiling);
 		return FTS_RX_PREVIEW | FTS_RX_REDRAW;
 	case A_EXPORT: start_export(s); break;
 	default:

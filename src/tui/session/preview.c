@@ -233,7 +233,7 @@ static unsigned key(struct fts_session *s, int k)
 	}
 	fts_view_state(pv->view, &vs);
 	/* e: the session's export of this file (not while typing a search) */
-	if (k == 'e' && !s->preview_only && !vs.searching && !vs.help && !vs.summary) {
+	if (k == 'e' && !s->preview_only && !vs.searching && !vs.help && !vs.summary && !vs.gaps) {
 		snprintf(s->export_input, sizeof(s->export_input), "%s", pv->path);
 		leave(s, 0);
 		s->next = FTS_SCR_EXPORT;

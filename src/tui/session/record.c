@@ -35,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "front/flight_ctl.h"
 #include "front/fmt.h"
 #include "kit/kit.h"
 #include "tui/kit/keys.h"
@@ -101,6 +102,9 @@ struct fts_record_state {
 	int flight;                    /* the options set a segment: s snapshots, S stops */
 	int snaps;                     /* snapshots taken */
 	char snap_dir[4096];           /* the last one's path ("" none) */
+	int pid_claimed;               /* ftscope-flight.pid in outdir is ours: `ftscope snapshot` reaches us */
+	struct sigaction old_usr1;     /* SIGUSR1's disposition before (ignored while we hold the pid file) */
+	char trig_note[1024];          /* the scheduling triggers' last note said */
 };
 
 #define TOP_PERIOD_S 2.0
@@ -151,12 +155,50 @@ static const struct fts_bindings *keys_now(const struct fts_session *s)
 	return s->rec && s->rec->flight && !s->rec->start_err[0] ? &keys_flight : &keys;
 }
 
+/*
+ * The pid file `ftscope snapshot` finds a flight recorder by, as `record
+ * --flight` writes it. Its SIGUSR1 is ignored here (the default would end
+ * the session): the tick reads the request files instead.
+ */
+static void claim_pid(struct fts_session *s)
+{
+	struct fts_record_state *st = s->rec;
+	struct sigaction ign = { 0 };
+	char why[600];
+
+	if (fts_flight_pid_claim(st->outdir, why, sizeof(why))) {
+		fts_session_say(s, 1, "%s; ftscope snapshot cannot reach this recording (s still takes one)", why);
+		return;
+	}
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGUSR1, &ign, &st->old_usr1);
+	st->pid_claimed = 1;
+}
+
+/* Stopping: pending requests are refused, the pid file goes, SIGUSR1 as it was. */
+static void release_pid(struct fts_record_state *st)
+{
+	char reason[64];
+	double last_s;
+	pid_t asker;
+
+	if (!st->pid_claimed)
+		return;
+	while (fts_flight_take_request(st->outdir, &asker, reason, sizeof(reason), &last_s))
+		fts_flight_answer(st->outdir, asker, "error: the flight recorder is stopping; no snapshot taken\n");
+	fts_flight_pid_release(st->outdir);
+	sigaction(SIGUSR1, &st->old_usr1, NULL);
+	st->pid_claimed = 0;
+}
+
 static void free_state(struct fts_session *s)
 {
 	struct fts_record_state *st = s->rec;
 
 	if (!st)
 		return;
+	release_pid(st);
 	fts_record_health_release(&st->h);
 	fts_loss_free(&st->loss);
 	fts_record_summary_release(&st->stop.sum);
@@ -197,6 +239,8 @@ static void enter(struct fts_session *s)
 		return;
 	}
 	st->disk_ok = s->mach->disk_free(st->outdir, &st->disk_free) == 0;
+	if (st->flight && s->mach->rec_snapshot == fts_record_snapshot)   /* a real recorder, not a test's */
+		claim_pid(s);
 	if (s->mach->rec_health(st->r, &st->h) == 0) {
 		st->have_h = 1;
 		if (st->h.fallback[0])
@@ -762,6 +806,7 @@ static void stop_start(struct fts_session *s)
 
 	st->stopping = 1;
 	st->stop_presses = 0;
+	release_pid(st);
 	j->r = st->r;
 	j->mach = s->mach;
 	st->r = NULL;
@@ -895,12 +940,19 @@ static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 	if (h->output_moved != st->moved_seen && h->output_note[0] && !h->failed)
 		fts_session_say(s, 1, "%s; recording goes on", h->output_note);
 	st->moved_seen = h->output_moved;
+	/* a scheduling trigger's snapshot (or its failure), once: its directory makes each note new */
+	if (h->flight_trigger_note[0] && strcmp(h->flight_trigger_note, st->trig_note)) {
+		snprintf(st->trig_note, sizeof(st->trig_note), "%s", h->flight_trigger_note);
+		fts_session_say(s, 0, "%s; recording goes on", h->flight_trigger_note);
+	}
 	if (h->failed)
 		fts_session_say(s, 1, "%s; stopping and saving what was recorded", h->failure);
 	if (h->failed || h->done)
 		stop_start(s);
 	return FTS_RX_REDRAW;
 }
+
+static unsigned serve_requests(struct fts_session *s);
 
 static unsigned tick(struct fts_session *s)
 {
@@ -913,6 +965,8 @@ static unsigned tick(struct fts_session *s)
 	if (!st || !st->r)
 		return 0;
 	r = sample_top(st);
+	if (st->pid_claimed)
+		r |= serve_requests(s);
 	st->disk_ok = s->mach->disk_free(st->outdir, &st->disk_free) == 0;
 	if (s->mach->rec_health(st->r, &h))
 		return r;
@@ -930,7 +984,8 @@ static void snapshot(struct fts_session *s)
 	struct fts_err err = { 0 };
 	char dir[4096];
 	const char *slash;
-	int rc = s->mach->rec_snapshot ? s->mach->rec_snapshot(st->r, "key", 0, dir, sizeof(dir), &err) : -ENOSYS;
+	int rc = s->mach->rec_snapshot ? s->mach->rec_snapshot(st->r, "key", s->rec_snap_last_s, dir, sizeof(dir),
+							       &err) : -ENOSYS;
 
 	if (rc) {
 		fts_session_say(s, 1, "snapshot failed: %s; recording goes on",
@@ -941,6 +996,36 @@ static void snapshot(struct fts_session *s)
 	st->snaps++;
 	slash = strrchr(dir, '/');
 	fts_session_say(s, 0, "snapshot %s kept in %s; recording goes on", slash ? slash + 1 : dir, st->outdir);
+}
+
+/* `ftscope snapshot` asked (a request file beside the output): one snapshot each, answered. */
+static unsigned serve_requests(struct fts_session *s)
+{
+	struct fts_record_state *st = s->rec;
+	char reason[512], dir[4096], answer[4200];
+	struct fts_err err = { 0 };
+	unsigned r = 0;
+	double last_s;
+	pid_t asker;
+
+	while (st->r && fts_flight_take_request(st->outdir, &asker, reason, sizeof(reason), &last_s)) {
+		const char *slash;
+		int rc = s->mach->rec_snapshot(st->r, reason[0] ? reason : "request", last_s, dir, sizeof(dir), &err);
+
+		snprintf(answer, sizeof(answer), "%s%s\n", rc ? "error: " : "", rc ? err.msg : dir);
+		fts_flight_answer(st->outdir, asker, answer);
+		r = FTS_RX_REDRAW;
+		if (rc) {
+			fts_session_say(s, 1, "snapshot asked by ftscope snapshot failed: %s; recording goes on", err.msg);
+			continue;
+		}
+		snprintf(st->snap_dir, sizeof(st->snap_dir), "%s", dir);
+		st->snaps++;
+		slash = strrchr(dir, '/');
+		fts_session_say(s, 0, "snapshot %s (asked by ftscope snapshot) kept in %s; recording goes on",
+				slash ? slash + 1 : dir, st->outdir);
+	}
+	return r;
 }
 
 static unsigned key(struct fts_session *s, int k)

@@ -27,8 +27,9 @@
 #include "tui/session/setup_model.h"
 
 enum field { F_CPUS, F_SCHED, F_IRQ, F_FUTEX, F_BUFFER, F_DURATION, F_OUTPUT, F_NSPID, F_LIVETOP, F_BACKEND, F_FLIGHT,
-	     F__COUNT };
+	     F_TRIGGER, F_SNAPLAST, F__COUNT };
 #define NOPTS (F__COUNT - F_BUFFER)   /* the capture options, one row each */
+#define NFLIGHT_ONLY 2                /* the last rows (Trigger, Snapshot): shown in flight mode only */
 
 struct fts_setup_state {
 	struct fts_setup m;
@@ -273,6 +274,12 @@ static int probe_rows(const struct fts_setup_state *st)
 	return !st->probe.r && !st->probe.err[0] && st->probe.done ? 3 : 1;
 }
 
+/* The capture option rows shown: the flight-only ones (last) in flight mode. */
+static int nopts(const struct fts_setup_state *st)
+{
+	return st->m.flight ? NOPTS : NOPTS - NFLIGHT_ONLY;
+}
+
 /*
  * The layout, top to bottom: (the reason recording is impossible), CPUs
  * (the grid rows that fit, then a "more rows" line), events, capture
@@ -283,7 +290,7 @@ static int cpu_rows(const struct fts_setup_state *st, int w, int h)
 {
 	int per = cells_per_row(st, w), rows = (st->m.ncpus + per - 1) / per;
 	int top = 1 + (cannot_record(&st->caps) ? 1 : 0) + 1;
-	int rest = 1 + event_rows(st, w) + 1 + NOPTS + (st->ed.active && st->ed.field == F_CPUS) + 2 +
+	int rest = 1 + event_rows(st, w) + 1 + nopts(st) + (st->ed.active && st->ed.field == F_CPUS) + 2 +
 		   backend_unchecked(st) +
 		   probe_rows(st);
 	int n = (h - 4) - top + 1 - rest;
@@ -548,9 +555,20 @@ static const char *option_value(const struct fts_setup_state *st, enum field f, 
 		else
 			snprintf(buf, len, "on: pid_mapping.json beside the output (container pids; Enter: a path)");
 		break;
+	case F_TRIGGER:
+		if (!st->m.triggers[0])
+			snprintf(buf, len, "none (Enter: runnable>5ms:comm=python*, wakeup>2ms; ';' between)");
+		else
+			snprintf(buf, len, "%s: snapshot 2 s after", st->m.triggers);
+		break;
+	case F_SNAPLAST:
+		if (st->m.snap_last_s > 0)
+			snprintf(buf, len, "s keeps the last %g s (Enter: seconds, 0 = all kept)", st->m.snap_last_s);
+		else
+			snprintf(buf, len, "s keeps all kept segments (Enter: the last N seconds)");
+		break;
 	case F_LIVETOP:
-		snprintf(buf, len, "%s", st->m.flight ? "not with the flight recorder (its streams rotate)" :
-			 !st->m.sched ? "needs the sched events" :
+		snprintf(buf, len, "%s", !st->m.sched ? "needs the sched events" :
 			 !st->m.live_top ? "off" :
 			 !native(st) ? "not with trace-cmd: the /proc schedstat top instead" :
 			 "on: tasks waiting and running most, decoded from the pages");
@@ -571,12 +589,13 @@ static void draw_options(const struct fts_session *s, struct fts_grid *g, int *y
 	static const struct { enum field f; const char *label; } opt[NOPTS] = {
 		{ F_BUFFER, "Buffer" }, { F_DURATION, "Duration" }, { F_OUTPUT, "Output" },
 		{ F_NSPID, "Pid map" }, { F_LIVETOP, "Live top" }, { F_BACKEND, "Backend" }, { F_FLIGHT, "Mode" },
+		{ F_TRIGGER, "Trigger" }, { F_SNAPLAST, "Snapshot" },
 	};
 	const struct fts_setup_state *st = s->setup;
 	struct fts_style sel = fts_theme_style(&s->theme, FTS_R_LABEL_SEL);
 
 	fts_draw_section(s, g, 0, (*y)++, g->w, "Capture");
-	for (int i = 0; i < NOPTS && *y <= maxy; i++, (*y)++) {
+	for (int i = 0; i < nopts(st) && *y <= maxy; i++, (*y)++) {
 		char val[4400];
 
 		fts_grid_printf(g, 2, *y, 10, st->focus == opt[i].f ? sel : fts_theme_style(&s->theme, FTS_R_HEADER),
@@ -607,7 +626,7 @@ static void draw_options(const struct fts_session *s, struct fts_grid *g, int *y
  */
 static long mem_refused(const struct fts_setup_state *st)
 {
-	int n = fts_setup_selected(&st->m), top = st->m.live_top && st->m.sched && native(st) && !st->m.flight;
+	int n = fts_setup_selected(&st->m), top = st->m.live_top && st->m.sched && native(st);
 	unsigned fit = st->avail_mem && n ? fts_record_mem_max_kb(st->avail_mem, n, top) : FTS_BUFFER_MAX_KB;
 
 	if (st->m.bf_kb <= fit)
@@ -690,6 +709,10 @@ static void fill_opts(struct fts_session *s, const char *output)
 	fts_setup_opts(&st->m, &s->rec_opts, s->rec_cpus, sizeof(s->rec_cpus));
 	snprintf(s->rec_output, sizeof(s->rec_output), "%s", output);
 	s->rec_opts.output = s->rec_output;
+	/* the session's copies: the setup's state goes when its screen does */
+	snprintf(s->rec_triggers, sizeof(s->rec_triggers), "%s", st->m.triggers);
+	s->rec_opts.flight_triggers = st->m.flight && s->rec_triggers[0] ? s->rec_triggers : NULL;
+	s->rec_snap_last_s = st->m.snap_last_s;
 	fts_front_output_owner(&s->rec_opts.owner);
 }
 
@@ -761,6 +784,21 @@ static void commit_edit(struct fts_session *s)
 		else
 			st->m.duration_s = v;
 		break;
+	case F_TRIGGER: case F_SNAPLAST: {
+		int bad = st->ed.field == F_TRIGGER ? fts_setup_set_triggers(&st->m, st->ed.buf, &err)
+						    : fts_setup_set_snap_last(&st->m, st->ed.buf, &err);
+
+		if (bad) {
+			char typed[sizeof(st->ed.buf)];
+			int f = st->ed.field;
+
+			/* a wrong value stays in the editor to be fixed, as the segment's */
+			snprintf(typed, sizeof(typed), "%s", st->ed.buf);
+			fts_session_say(s, 1, "%s", err.msg);
+			fts_edit_begin(&st->ed, f, typed);
+		}
+		break;
+	}
 	case F_FLIGHT:
 		if (fts_setup_set_flight(&st->m, st->ed.buf, &err)) {
 			char typed[sizeof(st->ed.buf)];
@@ -825,6 +863,13 @@ static void start_edit(struct fts_setup_state *st, enum field f)
 	case F_FLIGHT:
 		snprintf(buf, sizeof(buf), "%s %d", st->m.segment, st->m.keep);
 		fts_edit_begin(&st->ed, f, buf);
+		break;
+	case F_TRIGGER:
+		fts_edit_begin(&st->ed, f, st->m.triggers);
+		break;
+	case F_SNAPLAST:
+		snprintf(buf, sizeof(buf), "%g", st->m.snap_last_s);
+		fts_edit_begin(&st->ed, f, st->m.snap_last_s > 0 ? buf : "");
 		break;
 	case F_OUTPUT:
 		fts_edit_begin(&st->ed, f, st->m.output);
@@ -895,6 +940,9 @@ static void toggle(struct fts_session *s)
 		break;
 	case F_FLIGHT:
 		st->m.flight = !st->m.flight;
+		break;
+	case F_TRIGGER: case F_SNAPLAST:
+		start_edit(st, st->focus);
 		break;
 	case F_BACKEND:
 		st->m.backend = (enum fts_record_backend)((st->m.backend + 1) % 3);
@@ -985,6 +1033,8 @@ static void move(struct fts_setup_state *st, int a, int per)
 		/* fall through */
 	case A_PREV_FIELD:
 		st->focus = st->focus ? st->focus - 1 : F__COUNT - 1;
+		if (!st->m.flight && st->focus > F_FLIGHT)   /* the flight-only rows are hidden */
+			st->focus = F_FLIGHT;
 		return;
 	case A_DOWN:
 		if (st->focus == F_CPUS && st->cur + per < st->m.ncpus) {
@@ -994,6 +1044,8 @@ static void move(struct fts_setup_state *st, int a, int per)
 		/* fall through */
 	case A_NEXT_FIELD:
 		st->focus = (st->focus + 1) % F__COUNT;
+		if (!st->m.flight && st->focus > F_FLIGHT)
+			st->focus = F_CPUS;
 		return;
 	case A_LEFT:
 		if (st->focus == F_CPUS && st->cur > 0)
@@ -1030,7 +1082,8 @@ static unsigned action(struct fts_session *s, int a)
 		if (st->focus == F_CPUS)
 			fts_edit_begin(&st->ed, F_CPUS, "");
 		else if (st->focus == F_OUTPUT || st->focus == F_BUFFER || st->focus == F_DURATION ||
-			 st->focus == F_FLIGHT || st->focus == F_NSPID)
+			 st->focus == F_FLIGHT || st->focus == F_NSPID || st->focus == F_TRIGGER ||
+			 st->focus == F_SNAPLAST)
 			start_edit(st, st->focus);
 		else
 			toggle(s);

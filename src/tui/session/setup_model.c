@@ -283,8 +283,60 @@ void fts_setup_opts(const struct fts_setup *s, struct fts_record_opts *o, char *
 		o->flight_segment_bytes = s->segment_bytes;
 		o->flight_keep = s->keep;
 		o->duration_s = 0;
-		o->live_top = 0; /* the recorder refuses it: the streams rotate under the top's decoder */
+		o->flight_triggers = s->triggers[0] ? s->triggers : NULL;
+		o->flight_post_trigger_s = 2;   /* record --post_trigger's default */
 	}
+}
+
+int fts_setup_set_triggers(struct fts_setup *s, const char *text, struct fts_err *err)
+{
+	char out[sizeof(s->triggers)] = "", why[256];
+	size_t off = 0;
+	const char *p = text;
+
+	while (*p) {
+		const char *semi = strchr(p, ';'), *e = semi ? semi : p + strlen(p);
+		char one[256];
+
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		while (e > p && isspace((unsigned char)e[-1]))
+			e--;
+		if (e > p) {
+			if ((size_t)(e - p) >= sizeof(one) || off + (size_t)(e - p) + 2 > sizeof(out))
+				return fts_err_set(err, -EINVAL, "the triggers are too long (%zu bytes at most)",
+						   sizeof(out) - 1);
+			memcpy(one, p, (size_t)(e - p));
+			one[e - p] = 0;
+			if (fts_record_trigger_check(one, why, sizeof(why)))
+				return fts_err_set(err, -EINVAL, "%s", why);
+			off += (size_t)snprintf(out + off, sizeof(out) - off, "%s%s", off ? ";" : "", one);
+		}
+		p = semi ? semi + 1 : p + strlen(p);
+	}
+	memcpy(s->triggers, out, sizeof(out));
+	return 0;
+}
+
+int fts_setup_set_snap_last(struct fts_setup *s, const char *text, struct fts_err *err)
+{
+	char *end;
+	double v;
+
+	while (isspace((unsigned char)*text))
+		text++;
+	if (!strcmp(text, "all")) {
+		s->snap_last_s = 0;
+		return 0;
+	}
+	v = strtod(text, &end);
+	while (end != text && isspace((unsigned char)*end))
+		end++;
+	if (end == text || *end || !(v >= 0 && v <= 86400))
+		return fts_err_set(err, -EINVAL, "a snapshot keeps the last N seconds (0..86400; 0 or all: every "
+				   "segment kept), not '%s'", text);
+	s->snap_last_s = v;
+	return 0;
 }
 
 int fts_setup_set_flight(struct fts_setup *s, const char *text, struct fts_err *err)
@@ -393,9 +445,20 @@ const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, " --sched %d --irq %d", s->sched, s->irq);
 	if (s->futex && !s->exclude[0] && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --futex 1");
-	if (s->flight && off < len)
+	if (s->flight && off < len) {
+		const char *p = s->triggers;
+
 		off += (size_t)snprintf(buf + off, len - off, " --flight --segment %s --keep %d", s->segment, s->keep);
-	else if (off < len)
+		while (*p && off < len) {
+			const char *semi = strchr(p, ';');
+			size_t n = semi ? (size_t)(semi - p) : strlen(p);
+			char one[256];
+
+			snprintf(one, sizeof(one), "%.*s", (int)n, p);
+			off += (size_t)snprintf(buf + off, len - off, " --trigger %s", fts_shell_quote(one, out, sizeof(out)));
+			p += n + (semi ? 1 : 0);
+		}
+	} else if (off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --record_time %ld", s->duration_s);
 	if (s->bf_kb != 40960 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --bf_size %u", s->bf_kb);
@@ -406,7 +469,7 @@ const char *fts_setup_cmdline(const struct fts_setup *s, char *buf, size_t len)
 	if (s->nspid && s->pid_mapping[0] && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --pid_mapping %s",
 					fts_shell_quote(s->pid_mapping, out, sizeof(out)));
-	if (s->live_top && s->sched && !s->flight && off < len)
+	if (s->live_top && s->sched && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --live_top");
 	if (s->reader_nice && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " --reader_nice %d", s->reader_nice);

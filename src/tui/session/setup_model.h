@@ -68,6 +68,8 @@ struct fts_setup {
 	double segment_s;        /* parsed from it: seconds, or 0 */
 	uint64_t segment_bytes;  /* ... or bytes, or 0 */
 	int keep;                /* segments kept, 1..FTS_FLIGHT_KEEP_MAX */
+	char triggers[512];      /* scheduling triggers, ';' between ("runnable>5ms:comm=python*"); "" none */
+	double snap_last_s;      /* a snapshot keeps the segments of the last this many seconds; 0: all */
 };
 
 /**
@@ -148,6 +150,27 @@ uint64_t fts_setup_mem_bytes(const struct fts_setup *s);
  * Returns 0, or -EINVAL (@s unchanged).
  */
 int fts_setup_set_flight(struct fts_setup *s, const char *text, struct fts_err *err);
+
+/**
+ * fts_setup_set_triggers - the flight recorder's scheduling triggers, as typed
+ * @s: the choices
+ * @text: "runnable>5ms:comm=python*; wakeup>2ms" (';' between, blanks
+ *        around each ignored), each as `record --trigger`; "" for none
+ * @err: what is wrong with the first bad one
+ *
+ * Returns 0, or -EINVAL (@s unchanged).
+ */
+int fts_setup_set_triggers(struct fts_setup *s, const char *text, struct fts_err *err);
+
+/**
+ * fts_setup_set_snap_last - the seconds a snapshot keeps, as typed
+ * @s: the choices
+ * @text: seconds, 0..86400 ("0" or "all": every kept segment)
+ * @err: what is wrong with it
+ *
+ * Returns 0, or -EINVAL (@s unchanged).
+ */
+int fts_setup_set_snap_last(struct fts_setup *s, const char *text, struct fts_err *err);
 
 /**
  * fts_setup_opts - the recorder options for the choice

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The preview with the Ascend profiler's output (issue 18): the NPU group above
+# the CPU lanes, kernel names when zoomed in, the gaps panel (b) and its jump,
+# the profiler's host threads on top of Process Scheduling marked D, as golden
+# --print screens at 80x24 and 200x60 on the bundled sample with a card
+# generated at test time (npu_prof.py); and hostile or missing profiling
+# directories refused with one line, exit 1, no screen.
+# usage: npu_preview.sh FTSCOPE SRCDIR WORKDIR   (FTS_UPDATE_GOLDEN=1 rewrites the screens)
+set -uo pipefail
+bin=$(readlink -f "$1") src=$(readlink -f "$2") work=$3
+gold=$src/tests/tui/golden
+fail() { echo "FAIL: $*"; exit 1; }
+command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
+rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
+cd "$src" || fail "no $src"
+S=assets/sample
+prof=$work/prof
+python3 "$src/tests/tui/npu_prof.py" "$S/profiling" "$prof" || fail "npu_prof.py"
+bad=0
+
+# name WxH [preview args...]: the title shows the capture's path, relative to $src
+check() {
+	local name=$1 size=$2; shift 2
+	local out=$work/$name.screen
+	if ! env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 "$bin" preview $S/sample.dat -p "$prof" \
+		-m $S/pid_mapping.json --print "$size" "$@" > "$out" 2> "$work/$name.err"; then
+		echo "FAIL $name: exit status"; cat "$work/$name.err"; bad=1; return
+	fi
+	if [ "${FTS_UPDATE_GOLDEN:-}" = 1 ]; then
+		cp "$out" "$gold/$name.screen"; echo "updated $name"; return
+	fi
+	if ! diff -u "$gold/$name.screen" "$out"; then
+		echo "FAIL $name: screen differs from $gold/$name.screen"; bad=1
+	else
+		echo "ok $name"
+	fi
+}
+
+check npu_80x24 80x24
+check npu_200x60 200x60
+# zoomed in past the worst gap's end: the kernel's name on the stream lane
+check npu_zoom_200x60 200x60 --keys 'b\n+++'
+check npu_gaps_80x24 80x24 --keys 'b'
+check npu_gaps_200x60 200x60 --keys 'bjj'
+# Enter on the third worst gap: the lanes zoomed to it, its dispatch thread selected
+check npu_gap_jump_200x60 200x60 --keys 'bjj\n'
+[ $bad = 0 ] || exit 1
+
+# what the goldens must keep saying, so a regenerated golden cannot drop it unseen
+s=$work/npu_200x60.screen
+grep -q '^NPU (1 card, 4 lanes)' "$s" || fail "no NPU group header"
+[ "$(grep -n '^NPU (' "$s" | cut -d: -f1)" -lt "$(grep -n '^CPU Scheduling' "$s" | cut -d: -f1)" ] ||
+	fail "the NPU group is not above the CPU lanes"
+grep -q '^ NPU0 stream 5 ' "$s" && grep -q '^ NPU0 stream 7 ' "$s" && grep -q '^ NPU0 Free ' "$s" &&
+	grep -q '^ NPU0 HCCL 0 ' "$s" || fail "a stream, the Free lane or the HCCL lane is missing"
+grep -q 'MatMulV2_K' "$work/npu_zoom_200x60.screen" || fail "no kernel name when zoomed in"
+# the profiler's threads (container tids 1 and 3) first under Process Scheduling, marked D,
+# whatever the sort (o cycles running, runnable, name, pid)
+for keys in '' 'o' 'oo' 'ooo'; do
+	"$bin" preview $S/sample.dat -p "$prof" -m $S/pid_mapping.json --print 200x60 \
+		${keys:+--keys "$keys"} > "$work/sort.screen" 2>/dev/null || fail "sort '$keys'"
+	first=$(grep -A2 '^Process Scheduling' "$work/sort.screen" | tail -2 | cut -c1-16 | sort | tr -d ' ' | tr '\n' ' ')
+	[ "$first" = "Dmodel_main:1 Dnpu_dispatch:3 " ] || { cat "$work/sort.screen"; fail "sort '$keys': dispatch threads not pinned: '$first'"; }
+done
+[ "$(grep -c '^D' "$s")" = 2 ] || fail "not exactly two lanes marked D"
+grep -q 'dispatch (profiler tid 3)' "$work/npu_gap_jump_200x60.screen" || fail "the jump did not select the dispatch thread"
+grep -q '^ NPU idle gaps (Host Bound), 191, worst first' "$work/npu_gaps_80x24.screen" || fail "gaps panel title"
+# the panel lists the 18 ms gaps (a period without a kernel) first
+[ "$(grep -c '^[ >]   [1-7] NPU0 .* 18 ms ' "$work/npu_gaps_200x60.screen")" = 5 ] || fail "the worst gaps are not first"
+# search reaches the NPU lanes by name, as it does task lanes
+"$bin" preview $S/sample.dat -p "$prof" -m $S/pid_mapping.json --print 200x60 --keys '/stream 7\n' \
+	> "$work/search.screen" 2>/dev/null || fail "search"
+grep -q '^>NPU0 stream 7 ' "$work/search.screen" && grep -q '^ NPU0 stream 7  [0-9]* device tasks' "$work/search.screen" ||
+	fail "/stream 7 did not select the stream's lane"
+# the op the dispatch thread was in, from the profiler's cpu_ops
+grep -q '^[ >]   1 NPU0 .* 18 ms .* npu_dispatch:3 in DataLoader.__next__' "$work/npu_gaps_200x60.screen" ||
+	fail "the worst gap does not name the op (DataLoader.__next__)"
+grep -q '^    8 NPU0 .* npu_dispatch:3 in aten::linear' "$work/npu_gaps_200x60.screen" ||
+	fail "an 8 ms gap does not name the launch's op"
+echo "ok: NPU group, names, dispatch threads pinned, gaps panel"
+
+# the same numbers as ftscope hostbound: its worst gap's verdict
+"$bin" hostbound $S/sample.dat -p "$prof" -m $S/pid_mapping.json -f csv -n 1 > "$work/hb.csv" || fail "hostbound"
+verdict=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(r[0]["verdict"])' "$work/hb.csv")
+grep -q "^>   1 NPU0 .* 18 ms  $verdict " "$work/npu_gaps_80x24.screen" || fail "panel's worst gap is not hostbound's ($verdict)"
+echo "ok: same verdict as hostbound ($verdict)"
+
+# a DB converted with the profiling (what the export screen's o opens): the same lanes and panel
+"$bin" convert -q -i $S/sample.dat -o "$work/ftrace_data.db" -p "$prof" -m $S/pid_mapping.json || fail "convert"
+"$bin" preview "$work/ftrace_data.db" -p "$prof" --print 200x60 --keys 'bjj\n' > "$work/db.screen" || fail "DB preview"
+grep -q '^NPU (1 card, 4 lanes)' "$work/db.screen" || fail "DB: no NPU group"
+grep -q 'dispatch (profiler tid 3)' "$work/db.screen" || fail "DB: the jump did not select the dispatch thread"
+[ "$(grep '^ NPU0 stream 5' "$work/db.screen" | cut -c29-)" = "$(grep '^ NPU0 stream 5' "$work/npu_gap_jump_200x60.screen" | cut -c29-)" ] ||
+	fail "DB: the stream lane differs from the trace's at the same gap"
+echo "ok: a DB with the profiling"
+
+# two cards (rank directories side by side): a lane group each, one gaps list over both
+rank=$(ls -d "$prof"/*_ascend_pt)
+cp -r "$rank" "${rank%_ascend_pt}9_ascend_pt"
+"$bin" preview $S/sample.dat -p "$prof" -m $S/pid_mapping.json --print 200x60 > "$work/two.screen" 2>/dev/null ||
+	fail "two cards"
+grep -q '^NPU (2 cards, 8 lanes)' "$work/two.screen" && grep -q '^ NPU1 stream 5 ' "$work/two.screen" ||
+	fail "two cards: no second card's lanes"
+"$bin" preview $S/sample.dat -p "$prof" -m $S/pid_mapping.json --print 200x60 --keys b > "$work/two_gaps.screen" 2>/dev/null ||
+	fail "two cards: gaps"
+grep -q '^ NPU idle gaps (Host Bound), 382, worst first' "$work/two_gaps.screen" &&
+	grep -q '^    2 NPU1 ' "$work/two_gaps.screen" || fail "two cards: the panel does not list both cards' gaps"
+rm -rf "${rank%_ascend_pt}9_ascend_pt"
+echo "ok: two cards"
+
+# hostile and missing profiling: one line on stderr, exit 1, nothing on stdout
+refuse() { # refuse WORDS DIR
+	local words=$1 dir=$2 rc
+	"$bin" preview $S/sample.dat -p "$dir" -m $S/pid_mapping.json --print 80x24 > "$work/out" 2> "$work/err"
+	rc=$?
+	[ $rc = 1 ] || { cat "$work/err"; fail "exit $rc, not 1, for $words"; }
+	[ ! -s "$work/out" ] || fail "a screen was printed for $words"
+	[ "$(wc -l < "$work/err")" = 1 ] || { cat "$work/err"; fail "not one line for $words"; }
+	grep -q -- "$words" "$work/err" || { cat "$work/err"; fail "no '$words' in: $(cat "$work/err")"; }
+	echo "ok refused: $(cat "$work/err")"
+}
+refuse "nonexistent" "$work/nonexistent"
+tv=$(ls "$prof"/*_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json)
+cp "$tv" "$work/good.json"
+printf 'not json at all' > "$tv"
+refuse "no '\['" "$prof"
+head -c 5000 "$work/good.json" > "$tv"
+refuse "ends inside an event" "$prof"
+python3 -c 'import json; print(json.dumps([{"ph":"X","name":"k","pid":77,"tid":5,"ts":"1.000","dur":1}]))' > "$tv"
+refuse 'no "Ascend Hardware"' "$prof"
+# a terminal escape in a kernel name reaches the screen escaped
+python3 - "$work/good.json" "$tv" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))
+for e in ev:
+    if e.get("name", "").startswith("MatMulV2_K"):
+        e["name"] = "\x1b]0;pwned\x07" + e["name"]
+json.dump(ev, open(sys.argv[2], "w"))
+PY
+"$bin" preview $S/sample.dat -p "$prof" -m $S/pid_mapping.json --print 200x60 --keys 'b\n+++' > "$work/esc.screen" ||
+	fail "escaped names"
+if grep -q $'\033' "$work/esc.screen"; then fail "a raw escape reached the screen"; fi
+grep -q 'MatMulV2_K\|pwned' "$work/esc.screen" || fail "the hostile kernel's lane shows nothing"
+echo "ok: hostile names escaped"

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Write a card's trace_view.json in the Ascend PyTorch profiler's shape into
+a copy of the bundled sample's profiling directory (its clock files are the
+sample capture's), for the preview's NPU lanes and gaps panel tests.
+
+    npu_prof.py SAMPLE_PROFILING_DIR OUT_DIR
+
+The card: two device streams; a kernel of 2 ms every 10 ms from 50 ms into
+the profiling window on stream 5 (K<i>), a 1 ms copy after every fourth one
+on stream 7 (C<i>); gaps of 8 ms, except that every 25th period holds no
+kernel (an 18 ms gap: the worst ones); a 1 ms all-reduce after every fifth
+kernel on the "HCCL" process; the profiler's "Free" lane where neither
+computes nor communicates; HostToDevice flows from container tid 3 (npu_dispatch, host pid 15237
+in the sample's pid_mapping.json), each after an aten::linear op on that
+thread (a DataLoader.__next__ op over the 18 ms gaps); the "Python" process
+with threads 1 and 3.
+Deterministic: the same bytes every run.
+"""
+import glob
+import json
+import os
+import shutil
+import sys
+
+
+def main():
+    src, out = sys.argv[1], sys.argv[2]
+    if os.path.exists(out):
+        shutil.rmtree(out)
+    shutil.copytree(src, out)
+    rank = glob.glob(os.path.join(out, "*_ascend_pt"))[0]
+    start = glob.glob(os.path.join(rank, "PROF_*", "host", "start_info"))[0]
+    t0 = int(json.load(open(start))["collectionTimeBegin"]) + 50000  # us
+    ev = [
+        {"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "Python"}},
+        {"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "args": {"name": "Thread 1"}},
+        {"ph": "M", "name": "thread_name", "pid": 1, "tid": 3, "args": {"name": "Thread 3"}},
+        {"ph": "M", "name": "process_name", "pid": 77, "args": {"name": "Ascend Hardware"}},
+        {"ph": "M", "name": "thread_name", "pid": 77, "tid": 5, "args": {"name": "Stream 5"}},
+        {"ph": "M", "name": "thread_name", "pid": 77, "tid": 7, "args": {"name": "Stream 7"}},
+        {"ph": "M", "name": "process_name", "pid": 88, "args": {"name": "Overlap Analysis"}},
+        {"ph": "M", "name": "thread_name", "pid": 88, "tid": 2, "args": {"name": "Free"}},
+        {"ph": "M", "name": "process_name", "pid": 99, "args": {"name": "HCCL"}},
+        {"ph": "M", "name": "thread_name", "pid": 99, "tid": 0,
+         "args": {"name": "Group 0 Communication"}},
+    ]
+    busy = []
+    for i in range(200):
+        if i % 25 == 24:
+            # nothing launched this period (an 18 ms gap): the thread waits for data
+            ev.append({"ph": "X", "name": "DataLoader.__next__", "pid": 1, "tid": 3,
+                       "ts": "%d.000" % (t0 + i * 10000 - 4000), "dur": 13000})
+            continue
+        ts = t0 + i * 10000
+        busy.append((ts, 2000))
+        ev.append({"ph": "X", "name": "MatMulV2_K%d" % i, "pid": 77, "tid": 5,
+                   "ts": "%d.000" % ts, "dur": 2000})
+        # the launch's op on the dispatch thread (cpu_op), just before the kernel
+        ev.append({"ph": "X", "name": "aten::linear", "pid": 1, "tid": 3,
+                   "ts": "%d.000" % (ts - 500), "dur": 480})
+        ev.append({"ph": "s", "cat": "HostToDevice", "id": i, "pid": 1, "tid": 3,
+                   "ts": "%d.000" % (ts - 30)})
+        ev.append({"ph": "f", "bp": "e", "cat": "HostToDevice", "id": i, "pid": 77, "tid": 5,
+                   "ts": "%d.000" % ts})
+        if i % 4 == 0:
+            ev.append({"ph": "X", "name": "MemcpyAsync_C%d" % i, "pid": 77, "tid": 7,
+                       "ts": "%d.000" % (ts + 2000), "dur": 1000})
+            busy.append((ts + 2000, 1000))
+        if i % 5 == 0:
+            ev.append({"ph": "X", "name": "hcom_allReduce_%d" % i, "pid": 99, "tid": 0,
+                       "ts": "%d.000" % (ts + 2000), "dur": 1000})
+            busy.append((ts + 2000, 1000))
+    busy.sort()
+    end = busy[0][0] + busy[0][1]
+    for ts, dur in busy[1:]:
+        if ts > end:
+            ev.append({"ph": "X", "name": "Free", "pid": 88, "tid": 2,
+                       "ts": "%d.000" % end, "dur": ts - end})
+        end = max(end, ts + dur)
+    os.makedirs(os.path.join(rank, "ASCEND_PROFILER_OUTPUT"), exist_ok=True)
+    with open(os.path.join(rank, "ASCEND_PROFILER_OUTPUT", "trace_view.json"), "w") as f:
+        json.dump(ev, f)
+
+
+if __name__ == "__main__":
+    main()
