@@ -13,9 +13,13 @@
 #                     (300000 KB per CPU, mono_raw) until it holds about as many events
 #                     as trace.txt (or DAT_MAX_SECONDS), then `trace-cmd extract`.
 #   trace.dat.events  events in trace.dat (sum of per-CPU `entries`, overrun must be 0)
+#   trace192.txt      (WIDE=1) a synthetic wide host: 192 CPUs always busy, 100 k tasks,
+#                     each CPU switching every 960 us (bench/make_wide.py; WIDE_CPUS,
+#                     WIDE_TASKS, WIDE_STEPS: 192, 100000, 1200 = about 0.9 M events)
 # How: sudo bench/make_input.sh [SIZE_MB]        (default 400; env SIZE_MB too)
 #      env: FTSCOPE_BENCH_DIR, BENCH_BASE_TXT, DAT_KB (300000), DAT_MAX_SECONDS (60),
-#           SKIP_DAT=1 (text only), FORCE=1 (rebuild even if cached)
+#           SKIP_DAT=1 (text only), FORCE=1 (rebuild even if cached),
+#           WIDE=1 (also trace192.txt), ONLY_WIDE=1 (trace192.txt only)
 # Cached files are reused when their recorded parameters match. The tracefs instance
 # is removed on any exit (trap); global tracing files are never written.
 set -euo pipefail
@@ -40,6 +44,20 @@ cleanup() {
 trap cleanup EXIT INT TERM
 mkdir -p "$DIR"
 [ -f "$BASE" ] || { echo "base text capture $BASE not found (run assets/sample/make_sample.sh)" >&2; exit 1; }
+
+# ------------------------------------------------------------------ wide (issue 20)
+if [ "${WIDE:-0}" = 1 ] || [ "${ONLY_WIDE:-0}" = 1 ]; then
+    WIDE_KEY="cpus=${WIDE_CPUS:-192} tasks=${WIDE_TASKS:-100000} steps=${WIDE_STEPS:-1200} gen=$(cksum < "$REPO/bench/make_wide.py")"
+    if [ "${FORCE:-0}" = 1 ] || [ ! -f "$DIR/trace192.txt.key" ] || [ "$(cat "$DIR/trace192.txt.key")" != "$WIDE_KEY" ]; then
+        rm -f "$DIR/trace192.txt.key"
+        python3 "$REPO/bench/make_wide.py" "$DIR/trace192.txt.tmp" "${WIDE_CPUS:-192}" "${WIDE_TASKS:-100000}" \
+            "${WIDE_STEPS:-1200}"
+        mv "$DIR/trace192.txt.tmp" "$DIR/trace192.txt"
+        echo "$WIDE_KEY" > "$DIR/trace192.txt.key"
+    fi
+    echo "trace192.txt: $(( $(stat -c %s "$DIR/trace192.txt") / 1048576 )) MB"
+    [ "${ONLY_WIDE:-0}" = 1 ] && exit 0
+fi
 
 # ------------------------------------------------------------------ text
 TXT_KEY="size_mb=$SIZE_MB base=$BASE base_bytes=$(stat -c %s "$BASE")"

@@ -11,6 +11,8 @@
  *   KEYS as --keys; '~' waits for the screen's workers (the 1 s probe, a stop).
  *   $REC_SHOT_CPUS / $REC_SHOT_OUTPUT preset the setup as record --tui flags do;
  *   $REC_SHOT_LOSSLESS=1: nothing is lost; $REC_SHOT_FAIL=1: the recorder refuses to start.
+ *   $REC_SHOT_NCPUS=N (issue 20): a machine of N CPUs (2 when unset) on 2 NUMA nodes
+ *   beyond 2 CPUs, whose feed varies per CPU (see health()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,7 +24,8 @@
 #include "tui/kit/locale.h"
 #include "tui/session/session.h"
 
-#define NCPUS 2
+/* The fake machine's CPUs: $REC_SHOT_NCPUS, else 2. */
+static int NCPUS = 2;
 
 static const struct fts_record_event_cap events[] = {
 	{ "sched", "sched/sched_switch", 1 }, { "sched", "sched/sched_wakeup", 1 },
@@ -45,9 +48,11 @@ static int probe(const struct fts_record_opts *o, struct fts_record_caps *c, str
 	if (!c->cpu)
 		return -ENOMEM;
 	c->ncpus = NCPUS;
-	for (int i = 0; i < NCPUS; i++)
+	for (int i = 0; i < NCPUS; i++) {
 		c->cpu[i].cpu = i;
-	c->nnodes = 1;
+		c->cpu[i].node = NCPUS > 2 ? i / ((NCPUS + 1) / 2) : 0;
+	}
+	c->nnodes = NCPUS > 2 ? 2 : 1;
 	return 0;
 }
 
@@ -78,7 +83,12 @@ static int start(const struct fts_record_opts *o, struct fts_recorder **out, str
 	return 0;
 }
 
-/* Snapshot n: one second apart; CPU 1 writes 1 MB/s and, unless lossless, loses 1000 events a second. */
+/*
+ * Snapshot n: one second apart; CPU 1 writes 1 MB/s and, unless lossless, loses 1000 events a second.
+ * On a wide machine (more than 2 CPUs) the rest vary so an order shows: CPU i runs
+ * (i * 37 % 101) * 1000 events/s, every 16th CPU from 5 on loses i * 10 events a second
+ * (CPU 165 the most), and CPU 150 writes the largest figures (tens of millions of events).
+ */
 static int health(struct fts_recorder *r, struct fts_record_health *h)
 {
 	int n = ++calls, lossy = !getenv("REC_SHOT_LOSSLESS");
@@ -103,6 +113,22 @@ static int health(struct fts_recorder *r, struct fts_record_health *h)
 		/* CPU 0's 1008.0 KiB is the widest byte count: it must not shift the columns after it */
 		c->bytes_written = i ? (uint64_t)1048576 * (uint64_t)n : 1032192;
 		c->fill = i ? 0.95 : 0.1;
+		if (i >= 2) {
+			c->events_per_s = (double)(i * 37 % 101) * 1000.0;
+			c->events = (uint64_t)c->events_per_s * (uint64_t)n;
+			c->bytes_written = c->events * 40;
+			c->fill = (double)(i * 13 % 100) / 100.0;
+			if (i == 150) {
+				c->events_per_s = 987654;
+				c->events = 98765432 + (uint64_t)n;
+				c->bytes_written = (uint64_t)3 << 30;
+			}
+			if (i % 16 == 5 && lossy) {
+				c->overrun = (uint64_t)(i * 10) * (uint64_t)n;
+				c->lost = c->overrun;
+				c->lost_delta = (uint64_t)(i * 10);
+			}
+		}
 		if (i == 1 && lossy) {
 			c->overrun = 900 * (uint64_t)n;
 			c->dropped = 100 * (uint64_t)n;
@@ -182,6 +208,8 @@ int main(int argc, char **argv)
 	int w, h, rec;
 	char *seg;
 
+	if (getenv("REC_SHOT_NCPUS") && atoi(getenv("REC_SHOT_NCPUS")) > 0)
+		NCPUS = atoi(getenv("REC_SHOT_NCPUS"));
 	if (argc < 5 || sscanf(argv[2], "%dx%d", &w, &h) != 2 || w < 20 || h < 6) {
 		fprintf(stderr, "usage: rec_shot setup|record WxH FIXTURES KEYS\n");
 		return 2;
@@ -207,6 +235,10 @@ int main(int argc, char **argv)
 	fts_session_screen(s.cur)->enter(&s);
 	fts_session_resize(&s, w, h);
 	run(&s, rec ? 100 : 0);
+	/* a frame before each key, as the loop draws one: keys that page (PgDn) page by what it showed */
+	if (fts_grid_resize(&g, w, h, s.theme.utf8))
+		return 1;
+	fts_session_compose(&s, &g);
 	snprintf(keys, sizeof(keys), "%s", argv[4]);
 	for (seg = keys; seg;) {
 		char *tilde = strchr(seg, '~');
@@ -220,13 +252,12 @@ int main(int argc, char **argv)
 		for (int i = 0; i < nk; i++) {
 			press(&s, k[i]);
 			run(&s, 20);
+			fts_session_compose(&s, &g);
 		}
 		if (tilde)
 			run(&s, 1300);
 		seg = tilde ? tilde + 1 : NULL;
 	}
-	if (fts_grid_resize(&g, w, h, s.theme.utf8))
-		return 1;
 	fts_session_compose(&s, &g);
 	if (fts_grid_write(&g, stdout, 0) || fflush(stdout))
 		return 1;

@@ -39,11 +39,20 @@ struct rec_health {
 	uint64_t t0_ns, deadline_ns, end_ns;
 	long period_ns;
 	struct rec_cpu_stats *base;   /* counters when the capture began */
-	struct fts_record_cpu_health *cur;
+	/*
+	 * Sampler-only state: the sample is built in @next with no lock held
+	 * (two /proc or tracefs reads per CPU, ~400 at 192 CPUs) and only
+	 * copied into @cur under @lock, the lock snapshots (the UI) take.
+	 */
+	struct fts_record_cpu_health *next;
 	uint64_t *wait_ns;            /* each reader's run-queue wait at the last sample */
+	uint64_t *wait_now;           /* ... and now (per reader, read once per sample) */
 	uint64_t self_wait_ns;        /* the sampler's own, at the last sample */
+	int nreaders;
 	int self_tid;
 	int nice;
+	pthread_mutex_t lock;         /* guards everything below */
+	struct fts_record_cpu_health *cur;
 	double stopped_s;
 	uint64_t lost_stopped;
 	double wait_worst_ms;
@@ -51,7 +60,6 @@ struct rec_health {
 	double period_s;              /* what the rates of @cur cover */
 	pthread_t thread;
 	int started, quit;
-	pthread_mutex_t lock;         /* guards everything below @base */
 	pthread_cond_t wake;
 	pthread_mutex_t end_lock;     /* ending is done once, by whoever comes first */
 };
@@ -105,35 +113,42 @@ static double arrival_bytes_per_s(const struct fts_record_cpu_health *ch, uint64
 }
 
 /*
- * Read every CPU's counters and fold them into @hs->cur (lock held);
- * @watch: the sampler's own tick, where a long period means a stop.
+ * Read every CPU's counters into @hs->next with no lock held, then publish
+ * them to @hs->cur under the lock; @watch: the sampler's own tick, where a
+ * long period means a stop. Only one thread samples at a time (the sampler,
+ * or rec_health_final after it stopped), so @next, @wait_ns and the fields
+ * it alone writes need no lock to read.
  */
 static void take_sample(struct rec_health *hs, int watch)
 {
 	uint64_t now = fts__clock_mono_ns();
-	uint64_t dt_ns = hs->sample_ns && now > hs->sample_ns ? now - hs->sample_ns : 0;
+	uint64_t last_ns = hs->sample_ns;
+	uint64_t dt_ns = last_ns && now > last_ns ? now - last_ns : 0;
 	double dt = (double)dt_ns / 1e9;
 	uint64_t self_wait = runq_wait_ns(hs->self_tid);
 	uint64_t stopped = watch && hs->sample ? stopped_ns(dt_ns, (uint64_t)hs->period_ns,
 						   delta(self_wait, hs->self_wait_ns)) : 0;
+	double worst = 0;
+	uint64_t lost_stopped = 0;
 
 	hs->self_wait_ns = self_wait;
-	hs->stopped_s += (double)stopped / 1e9;
+	memcpy(hs->next, hs->cur, (size_t)hs->n * sizeof(*hs->next));
+	for (int k = 0; k < hs->nreaders; k++)
+		hs->wait_now[k] = runq_wait_ns(rec_stream_reader_tid(hs->st, k));
 	for (int i = 0; i < hs->n; i++) {
-		struct fts_record_cpu_health *ch = &hs->cur[i];
+		struct fts_record_cpu_health *ch = &hs->next[i];
 		const struct rec_cpu_stats *b = &hs->base[i];
 		struct rec_cpu_stats s;
 		uint64_t prev_events = ch->events, prev_lost = ch->lost;
-		uint64_t w = runq_wait_ns(rec_stream_tid(hs->st, i));
+		int k = rec_stream_reader_of(hs->st, i);
 
 		ch->cpu = rec_stream_cpu(hs->st, i);
 		ch->bytes_written = rec_stream_bytes(hs->st, i);
 		/* The wait of a period that included a stop is the stop's, not the machine's. */
-		ch->reader_wait_ms = stopped ? 0 : (double)delta(w, hs->wait_ns[i]) / 1e6;
+		ch->reader_wait_ms = stopped ? 0 : (double)delta(hs->wait_now[k], hs->wait_ns[k]) / 1e6;
 		ch->reader_wait_total_ms += ch->reader_wait_ms;
-		hs->wait_ns[i] = w;
-		if (ch->reader_wait_ms > hs->wait_worst_ms)
-			hs->wait_worst_ms = ch->reader_wait_ms;
+		if (ch->reader_wait_ms > worst)
+			worst = ch->reader_wait_ms;
 		if (rec_instance_stats(hs->in, ch->cpu, &s, NULL))
 			continue;
 		ch->events = delta(s.read + s.entries + s.overrun, b->read + b->entries + b->overrun);
@@ -148,7 +163,7 @@ static void take_sample(struct rec_health *hs, int watch)
 		ch->lost_delta = delta(ch->lost, prev_lost);
 		if (stopped) {
 			ch->lost_stopped += ch->lost_delta;
-			hs->lost_stopped += ch->lost_delta;
+			lost_stopped += ch->lost_delta;
 		}
 		/* A stop's period is no rate: the kernel kept writing, nobody read. */
 		if (!stopped) {
@@ -158,9 +173,17 @@ static void take_sample(struct rec_health *hs, int watch)
 				ch->peak_bytes_per_s = ch->bytes_per_s;
 		}
 	}
+	memcpy(hs->wait_ns, hs->wait_now, (size_t)hs->nreaders * sizeof(*hs->wait_ns));
+	pthread_mutex_lock(&hs->lock);
+	memcpy(hs->cur, hs->next, (size_t)hs->n * sizeof(*hs->cur));
+	hs->stopped_s += (double)stopped / 1e9;
+	hs->lost_stopped += lost_stopped;
+	if (worst > hs->wait_worst_ms)
+		hs->wait_worst_ms = worst;
 	hs->period_s = dt;
 	hs->sample_ns = now;
 	hs->sample++;
+	pthread_mutex_unlock(&hs->lock);
 }
 
 static void *sampler_main(void *arg)
@@ -192,8 +215,11 @@ static void *sampler_main(void *arg)
 			rec_health_end(hs);
 			pthread_mutex_lock(&hs->lock);
 		}
-		if (fts__clock_mono_ns() >= hs->sample_ns + (uint64_t)hs->period_ns)
+		if (fts__clock_mono_ns() >= hs->sample_ns + (uint64_t)hs->period_ns) {
+			pthread_mutex_unlock(&hs->lock);
 			take_sample(hs, 1);
+			pthread_mutex_lock(&hs->lock);
+		}
 	}
 	pthread_mutex_unlock(&hs->lock);
 	return NULL;
@@ -219,15 +245,18 @@ int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf
 	hs->period_ns = period_ns;
 	hs->nice = nice;
 	hs->base = calloc((size_t)hs->n, sizeof(*hs->base));
-	hs->wait_ns = calloc((size_t)hs->n + 1, sizeof(*hs->wait_ns));
-	hs->cur = calloc((size_t)hs->n, sizeof(*hs->cur));
+	hs->nreaders = rec_stream_readers(st);
+	hs->wait_ns = calloc((size_t)hs->nreaders + 1, sizeof(*hs->wait_ns));
+	hs->wait_now = calloc((size_t)hs->nreaders + 1, sizeof(*hs->wait_now));
+	hs->cur = calloc((size_t)hs->n + 1, sizeof(*hs->cur));
+	hs->next = calloc((size_t)hs->n + 1, sizeof(*hs->next));
 	pthread_mutex_init(&hs->lock, NULL);
 	pthread_mutex_init(&hs->end_lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&hs->wake, &ca);
 	pthread_condattr_destroy(&ca);
-	if (!hs->base || !hs->cur || !hs->wait_ns) {
+	if (!hs->base || !hs->cur || !hs->next || !hs->wait_ns || !hs->wait_now) {
 		rec_health_free(hs);
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	}
@@ -320,9 +349,7 @@ static void stop_thread(struct rec_health *hs)
 void rec_health_final(struct rec_health *hs)
 {
 	stop_thread(hs);
-	pthread_mutex_lock(&hs->lock);
 	take_sample(hs, 0);
-	pthread_mutex_unlock(&hs->lock);
 }
 
 void rec_health_free(struct rec_health *hs)
@@ -332,7 +359,9 @@ void rec_health_free(struct rec_health *hs)
 	stop_thread(hs);
 	free(hs->base);
 	free(hs->cur);
+	free(hs->next);
 	free(hs->wait_ns);
+	free(hs->wait_now);
 	pthread_cond_destroy(&hs->wake);
 	pthread_mutex_destroy(&hs->lock);
 	pthread_mutex_destroy(&hs->end_lock);

@@ -135,7 +135,7 @@ struct rec_stream;
 
 /*
  * rec_stream_open - one unlinked stream file beside @output per CPU of @set,
- * fed from @in's trace_pipe_raw; threads not started yet.
+ * fed from @in's trace_pipe_raw by a pool of reader threads (not started yet).
  */
 int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const char *output,
 		    int poll_ns_short, struct rec_stream **out, struct fts_err *err);
@@ -148,6 +148,15 @@ void rec_stream_set_nice(struct rec_stream *s, int nice);
 
 /* rec_stream_tid - the thread id of index @i's reader, 0 before it ran. */
 int rec_stream_tid(const struct rec_stream *s, int i);
+
+/* rec_stream_readers - reader threads in the pool (FTSCOPE_READERS, else one per 16 CPUs). */
+int rec_stream_readers(const struct rec_stream *s);
+
+/* rec_stream_reader_of - the reader (0..readers-1) that drains index @i. */
+int rec_stream_reader_of(const struct rec_stream *s, int i);
+
+/* rec_stream_reader_tid - the thread id of reader @k, 0 before it ran. */
+int rec_stream_reader_tid(const struct rec_stream *s, int k);
 
 /* rec_stream_start - start the reader threads (all signals blocked in them). */
 int rec_stream_start(struct rec_stream *s, struct fts_err *err);

@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * stream.c - one reader thread per recorded CPU splices whole ring-buffer
- * pages from trace_pipe_raw into an unlinked stream file beside the output.
- * The streams are the capture; assemble.c turns them into the output at stop.
+ * stream.c - a few reader threads splice whole ring-buffer pages from the
+ * per-CPU trace_pipe_raw files into one unlinked stream file per CPU beside
+ * the output. The streams are the capture; assemble.c turns them into the
+ * output at stop.
+ *
+ * Why a pool and not a thread per CPU: at 192 CPUs a thread per CPU is 192
+ * threads waking 100 times a second each, mostly to find nothing. A reader
+ * here owns every K-th CPU: it drains each of them a bounded batch at a time
+ * (one busy CPU cannot starve the rest of its share), and when none had a
+ * page it sleeps in poll() on their fds, so the kernel wakes it early when a
+ * buffer passes the instance's buffer_percent, and the timeout keeps the
+ * streams (and what the live top and the status see) at most one period old.
  */
 #include "core/record/record_local.h"
 #include "kit/kit.h"
 #include "core/util/tempfile.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -21,15 +31,24 @@
 #include <unistd.h>
 
 #define POLL_NS 10000000L /* a 256 KB buffer drained every 10 ms keeps up with hackbench */
+#define BATCH 16          /* writes from one CPU before its reader looks at the next */
+#define CPUS_PER_READER 16 /* the default pool: one reader per 16 recorded CPUs */
+#define MAX_READERS 64
 
 struct rec_stream_cpu {
 	struct rec_stream *s;
 	int cpu;
+	int reader;                   /* index of the reader that owns it */
 	struct tracefs_cpu *tcpu;
 	int rawfd;                    /* trace_pipe_raw; tracefs_cpu_free_fd leaves it open */
 	int fd;                       /* unlinked stream file; swapped by rec_stream_rotate */
 	pthread_mutex_t fd_lock;      /* held around each page write, so a rotation falls between pages */
 	_Atomic uint64_t bytes;
+};
+
+struct rec_reader {
+	struct rec_stream *s;
+	int k;                        /* owns the CPU indexes k, k + nreaders, ... */
 	atomic_int tid;               /* the reader's thread id, 0 until it runs */
 	pthread_t thread;
 	int started;
@@ -38,6 +57,8 @@ struct rec_stream_cpu {
 struct rec_stream {
 	int n;
 	struct rec_stream_cpu *c;
+	int nreaders;
+	struct rec_reader *r;
 	long poll_ns;
 	long delay_ns;                /* test hook: a deliberately slow reader */
 	int nice;                     /* the readers' nice */
@@ -61,32 +82,20 @@ static void fail(struct rec_stream *s, int e, int cpu)
 	atomic_store(&s->stop, 1);
 }
 
-static void *reader_main(void *arg)
+/* Up to BATCH writes from CPU index @i: 1 when a page came, 0 when none, -1 on a failure. */
+static int drain_some(struct rec_stream *s, struct rec_stream_cpu *c)
 {
-	struct rec_stream_cpu *c = arg;
-	struct rec_stream *s = c->s;
+	int got = 0;
 
-	/*
-	 * On a saturated CPU a normal-priority reader can wait longer than a
-	 * small ring buffer lasts; a higher (still fair-class) priority keeps it
-	 * draining without starving the workload. Best effort.
-	 */
-	atomic_store(&c->tid, (int)gettid());
-	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), s->nice);
-	{
-		char name[16];
-		snprintf(name, sizeof(name), "fts-read%d", c->cpu);
-		pthread_setname_np(pthread_self(), name);
-	}
-	while (!atomic_load(&s->stop)) {
+	for (int b = 0; b < BATCH && !atomic_load(&s->stop); b++) {
 		int n;
 
 		pthread_mutex_lock(&c->fd_lock);
 		n = tracefs_cpu_write(c->tcpu, c->fd, true);
 		pthread_mutex_unlock(&c->fd_lock);
-
 		if (n > 0) {
 			atomic_fetch_add(&c->bytes, (uint64_t)n);
+			got = 1;
 			if (s->delay_ns)
 				nanosleep(&(struct timespec){ s->delay_ns / 1000000000L,
 							     s->delay_ns % 1000000000L }, NULL);
@@ -94,11 +103,78 @@ static void *reader_main(void *arg)
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != 0) {
 			fail(s, errno, c->cpu);
-			break;
+			return -1;
 		}
-		nanosleep(&(struct timespec){ 0, s->poll_ns }, NULL);
+		break;
 	}
+	return got;
+}
+
+static void *reader_main(void *arg)
+{
+	struct rec_reader *r = arg;
+	struct rec_stream *s = r->s;
+	struct pollfd *pfd;
+	int m = 0, woke_empty = 0;
+
+	/*
+	 * On a saturated CPU a normal-priority reader can wait longer than a
+	 * small ring buffer lasts; a higher (still fair-class) priority keeps it
+	 * draining without starving the workload. Best effort.
+	 */
+	atomic_store(&r->tid, (int)gettid());
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), s->nice);
+	{
+		char name[16];
+		snprintf(name, sizeof(name), "fts-read%d", r->k);
+		pthread_setname_np(pthread_self(), name);
+	}
+	pfd = calloc((size_t)(s->n / s->nreaders + 1), sizeof(*pfd));
+	for (int i = r->k; pfd && i < s->n; i += s->nreaders)
+		pfd[m++] = (struct pollfd){ .fd = s->c[i].rawfd, .events = POLLIN };
+	while (!atomic_load(&s->stop)) {
+		int got = 0;
+
+		for (int i = r->k; i < s->n && got >= 0; i += s->nreaders) {
+			int g = drain_some(s, &s->c[i]);
+
+			got = g < 0 ? -1 : got | g;
+		}
+		if (got < 0)
+			break;
+		if (got) {
+			woke_empty = 0;
+			continue;
+		}
+		/*
+		 * Nothing anywhere: wait for a buffer to pass the watermark or the
+		 * period to end. A poll that said "ready" and then gave nothing is
+		 * not trusted the next time (a plain sleep), so it cannot spin.
+		 */
+		if (pfd && !woke_empty) {
+			woke_empty = poll(pfd, (nfds_t)m, (int)(s->poll_ns / 1000000L)) > 0;
+		} else {
+			woke_empty = 0;
+			nanosleep(&(struct timespec){ 0, s->poll_ns }, NULL);
+		}
+	}
+	free(pfd);
 	return NULL;
+}
+
+/* The pool size: FTSCOPE_READERS (docs/record.md) or one reader per CPUS_PER_READER CPUs. */
+static int pool_size(int ncpus)
+{
+	const char *e = getenv("FTSCOPE_READERS");
+	int k = (ncpus + CPUS_PER_READER - 1) / CPUS_PER_READER;
+
+	if (e && atoi(e) > 0)
+		k = atoi(e);
+	if (k > ncpus)
+		k = ncpus;
+	if (k > MAX_READERS)
+		k = MAX_READERS;
+	return k < 1 ? 1 : k;
 }
 
 int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const char *output,
@@ -120,10 +196,18 @@ int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const
 	if (d && atol(d) > 0 && atol(d) < 10000)
 		s->delay_ns = atol(d) * 1000000L;
 	s->n = fts_cpuset_count(set);
+	s->nreaders = pool_size(s->n);
 	s->c = calloc((size_t)s->n, sizeof(*s->c));
-	if (!s->c) {
+	s->r = calloc((size_t)s->nreaders, sizeof(*s->r));
+	if (!s->c || !s->r) {
+		free(s->c);
+		free(s->r);
 		free(s);
 		return fts_err_set(err, -ENOMEM, "out of memory");
+	}
+	for (int k = 0; k < s->nreaders; k++) {
+		s->r[k].s = s;
+		s->r[k].k = k;
 	}
 	for (int i2 = 0; i2 < s->n; i2++) {
 		s->c[i2].fd = s->c[i2].rawfd = -1;
@@ -134,6 +218,7 @@ int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const
 
 		c->s = s;
 		c->cpu = cpu;
+		c->reader = i % s->nreaders;
 		rc = c->rawfd = rec_instance_open_raw(in, cpu, err);
 		if (rc < 0)
 			break;
@@ -163,17 +248,32 @@ void rec_stream_set_nice(struct rec_stream *s, int nice)
 
 int rec_stream_tid(const struct rec_stream *s, int i)
 {
-	return atomic_load(&((struct rec_stream *)s)->c[i].tid);
+	return rec_stream_reader_tid(s, s->c[i].reader);
+}
+
+int rec_stream_readers(const struct rec_stream *s)
+{
+	return s->nreaders;
+}
+
+int rec_stream_reader_of(const struct rec_stream *s, int i)
+{
+	return s->c[i].reader;
+}
+
+int rec_stream_reader_tid(const struct rec_stream *s, int k)
+{
+	return atomic_load(&((struct rec_stream *)s)->r[k].tid);
 }
 
 int rec_stream_start(struct rec_stream *s, struct fts_err *err)
 {
 	int rc = 0;
 
-	for (int i = 0; i < s->n && !rc; i++) {
-		rc = fts__thread_start(&s->c[i].thread, NULL, reader_main, &s->c[i]);
+	for (int k = 0; k < s->nreaders && !rc; k++) {
+		rc = fts__thread_start(&s->r[k].thread, NULL, reader_main, &s->r[k]);
 		if (!rc)
-			s->c[i].started = 1;
+			s->r[k].started = 1;
 	}
 	if (rc)
 		return fts_err_set(err, rc, "cannot start reader threads: %s", strerror(-rc));
@@ -183,10 +283,10 @@ int rec_stream_start(struct rec_stream *s, struct fts_err *err)
 void rec_stream_halt(struct rec_stream *s)
 {
 	atomic_store(&s->stop, 1);
-	for (int i = 0; i < s->n; i++) {
-		if (s->c[i].started)
-			pthread_join(s->c[i].thread, NULL);
-		s->c[i].started = 0;
+	for (int k = 0; k < s->nreaders; k++) {
+		if (s->r[k].started)
+			pthread_join(s->r[k].thread, NULL);
+		s->r[k].started = 0;
 	}
 }
 
@@ -277,6 +377,7 @@ void rec_stream_free(struct rec_stream *s)
 	for (int i = 0; i < s->n; i++)
 		pthread_mutex_destroy(&s->c[i].fd_lock);
 	free(s->c);
+	free(s->r);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }

@@ -94,6 +94,8 @@ struct fts_record_state {
 	/* the live top */
 	struct fts_live_top top;
 	int top_off;                   /* switched off with t */
+	int cpu_scroll;                /* rows of the CPU table scrolled past, worst first (PgDn/PgUp) */
+	int cpu_page;                  /* CPU rows the last frame showed: what PgDn moves by */
 	char top_err[128];
 	double top_next;
 	/* a flight recording */
@@ -108,13 +110,15 @@ struct fts_record_state {
 #define TOP_PERIOD_S 2.0
 #define TOP_ROWS 5
 
-enum act { A_STOP = 1, A_QUIT, A_TOP, A_INFO, A_SNAP };
+enum act { A_STOP = 1, A_QUIT, A_TOP, A_INFO, A_SNAP, A_CPU_DN, A_CPU_UP };
 
 static const struct fts_bind bind[] = {
 	{ A_STOP, { 's' }, "stop and save", "stop and save, then open the capture in the preview; "
 	  "while stopping: skip draining, a third time cuts the file short (valid)" },
 	{ A_QUIT, { 'q', FTS_KEY_ESC }, "stop (asks)", "stop and save, after a confirmation" },
 	{ A_TOP, { 't' }, "live top", "hide or show the live top (tasks waiting most / running most)" },
+	{ A_CPU_DN, { FTS_KEY_PGDN, FTS_KEY_DOWN }, NULL, "when not all CPUs fit: the next CPUs of the table (worst first)" },
+	{ A_CPU_UP, { FTS_KEY_PGUP, FTS_KEY_UP }, NULL, "when not all CPUs fit: back towards the worst CPUs" },
 	/* signals, listed for the help: the loop gets them as events, never as keys */
 	{ A_INFO, { FTS_KEY_CTRL('c') }, NULL, "stop and save (as SIGTERM and SIGHUP: the file is complete)" },
 	{ A_INFO, { FTS_KEY_CTRL('z') }, NULL, "suspend, when pressed twice: the kernel keeps filling the buffers" },
@@ -130,6 +134,8 @@ static const struct fts_bind bind_flight[] = {
 	  "skip draining, a third time cuts the last segment short (valid)" },
 	{ A_QUIT, { 'q', FTS_KEY_ESC }, "stop (asks)", "stop and save, after a confirmation" },
 	{ A_TOP, { 't' }, "live top", "hide or show the live top (tasks waiting most / running most)" },
+	{ A_CPU_DN, { FTS_KEY_PGDN, FTS_KEY_DOWN }, NULL, "when not all CPUs fit: the next CPUs of the table (worst first)" },
+	{ A_CPU_UP, { FTS_KEY_PGUP, FTS_KEY_UP }, NULL, "when not all CPUs fit: back towards the worst CPUs" },
 	{ A_INFO, { FTS_KEY_CTRL('c') }, NULL, "stop and save (as SIGTERM and SIGHUP: the file is complete)" },
 	{ A_INFO, { FTS_KEY_CTRL('z') }, NULL, "suspend, when pressed twice: the kernel keeps filling the buffers" },
 };
@@ -648,13 +654,50 @@ static int table_order(const struct fts_record_state *st, int *idx, int max)
 	return n;
 }
 
+/*
+ * The line under a table that does not show every CPU: which rows of the
+ * worst-first order are shown, how many CPUs out of sight lost events (never
+ * "all healthy" when some did), and the keys. Whole phrases are dropped to fit
+ * @w columns, so no number is ever cut.
+ */
+static void table_footer(const struct fts_record_state *st, const int *order, int all, int first, int shown,
+			 int w, char *buf, size_t len)
+{
+	const struct fts_record_health *h = &st->h;
+	int lossy = 0, n;
+	uint64_t lost = 0;
+	char tail[96];
+	const char *ks;
+
+	for (int k = 0; k < all; k++) {
+		const struct fts_record_cpu_health *c = &h->cpu[order[k]];
+
+		if ((k < first || k >= first + shown) && c->lost) {
+			lossy++;
+			lost += c->lost;
+		}
+	}
+	if (lossy)
+		snprintf(tail, sizeof(tail), "; %d not shown lost %llu events", lossy, (unsigned long long)lost);
+	else
+		snprintf(tail, sizeof(tail), "; those not shown lost nothing");
+	ks = first > 0 && first + shown < all ? "PgUp/PgDn" : first > 0 ? "PgUp" : "PgDn";
+	n = snprintf(buf, len, "CPUs %d-%d of %d, worst first%s (%s)", first + 1, first + shown, all, tail, ks);
+	if (n > w)
+		n = snprintf(buf, len, "%d-%d of %d CPUs%s", first + 1, first + shown, all, tail);
+	if (n > w)
+		n = snprintf(buf, len, "%d-%d of %d CPUs (%s)", first + 1, first + shown, all, ks);
+	if (n > w)
+		snprintf(buf, len, "%d of %d", shown, all);
+}
+
 /* The CPU table, worst first when not all fit, and the live top below it. */
 static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int y, int maxy)
 {
 	const struct fts_record_state *st = s->rec;
 	const struct fts_record_health *h = &st->h;
 	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
-	int spark_w = g->w - TABLE_W - 1, rows, order[4096], n, x, top_h, show_top, legend;
+	int spark_w = g->w - TABLE_W - 1, rows, order[4096], n, x, top_h, show_top, legend, first, shown, all;
 
 	if (spark_w > SPARK_N)
 		spark_w = SPARK_N;
@@ -669,11 +712,18 @@ static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int y, in
 	if (rows < 1)
 		rows = 1;
 	n = h->ncpus < (int)(sizeof(order) / sizeof(order[0])) ? h->ncpus : (int)(sizeof(order) / sizeof(order[0]));
-	if (n > rows) { /* not all fit: the worst first */
-		n = table_order(st, order, rows - 1 > 0 ? rows - 1 : 1);
+	first = 0;
+	if (n > rows) { /* not all fit: worst first, rows - 1 of them from the scroll position on */
+		all = table_order(st, order, n);
+		shown = rows - 1 > 0 ? rows - 1 : 1;
+		first = st->cpu_scroll < all - shown ? st->cpu_scroll : all - shown;
+		if (first < 0)
+			first = 0;
+		s->rec->cpu_page = shown;   /* the frame's page size, for the keys (the state is not const) */
 	} else {
 		for (int i = 0; i < n; i++)
 			order[i] = i;
+		all = shown = n;
 	}
 	x = fts_grid_printf(g, 1, y, g->w - 1, hs, "%-6s %9s ", "CPU", "events/s");
 	if (spark_w)
@@ -681,11 +731,14 @@ static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int y, in
 	fts_grid_printf(g, 1 + x, y, g->w - 1 - x, hs, "%*s %*s %-*s %4s %*s %s", COL_EVENTS, "events", COL_WRITTEN,
 			"written", BAR_W, "buffer", "fill", COL_LOST, h->counters ? "lost" : "", h->counters ? "new" : "");
 	y++;
-	for (int k = 0; k < n && y <= maxy; k++, y++)
+	for (int k = first; k < first + shown && k < all && y <= maxy; k++, y++)
 		draw_cpu_row(s, g, y, order[k], spark_w, hist_max(st));
-	if (h->ncpus > n && y <= maxy)
-		fts_grid_printf(g, 1, y++, g->w - 1, fts_theme_style(&s->theme, FTS_R_DIM),
-				"%d more CPUs, all healthy ones (worst shown first)", h->ncpus - n);
+	if (all > shown && y <= maxy) {
+		char line[256];
+
+		table_footer(st, order, all, first, shown, g->w - 2, line, sizeof(line));
+		fts_grid_text(g, 1, y++, g->w - 1, line, fts_theme_style(&s->theme, FTS_R_DIM));
+	}
 	if (legend && y <= maxy)
 		fts_grid_text(g, 1, y++, g->w - 1, "lost: kernel count (overrun+commit+dropped), as saved; "
 			      "new: since last sample", fts_theme_style(&s->theme, FTS_R_DIM));
@@ -999,6 +1052,17 @@ static unsigned key(struct fts_session *s, int k)
 	if (a == A_SNAP) {
 		st->confirm_quit = 0;
 		snapshot(s);
+		return FTS_RX_REDRAW;
+	}
+	if (a == A_CPU_DN || a == A_CPU_UP) {
+		/* a page is the rows the table can show; drawing clamps it to the last page */
+		int page = st->cpu_page > 0 ? st->cpu_page : 1, most = st->h.ncpus;
+
+		st->cpu_scroll += a == A_CPU_DN ? page : -page;
+		if (st->cpu_scroll > most)
+			st->cpu_scroll = most;
+		if (st->cpu_scroll < 0)
+			st->cpu_scroll = 0;
 		return FTS_RX_REDRAW;
 	}
 	if (a == A_TOP) {

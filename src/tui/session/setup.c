@@ -184,11 +184,22 @@ static void enter(struct fts_session *s)
 	refresh_paths(s, st);
 }
 
-/* The CPU grid's cell width and how many fit on a row. */
+/*
+ * The CPU grid's cell width and how many fit on a row. "[x] 12  37%": 14
+ * columns; a wide machine (a CPU numbered 100 or more, or NUMA nodes to show)
+ * gets 17, so a 3-digit CPU keeps its space after "[x]" and the node ("n1",
+ * "n12") a space on both sides: cells never run into each other (issue 20).
+ */
 #define CELL_W 14
-static int cells_per_row(int w)
+#define CELL_W_WIDE 17
+static int cell_w(const struct fts_setup_state *st)
 {
-	int n = (w - 2) / CELL_W;
+	return st->m.nnodes > 1 || (st->m.ncpus && st->m.cpu[st->m.ncpus - 1] >= 100) ? CELL_W_WIDE : CELL_W;
+}
+
+static int cells_per_row(const struct fts_setup_state *st, int w)
+{
+	int n = (w - 2) / cell_w(st);
 
 	return n < 1 ? 1 : n;
 }
@@ -277,7 +288,7 @@ static int nopts(const struct fts_setup_state *st)
  */
 static int cpu_rows(const struct fts_setup_state *st, int w, int h)
 {
-	int per = cells_per_row(w), rows = (st->m.ncpus + per - 1) / per;
+	int per = cells_per_row(st, w), rows = (st->m.ncpus + per - 1) / per;
 	int top = 1 + (cannot_record(&st->caps) ? 1 : 0) + 1;
 	int rest = 1 + event_rows(st, w) + 1 + nopts(st) + (st->ed.active && st->ed.field == F_CPUS) + 2 +
 		   backend_unchecked(st) +
@@ -297,10 +308,11 @@ static int cpu_rows(const struct fts_setup_state *st, int w, int h)
 static void keep_visible(struct fts_session *s)
 {
 	struct fts_setup_state *st = s->setup;
-	int per = cells_per_row(s->w), n;
+	int per, n;
 
 	if (!st || !st->ready)
 		return;
+	per = cells_per_row(st, s->w);
 	n = cpu_rows(st, s->w, s->h);
 	if (st->cur / per < st->cpu_top)
 		st->cpu_top = st->cur / per;
@@ -462,19 +474,21 @@ static void draw_cpu(const struct fts_session *s, struct fts_grid *g, int i, int
 		snprintf(u, sizeof(u), "  ?");
 	else
 		snprintf(u, sizeof(u), "%3.0f", st->m.util[i] * 100);
-	fts_grid_printf(g, x, y, CELL_W - 1, fts_theme_style(&s->theme, role), "[%c]%3d %s%%",
+	int wide = cell_w(st) == CELL_W_WIDE;
+
+	fts_grid_printf(g, x, y, cell_w(st) - 1, fts_theme_style(&s->theme, role), wide ? "[%c]%4d %s%%" : "[%c]%3d %s%%",
 			st->m.sel[i] ? 'x' : ' ', st->m.cpu[i], u);
-	if (st->m.nnodes > 1) /* in the cell's last columns, after a space when the node is one digit */
-		fts_grid_printf(g, x + (st->m.node[i] < 10 ? 12 : 11), y, 3, fts_theme_style(&s->theme, FTS_R_DIM),
+	if (st->m.nnodes > 1) /* after the figure and a space; the cell's last column stays blank */
+		fts_grid_printf(g, x + (wide ? 13 : 12), y, 3, fts_theme_style(&s->theme, FTS_R_DIM),
 				"n%d", st->m.node[i]);
 	if (st->m.util[i] >= 0.8)
-		fts_grid_style(g, x + 7, y, 4, FTS_A_BOLD, -2, -2);
+		fts_grid_style(g, x + (wide ? 8 : 7), y, 4, FTS_A_BOLD, -2, -2);
 }
 
 static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int *y)
 {
 	const struct fts_setup_state *st = s->setup;
-	int per = cells_per_row(g->w), rows = (st->m.ncpus + per - 1) / per, n = cpu_rows(st, g->w, g->h);
+	int per = cells_per_row(st, g->w), rows = (st->m.ncpus + per - 1) / per, n = cpu_rows(st, g->w, g->h);
 	char list[1024];
 
 	fts_draw_section(s, g, 0, (*y)++, g->w, "CPUs");
@@ -488,7 +502,7 @@ static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int *y)
 				fts_setup_cpulist(&st->m, list, sizeof(list), 0));
 	for (int r = 0; r < n; r++, (*y)++) {
 		for (int c = 0; c < per && (st->cpu_top + r) * per + c < st->m.ncpus; c++)
-			draw_cpu(s, g, (st->cpu_top + r) * per + c, 2 + c * CELL_W, *y);
+			draw_cpu(s, g, (st->cpu_top + r) * per + c, 2 + c * cell_w(st), *y);
 	}
 	if (rows > n)
 		fts_grid_printf(g, 2, (*y)++, g->w - 2, fts_theme_style(&s->theme, FTS_R_DIM),
@@ -1101,7 +1115,7 @@ static unsigned action(struct fts_session *s, int a)
 	default: {
 		enum field was = st->focus;
 
-		move(st, a, cells_per_row(s->w));
+		move(st, a, cells_per_row(st, s->w));
 		if (st->focus != was)
 			st->ev_cur = -1;
 		break;
