@@ -16,7 +16,7 @@
 #include "front/process.h"
 #include "cli/opts.h"
 #include "cli/record_loss.h"
-#include "cli/record_flight.h"
+#include "front/flight_trigger.h"
 #include "front/term_safe.h"
 #ifdef FTS_HAVE_TUI
 #include "tui/tui.h"
@@ -733,12 +733,9 @@ static void auto_snapshot(struct fts_recorder *r, struct live *lv, uint64_t lost
 static void status_loop(struct fts_recorder *r, const struct record_args *a)
 {
 	struct live lv = { .tty = isatty(2) && !a->quiet, .flight = a->flight };
-	double ring_s = a->o.flight_segment_s * (a->o.flight_keep ? a->o.flight_keep : 4);
 
-	lv.trig.armed = a->trigger;
-	lv.trig.post_ms = (uint64_t)(a->post_s * 1000);
-	/* one automatic snapshot per ring at most, so two never hold the same segments */
-	lv.trig.gap_ms = (uint64_t)((ring_s > 10 ? ring_s : a->o.flight_segment_s > 0 ? 10 : 60) * 1000);
+	if (a->trigger)
+		fts_flight_trigger_arm(&lv.trig, a->post_s, a->o.flight_segment_s, a->o.flight_keep);
 	uint64_t next_status = fts__clock_mono_ms();
 
 	lv.warn.bf_kb = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;

@@ -8,7 +8,7 @@
  */
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "cli/record_flight.h"
+#include "front/flight_trigger.h"
 #include "front/msg.h"
 #include "front/term_safe.h"
 #include "kit/kit.h"

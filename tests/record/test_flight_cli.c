@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The flight recorder's command-line side (cli/record_flight.c) without
+ * The flight recorder's command-line side (front/flight_trigger.c) without
  * tracefs: --segment values, the lost-events trigger's timing and rate
  * limit, the pid file refused when stale (a dead pid, a pid that is not
  * ftscope, garbage), and the snapshot requests taken lowest asker pid first.
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "cli/record_flight.h"
+#include "front/flight_trigger.h"
 
 static void test_segment(void **state)
 {
@@ -64,6 +64,25 @@ static void test_trigger(void **state)
 	/* not armed: never */
 	struct fts_flight_trigger off = { .post_ms = 0 };
 	assert_int_equal(fts_flight_trigger_step(&off, 1, 100, &lost), 0);
+}
+
+/* The quiet gap is a ring of segments, 10 s at least, 60 s for segments by size. */
+static void test_trigger_arm(void **state)
+{
+	struct fts_flight_trigger t;
+
+	(void)state;
+	fts_flight_trigger_arm(&t, 2.5, 30, 4);
+	assert_true(t.armed);
+	assert_int_equal(t.post_ms, 2500);
+	assert_int_equal(t.gap_ms, 120000);
+	fts_flight_trigger_arm(&t, 2, 2, 3);
+	assert_int_equal(t.gap_ms, 10000);
+	fts_flight_trigger_arm(&t, 2, 0, 4);
+	assert_int_equal(t.gap_ms, 60000);
+	fts_flight_trigger_arm(&t, 0, 5, 0);   /* keep 0: the default 4 */
+	assert_int_equal(t.gap_ms, 20000);
+	assert_int_equal(t.fired, 0);
 }
 
 static void put(const char *dir, const char *name, const char *text)
@@ -145,6 +164,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_segment),
 		cmocka_unit_test(test_trigger),
+		cmocka_unit_test(test_trigger_arm),
 		cmocka_unit_test(test_pidfile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -327,7 +327,7 @@ static void test_setup_choices(void **state)
 static void test_setup_triggers(void **state)
 {
 	static const char *const bad[] = { "runnable>5", "runnable>5ms:uid=0", "sleep>5ms", "wakeup>0ms",
-					   "runnable>5ms; wakeup", "lost", "runnable>5ms:comm=", "wakeup>2ms:pid=x" };
+					   "runnable>5ms; wakeup", "lost>5", "runnable>5ms:comm=", "wakeup>2ms:pid=x" };
 	static const char *const bad_last[] = { "-1", "x", "1e9", "nan", "10s", "" };
 	struct fts_record_cpu_cap cpu[8];
 	struct fts_record_caps caps;
@@ -359,7 +359,18 @@ static void test_setup_triggers(void **state)
 		assert_true(err.msg[0] != 0);
 		assert_string_equal(s.triggers, "runnable>5ms:comm=python*;wakeup>2ms");   /* unchanged */
 	}
+	/* lost is the front's rule: shown and on the command line, not handed to the library */
+	assert_int_equal(fts_setup_set_triggers(&s, "wakeup>2ms; lost", &err), 0);
+	assert_string_equal(s.triggers, "wakeup>2ms;lost");
+	assert_int_equal(s.lost_trigger, 1);
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_string_equal(o.flight_triggers, "wakeup>2ms");
+	assert_non_null(strstr(fts_setup_cmdline(&s, cmd, sizeof(cmd)), "--trigger 'wakeup>2ms' --trigger lost"));
+	assert_int_equal(fts_setup_set_triggers(&s, "lost", &err), 0);
+	fts_setup_opts(&s, &o, buf, sizeof(buf));
+	assert_null(o.flight_triggers);
 	assert_int_equal(fts_setup_set_triggers(&s, "", &err), 0);
+	assert_int_equal(s.lost_trigger, 0);
 	fts_setup_opts(&s, &o, buf, sizeof(buf));
 	assert_null(o.flight_triggers);
 

@@ -8,7 +8,7 @@
 # output, and no tracefs instance is left. The ring and snapshot rows are
 # looked at in 80x24 and 160x48 too: no row spills, no figure cut.
 # The Trigger row refuses a bad rule with why and arms a good one (on the
-# command line as --trigger); the Snapshot row takes "last N s"; while it
+# command line as --trigger, lost among them); the Snapshot row takes "last N s"; while it
 # records, `ftscope snapshot --dir fl` reaches the session through the same
 # ftscope-flight.pid as a CLI recorder's, and the file goes at the stop.
 source "$(dirname "$0")/lib_session.sh" "$@"
@@ -46,9 +46,9 @@ keys Tab Tab Tab Tab Tab
 wait_for "Trigger +none" 5
 keys Enter; keys C-u; text "wakeup>5"; keys Enter
 wait_for "the trigger 'wakeup>5' needs a threshold with a unit" 5
-keys C-u; text "wakeup>20s"; keys Enter
-wait_for "Trigger +wakeup>20s: snapshot 2 s after" 5
-wait_for "trigger .?wakeup>20s" 5
+keys C-u; text "wakeup>20s; lost"; keys Enter
+wait_for "Trigger +wakeup>20s;lost: snapshot 2 s after" 5
+wait_for "trigger .?wakeup>20s.? --trigger lost" 5
 keys Tab Enter; keys C-u; text "30"; keys Enter
 wait_for "Snapshot +s keeps the last 30 s" 5
 ok "trigger and snapshot rows: $(screen | grep -m1 'Trigger ' | sed 's/^ *//')"

@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "front/flight_ctl.h"
+#include "front/flight_trigger.h"
 #include "front/fmt.h"
 #include "kit/kit.h"
 #include "tui/kit/keys.h"
@@ -105,6 +106,7 @@ struct fts_record_state {
 	int pid_claimed;               /* ftscope-flight.pid in outdir is ours: `ftscope snapshot` reaches us */
 	struct sigaction old_usr1;     /* SIGUSR1's disposition before (ignored while we hold the pid file) */
 	char trig_note[1024];          /* the scheduling triggers' last note said */
+	struct fts_flight_trigger lost_trig;  /* "lost" among the triggers: record's own rule */
 };
 
 #define TOP_PERIOD_S 2.0
@@ -232,6 +234,9 @@ static void enter(struct fts_session *s)
 		snprintf(st->outdir, sizeof(st->outdir), ".");
 	fts_top_init(&st->top, s->mach->proc_root);
 	st->flight = s->rec_opts.flight_segment_s > 0 || s->rec_opts.flight_segment_bytes > 0;
+	if (st->flight && s->rec_lost_trigger)
+		fts_flight_trigger_arm(&st->lost_trig, s->rec_opts.flight_post_trigger_s,
+				       s->rec_opts.flight_segment_s, s->rec_opts.flight_keep);
 	s->msg[0] = 0;
 	if (s->mach->rec_start(&s->rec_opts, &st->r, &err)) {
 		snprintf(st->start_err, sizeof(st->start_err), "%s", err.msg[0] ? err.msg : "cannot start");
@@ -920,6 +925,30 @@ static void say_loss(struct fts_session *s)
 		fts_session_say(s, 1, "LOST %s: raise the buffer (now %u KB per CPU) or record fewer CPUs/events", lt, cur);
 }
 
+/* The lost trigger, stepped on every health sample as record's loop steps it. */
+static void lost_trigger(struct fts_session *s, const struct fts_record_health *h)
+{
+	struct fts_record_state *st = s->rec;
+	struct fts_err err = { 0 };
+	char reason[64], dir[4096];
+	const char *slash;
+	uint64_t lost;
+
+	if (!fts_flight_trigger_step(&st->lost_trig, fts__clock_mono_ms(), h->counters ? h->lost : 0, &lost) ||
+	    !s->mach->rec_snapshot)
+		return;
+	snprintf(reason, sizeof(reason), "lost-%llu-events", (unsigned long long)lost);
+	if (s->mach->rec_snapshot(st->r, reason, 0, dir, sizeof(dir), &err)) {
+		fts_session_say(s, 1, "trigger lost: snapshot failed: %s; recording goes on", err.msg);
+		return;
+	}
+	snprintf(st->snap_dir, sizeof(st->snap_dir), "%s", dir);
+	st->snaps++;
+	slash = strrchr(dir, '/');
+	fts_session_say(s, 0, "trigger lost: %llu events lost: snapshot %s kept in %s; recording goes on",
+			(unsigned long long)lost, slash ? slash + 1 : dir, st->outdir);
+}
+
 /* A new health snapshot: history, losses, the end of a timed capture. */
 static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 {
@@ -945,6 +974,7 @@ static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 		snprintf(st->trig_note, sizeof(st->trig_note), "%s", h->flight_trigger_note);
 		fts_session_say(s, 0, "%s; recording goes on", h->flight_trigger_note);
 	}
+	lost_trigger(s, h);
 	if (h->failed)
 		fts_session_say(s, 1, "%s; stopping and saving what was recorded", h->failure);
 	if (h->failed || h->done)

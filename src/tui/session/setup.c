@@ -557,7 +557,7 @@ static const char *option_value(const struct fts_setup_state *st, enum field f, 
 		break;
 	case F_TRIGGER:
 		if (!st->m.triggers[0])
-			snprintf(buf, len, "none (Enter: runnable>5ms:comm=python*, wakeup>2ms; ';' between)");
+			snprintf(buf, len, "none (Enter: lost, runnable>5ms:comm=python*, wakeup>2ms; ';' between)");
 		else
 			snprintf(buf, len, "%s: snapshot 2 s after", st->m.triggers);
 		break;
@@ -710,8 +710,9 @@ static void fill_opts(struct fts_session *s, const char *output)
 	snprintf(s->rec_output, sizeof(s->rec_output), "%s", output);
 	s->rec_opts.output = s->rec_output;
 	/* the session's copies: the setup's state goes when its screen does */
-	snprintf(s->rec_triggers, sizeof(s->rec_triggers), "%s", st->m.triggers);
+	snprintf(s->rec_triggers, sizeof(s->rec_triggers), "%s", st->m.sched_triggers);
 	s->rec_opts.flight_triggers = st->m.flight && s->rec_triggers[0] ? s->rec_triggers : NULL;
+	s->rec_lost_trigger = st->m.flight && st->m.lost_trigger;
 	s->rec_snap_last_s = st->m.snap_last_s;
 	fts_front_output_owner(&s->rec_opts.owner);
 }

@@ -68,7 +68,9 @@ struct fts_setup {
 	double segment_s;        /* parsed from it: seconds, or 0 */
 	uint64_t segment_bytes;  /* ... or bytes, or 0 */
 	int keep;                /* segments kept, 1..FTS_FLIGHT_KEEP_MAX */
-	char triggers[512];      /* scheduling triggers, ';' between ("runnable>5ms:comm=python*"); "" none */
+	char triggers[512];      /* the triggers as typed, ';' between ("lost;runnable>5ms:comm=python*"); "" none */
+	char sched_triggers[512];/* the scheduling ones among them, for the library */
+	int lost_trigger;        /* "lost" among them: the front's health loop steps it */
 	double snap_last_s;      /* a snapshot keeps the segments of the last this many seconds; 0: all */
 };
 
@@ -152,9 +154,9 @@ uint64_t fts_setup_mem_bytes(const struct fts_setup *s);
 int fts_setup_set_flight(struct fts_setup *s, const char *text, struct fts_err *err);
 
 /**
- * fts_setup_set_triggers - the flight recorder's scheduling triggers, as typed
+ * fts_setup_set_triggers - the flight recorder's triggers, as typed
  * @s: the choices
- * @text: "runnable>5ms:comm=python*; wakeup>2ms" (';' between, blanks
+ * @text: "lost; runnable>5ms:comm=python*; wakeup>2ms" (';' between, blanks
  *        around each ignored), each as `record --trigger`; "" for none
  * @err: what is wrong with the first bad one
  *

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * record_flight.h - the command line's side of the flight recorder: the
- * lost-events trigger. The pid and request files are front/flight_ctl.h and
- * the --segment value front/flight_segment.h, shared with the TUI.
+ * flight_trigger.h - the flight recorder's lost-events trigger, the same for
+ * both fronts (record --trigger lost, the TUI's Trigger row "lost"). It is
+ * stepped by the front's health loop, which already has the lost totals; the
+ * scheduling triggers live in the library (they need its decoder). The pid
+ * and request files are front/flight_ctl.h, --segment front/flight_segment.h.
  */
-#ifndef FTS_CLI_RECORD_FLIGHT_H
-#define FTS_CLI_RECORD_FLIGHT_H
+#ifndef FTS_FRONT_FLIGHT_TRIGGER_H
+#define FTS_FRONT_FLIGHT_TRIGGER_H
 
 #include <stdint.h>
 
@@ -26,6 +28,13 @@ struct fts_flight_trigger {
 	uint64_t lost_at_trigger;  /* the lost total when it triggered */
 	int fired;                 /* snapshots triggered so far */
 };
+
+/*
+ * fts_flight_trigger_arm - arm @t: a snapshot @post_s after new loss, then
+ * quiet for a ring (@segment_s x @keep, 10 s at least; 60 s for segments by
+ * size), so two automatic snapshots never hold the same segments.
+ */
+void fts_flight_trigger_arm(struct fts_flight_trigger *t, double post_s, double segment_s, int keep);
 
 /*
  * fts_flight_trigger_step - feed the lost total at @now_ms; 1 when a

@@ -1,9 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
- * record_flight.c - the command line's lost-events trigger (see
- * record_flight.h); the pid and request files are front/flight_ctl.c.
+ * flight_trigger.c - the lost-events trigger both fronts step (see
+ * flight_trigger.h).
  */
-#include "cli/record_flight.h"
+#include "front/flight_trigger.h"
+
+#include <string.h>
+
+void fts_flight_trigger_arm(struct fts_flight_trigger *t, double post_s, double segment_s, int keep)
+{
+	double ring_s = segment_s * (keep ? keep : 4);
+
+	memset(t, 0, sizeof(*t));
+	t->armed = 1;
+	t->post_ms = (uint64_t)(post_s * 1000);
+	t->gap_ms = (uint64_t)((ring_s > 10 ? ring_s : segment_s > 0 ? 10 : 60) * 1000);
+}
 
 int fts_flight_trigger_step(struct fts_flight_trigger *t, uint64_t now_ms, uint64_t lost_total,
 			    uint64_t *lost)
