@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # The flight recorder (issue 17) on the real tracefs, under hackbench:
-#  A: --segment 2s --keep 3 for ~10 s: never more than keep + 1 segment files
+#  A: --segment 2s --keep 3 for 30 s (as issue 17 asks): never more than keep + 1 segment files
 #     (the one just closed, before the oldest goes), each read by trace-cmd
 #     report and by ftscope stats; a SIGUSR1 snapshot and an `ftscope snapshot
 #     --reason` snapshot, each with a manifest naming files that are there
@@ -22,12 +22,12 @@ before=$(state)
 
 # ---- A: a bounded ring, snapshots ------------------------------------------
 mkdir a
-load 14
+load 32
 "$FTS" record --flight --segment 2s --keep 3 -o a/t.dat -q 2>a.log &
 rec=$!
 REC_PIDS="$REC_PIDS $rec"
 max=0
-for i in $(seq 1 24); do   # 12 s, sampled every 0.5 s
+for i in $(seq 1 60); do   # 30 s, sampled every 0.5 s
 	sleep 0.5
 	n=$(ls a | grep -c '^t\.[0-9]\{6\}\.dat$')
 	[ "$n" -gt "$max" ] && max=$n
@@ -47,7 +47,7 @@ kill -INT $rec
 wait $rec || { cat a.log; fail "the flight recording failed"; }
 echo "A: at most $max segment files at once"
 [ "$max" -le 4 ] || fail "$max segments on disk at once with --keep 3"
-[ "$max" -ge 3 ] || { cat a.log; fail "only $max segments ever existed in 12 s of 2 s segments"; }
+[ "$max" -ge 3 ] || { cat a.log; fail "only $max segments ever existed in 30 s of 2 s segments"; }
 segs=$(ls a | grep '^t\.[0-9]\{6\}\.dat$')
 [ "$(echo "$segs" | wc -l)" -le 3 ] || fail "more than 3 segments kept at the end: $segs"
 [ ! -e a/ftscope-flight.pid ] || fail "the pid file was left behind"
