@@ -198,11 +198,22 @@ FTS_API char *fts_copy_str(char *dst, int size, const char *src, int len);
 /*
  * A trace's clock anchor: one (CLOCK_REALTIME, CLOCK_MONOTONIC_RAW) pair taken
  * together, as ftscope record stores it. valid == 0 when the input has none.
+ * Newer captures also read CLOCK_MONOTONIC with it (has_mono), and the three
+ * again at stop (has_stop), so MONOTONIC <-> MONOTONIC_RAW can be fitted
+ * (fts_clock_mono_to_raw); the fields after mono_raw_ns are 0 otherwise.
  */
 struct fts_clock_pair {
 	int valid;
 	int64_t realtime_ns;
 	int64_t mono_raw_ns;
+	int has_mono;               /* mono_ns and window_ns are set */
+	int64_t mono_ns;            /* CLOCK_MONOTONIC read with the pair */
+	int64_t window_ns;          /* RAW time the reads took: each clock's uncertainty */
+	int has_stop;               /* the stop_* sample is set (a later one, has_mono too) */
+	int64_t stop_realtime_ns;
+	int64_t stop_mono_raw_ns;   /* > mono_raw_ns */
+	int64_t stop_mono_ns;
+	int64_t stop_window_ns;
 };
 
 /*

@@ -56,6 +56,13 @@ struct fts_card {
 	int exact;
 	int64_t mono_minus_raw;
 	int64_t error_ns;
+	/*
+	 * exact only: how (enum fts_clock_fit); FTS_CLOCK_FIT_NONE is an older
+	 * capture's (realtime, mono_raw) pair, which assumes REALTIME and RAW do
+	 * not drift apart (error_ns 0). @slope_ppm: the fitted drift.
+	 */
+	int fit;
+	double slope_ppm;
 };
 
 struct fts_timemap {
@@ -77,6 +84,31 @@ struct fts_timemap {
 /* Cards of one run disagree when their offsets or windows differ by more than these. */
 #define FTS_TIMEMAP_OFFSET_TOLERANCE_NS INT64_C(1000000)
 #define FTS_TIMEMAP_WINDOW_TOLERANCE_NS INT64_C(1000000000)
+
+/* MONOTONIC - MONOTONIC_RAW drift assumed without a fit: a common NTP correction (the kernel allows 500). */
+#define FTS_CLOCK_DRIFT_PPM 50
+
+enum fts_clock_fit {
+	FTS_CLOCK_FIT_NONE,   /* no CLOCK_MONOTONIC sample in the capture (trace-cmd, older ftscope) */
+	FTS_CLOCK_FIT_OFFSET, /* the start sample's MONOTONIC - RAW offset only */
+	FTS_CLOCK_FIT_SLOPE,  /* start and stop samples: the offset's drift fitted over RAW time */
+};
+
+/**
+ * fts_clock_mono_to_raw - a CLOCK_MONOTONIC time on CLOCK_MONOTONIC_RAW, through a capture's clock samples
+ * @cp: the capture's samples (fts_read_stats.clock)
+ * @mono_ns: the time on CLOCK_MONOTONIC
+ * @raw_ns: set to it on CLOCK_MONOTONIC_RAW (not for FTS_CLOCK_FIT_NONE)
+ * @error_ns: set to how far off *@raw_ns may be: half the reads' window, plus
+ *            beyond the samples the fitted slope's uncertainty (SLOPE) or
+ *            FTS_CLOCK_DRIFT_PPM of the distance from the start (OFFSET); may be NULL
+ * @slope_ppm: set to the fitted drift (SLOPE), else 0; may be NULL
+ *
+ * A stop sample whose slope exceeds 1000 ppm is not used (OFFSET then).
+ * Returns the method used.
+ */
+FTS_API enum fts_clock_fit fts_clock_mono_to_raw(const struct fts_clock_pair *cp, int64_t mono_ns,
+						 int64_t *raw_ns, int64_t *error_ns, double *slope_ppm);
 
 /**
  * fts_timemap_raw - the identity mapping, with no window
@@ -110,7 +142,9 @@ FTS_API int fts_timemap_from_profiling(const char *dir, struct fts_timemap *tm, 
  * A directory holding profiler_info_<rank>.json with no usable start_info/
  * end_info pair below it is a card from that file: window [start_monotonic,
  * MonotonicTimeEnd], offset collectionTimeEnd - MonotonicTimeEnd; with a
- * valid @cp the end and offset are taken to CLOCK_MONOTONIC_RAW exactly.
+ * valid @cp the end and offset are taken to CLOCK_MONOTONIC_RAW, through
+ * fts_clock_mono_to_raw when @cp has MONOTONIC samples (the card's fit and
+ * error_ns say how well).
  *
  * Returns 0 or a negative errno.
  */

@@ -331,7 +331,15 @@ static void print_card(const struct fts_card *c)
 		line("          card %s (start_info/end_info)", c->dir);
 		return;
 	}
-	if (c->exact)
+	if (c->exact && c->fit == FTS_CLOCK_FIT_SLOPE)
+		line("          card %s (%s; its CLOCK_MONOTONIC end converted by the capture's start and stop clock samples, fitted: MONOTONIC - MONOTONIC_RAW = %+.3f ms, drifting %+.2f ppm; expected error about %s)",
+		     c->dir, c->file, (double)c->mono_minus_raw / 1e6, c->slope_ppm,
+		     fts_fmt_ns((uint64_t)c->error_ns, FTS_DUR_SPACED, 0, d, sizeof(d)));
+	else if (c->exact && c->fit == FTS_CLOCK_FIT_OFFSET)
+		line("          card %s (%s; its CLOCK_MONOTONIC end converted by the capture's start clock sample only, offset MONOTONIC - MONOTONIC_RAW = %+.3f ms; may be off by about %s, the drift at %d ppm since the start)",
+		     c->dir, c->file, (double)c->mono_minus_raw / 1e6,
+		     fts_fmt_ns((uint64_t)c->error_ns, FTS_DUR_SPACED, 0, d, sizeof(d)), FTS_CLOCK_DRIFT_PPM);
+	else if (c->exact)
 		line("          card %s (%s; its CLOCK_MONOTONIC end converted by the capture's clock pair: MONOTONIC - MONOTONIC_RAW = %+.3f ms)",
 		     c->dir, c->file, (double)c->mono_minus_raw / 1e6);
 	else

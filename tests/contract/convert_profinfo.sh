@@ -61,6 +61,20 @@ grep -q "converted by the capture's clock pair: MONOTONIC - MONOTONIC_RAW = +2.5
 	grep -q "^profiling text and DB export type .*--format db joins it" "$WORK/last.out" &&
 	pass "clock pair: MONOTONIC end converted, the measured difference said; both types: db" || { bad "clock pair summary"; cat "$WORK/last.out"; }
 
+# a newer capture: MONOTONIC read with the pair at start and stop (+30 ppm over
+# 1 s); the end is converted along the fitted line: MONOTONIC - RAW there is
+# 2.5 ms + 30 ppm of the 1.1496 s since the start = 2.534 ms
+{ echo "# ftscope_clock realtime_ns=1795968706681603992 mono_raw_ns=359850431659 mono_ns=359852931659 window_ns=100"
+  echo "# ftscope_clock_stop realtime_ns=1795968707681603992 mono_raw_ns=360850431659 mono_ns=360852961659 window_ns=100"
+  cat "$SRC/tests/data/dat/small.txt"; } > "$WORK/fit.txt"
+expect_ok "profiler_info with start and stop clock samples" "$FTSCOPE" convert -i "$WORK/fit.txt" -p "$WORK/ppair" -o "$O/ftrace_data3.db"
+grep -q "converted by the capture's start and stop clock samples, fitted: MONOTONIC - MONOTONIC_RAW = +2.534 ms, drifting +30.00 ppm; expected error about [0-9]* ns)" "$WORK/last.out" &&
+	pass "start and stop samples: the MONOTONIC end converted along the fitted drift, its error said" || { bad "fitted summary"; cat "$WORK/last.out"; }
+grep -v "^# ftscope_clock_stop" "$WORK/fit.txt" > "$WORK/start.txt"
+expect_ok "profiler_info with a start clock sample only" "$FTSCOPE" convert -i "$WORK/start.txt" -p "$WORK/ppair" -o "$O/ftrace_data4.db"
+grep -q "converted by the capture's start clock sample only, offset MONOTONIC - MONOTONIC_RAW = +2.500 ms; may be off by about .*, the drift at 50 ppm since the start)" "$WORK/last.out" &&
+	pass "start sample only: its offset, with the 50 ppm bound" || { bad "start-only summary"; cat "$WORK/last.out"; }
+
 expect_fail "malformed profiler_info" "profiler_info_0.json: end_info.MonotonicTimeEnd is missing" \
 	"$FTSCOPE" convert -i "$S/sample.dat" -p "$WORK/pbad" -o "$O/ftrace_data5.db"
 mkdir -p "$O/bad2"

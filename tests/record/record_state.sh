@@ -23,7 +23,8 @@ echo "ok: dat with $n events"
 
 "$FTS" record --record_time 2 --bf_size 4096 --output b.txt -q 2>log || { cat log; fail "text record failed"; }
 check_state "a text capture"
-head -1 b.txt | grep -q '^# ftscope_clock realtime_ns=[0-9]* mono_raw_ns=[0-9]*$' || fail "no clock header"
+head -1 b.txt | grep -q '^# ftscope_clock realtime_ns=[0-9]* mono_raw_ns=[0-9]* mono_ns=[0-9]* window_ns=[0-9]*$' || fail "no clock header"
+sed -n 2p b.txt | grep -q '^# ftscope_clock_stop realtime_ns=[0-9]* mono_raw_ns=[0-9]* mono_ns=[0-9]* window_ns=[0-9]*$' || fail "no stop clock line"
 grep -q ' sched_switch: prev_comm=' b.txt || fail "no kernel-format sched_switch in b.txt"
 echo "ok: text with $(grep -c ': ' b.txt) lines"
 

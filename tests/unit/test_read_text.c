@@ -497,6 +497,46 @@ static void test_clock_header(void **state)
 	assert_true(st.clock.mono_raw_ns == 359850431659ll);
 }
 
+/* A newer capture: MONOTONIC with each sample, a stop line in the header, a later closing marker. */
+static void test_clock_samples(void **state)
+{
+	const char *text =
+		"# ftscope_clock realtime_ns=1795968706681603992 mono_raw_ns=359850431659 mono_ns=359852931659 window_ns=90\n"
+		"# ftscope_clock_stop realtime_ns=1795968716681603992 mono_raw_ns=369850431659 mono_ns=369852931959 window_ns=70\n"
+		"  bash-1 [000] d..2.  360.000001: sched_waking: comm=a pid=2 prio=120 target_cpu=000\n";
+	const char *old_stop =
+		"# ftscope_clock realtime_ns=1795968706681603992 mono_raw_ns=359850431659 mono_ns=359852931659 window_ns=90\n"
+		"  rec.sh-4886 [000] ...1.  369.860036: tracing_mark_write: ftscope_clock realtime_ns=1795968716681603992 mono_raw_ns=369850431000 mono_ns=369852931000 window_ns=50\n"
+		"  rec.sh-4886 [000] ...1.  369.860037: tracing_mark_write: ftscope_clock realtime_ns=1795968716681603992 mono_raw_ns=359850431000 mono_ns=359852931000 window_ns=50\n";
+
+	(void)state;
+	assert_int_equal(run(text, &cap, &st), 0);
+	assert_int_equal(cap.n, 1);
+	assert_int_equal(st.clock.valid, 1);
+	assert_int_equal(st.clock.has_mono, 1);
+	assert_true(st.clock.mono_ns == 359852931659ll && st.clock.window_ns == 90);
+	assert_int_equal(st.clock.has_stop, 1);
+	assert_true(st.clock.stop_realtime_ns == 1795968716681603992ll);
+	assert_true(st.clock.stop_mono_raw_ns == 369850431659ll);
+	assert_true(st.clock.stop_mono_ns == 369852931959ll && st.clock.stop_window_ns == 70);
+
+	/* a later marker is the stop; one before the start is not */
+	assert_int_equal(run(old_stop, &cap, &st), 0);
+	assert_int_equal(st.clock.has_stop, 1);
+	assert_true(st.clock.stop_mono_raw_ns == 369850431000ll);
+	assert_int_equal(st.other_events, 0);
+
+	/* an implausible MONOTONIC (2 s from RAW at 360 s of uptime) is dropped, the pair kept */
+	assert_int_equal(run("# ftscope_clock realtime_ns=1795968706681603992 mono_raw_ns=359850431659 mono_ns=361850431659 window_ns=90\n",
+			     &cap, &st), 0);
+	assert_int_equal(st.clock.valid, 1);
+	assert_int_equal(st.clock.has_mono, 0);
+	/* a stop with no start anchors nothing */
+	assert_int_equal(run("# ftscope_clock_stop realtime_ns=1795968716681603992 mono_raw_ns=369850431659 mono_ns=369852931959 window_ns=70\n",
+			     &cap, &st), 0);
+	assert_int_equal(st.clock.valid, 0);
+}
+
 static void test_clock_marker(void **state)
 {
 	const char *text =
@@ -662,6 +702,7 @@ int main(void)
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_clock_header),
 		cmocka_unit_test(test_clock_marker),
+		cmocka_unit_test(test_clock_samples),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_emit_stops_and_missing_file),
 		cmocka_unit_test(test_bracket_in_comm),

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -272,6 +273,70 @@ static void test_clock_and_raw(void **state)
 	assert_int_equal(tm.skipped_cards, 0);
 }
 
+/*
+ * MONOTONIC -> RAW: start and stop samples with a known drift (+30 ppm:
+ * MONOTONIC gains 300 us in 10 s of RAW) give every time within 1 ns, inside
+ * and beyond the samples; a start sample alone gives its offset; none, nothing.
+ */
+static void test_clock_fit(void **state)
+{
+	const int64_t raw0 = INT64_C(100000000000), off0 = INT64_C(2500000), span = INT64_C(10000000000);
+	struct fts_clock_pair cp = {
+		.valid = 1, .realtime_ns = INT64_C(1795968706681603992), .mono_raw_ns = raw0,
+		.has_mono = 1, .mono_ns = raw0 + off0, .window_ns = 80,
+		.has_stop = 1, .stop_realtime_ns = INT64_C(1795968716681603992),
+		.stop_mono_raw_ns = raw0 + span, .stop_mono_ns = raw0 + off0 + span + span / 1000000 * 30,
+		.stop_window_ns = 120,
+	};
+	int64_t raw, err;
+	double ppm;
+
+	(void)state;
+	/* mono(raw) = mono0 + (raw - raw0) * (1 + 30e-6): invert at times around the capture */
+	for (int64_t t = raw0 - span; t <= raw0 + 3 * span; t += span / 7 + 12345) {
+		long double mono = (long double)(raw0 + off0) + (long double)(t - raw0) * 1.00003L;
+		int64_t m = (int64_t)llroundl(mono);
+		long double want = (long double)raw0 + ((long double)m - (raw0 + off0)) / 1.00003L;
+
+		assert_int_equal(fts_clock_mono_to_raw(&cp, m, &raw, &err, &ppm), FTS_CLOCK_FIT_SLOPE);
+		assert_true(fabsl((long double)raw - want) <= 1.0L);
+		assert_true(ppm > 29.999 && ppm < 30.001);
+		/* inside: half the wider window (+1 for rounding); beyond: plus the slope's uncertainty */
+		if (t >= raw0 && t <= raw0 + span)
+			assert_true(err == 61);
+		else
+			assert_true(err > 61 && err < 61 + 100 * 3 + 2);
+	}
+	/* 2 s past the stop: (40 + 60) ns of slack over 10 s tilts it by 20 ns */
+	assert_int_equal(fts_clock_mono_to_raw(&cp, cp.stop_mono_ns + INT64_C(2000000000), &raw, &err, NULL),
+			 FTS_CLOCK_FIT_SLOPE);
+	assert_true(err == 61 + 20);
+
+	/* a slope of 2000 ppm is no clock's drift: the start offset is used */
+	cp.stop_mono_ns = raw0 + off0 + span + span / 1000000 * 2000;
+	assert_int_equal(fts_clock_mono_to_raw(&cp, raw0 + off0 + 1000, &raw, &err, &ppm), FTS_CLOCK_FIT_OFFSET);
+	assert_true(raw == raw0 + 1000);
+	assert_true(ppm == 0);
+
+	/* start only: the offset, off by half the window plus 50 ppm of the distance */
+	cp.has_stop = 0;
+	assert_int_equal(fts_clock_mono_to_raw(&cp, raw0 + off0 + span, &raw, &err, &ppm), FTS_CLOCK_FIT_OFFSET);
+	assert_true(raw == raw0 + span);
+	assert_true(err == 40 + span / 1000000 * FTS_CLOCK_DRIFT_PPM);
+	assert_int_equal(fts_clock_mono_to_raw(&cp, raw0 + off0 - span, &raw, &err, NULL), FTS_CLOCK_FIT_OFFSET);
+	assert_true(raw == raw0 - span);
+	assert_true(err == 40 + span / 1000000 * FTS_CLOCK_DRIFT_PPM);
+
+	/* no MONOTONIC sample (trace-cmd, older captures): nothing converted, *raw untouched */
+	cp.has_mono = 0;
+	raw = 7;
+	assert_int_equal(fts_clock_mono_to_raw(&cp, raw0, &raw, &err, NULL), FTS_CLOCK_FIT_NONE);
+	assert_true(raw == 7);
+	cp.valid = 0;
+	cp.has_mono = 1;
+	assert_int_equal(fts_clock_mono_to_raw(&cp, raw0, &raw, &err, NULL), FTS_CLOCK_FIT_NONE);
+}
+
 /* Every card counts, listed or not: 64 in one window, 36 in the next; the anchor is beyond the list. */
 static void test_hundred_cards(void **state)
 {
@@ -355,6 +420,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_too_deep, setup, teardown),
 		cmocka_unit_test(test_parse_info),
 		cmocka_unit_test(test_clock_and_raw),
+		cmocka_unit_test(test_clock_fit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

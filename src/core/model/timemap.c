@@ -232,11 +232,6 @@ static struct fts_card *use_card(struct walk_ctx *w, const char *dir, int64_t sm
 	return c;
 }
 
-/*
- * MONOTONIC - MONOTONIC_RAW drifts by the NTP frequency correction: 50 ppm of
- * the uptime is a common size (the kernel allows up to 500 ppm).
- */
-#define DRIFT_PPM 50
 
 /*
  * A card from profiler_info_<rank>.json (@name in @dfd): its start is
@@ -254,8 +249,10 @@ static void add_profinfo(struct walk_ctx *w, int dfd, const char *dir, const cha
 	char *path = join(w, dir, name), why[96];
 	char *text;
 	size_t len;
-	int64_t lo, hi, off, m_r = 0;
+	int64_t lo, hi, off, m_r = 0, fit_err = 0;
 	int exact = 0;
+	enum fts_clock_fit fit = FTS_CLOCK_FIT_NONE;
+	double ppm = 0;
 
 	if (!path)
 		return;
@@ -273,8 +270,15 @@ static void add_profinfo(struct walk_ctx *w, int dfd, const char *dir, const cha
 	}
 	lo = pi.start_mono;
 	if (w->cp && w->cp->valid) {
-		off = w->cp->realtime_ns - w->cp->mono_raw_ns;
-		hi = pi.end_realtime - off;
+		fit = fts_clock_mono_to_raw(w->cp, pi.end_mono, &hi, &fit_err, &ppm);
+		if (fit != FTS_CLOCK_FIT_NONE) {
+			/* the profiler's own (realtime, MONOTONIC) end pair, its end now on RAW */
+			off = pi.end_realtime - hi;
+		} else {
+			/* an older capture's pair: REALTIME taken not to drift from RAW */
+			off = w->cp->realtime_ns - w->cp->mono_raw_ns;
+			hi = pi.end_realtime - off;
+		}
 		m_r = pi.end_mono - hi;
 		exact = hi >= lo && llabs(m_r) <= pi.end_mono / 1000 + INT64_C(1000000000);
 	}
@@ -295,7 +299,9 @@ static void add_profinfo(struct walk_ctx *w, int dfd, const char *dir, const cha
 		fts_copy_str(c->file, (int)sizeof(c->file), name, -1);
 		c->exact = exact;
 		c->mono_minus_raw = exact ? m_r : 0;
-		c->error_ns = exact ? 0 : pi.end_mono / 1000000 * DRIFT_PPM;
+		c->error_ns = exact ? fit_err : pi.end_mono / 1000000 * FTS_CLOCK_DRIFT_PPM;
+		c->fit = exact ? (int)fit : FTS_CLOCK_FIT_NONE;
+		c->slope_ppm = exact ? ppm : 0;
 	}
 out:
 	free(text);

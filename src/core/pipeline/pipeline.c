@@ -166,6 +166,7 @@ static int probe_input(const char *path, const char *helper, struct fts_err *err
 
 struct scan_ctx {
 	uint64_t n;
+	uint64_t limit; /* events to read, 0: all */
 };
 
 static int scan_emit(void *ctx, const struct fts_event *ev)
@@ -173,22 +174,35 @@ static int scan_emit(void *ctx, const struct fts_event *ev)
 	struct scan_ctx *s = ctx;
 
 	(void)ev;
-	return ++s->n >= CLOCK_SCAN_EVENTS ? 1 : 0;
+	return s->limit && ++s->n >= s->limit ? 1 : 0;
 }
 
 /*
  * ftscope's recorder stores a (realtime, mono_raw) pair at the start of the
  * trace; find it before converting so every item is placed on the epoch.
+ * With @need_stop, a capture with a MONOTONIC start sample but no stop one
+ * among the first events is read to its end: a trace.dat keeps the stop
+ * sample in its closing marker (a text output in its header).
  */
-static void scan_clock(enum fts_input_format fmt, const char *path, struct fts_clock_pair *cp)
+static void scan_clock(enum fts_input_format fmt, const char *path, struct fts_clock_pair *cp,
+		       int need_stop)
 {
-	struct scan_ctx s = { 0 };
+	struct scan_ctx s = { .limit = CLOCK_SCAN_EVENTS };
 	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s, .probed = 1 };
 	struct fts_read_stats st;
 
 	memset(&st, 0, sizeof(st));
-	if (read_trace(fmt, path, &ro, &st, NULL) >= 0 && st.clock.valid)
-		*cp = st.clock;
+	if (read_trace(fmt, path, &ro, &st, NULL) < 0 || !st.clock.valid)
+		return;
+	if (need_stop && st.clock.has_mono && !st.clock.has_stop && s.n >= s.limit) {
+		struct fts_read_stats all;
+
+		memset(&all, 0, sizeof(all));
+		s.limit = 0;
+		if (read_trace(fmt, path, &ro, &all, NULL) >= 0 && all.clock.valid)
+			st.clock = all.clock;
+	}
+	*cp = st.clock;
 }
 
 static int model_emit(void *ctx, const struct fts_event *ev)
@@ -249,8 +263,8 @@ static int load_maps(struct fts_pipe *p, struct fts_pidmap **pm, struct fts_err 
 		rc = fts_timemap_from_profiling(o->profiling_data, &res->time, err);
 		if (rc || !res->time.profiler_info_cards)
 			return rc;
-		/* profiler_info's end is CLOCK_MONOTONIC: the capture's pair converts it exactly */
-		scan_clock(res->input_format, o->input, &cp);
+		/* profiler_info's end is CLOCK_MONOTONIC: the capture's samples convert it */
+		scan_clock(res->input_format, o->input, &cp, 1);
 		return cp.valid ? fts_timemap_from_profiling_cp(o->profiling_data, &cp, &res->time, err) : 0;
 	}
 	if (fts_pipe_report(p, FTS_STAGE_CLOCK, 0, 0, "events"))
@@ -258,7 +272,7 @@ static int load_maps(struct fts_pipe *p, struct fts_pidmap **pm, struct fts_err 
 	{
 		struct fts_clock_pair cp = { 0 };
 
-		scan_clock(res->input_format, o->input, &cp);
+		scan_clock(res->input_format, o->input, &cp, 0);
 		fts_timemap_from_clock(&res->time, &cp);
 	}
 	return 0;

@@ -452,45 +452,19 @@ int rec_instance_tracing(struct rec_instance *in, int on, struct fts_err *err)
 	return inst_write(in, "tracing_on", on ? "1" : "0", err);
 }
 
-static int64_t ts_ns(const struct timespec *t)
-{
-	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
-}
-
-/* (CLOCK_REALTIME, CLOCK_MONOTONIC_RAW) read back to back, best of 3. */
-static void clock_pair(int64_t *realtime_ns, int64_t *mono_raw_ns)
-{
-	int64_t best = -1;
-
-	for (int i = 0; i < 3; i++) {
-		struct timespec a, b, c;
-		int64_t gap;
-
-		clock_gettime(CLOCK_MONOTONIC_RAW, &a);
-		clock_gettime(CLOCK_REALTIME, &b);
-		clock_gettime(CLOCK_MONOTONIC_RAW, &c);
-		gap = ts_ns(&c) - ts_ns(&a);
-		if (best < 0 || gap < best) {
-			best = gap;
-			*realtime_ns = ts_ns(&b);
-			*mono_raw_ns = ts_ns(&a) + gap / 2;
-		}
-	}
-}
-
 struct marker_job {
 	struct rec_instance *in;
-	int64_t rt, raw;
+	struct rec_clock c;
 };
 
 static void *marker_main(void *arg)
 {
 	struct marker_job *j = arg;
-	char line[160];
+	char line[200];
 
-	clock_pair(&j->rt, &j->raw);
-	snprintf(line, sizeof(line), "ftscope_clock realtime_ns=%lld mono_raw_ns=%lld\n",
-		 (long long)j->rt, (long long)j->raw);
+	rec_clock_sample(&j->c);
+	rec_clock_format(line, sizeof(line) - 1, "ftscope_clock", &j->c);
+	strcat(line, "\n");
 	(void)tracefs_instance_file_write(j->in->inst, "trace_marker", line);
 	return NULL;
 }
@@ -503,7 +477,20 @@ static void *marker_main(void *arg)
 int rec_instance_clock_marker(struct rec_instance *in, int cpu, int64_t *rt, int64_t *raw,
 			      long max_wait_ms)
 {
-	struct marker_job j = { in, 0, 0 };
+	struct rec_clock c = { 0 };
+	int gave_up = rec_instance_clock_sample_marker(in, cpu, &c, max_wait_ms);
+
+	if (rt)
+		*rt = c.rt;
+	if (raw)
+		*raw = c.raw;
+	return gave_up;
+}
+
+int rec_instance_clock_sample_marker(struct rec_instance *in, int cpu, struct rec_clock *out,
+				     long max_wait_ms)
+{
+	struct marker_job j = { .in = in };
 	pthread_attr_t attr;
 	pthread_t t;
 	cpu_set_t set;
@@ -538,10 +525,8 @@ int rec_instance_clock_marker(struct rec_instance *in, int cpu, int64_t *rt, int
 		marker_main(&j);
 	}
 	pthread_attr_destroy(&attr);
-	if (rt)
-		*rt = j.rt;
-	if (raw)
-		*raw = j.raw;
+	if (out)
+		*out = j.c;
 	return gave_up;
 }
 

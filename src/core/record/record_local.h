@@ -111,9 +111,30 @@ int rec_instance_open_raw(struct rec_instance *in, int cpu, struct fts_err *err)
 /* rec_instance_tracing - turn the instance's tracing on (1) or off (0). */
 int rec_instance_tracing(struct rec_instance *in, int on, struct fts_err *err);
 
+/* One reading of the three clocks (ns); @window: the RAW time the reads took. */
+struct rec_clock {
+	int64_t rt, raw, mono, window;
+};
+
+/* rec_clock_sample - the tightest of a few back-to-back reads of the three clocks. */
+void rec_clock_sample(struct rec_clock *out);
+
 /*
- * rec_instance_clock_marker - write "ftscope_clock realtime_ns=.. mono_raw_ns=.."
- * to trace_marker from a thread pinned to @cpu; the pair in *@rt, *@raw (may be NULL).
+ * rec_clock_format - "@tag realtime_ns=.. mono_raw_ns=.. mono_ns=.. window_ns=.."
+ * (no newline) into @buf; snprintf's return.
+ */
+int rec_clock_format(char *buf, size_t size, const char *tag, const struct rec_clock *c);
+
+/*
+ * rec_instance_clock_sample_marker - rec_instance_clock_marker, with the whole
+ * sample (all three clocks) in *@out when non-NULL.
+ */
+int rec_instance_clock_sample_marker(struct rec_instance *in, int cpu, struct rec_clock *out,
+				     long max_wait_ms);
+
+/*
+ * rec_instance_clock_marker - write "ftscope_clock realtime_ns=.. mono_raw_ns=..
+ * mono_ns=.. window_ns=.." (rec_clock_sample) to trace_marker from a thread pinned to @cpu; the pair in *@rt, *@raw (may be NULL).
  * With @max_wait_ms > 0 it waits no longer than that for the pinned thread to
  * run (a loaded CPU), and returns 1 when it gave up (the marker is then late or lost).
  */

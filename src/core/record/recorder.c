@@ -48,7 +48,8 @@ struct fts_recorder {
 	struct rec_place *map_place;  /* the pid mapping's (follows out_place when the same) */
 	int reserve_fd;
 	uint64_t t0_ns;
-	int64_t clock_rt, clock_raw;  /* the opening clock marker */
+	struct rec_clock clock_start; /* the opening clock marker's sample */
+	struct rec_clock clock_stop;  /* read again at stop: convert fits MONOTONIC against RAW */
 };
 
 void fts_record_opts_init(struct fts_record_opts *o)
@@ -242,7 +243,7 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 	if (!rc)
 		rc = rec_instance_tracing(r->in, 1, err);
 	if (!rc)
-		rec_instance_clock_marker(r->in, rec_stream_cpu(r->st, 0), &r->clock_rt, &r->clock_raw, 0);
+		rec_instance_clock_sample_marker(r->in, rec_stream_cpu(r->st, 0), &r->clock_start, 0);
 	return rc;
 }
 
@@ -605,7 +606,7 @@ static void free_stop_data(struct stop_data *d)
 static int assemble(struct fts_recorder *r, const struct stop_data *d, struct stop_ctl *ctl,
 		    struct fts_record_summary *sum, struct fts_err *err)
 {
-	char clock_line[160];
+	char clock_line[416], stop_line[200];
 	struct rec_assembly a = {
 		.output = r->output, .owner = &r->o.owner, .text = r->text, .tracing_dir = r->tracing_dir,
 		.events = (const char *const *)r->ev.names, .clock_text = d->clock_text,
@@ -614,8 +615,13 @@ static int assemble(struct fts_recorder *r, const struct stop_data *d, struct st
 	};
 	int cut = 0, rc;
 
-	snprintf(clock_line, sizeof(clock_line), "# ftscope_clock realtime_ns=%lld mono_raw_ns=%lld\n",
-		 (long long)r->clock_rt, (long long)r->clock_raw);
+	rec_clock_format(stop_line, sizeof(stop_line), "ftscope_clock_stop", &r->clock_stop);
+	{
+		char start_line[200];
+
+		rec_clock_format(start_line, sizeof(start_line), "ftscope_clock", &r->clock_start);
+		snprintf(clock_line, sizeof(clock_line), "# %s\n# %s\n", start_line, stop_line);
+	}
 	rc = rec_assemble(&a, assemble_progress, ctl, &cut, err);
 	if (sum && cut == 1)
 		sum->cut = 1;
@@ -659,6 +665,8 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 			lost0 = flight_lost(r);
 	}
 	end = rec_health_end(r->hs);
+	/* after the last event: the stop sample brackets the whole capture */
+	rec_clock_sample(&r->clock_stop);
 	rec_stream_halt(r->st);
 	drain_all(r, ctl);
 	/*

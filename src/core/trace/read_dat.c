@@ -52,28 +52,33 @@ static int64_t parse_i64(const char *s, const char *key)
 	return p ? strtoll(p + strlen(key), NULL, 10) : 0;
 }
 
-/* Returns 1 when the print was ftscope's clock anchor (and is consumed). */
+/*
+ * Returns 1 when the print was one of ftscope's clock samples (and is
+ * consumed): the first is the anchor, a later one with CLOCK_MONOTONIC (the
+ * closing marker) the stop sample.
+ */
 static int take_clock(struct dat_ctx *c, const char *s, int len)
 {
 	static const char tag[] = "ftscope_clock ";
-	char buf[160];
+	static const char stop_tag[] = "ftscope_clock_stop ";
+	char buf[200];
+	int stop = len >= (int)sizeof(stop_tag) - 1 && memcmp(s, stop_tag, sizeof(stop_tag) - 1) == 0;
+	int64_t r, m, mono, win;
 
-	if (len < (int)sizeof(tag) - 1 || memcmp(s, tag, sizeof(tag) - 1) != 0)
+	if (!stop && (len < (int)sizeof(tag) - 1 || memcmp(s, tag, sizeof(tag) - 1) != 0))
 		return 0;
-	if (c->st->clock.valid)
-		return 1;
 	fts_copy_str(buf, sizeof(buf), s, len);
 	if (!strstr(buf, "realtime_ns=") || !strstr(buf, "mono_raw_ns="))
 		return 0;
-	c->st->clock.realtime_ns = parse_i64(buf, "realtime_ns=");
-	c->st->clock.mono_raw_ns = parse_i64(buf, "mono_raw_ns=");
-	if (c->st->clock.realtime_ns <= 0 || c->st->clock.mono_raw_ns <= 0 ||
-	    !fts_clock_pair_ok((uint64_t)c->st->clock.realtime_ns, (uint64_t)c->st->clock.mono_raw_ns)) {
-		memset(&c->st->clock, 0, sizeof(c->st->clock));
+	r = parse_i64(buf, "realtime_ns=");
+	m = parse_i64(buf, "mono_raw_ns=");
+	mono = parse_i64(buf, " mono_ns=");
+	win = parse_i64(buf, " window_ns=");
+	if (r <= 0 || m <= 0)
 		return 0;   /* implausible (crafted): keep raw times */
-	}
-	c->st->clock.valid = 1;
-	return 1;
+	return fts_clock_take(&c->st->clock, stop, (uint64_t)r, (uint64_t)m,
+			      mono > 0 && win >= 0 && strstr(buf, " window_ns="), (uint64_t)mono,
+			      (uint64_t)(win > 0 ? win : 0));
 }
 
 static int emit(struct dat_ctx *c, const struct fts_event *ev)

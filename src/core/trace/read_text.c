@@ -596,25 +596,30 @@ static int emit_lost(struct text_ctx *x, int cpu, uint64_t count, uint64_t ts)
 	return emit(x, &ev);
 }
 
-/* "ftscope_clock realtime_ns=R mono_raw_ns=M" anywhere in [p, end). */
+/*
+ * "ftscope_clock realtime_ns=R mono_raw_ns=M [mono_ns=N window_ns=W]" or
+ * "ftscope_clock_stop ..." anywhere in [p, end): the start and stop samples.
+ */
 static int parse_clock(const char *p, const char *end, struct fts_clock_pair *cp)
 {
-	uint64_t r, m;
-	const char *c = find_str(p, end, "ftscope_clock realtime_ns=", 26);
+	uint64_t r, m, mono = 0, win = 0;
+	const char *c = find_str(p, end, "ftscope_clock", 13);
+	int stop, has_mono;
 
 	if (!c)
 		return 0;
-	c += 26;
+	c += 13;
+	stop = (size_t)(end - c) >= 5 && !memcmp(c, "_stop", 5);
+	c += stop ? 5 : 0;
+	if ((size_t)(end - c) < 13 || memcmp(c, " realtime_ns=", 13))
+		return 0;
+	c += 13;
 	if (parse_u64(&c, end, &r))
 		return 0;
-	if (field_u64(c, end, " mono_raw_ns=", &m) || !fts_clock_pair_ok(r, m))
+	if (field_u64(c, end, " mono_raw_ns=", &m))
 		return 0;
-	if (!cp->valid) {
-		cp->valid = 1;
-		cp->realtime_ns = (int64_t)r;
-		cp->mono_raw_ns = (int64_t)m;
-	}
-	return 1;
+	has_mono = !field_u64(c, end, " mono_ns=", &mono) && !field_u64(c, end, " window_ns=", &win);
+	return fts_clock_take(cp, stop, r, m, has_mono, mono, win);
 }
 
 static int kernel_lost_line(const char *p, const char *end)

@@ -57,6 +57,46 @@ int fts_clock_pair_ok(uint64_t realtime_ns, uint64_t mono_raw_ns)
 	       realtime_ns <= year_2100_ns;
 }
 
+/* MONOTONIC within 1000 ppm of the uptime (+1 s) of RAW, read within 1 s. */
+static int mono_ok(uint64_t raw, uint64_t mono, uint64_t window)
+{
+	uint64_t d = mono > raw ? mono - raw : raw - mono;
+
+	return mono > 0 && mono <= FTS_TS_MAX && d <= raw / 1000 + 1000000000u &&
+	       window <= 1000000000u;
+}
+
+int fts_clock_take(struct fts_clock_pair *cp, int stop, uint64_t realtime_ns, uint64_t mono_raw_ns,
+		   int has_mono, uint64_t mono_ns, uint64_t window_ns)
+{
+	if (!fts_clock_pair_ok(realtime_ns, mono_raw_ns))
+		return 0;
+	has_mono = has_mono && mono_ok(mono_raw_ns, mono_ns, window_ns);
+	if (!cp->valid) {
+		if (stop)
+			return 1;   /* a stop with no start before it anchors nothing */
+		memset(cp, 0, sizeof(*cp));
+		cp->valid = 1;
+		cp->realtime_ns = (int64_t)realtime_ns;
+		cp->mono_raw_ns = (int64_t)mono_raw_ns;
+		if (has_mono) {
+			cp->has_mono = 1;
+			cp->mono_ns = (int64_t)mono_ns;
+			cp->window_ns = (int64_t)window_ns;
+		}
+		return 1;
+	}
+	if (!has_mono || !cp->has_mono || (int64_t)mono_raw_ns <= cp->mono_raw_ns ||
+	    (cp->has_stop && (int64_t)mono_raw_ns <= cp->stop_mono_raw_ns))
+		return 1;
+	cp->has_stop = 1;
+	cp->stop_realtime_ns = (int64_t)realtime_ns;
+	cp->stop_mono_raw_ns = (int64_t)mono_raw_ns;
+	cp->stop_mono_ns = (int64_t)mono_ns;
+	cp->stop_window_ns = (int64_t)window_ns;
+	return 1;
+}
+
 void fts_timecheck_free(struct fts_timecheck *tc)
 {
 	free(tc->last);
