@@ -159,7 +159,7 @@ elif grep -q BENCH_SCALE "$REPO/bench/record.sh"; then
 		> "$OUT/record.txt" 2>> "$LOG" || rc=1
 	cat "$OUT/record.txt" >> "$LOG"
 	# load_top: case threads readers rd_wake/s rd_wake/s/cpu proc_wake/s events lost cpu_s cpu_s/Mev
-	read -r _ _ _ _ _ _ _ lost _ ours < <(grep -m1 '^load_top' "$OUT/record.txt" || echo)
+	read -r _ _ _ _ _ _ _ _ lost _ ours < <(grep -m1 '^load_top' "$OUT/record.txt" || echo)
 	theirs=$(awk '$1 == "trace-cmd" {print $8}' "$OUT/record.txt")
 	line "record (live top)" "${ours:--} s CPU/Mev, ${lost:--} lost" "trace-cmd ${theirs:--} s CPU/Mev" \
 		"$(awk -v a="${ours:-0}" -v b="${theirs:-0}" 'BEGIN {printf (a > 0 && b > 0 ? "%.2fx of it" : "-"), a / b}')" \
@@ -175,7 +175,7 @@ fi
 
 # ---- 192 CPUs: only when bench/make_input.sh makes that trace
 if grep -q trace192 "$REPO/bench/make_input.sh"; then
-	FTSCOPE="$FTSCOPE" FTSCOPE_BENCH_DIR="$DIR" "$REPO/bench/make_input.sh" "$SIZE_MB" >> "$LOG" 2>&1 || rc=1
+	WIDE=1 FTSCOPE="$FTSCOPE" FTSCOPE_BENCH_DIR="$DIR" "$REPO/bench/make_input.sh" "$SIZE_MB" >> "$LOG" 2>&1 || rc=1
 	if [ -f "$DIR/trace192.txt" ]; then
 		timed c192-db "$FTSCOPE" convert -q --input "$DIR/trace192.txt" --output "$OUT/c192.db" || rc=1
 		line "192 CPUs convert" "${W} s (${C} s CPU)" "-" "-" "-" "$(mb "$M")"
