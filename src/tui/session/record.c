@@ -925,13 +925,24 @@ static void say_loss(struct fts_session *s)
 		fts_session_say(s, 1, "LOST %s: raise the buffer (now %u KB per CPU) or record fewer CPUs/events", lt, cur);
 }
 
+/* A snapshot was kept in @dir: remembered for the ring row and said ("@before" "snapshot NAME@after kept in ..."). */
+static void snapped(struct fts_session *s, const char *dir, const char *before, const char *after)
+{
+	struct fts_record_state *st = s->rec;
+	const char *slash = strrchr(dir, '/');
+
+	snprintf(st->snap_dir, sizeof(st->snap_dir), "%s", dir);
+	st->snaps++;
+	fts_session_say(s, 0, "%ssnapshot %s%s kept in %s; recording goes on", before, slash ? slash + 1 : dir, after,
+			st->outdir);
+}
+
 /* The lost trigger, stepped on every health sample as record's loop steps it. */
 static void lost_trigger(struct fts_session *s, const struct fts_record_health *h)
 {
 	struct fts_record_state *st = s->rec;
 	struct fts_err err = { 0 };
-	char reason[64], dir[4096];
-	const char *slash;
+	char reason[64], dir[4096], said[64];
 	uint64_t lost;
 
 	if (!fts_flight_trigger_step(&st->lost_trig, fts__clock_mono_ms(), h->counters ? h->lost : 0, &lost) ||
@@ -942,11 +953,8 @@ static void lost_trigger(struct fts_session *s, const struct fts_record_health *
 		fts_session_say(s, 1, "trigger lost: snapshot failed: %s; recording goes on", err.msg);
 		return;
 	}
-	snprintf(st->snap_dir, sizeof(st->snap_dir), "%s", dir);
-	st->snaps++;
-	slash = strrchr(dir, '/');
-	fts_session_say(s, 0, "trigger lost: %llu events lost: snapshot %s kept in %s; recording goes on",
-			(unsigned long long)lost, slash ? slash + 1 : dir, st->outdir);
+	snprintf(said, sizeof(said), "trigger lost: %llu events lost: ", (unsigned long long)lost);
+	snapped(s, dir, said, "");
 }
 
 /* A new health snapshot: history, losses, the end of a timed capture. */
@@ -1013,7 +1021,6 @@ static void snapshot(struct fts_session *s)
 	struct fts_record_state *st = s->rec;
 	struct fts_err err = { 0 };
 	char dir[4096];
-	const char *slash;
 	int rc = s->mach->rec_snapshot ? s->mach->rec_snapshot(st->r, "key", s->rec_snap_last_s, dir, sizeof(dir),
 							       &err) : -ENOSYS;
 
@@ -1022,10 +1029,7 @@ static void snapshot(struct fts_session *s)
 				err.msg[0] ? err.msg : strerror(-rc));
 		return;
 	}
-	snprintf(st->snap_dir, sizeof(st->snap_dir), "%s", dir);
-	st->snaps++;
-	slash = strrchr(dir, '/');
-	fts_session_say(s, 0, "snapshot %s kept in %s; recording goes on", slash ? slash + 1 : dir, st->outdir);
+	snapped(s, dir, "", "");
 }
 
 /* `ftscope snapshot` asked (a request file beside the output): one snapshot each, answered. */
@@ -1039,7 +1043,6 @@ static unsigned serve_requests(struct fts_session *s)
 	pid_t asker;
 
 	while (st->r && fts_flight_take_request(st->outdir, &asker, reason, sizeof(reason), &last_s)) {
-		const char *slash;
 		int rc = s->mach->rec_snapshot(st->r, reason[0] ? reason : "request", last_s, dir, sizeof(dir), &err);
 
 		snprintf(answer, sizeof(answer), "%s%s\n", rc ? "error: " : "", rc ? err.msg : dir);
@@ -1049,11 +1052,7 @@ static unsigned serve_requests(struct fts_session *s)
 			fts_session_say(s, 1, "snapshot asked by ftscope snapshot failed: %s; recording goes on", err.msg);
 			continue;
 		}
-		snprintf(st->snap_dir, sizeof(st->snap_dir), "%s", dir);
-		st->snaps++;
-		slash = strrchr(dir, '/');
-		fts_session_say(s, 0, "snapshot %s (asked by ftscope snapshot) kept in %s; recording goes on",
-				slash ? slash + 1 : dir, st->outdir);
+		snapped(s, dir, "", " (asked by ftscope snapshot)");
 	}
 	return r;
 }
