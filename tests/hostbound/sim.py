@@ -57,6 +57,12 @@ def busy_child(cpu, wfd):
     set_comm("hb_busy")
     # above the dispatcher first: at its priority it would wait behind it forever
     os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
+    # Still on the main thread's CPU: wait there until the dispatcher spins
+    # again. Asking for this loop took the GIL from it, and the parent gives
+    # it back only in waitpid; arriving on its CPU before it has it back, the
+    # loop would find it asleep on the GIL, and its wait would be a wakeup's
+    # ("waiting"), not the preemption this stretch is meant to cause.
+    time.sleep(0.02)
     os.sched_setaffinity(0, {cpu})
     t0 = raw_ns()
     spin_us(BUSY_MS * 1000)
