@@ -54,8 +54,8 @@ static void tmp_path(char *p, size_t n, const char *suffix)
 	unlink(p);
 }
 
-/* 300k task lanes: reading the thread table alone is seconds of SQLite work. */
-static void make_many_lanes(const char *path)
+/* An ftrace DB's two tables at @path, filled by @fill (SQL). */
+static void make_db(const char *path, const char *fill)
 {
 	sqlite3 *db;
 
@@ -63,12 +63,18 @@ static void make_many_lanes(const char *path)
 	assert_int_equal(sqlite3_exec(db,
 		"CREATE TABLE thread (track_id INTEGER PRIMARY KEY, tid TEXT, pid TEXT);"
 		"CREATE TABLE slice (id INTEGER PRIMARY KEY, timestamp INTEGER, duration INTEGER,"
-		" name TEXT, track_id INTEGER, args TEXT);"
+		" name TEXT, track_id INTEGER, args TEXT);", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, fill, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* 300k task lanes: reading the thread table alone is seconds of SQLite work. */
+static void make_many_lanes(const char *path)
+{
+	make_db(path,
 		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r LIMIT 300000)"
 		" INSERT INTO thread SELECT n, 'task:' || n, 'Process Scheduling' FROM r;"
-		"INSERT INTO slice VALUES (1, 1000, 10, 'Running', 1, '{}');", NULL, NULL, NULL),
-		SQLITE_OK);
-	sqlite3_close(db);
+		"INSERT INTO slice VALUES (1, 1000, 10, 'Running', 1, '{}');");
 }
 
 static void test_db_cancel_while_sqlite_works(void **state)
@@ -96,18 +102,10 @@ static void test_db_cancel_while_sqlite_works(void **state)
 /* 150k slices on one task lane, slice n at ts 1000 + n with args {"n": "<n>"} */
 static void make_many_rows(const char *path)
 {
-	sqlite3 *db;
-
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db,
-		"CREATE TABLE thread (track_id INTEGER PRIMARY KEY, tid TEXT, pid TEXT);"
-		"CREATE TABLE slice (id INTEGER PRIMARY KEY, timestamp INTEGER, duration INTEGER,"
-		" name TEXT, track_id INTEGER, args TEXT);"
+	make_db(path,
 		"INSERT INTO thread VALUES (1, 'task:1', 'Process Scheduling');"
 		"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r LIMIT 150000)"
-		" INSERT INTO slice SELECT n, 1000 + n, 1, 'Running', 1, '{\"n\": \"' || n || '\"}' FROM r;",
-		NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
+		" INSERT INTO slice SELECT n, 1000 + n, 1, 'Running', 1, '{\"n\": \"' || n || '\"}' FROM r;");
 }
 
 struct ordered {
