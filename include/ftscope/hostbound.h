@@ -77,6 +77,8 @@ struct fts_hb_gap {
 	uint32_t preempter;             /* the task that took most of the preempted time, or FTS_HB_NONE */
 	int32_t preempter_cpu;          /* the CPU where that happened, -1 when unknown */
 	double preempter_ns;
+	int32_t wait_cpu;               /* the CPU most of the waiting time was spent on (a wakeup's target), -1 none */
+	double wait_cpu_ns;             /* that time */
 };
 
 /* Preempted time summed over all gaps, by (preempting task, CPU). */

@@ -241,6 +241,8 @@ static void text_report(FILE *f, const struct fts_hostbound *hb, const struct ft
 			if (g[i].preempter_cpu >= 0)
 				fprintf(f, " on CPU %d", g[i].preempter_cpu);
 		}
+		if (g[i].verdict == FTS_HB_WAITING && g[i].wait_cpu >= 0)
+			fprintf(f, " on CPU %d", g[i].wait_cpu);
 		fputc('\n', f);
 	}
 }

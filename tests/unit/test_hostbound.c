@@ -143,6 +143,10 @@ static void test_verdicts(void **state)
 	NEAR(g->ns[FTS_HB_RUNNING], 30000);
 	NEAR(g->ns[FTS_HB_WAITING], 30000);
 	NEAR(g->ns[FTS_HB_UNKNOWN], 0);
+	/* the waiting half: the CPU its wakeups targeted, all of it */
+	assert_int_equal(g->wait_cpu, 1);
+	NEAR(g->wait_cpu_ns, 30000);
+	assert_int_equal(gap_at(hb, US(1044))->wait_cpu, -1);   /* preempted, never woken: none */
 
 	assert_int_equal(fts_hostbound_totals(hb, tot), 779000);
 	NEAR(tot[FTS_HB_PREEMPTED], 574000);
@@ -270,7 +274,7 @@ static void test_write(void **state)
 	assert_int_equal(fts_hostbound_write(hb, f, 0, 1, "=x\x1b[31m", 0), 0);
 	fclose(f);
 	assert_string_equal(buf, "\"'=x\\x1b[31m\",597121044000,574000,14349,bash:14349,preempted,"
-			    "0,574000,0,0,0,0,0,memfd:sealed-91:3591,1,574000,\n"); /* no op known */
+			    "0,574000,0,0,0,0,0,memfd:sealed-91:3591,1,574000,,-1,0\n"); /* no op, no wait known */
 	free(buf);
 	f = open_memstream(&buf, &len);
 	assert_int_equal(fts_hostbound_write(hb, f, 1, 2, "=rank\x1b" "0", 0), 0);
@@ -279,7 +283,7 @@ static void test_write(void **state)
 	assert_non_null(strstr(buf, "{\"card\": \"=rank\\u001b0\", "));
 	assert_non_null(strstr(buf, "\"gap_source\": \"free\""));
 	assert_non_null(strstr(buf, "\"top_preempter\": \"memfd:sealed-91:3591\""));
-	assert_non_null(strstr(buf, "\"op\": null}"));
+	assert_non_null(strstr(buf, "\"op\": null, \"wait_cpu\": -1, \"wait_cpu_ns\": 0}"));
 	free(buf);
 	fts_hostbound_free(hb);
 }

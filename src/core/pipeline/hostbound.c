@@ -27,6 +27,7 @@
 struct gap {
 	struct fts_hb_gap pub;
 	uint32_t head;        /* first preempter entry, FTS_HB_NONE */
+	uint32_t whead;       /* first waiting entry (task FTS_HB_NONE, by CPU), FTS_HB_NONE */
 	uint32_t nthreads;    /* threads sharing it (weight 1/n each) */
 };
 
@@ -142,6 +143,7 @@ static int add_gap(struct fts_hostbound *hb, size_t *cap, uint64_t ts, uint64_t 
 	g->pub.ts = ts;
 	g->pub.dur = dur;
 	g->head = FTS_HB_NONE;
+	g->whead = FTS_HB_NONE;
 	return 0;
 }
 
@@ -193,6 +195,7 @@ static int assign(struct fts_hostbound *hb, struct fts_err *err)
 		p->next_kernel = k < n->nbusy ? n->busy[k].name : FTS_HB_NONE;
 		p->preempter = FTS_HB_NONE;
 		p->preempter_cpu = -1;
+		p->wait_cpu = -1;
 		LOWER_BOUND(n->flows, n->nflows, dev_ts, from, k);
 		if (k < n->nflows) {
 			struct thread *t = thread_of(hb, n->flows[k].host_tid, NULL);
@@ -340,26 +343,36 @@ static int hb_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err 
 	return 0;
 }
 
-static int add_preempter(struct fts_hostbound *hb, struct gap *g, const char *who, int32_t cpu,
-			 double ns)
+/* @ns more for (@task, @cpu) in the entry list at @head. */
+static int add_entry(struct fts_hostbound *hb, uint32_t *head, uint32_t task, int32_t cpu, double ns)
 {
-	uint32_t task = intern(hb, who && *who ? who : "?");
-	uint32_t *link = &g->head;
+	uint32_t last = FTS_HB_NONE;
 
-	if (task == UINT32_MAX)
-		return -ENOMEM;
-	for (uint32_t e = g->head; e != FTS_HB_NONE; e = hb->pool[e].next) {
+	for (uint32_t e = *head; e != FTS_HB_NONE; e = hb->pool[e].next) {
 		if (hb->pool[e].task == task && hb->pool[e].cpu == cpu) {
 			hb->pool[e].ns += ns;
 			return 0;
 		}
-		link = &hb->pool[e].next;
+		last = e;
 	}
+	/* the tail by index, not by pointer: growing the pool moves it */
 	if (grow((void **)&hb->pool, &hb->cpool, hb->npool + 1, sizeof(*hb->pool)))
 		return -ENOMEM;
 	hb->pool[hb->npool] = (struct pentry){ FTS_HB_NONE, task, cpu, ns };
-	*link = (uint32_t)hb->npool++;
+	if (last == FTS_HB_NONE)
+		*head = (uint32_t)hb->npool;
+	else
+		hb->pool[last].next = (uint32_t)hb->npool;
+	hb->npool++;
 	return 0;
+}
+
+static int add_preempter(struct fts_hostbound *hb, struct gap *g, const char *who, int32_t cpu,
+			 double ns)
+{
+	uint32_t task = intern(hb, who && *who ? who : "?");
+
+	return task == UINT32_MAX ? -ENOMEM : add_entry(hb, &g->head, task, cpu, ns);
 }
 
 /* Add [a, b) of @cat to every gap of @t it overlaps. */
@@ -380,10 +393,11 @@ static int spread(struct fts_hostbound *hb, struct thread *t, uint64_t a, uint64
 		else
 			hi = mid;
 	}
-	if (cat == FTS_HB_PREEMPTED) {
+	if (cat == FTS_HB_PREEMPTED || cat == FTS_HB_WAITING) {
 		const char *c = arg_of(it, "cpu");
 
-		who = arg_of(it, "preempted_by");
+		if (cat == FTS_HB_PREEMPTED)
+			who = arg_of(it, "preempted_by");
 		if (c && *c)
 			cpu = strtoll(c, NULL, 10);
 	}
@@ -401,6 +415,10 @@ static int spread(struct fts_hostbound *hb, struct thread *t, uint64_t a, uint64
 		g->pub.ns[cat] += w;
 		if (cat == FTS_HB_PREEMPTED &&
 		    add_preempter(hb, g, who, cpu >= 0 && cpu <= INT32_MAX ? (int32_t)cpu : -1, w))
+			return -ENOMEM;
+		/* a wakeup's wait: on which CPU (the model's target CPU; -1 unknown is not a CPU) */
+		if (cat == FTS_HB_WAITING && cpu >= 0 && cpu <= INT32_MAX &&
+		    add_entry(hb, &g->whead, FTS_HB_NONE, (int32_t)cpu, w))
 			return -ENOMEM;
 	}
 	return 0;
@@ -505,6 +523,14 @@ static void settle_gap(struct fts_hostbound *hb, struct gap *g)
 			p->preempter_ns = hb->pool[e].ns;
 		}
 	}
+	p->wait_cpu = -1;
+	p->wait_cpu_ns = 0;
+	for (uint32_t e = g->whead; e != FTS_HB_NONE; e = hb->pool[e].next) {
+		if (hb->pool[e].ns > p->wait_cpu_ns) {
+			p->wait_cpu = hb->pool[e].cpu;
+			p->wait_cpu_ns = hb->pool[e].ns;
+		}
+	}
 }
 
 static int make_blame(struct fts_hostbound *hb, struct fts_err *err)
@@ -522,8 +548,11 @@ static int make_blame(struct fts_hostbound *hb, struct fts_err *err)
 		const struct pentry *p = &hb->pool[e];
 		uint64_t key = (uint64_t)p->task << 32 | (uint32_t)(p->cpu + 1);
 		int added = 0;
-		uint64_t *slot = fts_inthash_put(&idx, key, &added);
+		uint64_t *slot;
 
+		if (p->task == FTS_HB_NONE)
+			continue;   /* a waiting entry (by CPU only): no preempter to blame */
+		slot = fts_inthash_put(&idx, key, &added);
 		if (!slot) {
 			rc = nomem(err);
 			break;

@@ -44,7 +44,7 @@ static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top, const
 		fputs("card,start_ns,dur_ns,dispatch_tid,dispatch_thread,verdict", f);
 		for (int c = 0; c < FTS_HB__COUNT; c++)
 			fprintf(f, ",%s_ns", fts_hostbound_cat_name((enum fts_hb_cat)c));
-		fputs(",top_preempter,top_preempter_cpu,top_preempter_ns,op\n", f);
+		fputs(",top_preempter,top_preempter_cpu,top_preempter_ns,op,wait_cpu,wait_cpu_ns\n", f);
 	}
 	for (size_t i = 0; i < n && (!top || i < top); i++) {
 		csv_field(f, card);
@@ -58,7 +58,7 @@ static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top, const
 		csv_field(f, fts_hostbound_str(hb, g[i].preempter));
 		fprintf(f, ",%d,%.0f,", g[i].preempter_cpu, g[i].preempter_ns);
 		csv_field(f, g[i].op != FTS_HB_NONE ? fts_hostbound_str(hb, g[i].op) : "");
-		fputc('\n', f);
+		fprintf(f, ",%d,%.0f\n", g[i].wait_cpu, g[i].wait_cpu_ns);
 	}
 }
 
@@ -110,7 +110,7 @@ static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top, cons
 			fts__json_fputs(f, fts_hostbound_str(hb, g[i].op), FTS__JSON_TERM);
 		else
 			fputs("null", f);
-		fputc('}', f);
+		fprintf(f, ", \"wait_cpu\": %d, \"wait_cpu_ns\": %.0f}", g[i].wait_cpu, g[i].wait_cpu_ns);
 	}
 	fputs("]}", f);
 }

@@ -152,8 +152,10 @@ static void gap_row(struct fts_view *v, int y, size_t i, struct fts_style st)
 		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, " <- ", st);
 		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, fts_hostbound_str(vg->hb, g->preempter), st);
 		if (g->preempter_cpu >= 0)
-			fts_grid_printf(&v->grid, x, y, v->grid.w - x, st, " on CPU %d", g->preempter_cpu);
+			x += fts_grid_printf(&v->grid, x, y, v->grid.w - x, st, " on CPU %d", g->preempter_cpu);
 	}
+	if (g->verdict == FTS_HB_WAITING && g->wait_cpu >= 0)
+		fts_grid_printf(&v->grid, x, y, v->grid.w - x, st, " on CPU %d", g->wait_cpu);
 }
 
 void view_draw_gaps(struct fts_view *v)
