@@ -45,6 +45,18 @@ void view_fmt_rel(const struct fts_view *v, uint64_t t, char *buf, size_t n)
  * (x only when something was lost, e only where the caller binds it), shown
  * in a fixed order. The file matters more than the hints.
  */
+void view_cursor_mark(const struct fts_view *v, uint32_t *ch, struct fts_style *st)
+{
+	struct fts_style cs = view_style(v, FTS_R_CURSOR);
+
+	/* keep the glyph, show the cursor as its own colour (reverse in mono) */
+	st->fg = cs.fg;
+	st->bg = cs.bg;
+	st->attr |= cs.attr;
+	if (*ch == ' ')
+		*ch = v->theme.utf8 ? 0x2502 : '|';
+}
+
 static void draw_title(struct fts_view *v)
 {
 	struct fts_grid *g = &v->grid;
@@ -513,16 +525,8 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 			cpu_cell(v, &b, hole, sel_task, &ch, &st);
 		else
 			task_cell(v, &b, hole, lane == v->sel, &ch, &st);
-		if (c == ccol) {
-			struct fts_style cs = view_style(v, FTS_R_CURSOR);
-
-			/* keep the glyph, show the cursor as its own colour (reverse in mono) */
-			st.fg = cs.fg;
-			st.bg = cs.bg;
-			st.attr |= cs.attr;
-			if (ch == ' ')
-				ch = v->theme.utf8 ? 0x2502 : '|';
-		}
+		if (c == ccol)
+			view_cursor_mark(v, &ch, &st);
 		fts_grid_put(&v->grid, v->lay.time_x + c, y, ch, st);
 	}
 }

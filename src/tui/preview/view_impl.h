@@ -254,4 +254,7 @@ static inline uint32_t view_glyph(const struct fts_view *v, enum fts_glyph g)
 	return fts_theme_glyph(&v->theme, g);
 }
 
+/* view_cursor_mark - glyph @ch in style @st shown as the time cursor's cell (its colour, a bar on a blank). */
+void view_cursor_mark(const struct fts_view *v, uint32_t *ch, struct fts_style *st);
+
 #endif

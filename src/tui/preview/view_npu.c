@@ -63,16 +63,11 @@ void view_npu_cells(struct fts_view *v, int y, uint32_t lane, int ccol)
 		c = e;
 	}
 	if (ccol >= 0 && ccol < w) {
-		struct fts_style cs = view_style(v, FTS_R_CURSOR);
 		const struct fts_cell *cell = fts_grid_at(&v->grid, v->lay.time_x + ccol, y);
 		uint32_t ch = cell ? cell->ch : ' ';
-		struct fts_style st = cell ? cell->st : cs;
+		struct fts_style st = cell ? cell->st : view_style(v, FTS_R_CURSOR);
 
-		st.fg = cs.fg;
-		st.bg = cs.bg;
-		st.attr |= cs.attr;
-		if (ch == ' ')
-			ch = v->theme.utf8 ? 0x2502 : '|';
+		view_cursor_mark(v, &ch, &st);
 		fts_grid_put(&v->grid, v->lay.time_x + ccol, y, ch, st);
 	}
 	free(b);
