@@ -29,7 +29,9 @@ our_lost() { sed -n 's/^  cpu[0-9]* *[0-9]* events  lost \([0-9]*\) .*/\1/p' "$1
 # 1. tiny buffer: counted lines, plain words, the file's numbers
 bench 14
 sleep 0.5
-"$FTS" record --record_time 8 --bf_size 16 --live_top --output tiny.dat 2>log </dev/null || { cat log; fail "record failed"; }
+# The readers are slowed (20 ms per read) so the loss is sure even on a fast
+# machine, where a 16 KB buffer alone may keep up.
+FTSCOPE_TEST_READER_DELAY_MS=20 "$FTS" record --record_time 8 --bf_size 16 --live_top --output tiny.dat 2>log </dev/null || { cat log; fail "record failed"; }
 n=$(grep -c '^ftscope record: lost ' log)
 [ "$n" -ge 1 ] || { cat log; fail "a 16 KB buffer under hackbench lost nothing? no loss line"; }
 [ "$n" -le 3 ] || { cat log; fail "$n loss lines in 8 s (at most one per 5 s: 2, 3 with rounding)"; }
@@ -51,7 +53,7 @@ echo "ok: $n loss lines in 8 s, summary = CPUSTAT"
 if command -v script >/dev/null; then
 	bench 10
 	sleep 0.5
-	script -qfec "'$FTS' record --record_time 6 --bf_size 16 --output tty.dat" tty.log >/dev/null 2>&1 ||
+	FTSCOPE_TEST_READER_DELAY_MS=20 script -qfec "'$FTS' record --record_time 6 --bf_size 16 --output tty.dat" tty.log >/dev/null 2>&1 ||
 		{ cat -v tty.log; fail "record on a terminal failed"; }
 	w=$(grep -c 'ftscope record: lost ' tty.log)
 	clean=$(grep -c $'\r\033\\[Jftscope record: lost ' tty.log)
