@@ -62,6 +62,8 @@ check setup_flight_80x24 setup 80x24 "$ten <Tab>\\nrunnable>5ms:comm=python*\\n<
 check setup_trigger_bad_80x24 setup 80x24 "$ten <Tab>\\nrunnable>5\\n"
 check setup_probe_160x48 setup 160x48 'p'
 check record_stop_80x24 record 80x24 'q'
+# a 2-CPU host: the rows the CPU table leaves blank go to the live top (8 tasks)
+FTS_SHOT_NCPUS=2 FTS_SHOT_TOPN=8 check record_2cpu_80x24 record 80x24 ''
 dir=$src
 for sz in 80x24 160x48; do
 	check export_$sz export $sz "jj\\nassets/sample/profiling\\n" assets/sample/sample.dat

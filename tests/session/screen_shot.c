@@ -18,7 +18,9 @@
 #include "tui/kit/locale.h"
 #include "tui/session/session.h"
 
-#define NCPUS 16
+/* The fake host's CPUs and live-top tasks: 16 and 5, or FTS_SHOT_NCPUS and
+ * FTS_SHOT_TOPN (the callbacks take no argument to carry them). */
+static int NCPUS = 16, TOPN = 5;
 
 static const struct fts_record_event_cap events[] = {
 	{ "sched", "sched/sched_switch", 1 }, { "sched", "sched/sched_wakeup", 1 },
@@ -67,19 +69,21 @@ static int fake_start(const struct fts_record_opts *o, struct fts_recorder **out
 
 static void fake_top(struct fts_record_top *t)
 {
-	static const char *const comm[] = { "dataloader", "python3", "kworker/3:1", "ksoftirqd/3", "hccp_service" };
+	static const char *const comm[] = { "dataloader", "python3", "kworker/3:1", "ksoftirqd/3", "hccp_service",
+					    "acl_thread", "pt_main_thread", "migration/3" };
+	int n = TOPN < FTS_RECORD_TOP_N ? TOPN : FTS_RECORD_TOP_N;
 
 	t->enabled = 1;
 	t->window_s = 5;
-	t->nrunnable = t->ncpu = 5;
-	for (int i = 0; i < 5; i++) {
+	t->nrunnable = t->ncpu = n;
+	for (int i = 0; i < n; i++) {
 		t->runnable[i].pid = 1000 + i;
 		snprintf(t->runnable[i].comm, sizeof(t->runnable[i].comm), "%s", comm[i]);
-		t->runnable[i].runnable_s = 2.5 - 0.5 * i;
+		t->runnable[i].runnable_s = 2.5 - 2.5 / n * i;
 	}
-	for (int i = 0; i < 5; i++) {
-		t->cpu[i] = t->runnable[4 - i];
-		t->cpu[i].cpu_s = 4.0 - 0.7 * i;
+	for (int i = 0; i < n; i++) {
+		t->cpu[i] = t->runnable[n - 1 - i];
+		t->cpu[i].cpu_s = 4.0 - 3.5 / n * i;
 	}
 	t->worst_wakeup_ms = 12.25;
 	t->worst_pid = 1000;
@@ -198,6 +202,7 @@ int main(int argc, char **argv)
 	static const enum fts_scr scr_of[] = { FTS_SCR_HOME, FTS_SCR_SETUP, FTS_SCR_RECORD, FTS_SCR_EXPORT };
 	static const char *const names[] = { "home", "setup", "record", "export" };
 	struct fts_session s;
+	const char *env_cpus = getenv("FTS_SHOT_NCPUS"), *env_top = getenv("FTS_SHOT_TOPN");
 	struct fts_grid g = { 0 };
 	int w, h, nk = 0, keys[256], which = -1;
 
@@ -205,6 +210,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: screen_shot home|setup|record|export WxH FIXTURES [KEYS] [HOME_DIR|INPUT]\n");
 		return 2;
 	}
+	if (env_cpus && atoi(env_cpus) > 0)
+		NCPUS = atoi(env_cpus);
+	if (env_top && atoi(env_top) > 0)
+		TOPN = atoi(env_top);
 	for (int i = 0; i < 4; i++)
 		which = strcmp(argv[1], names[i]) ? which : i;
 	if (which < 0 || (argc > 4 && (nk = fts_keys_parse(argv[4], keys, 256)) < 0))

@@ -111,6 +111,10 @@ struct fts_record_state {
 
 #define TOP_PERIOD_S 2.0
 #define TOP_ROWS 5
+#define TOP_ROWS_MAX 8      /* what both tops keep (FTS_RECORD_TOP_N, record_top.h) */
+_Static_assert(TOP_ROWS_MAX <= FTS_RECORD_TOP_N, "the recorder keeps fewer top tasks");
+_Static_assert(TOP_ROWS_MAX <= sizeof(((struct fts_live_top *)0)->wait) / sizeof(struct fts_top_row),
+	       "the /proc top keeps fewer tasks");
 
 enum act { A_STOP = 1, A_QUIT, A_TOP, A_INFO, A_SNAP, A_CPU_DN, A_CPU_UP };
 
@@ -348,7 +352,7 @@ static void draw_stopping(const struct fts_session *s, struct fts_grid *g, int y
 
 /* One column of the live top: @rows worst first, by wait or by CPU time. */
 static void draw_top_col(const struct fts_session *s, struct fts_grid *g, int x, int y, int w, const char *title,
-			 const struct fts_top_row *rows, int n, int by_wait)
+			 const struct fts_top_row *rows, int n, int nrows, int by_wait)
 {
 	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
 	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
@@ -357,7 +361,7 @@ static void draw_top_col(const struct fts_session *s, struct fts_grid *g, int x,
 
 	fts_grid_text(g, x, y, lw, title, hs);
 	fts_grid_text(g, x + lw + 1, y++, 17, !by_wait ? "  cpu" : n && rows[0].wait_per_run_ms >= 0 ? " wait  per run" : " wait", hs);
-	for (int i = 0; i < n && i < TOP_ROWS; i++, y++) {
+	for (int i = 0; i < n && i < nrows; i++, y++) {
 		char label[96];
 
 		snprintf(label, sizeof(label), "%s:%d", rows[i].comm, rows[i].tid);
@@ -379,7 +383,7 @@ static int from_recorder(const struct fts_record_top_task *tk, int n, double win
 {
 	int k = 0;
 
-	for (int i = 0; i < n && k < TOP_ROWS; i++, k++) {
+	for (int i = 0; i < n && k < TOP_ROWS_MAX; i++, k++) {
 		memset(&rows[k], 0, sizeof(rows[k]));
 		rows[k].tid = tk[i].pid;
 		snprintf(rows[k].comm, sizeof(rows[k].comm), "%.15s", tk[i].comm);
@@ -395,13 +399,13 @@ static int from_recorder(const struct fts_record_top_task *tk, int n, double win
  * The recorder's live top (decoded from the streamed pages): the tasks that
  * waited Runnable most and ran most over its window, the worst wakeup latency.
  */
-static void draw_rec_top(const struct fts_session *s, struct fts_grid *g, int y0, int maxy)
+static void draw_rec_top(const struct fts_session *s, struct fts_grid *g, int y0, int maxy, int nrows)
 {
 	const struct fts_record_state *st = s->rec;
 	const struct fts_record_top *t = &st->h.top;
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
 	int half = (g->w - 3) / 2 < 50 ? (g->w - 3) / 2 : 50;
-	struct fts_top_row wait[TOP_ROWS], run[TOP_ROWS];
+	struct fts_top_row wait[TOP_ROWS_MAX], run[TOP_ROWS_MAX];
 	int nw = from_recorder(t->runnable, t->nrunnable, t->window_s, 1, wait);
 	int nr = from_recorder(t->cpu, t->ncpu, t->window_s, 0, run);
 	char hdr[200], a[FTS_FMT_LEN];
@@ -413,10 +417,10 @@ static void draw_rec_top(const struct fts_session *s, struct fts_grid *g, int y0
 		fts_grid_text(g, 2, y0 + 1, g->w - 2, "decoding...", dim);
 		return;
 	}
-	draw_top_col(s, g, 1, y0 + 1, half, "Waiting Runnable", wait, nw, 1);
-	draw_top_col(s, g, 2 + half, y0 + 1, half, "On CPU", run, nr, 0);
-	if (t->worst_pid && y0 + TOP_ROWS + 2 <= maxy)
-		fts_grid_printf(g, 1, y0 + TOP_ROWS + 2, g->w - 1, dim,
+	draw_top_col(s, g, 1, y0 + 1, half, "Waiting Runnable", wait, nw, nrows, 1);
+	draw_top_col(s, g, 2 + half, y0 + 1, half, "On CPU", run, nr, nrows, 0);
+	if (t->worst_pid && y0 + nrows + 2 <= maxy)
+		fts_grid_printf(g, 1, y0 + nrows + 2, g->w - 1, dim,
 				"worst wakeup latency: %.2f ms (%.15s:%d); decoder CPU %.2f s so far",
 				t->worst_wakeup_ms, t->worst_comm, t->worst_pid, t->cpu_cost_s);
 }
@@ -425,9 +429,9 @@ static void draw_rec_top(const struct fts_session *s, struct fts_grid *g, int y0
  * The live top: from the recorder when it decodes pages (opts.live_top),
  * else from per-thread schedstat: threads that waited Runnable most and ran
  * most over the last interval, the worst average wait before a run.
- * Rows @y0..@maxy.
+ * Rows @y0..@maxy, @nrows tasks per column.
  */
-static void draw_top(const struct fts_session *s, struct fts_grid *g, int y0, int maxy)
+static void draw_top(const struct fts_session *s, struct fts_grid *g, int y0, int maxy, int nrows)
 {
 	const struct fts_record_state *st = s->rec;
 	const struct fts_live_top *t = &st->top;
@@ -440,7 +444,7 @@ static void draw_top(const struct fts_session *s, struct fts_grid *g, int y0, in
 		return;
 	}
 	if (st->h.top.enabled) {
-		draw_rec_top(s, g, y0, maxy);
+		draw_rec_top(s, g, y0, maxy, nrows);
 		return;
 	}
 	snprintf(hdr, sizeof(hdr), "Live top (/proc schedstat): last %.0f s, %d threads (t: hide)",
@@ -454,10 +458,10 @@ static void draw_top(const struct fts_session *s, struct fts_grid *g, int y0, in
 		fts_grid_text(g, 2, y0 + 1, g->w - 2, "measuring...", dim);
 		return;
 	}
-	draw_top_col(s, g, 1, y0 + 1, half, "Waiting Runnable", t->wait, t->nwait, 1);
-	draw_top_col(s, g, 2 + half, y0 + 1, half, "On CPU", t->run, t->nrun, 0);
-	if (t->worst_latency.tid && y0 + TOP_ROWS + 2 <= maxy)
-		fts_grid_printf(g, 1, y0 + TOP_ROWS + 2, g->w - 1, dim, "worst average wait before a run: %.2f ms (%s:%d)",
+	draw_top_col(s, g, 1, y0 + 1, half, "Waiting Runnable", t->wait, t->nwait, nrows, 1);
+	draw_top_col(s, g, 2 + half, y0 + 1, half, "On CPU", t->run, t->nrun, nrows, 0);
+	if (t->worst_latency.tid && y0 + nrows + 2 <= maxy)
+		fts_grid_printf(g, 1, y0 + nrows + 2, g->w - 1, dim, "worst average wait before a run: %.2f ms (%s:%d)",
 				t->worst_latency.wait_per_run_ms, t->worst_latency.comm, t->worst_latency.tid);
 }
 
@@ -696,13 +700,23 @@ static void table_footer(const struct fts_record_state *st, const int *order, in
 		snprintf(buf, len, "%d of %d", shown, all);
 }
 
+/* How many tasks the live top shown has in its longer column, at most TOP_ROWS_MAX. */
+static int top_tasks(const struct fts_record_state *st)
+{
+	int n = st->h.top.enabled ? (st->h.top.nrunnable > st->h.top.ncpu ? st->h.top.nrunnable : st->h.top.ncpu)
+				   : (st->top.nwait > st->top.nrun ? st->top.nwait : st->top.nrun);
+
+	return n < TOP_ROWS_MAX ? n : TOP_ROWS_MAX;
+}
+
 /* The CPU table, worst first when not all fit, and the live top below it. */
 static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int y, int maxy)
 {
 	const struct fts_record_state *st = s->rec;
 	const struct fts_record_health *h = &st->h;
 	struct fts_style hs = fts_theme_style(&s->theme, FTS_R_HEADER);
-	int spark_w = g->w - TABLE_W - 1, rows, order[4096], n, x, top_h, show_top, legend, first, shown, all;
+	int spark_w = g->w - TABLE_W - 1, rows, order[4096], n, x, top_h, top_n = TOP_ROWS, show_top, legend, first,
+	    shown, all;
 
 	if (spark_w > SPARK_N)
 		spark_w = SPARK_N;
@@ -717,6 +731,16 @@ static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int y, in
 	if (rows < 1)
 		rows = 1;
 	n = h->ncpus < (int)(sizeof(order) / sizeof(order[0])) ? h->ncpus : (int)(sizeof(order) / sizeof(order[0]));
+	/* rows the table leaves blank go to the top, up to the tasks it has */
+	if (show_top && !st->top_off && n < rows) {
+		int have = top_tasks(st), extra = rows - n < have - TOP_ROWS ? rows - n : have - TOP_ROWS;
+
+		if (extra > 0) {
+			top_n += extra;
+			top_h += extra;
+			rows -= extra;
+		}
+	}
 	first = 0;
 	if (n > rows) { /* not all fit: worst first, rows - 1 of them from the scroll position on */
 		all = table_order(st, order, n);
@@ -748,7 +772,7 @@ static void draw_cpus(const struct fts_session *s, struct fts_grid *g, int y, in
 		fts_grid_text(g, 1, y++, g->w - 1, "lost: kernel count (overrun+commit+dropped), as saved; "
 			      "new: since last sample", fts_theme_style(&s->theme, FTS_R_DIM));
 	if (show_top)
-		draw_top(s, g, maxy - top_h + 1, maxy);
+		draw_top(s, g, maxy - top_h + 1, maxy, top_n);
 }
 
 static void draw(const struct fts_session *s, struct fts_grid *g)
