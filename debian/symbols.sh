@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # debian/libftscope0.symbols from the public headers: every function marked
 # FTS_API is an exported symbol (the shared library is built with hidden
-# visibility). A symbol already listed keeps the version it appeared in; a new
-# one gets the version in include/ftscope/version.h.
+# visibility). A symbol already listed keeps the version it appeared in (raised
+# to this minor's x.y.0 when older: a 0.x minor breaks the ABI); a new one gets
+# the version in include/ftscope/version.h.
 #   debian/symbols.sh          rewrite the file
 #   debian/symbols.sh --check  exit 1 (and show the difference) if it is stale
 # The build itself (DPKG_GENSYMBOLS_CHECK_LEVEL=4 in debian/rules) then fails
@@ -25,10 +26,17 @@ trap 'rm -f "$new"' EXIT
 {
 	echo "libftscope.so.$major libftscope0 #MINVER#, libftscope0 (<< $next_minor~)"
 	echo "* Build-Depends-Package: libftscope-dev"
-	# keep the version a listed symbol already has
-	echo "$declared" | awk -v v="$version" '
+	# keep the version a listed symbol already has, unless it is from an
+	# older minor: 0.x minors break the ABI, so no symbol may say a library
+	# of an older minor will do (a program built now would get that library)
+	echo "$declared" | awk -v v="$version" -v floor="$(ver MAJOR).$(ver MINOR).0" '
+		function older(a, b,   x, y, i) {
+			split(a, x, "."); split(b, y, ".")
+			for (i = 1; i <= 3; i++) if (x[i] + 0 != y[i] + 0) return x[i] + 0 < y[i] + 0
+			return 0
+		}
 		FILENAME != "-" { if (/^ fts_/) { split($1, s, "@"); seen[s[1]] = $2 } next }
-		{ print " " $1 "@Base " ($1 in seen ? seen[$1] : v) }' \
+		{ w = $1 in seen ? seen[$1] : v; if (older(w, floor)) w = floor; print " " $1 "@Base " w }' \
 		"$( [ -f "$file" ] && echo "$file" || echo /dev/null )" -
 } > "$new"
 if [ "${1:-}" = --check ]; then

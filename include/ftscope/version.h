@@ -12,7 +12,7 @@
 #include "export.h"
 
 #define FTS_VERSION_MAJOR 0
-#define FTS_VERSION_MINOR 1
+#define FTS_VERSION_MINOR 2
 #define FTS_VERSION_PATCH 0
 
 #ifdef __cplusplus

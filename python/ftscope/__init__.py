@@ -18,11 +18,11 @@ from ._lib import LibraryNotFound
 from ._pidmap import PidMapper, pidmap
 from ._record import Recorder
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def library_version():
-    """The version of the libftscope.so actually loaded ("0.1.0")."""
+    """The version of the libftscope.so actually loaded ("0.2.0")."""
     from . import _lib
     return _lib.load().fts_version().decode()
 
