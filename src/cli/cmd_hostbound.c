@@ -131,12 +131,7 @@ static int parse_args(int argc, char **argv, struct hb_args *a)
 
 static int fail(const char *what, const struct fts_err *err)
 {
-	fputs("ftscope hostbound: ", stderr);
-	if (what)
-		fts_fputs_safe(stderr, what);
-	if (err)
-		fts_fputs_safe(stderr, err->msg);
-	fputc('\n', stderr);
+	fts_msg_err("hostbound", "%s%s", what ? what : "", err ? err->msg : "");
 	return 1;
 }
 

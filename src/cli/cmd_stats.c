@@ -563,12 +563,7 @@ struct stats_args {
 
 static int fail(const char *what, const struct fts_err *err)
 {
-	fputs("ftscope stats: ", stderr);
-	if (what)
-		fts_fputs_safe(stderr, what);
-	if (err)
-		fts_fputs_safe(stderr, err->msg);
-	fputc('\n', stderr);
+	fts_msg_err("stats", "%s%s", what ? what : "", err ? err->msg : "");
 	return 1;
 }
 

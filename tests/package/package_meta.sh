@@ -12,6 +12,9 @@ py=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$SRC/python/pyproject.toml")
 	bad "debian/changelog says '$deb', include/ftscope/version.h $version"
 [ "$py" = "$version" ] && pass "python/pyproject.toml is at $version" ||
 	bad "python/pyproject.toml says '$py', include/ftscope/version.h $version"
+want=$(sed -n 's/^find_package(ftscope \([0-9.]*\) .*/\1/p' "$SRC/tests/install/consumer/CMakeLists.txt")
+[ "$want" = "$(ver MAJOR).$(ver MINOR)" ] && pass "the example consumer asks find_package for $want (this minor)" ||
+	bad "tests/install/consumer asks find_package(ftscope '$want'), the version is $version (0.x: a minor breaks the ABI)"
 soname=$(sed -n '1s/^\(libftscope\.so\.[0-9]*\) \(libftscope[0-9]*\) .*/\1 \2/p' "$SRC/debian/libftscope0.symbols")
 [ "$soname" = "libftscope.so.$(ver MAJOR) libftscope$(ver MAJOR)" ] && [ -f "$SRC/debian/libftscope$(ver MAJOR).install" ] &&
 	grep -qx "Package: libftscope$(ver MAJOR)" "$SRC/debian/control" &&
