@@ -393,6 +393,26 @@ FTS_API int64_t fts_store_step(const struct fts_store *s, uint32_t lane, uint64_
 FTS_API int fts_store_args(const struct fts_store *s, uint32_t lane, uint64_t idx,
 		   struct fts_arg *args, int max, char *buf, size_t bufsz);
 
+struct fts_stats;
+
+/**
+ * fts_store_stats - the statistics of `ftscope stats` over @s's CPU and task
+ * lanes, made now from the items the store holds (none kept while loading)
+ * @s: the store
+ * @stop: asked at the first item and every 64k after; non-zero cancels
+ *        (-ECANCELED); NULL: never
+ * @ctx: for @stop
+ * @out: finished statistics, the caller's to fts_stats_free; NULL on error
+ * @err: filled on error
+ *
+ * The same numbers as a collector fed while the store loaded; NPU lanes are
+ * not counted. Costs one pass over the items and the collector's memory.
+ *
+ * Returns 0 or a negative errno.
+ */
+FTS_API int fts_store_stats(const struct fts_store *s, int (*stop)(void *ctx), void *ctx,
+			    struct fts_stats **out, struct fts_err *err);
+
 #ifdef __cplusplus
 }
 #endif

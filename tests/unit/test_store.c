@@ -21,6 +21,7 @@
 
 #include "ftscope/ftscope.h"
 #include "ftscope/preview.h"
+#include "ftscope/stats.h"
 
 #define IRQ_TXT FTS_TEST_DATA "/irq/irq.txt"
 
@@ -1053,6 +1054,126 @@ static void test_args_markers(void **state)
 	fts_store_free(s);
 }
 
+/* ---- the summary's statistics made from the store (fts_store_stats) ---- */
+
+static int by_tid(const void *a, const void *b)
+{
+	return strcmp((*(const struct fts_task_stats *const *)a)->tid,
+		      (*(const struct fts_task_stats *const *)b)->tid);
+}
+
+/* @st's rows in tid order (a fresh array the caller frees). */
+static const struct fts_task_stats **rows_by_tid(struct fts_stats *st)
+{
+	size_t n = fts_stats_ntasks(st);
+	const struct fts_task_stats **v = calloc(n ? n : 1, sizeof(*v));
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = fts_stats_task(st, i);
+	qsort(v, n, sizeof(*v), by_tid);
+	return v;
+}
+
+/*
+ * @path loaded with a collector fed during the load (what the preview did
+ * before) and the collector fed from the store afterwards: every task row,
+ * every column and name, every CPU row, the same. Returns the task rows.
+ */
+static size_t check_stats_from_store(const char *path)
+{
+	struct fts_stats *live = NULL, *made = NULL;
+	const struct fts_task_stats **a, **b;
+	struct fts_err err = { 0 };
+	struct fts_store *s;
+	size_t n;
+
+	assert_int_equal(fts_stats_create(NULL, &live, NULL), 0);
+	s = open_store(path, fts_stats_sink(live));
+	assert_int_equal(fts_store_stats(s, NULL, NULL, &made, &err), 0);
+	assert_non_null(made);
+	n = fts_stats_ntasks(live);
+	assert_int_equal(fts_stats_ntasks(made), n);
+	a = rows_by_tid(live);
+	b = rows_by_tid(made);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(a[i]->tid, b[i]->tid);
+		assert_string_equal(a[i]->comm, b[i]->comm);
+		assert_string_equal(a[i]->top_irq, b[i]->top_irq);
+		assert_string_equal(a[i]->top_preempter, b[i]->top_preempter);
+		assert_int_equal(a[i]->top_preempter_count, b[i]->top_preempter_count);
+		assert_int_equal(a[i]->first_ns, b[i]->first_ns);
+		assert_int_equal(a[i]->last_ns, b[i]->last_ns);
+		for (int c = 0; c < FTS_TCOL__COUNT; c++)
+			assert_int_equal(fts_task_col_value(a[i], (enum fts_task_col)c),
+					 fts_task_col_value(b[i], (enum fts_task_col)c));
+	}
+	/* and the order each sort gives, ties included */
+	for (int c = 0; c < FTS_TCOL__COUNT; c++) {
+		fts_stats_sort_tasks(live, (enum fts_task_col)c, c & 1);
+		fts_stats_sort_tasks(made, (enum fts_task_col)c, c & 1);
+		for (size_t i = 0; i < n; i++)
+			assert_string_equal(fts_stats_task(live, i)->tid, fts_stats_task(made, i)->tid);
+	}
+	assert_int_equal(fts_stats_ncpus(made), fts_stats_ncpus(live));
+	for (size_t i = 0; i < fts_stats_ncpus(live); i++) {
+		const struct fts_cpu_stats *x = fts_stats_cpu(live, i), *y = fts_stats_cpu(made, i);
+
+		assert_int_equal(x->cpu, y->cpu);
+		assert_int_equal(x->busy_ns, y->busy_ns);
+		assert_int_equal(x->wall_ns, y->wall_ns);
+		assert_int_equal(x->irq_count, y->irq_count);
+		assert_int_equal(x->softirq_ns, y->softirq_ns);
+		assert_int_equal(x->switches, y->switches);
+		assert_int_equal(x->lost_events, y->lost_events);
+		assert_int_equal(x->lost_markers, y->lost_markers);
+		assert_int_equal(x->nodata_ns, y->nodata_ns);
+	}
+	free(a);
+	free(b);
+	fts_stats_free(live);
+	fts_stats_free(made);
+	fts_store_free(s);
+	fprintf(stderr, "%s: %zu task rows alike\n", path, n);
+	return n;
+}
+
+static int stop_now(void *ctx)
+{
+	return ++*(int *)ctx > 0;
+}
+
+static void test_stats_from_store(void **state)
+{
+	struct fts_convert_opts co = { .input = IRQ_TXT, .cs_rows = 1 };
+	struct fts_stats *st = (struct fts_stats *)&co; /* must be reset to NULL */
+	struct fts_err err = { 0 };
+	struct fts_store *s;
+	char out[128];
+	int asked = 0;
+
+	(void)state;
+	assert_true(check_stats_from_store(IRQ_TXT) > 0);
+	assert_true(check_stats_from_store(FTS_TEST_DATA "/irq/irq.dat") > 0);
+	assert_true(check_stats_from_store(FTS_TEST_DATA "/lost/overwrite.txt") > 0);
+	assert_true(check_stats_from_store(FTS_TEST_DATA "/hackbench/hackbench.dat") > 0);
+	assert_true(check_stats_from_store(FTS_ASSETS "/sample/sample.dat") > 0);
+	snprintf(out, sizeof(out), "%s/stats_rb.db", tmpdir);
+	co.output = out;
+	co.format = FTS_OUT_DB;
+	assert_int_equal(fts_convert(&co, NULL, &err), 0);
+	assert_true(check_stats_from_store(out) > 0);
+	snprintf(out, sizeof(out), "%s/stats_rb.json", tmpdir);
+	co.format = FTS_OUT_JSON;
+	assert_int_equal(fts_convert(&co, NULL, &err), 0);
+	assert_true(check_stats_from_store(out) > 0);
+	/* cancelled: no statistics, the reason said */
+	s = open_store(IRQ_TXT, NULL);
+	assert_int_equal(fts_store_stats(s, stop_now, &asked, &st, &err), -ECANCELED);
+	assert_null(st);
+	assert_true(asked > 0);
+	fts_store_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1070,6 +1191,7 @@ int main(void)
 		cmocka_unit_test(test_vruntime_budget),
 		cmocka_unit_test(test_many_tasks),
 		cmocka_unit_test(test_args_markers),
+		cmocka_unit_test(test_stats_from_store),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmp, rm_tmp);

@@ -19,7 +19,6 @@
 #include "front/term_safe.h"
 #include "tui/kit/locale.h"
 #include "tui/tui.h"
-#include <ftscope/stats.h>
 #include "tui/preview/view.h"
 
 #define MAX_KEYS 100000
@@ -170,7 +169,6 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 					  .pid_mapping = a->pid_mapping, .probe_helper = fts_front_probe_helper() };
 	struct fts_view_opts vo = { .title = a->path };
 	struct fts_store *store = NULL;
-	struct fts_stats *stats = NULL;
 	struct fts_view *view = NULL;
 	struct fts_err err = { 0 };
 	struct fts_load_view lv;
@@ -181,9 +179,6 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 	vo.utf8 = fts_locale_utf8();
 	vo.colors = a->color ? 256 : 0;
 	vo.no_color = fts_no_color();
-	/* the summary table's numbers, computed while loading (ftscope stats' code) */
-	if (fts_stats_create(NULL, &stats, NULL) == 0)
-		so.extra = fts_stats_sink(stats);
 	/* the cost is told before the load (with --timing): a huge capture can be stopped */
 	fts_load_view_init(&lv, a->path, fts__clock_mono_s());
 	if (a->timing && lv.has_estimate) {
@@ -202,7 +197,6 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 		error_line(errf, "out of memory");
 		goto out;
 	}
-	fts_view_set_stats(view, stats);
 	if (replay(a, view, keys, nkeys, errf)) {
 		error_line(errf, "out of memory");
 		goto out;
@@ -216,6 +210,5 @@ out:
 	free(keys);
 	fts_view_free(view);
 	fts_store_free(store);
-	fts_stats_free(stats);
 	return rc;
 }

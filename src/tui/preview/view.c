@@ -249,6 +249,7 @@ void fts_view_free(struct fts_view *v)
 		return;
 	view_lanes_free(v);
 	view_gaps_free(v);
+	fts_stats_free(v->own_stats);
 	fts_grid_free(&v->grid);
 	free(v->row_lane);
 	free(v->rowb);
@@ -573,7 +574,7 @@ static unsigned action(struct fts_view *v, enum fts_action a)
 			v->marker = v->cursor;
 		}
 		break;
-	case FTS_ACT_SUMMARY: v->summary = 1; break;
+	case FTS_ACT_SUMMARY: view_summary_open(v); break;
 	case FTS_ACT_GAPS: view_gaps_open(v); break;
 	case FTS_ACT_REDRAW: return FTS_RX_REDRAW | FTS_RX_CLEAR;
 	default: return 0;

@@ -80,8 +80,13 @@ struct fts_view {
 	size_t edit_len;
 	char message[160];
 
-	/* the per-task summary (borrowed; NULL: not available) */
+	/*
+	 * the per-task summary: borrowed (fts_view_set_stats) or made from the
+	 * store when first opened (view_summary_open) and then owned
+	 */
 	struct fts_stats *stats;
+	struct fts_stats *own_stats;  /* what to free; NULL: none made */
+	char stats_why[96];           /* why none could be made ("" until tried) */
 	int sum_col, sum_desc;        /* sort column (index into view_summary.c's table) */
 	size_t sum_sel, sum_top;
 
@@ -145,6 +150,11 @@ unsigned view_summary_key(struct fts_view *v, int key);
 /* Clamp the summary's selection and scroll to the table and the screen (keys, resize). */
 void view_summary_keep_visible(struct fts_view *v);
 void view_summary_sort(struct fts_view *v);
+/*
+ * s: show the summary, its statistics made from the store the first time
+ * when none were set (a pass over the items; cancelled by the poll).
+ */
+void view_summary_open(struct fts_view *v);
 
 /* view_loss.c: loss through the one model (ftscope/loss.h) */
 /* The model's entry of @cpu when it lost anything or has a hole, else NULL. */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * view_summary.c - the per-task summary table (`s`): the numbers of
- * `ftscope stats`, from the same statistics sink fed while the store loaded
- * (one implementation, two views). Sortable by any column; Enter jumps to
- * the task's lane.
+ * `ftscope stats`, from the same statistics collector, fed from the store
+ * when the table is first opened (fts_store_stats: one implementation, two
+ * views; nothing per task is held for it while loading). Sortable by any
+ * column; Enter jumps to the task's lane.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +59,34 @@ void view_summary_sort(struct fts_view *v)
 		fts_stats_sort_tasks(v->stats, cols[v->sum_col].col, v->sum_desc);
 }
 
+static int summary_stop(void *ctx)
+{
+	return view_stop(ctx);
+}
+
+void view_summary_open(struct fts_view *v)
+{
+	struct fts_err err = { 0 };
+	int rc;
+
+	v->summary = 1;
+	if (v->stats || v->stats_why[0])
+		return;
+	rc = fts_store_stats(v->store, summary_stop, v, &v->own_stats, &err);
+	if (rc == -ECANCELED) {
+		/* asked to stop: nothing is kept, the next s tries again */
+		v->summary = 0;
+		view_message(v, "summary cancelled");
+		return;
+	}
+	if (rc) {
+		snprintf(v->stats_why, sizeof(v->stats_why), "%.95s",
+			 err.msg[0] ? err.msg : "they could not be computed");
+		return;
+	}
+	fts_view_set_stats(v, v->own_stats);
+}
+
 /* The first numeric column shown, so that the sort column is on screen. */
 static int first_col(const struct fts_view *v, int fit)
 {
@@ -80,8 +110,8 @@ void view_draw_summary(struct fts_view *v)
 			v->sum_col == 0 ? (v->sum_desc ? "Z-A" : "A-Z") :
 			v->sum_desc ? "largest first" : "smallest first");
 	if (!v->stats) {
-		fts_grid_text(g, 1, 2, g->w - 1, "no statistics: they could not be computed while loading",
-			      view_style(v, FTS_R_ERROR));
+		fts_grid_printf(g, 1, 2, g->w - 1, view_style(v, FTS_R_ERROR), "no statistics: %s",
+				v->stats_why[0] ? v->stats_why : "none were computed");
 		return;
 	}
 	if (task_w > 28)

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include <ftscope/preview.h>
-#include <ftscope/stats.h>
 
 #include "kit/kit.h"
 #include "tui/kit/keys.h"
@@ -38,7 +37,6 @@ struct fts_preview_state {
 	int rc;
 	struct fts_err err;
 	struct fts_store *store;
-	struct fts_stats *stats;
 	struct fts_sketch *sketch;   /* the overview the loader fills (NULL: none, out of memory) */
 	struct fts_sketch_snap *snap; /* its copy the loading screen draws */
 	/* loaded */
@@ -55,7 +53,7 @@ static int on_progress(void *ctx, const struct fts_progress *p)
 	return atomic_load(&pv->cancel);
 }
 
-/* The worker: the store, with the statistics sink that feeds the summary table. */
+/* The worker: the store (the summary table makes its statistics from it when opened). */
 static void *load_main(void *arg)
 {
 	struct fts_preview_state *pv = arg;
@@ -64,8 +62,6 @@ static void *load_main(void *arg)
 
 	so.profiling_data = pv->profiling[0] ? pv->profiling : NULL;
 	so.pid_mapping = pv->pidmap[0] ? pv->pidmap : NULL;
-	if (fts_stats_create(NULL, &pv->stats, NULL) == 0)
-		so.extra = fts_stats_sink(pv->stats);
 	pv->rc = fts_store_open(&so, &pv->store, &pv->err);
 	atomic_store(&pv->finished, 1);
 	return NULL;
@@ -80,12 +76,10 @@ static void unload(struct fts_preview_state *pv)
 	}
 	fts_view_free(pv->view);
 	fts_store_free(pv->store);
-	fts_stats_free(pv->stats);
 	fts_sketch_free(pv->sketch);
 	free(pv->snap);
 	pv->view = NULL;
 	pv->store = NULL;
-	pv->stats = NULL;
 	pv->sketch = NULL;
 	pv->snap = NULL;
 	pv->lv.snap = NULL;
@@ -207,7 +201,6 @@ static unsigned tick(struct fts_session *s)
 	vo.test_busy_ms = s->test_busy_ms;
 	if (fts_view_create(pv->store, &vo, s->w > 0 ? s->w : 80, s->h > 0 ? s->h : 24, &pv->view))
 		return load_failed(s, "out of memory");
-	fts_view_set_stats(pv->view, pv->stats);
 	fts_view_draw(pv->view);
 	return FTS_RX_REDRAW | FTS_RX_CLEAR;
 }
