@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Memory per task (issue 21 item 14): many tasks that each run once cost
-# `stats` and the JSON export a few hundred bytes each. Peak RSS of two runs,
+# `stats`, the JSON export and the preview a few hundred bytes each. Peak RSS of two runs,
 # 20k and 100k tasks (bench/one_switch.sh's trace), the difference over the
 # 80k tasks added. The bounds sit above today's figures (stats ~445, json
 # ~190) and below those before the slabs and string ids (stats ~740, json
@@ -46,5 +46,10 @@ gen 20000 "$WORK/t20000.txt"
 gen 100000 "$WORK/t100000.txt"
 per_task stats 600 "$FTSCOPE" stats @IN@ --top 5
 per_task json 250 "$FTSCOPE" convert -q -i @IN@ -o "$WORK/ftrace_data.json"
+# The preview: one screen, then with the per-task summary opened (its
+# statistics made from the store then, none fed while loading): ~500 B/task
+# either way now, 675 when a collector was fed during the load.
+per_task preview 580 "$FTSCOPE" preview @IN@ --print 80x24
+per_task preview-summary 580 "$FTSCOPE" preview @IN@ --print 80x24 --keys s
 rm -f "$WORK"/t*.txt "$WORK/ftrace_data.json"
 finish
