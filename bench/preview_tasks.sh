@@ -6,9 +6,10 @@
 #   the bundled capture's line format where N distinct tasks each run once on
 #   CPU 0 or 1 (one sched_switch in, one out: 2 N switches, N task lanes), then
 #   renders one screen with `ftscope preview FILE --print 160x48 --timing`
-#   (load, index, the statistics behind the summary, first frame). Prints N,
-#   wall and CPU seconds, wall seconds per 100k tasks, peak RSS and RSS bytes per task,
-#   and the store's own count. Figures only, not pass/fail. (Before issue 21:
+#   (load, index, first frame). Prints N, wall and CPU seconds, wall seconds
+#   per 100k tasks, peak RSS, RSS bytes per task, bytes per task over a
+#   1 k-task run of the same kind (the issue's "a few hundred bytes per
+#   task"), and the store's own count. Figures only, not pass/fail. (Before issue 21:
 #   1.1 / 4.0 / 22.3 s and 3.5 GB at 1 M, superlinear past 300 k.) Item 14's
 #   store work, old and new binaries side by side on 2 shared, busy cores
 #   (CPU s for 100 k / 300 k / 1 M; peak MB; store after indexing):
@@ -22,16 +23,29 @@
 #   (a page at a time) instead of all 1 M at finish, old and new binaries
 #   back to back: 1 M tasks 702 -> 621 MB peak (736 -> 651 B/task), CPU
 #   10.8 -> 10.2 s (load average ~40 on 2 cores: wall time is noise).
+#   The summary's statistics made from the store when the table is opened
+#   (fts_store_stats), no collector fed during the load, 1 M tasks, old and
+#   new binaries back to back (CPU s; peak MB; B/task over the 1 k-task run):
+#     text: 8.2 -> 6.3 s, 621 -> 454 MB, 647 -> 471 B/task
+#     db:  10.0 -> 7.4 s, 533 -> 412 MB, 552 -> 425 B/task
+#     text, summary opened (KEYS=s): 8.3 s, 484 MB, 503 B/task (`s` costs
+#     ~1.6 s CPU at 1 M tasks: one pass over the store's 6 M items)
+#   What is left at the load's end (the peak), per task: the sched model
+#   ~180 B (task record 64, pid hash 32, lane keys 32, comms 24, lane
+#   entries 22) and the store ~290 B (lanes 72, strings 64, small lanes'
+#   slab 73, CPU lanes' columns ~75, producer map 4).
 # How: bench/preview_tasks.sh [N...]   env: FTSCOPE (default build/ftscope), KEEP=1,
-#      FORMAT=db (convert first and preview the DB instead of the text)
+#      FORMAT=db (convert first and preview the DB instead of the text),
+#      KEYS=s (open the per-task summary before the frame: its statistics are made then)
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 FTSCOPE=${FTSCOPE:-$REPO/build/ftscope}
 DIR=$(mktemp -d /tmp/ftscope-ptasks.XXXXXX)
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$DIR"' EXIT
 [ $# -gt 0 ] || set -- 100000 300000 1000000
-printf '%-8s %9s %8s %11s %12s %13s  %s\n' tasks seconds cpu_s s_per_100k peakRSS_MB RSS_B_per_task store
-for n in "$@"; do
+printf '%-8s %9s %8s %11s %12s %13s %13s  %s\n' tasks seconds cpu_s s_per_100k peakRSS_MB RSS_B_per_task B_over_1k store
+base_kb=
+for n in 1000 "$@"; do
 	awk -v n="$n" 'BEGIN {
 		print "# tracer: nop"
 		t = 1000000   # us
@@ -47,10 +61,13 @@ for n in "$@"; do
 		in=$DIR/ftrace_data.db
 	fi
 	/usr/bin/time -f '%e %M %U %S' -o "$DIR/time" "$FTSCOPE" preview "$in" --print 160x48 --timing \
-		> /dev/null 2> "$DIR/err"
+		${KEYS:+--keys "$KEYS"} > /dev/null 2> "$DIR/err"
 	read -r sec rss usr sys < "$DIR/time"
+	# the 1 k-task run is the baseline (binary, libraries, one screen), not a figure
+	[ -n "$base_kb" ] || { base_kb=$rss; continue; }
 	store=$(sed -n 's/^loaded *[0-9]* items in [0-9.]* s, store \([^,]*\),.*/\1/p' "$DIR/err")
-	awk -v n="$n" -v s="$sec" -v r="$rss" -v c="$usr" -v k="$sys" -v st="$store" 'BEGIN {
-		printf "%-8d %9.2f %8.2f %11.2f %12.0f %13.0f  %s\n", n, s, c + k, s * 100000 / n, r / 1024, r * 1024 / n, st }'
+	awk -v n="$n" -v s="$sec" -v r="$rss" -v c="$usr" -v k="$sys" -v st="$store" -v b="$base_kb" 'BEGIN {
+		printf "%-8d %9.2f %8.2f %11.2f %12.0f %13.0f %13.0f  %s\n", n, s, c + k, s * 100000 / n, r / 1024, r * 1024 / n,
+			(r - b) * 1024 / (n - 1000), st }'
 	rm -f "$DIR"/t.txt "$DIR"/ftrace_data.db
 done

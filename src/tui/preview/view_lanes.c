@@ -92,8 +92,9 @@ static int cmp_name_idx(const void *pa, const void *pb, void *ctx)
 }
 
 /*
- * Runnable time per task lane from the statistics, which summed every wait
- * while loading: task lanes sorted by name, one binary search per task row.
+ * Runnable time per task lane from the summary's statistics (once the summary
+ * was opened), which summed every wait: task lanes sorted by name, one binary
+ * search per task row.
  */
 static int stats_wait(struct fts_view *v)
 {
