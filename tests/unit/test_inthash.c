@@ -2,7 +2,9 @@
 /*
  * The integer-keyed table: put/get/del against a plain array as reference
  * (random operations, so runs wrap the array's end and deletions shift them
- * back), growth, the walk, the keys at the edges.
+ * back), growth, the walk, the keys at the edges. And the sched model's task
+ * index (task_index.h), which must place and walk its values as the table
+ * does, whatever the operations (the model closes tasks in walk order).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/model/task_index.h"
 #include "core/util/inthash.h"
 
 static void test_basic(void **state)
@@ -138,12 +141,91 @@ static void test_growth_and_walk(void **state)
 	free(seen);
 }
 
+/* ---- the task index against the table: same answers, same walk order ---- */
+
+#define TIDX_RECS 4096
+
+struct tidx_recs {
+	int32_t pid[TIDX_RECS];  /* record -> key (the model's task pid) */
+};
+
+static uint64_t tidx_key(const void *ctx, uint32_t v)
+{
+	return (uint32_t)((const struct tidx_recs *)ctx)->pid[v];
+}
+
+static void tidx_vs_inthash(unsigned seed, uint32_t nkeys, uint32_t ops)
+{
+	struct tidx_recs *r = calloc(1, sizeof(*r));
+	uint32_t *free_rec = malloc(TIDX_RECS * sizeof(*free_rec)), nfree = 0, pos_a, pos_b, va;
+	struct fts_inthash h;
+	struct fts_tidx x;
+	uint64_t vh;
+
+	fts_inthash_init(&h);
+	fts_tidx_init(&x, tidx_key, r);
+	for (uint32_t i = 0; i < TIDX_RECS; i++)
+		free_rec[nfree++] = TIDX_RECS - 1 - i;
+	srand(seed);
+	for (uint32_t k = 0; k < ops; k++) {
+		/* pids around 0 and the int32 edges: -1 is a key like any other */
+		int32_t pid = (int32_t)(rand() % nkeys) - (int32_t)(nkeys / 2);
+		const uint64_t *hv;
+		uint32_t xv;
+
+		if (k % 7 == 3)
+			pid = pid < 0 ? INT32_MIN + (pid & 15) : INT32_MAX - (pid & 15);
+		hv = fts_inthash_get(&h, (uint32_t)pid);
+		xv = fts_tidx_get(&x, (uint32_t)pid);
+		assert_int_equal(hv != NULL, xv != FTS_TIDX_NONE);
+		if (hv)
+			assert_int_equal(*hv, xv);
+		if (!hv && nfree && rand() % 3) {
+			uint32_t rec = free_rec[--nfree];
+			int added = 0;
+			uint64_t *slot = fts_inthash_put(&h, (uint32_t)pid, &added);
+
+			assert_non_null(slot);
+			assert_true(added);
+			*slot = rec;
+			r->pid[rec] = pid;
+			assert_int_equal(fts_tidx_add(&x, rec), 0);
+		} else if (hv && rand() % 2) {
+			free_rec[nfree++] = (uint32_t)*hv;
+			assert_int_equal(fts_inthash_del(&h, (uint32_t)pid), 1);
+			assert_int_equal(fts_tidx_del(&x, (uint32_t)pid), 1);
+		}
+		assert_int_equal(x.n, fts_inthash_count(&h));
+	}
+	/* the walks visit the same values in the same order */
+	pos_a = pos_b = 0;
+	while (fts_inthash_next(&h, &pos_a, NULL, &vh)) {
+		assert_true(fts_tidx_next(&x, &pos_b, &va));
+		assert_int_equal(vh, va);
+	}
+	assert_false(fts_tidx_next(&x, &pos_b, &va));
+	assert_int_equal(fts_tidx_del(&x, 12345678), 0);
+	fts_inthash_free(&h);
+	fts_tidx_free(&x);
+	free(free_rec);
+	free(r);
+}
+
+static void test_task_index(void **state)
+{
+	(void)state;
+	tidx_vs_inthash(1, 64, 20000);      /* a few keys, much churn: runs wrap and shift */
+	tidx_vs_inthash(2, 3000, 40000);    /* growth up to 4096 slots */
+	tidx_vs_inthash(3, 1u << 30, 9000); /* spread keys */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_against_reference),
 		cmocka_unit_test(test_growth_and_walk),
+		cmocka_unit_test(test_task_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

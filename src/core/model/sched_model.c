@@ -5,7 +5,8 @@
  * Data structures first:
  *   - struct cpu, one per CPU index seen: who runs there since when (the run
  *     slice being built), its runtime sum, and the open irq/softirq entries.
- *   - struct task, one per live pid, in an inthash keyed by pid: its current
+ *   - struct task, one per live pid, found by pid through a task index
+ *     (task_index.h: 4-byte slots holding the record's index): its current
  *     state (Running / Runnable / Sleeping / unknown) and since when, the
  *     CPU, the raw sleep state, the waker. A task is freed when it dies, so
  *     a reused pid starts fresh. A million tasks are a million of these, so
@@ -27,7 +28,7 @@
 #include "ftscope/loss.h"
 
 #include "core/util/cpuset.h"
-#include "core/util/inthash.h"
+#include "core/model/task_index.h"
 #include "core/util/strtab.h"
 
 #include <assert.h>
@@ -148,7 +149,7 @@ struct fts_model {
 	struct cpu *cpus;
 	int ncpus;
 
-	struct fts_inthash tasks; /* live tasks: pid -> index of the record (task_at) */
+	struct fts_tidx tasks;    /* live tasks: pid -> index of the record (task_at) */
 	void **tslab;             /* task i: tslab[i >> SLAB_BITS][i % SLAB] (task_at) */
 	uint32_t ntask_rec, ntslab, cap_tslab;
 	uint32_t free_task;       /* index + 1 of a dead task's record to reuse; 0: none */
@@ -682,9 +683,15 @@ static struct task *task_at(const struct fts_model *m, uint64_t i)
 
 static struct task *task_find(const struct fts_model *m, int32_t pid)
 {
-	const uint64_t *v = fts_inthash_get(&m->tasks, (uint32_t)pid);
+	uint32_t i = fts_tidx_get(&m->tasks, (uint32_t)pid);
 
-	return v ? task_at(m, *v) : NULL;
+	return i != FTS_TIDX_NONE ? task_at(m, i) : NULL;
+}
+
+/* The task index's key of record @i: its pid, as the key inthash had. */
+static uint64_t task_key(const void *ctx, uint32_t i)
+{
+	return (uint32_t)task_at(ctx, i)->pid;
 }
 
 /* A zeroed record: a dead task's, or a new one. Its index, or UINT32_MAX when out of memory. */
@@ -714,49 +721,37 @@ static void task_release(struct fts_model *m, uint32_t i)
 
 static struct task *task_get(struct fts_model *m, int32_t pid, const char *comm)
 {
-	int added;
-	uint64_t *v = fts_inthash_put(&m->tasks, (uint32_t)pid, &added);
-	struct task *t;
+	struct task *t = task_find(m, pid);
 	uint32_t i;
 
-	if (!v)
-		return NULL;
-	if (!added) {
-		t = task_at(m, *v);
-		assert(t->pid == pid);
+	if (t) {
 		if (comm && comm[0] && task_rename(m, t, comm))
 			return NULL;
 		return t;
 	}
 	i = task_alloc(m);
-	if (i == UINT32_MAX) {
-		fts_inthash_del(&m->tasks, (uint32_t)pid);
+	if (i == UINT32_MAX)
 		return NULL;
-	}
 	t = task_at(m, i);
-	t->pid = pid;
+	t->pid = pid; /* the index reads it: set before adding */
 	t->cpu = -1;
 	t->target_cpu = -1;
 	t->migrated_from = -1;
 	t->comm = name_id(m, comm ? comm : "");
-	if (!t->comm) {
-		fts_inthash_del(&m->tasks, (uint32_t)pid);
+	if (!t->comm || fts_tidx_add(&m->tasks, i)) {
 		task_release(m, i);
 		return NULL;
 	}
-	*v = i;
 	m->st.tasks_seen++;
 	return t;
 }
 
 static void task_drop(struct fts_model *m, int32_t pid)
 {
-	const uint64_t *v = fts_inthash_get(&m->tasks, (uint32_t)pid);
+	uint32_t i = fts_tidx_get(&m->tasks, (uint32_t)pid);
 
-	if (v) {
-		uint32_t i = (uint32_t)*v;
-
-		fts_inthash_del(&m->tasks, (uint32_t)pid);
+	if (i != FTS_TIDX_NONE) {
+		fts_tidx_del(&m->tasks, (uint32_t)pid);
 		task_release(m, i);
 	}
 }
@@ -1395,10 +1390,10 @@ static int in_hole(const struct task *t, int cpu, uint64_t s)
  */
 static int task_holes(struct fts_model *m, int cpu, uint64_t s, uint64_t e)
 {
-	uint64_t tv;
+	uint32_t tv;
 	int rc;
 
-	for (uint32_t pos = 0; fts_inthash_next(&m->tasks, &pos, NULL, &tv);) {
+	for (uint32_t pos = 0; fts_tidx_next(&m->tasks, &pos, &tv);) {
 		struct task *t = task_at(m, tv);
 		uint64_t from = t->since > s ? t->since : s;
 		struct fts_item it;
@@ -1602,7 +1597,8 @@ static int dispatch(struct fts_model *m, const struct fts_event *ev)
 static int model_finish(struct fts_model *m)
 {
 	/* the end of the trace, or of the window when the trace goes on past it */
-	uint64_t end = m->past_window ? m->opts.tm->hi : m->last_ts, tv;
+	uint64_t end = m->past_window ? m->opts.tm->hi : m->last_ts;
+	uint32_t tv;
 	int rc;
 
 	m->st.last_ts = m->last_ts;
@@ -1625,7 +1621,7 @@ static int model_finish(struct fts_model *m)
 			m->st.irq_unmatched_entry += c->softirq_ts[v] != 0;
 	}
 	/* in the table's order: close_task_state never adds or drops a task */
-	for (uint32_t pos = 0; fts_inthash_next(&m->tasks, &pos, NULL, &tv);) {
+	for (uint32_t pos = 0; fts_tidx_next(&m->tasks, &pos, &tv);) {
 		struct task *t = task_at(m, tv);
 
 		if (t->state != T_UNKNOWN && t->since <= end) {
@@ -1645,7 +1641,7 @@ int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
 	*out = NULL;
 	if (!m)
 		return fts_err_set(err, -ENOMEM, "out of memory");
-	fts_inthash_init(&m->tasks);
+	fts_tidx_init(&m->tasks, task_key, m);
 	fts_strtab_init(&m->lane_keys);
 	fts_strtab_init(&m->names);
 	m->opts = *opts;
@@ -1684,7 +1680,7 @@ void fts_model_free(struct fts_model *m)
 	for (uint32_t i = 0; i < m->ntslab; i++)
 		free(m->tslab[i]);
 	free(m->tslab);
-	fts_inthash_free(&m->tasks);
+	fts_tidx_free(&m->tasks);
 	fts_strtab_free(&m->lane_keys);
 	fts_strtab_free(&m->names);
 	for (uint32_t i = 0; i < m->nlslab; i++)
