@@ -12,9 +12,10 @@
  *     a reused pid starts fresh. A million tasks are a million of these, so
  *     names are ids into one string table (@names) and the records sit in
  *     slabs (the hash holds an index), dead ones on a free list: 72 bytes.
- *   - struct lane_ent, one per task lane, in slabs indexed by the id strtab
- *     gives the lane's key (host pid, comm): lanes are the only thing that
- *     outlives tasks. An entry exists before its lane is declared
+ *   - struct lane_ent, one per task lane, in slabs, found by its key (host
+ *     pid, comm id in @names) through a second task index whose slots hold
+ *     the entry's index (its comm id sits beside it in @lcomm): lanes are
+ *     the only thing that outlives tasks. An entry exists before its lane is declared
  *     (a switch can be counted for it first) and keeps what the
  *     context-switch marker needs: how many switches Insight will count for
  *     it and where the lane ends.
@@ -154,11 +155,16 @@ struct fts_model {
 	uint32_t ntask_rec, ntslab, cap_tslab;
 	uint32_t free_task;       /* index + 1 of a dead task's record to reuse; 0: none */
 
-	/* task lanes: key (host pid, comm) -> strtab id == index of the entry (lent_at) */
-	struct fts_strtab lane_keys;
-	struct fts_strtab names;  /* comms of tasks, wakers and preempters (struct task) */
+	/*
+	 * task lanes: key (host pid, comm) -> index of the entry (lent_at); the
+	 * key is read from the entry's pid and @lcomm (lane_key), 4 bytes a slot
+	 */
+	struct fts_tidx lane_keys;
+	struct fts_strtab names;  /* comms of tasks, wakers, preempters and lanes */
 	void **lslab;             /* entry i: lslab[i >> SLAB_BITS][i % SLAB] (lent_at) */
 	uint32_t nlent, nlslab, cap_lslab;
+	uint32_t *lcomm;          /* entry i's comm: id + 1 in @names */
+	uint32_t cap_lcomm;
 	uint32_t nlanes;          /* all lanes, CPU and task: the next id */
 
 	uint64_t last_ts;         /* last event inside the window */
@@ -343,41 +349,63 @@ static int add_slab(void ***slabs, uint32_t *n, uint32_t *cap, size_t size)
 	return 0;
 }
 
+/* A lane key: the comm's id + 1 in @names above the host pid. */
+static uint64_t lane_key_of(uint32_t comm, int32_t pid)
+{
+	return (uint64_t)comm << 32 | (uint32_t)pid;
+}
+
+/* The lane index's key of entry @i. */
+static uint64_t lane_key(const void *ctx, uint32_t i)
+{
+	const struct fts_model *m = ctx;
+
+	return lane_key_of(m->lcomm[i], lent_at(m, i)->pid);
+}
+
 /*
  * The lane entry of (comm, pid), created (not declared) on first use: its
- * index (lent_at), or LANE_NONE when out of memory.
+ * index (lent_at), or LANE_NONE when out of memory. Entries are made in
+ * first-use order, the order the context-switch markers go out in.
  */
 static uint32_t lane_entry(struct fts_model *m, const char *comm, int32_t pid)
 {
-	char key[sizeof(pid) + FTS_COMM_MAX];
-	size_t n = strnlen(comm, FTS_COMM_MAX - 1);
-	uint32_t id;
+	/* a comm as the key kept it: at most FTS_COMM_MAX - 1 bytes */
+	uint32_t c = fts_strtab_intern(&m->names, comm, strnlen(comm, FTS_COMM_MAX - 1)), i;
+	struct lane_ent *e;
 
-	/* room first: once interned, a key must have its entry */
+	if (c == UINT32_MAX)
+		return LANE_NONE;
+	i = fts_tidx_get(&m->lane_keys, lane_key_of(c + 1, pid));
+	if (i != FTS_TIDX_NONE)
+		return i;
 	if ((m->nlent >> SLAB_BITS) == m->nlslab &&
 	    add_slab(&m->lslab, &m->nlslab, &m->cap_lslab, sizeof(struct lane_ent)))
 		return LANE_NONE;
-	memcpy(key, &pid, sizeof(pid));
-	memcpy(key + sizeof(pid), comm, n);
-	id = fts_strtab_intern(&m->lane_keys, key, sizeof(pid) + n);
-	if (id == UINT32_MAX)
-		return LANE_NONE;
-	if (id == m->nlent) {
-		struct lane_ent *e = lent_at(m, id);
+	if (m->nlent == m->cap_lcomm) {
+		uint32_t nc = m->cap_lcomm ? m->cap_lcomm * 2 : SLAB;
+		uint32_t *n = nc > m->cap_lcomm ? realloc(m->lcomm, (size_t)nc * sizeof(*n)) : NULL;
 
-		e->id = LANE_UNDECLARED;
-		e->pid = pid;
-		m->nlent++;
+		if (!n)
+			return LANE_NONE;
+		m->lcomm = n;
+		m->cap_lcomm = nc;
 	}
-	/* strtab ids are dense and in creation order, like the entries */
-	assert(id < m->nlent && m->nlent == m->lane_keys.n);
-	return id;
+	i = m->nlent;
+	e = lent_at(m, i);
+	e->id = LANE_UNDECLARED;
+	e->pid = pid;
+	m->lcomm[i] = c + 1;
+	if (fts_tidx_add(&m->lane_keys, i))
+		return LANE_NONE; /* the entry stays unused: the next one reuses it */
+	m->nlent++;
+	return i;
 }
 
-/* The comm of lane entry @i: its key after the pid (strtab NUL-terminates it). */
+/* The comm of lane entry @i. */
 static const char *lane_comm(const struct fts_model *m, uint32_t i)
 {
-	return fts_strtab_get(&m->lane_keys, i) + sizeof(int32_t);
+	return fts_strtab_get(&m->names, m->lcomm[i] - 1);
 }
 
 /* Declare lane entry @i's lane to the sink if it is not yet. */
@@ -1642,7 +1670,7 @@ int fts_model_create(const struct fts_model_opts *opts, struct fts_sink *sink,
 	if (!m)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	fts_tidx_init(&m->tasks, task_key, m);
-	fts_strtab_init(&m->lane_keys);
+	fts_tidx_init(&m->lane_keys, lane_key, m);
 	fts_strtab_init(&m->names);
 	m->opts = *opts;
 	m->sink = sink;
@@ -1681,7 +1709,8 @@ void fts_model_free(struct fts_model *m)
 		free(m->tslab[i]);
 	free(m->tslab);
 	fts_tidx_free(&m->tasks);
-	fts_strtab_free(&m->lane_keys);
+	fts_tidx_free(&m->lane_keys);
+	free(m->lcomm);
 	fts_strtab_free(&m->names);
 	for (uint32_t i = 0; i < m->nlslab; i++)
 		free(m->lslab[i]);
