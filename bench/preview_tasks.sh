@@ -23,17 +23,19 @@
 #   (a page at a time) instead of all 1 M at finish, old and new binaries
 #   back to back: 1 M tasks 702 -> 621 MB peak (736 -> 651 B/task), CPU
 #   10.8 -> 10.2 s (load average ~40 on 2 cores: wall time is noise).
-#   The summary's statistics made from the store when the table is opened
-#   (fts_store_stats), no collector fed during the load, 1 M tasks, old and
-#   new binaries back to back (CPU s; peak MB; B/task over the 1 k-task run):
-#     text: 8.2 -> 6.3 s, 621 -> 454 MB, 647 -> 471 B/task
-#     db:  10.0 -> 7.4 s, 533 -> 412 MB, 552 -> 425 B/task
-#     text, summary opened (KEYS=s): 8.3 s, 484 MB, 503 B/task (`s` costs
-#     ~1.6 s CPU at 1 M tasks: one pass over the store's 6 M items)
+#   Branch taskmem: the summary's statistics made from the store when the
+#   table is opened (fts_store_stats), no collector fed during the load; the
+#   model's pid hash and lane keys in 4-byte-slot task indexes. 1 M tasks,
+#   old and new binaries back to back (CPU s; peak MB; B/task over 1 k):
+#     text:                 8.4 -> 7.4 s, 621 -> 414 MB, 647 -> 430 B/task
+#     db:                  10.5 -> 8.6 s, 533 -> 411 MB, 552 -> 424 B/task
+#     text, KEYS=s:         8.5 -> 9.0 s, 621 -> 484 MB, 647 -> 503 B/task
+#   (`s` costs ~1.6 s CPU at 1 M tasks: one pass over the store's 6 M items;
+#   the statistics then sit beside the store, which is that case's peak.)
 #   What is left at the load's end (the peak), per task: the sched model
-#   ~180 B (task record 64, pid hash 32, lane keys 32, comms 24, lane
-#   entries 22) and the store ~290 B (lanes 72, strings 64, small lanes'
-#   slab 73, CPU lanes' columns ~75, producer map 4).
+#   ~135 B (task record 64, comms 24, lane entries 22 + comm ids 4, the two
+#   task indexes 16) and the store ~290 B (lanes 72, strings 64, small
+#   lanes' slab 73, CPU lanes' columns ~75, producer map 4).
 # How: bench/preview_tasks.sh [N...]   env: FTSCOPE (default build/ftscope), KEEP=1,
 #      FORMAT=db (convert first and preview the DB instead of the text),
 #      KEYS=s (open the per-task summary before the frame: its statistics are made then)

@@ -47,9 +47,9 @@ gen 100000 "$WORK/t100000.txt"
 per_task stats 600 "$FTSCOPE" stats @IN@ --top 5
 per_task json 250 "$FTSCOPE" convert -q -i @IN@ -o "$WORK/ftrace_data.json"
 # The preview: one screen, then with the per-task summary opened (its
-# statistics made from the store then, none fed while loading): ~500 B/task
-# either way now, 675 when a collector was fed during the load.
-per_task preview 580 "$FTSCOPE" preview @IN@ --print 80x24
+# statistics made from the store then, none fed while loading): ~445 and
+# ~520 B/task now, 675 for both when a collector was fed during the load.
+per_task preview 520 "$FTSCOPE" preview @IN@ --print 80x24
 per_task preview-summary 580 "$FTSCOPE" preview @IN@ --print 80x24 --keys s
 rm -f "$WORK"/t*.txt "$WORK/ftrace_data.json"
 finish
