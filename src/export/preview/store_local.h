@@ -182,6 +182,7 @@ struct fts_store {
 	struct fts_sketch *sketch;  /* ingest: the overview a screen draws meanwhile; NULL: none */
 	int indexed;
 	struct st_npu *npu;         /* the profiling's cards (store_npu.c); NULL: none */
+	struct st_cache *cache;     /* the store cache's entry (store_cache.c); NULL: off */
 };
 
 /* fts_sketch_begin - a load starts filling @k: reads the test pace hook (store_sketch.c). */
