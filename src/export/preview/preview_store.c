@@ -62,8 +62,14 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 
 	*out = NULL;
 	/* the same input unchanged since a full load: its store, checked, from the cache */
-	if (cache && !fts_store_cache_load(cache, o, out))
-		return 0;
+	if (cache) {
+		rc = fts_store_cache_load(cache, o, out, err);
+		if (rc != 1) {
+			if (rc)
+				fts_store_cache_free(cache);
+			return rc;
+		}
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		fts_store_cache_free(cache);

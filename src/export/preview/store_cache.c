@@ -44,6 +44,15 @@
 #define CACHE_MAX_CPU (1 << 20)        /* loss entries: more is a broken file */
 #define WBUF (1u << 20)                /* the writer's buffer: a multiple of the checksum's block */
 
+/*
+ * These are written raw: a change to any of them changes the file, and must
+ * bump CACHE_FORMAT (else an old file of the same version would be misread;
+ * the index checks would still keep it from crashing the view).
+ */
+static_assert(sizeof(struct fts_store_info) == 88 && sizeof(struct fts_store_lane) == 48 &&
+	      sizeof(struct fts_loss_cpu) == 80 && sizeof(struct st_node) == 32 &&
+	      sizeof(struct st_big) == 16, "the cache's raw structs changed: bump CACHE_FORMAT");
+
 /* One file's identity: changes whenever the file is replaced or written. */
 struct id5 {
 	uint64_t dev, ino, size, mtime_ns, ctime_ns;
@@ -205,7 +214,7 @@ struct st_cache *fts_store_cache_new(const struct fts_store_open_opts *o)
 	struct stat st;
 	uint64_t h;
 
-	if (!o->cache || (env && env[0] && strcmp(env, "0")) || o->profiling_data)
+	if (!o->cache || !o->path || (env && env[0] && strcmp(env, "0")) || o->profiling_data)
 		return NULL;
 	if (stat(o->path, &st) || !S_ISREG(st.st_mode))
 		return NULL;
@@ -617,7 +626,7 @@ static int replay(const struct fts_store *s, struct fts_sink *k, struct fts_err 
 }
 
 int fts_store_cache_load(struct st_cache *c, const struct fts_store_open_opts *o,
-			 struct fts_store **out)
+			 struct fts_store **out, struct fts_err *err)
 {
 	double t0 = fts__clock_mono_s();
 	const char *bad = NULL;
@@ -630,10 +639,10 @@ int fts_store_cache_load(struct st_cache *c, const struct fts_store_open_opts *o
 
 	*out = NULL;
 	if (c->dfd < 0)
-		return -1;
+		return 1;
 	fd = openat(c->dfd, c->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return -1; /* a miss (or a symlink in its place: not followed, not used) */
+		return 1; /* a miss (or a symlink in its place: not followed, not used) */
 	if (fstat(fd, &st) || !file_trusted(&st)) {
 		bad = "not ours, or writable by others";
 		goto reject;
@@ -673,12 +682,14 @@ int fts_store_cache_load(struct st_cache *c, const struct fts_store_open_opts *o
 	munmap(map, (size_t)st.st_size);
 	map = MAP_FAILED;
 	if (o->extra) {
-		struct fts_err err = { 0 };
-
-		if (replay(s, o->extra, &err)) {
-			/* the extra sink's own failure (out of memory): a normal load will meet it too */
-			bad = "the statistics could not be rebuilt";
-			goto reject;
+		/*
+		 * The extra sink's own failure (out of memory): it has taken part of
+		 * the items, so a load from the input now would count them twice.
+		 */
+		if (replay(s, o->extra, err)) {
+			close(fd);
+			fts_store_free(s);
+			return err && err->code ? err->code : -ENOMEM;
 		}
 	}
 	futimens(fd, NULL); /* eviction goes by last use */
@@ -694,7 +705,7 @@ reject:
 	close(fd);
 	fts_store_free(s);
 	snprintf(c->note, sizeof(c->note), "cache rejected: %s; loaded from the input", bad);
-	return -1;
+	return 1;
 }
 
 /* ---- writing ---- */

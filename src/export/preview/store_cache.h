@@ -23,11 +23,12 @@ struct st_cache *fts_store_cache_new(const struct fts_store_open_opts *o);
 /*
  * fts_store_cache_load - a store read back from @c's file, checked whole
  * (header, key, checksum, every index), into *@out (owning @c then); feeds
- * @o->extra from it. Returns 0 on a hit, -1 on a miss or a rejected file
- * (with a note in @c saying why; *@out NULL).
+ * @o->extra from it. Returns 0 on a hit, 1 on a miss or a rejected file
+ * (with a note in @c saying why; *@out NULL), or a negative errno with @err
+ * filled when @o->extra failed while fed (it cannot be fed again).
  */
 int fts_store_cache_load(struct st_cache *c, const struct fts_store_open_opts *o,
-			 struct fts_store **out);
+			 struct fts_store **out, struct fts_err *err);
 
 /*
  * fts_store_cache_save - start writing @s to @c's file from a second thread
