@@ -21,8 +21,8 @@
 #   with the store cache off, on a first open (which writes the cache from a second
 #   thread), and on a reopen (from the cache), each with wall, CPU and peak RSS, and the
 #   cache file's size per slice. 2026-12-02, 10.0 M-slice DB, load average 4-15:
-#     uncached 11.6 s wall (7.5 s CPU); reopen 0.82 s wall (0.81 s CPU), peak RSS 500 MB
-#     (the mapped cache file and the store); cache file 260 MB, 26.1 B/slice; writing it
+#     uncached 11.6 s wall (7.5 s CPU), peak RSS 267 MB; reopen 0.82-0.98 s wall
+#     (0.81-0.84 s CPU), peak RSS 260 MB; cache file 260 MB, 26.1 B/slice; writing it
 #     took 0.25-0.8 s in its own thread (the first frame came 43-75 ms after the load)
 #   Figures only, not a pass/fail test.
 # Inputs (cached in $FTSCOPE_BENCH_DIR, default /tmp/ftscope-bench-10m):
