@@ -147,6 +147,10 @@ else
 		line "preview load (DB)" "${load:-?} s" "(this preview.sh prints no scan)" "-" "<=1.5x" "${peak:--}"
 	fi
 	if [ -n "$first" ]; then line "preview 1st frame" "${first} s" "-" "-" "<=1s" "-"; fi
+	# "reopen  W s wall (C s CPU), peak RSS R MB" against "uncached ..." (the store cache)
+	ro=$(sed -n 's/^reopen *\([0-9.]*\) s wall (\([0-9.]*\) s CPU), peak RSS \([0-9]*\) MB.*/\1 s (\2 s CPU)|\3 MB/p' "$P" | head -1)
+	un=$(sed -n 's/^uncached *\([0-9.]*\) s wall (\([0-9.]*\) s CPU).*/\1 s (\2 s CPU)/p' "$P" | head -1)
+	if [ -n "$ro" ]; then line "preview reopen" "${ro%|*}" "uncached ${un:-?}" "-" "<=1s" "${ro#*|}"; fi
 fi
 
 # ---- recorder CPU per million events, live top on, against trace-cmd on the same load

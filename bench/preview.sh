@@ -17,6 +17,13 @@
 #     after:  load 3.60-4.14 s wall, 6.2-6.6 s CPU on two threads (3.41 / 3.21 s);
 #             scan 2.73-2.94 s: 1.32-1.41x wall, critical path 1.26x; first
 #             overview with lanes 0.055 s in (1.1 GB text: 0.128 s); 26.1 B/item
+#   Then the reopen (issue 20: under 1 s at 10 M slices): `ftscope preview DB --print`
+#   with the store cache off, on a first open (which writes the cache from a second
+#   thread), and on a reopen (from the cache), each with wall, CPU and peak RSS, and the
+#   cache file's size per slice. 2026-12-02, 10.0 M-slice DB, load average 4-15:
+#     uncached 11.6 s wall (7.5 s CPU), peak RSS 267 MB; reopen 0.82-0.98 s wall
+#     (0.81-0.84 s CPU), peak RSS 260 MB; cache file 260 MB, 26.1 B/slice; writing it
+#     took 0.25-0.8 s in its own thread (the first frame came 43-75 ms after the load)
 #   Figures only, not a pass/fail test.
 # Inputs (cached in $FTSCOPE_BENCH_DIR, default /tmp/ftscope-bench-10m):
 #   trace.txt        bench/make_input.sh's replicated real capture (assets/sample/sample.txt
@@ -58,3 +65,28 @@ for in in "$DIR/ftrace_data.db" "$DIR/trace.txt"; do
     echo
     "$BENCH" "$in" "$COLS" "$ROWS"
 done
+
+# ---- reopen: the same DB again, from the store cache (a private cache directory)
+DB=$DIR/ftrace_data.db
+XDG=$(mktemp -d)
+# run NAME ARGS...: one --print screen, "NAME  W s wall (C s CPU), peak RSS R MB"
+run() {
+    local name=$1
+    shift
+    XDG_CACHE_HOME=$XDG /usr/bin/time -f '%e %U %S %M' "$FTSCOPE" preview "$DB" --print 200x50 --timing "$@" \
+        > /dev/null 2> "$XDG/err"
+    # shellcheck disable=SC2046
+    set -- $(tail -1 "$XDG/err")
+    awk -v n="$name" -v w="$1" -v u="$2" -v s="$3" -v m="$4" \
+        'BEGIN { printf "%-18s %.2f s wall (%.2f s CPU), peak RSS %.0f MB\n", n, w, u + s, m / 1024 }'
+}
+echo
+echo "reopen (store cache, $DB, --print 200x50)"
+run "uncached" --no_cache
+run "first (writes)"
+run "reopen"
+grep -q "from cache" "$XDG/err" || echo "(the reopen was not from the cache: $(head -1 "$XDG/err"))"
+items=$(sed -n 's/^loaded *\([0-9]*\) items.*/\1/p' "$XDG/err")
+bytes=$(find "$XDG/ftscope" -name '*.ftc' -printf '%s\n' | head -1)
+awk -v b="${bytes:-0}" -v n="${items:-0}" 'BEGIN { printf "cache file         %.1f MB, %.1f B/slice\n", b / 1e6, n ? b / n : 0 }'
+rm -rf "$XDG"

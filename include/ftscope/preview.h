@@ -66,6 +66,14 @@ struct fts_store_open_opts {
 	const char *probe_helper;
 	/* Optional: filled while loading, for a screen to draw (fts_sketch_read); borrowed. */
 	struct fts_sketch *sketch;
+	/*
+	 * Non-zero: reopen from the store cache when it holds this input
+	 * unchanged, and write it after a full load (docs/robustness.md: where,
+	 * the key, the trust rules). Off when the environment has
+	 * FTSCOPE_NO_CACHE=1, for a load with profiling data, and with @extra
+	 * (that sink sees the input's events: a load, never the cache).
+	 */
+	int cache;
 };
 
 /*
@@ -138,6 +146,20 @@ FTS_API void fts_store_free(struct fts_store *s);
  * Returns the number of bytes.
  */
 FTS_API size_t fts_store_bytes(const struct fts_store *s);
+
+/**
+ * fts_store_cache_note - what the store cache did for this open, in one line
+ * @s: the store
+ *
+ * "from cache", or why the cache was not used or not written ("cache
+ * rejected: ..., loaded from the input"); NULL when there is nothing to
+ * say (cache off, or a miss written without trouble). The cache is written
+ * by a second thread: a failure to write it is known once fts_store_free
+ * has run, never here.
+ *
+ * Returns the note, valid as long as @s.
+ */
+FTS_API const char *fts_store_cache_note(const struct fts_store *s);
 
 /* What loading a capture into the store will cost, told before loading it. */
 struct fts_store_estimate {

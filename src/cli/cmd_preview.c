@@ -10,7 +10,7 @@
 #include "front/term_safe.h"
 #include "tui/tui.h"
 
-enum { O_INPUT, O_PROFILING, O_PIDMAP, O_PRINT, O_KEYS, O_COLOR, O_TIMING, O_HELP };
+enum { O_INPUT, O_PROFILING, O_PIDMAP, O_PRINT, O_KEYS, O_COLOR, O_TIMING, O_NOCACHE, O_HELP };
 
 static const struct fts_opt_spec spec[] = {
 	{ "input", 'i', 1, O_INPUT },
@@ -20,6 +20,7 @@ static const struct fts_opt_spec spec[] = {
 	{ "keys", 0, 1, O_KEYS },
 	{ "color", 0, 0, O_COLOR },
 	{ "timing", 0, 0, O_TIMING },
+	{ "no_cache", 0, 0, O_NOCACHE },
 	{ "help", 'h', 0, O_HELP },
 	{ NULL, 0, 0, 0 },
 };
@@ -27,7 +28,7 @@ static const struct fts_opt_spec spec[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: ftscope preview FILE [--profiling_data DIR] [--pid_mapping FILE]\n"
+"usage: ftscope preview FILE [--profiling_data DIR] [--pid_mapping FILE] [--no_cache]\n"
 "       ftscope preview FILE --print WxH [--keys KEYS] [--color] [--timing]\n"
 "\n"
 "Show a capture's CPU and task lanes in the terminal: trace.dat, ftrace text,\n"
@@ -40,6 +41,9 @@ static void usage(FILE *f)
 "                             lanes, the dispatch threads on top and the gaps\n"
 "                             panel (b); a DB or JSON is taken as aligned by it\n"
 "  -m, --pid_mapping FILE     show container pids (traces only)\n"
+"      --no_cache             load from the input, and keep no store cache of it\n"
+"                             (reopening an unchanged input reads the cache:\n"
+"                             ~/.cache/ftscope; FTSCOPE_NO_CACHE=1 does the same)\n"
 "      --print WxH            no terminal: render one W x H screen to stdout\n"
 "      --keys KEYS            with --print: replay these keys first, as typed\n"
 "                             ('/kworker\\n++l'; \\n Enter, \\e Esc, <Up> <PgDn>...)\n"
@@ -100,6 +104,7 @@ int fts_cmd_preview(int argc, char **argv)
 		case O_KEYS: a.keys = o.arg; break;
 		case O_COLOR: a.color = 1; break;
 		case O_TIMING: a.timing++; break;
+		case O_NOCACHE: a.no_cache = 1; break;
 		case O_HELP: usage(stdout); return 0;
 		default: return 2;
 		}

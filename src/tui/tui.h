@@ -22,6 +22,7 @@ struct fts_preview_args {
 	const char *keys;            /* --keys, NULL: none */
 	int color;                   /* --color */
 	int timing;                  /* --timing: per-frame times to stderr */
+	int no_cache;                /* --no-cache: neither read nor write the store cache */
 };
 
 /**

@@ -33,7 +33,8 @@ for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
 done
 # the sample: 25 k items on 4 CPUs, 6 paces of 1.5 s (9 s to load, not 0.05 s)
 cap=$src/assets/sample/sample.txt
-T -f /dev/null new-session -d -x 120 -y 40 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LANG=C.UTF-8 FTSCOPE_TEST_LOAD_PACE_MS=1500$san bash --norc --noprofile"
+# FTSCOPE_NO_CACHE: every open here must load (a reopen from the store cache shows no loading screen)
+T -f /dev/null new-session -d -x 120 -y 40 "env -i PATH=$PATH HOME=$work TERM=xterm-256color LANG=C.UTF-8 FTSCOPE_NO_CACHE=1 FTSCOPE_TEST_LOAD_PACE_MS=1500$san bash --norc --noprofile"
 sleep 0.3
 
 # --- an overview while loading, refined, then the view ---

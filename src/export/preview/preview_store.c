@@ -6,6 +6,7 @@
  * the store is indexed (lane_index.c) while progress may still cancel.
  */
 #include "export/preview/store_local.h"
+#include "export/preview/store_cache.h"
 #include "kit/kit.h"
 #include "ftscope/npu.h"
 
@@ -56,12 +57,21 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 	struct open_ctx oc = { o, &res };
 	struct fts_store *s;
 	double t0 = fts__clock_mono_s();
+	struct st_cache *cache = fts_store_cache_new(o);
 	int rc;
 
 	*out = NULL;
+	/* the same input unchanged since a full load: its store, checked, from the cache */
+	if (cache) {
+		if (!fts_store_cache_load(cache, out))
+			return 0;
+	}
 	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		fts_store_cache_free(cache);
 		return fts_err_set(err, -ENOMEM, "out of memory");
+	}
+	s->cache = cache;
 	fts_strtab_init(&s->strs);
 	s->last_tid = FTS_STR_NONE;
 	s->sketch = o->sketch;
@@ -117,6 +127,8 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 		s->info.win_end = (uint64_t)((int64_t)res.time.hi + res.time.offset);
 	}
 	s->info.load_seconds = fts__clock_mono_s() - t0;
+	if (s->cache)
+		fts_store_cache_save(s->cache, s); /* from a second thread: the first frame does not wait */
 	*out = s;
 	return 0;
 fail:
@@ -128,6 +140,7 @@ void fts_store_free(struct fts_store *s)
 {
 	if (!s)
 		return;
+	fts_store_cache_free(s->cache); /* first: its writer reads the store */
 	for (uint32_t i = 0; i < s->nlanes; i++) {
 		struct st_lane *l = &s->lane[i];
 
@@ -152,6 +165,11 @@ void fts_store_free(struct fts_store *s)
 const struct fts_store_info *fts_store_info(const struct fts_store *s)
 {
 	return &s->info;
+}
+
+const char *fts_store_cache_note(const struct fts_store *s)
+{
+	return fts_store_cache_text(s->cache);
 }
 
 const struct fts_loss *fts_store_loss(const struct fts_store *s)

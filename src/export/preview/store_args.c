@@ -200,32 +200,66 @@ size_t fts_args_encode(const struct fts_arg *args, int nargs, const struct st_ac
 	return (size_t)(o - buf);
 }
 
-/* Value marker @m rebuilt into @out (@n): the number of bytes written, or -1. */
-static int rebuild(char m, const char *after, const struct st_actx *cx, char *out, size_t n)
+/* @v in decimal into @out (@n): the number of digits, or -1 without room (no printf: every item of a replay). */
+static int put_u64(uint64_t v, char *out, size_t n)
 {
-	const char *ref = cx->strs && cx->aux < cx->strs->n ? fts_strtab_get(cx->strs, cx->aux) : "";
-	const char *colon = strrchr(ref, ':');
+	char tmp[20];
+	int k = 0, w;
+
+	do {
+		tmp[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if ((size_t)k >= n)
+		return -1;
+	for (w = 0; k;)
+		out[w++] = tmp[--k];
+	out[w] = '\0';
+	return w;
+}
+
+/* @str into @out (@n): its length, or -1 without room. */
+static int put_str(const char *str, char *out, size_t n)
+{
+	size_t k = strlen(str);
+
+	if (k >= n)
+		return -1;
+	memcpy(out, str, k + 1);
+	return (int)k;
+}
+
+/* Value marker @m rebuilt into @out (@n): the number of bytes written, or -1. */
+int fts_args_rebuild(char m, const char *after, const struct st_actx *cx, char *out, size_t n)
+{
+	const char *ref = "", *colon;
 	int w;
 
 	switch (m) {
 	case FTS_ARGS_DUR:
-		w = snprintf(out, n, "%llu", (unsigned long long)cx->dur);
-		break;
+		return put_u64(cx->dur, out, n);
 	case FTS_ARGS_AUX2:
-		w = snprintf(out, n, "%llu", (unsigned long long)(cx->aux2_base + cx->aux2));
-		break;
+		return put_u64(cx->aux2_base + cx->aux2, out, n);
 	case FTS_ARGS_AUX:
-		w = snprintf(out, n, "%u%s", cx->aux, after);
-		break;
+	{
+		int a = put_u64(cx->aux, out, n), b = a < 0 ? -1 : put_str(after, out + a, n - (size_t)a);
+
+		return b < 0 ? -1 : a + b;
+	}
 	case FTS_ARGS_PID:
-		w = snprintf(out, n, "%s", cx->pid ? cx->pid : "");
-		break;
-	case FTS_ARGS_REFC:
-		w = snprintf(out, n, "%.*s", colon ? (int)(colon - ref) : 0, ref);
-		break;
-	default: /* FTS_ARGS_REFP */
-		w = snprintf(out, n, "%s", colon ? colon + 1 : "");
-		break;
+		return put_str(cx->pid ? cx->pid : "", out, n);
+	default: /* the "comm:pid" the aux column names: FTS_ARGS_REFC its comm, FTS_ARGS_REFP its pid */
+		if (cx->strs && cx->aux < cx->strs->n)
+			ref = fts_strtab_get(cx->strs, cx->aux);
+		colon = strrchr(ref, ':');
+		if (m != FTS_ARGS_REFC)
+			return put_str(colon ? colon + 1 : "", out, n);
+		w = colon ? (int)(colon - ref) : 0;
+		if ((size_t)w >= n)
+			return -1;
+		memcpy(out, ref, (size_t)w);
+		out[w] = '\0';
+		return w;
 	}
 	return w < 0 || (size_t)w >= n ? -1 : w;
 }
@@ -246,7 +280,7 @@ int fts_args_decode(const char *blob, size_t len, const struct st_actx *cx, stru
 		if (v[0] == FTS_ARGS_LIT) {
 			v++;
 		} else if (v[0] >= FTS_ARGS_DUR && v[0] <= FTS_ARGS_LAST) {
-			int w = rebuild(v[0], v + 1, cx, buf + used, bufsz - used);
+			int w = fts_args_rebuild(v[0], v + 1, cx, buf + used, bufsz - used);
 
 			if (w < 0)
 				return -ENOSPC;

@@ -182,6 +182,7 @@ struct fts_store {
 	struct fts_sketch *sketch;  /* ingest: the overview a screen draws meanwhile; NULL: none */
 	int indexed;
 	struct st_npu *npu;         /* the profiling's cards (store_npu.c); NULL: none */
+	struct st_cache *cache;     /* the store cache's entry (store_cache.c); NULL: off */
 };
 
 /* fts_sketch_begin - a load starts filling @k: reads the test pace hook (store_sketch.c). */
@@ -313,6 +314,13 @@ size_t fts_args_encode(const struct fts_arg *args, int nargs, const struct st_ac
  */
 int fts_args_decode(const char *blob, size_t len, const struct st_actx *cx, struct fts_arg *args,
 		    int max, char *buf, size_t bufsz);
+
+/*
+ * fts_args_rebuild - the value marker @m (FTS_ARGS_DUR .. FTS_ARGS_LAST,
+ * followed in the blob by @after) rebuilt with @cx into @out (@n). Returns
+ * the bytes written (NUL not counted) or -1 without room.
+ */
+int fts_args_rebuild(char m, const char *after, const struct st_actx *cx, char *out, size_t n);
 
 /* fts_store_actx - the context item @i of @l was encoded against, for decoding (preview_store.c). */
 void fts_store_actx(const struct fts_store *s, const struct st_lane *l, uint64_t i,

@@ -260,6 +260,7 @@ static int session(enum fts_scr start, const struct fts_record_opts *preset, con
 		s.preview_only = 1;
 		snprintf(s.preview_path, sizeof(s.preview_path), "%s", a->path);
 		snprintf(s.preview_pidmap, sizeof(s.preview_pidmap), "%s", a->pid_mapping ? a->pid_mapping : "");
+		s.no_cache = a->no_cache;
 		snprintf(s.preview_profiling, sizeof(s.preview_profiling), "%s",
 			 a->profiling_data ? a->profiling_data : "");
 	}

@@ -166,7 +166,8 @@ static int replay(const struct fts_preview_args *a, struct fts_view *view, const
 int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 {
 	struct fts_store_open_opts so = { .path = a->path, .profiling_data = a->profiling_data,
-					  .pid_mapping = a->pid_mapping, .probe_helper = fts_front_probe_helper() };
+					  .pid_mapping = a->pid_mapping, .probe_helper = fts_front_probe_helper(),
+					  .cache = !a->no_cache };
 	struct fts_view_opts vo = { .title = a->path };
 	struct fts_store *store = NULL;
 	struct fts_view *view = NULL;
@@ -191,6 +192,9 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 		error_line(errf, err.msg[0] ? err.msg : "cannot load the input");
 		goto out;
 	}
+	/* "from cache", or why not: one line, so a reopen is known for what it is */
+	if (fts_store_cache_note(store))
+		error_line(errf, fts_store_cache_note(store));
 	if (a->timing)
 		report_cost(errf, &lv, store);
 	if (fts_view_create(store, &vo, a->print_w, a->print_h, &view)) {

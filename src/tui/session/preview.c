@@ -26,6 +26,7 @@
 
 struct fts_preview_state {
 	char path[4096], pidmap[4096], profiling[4096];
+	int no_cache;                /* the store cache is off (preview --no-cache) */
 	const char *probe_helper;    /* the machine's (a static string) */
 	/* the load */
 	pthread_t th;
@@ -61,6 +62,7 @@ static void *load_main(void *arg)
 					  .probe_helper = pv->probe_helper, .sketch = pv->sketch };
 
 	so.profiling_data = pv->profiling[0] ? pv->profiling : NULL;
+	so.cache = !pv->no_cache; /* a second look at the same capture or DB reopens from the cache */
 	so.pid_mapping = pv->pidmap[0] ? pv->pidmap : NULL;
 	pv->rc = fts_store_open(&so, &pv->store, &pv->err);
 	atomic_store(&pv->finished, 1);
@@ -113,6 +115,7 @@ static void enter(struct fts_session *s)
 	snprintf(pv->pidmap, sizeof(pv->pidmap), "%s", s->preview_pidmap);
 	snprintf(pv->profiling, sizeof(pv->profiling), "%s", s->preview_profiling);
 	pv->probe_helper = s->mach->probe_helper;
+	pv->no_cache = s->no_cache;
 	fts_load_view_init(&pv->lv, pv->path, fts__clock_mono_s());
 	/* the overview while loading: without memory for it the plain loading screen */
 	pv->snap = malloc(sizeof(*pv->snap));

@@ -109,6 +109,7 @@ struct fts_session {
 	char preview_path[4096];         /* FTS_RX_PREVIEW: what to open */
 	char preview_pidmap[4096];       /* and its pid mapping ("" none), for one preview */
 	char preview_profiling[4096];    /* and its profiling directory ("" none) */
+	int no_cache;                    /* preview --no-cache: no store cache this run */
 	char export_input[4096];         /* the capture the export screen starts with */
 	char last_capture[4096];         /* the last recording saved */
 	struct fts_record_opts rec_opts; /* what setup hands to record; strings below */
