@@ -78,6 +78,22 @@ void fts_batchq_fail(struct fts_batchq *q)
 	pthread_mutex_unlock(&q->lock);
 }
 
+int fts_batchq_consume(struct fts_batchq *q, int (*fn)(void *arg, const struct fts_buf *b), void *arg)
+{
+	struct fts_buf *b;
+
+	while ((b = fts_batchq_take(q)) != NULL) {
+		int rc = fn(arg, b);
+
+		fts_batchq_release(q);
+		if (rc) {
+			fts_batchq_fail(q);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 void fts_batchq_destroy(struct fts_batchq *q)
 {
 	for (int i = 0; i < FTS_BATCHQ_DEPTH; i++)

@@ -55,6 +55,12 @@ void fts_batchq_release(struct fts_batchq *q);
 /* fts_batchq_fail - the consumer stops; the producer's next submit returns -1. */
 void fts_batchq_fail(struct fts_batchq *q);
 
+/*
+ * fts_batchq_consume - the consumer's loop: @fn on each batch until the queue
+ * is drained (0) or @fn fails (its non-zero return; the queue failed then).
+ */
+int fts_batchq_consume(struct fts_batchq *q, int (*fn)(void *arg, const struct fts_buf *b), void *arg);
+
 /* fts_batchq_destroy - free the buffers (both threads must be done). */
 void fts_batchq_destroy(struct fts_batchq *q);
 

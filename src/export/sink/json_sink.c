@@ -275,33 +275,32 @@ static int fmt_rec(struct json_sink *s, const struct rec_hdr *h, const char *str
 	}
 }
 
-static void *writer_main(void *arg)
+/* One batch of records formatted into the output buffer, flushed as it fills. */
+static int write_batch(void *arg, const struct fts_buf *b)
 {
 	struct json_sink *s = arg;
-	struct fts_buf *b;
+	size_t off = 0;
+	int rc = 0;
 
-	while ((b = fts_batchq_take(&s->q)) != NULL) {
-		size_t off = 0;
-		int rc = 0;
+	while (!rc && off + sizeof(struct rec_hdr) <= b->len) {
+		struct rec_hdr h;
 
-		while (!rc && off + sizeof(struct rec_hdr) <= b->len) {
-			struct rec_hdr h;
-
-			memcpy(&h, b->p + off, sizeof(h));
-			rc = fmt_rec(s, &h, b->p + off + sizeof(h), b->p + off + h.len);
-			off += h.len;
-			if (!rc && s->buf->len >= FLUSH_AT)
-				rc = flush_out(s);
-		}
-		fts_batchq_release(&s->q);
-		if (!rc && s->buf->oom)
-			rc = -ENOMEM;
-		if (rc) {
-			s->werr = rc;
-			fts_batchq_fail(&s->q);
-			break;
-		}
+		memcpy(&h, b->p + off, sizeof(h));
+		rc = fmt_rec(s, &h, b->p + off + sizeof(h), b->p + off + h.len);
+		off += h.len;
+		if (!rc && s->buf->len >= FLUSH_AT)
+			rc = flush_out(s);
 	}
+	if (!rc && s->buf->oom)
+		rc = -ENOMEM;
+	if (rc)
+		s->werr = rc; /* before the queue fails: the producer reads it then */
+	return rc;
+}
+
+static void *writer_main(void *arg)
+{
+	fts_batchq_consume(&((struct json_sink *)arg)->q, write_batch, arg);
 	return NULL;
 }
 

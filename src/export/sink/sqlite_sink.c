@@ -243,24 +243,24 @@ static int write_lanes(struct sqlite_sink *s, const struct fts_buf *b)
 	return rc;
 }
 
+/* One batch: its lanes, then its slices, then its flows (each table keeps its order). */
+static int write_batch(void *arg, const struct fts_buf *b)
+{
+	struct sqlite_sink *s = arg;
+	int rc = write_lanes(s, b);
+
+	if (!rc)
+		rc = write_pass(s, b, REC_ITEM);
+	if (!rc)
+		rc = write_pass(s, b, REC_FLOW);
+	return rc;
+}
+
 static void *writer_main(void *arg)
 {
 	struct sqlite_sink *s = arg;
-	struct fts_buf *b;
 
-	while ((b = fts_batchq_take(&s->q)) != NULL) {
-		int rc = write_lanes(s, b);
-
-		if (!rc)
-			rc = write_pass(s, b, REC_ITEM);
-		if (!rc)
-			rc = write_pass(s, b, REC_FLOW);
-		fts_batchq_release(&s->q);
-		if (rc) {
-			fts_batchq_fail(&s->q);
-			break;
-		}
-	}
+	fts_batchq_consume(&s->q, write_batch, s);
 	return NULL;
 }
 
