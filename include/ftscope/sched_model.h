@@ -47,6 +47,15 @@ struct fts_model_opts {
 	 * fts_model_finish.
 	 */
 	int cs_rows;
+	/*
+	 * Items carry only what `ftscope stats` needs for the task figures (each
+	 * task's Running and Runnable time, its wakeup latencies): task states
+	 * keep their "cpu" arg, Runnable slices their "reason"; every other arg,
+	 * the run slices' "comm:pid" names and the switches' per-task counts
+	 * are not made. For the recorder's live top, which reads nothing else
+	 * (0: every item complete, as convert and stats want).
+	 */
+	int lean;
 };
 
 struct fts_model_stats {

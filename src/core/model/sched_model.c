@@ -568,6 +568,23 @@ static int task_lane_ready(struct fts_model *m, struct task *t, struct lane_ent 
 	return 0;
 }
 
+/* close_task_state's end in a lean model: the reason alone, the same counts. */
+static int close_task_lean(struct fts_model *m, const struct task *t, struct lane_ent *e,
+			   struct fts_item *it)
+{
+	if (t->state == T_RUNNABLE) {
+		arg(it, "reason", t->reason ? reason_names[t->reason] : "unknown");
+		m->st.task_runnable++;
+	} else if (t->state == T_RUNNING) {
+		m->st.task_running++;
+	} else {
+		m->st.task_sleeping++;
+	}
+	if (it->ts + it->dur > e->max_end)
+		e->max_end = it->ts + it->dur;
+	return deliver(m, it);
+}
+
 /* The task's state slice [since, end] on its lane. */
 static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 {
@@ -592,6 +609,8 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 		return rc;
 	item_init(m, &it, e->id, task_kind(t), names[t->state]);
 	arg(&it, "cpu", vnum(m, t->cpu));
+	if (m->opts.lean)
+		return close_task_lean(m, t, e, &it);
 	switch (t->state) {
 	case T_RUNNING:
 		arg(&it, "prio", vnum(m, t->prio));
@@ -676,6 +695,11 @@ static int close_cpu_run(struct fts_model *m, int cpu, uint64_t end, const char 
 	rc = cpu_lane(m, cpu, &lane);
 	if (rc)
 		return rc;
+	if (m->opts.lean) {
+		m->st.cpu_slices++;
+		item_init(m, &it, lane, FTS_ITEM_RUN, c->curr_comm);
+		return emit(m, &it, c->since, end);
+	}
 	fmt_tid(m, name, c->curr_comm, c->curr_pid);
 	item_init(m, &it, lane, FTS_ITEM_RUN, name);
 	arg(&it, "host_pid", vnum(m, c->curr_pid));
@@ -1014,6 +1038,14 @@ static int switch_marker(struct fts_model *m, const struct fts_event *ev)
 	if (rc || ev->ts < m->opts.tm->lo)
 		return rc;
 	item_init(m, &it, lane, FTS_ITEM_SWITCH, "sched_switch");
+	if (m->opts.lean) {
+		/* the CPU's switch count stays; prev's own (from these args) is not made */
+		if (!place(m, &it, ev->ts, ev->ts))
+			return 0;
+		m->st.switch_markers++;
+		rc = deliver(m, &it);
+		return rc || !m->opts.cs_rows ? rc : count_switch(m, sw);
+	}
 	arg(&it, "prev_comm", vstr(m, sw->prev_comm));
 	arg(&it, "prev_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->prev_pid)));
 	arg(&it, "prev_prio", vnum(m, sw->prev_prio));
@@ -1343,6 +1375,10 @@ static int on_irq_exit(struct fts_model *m, const struct fts_event *ev)
 	if (rc)
 		return rc;
 	item_init(m, &it, lane, FTS_ITEM_IRQ, "irq");
+	if (m->opts.lean) {
+		m->st.irq_slices++;
+		return emit(m, &it, c->irqs[i].ts, ev->ts);
+	}
 	arg(&it, "irq", vnum(m, ev->u.irq.irq));
 	arg(&it, "name", vstr(m, c->irqs[i].name));
 	arg(&it, "ret", ev->u.irq.ret ? "handled" : "unhandled");
@@ -1382,6 +1418,10 @@ static int on_softirq(struct fts_model *m, const struct fts_event *ev)
 	if (rc)
 		return rc;
 	item_init(m, &it, lane, FTS_ITEM_SOFTIRQ, "softirq");
+	if (m->opts.lean) {
+		m->st.softirq_slices++;
+		return emit(m, &it, start, ev->ts);
+	}
 	arg(&it, "vec", vnum(m, vec));
 	arg(&it, "action", fts_softirq_name(vec));
 	arg(&it, "task", curr_task(m, ev));

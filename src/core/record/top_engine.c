@@ -699,6 +699,7 @@ int rec_top_engine_new(struct tep_handle *tep, int n, const int *cpus, int page_
 	e->tee = (struct fts_sink){ tee_lane, tee_item, tee_finish, tee_destroy, NULL };
 	fts_timemap_raw(&e->tm);
 	mo.tm = &e->tm;
+	mo.lean = 1;   /* the figures and the triggers read only what a lean model makes */
 	if (tep_is_old_format(tep) || (e->pfmt.commit_size != 4 && e->pfmt.commit_size != 8) ||
 	    page_size < 64) {
 		rec_top_engine_free(e);
