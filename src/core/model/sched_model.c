@@ -1083,6 +1083,8 @@ static int switch_out(struct fts_model *m, const struct fts_event *ev)
 	} else if (sw->prev_state[0] == 'R') {
 		task_set(t, T_RUNNABLE, ev->ts, ev->cpu);
 		t->reason = R_PREEMPTED;
+		if (m->opts.lean)
+			return 0;   /* the preempter only names an arg */
 		t->preempter_comm = name_id(m, sw->next_comm);
 		t->preempter_pid = sw->next_pid;
 		if (!t->preempter_comm)
@@ -1201,6 +1203,8 @@ static int on_wake(struct fts_model *m, const struct fts_event *ev)
 	t->prio = w->prio;
 	t->target_cpu = w->target_cpu;
 	t->reason = ev->type == FTS_EV_WAKEUP_NEW ? R_NEW : R_WAKEUP;
+	if (m->opts.lean && !m->sink->flow)
+		return 0;   /* the waker names an arg and a link, neither made */
 	return waker_key(m, ev, t);
 }
 
