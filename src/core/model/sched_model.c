@@ -1227,6 +1227,8 @@ static int on_runtime(struct fts_model *m, const struct fts_event *ev)
 {
 	struct cpu *c = &m->cpus[ev->cpu];
 
+	if (m->opts.lean)
+		return 0;   /* the runtime only fills args of the run slices */
 	if (c->known && c->curr_pid == ev->u.runtime.pid) {
 		c->runtime += ev->u.runtime.runtime;
 		if (ev->u.runtime.has_vruntime) {

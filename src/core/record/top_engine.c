@@ -706,6 +706,8 @@ int rec_top_engine_new(struct tep_handle *tep, int n, const int *cpus, int page_
 		return fts_err_set(err, -EINVAL, "the live top cannot read this ring-buffer page format");
 	}
 	e->dec = fts_dat_dec_new(tep);
+	if (e->dec)   /* the lean model reads nothing of them but the common part */
+		fts_dat_dec_skip_body(e->dec, FTS_EV_STAT_RUNTIME);
 	rc = e->dec ? engine_cpus(e, cpus) : -ENOMEM;
 	if (rc)
 		rc = fts_err_set(err, rc, "out of memory (live top)");

@@ -79,6 +79,7 @@ struct fts_dat_dec {
 	int common_size;            /* bytes of the common fields (type, pid) every record needs */
 	int state_fmt_ok;           /* sched_switch prints prev_state with __print_flags */
 	int swap;                   /* the file's byte order is not this host's */
+	unsigned char skip_body[FTS_EV__COUNT];  /* by type: the union is not decoded */
 	int nr_states;
 	struct dat_state states[DAT_STATE_CACHE];
 	struct dat_comm comms[DAT_COMM_CACHE];
@@ -404,6 +405,12 @@ struct fts_dat_dec *fts_dat_dec_new(struct tep_handle *tep)
 	return tc;
 }
 
+void fts_dat_dec_skip_body(struct fts_dat_dec *d, enum fts_ev_type type)
+{
+	if ((unsigned)type < FTS_EV__COUNT)
+		d->skip_body[type] = 1;
+}
+
 struct tep_handle *fts_dat_dec_tep(const struct fts_dat_dec *d)
 {
 	return d->tep;
@@ -601,6 +608,7 @@ enum fts_dat_rec fts_dat_decode(struct fts_dat_dec *tc, const struct tep_record 
 	ev->pid = tep_data_pid(tc->tep, (struct tep_record *)r);
 	fts_copy_str(ev->comm, sizeof(ev->comm), comm_of(tc, ev->pid), -1);
 	ev->type = (enum fts_ev_type)k->desc->type;
-	decode(tc, k, r, ev);
+	if (!tc->skip_body[ev->type])
+		decode(tc, k, r, ev);
 	return FTS_DAT_EVENT;
 }
