@@ -66,6 +66,7 @@ struct dat_state {
 struct dat_comm {
 	int pid;
 	const char *comm;
+	int len;        /* strnlen(comm, FTS_COMM_MAX - 1), measured once per fill */
 };
 
 /* Everything resolved once per tep handle (buffer instances may share one). */
@@ -80,6 +81,7 @@ struct fts_dat_dec {
 	int state_fmt_ok;           /* sched_switch prints prev_state with __print_flags */
 	int swap;                   /* the file's byte order is not this host's */
 	unsigned char skip_body[FTS_EV__COUNT];  /* by type: the union is not decoded */
+	struct tep_format_field *common_type, *common_pid;  /* NULL: ask libtraceevent */
 	int nr_states;
 	struct dat_state states[DAT_STATE_CACHE];
 	struct dat_comm comms[DAT_COMM_CACHE];
@@ -385,8 +387,11 @@ struct fts_dat_dec *fts_dat_dec_new(struct tep_handle *tep)
 			if (fields_end(ev->format.fields, ev->format.nr_fields) > tc->switch_size)
 				tc->switch_size = fields_end(ev->format.fields, ev->format.nr_fields);
 		}
-		if (!tc->common_size)
+		if (!tc->common_size) {
 			tc->common_size = fields_end(ev->format.common_fields, ev->format.nr_common);
+			tc->common_type = tep_find_common_field(ev, "common_type");
+			tc->common_pid = tep_find_common_field(ev, "common_pid");
+		}
 	}
 	tc->nr_ids = max_id + 1;
 	tc->kind_of_id = malloc((size_t)tc->nr_ids + 1);
@@ -416,15 +421,20 @@ struct tep_handle *fts_dat_dec_tep(const struct fts_dat_dec *d)
 	return d->tep;
 }
 
-static const char *comm_of(struct fts_dat_dec *tc, int pid)
+/* @pid's comm from the file's/tracefs' table, through a small cache: every record wants one. */
+static const struct dat_comm *comm_of(struct fts_dat_dec *tc, int pid)
 {
+	static const struct dat_comm none = { -1, "", 0 };
 	struct dat_comm *c = &tc->comms[(unsigned)pid & (DAT_COMM_CACHE - 1)];
 
 	if (c->pid != pid || !c->comm) {
 		c->pid = pid;
 		c->comm = tep_data_comm_from_pid(tc->tep, pid);
+		if (!c->comm)
+			return &none;   /* not cached: asked again next time */
+		c->len = (int)strnlen(c->comm, FTS_COMM_MAX - 1);
 	}
-	return c->comm ? c->comm : "";
+	return c;
 }
 
 /* ---- decoders --------------------------------------------------------- */
@@ -585,7 +595,9 @@ enum fts_dat_rec fts_dat_decode(struct fts_dat_dec *tc, const struct tep_record 
 	/* type and pid are read without a size check by libtraceevent */
 	if (r->size < tc->common_size)
 		return FTS_DAT_OTHER;
-	id = tep_data_type(tc->tep, (struct tep_record *)r);
+	/* the common fields in place when they lie inside the record (fld_u), as every event has them */
+	id = tc->common_type && !tc->swap ? (int)fld_u(tc, tc->common_type, r, UINT64_MAX) :
+	     tep_data_type(tc->tep, (struct tep_record *)r);
 	if (id < 0 || id >= tc->nr_ids || tc->kind_of_id[id] == DAT_KIND_NONE)
 		return FTS_DAT_OTHER;
 	k = &tc->kinds[tc->kind_of_id[id]];
@@ -605,8 +617,13 @@ enum fts_dat_rec fts_dat_decode(struct fts_dat_dec *tc, const struct tep_record 
 	memset(ev, 0, sizeof(*ev));
 	ev->ts = r->ts;
 	ev->cpu = r->cpu;
-	ev->pid = tep_data_pid(tc->tep, (struct tep_record *)r);
-	fts_copy_str(ev->comm, sizeof(ev->comm), comm_of(tc, ev->pid), -1);
+	ev->pid = tc->common_pid && !tc->swap ? (int32_t)fld_s(tc, tc->common_pid, r, -1) :
+		  tep_data_pid(tc->tep, (struct tep_record *)r);
+	{
+		const struct dat_comm *c = comm_of(tc, ev->pid);
+
+		memcpy(ev->comm, c->comm, (size_t)c->len);   /* ev is zeroed: it ends there */
+	}
 	ev->type = (enum fts_ev_type)k->desc->type;
 	if (!tc->skip_body[ev->type])
 		decode(tc, k, r, ev);
