@@ -1200,8 +1200,8 @@ static void test_many_tasks(void **state)
 
 /*
  * A lean model (the live top's) makes the same slices on the same lanes with
- * the same counts as the full one, with only the args stats reads for the
- * task figures; stats fed by either gives each task the same Running and
+ * the same counts as the full one, with only the arg stats reads for the
+ * top's figures (reason); stats fed by either gives each task the same Running and
  * Runnable time and the same worst wakeup latency.
  */
 static void lean_scenario(void)
@@ -1283,10 +1283,10 @@ static void test_lean(void **state)
 		assert_int_equal(l->kind, f->kind);
 		assert_int_equal(l->ts, f->ts);
 		assert_int_equal(l->dur, f->dur);
-		/* args: a task state's cpu, a Runnable's reason, as the full model has them */
-		assert_int_equal(l->nargs, !task ? 0 : l->kind == FTS_ITEM_RUNNABLE ? 2 : 1);
+		/* args: a Runnable's reason alone, as the full model has it */
+		assert_int_equal(l->nargs, task && l->kind == FTS_ITEM_RUNNABLE ? 1 : 0);
 		for (int a = 0; a < l->nargs; a++) {
-			assert_string_equal(l->key[a], a ? "reason" : "cpu");
+			assert_string_equal(l->key[a], "reason");
 			assert_non_null(argv_of(f, l->key[a]));
 			assert_string_equal(l->val[a], argv_of(f, l->key[a]));
 		}

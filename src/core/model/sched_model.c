@@ -608,9 +608,9 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 	if (rc)
 		return rc;
 	item_init(m, &it, e->id, task_kind(t), names[t->state]);
-	arg(&it, "cpu", vnum(m, t->cpu));
 	if (m->opts.lean)
 		return close_task_lean(m, t, e, &it);
+	arg(&it, "cpu", vnum(m, t->cpu));
 	switch (t->state) {
 	case T_RUNNING:
 		arg(&it, "prio", vnum(m, t->prio));
