@@ -47,6 +47,17 @@ struct fts_model_opts {
 	 * fts_model_finish.
 	 */
 	int cs_rows;
+	/*
+	 * Items carry only what `ftscope stats` needs for the task figures (each
+	 * task's Running and Runnable time, its wakeup latencies): Runnable
+	 * slices keep their "reason"; every other arg (so stats' CPU selection,
+	 * migrations, preempters, irq and switch counts per task), the run
+	 * slices' "comm:pid" names and the waker and preempter names are not
+	 * made. The slices, lanes and counters are the full model's. For the
+	 * recorder's live top, which reads nothing else (0: every item
+	 * complete, as convert and stats want).
+	 */
+	int lean;
 };
 
 struct fts_model_stats {

@@ -19,6 +19,11 @@
  *   cpu PID CPU_NS COMM           its CPU ranking
  *   worst PID NS                  the worst wakeup latency
  *   records N late N corrupt N
+ *
+ * With FTS_REPLAY_CPU=1 it also prints, on stderr, the CPU time spent inside
+ * the engine alone (pages in, merges, figures: not the file reading nor the
+ * model run that finds the data's start), per million records: the live
+ * top's cost, repeatable and apart from tracefs (bench/top_engine.sh).
  */
 #include "core/record/record_local.h"
 #include "core/trace/dat_layout.h"
@@ -31,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -100,6 +106,33 @@ static uint64_t data_start(const char *path)
 	return sp.lo;
 }
 
+/* CPU time of this thread, in ns: the engine's cost is summed around its calls. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static int eng_page(struct rec_top_engine *e, int i, const void *page, uint64_t *ns)
+{
+	uint64_t t0 = cpu_ns();
+	int rc = rec_top_engine_page(e, i, page);
+
+	*ns += cpu_ns() - t0;
+	return rc;
+}
+
+static int eng_tick(struct rec_top_engine *e, int final, uint64_t *ns)
+{
+	uint64_t t0 = cpu_ns();
+	int rc = rec_top_engine_tick(e, final);
+
+	*ns += cpu_ns() - t0;
+	return rc;
+}
+
 /* One CPU's pages in the file, and the time its next page is full by. */
 struct src {
 	int cpu;
@@ -142,17 +175,17 @@ static int file_page_size(int fd)
 
 /* Every page, CPU after CPU. */
 static void feed_all(struct rec_top_engine *e, int fd, struct src *srcs, int n,
-		     unsigned char *page, int psz, struct kbuffer *kb)
+		     unsigned char *page, int psz, struct kbuffer *kb, uint64_t *ns)
 {
 	for (int i = 0; i < n; i++) {
 		for (; next_page(fd, &srcs[i], page, psz, kb); srcs[i].off += (uint64_t)psz)
-			rec_top_engine_page(e, i, page);
+			eng_page(e, i, page, ns);
 	}
 }
 
 /* From the first full page on, one tick every @step ns of trace time: the pages full by then. */
 static void feed_paced(struct rec_top_engine *e, int fd, struct src *srcs, int n,
-		       unsigned char *page, int psz, struct kbuffer *kb, uint64_t step)
+		       unsigned char *page, int psz, struct kbuffer *kb, uint64_t step, uint64_t *ns)
 {
 	uint64_t now = UINT64_MAX;
 	int left = 1;
@@ -165,13 +198,20 @@ static void feed_paced(struct rec_top_engine *e, int fd, struct src *srcs, int n
 		left = 0;
 		for (int i = 0; i < n; i++) {
 			while (next_page(fd, &srcs[i], page, psz, kb) && srcs[i].full_at <= now) {
-				rec_top_engine_page(e, i, page);
+				eng_page(e, i, page, ns);
 				srcs[i].off += (uint64_t)psz;
 			}
 			left |= srcs[i].off + (uint64_t)psz <= srcs[i].end;
 		}
-		if (rec_top_engine_tick(e, 0))
+		if (eng_tick(e, 0, ns))
 			return;
+		if (ns) {   /* the recorder publishes the figures at every tick: that costs too */
+			struct fts_record_top top = { 0 };
+			uint64_t t0 = cpu_ns();
+
+			(void)rec_top_engine_figures(e, &top);
+			*ns += cpu_ns() - t0;
+		}
 		now += step;
 	}
 }
@@ -194,7 +234,7 @@ int main(int argc, char **argv)
 	unsigned char *page;
 	struct kbuffer *kb;
 	struct stat sb;
-	uint64_t lo, b, en, records, late, corrupt;
+	uint64_t lo, b, en, records, late, corrupt, engine_ns = 0;
 
 	if (argc < 3)
 		return fprintf(stderr, "usage: top_replay FILE WINDOW_S [TICK_MS]\n"), 2;
@@ -220,10 +260,10 @@ int main(int argc, char **argv)
 	if (!page || !kb || rec_top_engine_new(tep, n, cpus, psz, window, &e, &err))
 		return fprintf(stderr, "top_replay: %s\n", err.msg), 1;
 	if (tick_ms)
-		feed_paced(e, fd, srcs, n, page, psz, kb, (uint64_t)tick_ms * 1000000u);
+		feed_paced(e, fd, srcs, n, page, psz, kb, (uint64_t)tick_ms * 1000000u, &engine_ns);
 	else
-		feed_all(e, fd, srcs, n, page, psz, kb);
-	if (rec_top_engine_tick(e, 1) || rec_top_engine_figures(e, &top))
+		feed_all(e, fd, srcs, n, page, psz, kb, &engine_ns);
+	if (eng_tick(e, 1, &engine_ns) || rec_top_engine_figures(e, &top))
 		return fprintf(stderr, "top_replay: %s\n", rec_top_engine_error(e)), 1;
 	rec_top_engine_window(e, &b, &en);
 	printf("window %llu %llu\n", (unsigned long long)(b - lo), (unsigned long long)(en - lo));
@@ -235,6 +275,9 @@ int main(int argc, char **argv)
 	rec_top_engine_counts(e, &records, &late, &corrupt);
 	printf("records %llu late %llu corrupt %llu\n", (unsigned long long)records,
 	       (unsigned long long)late, (unsigned long long)corrupt);
+	if (getenv("FTS_REPLAY_CPU") && records)
+		fprintf(stderr, "engine_cpu_s %.3f records %llu s_per_Mev %.3f\n", (double)engine_ns / 1e9,
+			(unsigned long long)records, (double)engine_ns / 1e9 / ((double)records / 1e6));
 	rec_top_engine_free(e);
 	kbuffer_free(kb);
 	free(page);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "ftscope/sched_model.h"
+#include "ftscope/stats.h"
 
 #define MAX_LANES 64
 #define MAX_ITEMS 512
@@ -25,6 +26,7 @@ struct cap_lane {
 
 struct cap_item {
 	uint32_t lane;
+	enum fts_item_kind kind;
 	uint64_t ts, dur;
 	char name[96];
 	int nargs;
@@ -40,6 +42,7 @@ struct cap_sink {
 	int nitems;
 	struct fts_flow flows[16];
 	int nflows;
+	int lean;                 /* the model under test is lean */
 };
 
 static int cap_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *err)
@@ -59,7 +62,7 @@ static int cap_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err
 }
 
 /* The kind every item carries must agree with the name Insight sees. */
-static void check_kind(const struct fts_item *it)
+static void check_kind(const struct fts_item *it, int lean)
 {
 	static const char *const names[FTS_ITEM__COUNT] = {
 		[FTS_ITEM_SWITCH] = "sched_switch", [FTS_ITEM_IRQ] = "irq",
@@ -70,6 +73,8 @@ static void check_kind(const struct fts_item *it)
 	};
 
 	assert_true(it->kind < FTS_ITEM__COUNT);
+	if (lean)
+		return;   /* a lean model's items are for stats alone: test_lean checks them */
 	if (it->kind == FTS_ITEM_RUN)
 		assert_non_null(strrchr(it->name, ':'));
 	else
@@ -96,9 +101,10 @@ static int cap_item(struct fts_sink *s, const struct fts_item *it, struct fts_er
 	assert_true(c->nitems < MAX_ITEMS);
 	assert_true(it->lane < (uint32_t)c->nlanes); /* declared before its first item */
 	assert_true(it->ts > 0);
-	check_kind(it);
+	check_kind(it, c->lean);
 	o = &c->items[c->nitems++];
 	o->lane = it->lane;
+	o->kind = it->kind;
 	o->ts = it->ts;
 	o->dur = it->dur;
 	snprintf(o->name, sizeof(o->name), "%s", it->name);
@@ -139,6 +145,7 @@ static void start(void)
 	sink.s.lane = cap_lane;
 	sink.s.item = cap_item;
 	sink.s.flow = cap_flow;
+	sink.lean = mopts.lean;
 	mopts.tm = &tm;
 	assert_int_equal(fts_model_create(&mopts, &sink.s, &model, &err), 0);
 }
@@ -1191,6 +1198,130 @@ static void test_many_tasks(void **state)
 	assert_int_equal(cs.markers, n + n / 2);
 }
 
+/*
+ * A lean model (the live top's) makes the same slices on the same lanes with
+ * the same counts as the full one, with only the arg stats reads for the
+ * top's figures (reason); stats fed by either gives each task the same Running and
+ * Runnable time and the same worst wakeup latency.
+ */
+static void lean_scenario(void)
+{
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	sw(1000, 1, "swapper/1", 0, "R", "B", 20);
+	simple(FTS_EV_STAT_RUNTIME, 1500, 0, "A", 10, 300, 7);
+	wake(FTS_EV_WAKING, 1600, 1, "B", 20, "C", 30, 0);
+	wake(FTS_EV_WAKEUP, 1610, 1, "B", 20, "C", 30, 0);
+	sw(2000, 0, "A", 10, "R", "C", 30);           /* A preempted by C */
+	simple(FTS_EV_IRQ_ENTRY, 2100, 0, "C", 30, 36, 0);
+	simple(FTS_EV_IRQ_EXIT, 2150, 0, "C", 30, 36, 1);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 2200, 1, "B", 20, 1, 0);
+	simple(FTS_EV_SOFTIRQ_EXIT, 2260, 1, "B", 20, 1, 0);
+	fork_ev(2300, 1, "B", 20, "B", 21);
+	wake(FTS_EV_WAKEUP_NEW, 2310, 1, "B", 20, "B", 21, 1);
+	sw(2500, 1, "B", 20, "D", "B", 21);           /* B blocks, its child runs */
+	simple(FTS_EV_MIGRATE, 2600, 1, "B", 21, 10, 1);
+	sw(3000, 0, "C", 30, "S", "A", 10);
+	wake(FTS_EV_WAKEUP, 3100, 0, "A", 10, "B", 20, 1);
+	sw(3500, 1, "B", 21, "S", "B", 20);
+	exec_ev(3600, 1, "B", 20, "newB");
+	simple(FTS_EV_EXIT, 3700, 0, "A", 10, 10, 0);
+	sw(3800, 0, "A", 10, "X", "swapper/0", 0);
+	wake(FTS_EV_WAKEUP, 3900, 0, "<idle>", 0, "C", 30, 0);
+	sw(4000, 0, "swapper/0", 0, "R", "C", 30);
+	simple(FTS_EV_STAT_RUNTIME, 4100, 0, "C", 30, 100, 0);
+	sw(4200, 1, "newB", 20, "R", "swapper/1", 0);
+	finish();
+}
+
+/* Stats over a model of @lean fed the scenario, into @st (caller frees). */
+static struct fts_stats *lean_stats(int lean)
+{
+	struct fts_stats_opts so = { 0 };
+	struct fts_stats *st;
+	struct fts_model_opts mo = { .tm = &tm, .lean = lean };
+	struct fts_model *saved = model;
+	struct fts_err err = { 0 };
+
+	assert_int_equal(fts_stats_create(&so, &st, &err), 0);
+	assert_int_equal(fts_model_create(&mo, fts_stats_sink(st), &model, &err), 0);
+	lean_scenario();
+	fts_model_free(model);
+	model = saved;
+	assert_int_equal(fts_stats_finish(st, &err), 0);
+	return st;
+}
+
+static void test_lean(void **state)
+{
+	static struct cap_sink full;
+	struct fts_model_stats fs, ls;
+	struct fts_stats *sf, *sl;
+	int runnable = 0, reasons = 0;
+
+	(void)state;
+	start();
+	lean_scenario();
+	full = sink;
+	fs = *fts_model_stats(model);
+	fts_model_free(model);
+	mopts.lean = 1;
+	start();
+	lean_scenario();
+	ls = *fts_model_stats(model);
+
+	assert_int_equal(sink.nlanes, full.nlanes);
+	for (int i = 0; i < sink.nlanes; i++)
+		assert_string_equal(sink.lanes[i].tid, full.lanes[i].tid);
+	assert_int_equal(sink.nitems, full.nitems);
+	assert_int_equal(sink.nflows, full.nflows);
+	for (int i = 0; i < sink.nitems; i++) {
+		const struct cap_item *l = &sink.items[i], *f = &full.items[i];
+		int task = l->kind == FTS_ITEM_RUNNING || l->kind == FTS_ITEM_RUNNABLE ||
+			   l->kind == FTS_ITEM_SLEEPING || l->kind == FTS_ITEM_BLOCKED;
+
+		assert_int_equal(l->lane, f->lane);
+		assert_int_equal(l->kind, f->kind);
+		assert_int_equal(l->ts, f->ts);
+		assert_int_equal(l->dur, f->dur);
+		/* args: a Runnable's reason alone, as the full model has it */
+		assert_int_equal(l->nargs, task && l->kind == FTS_ITEM_RUNNABLE ? 1 : 0);
+		for (int a = 0; a < l->nargs; a++) {
+			assert_string_equal(l->key[a], "reason");
+			assert_non_null(argv_of(f, l->key[a]));
+			assert_string_equal(l->val[a], argv_of(f, l->key[a]));
+		}
+		assert_null(argv_of(l, "host_pid"));
+		assert_null(argv_of(l, "waker"));
+		runnable += l->kind == FTS_ITEM_RUNNABLE;
+		reasons += l->kind == FTS_ITEM_RUNNABLE && strcmp(argv_of(l, "reason"), "unknown");
+	}
+	assert_true(runnable >= 3 && reasons >= 3);   /* the scenario has wakeups and a preemption */
+	assert_int_equal(ls.task_running, fs.task_running);
+	assert_int_equal(ls.task_runnable, fs.task_runnable);
+	assert_int_equal(ls.task_sleeping, fs.task_sleeping);
+	assert_int_equal(ls.cpu_slices, fs.cpu_slices);
+	assert_int_equal(ls.switch_markers, fs.switch_markers);
+	assert_int_equal(ls.irq_slices, fs.irq_slices);
+	assert_int_equal(ls.softirq_slices, fs.softirq_slices);
+
+	/* what the top reads of stats is the same over either model */
+	sf = lean_stats(0);
+	sl = lean_stats(1);
+	assert_int_equal(fts_stats_ntasks(sl), fts_stats_ntasks(sf));
+	assert_true(fts_stats_ntasks(sf) >= 4);
+	for (size_t r = 0; r < fts_stats_ntasks(sf); r++) {
+		const struct fts_task_stats *a = fts_stats_task(sf, r), *b = fts_stats_task(sl, r);
+
+		assert_string_equal(b->tid, a->tid);
+		assert_int_equal(b->running_ns, a->running_ns);
+		assert_int_equal(b->runnable_ns, a->runnable_ns);
+		assert_int_equal(b->wake_max_ns, a->wake_max_ns);
+		assert_int_equal(b->wakeups, a->wakeups);
+	}
+	fts_stats_free(sf);
+	fts_stats_free(sl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1215,6 +1346,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cs_rows, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_out_of_range, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_many_tasks, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_lean, setup_raw, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -407,6 +407,50 @@ static void test_latency_percentiles(void **state)
 	fts_lat_free(&l);
 }
 
+static int cmp_u64_asc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * High percentiles are read from the max's bucket down, low ones from the
+ * bottom up: both land on the bucket of the exact nearest-rank sample (within
+ * its 1/128), on a skewed spread with a far outlier, and at p50 the two walks
+ * (50 reads down, 49.9999 up, the same rank here) agree exactly.
+ */
+static void test_latency_percentiles_walks(void **state)
+{
+	static const double pcts[] = { 1, 10, 49.9999, 50, 75, 90, 99, 99.9, 99.99 };
+	enum { N = 100000 };
+	uint64_t *v = malloc(N * sizeof(*v)), x = 12345;
+	struct fts_lat l;
+
+	(void)state;
+	assert_non_null(v);
+	memset(&l, 0, sizeof(l));
+	for (int i = 0; i < N; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		v[i] = i == N / 2 ? 3000000000ull : 1000 + ((x >> 33) % 5000) * ((x >> 20) % 7 + 1);
+		assert_int_equal(fts_lat_add(&l, v[i]), 0);
+	}
+	qsort(v, N, sizeof(*v), cmp_u64_asc);
+	for (size_t k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
+		double r = pcts[k] * N / 100.0;
+		uint64_t rank = (uint64_t)r, got, want;
+
+		rank += (double)rank < r - 1e-9;
+		want = v[rank - 1];
+		got = fts_lat_pct(&l, pcts[k]);
+		assert_true(got + want / 128 + 1 >= want && got <= want + want / 128 + 1);
+	}
+	assert_int_equal(fts_lat_pct(&l, 50), fts_lat_pct(&l, 49.9999));
+	assert_int_equal(fts_lat_pct(&l, 100), 3000000000ull);
+	fts_lat_free(&l);
+	free(v);
+}
+
 /* Feed one item of @kind on @lane, with up to three key/value args (NULL ends). */
 static void feed(struct fts_sink *k, uint32_t lane, enum fts_item_kind kind, uint64_t ts,
 		 uint64_t dur, const char *k1, const char *v1, const char *k2, const char *v2,
@@ -553,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_db_same_numbers),
 		cmocka_unit_test(test_bad_opts),
 		cmocka_unit_test(test_latency_percentiles),
+		cmocka_unit_test(test_latency_percentiles_walks),
 		cmocka_unit_test(test_latency_forms),
 		cmocka_unit_test(test_many_tasks),
 	};

@@ -568,6 +568,23 @@ static int task_lane_ready(struct fts_model *m, struct task *t, struct lane_ent 
 	return 0;
 }
 
+/* close_task_state's end in a lean model: the reason alone, the same counts. */
+static int close_task_lean(struct fts_model *m, const struct task *t, struct lane_ent *e,
+			   struct fts_item *it)
+{
+	if (t->state == T_RUNNABLE) {
+		arg(it, "reason", t->reason ? reason_names[t->reason] : "unknown");
+		m->st.task_runnable++;
+	} else if (t->state == T_RUNNING) {
+		m->st.task_running++;
+	} else {
+		m->st.task_sleeping++;
+	}
+	if (it->ts + it->dur > e->max_end)
+		e->max_end = it->ts + it->dur;
+	return deliver(m, it);
+}
+
 /* The task's state slice [since, end] on its lane. */
 static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 {
@@ -591,6 +608,8 @@ static int close_task_state(struct fts_model *m, struct task *t, uint64_t end)
 	if (rc)
 		return rc;
 	item_init(m, &it, e->id, task_kind(t), names[t->state]);
+	if (m->opts.lean)
+		return close_task_lean(m, t, e, &it);
 	arg(&it, "cpu", vnum(m, t->cpu));
 	switch (t->state) {
 	case T_RUNNING:
@@ -676,6 +695,11 @@ static int close_cpu_run(struct fts_model *m, int cpu, uint64_t end, const char 
 	rc = cpu_lane(m, cpu, &lane);
 	if (rc)
 		return rc;
+	if (m->opts.lean) {
+		m->st.cpu_slices++;
+		item_init(m, &it, lane, FTS_ITEM_RUN, c->curr_comm);
+		return emit(m, &it, c->since, end);
+	}
 	fmt_tid(m, name, c->curr_comm, c->curr_pid);
 	item_init(m, &it, lane, FTS_ITEM_RUN, name);
 	arg(&it, "host_pid", vnum(m, c->curr_pid));
@@ -1014,6 +1038,14 @@ static int switch_marker(struct fts_model *m, const struct fts_event *ev)
 	if (rc || ev->ts < m->opts.tm->lo)
 		return rc;
 	item_init(m, &it, lane, FTS_ITEM_SWITCH, "sched_switch");
+	if (m->opts.lean) {
+		/* the CPU's switch count stays; prev's own (from these args) is not made */
+		if (!place(m, &it, ev->ts, ev->ts))
+			return 0;
+		m->st.switch_markers++;
+		rc = deliver(m, &it);
+		return rc || !m->opts.cs_rows ? rc : count_switch(m, sw);
+	}
 	arg(&it, "prev_comm", vstr(m, sw->prev_comm));
 	arg(&it, "prev_pid", vnum(m, fts_pidmap_lookup(m->opts.pm, sw->prev_pid)));
 	arg(&it, "prev_prio", vnum(m, sw->prev_prio));
@@ -1051,6 +1083,8 @@ static int switch_out(struct fts_model *m, const struct fts_event *ev)
 	} else if (sw->prev_state[0] == 'R') {
 		task_set(t, T_RUNNABLE, ev->ts, ev->cpu);
 		t->reason = R_PREEMPTED;
+		if (m->opts.lean)
+			return 0;   /* the preempter only names an arg */
 		t->preempter_comm = name_id(m, sw->next_comm);
 		t->preempter_pid = sw->next_pid;
 		if (!t->preempter_comm)
@@ -1169,6 +1203,8 @@ static int on_wake(struct fts_model *m, const struct fts_event *ev)
 	t->prio = w->prio;
 	t->target_cpu = w->target_cpu;
 	t->reason = ev->type == FTS_EV_WAKEUP_NEW ? R_NEW : R_WAKEUP;
+	if (m->opts.lean && !m->sink->flow)
+		return 0;   /* the waker names an arg and a link, neither made */
 	return waker_key(m, ev, t);
 }
 
@@ -1191,6 +1227,8 @@ static int on_runtime(struct fts_model *m, const struct fts_event *ev)
 {
 	struct cpu *c = &m->cpus[ev->cpu];
 
+	if (m->opts.lean)
+		return 0;   /* the runtime only fills args of the run slices */
 	if (c->known && c->curr_pid == ev->u.runtime.pid) {
 		c->runtime += ev->u.runtime.runtime;
 		if (ev->u.runtime.has_vruntime) {
@@ -1343,6 +1381,10 @@ static int on_irq_exit(struct fts_model *m, const struct fts_event *ev)
 	if (rc)
 		return rc;
 	item_init(m, &it, lane, FTS_ITEM_IRQ, "irq");
+	if (m->opts.lean) {
+		m->st.irq_slices++;
+		return emit(m, &it, c->irqs[i].ts, ev->ts);
+	}
 	arg(&it, "irq", vnum(m, ev->u.irq.irq));
 	arg(&it, "name", vstr(m, c->irqs[i].name));
 	arg(&it, "ret", ev->u.irq.ret ? "handled" : "unhandled");
@@ -1382,6 +1424,10 @@ static int on_softirq(struct fts_model *m, const struct fts_event *ev)
 	if (rc)
 		return rc;
 	item_init(m, &it, lane, FTS_ITEM_SOFTIRQ, "softirq");
+	if (m->opts.lean) {
+		m->st.softirq_slices++;
+		return emit(m, &it, start, ev->ts);
+	}
 	arg(&it, "vec", vnum(m, vec));
 	arg(&it, "action", fts_softirq_name(vec));
 	arg(&it, "task", curr_task(m, ev));

@@ -373,11 +373,11 @@ static void heap_push(struct rec_top_engine *e, int i)
 	e->c[i].in_heap = 1;
 }
 
-static void heap_pop(struct rec_top_engine *e)
+/* Sift @last down from the root (the root's slot is free). */
+static void heap_down(struct rec_top_engine *e, int last)
 {
-	int last = e->heap[--e->nheap], at = 0;
+	int at = 0;
 
-	e->c[e->heap[0]].in_heap = 0;
 	for (;;) {
 		int k = 2 * at + 1;
 
@@ -390,8 +390,16 @@ static void heap_pop(struct rec_top_engine *e)
 		e->heap[at] = e->heap[k];
 		at = k;
 	}
+	e->heap[at] = last;
+}
+
+static void heap_pop(struct rec_top_engine *e)
+{
+	int last = e->heap[--e->nheap];
+
+	e->c[e->heap[0]].in_heap = 0;
 	if (e->nheap)
-		e->heap[at] = last;
+		heap_down(e, last);
 }
 
 /* Merge every record not newer than @upto, in time order (ties: lower CPU index). */
@@ -411,15 +419,17 @@ static int merge_upto(struct rec_top_engine *e, uint64_t upto)
 
 		if (best->rec.ts > upto)
 			return 0;
-		heap_pop(e);
 		best->has_rec = 0;
 		if (e->any && best->rec.ts < e->fed_ts)
 			e->late++;    /* its CPU lagged past TOP_LAG_NS: the model wants order */
 		else if (merge_one(e, &best->rec))
 			return -1;
 		cpu_peek(e, best);
+		/* its next record replaces it at the root: one sift instead of a pop and a push */
 		if (best->has_rec)
-			heap_push(e, i);
+			heap_down(e, i);
+		else
+			heap_pop(e);
 	}
 	return 0;
 }
@@ -699,12 +709,15 @@ int rec_top_engine_new(struct tep_handle *tep, int n, const int *cpus, int page_
 	e->tee = (struct fts_sink){ tee_lane, tee_item, tee_finish, tee_destroy, NULL };
 	fts_timemap_raw(&e->tm);
 	mo.tm = &e->tm;
+	mo.lean = 1;   /* the figures and the triggers read only what a lean model makes */
 	if (tep_is_old_format(tep) || (e->pfmt.commit_size != 4 && e->pfmt.commit_size != 8) ||
 	    page_size < 64) {
 		rec_top_engine_free(e);
 		return fts_err_set(err, -EINVAL, "the live top cannot read this ring-buffer page format");
 	}
 	e->dec = fts_dat_dec_new(tep);
+	if (e->dec)   /* the lean model reads nothing of them but the common part */
+		fts_dat_dec_skip_body(e->dec, FTS_EV_STAT_RUNTIME);
 	rc = e->dec ? engine_cpus(e, cpus) : -ENOMEM;
 	if (rc)
 		rc = fts_err_set(err, rc, "out of memory (live top)");

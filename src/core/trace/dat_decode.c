@@ -66,6 +66,7 @@ struct dat_state {
 struct dat_comm {
 	int pid;
 	const char *comm;
+	int len;        /* strnlen(comm, FTS_COMM_MAX - 1), measured once per fill */
 };
 
 /* Everything resolved once per tep handle (buffer instances may share one). */
@@ -78,6 +79,9 @@ struct fts_dat_dec {
 	int switch_size;            /* bytes of sched_switch's fixed fields (render bound) */
 	int common_size;            /* bytes of the common fields (type, pid) every record needs */
 	int state_fmt_ok;           /* sched_switch prints prev_state with __print_flags */
+	int swap;                   /* the file's byte order is not this host's */
+	unsigned char skip_body[FTS_EV__COUNT];  /* by type: the union is not decoded */
+	struct tep_format_field *common_type, *common_pid;  /* NULL: ask libtraceevent */
 	int nr_states;
 	struct dat_state states[DAT_STATE_CACHE];
 	struct dat_comm comms[DAT_COMM_CACHE];
@@ -90,27 +94,59 @@ static int field_in(const struct tep_format_field *f, const struct tep_record *r
 	return f && f->offset >= 0 && f->size >= 0 && f->offset + f->size <= rec->size;
 }
 
-static uint64_t fld_u(const struct tep_format_field *f, const struct tep_record *rec,
-		      uint64_t def)
+/*
+ * In the host's byte order the number is read in place; libtraceevent's
+ * reader (a call and a switch per field) stays for files of the other order.
+ * The live top reads a few of these per record, millions of records a second.
+ */
+static uint64_t fld_u(const struct fts_dat_dec *tc, const struct tep_format_field *f,
+		      const struct tep_record *rec, uint64_t def)
 {
+	const unsigned char *p = (const unsigned char *)rec->data + (f ? f->offset : 0);
 	unsigned long long v;
 
 	if (!field_in(f, rec) || f->size == 0 || f->size > 8)
 		return def;
+	if (!tc->swap) {
+		switch (f->size) {
+		case 1:
+			return *p;
+		case 2: {
+			uint16_t x;
+
+			memcpy(&x, p, 2);
+			return x;
+		}
+		case 4: {
+			uint32_t x;
+
+			memcpy(&x, p, 4);
+			return x;
+		}
+		case 8: {
+			uint64_t x;
+
+			memcpy(&x, p, 8);
+			return x;
+		}
+		default:
+			break;
+		}
+	}
 	if (tep_read_number_field((struct tep_format_field *)f, rec->data, &v))
 		return def;
 	return v;
 }
 
 /* Signed read: sign-extend from the field's width when the format says signed. */
-static int64_t fld_s(const struct tep_format_field *f, const struct tep_record *rec,
-		     int64_t def)
+static int64_t fld_s(const struct fts_dat_dec *tc, const struct tep_format_field *f,
+		     const struct tep_record *rec, int64_t def)
 {
 	uint64_t v;
 
 	if (!field_in(f, rec) || f->size == 0 || f->size > 8)
 		return def;
-	v = fld_u(f, rec, 0);
+	v = fld_u(tc, f, rec, 0);
 	if (!(f->flags & TEP_FIELD_IS_SIGNED) || f->size == 8)
 		return (int64_t)v;
 	if (f->size == 4)
@@ -125,8 +161,8 @@ static int64_t fld_s(const struct tep_format_field *f, const struct tep_record *
  * __rel_loc strings (6.x comm), or a trailing flexible array (print's buf).
  * Returns the length within the record, 0 when absent or out of bounds.
  */
-static int fld_str(const struct tep_format_field *f, const struct tep_record *rec,
-		   const char **out)
+static int fld_str(const struct fts_dat_dec *tc, const struct tep_format_field *f,
+		   const struct tep_record *rec, const char **out)
 {
 	const char *data = rec->data;
 	int off, len;
@@ -135,7 +171,7 @@ static int fld_str(const struct tep_format_field *f, const struct tep_record *re
 	if (!field_in(f, rec))
 		return 0;
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		uint64_t loc = fld_u(f, rec, 0);
+		uint64_t loc = fld_u(tc, f, rec, 0);
 
 		off = (int)(loc & 0xffff);
 		len = (int)((loc >> 16) & 0xffff);
@@ -153,11 +189,11 @@ static int fld_str(const struct tep_format_field *f, const struct tep_record *re
 	return (int)strnlen(data + off, (size_t)len);
 }
 
-static void fld_copy(char *dst, int size, const struct tep_format_field *f,
-		     const struct tep_record *rec)
+static void fld_copy(const struct fts_dat_dec *tc, char *dst, int size,
+		     const struct tep_format_field *f, const struct tep_record *rec)
 {
 	const char *s;
-	int len = fld_str(f, rec, &s);
+	int len = fld_str(tc, f, rec, &s);
 
 	fts_copy_str(dst, size, s, len);
 }
@@ -329,6 +365,7 @@ struct fts_dat_dec *fts_dat_dec_new(struct tep_handle *tep)
 	if (!tc)
 		return NULL;
 	tc->tep = tep;
+	tc->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	for (int i = 0; i < DAT_COMM_CACHE; i++)
 		tc->comms[i].pid = -1;
 	for (int i = 0; i < DAT_NR_KINDS; i++) {
@@ -350,8 +387,11 @@ struct fts_dat_dec *fts_dat_dec_new(struct tep_handle *tep)
 			if (fields_end(ev->format.fields, ev->format.nr_fields) > tc->switch_size)
 				tc->switch_size = fields_end(ev->format.fields, ev->format.nr_fields);
 		}
-		if (!tc->common_size)
+		if (!tc->common_size) {
 			tc->common_size = fields_end(ev->format.common_fields, ev->format.nr_common);
+			tc->common_type = tep_find_common_field(ev, "common_type");
+			tc->common_pid = tep_find_common_field(ev, "common_pid");
+		}
 	}
 	tc->nr_ids = max_id + 1;
 	tc->kind_of_id = malloc((size_t)tc->nr_ids + 1);
@@ -370,20 +410,31 @@ struct fts_dat_dec *fts_dat_dec_new(struct tep_handle *tep)
 	return tc;
 }
 
+void fts_dat_dec_skip_body(struct fts_dat_dec *d, enum fts_ev_type type)
+{
+	if ((unsigned)type < FTS_EV__COUNT)
+		d->skip_body[type] = 1;
+}
+
 struct tep_handle *fts_dat_dec_tep(const struct fts_dat_dec *d)
 {
 	return d->tep;
 }
 
-static const char *comm_of(struct fts_dat_dec *tc, int pid)
+/* @pid's comm from the file's/tracefs' table, through a small cache: every record wants one. */
+static const struct dat_comm *comm_of(struct fts_dat_dec *tc, int pid)
 {
+	static const struct dat_comm none = { -1, "", 0 };
 	struct dat_comm *c = &tc->comms[(unsigned)pid & (DAT_COMM_CACHE - 1)];
 
 	if (c->pid != pid || !c->comm) {
 		c->pid = pid;
 		c->comm = tep_data_comm_from_pid(tc->tep, pid);
+		if (!c->comm)
+			return &none;   /* not cached: asked again next time */
+		c->len = (int)strnlen(c->comm, FTS_COMM_MAX - 1);
 	}
-	return c->comm ? c->comm : "";
+	return c;
 }
 
 /* ---- decoders --------------------------------------------------------- */
@@ -393,71 +444,71 @@ static void dec_switch(struct fts_dat_dec *tc, struct tep_format_field **f,
 {
 	struct fts_ev_switch *sw = &ev->u.sw;
 
-	fld_copy(sw->prev_comm, sizeof(sw->prev_comm), f[0], r);
-	sw->prev_pid = (int32_t)fld_s(f[1], r, -1);
-	sw->prev_prio = (int32_t)fld_s(f[2], r, 0);
+	fld_copy(tc, sw->prev_comm, sizeof(sw->prev_comm), f[0], r);
+	sw->prev_pid = (int32_t)fld_s(tc, f[1], r, -1);
+	sw->prev_prio = (int32_t)fld_s(tc, f[2], r, 0);
 	if (f[3])
-		state_letters(tc, r, fld_u(f[3], r, 0), sw->prev_state);
+		state_letters(tc, r, fld_u(tc, f[3], r, 0), sw->prev_state);
 	else
 		fts_copy_str(sw->prev_state, sizeof(sw->prev_state), "R", 1);
-	fld_copy(sw->next_comm, sizeof(sw->next_comm), f[4], r);
-	sw->next_pid = (int32_t)fld_s(f[5], r, -1);
-	sw->next_prio = (int32_t)fld_s(f[6], r, 0);
+	fld_copy(tc, sw->next_comm, sizeof(sw->next_comm), f[4], r);
+	sw->next_pid = (int32_t)fld_s(tc, f[5], r, -1);
+	sw->next_prio = (int32_t)fld_s(tc, f[6], r, 0);
 }
 
-static void dec_task(struct tep_format_field **f, const struct tep_record *r,
+static void dec_task(const struct fts_dat_dec *tc, struct tep_format_field **f, const struct tep_record *r,
 		     struct fts_event *ev)
 {
 	struct fts_ev_task *t = &ev->u.task;
 
-	fld_copy(t->comm, sizeof(t->comm), f[0], r);
-	t->pid = (int32_t)fld_s(f[1], r, -1);
-	t->prio = (int32_t)fld_s(f[2], r, 0);
-	t->target_cpu = (int32_t)fld_s(f[3], r, -1);
+	fld_copy(tc, t->comm, sizeof(t->comm), f[0], r);
+	t->pid = (int32_t)fld_s(tc, f[1], r, -1);
+	t->prio = (int32_t)fld_s(tc, f[2], r, 0);
+	t->target_cpu = (int32_t)fld_s(tc, f[3], r, -1);
 }
 
-static void dec_migrate(struct tep_format_field **f, const struct tep_record *r,
+static void dec_migrate(const struct fts_dat_dec *tc, struct tep_format_field **f, const struct tep_record *r,
 			struct fts_event *ev)
 {
 	struct fts_ev_migrate *m = &ev->u.migrate;
 
-	fld_copy(m->comm, sizeof(m->comm), f[0], r);
-	m->pid = (int32_t)fld_s(f[1], r, -1);
-	m->prio = (int32_t)fld_s(f[2], r, 0);
-	m->orig_cpu = (int32_t)fld_s(f[3], r, -1);
-	m->dest_cpu = (int32_t)fld_s(f[4], r, -1);
+	fld_copy(tc, m->comm, sizeof(m->comm), f[0], r);
+	m->pid = (int32_t)fld_s(tc, f[1], r, -1);
+	m->prio = (int32_t)fld_s(tc, f[2], r, 0);
+	m->orig_cpu = (int32_t)fld_s(tc, f[3], r, -1);
+	m->dest_cpu = (int32_t)fld_s(tc, f[4], r, -1);
 }
 
-static void dec_runtime(struct tep_format_field **f, const struct tep_record *r,
+static void dec_runtime(const struct fts_dat_dec *tc, struct tep_format_field **f, const struct tep_record *r,
 			struct fts_event *ev)
 {
 	struct fts_ev_runtime *rt = &ev->u.runtime;
 
-	fld_copy(rt->comm, sizeof(rt->comm), f[0], r);
-	rt->pid = (int32_t)fld_s(f[1], r, -1);
-	rt->runtime = fld_u(f[2], r, 0);
+	fld_copy(tc, rt->comm, sizeof(rt->comm), f[0], r);
+	rt->pid = (int32_t)fld_s(tc, f[1], r, -1);
+	rt->runtime = fld_u(tc, f[2], r, 0);
 	rt->has_vruntime = field_in(f[3], r);
-	rt->vruntime = fld_u(f[3], r, 0);
+	rt->vruntime = fld_u(tc, f[3], r, 0);
 }
 
-static void dec_fork(struct tep_format_field **f, const struct tep_record *r,
+static void dec_fork(const struct fts_dat_dec *tc, struct tep_format_field **f, const struct tep_record *r,
 		     struct fts_event *ev)
 {
 	struct fts_ev_fork *fk = &ev->u.fork;
 
-	fld_copy(fk->parent_comm, sizeof(fk->parent_comm), f[0], r);
-	fk->parent_pid = (int32_t)fld_s(f[1], r, -1);
-	fld_copy(fk->child_comm, sizeof(fk->child_comm), f[2], r);
-	fk->child_pid = (int32_t)fld_s(f[3], r, -1);
+	fld_copy(tc, fk->parent_comm, sizeof(fk->parent_comm), f[0], r);
+	fk->parent_pid = (int32_t)fld_s(tc, f[1], r, -1);
+	fld_copy(tc, fk->child_comm, sizeof(fk->child_comm), f[2], r);
+	fk->child_pid = (int32_t)fld_s(tc, f[3], r, -1);
 }
 
 /* The kernel names an exec'd task after the basename, cut to TASK_COMM_LEN - 1. */
-static void dec_exec(struct tep_format_field **f, const struct tep_record *r,
+static void dec_exec(const struct fts_dat_dec *tc, struct tep_format_field **f, const struct tep_record *r,
 		     struct fts_event *ev)
 {
 	struct fts_ev_exec *x = &ev->u.exec;
 	const char *s, *slash;
-	int len = fld_str(f[0], r, &s);
+	int len = fld_str(tc, f[0], r, &s);
 
 	slash = len ? memrchr(s, '/', (size_t)len) : NULL;
 	if (slash) {
@@ -465,28 +516,28 @@ static void dec_exec(struct tep_format_field **f, const struct tep_record *r,
 		s = slash + 1;
 	}
 	fts_copy_str(x->comm, 16, s, len < 15 ? len : 15);
-	x->pid = (int32_t)fld_s(f[1], r, -1);
-	x->old_pid = (int32_t)fld_s(f[2], r, x->pid);
+	x->pid = (int32_t)fld_s(tc, f[1], r, -1);
+	x->old_pid = (int32_t)fld_s(tc, f[2], r, x->pid);
 }
 
-static void dec_irq(int type, struct tep_format_field **f, const struct tep_record *r,
+static void dec_irq(const struct fts_dat_dec *tc, int type, struct tep_format_field **f, const struct tep_record *r,
 		    struct fts_event *ev)
 {
-	ev->u.irq.irq = (int32_t)fld_s(f[0], r, -1);
+	ev->u.irq.irq = (int32_t)fld_s(tc, f[0], r, -1);
 	if (type == FTS_EV_IRQ_ENTRY)
-		fld_copy(ev->u.irq.name, sizeof(ev->u.irq.name), f[1], r);
+		fld_copy(tc, ev->u.irq.name, sizeof(ev->u.irq.name), f[1], r);
 	else
-		ev->u.irq.ret = (int32_t)fld_s(f[1], r, 0);
+		ev->u.irq.ret = (int32_t)fld_s(tc, f[1], r, 0);
 }
 
-static void dec_futex(int type, struct tep_format_field **f, const struct tep_record *r,
+static void dec_futex(const struct fts_dat_dec *tc, int type, struct tep_format_field **f, const struct tep_record *r,
 		      struct fts_event *ev)
 {
 	if (type == FTS_EV_FUTEX_ENTER) {
-		ev->u.futex.uaddr = fld_u(f[0], r, 0);
-		ev->u.futex.op = (int32_t)fld_s(f[1], r, 0);
+		ev->u.futex.uaddr = fld_u(tc, f[0], r, 0);
+		ev->u.futex.op = (int32_t)fld_s(tc, f[1], r, 0);
 	} else {
-		ev->u.futex.ret = fld_s(f[0], r, 0);
+		ev->u.futex.ret = fld_s(tc, f[0], r, 0);
 	}
 }
 
@@ -504,30 +555,30 @@ static void decode(struct fts_dat_dec *tc, struct dat_kind *k, const struct tep_
 	case FTS_EV_WAKEUP:
 	case FTS_EV_WAKEUP_NEW:
 	case FTS_EV_EXIT:
-		dec_task(k->f, r, ev);
+		dec_task(tc, k->f, r, ev);
 		break;
 	case FTS_EV_MIGRATE:
-		dec_migrate(k->f, r, ev);
+		dec_migrate(tc, k->f, r, ev);
 		break;
 	case FTS_EV_STAT_RUNTIME:
-		dec_runtime(k->f, r, ev);
+		dec_runtime(tc, k->f, r, ev);
 		break;
 	case FTS_EV_FORK:
-		dec_fork(k->f, r, ev);
+		dec_fork(tc, k->f, r, ev);
 		break;
 	case FTS_EV_EXEC:
-		dec_exec(k->f, r, ev);
+		dec_exec(tc, k->f, r, ev);
 		break;
 	case FTS_EV_IRQ_ENTRY:
 	case FTS_EV_IRQ_EXIT:
-		dec_irq(type, k->f, r, ev);
+		dec_irq(tc, type, k->f, r, ev);
 		break;
 	case FTS_EV_FUTEX_ENTER:
 	case FTS_EV_FUTEX_EXIT:
-		dec_futex(type, k->f, r, ev);
+		dec_futex(tc, type, k->f, r, ev);
 		break;
 	default: /* softirq raise/entry/exit */
-		ev->u.softirq.vec = (int32_t)fld_s(k->f[0], r, -1);
+		ev->u.softirq.vec = (int32_t)fld_s(tc, k->f[0], r, -1);
 		break;
 	}
 }
@@ -544,13 +595,15 @@ enum fts_dat_rec fts_dat_decode(struct fts_dat_dec *tc, const struct tep_record 
 	/* type and pid are read without a size check by libtraceevent */
 	if (r->size < tc->common_size)
 		return FTS_DAT_OTHER;
-	id = tep_data_type(tc->tep, (struct tep_record *)r);
+	/* the common fields in place when they lie inside the record (fld_u), as every event has them */
+	id = tc->common_type && !tc->swap ? (int)fld_u(tc, tc->common_type, r, UINT64_MAX) :
+	     tep_data_type(tc->tep, (struct tep_record *)r);
 	if (id < 0 || id >= tc->nr_ids || tc->kind_of_id[id] == DAT_KIND_NONE)
 		return FTS_DAT_OTHER;
 	k = &tc->kinds[tc->kind_of_id[id]];
 	if (k == &tc->kinds[DAT_KIND_PRINT]) {
 		if (info)
-			info->text_len = fld_str(k->f[0], r, &info->text);
+			info->text_len = fld_str(tc, k->f[0], r, &info->text);
 		return FTS_DAT_PRINT;
 	}
 	if (r->size < k->min_size) {
@@ -564,9 +617,15 @@ enum fts_dat_rec fts_dat_decode(struct fts_dat_dec *tc, const struct tep_record 
 	memset(ev, 0, sizeof(*ev));
 	ev->ts = r->ts;
 	ev->cpu = r->cpu;
-	ev->pid = tep_data_pid(tc->tep, (struct tep_record *)r);
-	fts_copy_str(ev->comm, sizeof(ev->comm), comm_of(tc, ev->pid), -1);
+	ev->pid = tc->common_pid && !tc->swap ? (int32_t)fld_s(tc, tc->common_pid, r, -1) :
+		  tep_data_pid(tc->tep, (struct tep_record *)r);
+	{
+		const struct dat_comm *c = comm_of(tc, ev->pid);
+
+		memcpy(ev->comm, c->comm, (size_t)c->len);   /* ev is zeroed: it ends there */
+	}
 	ev->type = (enum fts_ev_type)k->desc->type;
-	decode(tc, k, r, ev);
+	if (!tc->skip_body[ev->type])
+		decode(tc, k, r, ev);
 	return FTS_DAT_EVENT;
 }

@@ -48,6 +48,14 @@ struct fts_dat_dec *fts_dat_dec_new(struct tep_handle *tep);
 /* fts_dat_dec_free - release @d; NULL is fine. */
 void fts_dat_dec_free(struct fts_dat_dec *d);
 
+/*
+ * fts_dat_dec_skip_body - records of @type decode to their common part alone
+ * (ts, cpu, pid, comm and type; the union stays zeroed): for a consumer that
+ * reads nothing else of them, such as the live top's lean model and the
+ * sched_stat_runtime records (a third of a busy capture).
+ */
+void fts_dat_dec_skip_body(struct fts_dat_dec *d, enum fts_ev_type type);
+
 /* fts_dat_dec_tep - the tep handle @d decodes with. */
 struct tep_handle *fts_dat_dec_tep(const struct fts_dat_dec *d);
 
