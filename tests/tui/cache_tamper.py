@@ -27,9 +27,9 @@ M = (1 << 64) - 1
 P1 = 0x9E3779B185EBCA87
 P2 = 0xC2B2AE3D27D4EB4F
 P3 = 0x165667B19E3779F9
-# struct hdr: magic, format, hdr_bytes, version[32], input and pidmap (5 u64 each),
+# struct hdr: magic, format, hdr_bytes, version[32], build[20] (+4 padding), input and pidmap (5 u64 each),
 # payload_bytes, nstrs, nlanes, items, sum, hdr_sum
-HDR = struct.Struct("<8sII32s10QQQQQQQ")
+HDR = struct.Struct("<8sII32s20s4x10QQQQQQQ")
 SUM_AT = HDR.size - 16
 
 

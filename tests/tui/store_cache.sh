@@ -74,6 +74,18 @@ for f in "$CDIR"/*.ftc; do
 done
 d=$(stat -c %a "$CDIR")
 [ "$d" = 700 ] && pass "the cache directory is 0700" || bad "cache directory mode $d"
+# the key holds the build id of the code that made the store: a rebuild of the same version misses
+code=$FTSCOPE
+lib=$(ldd "$FTSCOPE" 2> /dev/null | sed -n 's/.*libftscope\.so[^ ]* => \([^ ]*\) .*/\1/p')
+[ -n "$lib" ] && code=$lib
+want=$(readelf -n "$code" 2> /dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p' | head -1)
+if [ -n "$want" ]; then
+	got=$(od -An -tx1 -j 48 -N 20 "$(ls "$CDIR"/*.ftc | head -1)" | tr -d ' \n')
+	[ "$got" = "${want:0:40}" ] && pass "the cache key carries the build id of $(basename "$code")" ||
+		bad "the cache key's build id [$got], the code's [$want]"
+else
+	echo "note: no build id in $code (readelf missing or --build-id off): not checked"
+fi
 
 # ---- profiling data: no cache, same screens
 prof=$SRC/assets/sample/profiling

@@ -25,8 +25,10 @@
 #include "export/preview/store_cache_local.h"
 #include "kit/kit.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,7 @@
 #define FTS_VERSION "0"
 #endif
 
-#define CACHE_FORMAT 1u
+#define CACHE_FORMAT 2u
 #define CACHE_MAGIC "FTSCACH1"
 #define CACHE_MAX_CPU (1 << 20)        /* loss entries: more is a broken file */
 
@@ -110,6 +112,61 @@ unusable:
 	return -1;
 }
 
+struct build_find {
+	uintptr_t addr;      /* an address inside the object we look for */
+	uint8_t *out;        /* 20 bytes */
+	int found;
+};
+
+/* The GNU build id in one of @info's PT_NOTE segments, if it holds @arg's address. */
+static int build_note(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct build_find *f = arg;
+	int mine = 0;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && f->addr >= lo && f->addr < lo + ph->p_memsz)
+			mine = 1;
+	}
+	for (int i = 0; mine && i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+		const unsigned char *end = p + ph->p_memsz;
+
+		while (ph->p_type == PT_NOTE && p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+			const unsigned char *desc = p + sizeof(*n) + ((n->n_namesz + 3) & ~3u);
+
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(p + sizeof(*n), "GNU", 4) &&
+			    desc + n->n_descsz <= end) {
+				memcpy(f->out, desc, n->n_descsz < 20 ? n->n_descsz : 20);
+				f->found = 1;
+				return 1;
+			}
+			p = desc + ((n->n_descsz + 3) & ~3u);
+		}
+	}
+	return mine;
+}
+
+/*
+ * The build id of the code that makes the store (the library, or the program
+ * it is linked into): the version alone would serve a rebuilt store's old
+ * layout or content to a development build. Without one (a build without
+ * --build-id), zeros: the version and format still hold.
+ */
+static void build_id(uint8_t out[20])
+{
+	struct build_find f = { .addr = (uintptr_t)&build_id, .out = out };
+
+	memset(out, 0, 20);
+	dl_iterate_phdr(build_note, &f);
+}
+
 struct st_cache *fts_store_cache_new(const struct fts_store_open_opts *o)
 {
 	const char *env = getenv("FTSCOPE_NO_CACHE");
@@ -128,6 +185,7 @@ struct st_cache *fts_store_cache_new(const struct fts_store_open_opts *o)
 	c->key.format = CACHE_FORMAT;
 	c->key.hdr_bytes = sizeof(struct hdr);
 	snprintf(c->key.version, sizeof(c->key.version), "%s", FTS_VERSION);
+	build_id(c->key.build);
 	id_of(&st, &c->key.input);
 	if (o->pid_mapping) {
 		struct stat pm;

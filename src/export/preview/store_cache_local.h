@@ -19,6 +19,7 @@ struct hdr {
 	char magic[8];
 	uint32_t format, hdr_bytes;
 	char version[32];
+	uint8_t build[20];              /* the code's build id: a rebuild of one version misses */
 	struct id5 input, pidmap;
 	uint64_t payload_bytes;
 	uint64_t nstrs, nlanes, items;  /* what the payload says, repeated for a quick look */
