@@ -23,7 +23,10 @@
 #   cache file's size per slice. 2026-12-02, 10.0 M-slice DB, load average 4-15:
 #     uncached 11.6 s wall (7.5 s CPU), peak RSS 267 MB; reopen 0.82-0.98 s wall
 #     (0.81-0.84 s CPU), peak RSS 260 MB; cache file 260 MB, 26.1 B/slice; writing it
-#     took 0.25-0.8 s in its own thread (the first frame came 43-75 ms after the load)
+#     took 0.25-0.8 s in its own thread (the first frame came 43-75 ms after the load).
+#     Once the summary's statistics were made from the store on demand (no replay on a
+#     hit), quiet machine 09:50: first open 3.34 s wall (6.0 s CPU), reopen 0.25-0.27 s
+#     wall (0.24-0.27 s CPU), 258 MB
 #   Figures only, not a pass/fail test.
 # Inputs (cached in $FTSCOPE_BENCH_DIR, default /tmp/ftscope-bench-10m):
 #   trace.txt        bench/make_input.sh's replicated real capture (assets/sample/sample.txt
