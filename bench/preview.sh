@@ -25,7 +25,7 @@
 #     (0.81-0.84 s CPU), peak RSS 260 MB; cache file 260 MB, 26.1 B/slice; writing it
 #     took 0.25-0.8 s in its own thread (the first frame came 43-75 ms after the load).
 #     Once the summary's statistics were made from the store on demand (no replay on a
-#     hit), quiet machine 09:50: first open 3.34 s wall (6.0 s CPU), reopen 0.25-0.27 s
+#     hit), quiet machine 09:48: first open 3.34 s wall (6.0 s CPU), reopen 0.25-0.27 s
 #     wall (0.24-0.27 s CPU), 258 MB
 #   Figures only, not a pass/fail test.
 # Inputs (cached in $FTSCOPE_BENCH_DIR, default /tmp/ftscope-bench-10m):
