@@ -247,7 +247,7 @@ static void evict(int dfd)
 				break;
 			e = ne;
 		}
-		snprintf(e[n].name, sizeof(e[n].name), "%s", de->d_name);
+		memcpy(e[n].name, de->d_name, len + 1); /* len < sizeof(name), checked above */
 		e[n].size = (uint64_t)st.st_size;
 		e[n].mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 		n++;
