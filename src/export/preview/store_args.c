@@ -200,7 +200,7 @@ size_t fts_args_encode(const struct fts_arg *args, int nargs, const struct st_ac
 	return (size_t)(o - buf);
 }
 
-/* @v in decimal into @out (@n): the number of digits, or -1 without room (no printf: every item of a replay). */
+/* @v in decimal into @out (@n): the number of digits, or -1 without room (no printf: every item of fts_store_stats). */
 static int put_u64(uint64_t v, char *out, size_t n)
 {
 	char tmp[20];
@@ -230,7 +230,7 @@ static int put_str(const char *str, char *out, size_t n)
 }
 
 /* Value marker @m rebuilt into @out (@n): the number of bytes written, or -1. */
-int fts_args_rebuild(char m, const char *after, const struct st_actx *cx, char *out, size_t n)
+static int rebuild(char m, const char *after, const struct st_actx *cx, char *out, size_t n)
 {
 	const char *ref = "", *colon;
 	int w;
@@ -261,7 +261,6 @@ int fts_args_rebuild(char m, const char *after, const struct st_actx *cx, char *
 		out[w] = '\0';
 		return w;
 	}
-	return w < 0 || (size_t)w >= n ? -1 : w;
 }
 
 int fts_args_decode(const char *blob, size_t len, const struct st_actx *cx, struct fts_arg *args,
@@ -280,7 +279,7 @@ int fts_args_decode(const char *blob, size_t len, const struct st_actx *cx, stru
 		if (v[0] == FTS_ARGS_LIT) {
 			v++;
 		} else if (v[0] >= FTS_ARGS_DUR && v[0] <= FTS_ARGS_LAST) {
-			int w = fts_args_rebuild(v[0], v + 1, cx, buf + used, bufsz - used);
+			int w = rebuild(v[0], v + 1, cx, buf + used, bufsz - used);
 
 			if (w < 0)
 				return -ENOSPC;

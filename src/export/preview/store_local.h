@@ -315,13 +315,6 @@ size_t fts_args_encode(const struct fts_arg *args, int nargs, const struct st_ac
 int fts_args_decode(const char *blob, size_t len, const struct st_actx *cx, struct fts_arg *args,
 		    int max, char *buf, size_t bufsz);
 
-/*
- * fts_args_rebuild - the value marker @m (FTS_ARGS_DUR .. FTS_ARGS_LAST,
- * followed in the blob by @after) rebuilt with @cx into @out (@n). Returns
- * the bytes written (NUL not counted) or -1 without room.
- */
-int fts_args_rebuild(char m, const char *after, const struct st_actx *cx, char *out, size_t n);
-
 /* fts_store_actx - the context item @i of @l was encoded against, for decoding (preview_store.c). */
 void fts_store_actx(const struct fts_store *s, const struct st_lane *l, uint64_t i,
 		    struct st_actx *cx);
