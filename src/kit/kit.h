@@ -118,6 +118,20 @@ uint64_t fts__clock_mono_ms(void);
  */
 int fts__thread_start(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 
+/**
+ * fts__thread_start_fifo - fts__thread_start at SCHED_FIFO 1, where allowed
+ * @t, @fn, @arg: as fts__thread_start
+ * @attr: attributes (initialised, not NULL); its scheduling fields are set here
+ *
+ * For short timed work that must not wait behind a loaded CPU (the clock
+ * marker, the sampler that ends a capture): the policy is in the attributes,
+ * so even the thread's first run does not queue behind fair-scheduled tasks.
+ * Without the right to it (no CAP_SYS_NICE) the thread starts as a normal one.
+ *
+ * Returns 0 or a negative errno.
+ */
+int fts__thread_start_fifo(pthread_t *t, pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+
 /* fts__json_escape / fts__json_fputs flags */
 #define FTS__JSON_BRACES 0x1u /* '{' '}' as \u007b \u007d: Insight splits big files by counting raw braces */
 #define FTS__JSON_TERM   0x2u /* DEL and C1 controls (U+0080-U+009F) escaped too: the text may reach a terminal */

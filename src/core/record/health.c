@@ -190,17 +190,8 @@ static void *sampler_main(void *arg)
 {
 	struct rec_health *hs = arg;
 
-	/*
-	 * The readers' nice, and SCHED_FIFO 1 where allowed: at nice -10 the
-	 * kernel's fair scheduler still let 80 runnable hackbench tasks per CPU
-	 * delay the deadline's wakeup by 1-2 s (`--record_time 3` recorded 4.8 s).
-	 * Its work is a few reads a second; the locks it shares inherit its
-	 * priority (rec_health_start), so a preempted holder cannot stall it.
-	 */
-	struct sched_param fifo = { .sched_priority = 1 };
-
+	/* The readers' nice too (a start without the right to SCHED_FIFO runs at it). */
 	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), hs->nice);
-	(void)pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo);
 	pthread_mutex_lock(&hs->lock);
 	hs->self_tid = (int)gettid();
 	hs->self_wait_ns = runq_wait_ns(hs->self_tid);
@@ -241,6 +232,7 @@ int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf
 	struct rec_health *hs = calloc(1, sizeof(*hs));
 	pthread_mutexattr_t ma;
 	pthread_condattr_t ca;
+	pthread_attr_t ta;
 	int rc;
 
 	*out = NULL;
@@ -278,7 +270,16 @@ int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf
 		(void)rec_instance_stats(in, hs->cur[i].cpu, &hs->base[i], NULL);
 	}
 	hs->sample_ns = t0_ns;
-	rc = fts__thread_start(&hs->thread, NULL, sampler_main, hs);
+	/*
+	 * SCHED_FIFO where allowed: at nice -10 the fair scheduler still let 80
+	 * runnable hackbench tasks per CPU delay the deadline's wakeup by 1-2 s
+	 * (`--record_time 3` recorded 4.8 s). Its work is a few reads a second;
+	 * the locks it shares inherit its priority, so a preempted holder cannot
+	 * stall it.
+	 */
+	pthread_attr_init(&ta);
+	rc = fts__thread_start_fifo(&hs->thread, &ta, sampler_main, hs);
+	pthread_attr_destroy(&ta);
 	if (rc) {
 		rec_health_free(hs);
 		return fts_err_set(err, rc, "cannot start the sampler thread: %s", strerror(-rc));

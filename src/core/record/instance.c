@@ -491,8 +491,6 @@ int rec_instance_clock_sample_marker(struct rec_instance *in, int cpu, struct re
 				     long max_wait_ms)
 {
 	struct marker_job j = { .in = in };
-	struct sched_param fifo = { .sched_priority = 1 };
-	int started;
 	pthread_attr_t attr;
 	pthread_t t;
 	cpu_set_t set;
@@ -502,20 +500,9 @@ int rec_instance_clock_sample_marker(struct rec_instance *in, int cpu, struct re
 	CPU_SET(cpu, &set);
 	pthread_attr_init(&attr);
 	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	/*
-	 * SCHED_FIFO 1 for its one write: behind a CPU hog at load 50+ a normal
-	 * thread waited past the deadline and the closing marker was lost. Where
-	 * that is not allowed (no CAP_SYS_NICE) the thread starts as a normal one.
-	 */
-	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-	pthread_attr_setschedparam(&attr, &fifo);
-	started = fts__thread_start(&t, &attr, marker_main, &j) == 0;
-	if (!started) {
-		pthread_attr_setinheritsched(&attr, PTHREAD_INHERIT_SCHED);
-		started = fts__thread_start(&t, &attr, marker_main, &j) == 0;
-	}
-	if (started) {
+	/* SCHED_FIFO for its one write: behind a CPU hog at load 50+ a normal
+	 * thread waited past the deadline and the closing marker was lost */
+	if (fts__thread_start_fifo(&t, &attr, marker_main, &j) == 0) {
 		struct timespec until;
 
 		/*

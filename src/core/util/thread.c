@@ -4,6 +4,19 @@
 
 #include <signal.h>
 
+int fts__thread_start_fifo(pthread_t *t, pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	struct sched_param fifo = { .sched_priority = 1 };
+
+	pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(attr, SCHED_FIFO);
+	pthread_attr_setschedparam(attr, &fifo);
+	if (fts__thread_start(t, attr, fn, arg) == 0)
+		return 0;
+	pthread_attr_setinheritsched(attr, PTHREAD_INHERIT_SCHED);
+	return fts__thread_start(t, attr, fn, arg);
+}
+
 int fts__thread_start(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
 	sigset_t all, old;
