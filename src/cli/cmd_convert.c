@@ -16,7 +16,6 @@
 #include "front/fmt.h"
 #include "front/msg.h"
 #include "cli/opts.h"
-#include "front/fmt.h"
 #include "front/insight.h"
 #include "front/inputs.h"
 #include "front/process.h"
@@ -137,19 +136,8 @@ static void on_stop_signal(int sig)
 static void cancel_on_signals(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM };
-	struct sigaction sa;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
-	sa.sa_flags = SA_NODEFER;
-	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		struct sigaction old;
-
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(sigs[i], &sa, NULL);
-	}
+	fts_front_catch(sigs, sizeof(sigs) / sizeof(sigs[0]), on_stop_signal, SA_NODEFER);
 }
 
 /* Cancelled by a signal: say so, then die by it (the exit status shells expect). */

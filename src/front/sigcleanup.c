@@ -32,16 +32,21 @@ void fts_front_cleanup_on_signals(void)
 		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP,
 #endif
 	};
+
+	fts_front_catch(sigs, sizeof(sigs) / sizeof(sigs[0]), on_signal, SA_RESETHAND | SA_NODEFER);
+}
+
+void fts_front_catch(const int *sigs, size_t n, void (*fn)(int), int flags)
+{
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sa.sa_handler = fn;
+	sa.sa_flags = flags;
 	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct sigaction old;
 
-		/* a signal ignored by whoever started us (nohup) stays ignored */
 		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
 			continue;
 		sigaction(sigs[i], &sa, NULL);

@@ -5,6 +5,8 @@
 #ifndef FTS_SIGCLEANUP_H
 #define FTS_SIGCLEANUP_H
 
+#include <stddef.h>
+
 /**
  * fts_front_cleanup_on_signals - on every catchable signal whose default
  * action ends the process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
@@ -19,5 +21,12 @@
  * Returns nothing.
  */
 void fts_front_cleanup_on_signals(void);
+
+/*
+ * fts_front_catch - install @fn for each of the @n signals @sigs with
+ * @flags, every signal blocked while it runs; a signal ignored by whoever
+ * started us (nohup) stays ignored. Returns nothing.
+ */
+void fts_front_catch(const int *sigs, size_t n, void (*fn)(int), int flags);
 
 #endif

@@ -118,16 +118,19 @@ _Static_assert(TOP_ROWS_MAX <= sizeof(((struct fts_live_top *)0)->wait) / sizeof
 
 enum act { A_STOP = 1, A_QUIT, A_TOP, A_INFO, A_SNAP, A_CPU_DN, A_CPU_UP };
 
+/* The keys both captures share, and the signals (listed for the help: the loop gets them as events, never as keys). */
+#define BIND_RUNNING \
+	{ A_QUIT, { 'q', FTS_KEY_ESC }, "stop (asks)", "stop and save, after a confirmation" }, \
+	{ A_TOP, { 't' }, "live top", "hide or show the live top (tasks waiting most / running most)" }, \
+	{ A_CPU_DN, { FTS_KEY_PGDN, FTS_KEY_DOWN }, NULL, "when not all CPUs fit: the next CPUs of the table (worst first)" }, \
+	{ A_CPU_UP, { FTS_KEY_PGUP, FTS_KEY_UP }, NULL, "when not all CPUs fit: back towards the worst CPUs" }, \
+	{ A_INFO, { FTS_KEY_CTRL('c') }, NULL, "stop and save (as SIGTERM and SIGHUP: the file is complete)" }, \
+	{ A_INFO, { FTS_KEY_CTRL('z') }, NULL, "suspend, when pressed twice: the kernel keeps filling the buffers" }
+
 static const struct fts_bind bind[] = {
 	{ A_STOP, { 's' }, "stop and save", "stop and save, then open the capture in the preview; "
 	  "while stopping: skip draining, a third time cuts the file short (valid)" },
-	{ A_QUIT, { 'q', FTS_KEY_ESC }, "stop (asks)", "stop and save, after a confirmation" },
-	{ A_TOP, { 't' }, "live top", "hide or show the live top (tasks waiting most / running most)" },
-	{ A_CPU_DN, { FTS_KEY_PGDN, FTS_KEY_DOWN }, NULL, "when not all CPUs fit: the next CPUs of the table (worst first)" },
-	{ A_CPU_UP, { FTS_KEY_PGUP, FTS_KEY_UP }, NULL, "when not all CPUs fit: back towards the worst CPUs" },
-	/* signals, listed for the help: the loop gets them as events, never as keys */
-	{ A_INFO, { FTS_KEY_CTRL('c') }, NULL, "stop and save (as SIGTERM and SIGHUP: the file is complete)" },
-	{ A_INFO, { FTS_KEY_CTRL('z') }, NULL, "suspend, when pressed twice: the kernel keeps filling the buffers" },
+	BIND_RUNNING,
 };
 
 static const struct fts_bindings keys = FTS_BINDINGS(bind);
@@ -138,12 +141,7 @@ static const struct fts_bind bind_flight[] = {
 	  "recording goes on" },
 	{ A_STOP, { 'S' }, "stop and save", "stop and save (the segments stay beside the output); while stopping: "
 	  "skip draining, a third time cuts the last segment short (valid)" },
-	{ A_QUIT, { 'q', FTS_KEY_ESC }, "stop (asks)", "stop and save, after a confirmation" },
-	{ A_TOP, { 't' }, "live top", "hide or show the live top (tasks waiting most / running most)" },
-	{ A_CPU_DN, { FTS_KEY_PGDN, FTS_KEY_DOWN }, NULL, "when not all CPUs fit: the next CPUs of the table (worst first)" },
-	{ A_CPU_UP, { FTS_KEY_PGUP, FTS_KEY_UP }, NULL, "when not all CPUs fit: back towards the worst CPUs" },
-	{ A_INFO, { FTS_KEY_CTRL('c') }, NULL, "stop and save (as SIGTERM and SIGHUP: the file is complete)" },
-	{ A_INFO, { FTS_KEY_CTRL('z') }, NULL, "suspend, when pressed twice: the kernel keeps filling the buffers" },
+	BIND_RUNNING,
 };
 
 static const struct fts_bindings keys_flight = FTS_BINDINGS(bind_flight);
