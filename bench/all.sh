@@ -83,6 +83,11 @@ echo "bench/all.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(nproc) CPUs
 	"$(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "inputs: trace.txt $(($(stat -c %s "$TXT") / 1048576)) MB ($(cat "$TXT.events") events)," \
 	"trace.dat $(($(stat -c %s "$DAT") / 1048576)) MB ($(cat "$DAT.events") events)"
+# The machine's single-thread speed, so figures from two machines can be compared:
+# absolute goals (8 s, 150 MB/s, 0.2 s/M events) move with it, ratios to an anchor do not.
+calib=$( { TIMEFORMAT='%U'; time python3 -c 's = 0
+for i in range(10000000): s += i * i % 7' ; } 2>&1 )
+echo "calibration: a 10 M-iteration Python loop takes ${calib} s of CPU here"
 line case ours "theirs/anchor" ratio goal peak_mem
 rc=0
 
