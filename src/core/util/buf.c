@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int fts_buf_reserve(struct fts_buf *b, size_t n)
+/* The slow half of fts_buf_reserve: out of memory already, or the buffer must grow. */
+int fts__buf_grow(struct fts_buf *b, size_t n)
 {
 	size_t cap;
 	char *p;
@@ -27,14 +28,6 @@ int fts_buf_reserve(struct fts_buf *b, size_t n)
 	b->p = p;
 	b->cap = cap;
 	return 0;
-}
-
-void fts_buf_put(struct fts_buf *b, const void *s, size_t n)
-{
-	if (fts_buf_reserve(b, n))
-		return;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
 }
 
 void fts_buf_puts(struct fts_buf *b, const char *s)

@@ -10,6 +10,7 @@
 #define FTS_UTIL_BUF_H
 
 #include <stddef.h>
+#include <string.h>
 
 struct fts_buf {
 	char *p;
@@ -18,14 +19,24 @@ struct fts_buf {
 	int oom;       /* an append failed: the content is incomplete */
 };
 
+/* fts__buf_grow - fts_buf_reserve's slow half (out of memory already, or grow). Returns 0 or -1. */
+int fts__buf_grow(struct fts_buf *b, size_t n);
+
 /**
  * fts_buf_reserve - make room for more bytes
  * @b: the buffer
  * @n: bytes about to be appended
  *
  * Returns 0, or -1 with @b->oom set when memory ran out (or had already).
+ * Inline, as fts_buf_put: the sinks append a few bytes at a time, millions
+ * of times a second.
  */
-int fts_buf_reserve(struct fts_buf *b, size_t n);
+static inline int fts_buf_reserve(struct fts_buf *b, size_t n)
+{
+	if (!b->oom && b->len + n <= b->cap)
+		return 0;
+	return fts__buf_grow(b, n);
+}
 
 /**
  * fts_buf_put - append bytes
@@ -33,7 +44,13 @@ int fts_buf_reserve(struct fts_buf *b, size_t n);
  * @s: the bytes
  * @n: how many
  */
-void fts_buf_put(struct fts_buf *b, const void *s, size_t n);
+static inline void fts_buf_put(struct fts_buf *b, const void *s, size_t n)
+{
+	if (fts_buf_reserve(b, n))
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
 
 /**
  * fts_buf_puts - append a C string (without its NUL)
