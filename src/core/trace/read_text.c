@@ -827,10 +827,11 @@ static int parse_line(struct text_ctx *x, const char *line, const char *end)
 		x->report_mode = 1;
 		return 0;
 	}
-	if (!strncmp(p, "version = ", 10) || !strncmp(p, "CPU 0 is empty", 14) ||
-	    !strncmp(p, "##### CPU", 9))
+	/* report's banner lines; an event line rarely starts with 'v' or 'C' (4 strncmp a line were 2% of a parse) */
+	if (*p == 'v' && !strncmp(p, "version = ", 10))
 		return 0;
-	if (!strncmp(p, "CPU ", 4) && find_str(p, end, " is empty", 9))
+	if (*p == 'C' && !strncmp(p, "CPU ", 4) &&
+	    (!strncmp(p, "CPU 0 is empty", 14) || find_str(p, end, " is empty", 9)))
 		return 0;
 
 	col = find_cpu_col(p, end, &ev.cpu, &q, &ev.ts);
