@@ -25,6 +25,16 @@ int fts_sqlw_varint_put(uint8_t *p, uint64_t v)
 	uint8_t tmp[10];
 	int n = 0;
 
+	/* the short forms inline: nearly every varint of a record is one or two bytes */
+	if (v < 0x80) {
+		p[0] = (uint8_t)v;
+		return 1;
+	}
+	if (v < 0x4000) {
+		p[0] = (uint8_t)(v >> 7 | 0x80);
+		p[1] = (uint8_t)(v & 0x7f);
+		return 2;
+	}
 	/* nine bytes: the last carries eight bits, the first eight seven each */
 	if (v >> 56) {
 		p[8] = (uint8_t)v;
@@ -86,19 +96,6 @@ static uint64_t serial_type(const struct fts_sqlw_val *v, size_t *len)
 	return (uint64_t)t;
 }
 
-/* Bytes of the record's header without its own size varint; *@body gets the body's. */
-static size_t header_types(const struct fts_sqlw_val *v, int n, size_t *body)
-{
-	size_t h = 0, len;
-
-	*body = 0;
-	for (int i = 0; i < n; i++) {
-		h += (size_t)fts_sqlw_varint_len(serial_type(&v[i], &len));
-		*body += len;
-	}
-	return h;
-}
-
 /* The header's size including its own varint (which counts itself). */
 static size_t header_size(size_t types)
 {
@@ -109,34 +106,36 @@ static size_t header_size(size_t types)
 	return h;
 }
 
-size_t fts_sqlw_record_size(const struct fts_sqlw_val *v, int n)
+size_t fts_sqlw_record_encode(uint8_t *out, size_t cap, const struct fts_sqlw_val *v, int n)
 {
-	size_t body, types = header_types(v, n, &body);
+	uint64_t type[FTS_SQLW_MAX_COLS];
+	size_t len[FTS_SQLW_MAX_COLS], types = 0, body = 0, hs;
+	uint8_t *h, *b;
 
-	return header_size(types) + body;
-}
-
-size_t fts_sqlw_record_put(uint8_t *out, const struct fts_sqlw_val *v, int n)
-{
-	size_t body, types = header_types(v, n, &body), hs = header_size(types), len;
-	uint8_t *h = out, *b = out + hs;
-
+	for (int i = 0; i < n; i++) {
+		type[i] = serial_type(&v[i], &len[i]);
+		types += type[i] < 0x80 ? 1 : (size_t)fts_sqlw_varint_len(type[i]);
+		body += len[i];
+	}
+	hs = types < 0x7f ? types + 1 : header_size(types);
+	if (hs + body > cap)
+		return hs + body;
+	h = out;
+	b = out + hs;
 	h += fts_sqlw_varint_put(h, hs);
 	for (int i = 0; i < n; i++) {
-		uint64_t t = serial_type(&v[i], &len);
-
-		h += fts_sqlw_varint_put(h, t);
+		h += fts_sqlw_varint_put(h, type[i]);
 		if (v[i].type == FTS_SQLW_TEXT) {
-			if (len)
-				memcpy(b, v[i].s, len);
+			if (len[i])
+				memcpy(b, v[i].s, len[i]);
 		} else {
-			/* big-endian two's complement in the low @len bytes */
-			for (size_t k = 0; k < len; k++)
-				b[k] = (uint8_t)((uint64_t)v[i].i >> (8 * (len - 1 - k)));
+			/* big-endian two's complement in the low len bytes */
+			for (size_t k = 0; k < len[i]; k++)
+				b[k] = (uint8_t)((uint64_t)v[i].i >> (8 * (len[i] - 1 - k)));
 		}
-		b += len;
+		b += len[i];
 	}
-	return (size_t)(b - out);
+	return hs + body;
 }
 
 int fts_sqlw_val_cmp(const struct fts_sqlw_val *a, const struct fts_sqlw_val *b)

@@ -34,15 +34,16 @@ int fts_sqlw_varint_put(uint8_t *p, uint64_t v);
 /* fts_sqlw_varint_get - read a varint at @p (9 bytes readable) into *@v; returns its length. */
 int fts_sqlw_varint_get(const uint8_t *p, uint64_t *v);
 
-/* fts_sqlw_record_size - bytes of the record holding the @n values @v. */
-size_t fts_sqlw_record_size(const struct fts_sqlw_val *v, int n);
+/* The most columns a record may have here (Insight's widest table has 11). */
+#define FTS_SQLW_MAX_COLS 16
 
 /*
- * fts_sqlw_record_put - encode the @n values @v as SQLite's record at @out
- * (fts_sqlw_record_size bytes, with the smallest serial types, 8 and 9 for
- * 0 and 1, as SQLite >= 3.3 writes them in schema format 4); returns the size.
+ * fts_sqlw_record_encode - the @n (<= FTS_SQLW_MAX_COLS) values @v as
+ * SQLite's record, with the smallest serial types (8 and 9 for 0 and 1, as
+ * SQLite writes them in schema format 4), at @out when it fits in @cap
+ * bytes. Returns the record's size; nothing is written when it exceeds @cap.
  */
-size_t fts_sqlw_record_put(uint8_t *out, const struct fts_sqlw_val *v, int n);
+size_t fts_sqlw_record_encode(uint8_t *out, size_t cap, const struct fts_sqlw_val *v, int n);
 
 /*
  * fts_sqlw_val_cmp - <0, 0 or >0 as @a sorts before, with or after @b in an

@@ -26,22 +26,126 @@ int fts_sqlw_sort_init(struct fts_sqlw_sort *s, size_t ksize, size_t cap, fts_sq
 	s->ctx = ctx;
 	s->near = near;
 	s->fd = -1;
+	if (ksize > FTS_SQLW_KEY_MAX)
+		return -EINVAL;
 	s->chunk = malloc(ksize * cap);
 	return s->chunk ? 0 : -ENOMEM;
 }
 
-static int sorted(const struct fts_sqlw_sort *s)
+/*
+ * Insertion sort, for a chunk nearly in order (slices by start time: most
+ * keys land within a few hundred places of the end). Gives up, the chunk
+ * still a permutation, once the keys moved exceed a budget of a few per
+ * key: then a chunk is not nearly in order. Returns whether it sorted.
+ */
+static int insertion_sort(struct fts_sqlw_sort *s)
 {
-	for (size_t i = 1; i < s->n; i++)
-		if (s->cmp(s->chunk + (i - 1) * s->ksize, s->chunk + i * s->ksize, s->ctx) > 0)
+	size_t k = s->ksize, budget = 4 * s->n;
+	uint8_t *c = s->chunk, tmp[FTS_SQLW_KEY_MAX];
+
+	for (size_t i = 1; i < s->n; i++) {
+		size_t j = i;
+
+		if (s->cmp(c + (i - 1) * k, c + i * k, s->ctx) <= 0)
+			continue;
+		while (j > 0 && s->cmp(c + (j - 1) * k, c + i * k, s->ctx) > 0 && i - j <= budget)
+			j--;
+		if (i - j > budget)
 			return 0;
+		budget -= i - j;
+		memcpy(tmp, c + i * k, k);
+		memmove(c + (j + 1) * k, c + j * k, (i - j) * k);
+		memcpy(c + j * k, tmp, k);
+	}
+	return 1;
+}
+
+/* qsort_r's view of two buckets: by their first keys. */
+struct bucket_order {
+	const struct fts_sqlw_sort *s;
+	const size_t *first;     /* bucket -> index of its first key in the chunk */
+};
+
+static int bucket_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct bucket_order *o = ctx;
+	size_t k = o->s->ksize;
+
+	return o->s->cmp(o->s->chunk + o->first[*(const uint32_t *)a] * k,
+			 o->s->chunk + o->first[*(const uint32_t *)b] * k, o->s->ctx);
+}
+
+/*
+ * Counting sort by bucket, stable: for keys whose buckets are intervals of
+ * the order and whose order within a bucket is their arrival (a lane's
+ * slices by rowid; a flow cat and type's rows). The few buckets in use are
+ * put in order by their first keys. Returns 0 when the chunk's buckets span
+ * too wide a range for a count table (or out of memory).
+ */
+static int bucket_sort(struct fts_sqlw_sort *s)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t k = s->ksize, *count, *first, pos = 0, range, used = 0;
+	uint32_t *order;
+	uint8_t *out;
+
+	for (size_t i = 0; i < s->n; i++) {
+		uint64_t b = s->bucket(s->chunk + i * k);
+
+		lo = b < lo ? b : lo;
+		hi = b > hi ? b : hi;
+	}
+	if (!s->n || hi - lo >= (1u << 20))
+		return 0;
+	range = (size_t)(hi - lo) + 1;
+	if (!s->spare && !(s->spare = malloc(s->cap * k)))
+		return 0;
+	count = calloc(range, sizeof(*count));
+	first = malloc(range * sizeof(*first));
+	order = malloc(range * sizeof(*order));
+	if (!count || !first || !order) {
+		free(count);
+		free(first);
+		free(order);
+		return 0;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		size_t b = (size_t)(s->bucket(s->chunk + i * k) - lo);
+
+		if (!count[b]++) {
+			first[b] = i;
+			order[used++] = (uint32_t)b;
+		}
+	}
+	qsort_r(order, used, sizeof(*order), bucket_cmp, &(struct bucket_order){ s, first });
+	for (size_t u = 0; u < used; u++) {
+		size_t n = count[order[u]];
+
+		count[order[u]] = pos;
+		pos += n;
+	}
+	out = s->spare;
+	for (size_t i = 0; i < s->n; i++)
+		memcpy(out + count[s->bucket(s->chunk + i * k) - lo]++ * k, s->chunk + i * k, k);
+	free(count);
+	free(first);
+	free(order);
+	s->spare = s->chunk;
+	s->chunk = out;
 	return 1;
 }
 
 static void sort_chunk(struct fts_sqlw_sort *s)
 {
-	if (!sorted(s))
+	if (s->bucket && bucket_sort(s))
+		return;
+	if (!insertion_sort(s))
 		qsort_r(s->chunk, s->n, s->ksize, s->cmp, s->ctx);
+}
+
+void fts_sqlw_sort_bucketed(struct fts_sqlw_sort *s, fts_sqlw_bucket_fn bucket)
+{
+	s->bucket = bucket;
 }
 
 static int write_all(int fd, const uint8_t *p, size_t n)
@@ -155,9 +259,10 @@ int fts_sqlw_sort_start(struct fts_sqlw_sort *s)
 	}
 	if (s->n && (s->err = spill(s)))
 		return s->err;
-	/* the chunk's memory is not needed for the merge */
+	/* the chunks' memory is not needed for the merge */
 	free(s->chunk);
-	s->chunk = NULL;
+	free(s->spare);
+	s->chunk = s->spare = NULL;
 	s->heap = malloc(sizeof(*s->heap) * s->nruns);
 	if (!s->heap)
 		return s->err = -ENOMEM;
@@ -216,6 +321,7 @@ const void *fts_sqlw_sort_next(struct fts_sqlw_sort *s)
 void fts_sqlw_sort_free(struct fts_sqlw_sort *s)
 {
 	free(s->chunk);
+	free(s->spare);
 	for (size_t i = 0; i < s->nruns; i++)
 		free(s->runs[i].buf);
 	free(s->runs);

@@ -14,6 +14,10 @@
 #include <sys/types.h>
 
 typedef int (*fts_sqlw_cmp_fn)(const void *a, const void *b, void *ctx);
+typedef uint64_t (*fts_sqlw_bucket_fn)(const void *key);
+
+/* The largest key. */
+#define FTS_SQLW_KEY_MAX 64
 
 struct fts_sqlw_run {
 	off_t off;               /* next key in the scratch file */
@@ -25,6 +29,8 @@ struct fts_sqlw_run {
 struct fts_sqlw_sort {
 	size_t ksize, cap, n;    /* key bytes, keys per chunk, keys in the chunk */
 	uint8_t *chunk;
+	uint8_t *spare;          /* the bucket sort's output, then swapped with chunk */
+	fts_sqlw_bucket_fn bucket;
 	fts_sqlw_cmp_fn cmp;
 	void *ctx;
 	const char *near;        /* scratch file goes beside this path */
@@ -42,10 +48,18 @@ struct fts_sqlw_sort {
 /*
  * fts_sqlw_sort_init - an empty sort of @ksize-byte keys ordered by @cmp
  * (with @ctx), @cap keys per chunk, spilling beside @near (kept, not copied).
- * Returns 0 or -ENOMEM.
+ * Returns 0, -EINVAL for keys over FTS_SQLW_KEY_MAX bytes, or -ENOMEM.
  */
 int fts_sqlw_sort_init(struct fts_sqlw_sort *s, size_t ksize, size_t cap, fts_sqlw_cmp_fn cmp,
 		       void *ctx, const char *near);
+
+/*
+ * fts_sqlw_sort_bucketed - promise that the keys of one @bucket form an
+ * interval of the order, within which they come in the order they are
+ * added, so a chunk sorts in one counting pass (when its buckets span a
+ * small range; else as any chunk).
+ */
+void fts_sqlw_sort_bucketed(struct fts_sqlw_sort *s, fts_sqlw_bucket_fn bucket);
 
 /* fts_sqlw_sort_add - add one key. Returns 0 or a negative errno (scratch file write). */
 int fts_sqlw_sort_add(struct fts_sqlw_sort *s, const void *key);

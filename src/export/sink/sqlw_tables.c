@@ -82,6 +82,20 @@ static int track_cmp(const void *pa, const void *pb, void *ctx)
 	return (c = cmp64(a->track, b->track)) ? c : cmp64(a->rowid, b->rowid);
 }
 
+/* A lane's slices are added in rowid order: the track key sorts by its lane alone. */
+static uint64_t track_bucket(const void *key)
+{
+	return (uint64_t)((const struct track_key *)key)->track;
+}
+
+/* A flow cat and type's rows come in rowid order. */
+static uint64_t cat_bucket(const void *key)
+{
+	const struct cat_key *k = key;
+
+	return (uint64_t)k->name << 8 | (k->type & 0xff);
+}
+
 static struct fts_sqlw_val cat_val(const struct fts_strtab *t, uint32_t id)
 {
 	return (struct fts_sqlw_val){ .type = FTS_SQLW_TEXT, .s = fts_strtab_get(t, id),
@@ -125,13 +139,15 @@ int fts_sqlw_tables_open(struct fts_sqlw_tables *w, int fd, const uint32_t root[
 	    (rc = fts_sqlw_sort_init(&w->by_cat, sizeof(struct cat_key), CAT_CHUNK, cat_cmp,
 				     &w->flow_names, near)))
 		return rc;
+	fts_sqlw_sort_bucketed(&w->by_track, track_bucket);
+	fts_sqlw_sort_bucketed(&w->by_cat, cat_bucket);
 	return 0;
 }
 
 /* Encode @v (@n values) into w->rec; its size, or 0 when out of memory. */
 static size_t encode(struct fts_sqlw_tables *w, const struct fts_sqlw_val *v, int n)
 {
-	size_t size = fts_sqlw_record_size(v, n);
+	size_t size = fts_sqlw_record_encode(w->rec, w->rec_cap, v, n);
 
 	if (size > w->rec_cap) {
 		uint8_t *p = realloc(w->rec, size + 1024);
@@ -140,8 +156,9 @@ static size_t encode(struct fts_sqlw_tables *w, const struct fts_sqlw_val *v, in
 			return 0;
 		w->rec = p;
 		w->rec_cap = size + 1024;
+		fts_sqlw_record_encode(w->rec, w->rec_cap, v, n);
 	}
-	return fts_sqlw_record_put(w->rec, v, n);
+	return size;
 }
 
 #define NUL_V { .type = FTS_SQLW_NULL }
@@ -251,7 +268,7 @@ static int build_index(struct index_job *j)
 	rc = fts_sqlw_sort_start(j->sort);
 	while (!rc && (key = fts_sqlw_sort_next(j->sort)) != NULL) {
 		int n = j->values(j->w, key, v);
-		size_t size = fts_sqlw_record_size(v, n);
+		size_t size = fts_sqlw_record_encode(rec, cap, v, n);
 
 		if (size > cap) {
 			uint8_t *p = realloc(rec, size + 256);
@@ -262,8 +279,9 @@ static int build_index(struct index_job *j)
 			}
 			rec = p;
 			cap = size + 256;
+			fts_sqlw_record_encode(rec, cap, v, n);
 		}
-		rc = fts_sqlw_tree_add_key(&t, rec, fts_sqlw_record_put(rec, v, n));
+		rc = fts_sqlw_tree_add_key(&t, rec, size);
 	}
 	if (!rc)
 		rc = j->sort->err;
