@@ -33,29 +33,38 @@ int fts_sqlw_sort_init(struct fts_sqlw_sort *s, size_t ksize, size_t cap, fts_sq
 }
 
 /*
- * Insertion sort, for a chunk nearly in order (slices by start time: most
- * keys land within a few hundred places of the end). Gives up, the chunk
- * still a permutation, once the keys moved exceed a budget of a few per
- * key: then a chunk is not nearly in order. Returns whether it sorted.
+ * Insertion sort with a binary search, for a chunk nearly in order (slices
+ * by start time: most keys arrive in order, the late ones a few hundred or
+ * thousand places behind): one compare per key in order, a search and a
+ * memmove per late one. Gives up, the chunk still a permutation, once the
+ * keys moved exceed a budget (then the chunk is not nearly in order).
+ * Returns whether it sorted.
  */
 static int insertion_sort(struct fts_sqlw_sort *s)
 {
-	size_t k = s->ksize, budget = 4 * s->n;
+	size_t k = s->ksize, budget = 64 * s->n;
 	uint8_t *c = s->chunk, tmp[FTS_SQLW_KEY_MAX];
 
 	for (size_t i = 1; i < s->n; i++) {
-		size_t j = i;
+		size_t lo = 0, hi = i - 1;
 
 		if (s->cmp(c + (i - 1) * k, c + i * k, s->ctx) <= 0)
 			continue;
-		while (j > 0 && s->cmp(c + (j - 1) * k, c + i * k, s->ctx) > 0 && i - j <= budget)
-			j--;
-		if (i - j > budget)
+		/* the first place in [0, i - 1] whose key sorts after key i */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (s->cmp(c + mid * k, c + i * k, s->ctx) > 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		if (i - lo > budget)
 			return 0;
-		budget -= i - j;
+		budget -= i - lo;
 		memcpy(tmp, c + i * k, k);
-		memmove(c + (j + 1) * k, c + j * k, (i - j) * k);
-		memcpy(c + j * k, tmp, k);
+		memmove(c + (lo + 1) * k, c + lo * k, (i - lo) * k);
+		memcpy(c + lo * k, tmp, k);
 	}
 	return 1;
 }
