@@ -387,7 +387,8 @@ static void test_sort(void **state)
 		for (size_t cap = 7; cap <= 70000; cap *= 100) {
 			struct fts_sqlw_sort s;
 			size_t n = 20000, got = 0;
-			int64_t last = INT64_MIN, sum = 0, sum_in = 0;
+			int64_t last = INT64_MIN;
+			uint64_t sum = 0, sum_in = 0;   /* wrapping: a checksum of the keys */
 			const void *k;
 
 			assert_int_equal(fts_sqlw_sort_init(&s, sizeof(int64_t), cap, int_cmp, NULL, near), 0);
@@ -399,7 +400,7 @@ static void test_sort(void **state)
 					    mode == 1 ? (int64_t)(rnd() >> 1) - INT64_MAX / 2 :
 					    (int64_t)(rnd() % 50) << 20 | (int64_t)i;
 
-				sum_in += v;
+				sum_in += (uint64_t)v;
 				assert_int_equal(fts_sqlw_sort_add(&s, &v), 0);
 			}
 			assert_int_equal(fts_sqlw_sort_start(&s), 0);
@@ -409,7 +410,7 @@ static void test_sort(void **state)
 				memcpy(&v, k, sizeof(v));
 				assert_true(v >= last);
 				last = v;
-				sum += v;
+				sum += (uint64_t)v;
 				got++;
 			}
 			assert_int_equal(s.err, 0);
