@@ -337,6 +337,17 @@ static int write_lanes(struct sqlite_sink *s, struct fts_err *err)
 	return rc;
 }
 
+/* Whether the temp file's name still leads to the file the outfile created and locked. */
+static int same_file(struct sqlite_sink *s, struct fts_err *err)
+{
+	struct stat a, b;
+
+	if (lstat(s->out.tmp, &a) || fstat(s->out.fd, &b) || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino)
+		return fts_err_set(err, -EIO, "%s: the temp file was replaced", s->out.tmp);
+	return 0;
+}
+
 /* Phase 3: SQLite reopens the file for the thread rows, sqlite_sequence and the summary. */
 static int finish_sql(struct sqlite_sink *s, struct fts_err *err)
 {
@@ -344,6 +355,8 @@ static int finish_sql(struct sqlite_sink *s, struct fts_err *err)
 	char seq[96];
 	int rc;
 
+	if ((rc = same_file(s, err)))
+		return rc;
 	if (sqlite3_open_v2(s->out.tmp, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		return db_error(s, err, "cannot reopen");
@@ -483,6 +496,7 @@ static int create(const char *path, int summary, const struct fts_owner *owner,
 	rc = fts_outfile_begin(&s->out, path, owner, err);
 	if (rc)
 		goto fail;
+	/* NOMUTEX: only this thread ever uses a connection (phases 1 and 3) */
 	if (sqlite3_open_v2(s->out.tmp, &s->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
