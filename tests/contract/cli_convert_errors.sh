@@ -75,6 +75,12 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$WORK/tiny" && mount -t tmpfs -o size=256k tm
 	expect_fail "disk full (JSON)" "No space|full|disk" "$FTSCOPE" convert --input "$S/sample.txt" --output "$WORK/tiny/ftrace_data.json"
 	[ -z "$(ls -A "$WORK/tiny")" ] && pass "disk full: nothing left (JSON)" || bad "disk full left: $(ls -A "$WORK/tiny")"
 	umount "$WORK/tiny"
+	# room for SQLite's schema (about 0.7 MB) but not the rows: the page writer's own write fails
+	if mount -t tmpfs -o size=2m tmpfs "$WORK/tiny" 2>/dev/null; then
+		expect_fail "disk full in the rows (DB)" "cannot write: No space" "$FTSCOPE" convert --input "$S/sample.txt" --output "$WORK/tiny/ftrace_data.db"
+		[ -z "$(ls -A "$WORK/tiny")" ] && pass "disk full in the rows: nothing left" || bad "disk full in the rows left: $(ls -A "$WORK/tiny")"
+		umount "$WORK/tiny"
+	fi
 else
 	echo "skip disk-full checks: needs root to mount a small tmpfs"
 fi

@@ -3,7 +3,7 @@
  * batchq.h - a bounded queue of byte batches from one producer thread to one
  * consumer thread.
  *
- * The SQLite sink uses it to run SQLite's inserts on a second core while the
+ * The DB sink uses it to write the table pages on a second core while the
  * reader and the model run on the first. Batches are recycled, so memory is
  * bounded by FTS_BATCHQ_DEPTH * batch size whatever the trace length.
  */

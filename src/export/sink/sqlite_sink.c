@@ -4,28 +4,43 @@
  *
  * Insight opens the file as its own text-trace cache: the five tables with
  * its column names, integer ns times, end_time = timestamp + duration, every
- * args value a JSON string, process pid == process_name. Rows go in one
- * transaction through prepared statements with no index; Insight's three
- * indexes are built after the rows, which is much cheaper than maintaining
- * them per insert. slice.id is a plain INTEGER PRIMARY KEY (rowid: unique,
- * from 1) rather than Insight's AUTOINCREMENT, which costs a third of the
- * insert time and buys nothing for a file Insight never inserts slices into.
+ * args value a JSON string, process pid == process_name. slice.id is a plain
+ * INTEGER PRIMARY KEY (rowid: unique, from 1) rather than Insight's
+ * AUTOINCREMENT, which buys nothing for a file Insight never inserts slices
+ * into.
+ *
+ * One file, three writers in turn:
+ * 1. SQLite creates it: the PRAGMAs, the schema with Insight's three indexes
+ *    (its own names, so it skips building them), all empty, and the process
+ *    rows; then it closes, and each tree's root page is known.
+ * 2. The page writer (sqlw_tables.h) appends slice and flow rows as SQLite's
+ *    table pages, on a writer thread fed in batches (parsing and modelling
+ *    on one core, the pages on the other), and at finish the interior pages
+ *    and the three indexes, built bottom-up from sorted keys: SQLite's
+ *    per-row b-tree work was half of a conversion's CPU.
+ * 3. SQLite reopens it for the small rest: thread rows (kept in memory),
+ *    sqlite_sequence ('flow', n) as AUTOINCREMENT would have left it, and
+ *    with --with-summary the summary tables, computed in SQL over slice.
  * The file is written under a temp name and renamed into place only when
  * complete.
  */
 #include "ftscope/pipeline.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/util/outfile.h"
 #include "kit/kit.h"
 #include "export/sink/batchq.h"
 #include "export/sink/jsonw.h"
+#include "export/sink/sqlw_tables.h"
 #include "export/sink/summary_tables.h"
 
 static const char *const schema =
@@ -35,6 +50,7 @@ static const char *const schema =
 	"PRAGMA locking_mode=EXCLUSIVE;"
 	"PRAGMA cache_size=-4096;"
 	"PRAGMA temp_store=FILE;"
+	"BEGIN;"
 	"CREATE TABLE process (pid TEXT PRIMARY KEY, process_name TEXT, label TEXT,"
 	" process_sort_index INTEGER);"
 	"CREATE TABLE thread (track_id INTEGER PRIMARY KEY, tid TEXT, pid TEXT,"
@@ -48,64 +64,53 @@ static const char *const schema =
 	" cat TEXT, track_id INTEGER, timestamp INTEGER, type TEXT);"
 	"INSERT INTO process VALUES ('" FTS_GROUP_CPU_NAME "', '" FTS_GROUP_CPU_NAME "', NULL, 0);"
 	"INSERT INTO process VALUES ('" FTS_GROUP_TASK_NAME "', '" FTS_GROUP_TASK_NAME "', NULL, 1);"
-	/*
-	 * Insight's time index is kept up to date during the inserts, on the
-	 * writer thread: slices come nearly in start order (99% land within
-	 * 1,000 entries of the index's end), so each insert touches the last
-	 * cached pages; building it after the rows was about a third of the
-	 * serial tail, where one core idles. The flow index costs a little
-	 * more CPU kept than built (its 's' and 'f' halves both grow), but
-	 * moving it too leaves the writer and the main thread even.
-	 */
+	/* Insight's own index names and columns (TextSqlConstant.h), so it skips building them */
 	"CREATE INDEX track_id_timestamp_end_time_index ON slice (timestamp, end_time, track_id);"
 	"CREATE INDEX flow_id_time_index ON flow (cat, type);"
+	"CREATE INDEX track_id_cat_index ON slice (track_id, cat);"
+	"COMMIT;";
+
+/* The same connection settings when SQLite reopens the file for the rest. */
+static const char *const reopen =
+	"PRAGMA journal_mode=OFF;"
+	"PRAGMA synchronous=OFF;"
+	"PRAGMA locking_mode=EXCLUSIVE;"
+	"PRAGMA cache_size=-4096;"
+	"PRAGMA temp_store=FILE;"
 	"BEGIN;";
 
-/*
- * Insight's own index names and columns (TextSqlConstant.h), so it skips
- * building them. The time and flow indexes exist from the start (schema).
- */
-static const char *const indexes =
-	"CREATE INDEX IF NOT EXISTS track_id_timestamp_end_time_index ON slice (timestamp, end_time, track_id);"
-	"CREATE INDEX IF NOT EXISTS track_id_cat_index ON slice (track_id, cat);"
-	"CREATE INDEX IF NOT EXISTS flow_id_time_index ON flow (cat, type);";
-
 #define BATCH_BYTES (1u << 20)
-
-/*
- * Slices (or wakeup links) per INSERT statement: one sqlite3_step/reset per
- * REC_ROWS records instead of per record, which spares SQLite's per-statement
- * setup. Rows keep their order, so their ids are unchanged.
- */
-#define REC_ROWS 32
 
 struct sqlite_sink {
 	struct fts_sink base;
 	struct fts_outfile out;
-	sqlite3 *db;
-	sqlite3_stmt *ins_slice;
-	sqlite3_stmt *ins_slices;  /* REC_ROWS slices in one statement */
-	sqlite3_stmt *ins_thread;
-	sqlite3_stmt *ins_flow;
-	sqlite3_stmt *ins_flows;   /* REC_ROWS wakeup links (2 rows each) in one statement */
-	struct fts_buf args;       /* producer's scratch for one item's args JSON */
+	sqlite3 *db;               /* open in phases 1 and 3 only */
+	struct fts_buf args;       /* producer's scratch for one item's raw args (key\0val\0...) */
 	struct fts_buf name;       /* producer's scratch for a name made valid UTF-8 */
 
 	/*
-	 * Rows travel in batches to a writer thread that alone uses the
-	 * connection until finish: parsing and modelling on one core,
-	 * SQLite's b-tree work on the other.
+	 * Rows travel in batches to a writer thread that alone uses the page
+	 * writer until finish: parsing and modelling on one core, the pages
+	 * on the other.
 	 */
 	struct fts_batchq q;
 	pthread_t writer;
 	int writer_running;
 	struct fts_err werr;       /* the writer's failure, read after join */
 	int summary;               /* write the Ftrace Task Summary tables at finish */
+
+	int fd;                    /* read/write on out.tmp for the page writer, or -1 */
+	struct fts_sqlw_tables pages;
+	int pages_open;
+	struct fts_buf lanes;      /* the writer's lane records, for the thread table at finish */
+	struct fts_buf wargs;      /* the writer's scratch: one slice's args JSON */
 };
 
 /*
- * A flow record reuses the header: lane/ts are its start, sort_index/dur its
- * end's lane and time, the name its name and the "args" part its id in decimal.
+ * An item record's group is its number of args, its "args" part the raw
+ * pairs. A flow record reuses the header: lane/ts are its start,
+ * sort_index/dur its end's lane and time, the name its name and the "args"
+ * part its id in decimal.
  */
 enum rec_type { REC_LANE = 'L', REC_ITEM = 'I', REC_FLOW = 'F' };
 
@@ -130,57 +135,13 @@ static int db_error(struct sqlite_sink *s, struct fts_err *err, const char *what
 			   code == SQLITE_FULL ? " (free some space, or write elsewhere)" : "");
 }
 
-static int write_lane(struct sqlite_sink *s, const struct rec_hdr *h, const char *tid)
+/* The page writer's negative errno @rc as the sink's error. */
+static int page_error(struct sqlite_sink *s, struct fts_err *err, int rc)
 {
-	const char *group = h->group == FTS_GROUP_CPU ? FTS_GROUP_CPU_NAME : FTS_GROUP_TASK_NAME;
-	sqlite3_stmt *st = s->ins_thread;
-	int rc;
-
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)h->lane + 1);
-	sqlite3_bind_text(st, 2, tid, h->name_len, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, group, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, tid, h->name_len, SQLITE_STATIC);
-	sqlite3_bind_int(st, 5, h->sort_index);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : db_error(s, &s->werr, "cannot insert lane");
-}
-
-/* Bind one slice's six values from parameter @p + 1 on. */
-static void bind_item(sqlite3_stmt *st, int p, const struct rec_hdr *h, const char *name)
-{
-	sqlite3_bind_int64(st, p + 1, (sqlite3_int64)h->ts);
-	sqlite3_bind_int64(st, p + 2, (sqlite3_int64)h->dur);
-	sqlite3_bind_text(st, p + 3, name, h->name_len, SQLITE_STATIC);
-	sqlite3_bind_int64(st, p + 4, (sqlite3_int64)h->lane + 1);
-	sqlite3_bind_text(st, p + 5, name + h->name_len, (int)h->args_len, SQLITE_STATIC);
-	sqlite3_bind_int64(st, p + 6, (sqlite3_int64)(h->ts + h->dur));
-}
-
-/*
- * Bind one wakeup link's two rows, its start ('s') and end ('f') sharing a
- * flow_id, from parameter @p + 1 on (12 values). Several rows per statement
- * also spare flow's AUTOINCREMENT, which reads and writes sqlite_sequence
- * once per statement.
- */
-static void bind_flow(sqlite3_stmt *st, int p, const struct rec_hdr *h, const char *name)
-{
-	for (int end = 0; end < 2; end++, p += 6) {
-		sqlite3_bind_text(st, p + 1, name + h->name_len, (int)h->args_len, SQLITE_STATIC);
-		sqlite3_bind_text(st, p + 2, name, h->name_len, SQLITE_STATIC);
-		sqlite3_bind_text(st, p + 3, name, h->name_len, SQLITE_STATIC);
-		sqlite3_bind_int64(st, p + 4, (sqlite3_int64)(end ? (uint32_t)h->sort_index : h->lane) + 1);
-		sqlite3_bind_int64(st, p + 5, (sqlite3_int64)(end ? h->dur : h->ts));
-		sqlite3_bind_text(st, p + 6, end ? "f" : "s", 1, SQLITE_STATIC);
-	}
-}
-
-static int step(struct sqlite_sink *s, sqlite3_stmt *st, const char *what)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : db_error(s, &s->werr, what);
+	if (rc == -ENOMEM)
+		return fts_err_set(err, rc, "out of memory");
+	return fts_err_set(err, rc, "%s: cannot write: %s%s", s->out.target, strerror(-rc),
+			   rc == -ENOSPC || rc == -EDQUOT ? " (free some space, or write elsewhere)" : "");
 }
 
 /* Read the header of the record at @off in @b; the offset past it, or 0 at the end. */
@@ -193,66 +154,71 @@ static size_t rec_at(const struct fts_buf *b, size_t off, struct rec_hdr *h)
 }
 
 /*
- * Insert the records of @type in batch @b, in their order: REC_ROWS per
- * statement, the rest one per statement. Slices and flows go to separate
- * tables and lanes to a third, so one pass per type keeps every table's rows
- * (and so its ids) in the order the model emitted them.
+ * One slice row: timestamp, duration, name, track_id, args, end_time (the
+ * rest NULL). The args JSON is built here from the raw pairs, on the
+ * writer's core: escaping was a tenth of the main thread's time.
  */
-static int write_pass(struct sqlite_sink *s, const struct fts_buf *b, uint8_t type)
+static int write_item(struct sqlite_sink *s, const struct rec_hdr *h, const char *name)
 {
-	sqlite3_stmt *many = type == REC_ITEM ? s->ins_slices : s->ins_flows;
-	sqlite3_stmt *one = type == REC_ITEM ? s->ins_slice : s->ins_flow;
-	void (*bind)(sqlite3_stmt *, int, const struct rec_hdr *, const char *) =
-		type == REC_ITEM ? bind_item : bind_flow;
-	const char *what = type == REC_ITEM ? "cannot insert slice" : "cannot insert flow";
-	int per = type == REC_ITEM ? 6 : 12;
-	size_t pend[REC_ROWS], off = 0, next;
-	struct rec_hdr h;
-	int n = 0, rc = 0;
+	const char *raw = name + h->name_len;
+	struct fts_buf *j = &s->wargs;
 
-	for (; !rc && (next = rec_at(b, off, &h)) != 0; off = next) {
-		if (h.type != type)
-			continue;
-		pend[n++] = off;
-		if (n < REC_ROWS)
-			continue;
-		for (int i = 0; i < n; i++) {
-			rec_at(b, pend[i], &h);
-			bind(many, i * per, &h, b->p + pend[i] + sizeof(h));
-		}
-		rc = step(s, many, what);
-		n = 0;
+	j->len = 0;
+	fts_buf_put(j, "{", 1);
+	for (int i = 0; i < h->group; i++) {
+		const char *key = raw, *val = key + strlen(key) + 1;
+
+		raw = val + strlen(val) + 1;
+		if (i)
+			fts_buf_put(j, ",", 1);
+		fts_buf_put_str(j, key);
+		fts_buf_put(j, ":", 1);
+		fts_buf_put_str(j, val);
 	}
-	for (int i = 0; !rc && i < n; i++) {
-		rec_at(b, pend[i], &h);
-		bind(one, 0, &h, b->p + pend[i] + sizeof(h));
-		rc = step(s, one, what);
-	}
-	return rc;
+	fts_buf_put(j, "}", 1);
+	if (j->oom)
+		return -ENOMEM;
+	return fts_sqlw_tables_slice(&s->pages, (int64_t)h->ts, (int64_t)h->dur, name, h->name_len,
+				     j->p, j->len, (int64_t)h->lane + 1);
 }
 
-static int write_lanes(struct sqlite_sink *s, const struct fts_buf *b)
+/* A wakeup link's two flow rows, its start ('s') and end ('f') sharing a flow_id. */
+static int write_flow(struct sqlite_sink *s, const struct rec_hdr *h, const char *name)
 {
+	const char *id = name + h->name_len;
+	int rc = fts_sqlw_tables_flow(&s->pages, id, h->args_len, name, h->name_len,
+				      (int64_t)h->lane + 1, (int64_t)h->ts, 's');
+
+	return rc ? rc : fts_sqlw_tables_flow(&s->pages, id, h->args_len, name, h->name_len,
+					      (int64_t)(uint32_t)h->sort_index + 1, (int64_t)h->dur, 'f');
+}
+
+/*
+ * One batch, in its order: slices and flows go to their own tables (each
+ * keeps the order, so the ids are the model's), lanes are kept for the
+ * thread table, which SQLite writes at finish.
+ */
+static int write_batch(void *arg, const struct fts_buf *b)
+{
+	struct sqlite_sink *s = arg;
 	size_t off = 0, next;
 	struct rec_hdr h;
 	int rc = 0;
 
-	for (; !rc && (next = rec_at(b, off, &h)) != 0; off = next)
-		if (h.type == REC_LANE)
-			rc = write_lane(s, &h, b->p + off + sizeof(h));
-	return rc;
-}
+	for (; !rc && (next = rec_at(b, off, &h)) != 0; off = next) {
+		const char *name = b->p + off + sizeof(h);
 
-/* One batch: its lanes, then its slices, then its flows (each table keeps its order). */
-static int write_batch(void *arg, const struct fts_buf *b)
-{
-	struct sqlite_sink *s = arg;
-	int rc = write_lanes(s, b);
-
-	if (!rc)
-		rc = write_pass(s, b, REC_ITEM);
-	if (!rc)
-		rc = write_pass(s, b, REC_FLOW);
+		if (h.type == REC_ITEM)
+			rc = write_item(s, &h, name);
+		else if (h.type == REC_FLOW)
+			rc = write_flow(s, &h, name);
+		else if (h.type == REC_LANE) {
+			fts_buf_put(&s->lanes, b->p + off, next - off);
+			rc = s->lanes.oom ? -ENOMEM : 0;
+		}
+	}
+	if (rc)
+		page_error(s, &s->werr, rc);
 	return rc;
 }
 
@@ -323,11 +289,16 @@ static int sq_lane(struct fts_sink *base, const struct fts_lane *l, struct fts_e
 static int sq_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
 {
 	struct sqlite_sink *s = (struct sqlite_sink *)base;
-	struct rec_hdr h = { .type = REC_ITEM, .lane = it->lane, .ts = it->ts, .dur = it->dur };
+	struct rec_hdr h = { .type = REC_ITEM, .group = (uint8_t)it->nargs, .lane = it->lane,
+			     .ts = it->ts, .dur = it->dur };
 	const char *name = db_text(s, it->name, &h.name_len);
 
+	/* the raw pairs, NUL-terminated: the writer turns them into JSON */
 	s->args.len = 0;
-	fts_buf_put_args(&s->args, it);
+	for (int i = 0; i < it->nargs; i++) {
+		fts_buf_put(&s->args, it->args[i].key, strlen(it->args[i].key) + 1);
+		fts_buf_put(&s->args, it->args[i].val, strlen(it->args[i].val) + 1);
+	}
 	if (s->args.oom || !name)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	h.args_len = (uint32_t)s->args.len;
@@ -363,15 +334,86 @@ static int join_writer(struct sqlite_sink *s, struct fts_err *err)
 
 static void sq_close(struct sqlite_sink *s)
 {
-	sqlite3_finalize(s->ins_slice);
-	sqlite3_finalize(s->ins_slices);
-	sqlite3_finalize(s->ins_thread);
-	sqlite3_finalize(s->ins_flow);
-	sqlite3_finalize(s->ins_flows);
-	s->ins_slice = s->ins_slices = s->ins_thread = s->ins_flow = s->ins_flows = NULL;
 	if (s->db)
 		sqlite3_close(s->db);
 	s->db = NULL;
+}
+
+/* The thread rows from the lane records, in their order. */
+static int write_lanes(struct sqlite_sink *s, struct fts_err *err)
+{
+	sqlite3_stmt *st;
+	size_t off = 0, next;
+	struct rec_hdr h;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO thread (track_id, tid, pid, thread_name,"
+			       " thread_sort_index) VALUES (?, ?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
+		return db_error(s, err, "cannot prepare statements");
+	for (; !rc && (next = rec_at(&s->lanes, off, &h)) != 0; off = next) {
+		const char *tid = s->lanes.p + off + sizeof(h);
+		const char *group = h.group == FTS_GROUP_CPU ? FTS_GROUP_CPU_NAME : FTS_GROUP_TASK_NAME;
+
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)h.lane + 1);
+		sqlite3_bind_text(st, 2, tid, h.name_len, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, group, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, tid, h.name_len, SQLITE_STATIC);
+		sqlite3_bind_int(st, 5, h.sort_index);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = db_error(s, err, "cannot insert lane");
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Whether the temp file's name still leads to the file the outfile created and locked. */
+static int same_file(struct sqlite_sink *s, struct fts_err *err)
+{
+	struct stat a, b;
+
+	if (lstat(s->out.tmp, &a) || fstat(s->out.fd, &b) || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino)
+		return fts_err_set(err, -EIO, "%s: the temp file was replaced", s->out.tmp);
+	return 0;
+}
+
+/* Phase 3: SQLite reopens the file for the thread rows, sqlite_sequence and the summary. */
+static int finish_sql(struct sqlite_sink *s, struct fts_err *err)
+{
+	int64_t flows = s->pages.flows;
+	char seq[96];
+	int rc;
+
+	if ((rc = same_file(s, err)))
+		return rc;
+	if (sqlite3_open_v2(s->out.tmp, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		return db_error(s, err, "cannot reopen");
+	if (sqlite3_exec(s->db, reopen, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(s, err, "cannot reopen");
+	if ((rc = write_lanes(s, err)))
+		return rc;
+	/* AUTOINCREMENT's record of flow's largest id, as SQLite's inserts would have left it */
+	snprintf(seq, sizeof(seq), "INSERT INTO sqlite_sequence (name, seq) VALUES ('flow', %lld);",
+		 (long long)flows);
+	if (flows && sqlite3_exec(s->db, seq, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(s, err, "cannot write sqlite_sequence");
+	if (sqlite3_exec(s->db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(s, err, "cannot commit");
+	if (s->summary)
+		return fts_summary_tables_write(s->db, s->out.target, err);
+	return 0;
+}
+
+static void close_pages(struct sqlite_sink *s)
+{
+	if (s->pages_open)
+		fts_sqlw_tables_free(&s->pages);
+	s->pages_open = 0;
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
 }
 
 static int sq_finish(struct fts_sink *base, int ok, struct fts_err *err)
@@ -383,14 +425,11 @@ static int sq_finish(struct fts_sink *base, int ok, struct fts_err *err)
 	if (!ok)
 		fts_batchq_fail(&s->q);
 	rc = join_writer(s, err);
-	if (ok && !rc) {
-		if (sqlite3_exec(s->db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK)
-			rc = db_error(s, err, "cannot commit");
-		else if (sqlite3_exec(s->db, indexes, NULL, NULL, NULL) != SQLITE_OK)
-			rc = db_error(s, err, "cannot build indexes");
-		else if (s->summary)
-			rc = fts_summary_tables_write(s->db, s->out.target, err);
-	}
+	if (ok && !rc && (rc = fts_sqlw_tables_finish(&s->pages)))
+		page_error(s, err, rc);
+	close_pages(s);
+	if (ok && !rc)
+		rc = finish_sql(s, err);
 	sq_close(s);
 	if (!ok || rc) {
 		fts_outfile_abort(&s->out);
@@ -407,62 +446,74 @@ static void sq_destroy(struct fts_sink *base)
 		fts_batchq_fail(&s->q);
 		join_writer(s, NULL);
 	}
+	close_pages(s);
 	sq_close(s);
 	fts_outfile_abort(&s->out);
 	fts_buf_free(&s->args);
 	fts_buf_free(&s->name);
+	fts_buf_free(&s->lanes);
+	fts_buf_free(&s->wargs);
 	fts_batchq_destroy(&s->q);
 	free(s);
 }
 
-/* *@st: INSERT @head with @rows rows of @row each (row without its comma); 0 or an SQLite code. */
-static int prepare_rows(sqlite3 *db, const char *head, const char *row, int rows, sqlite3_stmt **st)
+/* Phase 1's result: each bulk tree's root page, from sqlite_master. */
+static int read_roots(struct sqlite_sink *s, uint32_t root[FTS_SQLW_NOBJ], struct fts_err *err)
 {
-	size_t hl = strlen(head), rl = strlen(row), n = hl;
-	char *sql = malloc(hl + (size_t)rows * (rl + 1) + 1);
-	int rc;
+	sqlite3_stmt *st;
+	int rc = 0;
 
-	if (!sql)
-		return SQLITE_NOMEM;
-	memcpy(sql, head, hl);
-	for (int i = 0; i < rows; i++, n += rl + 1) {
-		memcpy(sql + n, row, rl);
-		sql[n + rl] = ',';
+	if (sqlite3_prepare_v2(s->db, "SELECT rootpage FROM sqlite_master WHERE name = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_error(s, err, "cannot read the schema");
+	for (int o = 0; !rc && o < FTS_SQLW_NOBJ; o++) {
+		sqlite3_bind_text(st, 1, fts_sqlw_obj_name(o), -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int64(st, 0) < 2)
+			rc = fts_err_set(err, -EIO, "%s: no root page for %s", s->out.target,
+					 fts_sqlw_obj_name(o));
+		else
+			root[o] = (uint32_t)sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
 	}
-	sql[n - 1] = '\0';     /* the last row's comma */
-	rc = sqlite3_prepare_v2(db, sql, (int)n - 1, st, NULL);
-	free(sql);
+	sqlite3_finalize(st);
 	return rc;
 }
 
-/* The sink's five INSERT statements; 0 or an SQLite code. */
-static int prepare_inserts(struct sqlite_sink *s)
+/*
+ * The page writer's own descriptor on the temp file (the outfile's is
+ * write-only): opened without following links, and checked to be the very
+ * file the outfile created and locked.
+ */
+static int open_pages(struct sqlite_sink *s, const uint32_t root[FTS_SQLW_NOBJ], struct fts_err *err)
 {
-	static const char slice[] = "INSERT INTO slice (timestamp, duration, name, track_id, args, end_time) VALUES ";
-	static const char flow[] = "INSERT INTO flow (flow_id, name, cat, track_id, timestamp, type) VALUES ";
-	static const char six[] = "(?, ?, ?, ?, ?, ?)";
+	struct stat a, b;
 	int rc;
 
-	if ((rc = prepare_rows(s->db, slice, six, 1, &s->ins_slice)) ||
-	    (rc = prepare_rows(s->db, slice, six, REC_ROWS, &s->ins_slices)) ||
-	    (rc = prepare_rows(s->db, flow, six, 2, &s->ins_flow)) ||
-	    (rc = prepare_rows(s->db, flow, six, 2 * REC_ROWS, &s->ins_flows)))
-		return rc;
-	return sqlite3_prepare_v2(s->db,
-				  "INSERT INTO thread (track_id, tid, pid, thread_name, thread_sort_index)"
-				  " VALUES (?, ?, ?, ?, ?)", -1, &s->ins_thread, NULL);
+	s->fd = open(s->out.tmp, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (s->fd < 0)
+		return fts_err_set(err, -errno, "%s: cannot open: %s", s->out.tmp, strerror(errno));
+	if (fstat(s->fd, &a) || fstat(s->out.fd, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return fts_err_set(err, -EIO, "%s: the temp file was replaced", s->out.tmp);
+	rc = fts_sqlw_tables_open(&s->pages, s->fd, root, s->out.tmp);
+	s->pages_open = 1;
+	if (rc == -EINVAL)
+		return fts_err_set(err, rc, "%s: not a database file the page writer can extend",
+				   s->out.tmp);
+	return rc ? page_error(s, err, rc) : 0;
 }
 
 static int create(const char *path, int summary, const struct fts_owner *owner,
 		  struct fts_sink **out, struct fts_err *err)
 {
 	struct sqlite_sink *s = calloc(1, sizeof(*s));
+	uint32_t root[FTS_SQLW_NOBJ];
 	int rc;
 
 	*out = NULL;
 	if (!s)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	s->out.fd = -1;
+	s->fd = -1;
 	s->summary = summary;
 	if (fts_batchq_init(&s->q)) {
 		free(s);
@@ -476,11 +527,7 @@ static int create(const char *path, int summary, const struct fts_owner *owner,
 	rc = fts_outfile_begin(&s->out, path, owner, err);
 	if (rc)
 		goto fail;
-	/*
-	 * NOMUTEX: one thread at a time uses the connection (this one, the
-	 * writer from its start to its join, this one again), so SQLite's
-	 * per-call connection mutex is pure cost (a tenth of the writer's time).
-	 */
+	/* NOMUTEX: only this thread ever uses a connection (phases 1 and 3) */
 	if (sqlite3_open_v2(s->out.tmp, &s->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
@@ -491,10 +538,12 @@ static int create(const char *path, int summary, const struct fts_owner *owner,
 		rc = db_error(s, err, "cannot create tables");
 		goto fail;
 	}
-	if (prepare_inserts(s) != SQLITE_OK) {
-		rc = db_error(s, err, "cannot prepare statements");
+	if ((rc = read_roots(s, root, err)))
 		goto fail;
-	}
+	/* SQLite is done until finish: the page writer appends from here */
+	sq_close(s);
+	if ((rc = open_pages(s, root, err)))
+		goto fail;
 	/* signals belong to the front end's thread, never to the writer */
 	if (fts__thread_start(&s->writer, NULL, writer_main, s)) {
 		rc = fts_err_set(err, -EAGAIN, "cannot start the writer thread");
