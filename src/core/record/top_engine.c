@@ -36,7 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
-#include <traceevent/kbuffer.h>
 
 #define NS 1000000000ull
 #define TOP_LAG_NS (1 * NS)
@@ -45,13 +44,14 @@
 /* One CPU's pages not merged yet, and its read position in them. */
 struct eng_cpu {
 	int cpu;                   /* the CPU number */
-	unsigned char **pg;        /* whole pages, oldest first (kbuffer points into them) */
+	unsigned char **pg;        /* whole pages, oldest first (records point into them) */
 	size_t npages, cap;
 	size_t at;                 /* the page being read; those before it are done */
 	unsigned char **spare;     /* done pages, for reuse */
 	size_t nspare;
-	struct kbuffer *kbuf;
-	int loaded;                /* pages[at] is in kbuf */
+	struct dat_page_walk w;    /* the records of pages[at] when loaded */
+	uint32_t ri;               /* the next of them */
+	int loaded;
 	struct tep_record rec;     /* the next record when has_rec */
 	int has_rec;
 	int in_heap;               /* in the merge's heap (it has a record peeked) */
@@ -262,46 +262,39 @@ static void cpu_next_page(struct eng_cpu *c)
 		c->npages = c->at = 0;
 }
 
-/* The next record of CPU @c into c->rec (has_rec), or none for now. */
+/*
+ * The next record of CPU @c into c->rec (has_rec), or none for now. A page
+ * is walked once (dat_pages.c: checked and its records found in one pass);
+ * a bad one is skipped whole and counted.
+ */
 static void cpu_peek(struct rec_top_engine *e, struct eng_cpu *c)
 {
-	unsigned long long ts;
-	void *data;
-	size_t psz = (size_t)e->pfmt.page_size;
-
 	while (!c->has_rec && c->at < c->npages) {
 		unsigned char *page = c->pg[c->at];
+		const struct dat_page_rec *r;
 
 		if (!c->loaded) {
-			/* kbuffer trusts the page: check it first (see dat_pages.c) */
-			if (fts_dat_page_check(&e->pfmt, page, psz) ||
-			    kbuffer_load_subbuffer(c->kbuf, page) < 0 ||
-			    kbuffer_subbuffer_size(c->kbuf) > e->pfmt.page_size) {
+			if (fts_dat_page_walk(&e->pfmt, page, &c->w)) {
 				e->corrupt++;
 				cpu_next_page(c);
 				continue;
 			}
 			c->loaded = 1;
+			c->ri = 0;
 		}
-		data = kbuffer_read_event(c->kbuf, &ts);
-		if (!data) {
+		if (c->ri >= c->w.n) {
 			cpu_next_page(c);
 			continue;
 		}
-		memset(&c->rec, 0, sizeof(c->rec));
-		c->rec.ts = ts;
-		c->rec.size = kbuffer_event_size(c->kbuf);
-		c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+		/* the fields the decoder reads; the rest stay zero from calloc */
+		r = &c->w.rec[c->ri];
+		c->rec.ts = r->ts;
+		c->rec.size = (int)r->size;
+		c->rec.missed_events = c->ri ? 0 : c->w.missed;
 		c->rec.cpu = c->cpu;
-		c->rec.data = data;
+		c->rec.data = page + r->off;
 		c->rec.ref_count = 1;
-		kbuffer_next_event(c->kbuf, NULL);
-		/* the decoder trusts rec.size: a record must lie inside its page */
-		if (c->rec.size < 0 || (unsigned char *)data + c->rec.size > page + psz) {
-			e->corrupt++;
-			cpu_next_page(c);
-			continue;
-		}
+		c->ri++;
 		c->has_rec = 1;
 	}
 }
@@ -458,7 +451,7 @@ int rec_top_engine_page(struct rec_top_engine *e, int i, const void *page)
 	memcpy(buf, page, psz);
 	c->pg[c->npages++] = buf;
 	/* the page's base time: nothing this CPU delivers later is older */
-	c->complete = kbuffer_subbuf_timestamp(c->kbuf, buf);
+	c->complete = fts_dat_page_ts(&e->pfmt, buf);
 	c->seen = 1;
 	return 0;
 }
@@ -660,17 +653,13 @@ int rec_top_engine_take_hit(struct rec_top_engine *e, struct rec_trig_hit *out)
 
 static int engine_cpus(struct rec_top_engine *e, const int *cpus)
 {
-	enum kbuffer_long_size ls = e->pfmt.commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
-	enum kbuffer_endian en = e->pfmt.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
-
 	e->c = calloc((size_t)e->n, sizeof(*e->c));
 	e->heap = calloc((size_t)e->n + 1, sizeof(*e->heap));
 	if (!e->c || !e->heap)
 		return -ENOMEM;
 	for (int i = 0; i < e->n; i++) {
 		e->c[i].cpu = cpus[i];
-		e->c[i].kbuf = kbuffer_alloc(ls, en);
-		if (!e->c[i].kbuf)
+		if (fts_dat_page_walk_init(&e->c[i].w, e->pfmt.page_size))
 			return -ENOMEM;
 	}
 	return 0;
@@ -751,8 +740,7 @@ void rec_top_engine_free(struct rec_top_engine *e)
 	for (int i = 0; e->c && i < e->n; i++) {
 		struct eng_cpu *c = &e->c[i];
 
-		if (c->kbuf)
-			kbuffer_free(c->kbuf);
+		fts_dat_page_walk_free(&c->w);
 		for (size_t p = c->at; p < c->npages; p++)
 			free(c->pg[p]);
 		for (size_t p = 0; p < c->nspare; p++)
