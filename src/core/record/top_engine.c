@@ -25,6 +25,7 @@
  * its second, and memory does not grow with every task the recording saw.
  */
 #include "core/record/record_local.h"
+#include "core/model/stats_lean.h"
 #include "core/trace/dat_decode.h"
 #include "core/trace/dat_pages.h"
 #include "core/util/strtab.h"
@@ -99,6 +100,10 @@ struct rec_top_engine {
 	int nrules;
 	struct rec_trig_hit hit;   /* the first hit since the last take (hit.count > 0) */
 	int triggers_only;         /* no slots: the model runs for the triggers alone */
+	uint64_t gen;              /* bumped by every record merged and every model item */
+	uint64_t fig_gen;          /* @gen when @fig was computed */
+	int fig_ok;                /* @fig holds the figures of @fig_gen */
+	struct fts_record_top fig; /* the last figures: an idle tick repeats them, not recounts */
 };
 
 /* ---- the tee: model items into the slots ---------------------------------------- */
@@ -111,6 +116,7 @@ static int tee_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err
 	struct rec_top_engine *e = ENGINE_OF(s);
 	uint32_t tid;
 
+	e->gen++;
 	if (l->id >= e->cap_lanes) {
 		uint32_t nc = e->cap_lanes ? e->cap_lanes : 256;
 		struct eng_lane *p;
@@ -185,6 +191,7 @@ static int tee_item(struct fts_sink *s, const struct fts_item *it, struct fts_er
 	struct rec_top_engine *e = ENGINE_OF(s);
 	uint64_t s0 = it->ts / NS, s1 = it->dur ? (it->ts + it->dur - 1) / NS : s0;
 
+	e->gen++;
 	if (e->nrules && it->kind == FTS_ITEM_RUNNABLE)
 		tee_trigger(e, it);
 	if (e->triggers_only)
@@ -242,6 +249,7 @@ static int slots_advance(struct rec_top_engine *e, uint64_t sec)
 		e->slot[i] = NULL;
 		if (fts_stats_create(&o, &e->slot[i], &e->err))
 			return -ENOMEM;
+		fts_stats_max_only(e->slot[i]);   /* the top shows the worst wakeup, no percentile */
 		e->slot_sec[i] = s;
 		if (e->ndeclared[i])
 			memset(e->declared[i], 0, e->ndeclared[i]);
@@ -319,6 +327,7 @@ static int merge_one(struct rec_top_engine *e, const struct tep_record *r)
 	}
 	e->fed_ts = r->ts;
 	e->records++;
+	e->gen++;
 	if (r->missed_events) {
 		memset(&ev, 0, sizeof(ev));
 		ev.ts = r->ts;
@@ -584,7 +593,43 @@ static void dominant(const struct rec_top_engine *e, struct fts_record_top *out)
 	out->dominant_share = (double)e->by_type[best] / (double)e->records;
 }
 
+/* The fields rec_top_engine_figures sets, from @from. */
+static void figures_copy(struct fts_record_top *out, const struct fts_record_top *from)
+{
+	out->window_s = from->window_s;
+	out->nrunnable = from->nrunnable;
+	memcpy(out->runnable, from->runnable, sizeof(out->runnable));
+	out->ncpu = from->ncpu;
+	memcpy(out->cpu, from->cpu, sizeof(out->cpu));
+	out->worst_wakeup_ms = from->worst_wakeup_ms;
+	out->worst_pid = from->worst_pid;
+	memcpy(out->worst_comm, from->worst_comm, sizeof(out->worst_comm));
+	memcpy(out->dominant, from->dominant, sizeof(out->dominant));
+	out->dominant_share = from->dominant_share;
+}
+
+static int figures_count(struct rec_top_engine *e, struct fts_record_top *out);
+
 int rec_top_engine_figures(struct rec_top_engine *e, struct fts_record_top *out)
+{
+	int rc;
+
+	/* nothing merged nor modelled since: the same figures (an idle recording's ticks) */
+	if (e->fig_ok && e->fig_gen == e->gen) {
+		figures_copy(out, &e->fig);
+		return 0;
+	}
+	rc = figures_count(e, out);
+	e->fig_ok = !rc;
+	if (!rc) {
+		figures_copy(&e->fig, out);
+		e->fig_gen = e->gen;
+	}
+	return rc;
+}
+
+/* The figures counted anew from the slots. */
+static int figures_count(struct rec_top_engine *e, struct fts_record_top *out)
 {
 	struct fts_strtab names;
 	struct eng_sum *sum = NULL;
