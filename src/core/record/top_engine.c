@@ -50,6 +50,7 @@ struct eng_cpu {
 	size_t at;                 /* the page being read; those before it are done */
 	unsigned char **spare;     /* done pages, for reuse */
 	size_t nspare;
+	size_t nbuf;               /* page buffers this CPU owns (in @pg, @spare or lent): <= @cap */
 	struct dat_page_walk w;    /* the records of pages[at] when loaded */
 	uint32_t ri;               /* the next of them */
 	int loaded;
@@ -436,33 +437,70 @@ static int merge_upto(struct rec_top_engine *e, uint64_t upto)
 	return 0;
 }
 
-int rec_top_engine_page(struct rec_top_engine *e, int i, const void *page)
+/* Room in @c's lists for one more page and one more buffer. 0 or -ENOMEM. */
+static int cpu_room(struct eng_cpu *c)
+{
+	size_t cap = c->cap ? c->cap * 2 : 16;
+	unsigned char **p, **sp;
+
+	if (c->npages < c->cap && c->nbuf < c->cap)
+		return 0;
+	p = realloc(c->pg, cap * sizeof(*p));
+	if (p)
+		c->pg = p;
+	sp = p ? realloc(c->spare, cap * sizeof(*sp)) : NULL;
+	if (!sp)
+		return -ENOMEM;
+	c->spare = sp;
+	c->cap = cap;
+	return 0;
+}
+
+unsigned char *rec_top_engine_page_buf(struct rec_top_engine *e, int i)
 {
 	struct eng_cpu *c = &e->c[i];
-	size_t psz = (size_t)e->pfmt.page_size;
 	unsigned char *buf;
 
-	if (c->npages == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		unsigned char **p = realloc(c->pg, cap * sizeof(*p));
-		unsigned char **sp = p ? realloc(c->spare, cap * sizeof(*sp)) : NULL;
+	if (c->nspare)
+		return c->spare[--c->nspare];
+	if (cpu_room(c))
+		return NULL;
+	buf = malloc((size_t)e->pfmt.page_size);
+	if (buf)
+		c->nbuf++;
+	return buf;
+}
 
-		if (p)
-			c->pg = p;
-		if (!sp)
-			return -ENOMEM;
-		c->spare = sp;
-		c->cap = cap;
-	}
-	buf = c->nspare ? c->spare[--c->nspare] : malloc(psz);
-	if (!buf)
+void rec_top_engine_page_unused(struct rec_top_engine *e, int i, unsigned char *buf)
+{
+	struct eng_cpu *c = &e->c[i];
+
+	c->spare[c->nspare++] = buf;   /* room: @spare holds every buffer the CPU owns */
+}
+
+int rec_top_engine_page_add(struct rec_top_engine *e, int i, unsigned char *buf)
+{
+	struct eng_cpu *c = &e->c[i];
+
+	if (cpu_room(c)) {
+		rec_top_engine_page_unused(e, i, buf);
 		return -ENOMEM;
-	memcpy(buf, page, psz);
+	}
 	c->pg[c->npages++] = buf;
 	/* the page's base time: nothing this CPU delivers later is older */
 	c->complete = fts_dat_page_ts(&e->pfmt, buf);
 	c->seen = 1;
 	return 0;
+}
+
+int rec_top_engine_page(struct rec_top_engine *e, int i, const void *page)
+{
+	unsigned char *buf = rec_top_engine_page_buf(e, i);
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, page, (size_t)e->pfmt.page_size);
+	return rec_top_engine_page_add(e, i, buf);
 }
 
 /* The time up to which every CPU has delivered (or that the lag allows). */
