@@ -61,6 +61,32 @@ struct eng_cpu {
 	int seen;                  /* a page has arrived */
 };
 
+/* One task's sums over the window's slots. */
+struct eng_sum {
+	uint64_t run_ns, cpu_ns;
+	int pid;
+	char comm[16];
+};
+
+/* A row of a slot's stats, what the figures read of it (tid: an id in lane_names). */
+struct slot_row {
+	uint32_t tid;
+	int pid;
+	uint64_t run_ns, cpu_ns, wake_max_ns;
+	char comm[16];
+};
+
+/*
+ * A slot's rows, kept until an item reaches the slot: only the slots that
+ * changed since the last figures are finished and read again (mostly the
+ * newest second), not the whole window at every tick.
+ */
+struct slot_rows {
+	struct slot_row *v;
+	size_t n, cap;
+	int ok;                    /* @v is the slot's rows as of now */
+};
+
 /* A lane the model declared (its tid in the engine's lane_names). */
 struct eng_lane {
 	enum fts_lane_group group;
@@ -105,6 +131,12 @@ struct rec_top_engine {
 	uint64_t fig_gen;          /* @gen when @fig was computed */
 	int fig_ok;                /* @fig holds the figures of @fig_gen */
 	struct fts_record_top fig; /* the last figures: an idle tick repeats them, not recounts */
+	struct slot_rows *srows;   /* per slot: its rows as the figures read them */
+	struct eng_sum *acc;       /* by tid id (lane_names): the window's sums in one count */
+	uint32_t *stamp;           /* by tid id: the count that last touched acc[id] */
+	uint32_t *order;           /* the tids in the order the count first met them */
+	size_t cap_acc;
+	uint32_t count;            /* figures counted so far (stamps) */
 };
 
 /* ---- the tee: model items into the slots ---------------------------------------- */
@@ -211,6 +243,7 @@ static int tee_item(struct fts_sink *s, const struct fts_item *it, struct fts_er
 		if (e->slot_sec[i] != sec)
 			continue;
 		k = fts_stats_sink(e->slot[i]);
+		e->srows[i].ok = 0;
 		rc = slot_lane(e, i, it->lane, err);
 		if (!rc)
 			rc = k->item(k, it, err);
@@ -252,6 +285,7 @@ static int slots_advance(struct rec_top_engine *e, uint64_t sec)
 			return -ENOMEM;
 		fts_stats_max_only(e->slot[i]);   /* the top shows the worst wakeup, no percentile */
 		e->slot_sec[i] = s;
+		e->srows[i].ok = 0;
 		if (e->ndeclared[i])
 			memset(e->declared[i], 0, e->ndeclared[i]);
 	}
@@ -540,13 +574,6 @@ int rec_top_engine_tick(struct rec_top_engine *e, int final)
 
 /* ---- the figures ------------------------------------------------------------------- */
 
-/* One task's sums over the window's slots. */
-struct eng_sum {
-	uint64_t run_ns, cpu_ns;
-	int pid;
-	char comm[16];
-};
-
 static void rank(struct fts_record_top_task *list, int *n, const struct fts_record_top_task *x,
 		 int by_cpu)
 {
@@ -576,43 +603,96 @@ void rec_top_engine_window(const struct rec_top_engine *e, uint64_t *begin, uint
 	*end = e->any ? e->fed_ts : *begin;
 }
 
-/* Adds slot @st's rows into @sum (by tid, through @names); the worst wakeup into @out. */
-static int sum_slot(struct fts_stats *st, struct fts_strtab *names, struct eng_sum **sum,
-		    size_t *cap, struct fts_record_top *out)
+/* Slot @i's rows into e->srows[i] (its tids interned in lane_names). 0 or -ENOMEM. */
+static int slot_read(struct rec_top_engine *e, int i)
 {
+	struct slot_rows *sr = &e->srows[i];
+	struct fts_stats *st = e->slot[i];
 	struct fts_err err = { 0 };
+	size_t n;
 
 	if (fts_stats_finish(st, &err))
 		return -ENOMEM;
-	for (size_t r = 0; r < fts_stats_ntasks(st); r++) {
-		const struct fts_task_stats *t = fts_stats_task(st, r);
-		uint32_t id = fts_strtab_intern(names, t->tid, strlen(t->tid));
-		struct eng_sum *x;
+	n = fts_stats_ntasks(st);
+	if (n > sr->cap) {
+		struct slot_row *p = realloc(sr->v, n * sizeof(*p));
 
-		if (id == UINT32_MAX)
+		if (!p)
 			return -ENOMEM;
-		if (id >= *cap) {
-			size_t nc = *cap ? *cap * 2 : 256;
-			struct eng_sum *p = realloc(*sum, nc * sizeof(*p));
+		sr->v = p;
+		sr->cap = n;
+	}
+	for (size_t r = 0; r < n; r++) {
+		const struct fts_task_stats *t = fts_stats_task(st, r);
+		struct slot_row *x = &sr->v[r];
 
-			if (!p)
-				return -ENOMEM;
-			memset(p + *cap, 0, (nc - *cap) * sizeof(*p));
-			*sum = p;
-			*cap = nc;
-		}
-		x = &(*sum)[id];
-		x->run_ns += t->runnable_ns;
-		x->cpu_ns += t->running_ns;
+		x->tid = fts_strtab_intern(&e->lane_names, t->tid, strlen(t->tid));
+		if (x->tid == UINT32_MAX)
+			return -ENOMEM;
 		x->pid = (int)t->pid;
+		x->run_ns = t->runnable_ns;
+		x->cpu_ns = t->running_ns;
+		x->wake_max_ns = t->wake_max_ns;
 		fts_copy_str(x->comm, sizeof(x->comm), t->comm, -1);
+	}
+	sr->n = n;
+	sr->ok = 1;
+	return 0;
+}
+
+/* Room in the count's arrays for every tid id. 0 or -ENOMEM. */
+static int acc_room(struct rec_top_engine *e)
+{
+	size_t need = e->lane_names.n, nc = e->cap_acc ? e->cap_acc : 256;
+	struct eng_sum *a;
+	uint32_t *st, *o;
+
+	if (need <= e->cap_acc)
+		return 0;
+	while (nc < need)
+		nc *= 2;
+	a = realloc(e->acc, nc * sizeof(*a));
+	if (a)
+		e->acc = a;
+	st = a ? realloc(e->stamp, nc * sizeof(*st)) : NULL;
+	if (st)
+		e->stamp = st;
+	o = st ? realloc(e->order, nc * sizeof(*o)) : NULL;
+	if (!o)
+		return -ENOMEM;
+	e->order = o;
+	memset(e->stamp + e->cap_acc, 0, (nc - e->cap_acc) * sizeof(*st));
+	e->cap_acc = nc;
+	return 0;
+}
+
+/*
+ * Adds slot @i's rows into the sums (by tid; the tids met first go first,
+ * so ties rank as before); the worst wakeup into @out.
+ */
+static void sum_slot(struct rec_top_engine *e, int i, uint32_t *norder, struct fts_record_top *out)
+{
+	const struct slot_rows *sr = &e->srows[i];
+
+	for (size_t r = 0; r < sr->n; r++) {
+		const struct slot_row *t = &sr->v[r];
+		struct eng_sum *x = &e->acc[t->tid];
+
+		if (e->stamp[t->tid] != e->count) {
+			e->stamp[t->tid] = e->count;
+			memset(x, 0, sizeof(*x));
+			e->order[(*norder)++] = t->tid;
+		}
+		x->run_ns += t->run_ns;
+		x->cpu_ns += t->cpu_ns;
+		x->pid = t->pid;
+		memcpy(x->comm, t->comm, sizeof(x->comm));
 		if ((double)t->wake_max_ns / 1e6 > out->worst_wakeup_ms) {
 			out->worst_wakeup_ms = (double)t->wake_max_ns / 1e6;
-			out->worst_pid = (int)t->pid;
-			fts_copy_str(out->worst_comm, sizeof(out->worst_comm), t->comm, -1);
+			out->worst_pid = t->pid;
+			memcpy(out->worst_comm, t->comm, sizeof(out->worst_comm));
 		}
 	}
-	return 0;
 }
 
 /* The event type with the most records so far, and its share of all merged records. */
@@ -666,13 +746,17 @@ int rec_top_engine_figures(struct rec_top_engine *e, struct fts_record_top *out)
 	return rc;
 }
 
-/* The figures counted anew from the slots. */
+/* The slots in the window: second within the last @window_s. */
+static int slot_in_window(const struct rec_top_engine *e, int i)
+{
+	return e->slot_sec[i] != NO_SEC && e->slot_sec[i] + (uint64_t)e->window_s > e->sec_max;
+}
+
+/* The figures counted from the slots (those unchanged since the last count are not reread). */
 static int figures_count(struct rec_top_engine *e, struct fts_record_top *out)
 {
-	struct fts_strtab names;
-	struct eng_sum *sum = NULL;
-	size_t cap = 0;
 	uint64_t begin, end;
+	uint32_t norder = 0;
 	int rc = 0;
 
 	out->nrunnable = out->ncpu = 0;
@@ -684,23 +768,31 @@ static int figures_count(struct rec_top_engine *e, struct fts_record_top *out)
 	dominant(e, out);
 	if (e->sec_max == NO_SEC)
 		return 0;
-	fts_strtab_init(&names);
 	for (int i = 0; !rc && i < e->window_s; i++) {
-		if (e->slot_sec[i] != NO_SEC && e->slot_sec[i] + (uint64_t)e->window_s > e->sec_max)
-			rc = sum_slot(e->slot[i], &names, &sum, &cap, out);
+		if (slot_in_window(e, i) && !e->srows[i].ok)
+			rc = slot_read(e, i);
 	}
-	for (uint32_t id = 0; !rc && id < names.n; id++) {
-		struct fts_record_top_task x = { .pid = sum[id].pid };
+	if (rc || (rc = acc_room(e)))
+		return rc;
+	if (++e->count == 0) {   /* the stamps wrapped: none may look current */
+		memset(e->stamp, 0, e->cap_acc * sizeof(*e->stamp));
+		e->count = 1;
+	}
+	for (int i = 0; i < e->window_s; i++) {
+		if (slot_in_window(e, i))
+			sum_slot(e, i, &norder, out);
+	}
+	for (uint32_t k = 0; k < norder; k++) {
+		const struct eng_sum *sum = &e->acc[e->order[k]];
+		struct fts_record_top_task x = { .pid = sum->pid };
 
-		memcpy(x.comm, sum[id].comm, sizeof(x.comm));
-		x.runnable_s = (double)sum[id].run_ns / 1e9;
-		x.cpu_s = (double)sum[id].cpu_ns / 1e9;
+		memcpy(x.comm, sum->comm, sizeof(x.comm));
+		x.runnable_s = (double)sum->run_ns / 1e9;
+		x.cpu_s = (double)sum->cpu_ns / 1e9;
 		rank(out->runnable, &out->nrunnable, &x, 0);
 		rank(out->cpu, &out->ncpu, &x, 1);
 	}
-	fts_strtab_free(&names);
-	free(sum);
-	return rc;
+	return 0;
 }
 
 void rec_top_engine_counts(const struct rec_top_engine *e, uint64_t *records, uint64_t *late,
@@ -754,7 +846,8 @@ static int engine_slots(struct rec_top_engine *e, struct fts_err *err)
 	e->slot_sec = malloc((size_t)e->window_s * sizeof(*e->slot_sec));
 	e->declared = calloc((size_t)e->window_s, sizeof(*e->declared));
 	e->ndeclared = calloc((size_t)e->window_s, sizeof(*e->ndeclared));
-	if (!e->slot || !e->slot_sec || !e->declared || !e->ndeclared)
+	e->srows = calloc((size_t)e->window_s, sizeof(*e->srows));
+	if (!e->slot || !e->slot_sec || !e->declared || !e->ndeclared || !e->srows)
 		return fts_err_set(err, -ENOMEM, "out of memory (live top)");
 	for (int i = 0; i < e->window_s; i++)
 		e->slot_sec[i] = NO_SEC;   /* its collector comes with its second */
@@ -814,6 +907,12 @@ void rec_top_engine_free(struct rec_top_engine *e)
 		fts_stats_free(e->slot[i]);
 	for (int i = 0; e->declared && i < e->window_s; i++)
 		free(e->declared[i]);
+	for (int i = 0; e->srows && i < e->window_s; i++)
+		free(e->srows[i].v);
+	free(e->srows);
+	free(e->acc);
+	free(e->stamp);
+	free(e->order);
 	free(e->slot);
 	free(e->slot_sec);
 	free(e->declared);
