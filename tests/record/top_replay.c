@@ -20,6 +20,9 @@
  *   worst PID NS                  the worst wakeup latency
  *   records N late N corrupt N
  *
+ * With FTS_REPLAY_EVERY=1 (and TICK_MS) every tick's figures come first, one
+ * line each ("tick ..."), to compare engines tick by tick.
+ *
  * With FTS_REPLAY_CPU=1 it also prints, on stderr, the CPU time spent inside
  * the engine alone (pages in, merges, figures: not the file reading nor the
  * model run that finds the data's start), per million records: the live
@@ -183,6 +186,18 @@ static void feed_all(struct rec_top_engine *e, int fd, struct src *srcs, int n,
 	}
 }
 
+/* Every tick's figures on one line (FTS_REPLAY_EVERY=1): old and new engines compared tick by tick. */
+static void print_tick(const struct fts_record_top *t)
+{
+	printf("tick %.9f %s %.6f worst %d %.6f %s", t->window_s, t->dominant, t->dominant_share,
+	       t->worst_pid, t->worst_wakeup_ms, t->worst_comm);
+	for (int i = 0; i < t->nrunnable; i++)
+		printf(" r%d:%s:%.9f", t->runnable[i].pid, t->runnable[i].comm, t->runnable[i].runnable_s);
+	for (int i = 0; i < t->ncpu; i++)
+		printf(" c%d:%s:%.9f", t->cpu[i].pid, t->cpu[i].comm, t->cpu[i].cpu_s);
+	printf("\n");
+}
+
 /* From the first full page on, one tick every @step ns of trace time: the pages full by then. */
 static void feed_paced(struct rec_top_engine *e, int fd, struct src *srcs, int n,
 		       unsigned char *page, int psz, struct kbuffer *kb, uint64_t step, uint64_t *ns)
@@ -211,6 +226,8 @@ static void feed_paced(struct rec_top_engine *e, int fd, struct src *srcs, int n
 
 			(void)rec_top_engine_figures(e, &top);
 			*ns += cpu_ns() - t0;
+			if (getenv("FTS_REPLAY_EVERY"))
+				print_tick(&top);
 		}
 		now += step;
 	}

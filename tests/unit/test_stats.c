@@ -53,6 +53,7 @@
 #include "ftscope/pipeline.h"
 #include "ftscope/stats.h"
 #include "core/model/latency_hist.h"
+#include "core/model/stats_lean.h"
 
 #define FIXTURE FTS_TEST_DATA "/stats/irq_excerpt.txt"
 #define T0 597120000000ull /* 597.12 s in ns: the times above are us after it */
@@ -561,6 +562,59 @@ static void test_many_tasks(void **state)
 	fts_stats_free(st);
 }
 
+
+/*
+ * fts_stats_max_only (the live top's): every row as the full collector's,
+ * the same wakeup count and maximum, only the percentiles left at 0; and
+ * more than 64 samples of one task (where the full one keeps a histogram).
+ */
+static void test_max_only(void **state)
+{
+	struct fts_lane l = { .id = 0, .group = FTS_GROUP_TASK, .tid = "w:1" };
+	struct fts_stats *full = run(FIXTURE, NULL), *lean;
+	struct fts_pipeline_opts po = { .input = FIXTURE };
+	const struct fts_task_stats *a, *b;
+	struct fts_err err = { 0 };
+	struct fts_sink *k;
+
+	(void)state;
+	assert_int_equal(fts_stats_create(NULL, &lean, &err), 0);
+	fts_stats_max_only(lean);
+	k = fts_stats_sink(lean);
+	assert_int_equal(fts_pipeline_run(&po, &k, 1, NULL, &err), 0);
+	assert_int_equal(fts_stats_ntasks(lean), fts_stats_ntasks(full));
+	for (size_t i = 0; i < fts_stats_ntasks(full); i++) {
+		struct fts_task_stats x;
+
+		a = fts_stats_task(full, i);
+		b = fts_stats_task(lean, i);
+		assert_string_equal(a->tid, b->tid);
+		x = *a;
+		x.wake_p50_ns = x.wake_p99_ns = 0;
+		x.tid = b->tid, x.comm = b->comm, x.top_irq = b->top_irq, x.top_preempter = b->top_preempter;
+		assert_memory_equal(&x, b, sizeof(x));
+	}
+	b = task(lean, "bash:14356");
+	assert_int_equal(b->wakeups, 2);
+	assert_int_equal(b->wake_max_ns, 331000);
+	assert_int_equal(b->wake_p50_ns, 0);
+	fts_stats_free(full);
+	fts_stats_free(lean);
+
+	assert_int_equal(fts_stats_create(NULL, &lean, &err), 0);
+	fts_stats_max_only(lean);
+	k = fts_stats_sink(lean);
+	assert_int_equal(k->lane(k, &l, &err), 0);
+	for (uint64_t i = 0; i < 200; i++)
+		feed(k, 0, FTS_ITEM_RUNNABLE, 1000 * i, (i * 37) % 101, "cpu", "0", "reason", "wakeup",
+		     NULL, NULL);
+	assert_int_equal(fts_stats_finish(lean, &err), 0);
+	b = task(lean, "w:1");
+	assert_int_equal(b->wakeups, 200);
+	assert_int_equal(b->wake_max_ns, 100);
+	fts_stats_free(lean);   /* nothing of the samples to free (ASan: no leak, no bad free) */
+}
+
 /* The accumulator's three forms: one sample inline, the exact array, the histogram. */
 static void test_latency_forms(void **state)
 {
@@ -599,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_latency_percentiles),
 		cmocka_unit_test(test_latency_percentiles_walks),
 		cmocka_unit_test(test_latency_forms),
+		cmocka_unit_test(test_max_only),
 		cmocka_unit_test(test_many_tasks),
 	};
 

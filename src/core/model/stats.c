@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "core/model/latency_hist.h"
+#include "core/model/stats_lean.h"
 #include "core/util/cpuset.h"
 #include "core/util/strtab.h"
 
@@ -94,6 +95,7 @@ struct fts_stats {
 	unsigned char *cpus_sel;     /* copy of opts.cpus */
 	struct fts_stats_info info;
 	int finished;
+	int max_only;                /* latencies: count and maximum only (stats_lean.h) */
 
 	struct lane_info *lanes;
 	uint32_t nlanes, cap_lanes;
@@ -413,8 +415,13 @@ static int task_item(struct fts_stats *st, struct task *t, const struct fts_item
 		v = arg_of(it, "reason");
 		if (v && (!strcmp(v, "wakeup") || !strcmp(v, "new"))) {
 			/* a latency sample counts when the wait starts inside the window */
-			if (lo == it->ts && fts_lat_add(&t->lat, it->dur))
+			if (lo == it->ts && st->max_only) {
+				/* no samples: @u stays empty, fts_lat_free has nothing to free */
+				t->lat.n++;
+				t->lat.max = it->dur > t->lat.max ? it->dur : t->lat.max;
+			} else if (lo == it->ts && fts_lat_add(&t->lat, it->dur)) {
 				return nomem(err);
+			}
 		} else if (v && !strcmp(v, "preempted") && (v = arg_of(it, "preempted_by")) && *v) {
 			uint32_t e = task_id(st, v);
 			struct task_extra *x;
@@ -653,8 +660,10 @@ static void make_row(const struct fts_stats *st, uint32_t ti, struct fts_task_st
 	row->top_preempter = "";
 	row->wakeups = t->lat.n;
 	/* fts_lat_pct sorts the exact samples in place: the same answers, before or after */
-	row->wake_p50_ns = fts_lat_pct((struct fts_lat *)&t->lat, 50);
-	row->wake_p99_ns = fts_lat_pct((struct fts_lat *)&t->lat, 99);
+	if (!st->max_only) {
+		row->wake_p50_ns = fts_lat_pct((struct fts_lat *)&t->lat, 50);
+		row->wake_p99_ns = fts_lat_pct((struct fts_lat *)&t->lat, 99);
+	}
 	row->wake_max_ns = t->lat.n ? t->lat.max : 0;
 	if (!t->x)
 		return;
@@ -1026,6 +1035,11 @@ void fts_stats_free(struct fts_stats *st)
 const struct fts_stats_info *fts_stats_info(const struct fts_stats *st)
 {
 	return &st->info;
+}
+
+void fts_stats_max_only(struct fts_stats *st)
+{
+	st->max_only = 1;
 }
 
 size_t fts_stats_ntasks(const struct fts_stats *st)

@@ -305,6 +305,19 @@ int rec_top_engine_new(struct tep_handle *tep, int n, const int *cpus, int page_
 int rec_top_engine_page(struct rec_top_engine *e, int i, const void *page);
 
 /*
+ * rec_top_engine_page_buf - a page-sized buffer of CPU index @i's to read its
+ * next page into (no copy after), or NULL (no memory). Each one goes back by
+ * rec_top_engine_page_add or rec_top_engine_page_unused before the engine is freed.
+ */
+unsigned char *rec_top_engine_page_buf(struct rec_top_engine *e, int i);
+
+/* rec_top_engine_page_add - @buf now holds CPU @i's next whole page. 0 or -ENOMEM (@buf taken back). */
+int rec_top_engine_page_add(struct rec_top_engine *e, int i, unsigned char *buf);
+
+/* rec_top_engine_page_unused - @buf given back unfilled. */
+void rec_top_engine_page_unused(struct rec_top_engine *e, int i, unsigned char *buf);
+
+/*
  * rec_top_engine_tick - merge what no CPU can still precede (@final: all of
  * it, then close the model's open slices; nothing may follow). 0, or -1 when
  * the model or a slot failed (rec_top_engine_error says why).

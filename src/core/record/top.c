@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <traceevent/event-parse.h>
 #include <unistd.h>
@@ -37,7 +38,7 @@
 #define TOP_WINDOW 5                  /* seconds (one fts_stats per second) */
 #define TOP_TICK_NS 500000000L
 #define TOP_MAX_BEHIND (8u << 20)     /* bytes per CPU decoded at most per tick */
-#define TOP_READ_PAGES 64             /* pages per pread: one syscall per 4 KB page cost ~a third of the top */
+#define TOP_READ_PAGES 64             /* pages per preadv: one syscall per 4 KB page cost ~a third of the top */
 
 struct rec_top {
 	struct rec_stream *st;
@@ -50,7 +51,6 @@ struct rec_top {
 	struct rec_trig_hit hit;      /* triggers fired and not taken yet (under @lock) */
 	struct tep_handle *tep;
 	struct rec_top_engine *eng;
-	char *page;                   /* TOP_READ_PAGES pages read at once */
 
 	pthread_t thread;
 	int started, quit;
@@ -63,7 +63,11 @@ struct rec_top {
 
 /* ---- reading the streams ------------------------------------------------------- */
 
-/* The new whole pages of stream @i into the engine; the ones too far behind are skipped. */
+/*
+ * The new whole pages of stream @i into the engine; the ones too far behind
+ * are skipped. Read straight into the engine's page buffers (preadv), not
+ * into one buffer and copied from there.
+ */
 static void read_cpu(struct rec_top *t, int i, uint64_t avail)
 {
 	uint64_t psz = (uint64_t)t->page_size;
@@ -77,17 +81,30 @@ static void read_cpu(struct rec_top *t, int i, uint64_t avail)
 	}
 	while (t->off[i] + psz <= avail) {
 		uint64_t want = (avail - t->off[i]) / psz;
+		struct iovec iov[TOP_READ_PAGES];
+		int n = 0, full, stop;
 		ssize_t got;
 
 		want = want < TOP_READ_PAGES ? want : TOP_READ_PAGES;
-		got = pread(fd, t->page, (size_t)(want * psz), (off_t)t->off[i]);
-		if (got < (ssize_t)psz)
-			return;
-		for (ssize_t at = 0; at + (ssize_t)psz <= got; at += (ssize_t)psz) {
-			if (rec_top_engine_page(t->eng, i, t->page + at))
-				return;
-			t->off[i] += psz;
+		for (; n < (int)want; n++) {
+			iov[n].iov_base = rec_top_engine_page_buf(t->eng, i);
+			iov[n].iov_len = (size_t)psz;
+			if (!iov[n].iov_base)
+				break;
 		}
+		got = n ? preadv(fd, iov, n, (off_t)t->off[i]) : -1;
+		full = got > 0 ? (int)((uint64_t)got / psz) : 0;
+		stop = full < n || !n;
+		for (int k = 0; k < n; k++) {
+			if (k >= full || stop > 1)
+				rec_top_engine_page_unused(t->eng, i, iov[k].iov_base);
+			else if (rec_top_engine_page_add(t->eng, i, iov[k].iov_base))
+				stop = 2;   /* no memory: the rest go back unread */
+			else
+				t->off[i] += psz;
+		}
+		if (stop)
+			return;
 	}
 }
 
@@ -302,10 +319,9 @@ int rec_top_start(const char *tracing_dir, struct rec_stream *st, int page_size,
 	t->fd = calloc((size_t)t->n, sizeof(*t->fd));
 	for (int i = 0; t->fd && i < t->n; i++)
 		t->fd[i] = -1;
-	t->page = malloc((size_t)page_size * TOP_READ_PAGES);
 	cpus = calloc((size_t)t->n, sizeof(*cpus));
 	t->tep = load_formats(tracing_dir);
-	if (!t->off || !t->base || !t->fd || !t->page || !cpus || !t->tep) {
+	if (!t->off || !t->base || !t->fd || !cpus || !t->tep) {
 		free(cpus);
 		rec_top_free(t);
 		return fts_err_set(err, -ENOMEM,
@@ -385,7 +401,6 @@ void rec_top_free(struct rec_top *t)
 	free(t->fd);
 	free(t->base);
 	free(t->off);
-	free(t->page);
 	pthread_cond_destroy(&t->wake);
 	pthread_mutex_destroy(&t->lock);
 	pthread_mutex_destroy(&t->io);

@@ -25,6 +25,7 @@
  * its second, and memory does not grow with every task the recording saw.
  */
 #include "core/record/record_local.h"
+#include "core/model/stats_lean.h"
 #include "core/trace/dat_decode.h"
 #include "core/trace/dat_pages.h"
 #include "core/util/strtab.h"
@@ -36,7 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
-#include <traceevent/kbuffer.h>
 
 #define NS 1000000000ull
 #define TOP_LAG_NS (1 * NS)
@@ -45,18 +45,46 @@
 /* One CPU's pages not merged yet, and its read position in them. */
 struct eng_cpu {
 	int cpu;                   /* the CPU number */
-	unsigned char **pg;        /* whole pages, oldest first (kbuffer points into them) */
+	unsigned char **pg;        /* whole pages, oldest first (records point into them) */
 	size_t npages, cap;
 	size_t at;                 /* the page being read; those before it are done */
 	unsigned char **spare;     /* done pages, for reuse */
 	size_t nspare;
-	struct kbuffer *kbuf;
-	int loaded;                /* pages[at] is in kbuf */
+	size_t nbuf;               /* page buffers this CPU owns (in @pg, @spare or lent): <= @cap */
+	struct dat_page_walk w;    /* the records of pages[at] when loaded */
+	uint32_t ri;               /* the next of them */
+	int loaded;
 	struct tep_record rec;     /* the next record when has_rec */
 	int has_rec;
 	int in_heap;               /* in the merge's heap (it has a record peeked) */
 	uint64_t complete;         /* later records of this CPU are not older than this */
 	int seen;                  /* a page has arrived */
+};
+
+/* One task's sums over the window's slots. */
+struct eng_sum {
+	uint64_t run_ns, cpu_ns;
+	int pid;
+	char comm[16];
+};
+
+/* A row of a slot's stats, what the figures read of it (tid: an id in lane_names). */
+struct slot_row {
+	uint32_t tid;
+	int pid;
+	uint64_t run_ns, cpu_ns, wake_max_ns;
+	char comm[16];
+};
+
+/*
+ * A slot's rows, kept until an item reaches the slot: only the slots that
+ * changed since the last figures are finished and read again (mostly the
+ * newest second), not the whole window at every tick.
+ */
+struct slot_rows {
+	struct slot_row *v;
+	size_t n, cap;
+	int ok;                    /* @v is the slot's rows as of now */
 };
 
 /* A lane the model declared (its tid in the engine's lane_names). */
@@ -99,6 +127,16 @@ struct rec_top_engine {
 	int nrules;
 	struct rec_trig_hit hit;   /* the first hit since the last take (hit.count > 0) */
 	int triggers_only;         /* no slots: the model runs for the triggers alone */
+	uint64_t gen;              /* bumped by every record merged and every model item */
+	uint64_t fig_gen;          /* @gen when @fig was computed */
+	int fig_ok;                /* @fig holds the figures of @fig_gen */
+	struct fts_record_top fig; /* the last figures: an idle tick repeats them, not recounts */
+	struct slot_rows *srows;   /* per slot: its rows as the figures read them */
+	struct eng_sum *acc;       /* by tid id (lane_names): the window's sums in one count */
+	uint32_t *stamp;           /* by tid id: the count that last touched acc[id] */
+	uint32_t *order;           /* the tids in the order the count first met them */
+	size_t cap_acc;
+	uint32_t count;            /* figures counted so far (stamps) */
 };
 
 /* ---- the tee: model items into the slots ---------------------------------------- */
@@ -111,6 +149,7 @@ static int tee_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err
 	struct rec_top_engine *e = ENGINE_OF(s);
 	uint32_t tid;
 
+	e->gen++;
 	if (l->id >= e->cap_lanes) {
 		uint32_t nc = e->cap_lanes ? e->cap_lanes : 256;
 		struct eng_lane *p;
@@ -185,6 +224,7 @@ static int tee_item(struct fts_sink *s, const struct fts_item *it, struct fts_er
 	struct rec_top_engine *e = ENGINE_OF(s);
 	uint64_t s0 = it->ts / NS, s1 = it->dur ? (it->ts + it->dur - 1) / NS : s0;
 
+	e->gen++;
 	if (e->nrules && it->kind == FTS_ITEM_RUNNABLE)
 		tee_trigger(e, it);
 	if (e->triggers_only)
@@ -203,6 +243,7 @@ static int tee_item(struct fts_sink *s, const struct fts_item *it, struct fts_er
 		if (e->slot_sec[i] != sec)
 			continue;
 		k = fts_stats_sink(e->slot[i]);
+		e->srows[i].ok = 0;
 		rc = slot_lane(e, i, it->lane, err);
 		if (!rc)
 			rc = k->item(k, it, err);
@@ -242,7 +283,9 @@ static int slots_advance(struct rec_top_engine *e, uint64_t sec)
 		e->slot[i] = NULL;
 		if (fts_stats_create(&o, &e->slot[i], &e->err))
 			return -ENOMEM;
+		fts_stats_max_only(e->slot[i]);   /* the top shows the worst wakeup, no percentile */
 		e->slot_sec[i] = s;
+		e->srows[i].ok = 0;
 		if (e->ndeclared[i])
 			memset(e->declared[i], 0, e->ndeclared[i]);
 	}
@@ -262,46 +305,39 @@ static void cpu_next_page(struct eng_cpu *c)
 		c->npages = c->at = 0;
 }
 
-/* The next record of CPU @c into c->rec (has_rec), or none for now. */
+/*
+ * The next record of CPU @c into c->rec (has_rec), or none for now. A page
+ * is walked once (dat_pages.c: checked and its records found in one pass);
+ * a bad one is skipped whole and counted.
+ */
 static void cpu_peek(struct rec_top_engine *e, struct eng_cpu *c)
 {
-	unsigned long long ts;
-	void *data;
-	size_t psz = (size_t)e->pfmt.page_size;
-
 	while (!c->has_rec && c->at < c->npages) {
 		unsigned char *page = c->pg[c->at];
+		const struct dat_page_rec *r;
 
 		if (!c->loaded) {
-			/* kbuffer trusts the page: check it first (see dat_pages.c) */
-			if (fts_dat_page_check(&e->pfmt, page, psz) ||
-			    kbuffer_load_subbuffer(c->kbuf, page) < 0 ||
-			    kbuffer_subbuffer_size(c->kbuf) > e->pfmt.page_size) {
+			if (fts_dat_page_walk(&e->pfmt, page, &c->w)) {
 				e->corrupt++;
 				cpu_next_page(c);
 				continue;
 			}
 			c->loaded = 1;
+			c->ri = 0;
 		}
-		data = kbuffer_read_event(c->kbuf, &ts);
-		if (!data) {
+		if (c->ri >= c->w.n) {
 			cpu_next_page(c);
 			continue;
 		}
-		memset(&c->rec, 0, sizeof(c->rec));
-		c->rec.ts = ts;
-		c->rec.size = kbuffer_event_size(c->kbuf);
-		c->rec.missed_events = kbuffer_missed_events(c->kbuf);
+		/* the fields the decoder reads; the rest stay zero from calloc */
+		r = &c->w.rec[c->ri];
+		c->rec.ts = r->ts;
+		c->rec.size = (int)r->size;
+		c->rec.missed_events = c->ri ? 0 : c->w.missed;
 		c->rec.cpu = c->cpu;
-		c->rec.data = data;
+		c->rec.data = page + r->off;
 		c->rec.ref_count = 1;
-		kbuffer_next_event(c->kbuf, NULL);
-		/* the decoder trusts rec.size: a record must lie inside its page */
-		if (c->rec.size < 0 || (unsigned char *)data + c->rec.size > page + psz) {
-			e->corrupt++;
-			cpu_next_page(c);
-			continue;
-		}
+		c->ri++;
 		c->has_rec = 1;
 	}
 }
@@ -326,6 +362,7 @@ static int merge_one(struct rec_top_engine *e, const struct tep_record *r)
 	}
 	e->fed_ts = r->ts;
 	e->records++;
+	e->gen++;
 	if (r->missed_events) {
 		memset(&ev, 0, sizeof(ev));
 		ev.ts = r->ts;
@@ -434,33 +471,70 @@ static int merge_upto(struct rec_top_engine *e, uint64_t upto)
 	return 0;
 }
 
-int rec_top_engine_page(struct rec_top_engine *e, int i, const void *page)
+/* Room in @c's lists for one more page and one more buffer. 0 or -ENOMEM. */
+static int cpu_room(struct eng_cpu *c)
+{
+	size_t cap = c->cap ? c->cap * 2 : 16;
+	unsigned char **p, **sp;
+
+	if (c->npages < c->cap && c->nbuf < c->cap)
+		return 0;
+	p = realloc(c->pg, cap * sizeof(*p));
+	if (p)
+		c->pg = p;
+	sp = p ? realloc(c->spare, cap * sizeof(*sp)) : NULL;
+	if (!sp)
+		return -ENOMEM;
+	c->spare = sp;
+	c->cap = cap;
+	return 0;
+}
+
+unsigned char *rec_top_engine_page_buf(struct rec_top_engine *e, int i)
 {
 	struct eng_cpu *c = &e->c[i];
-	size_t psz = (size_t)e->pfmt.page_size;
 	unsigned char *buf;
 
-	if (c->npages == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		unsigned char **p = realloc(c->pg, cap * sizeof(*p));
-		unsigned char **sp = p ? realloc(c->spare, cap * sizeof(*sp)) : NULL;
+	if (c->nspare)
+		return c->spare[--c->nspare];
+	if (cpu_room(c))
+		return NULL;
+	buf = malloc((size_t)e->pfmt.page_size);
+	if (buf)
+		c->nbuf++;
+	return buf;
+}
 
-		if (p)
-			c->pg = p;
-		if (!sp)
-			return -ENOMEM;
-		c->spare = sp;
-		c->cap = cap;
-	}
-	buf = c->nspare ? c->spare[--c->nspare] : malloc(psz);
-	if (!buf)
+void rec_top_engine_page_unused(struct rec_top_engine *e, int i, unsigned char *buf)
+{
+	struct eng_cpu *c = &e->c[i];
+
+	c->spare[c->nspare++] = buf;   /* room: @spare holds every buffer the CPU owns */
+}
+
+int rec_top_engine_page_add(struct rec_top_engine *e, int i, unsigned char *buf)
+{
+	struct eng_cpu *c = &e->c[i];
+
+	if (cpu_room(c)) {
+		rec_top_engine_page_unused(e, i, buf);
 		return -ENOMEM;
-	memcpy(buf, page, psz);
+	}
 	c->pg[c->npages++] = buf;
 	/* the page's base time: nothing this CPU delivers later is older */
-	c->complete = kbuffer_subbuf_timestamp(c->kbuf, buf);
+	c->complete = fts_dat_page_ts(&e->pfmt, buf);
 	c->seen = 1;
 	return 0;
+}
+
+int rec_top_engine_page(struct rec_top_engine *e, int i, const void *page)
+{
+	unsigned char *buf = rec_top_engine_page_buf(e, i);
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, page, (size_t)e->pfmt.page_size);
+	return rec_top_engine_page_add(e, i, buf);
 }
 
 /* The time up to which every CPU has delivered (or that the lag allows). */
@@ -500,13 +574,6 @@ int rec_top_engine_tick(struct rec_top_engine *e, int final)
 
 /* ---- the figures ------------------------------------------------------------------- */
 
-/* One task's sums over the window's slots. */
-struct eng_sum {
-	uint64_t run_ns, cpu_ns;
-	int pid;
-	char comm[16];
-};
-
 static void rank(struct fts_record_top_task *list, int *n, const struct fts_record_top_task *x,
 		 int by_cpu)
 {
@@ -536,43 +603,96 @@ void rec_top_engine_window(const struct rec_top_engine *e, uint64_t *begin, uint
 	*end = e->any ? e->fed_ts : *begin;
 }
 
-/* Adds slot @st's rows into @sum (by tid, through @names); the worst wakeup into @out. */
-static int sum_slot(struct fts_stats *st, struct fts_strtab *names, struct eng_sum **sum,
-		    size_t *cap, struct fts_record_top *out)
+/* Slot @i's rows into e->srows[i] (its tids interned in lane_names). 0 or -ENOMEM. */
+static int slot_read(struct rec_top_engine *e, int i)
 {
+	struct slot_rows *sr = &e->srows[i];
+	struct fts_stats *st = e->slot[i];
 	struct fts_err err = { 0 };
+	size_t n;
 
 	if (fts_stats_finish(st, &err))
 		return -ENOMEM;
-	for (size_t r = 0; r < fts_stats_ntasks(st); r++) {
-		const struct fts_task_stats *t = fts_stats_task(st, r);
-		uint32_t id = fts_strtab_intern(names, t->tid, strlen(t->tid));
-		struct eng_sum *x;
+	n = fts_stats_ntasks(st);
+	if (n > sr->cap) {
+		struct slot_row *p = realloc(sr->v, n * sizeof(*p));
 
-		if (id == UINT32_MAX)
+		if (!p)
 			return -ENOMEM;
-		if (id >= *cap) {
-			size_t nc = *cap ? *cap * 2 : 256;
-			struct eng_sum *p = realloc(*sum, nc * sizeof(*p));
+		sr->v = p;
+		sr->cap = n;
+	}
+	for (size_t r = 0; r < n; r++) {
+		const struct fts_task_stats *t = fts_stats_task(st, r);
+		struct slot_row *x = &sr->v[r];
 
-			if (!p)
-				return -ENOMEM;
-			memset(p + *cap, 0, (nc - *cap) * sizeof(*p));
-			*sum = p;
-			*cap = nc;
-		}
-		x = &(*sum)[id];
-		x->run_ns += t->runnable_ns;
-		x->cpu_ns += t->running_ns;
+		x->tid = fts_strtab_intern(&e->lane_names, t->tid, strlen(t->tid));
+		if (x->tid == UINT32_MAX)
+			return -ENOMEM;
 		x->pid = (int)t->pid;
+		x->run_ns = t->runnable_ns;
+		x->cpu_ns = t->running_ns;
+		x->wake_max_ns = t->wake_max_ns;
 		fts_copy_str(x->comm, sizeof(x->comm), t->comm, -1);
+	}
+	sr->n = n;
+	sr->ok = 1;
+	return 0;
+}
+
+/* Room in the count's arrays for every tid id. 0 or -ENOMEM. */
+static int acc_room(struct rec_top_engine *e)
+{
+	size_t need = e->lane_names.n, nc = e->cap_acc ? e->cap_acc : 256;
+	struct eng_sum *a;
+	uint32_t *st, *o;
+
+	if (need <= e->cap_acc)
+		return 0;
+	while (nc < need)
+		nc *= 2;
+	a = realloc(e->acc, nc * sizeof(*a));
+	if (a)
+		e->acc = a;
+	st = a ? realloc(e->stamp, nc * sizeof(*st)) : NULL;
+	if (st)
+		e->stamp = st;
+	o = st ? realloc(e->order, nc * sizeof(*o)) : NULL;
+	if (!o)
+		return -ENOMEM;
+	e->order = o;
+	memset(e->stamp + e->cap_acc, 0, (nc - e->cap_acc) * sizeof(*st));
+	e->cap_acc = nc;
+	return 0;
+}
+
+/*
+ * Adds slot @i's rows into the sums (by tid; the tids met first go first,
+ * so ties rank as before); the worst wakeup into @out.
+ */
+static void sum_slot(struct rec_top_engine *e, int i, uint32_t *norder, struct fts_record_top *out)
+{
+	const struct slot_rows *sr = &e->srows[i];
+
+	for (size_t r = 0; r < sr->n; r++) {
+		const struct slot_row *t = &sr->v[r];
+		struct eng_sum *x = &e->acc[t->tid];
+
+		if (e->stamp[t->tid] != e->count) {
+			e->stamp[t->tid] = e->count;
+			memset(x, 0, sizeof(*x));
+			e->order[(*norder)++] = t->tid;
+		}
+		x->run_ns += t->run_ns;
+		x->cpu_ns += t->cpu_ns;
+		x->pid = t->pid;
+		memcpy(x->comm, t->comm, sizeof(x->comm));
 		if ((double)t->wake_max_ns / 1e6 > out->worst_wakeup_ms) {
 			out->worst_wakeup_ms = (double)t->wake_max_ns / 1e6;
-			out->worst_pid = (int)t->pid;
-			fts_copy_str(out->worst_comm, sizeof(out->worst_comm), t->comm, -1);
+			out->worst_pid = t->pid;
+			memcpy(out->worst_comm, t->comm, sizeof(out->worst_comm));
 		}
 	}
-	return 0;
 }
 
 /* The event type with the most records so far, and its share of all merged records. */
@@ -591,12 +711,52 @@ static void dominant(const struct rec_top_engine *e, struct fts_record_top *out)
 	out->dominant_share = (double)e->by_type[best] / (double)e->records;
 }
 
+/* The fields rec_top_engine_figures sets, from @from. */
+static void figures_copy(struct fts_record_top *out, const struct fts_record_top *from)
+{
+	out->window_s = from->window_s;
+	out->nrunnable = from->nrunnable;
+	memcpy(out->runnable, from->runnable, sizeof(out->runnable));
+	out->ncpu = from->ncpu;
+	memcpy(out->cpu, from->cpu, sizeof(out->cpu));
+	out->worst_wakeup_ms = from->worst_wakeup_ms;
+	out->worst_pid = from->worst_pid;
+	memcpy(out->worst_comm, from->worst_comm, sizeof(out->worst_comm));
+	memcpy(out->dominant, from->dominant, sizeof(out->dominant));
+	out->dominant_share = from->dominant_share;
+}
+
+static int figures_count(struct rec_top_engine *e, struct fts_record_top *out);
+
 int rec_top_engine_figures(struct rec_top_engine *e, struct fts_record_top *out)
 {
-	struct fts_strtab names;
-	struct eng_sum *sum = NULL;
-	size_t cap = 0;
+	int rc;
+
+	/* nothing merged nor modelled since: the same figures (an idle recording's ticks) */
+	if (e->fig_ok && e->fig_gen == e->gen) {
+		figures_copy(out, &e->fig);
+		return 0;
+	}
+	rc = figures_count(e, out);
+	e->fig_ok = !rc;
+	if (!rc) {
+		figures_copy(&e->fig, out);
+		e->fig_gen = e->gen;
+	}
+	return rc;
+}
+
+/* The slots in the window: second within the last @window_s. */
+static int slot_in_window(const struct rec_top_engine *e, int i)
+{
+	return e->slot_sec[i] != NO_SEC && e->slot_sec[i] + (uint64_t)e->window_s > e->sec_max;
+}
+
+/* The figures counted from the slots (those unchanged since the last count are not reread). */
+static int figures_count(struct rec_top_engine *e, struct fts_record_top *out)
+{
 	uint64_t begin, end;
+	uint32_t norder = 0;
 	int rc = 0;
 
 	out->nrunnable = out->ncpu = 0;
@@ -608,23 +768,31 @@ int rec_top_engine_figures(struct rec_top_engine *e, struct fts_record_top *out)
 	dominant(e, out);
 	if (e->sec_max == NO_SEC)
 		return 0;
-	fts_strtab_init(&names);
 	for (int i = 0; !rc && i < e->window_s; i++) {
-		if (e->slot_sec[i] != NO_SEC && e->slot_sec[i] + (uint64_t)e->window_s > e->sec_max)
-			rc = sum_slot(e->slot[i], &names, &sum, &cap, out);
+		if (slot_in_window(e, i) && !e->srows[i].ok)
+			rc = slot_read(e, i);
 	}
-	for (uint32_t id = 0; !rc && id < names.n; id++) {
-		struct fts_record_top_task x = { .pid = sum[id].pid };
+	if (rc || (rc = acc_room(e)))
+		return rc;
+	if (++e->count == 0) {   /* the stamps wrapped: none may look current */
+		memset(e->stamp, 0, e->cap_acc * sizeof(*e->stamp));
+		e->count = 1;
+	}
+	for (int i = 0; i < e->window_s; i++) {
+		if (slot_in_window(e, i))
+			sum_slot(e, i, &norder, out);
+	}
+	for (uint32_t k = 0; k < norder; k++) {
+		const struct eng_sum *sum = &e->acc[e->order[k]];
+		struct fts_record_top_task x = { .pid = sum->pid };
 
-		memcpy(x.comm, sum[id].comm, sizeof(x.comm));
-		x.runnable_s = (double)sum[id].run_ns / 1e9;
-		x.cpu_s = (double)sum[id].cpu_ns / 1e9;
+		memcpy(x.comm, sum->comm, sizeof(x.comm));
+		x.runnable_s = (double)sum->run_ns / 1e9;
+		x.cpu_s = (double)sum->cpu_ns / 1e9;
 		rank(out->runnable, &out->nrunnable, &x, 0);
 		rank(out->cpu, &out->ncpu, &x, 1);
 	}
-	fts_strtab_free(&names);
-	free(sum);
-	return rc;
+	return 0;
 }
 
 void rec_top_engine_counts(const struct rec_top_engine *e, uint64_t *records, uint64_t *late,
@@ -660,17 +828,13 @@ int rec_top_engine_take_hit(struct rec_top_engine *e, struct rec_trig_hit *out)
 
 static int engine_cpus(struct rec_top_engine *e, const int *cpus)
 {
-	enum kbuffer_long_size ls = e->pfmt.commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
-	enum kbuffer_endian en = e->pfmt.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
-
 	e->c = calloc((size_t)e->n, sizeof(*e->c));
 	e->heap = calloc((size_t)e->n + 1, sizeof(*e->heap));
 	if (!e->c || !e->heap)
 		return -ENOMEM;
 	for (int i = 0; i < e->n; i++) {
 		e->c[i].cpu = cpus[i];
-		e->c[i].kbuf = kbuffer_alloc(ls, en);
-		if (!e->c[i].kbuf)
+		if (fts_dat_page_walk_init(&e->c[i].w, e->pfmt.page_size))
 			return -ENOMEM;
 	}
 	return 0;
@@ -682,7 +846,8 @@ static int engine_slots(struct rec_top_engine *e, struct fts_err *err)
 	e->slot_sec = malloc((size_t)e->window_s * sizeof(*e->slot_sec));
 	e->declared = calloc((size_t)e->window_s, sizeof(*e->declared));
 	e->ndeclared = calloc((size_t)e->window_s, sizeof(*e->ndeclared));
-	if (!e->slot || !e->slot_sec || !e->declared || !e->ndeclared)
+	e->srows = calloc((size_t)e->window_s, sizeof(*e->srows));
+	if (!e->slot || !e->slot_sec || !e->declared || !e->ndeclared || !e->srows)
 		return fts_err_set(err, -ENOMEM, "out of memory (live top)");
 	for (int i = 0; i < e->window_s; i++)
 		e->slot_sec[i] = NO_SEC;   /* its collector comes with its second */
@@ -742,6 +907,12 @@ void rec_top_engine_free(struct rec_top_engine *e)
 		fts_stats_free(e->slot[i]);
 	for (int i = 0; e->declared && i < e->window_s; i++)
 		free(e->declared[i]);
+	for (int i = 0; e->srows && i < e->window_s; i++)
+		free(e->srows[i].v);
+	free(e->srows);
+	free(e->acc);
+	free(e->stamp);
+	free(e->order);
 	free(e->slot);
 	free(e->slot_sec);
 	free(e->declared);
@@ -751,8 +922,7 @@ void rec_top_engine_free(struct rec_top_engine *e)
 	for (int i = 0; e->c && i < e->n; i++) {
 		struct eng_cpu *c = &e->c[i];
 
-		if (c->kbuf)
-			kbuffer_free(c->kbuf);
+		fts_dat_page_walk_free(&c->w);
 		for (size_t p = c->at; p < c->npages; p++)
 			free(c->pg[p]);
 		for (size_t p = 0; p < c->nspare; p++)

@@ -9,7 +9,10 @@
  * counts itself), 1..28 = type_len * 4 data bytes, 29 = padding (length in
  * the next u32), 30/31 = time extend/stamp (8 bytes in all). This mirrors
  * libtraceevent's kbuffer walk, with 64-bit arithmetic and every step
- * checked to move forward and stay inside the committed data.
+ * checked to move forward and stay inside the committed data. The same walk
+ * is the check (fts_dat_page_check, before libtracecmd reads a page) and the
+ * reader (fts_dat_page_walk, for the live top and our compressed reading):
+ * one copy of the layout's rules, each header read once.
  */
 #include "core/trace/dat_pages.h"
 
@@ -32,66 +35,155 @@ static uint32_t rd32(const struct dat_page_fmt *f, const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-static uint64_t rd_commit(const struct dat_page_fmt *f, const unsigned char *p)
+static uint64_t rd64(const struct dat_page_fmt *f, const unsigned char *p)
 {
-	uint64_t hi, lo;
+	uint64_t lo = rd32(f, f->big_endian ? p + 4 : p), hi = rd32(f, f->big_endian ? p : p + 4);
 
-	if (f->commit_size == 4)
-		return rd32(f, p);
-	lo = rd32(f, f->big_endian ? p + 4 : p);
-	hi = rd32(f, f->big_endian ? p : p + 4);
 	return hi << 32 | lo;
 }
 
-/* The records in data[0, size): each must end inside it and move forward. */
+static uint64_t rd_commit(const struct dat_page_fmt *f, const unsigned char *p)
+{
+	return f->commit_size == 4 ? rd32(f, p) : rd64(f, p);
+}
+
+uint64_t fts_dat_page_ts(const struct dat_page_fmt *f, const unsigned char *page)
+{
+	return rd64(f, page);
+}
+
+#define DAT_TYPE_TIME_EXTEND 30
+#define DAT_TYPE_TIME_STAMP 31
+#define DAT_TS_SHIFT 27
+/* an absolute time stamp has 59 bits: the top 5 come from the time so far (as kbuffer) */
+#define DAT_TS_MSB (0xf8ull << 56)
+
+/*
+ * The records in data[0, size) (which starts @hdr bytes into its page, at
+ * time @ts): each must end inside it and move forward. With @w, the data
+ * records go to it with kbuffer's time stamps and sizes; without, this is
+ * only the check. Reads no byte outside data[0, size).
+ */
 static const char *walk_records(const struct dat_page_fmt *f, const unsigned char *data,
-				uint64_t size)
+				uint64_t size, uint32_t hdr, uint64_t ts, struct dat_page_walk *w)
 {
 	uint64_t p = 0;
 
 	while (p < size) {
-		uint32_t h, type_len, arr;
-		uint64_t next;
+		uint32_t h, type_len, delta, arr = 0;
+		uint64_t next, at;
 
 		if (size - p < 4)
 			return "a record header is cut by the end of the page data";
 		h = rd32(f, data + p);
 		type_len = f->big_endian ? h >> 27 : h & 0x1f;
-		if (type_len == 0 || type_len == DAT_TYPE_PADDING) {
-			if (size - p < 8)
-				return "a record header is cut by the end of the page data";
-			arr = rd32(f, data + p + 4);
-			if (arr & 0x80000000u)
-				return "a record length is out of range";
-		}
-		if (type_len == DAT_TYPE_PADDING) {
-			/* padding may run to (or past) the end: it ends the page */
-			next = p + 4 + arr;
-			if (next <= p)
-				return "a padding record has no length";
-		} else if (type_len > DAT_TYPE_PADDING) {
-			next = p + 8;   /* time extend / absolute time stamp */
-		} else if (type_len == 0) {
-			if (arr < 4)
-				return "a record length is out of range";
-			next = p + 8 + (((uint64_t)arr - 4 + 3) & ~(uint64_t)3);
+		delta = f->big_endian ? h & ((1u << DAT_TS_SHIFT) - 1) : h >> 5;
+		if (type_len - 1 < DAT_TYPE_DATA_MAX) {
+			/* the common case first: 1..28 = type_len * 4 data bytes */
+			at = p + 4;
+			next = at + (uint64_t)type_len * 4;
 			if (next > size)
 				return "a record runs past the end of its page";
 		} else {
-			next = p + 4 + (uint64_t)type_len * 4;
+			/* every other kind has a second word: its length or the time's high bits */
+			if (size - p < 8)
+				return "a record header is cut by the end of the page data";
+			arr = rd32(f, data + p + 4);
+			if (type_len == DAT_TYPE_TIME_EXTEND) {
+				ts += ((uint64_t)arr << DAT_TS_SHIFT) + delta;
+				p += 8;
+				continue;
+			}
+			if (type_len == DAT_TYPE_TIME_STAMP) {
+				ts = (((uint64_t)arr << DAT_TS_SHIFT) + delta) | (ts & DAT_TS_MSB);
+				p += 8;
+				continue;
+			}
+			if (arr & 0x80000000u)
+				return "a record length is out of range";
+			if (type_len == DAT_TYPE_PADDING) {
+				/* padding may run to (or past) the end: it ends the page */
+				ts += delta;
+				p += 4 + (uint64_t)arr;
+				continue;
+			}
+			if (arr < 4)
+				return "a record length is out of range";
+			at = p + 8;
+			next = at + (((uint64_t)arr - 4 + 3) & ~(uint64_t)3);
 			if (next > size)
 				return "a record runs past the end of its page";
+		}
+		ts += delta;
+		if (w) {
+			/* kbuffer gives the page's lost events to a record at offset 0 only */
+			if (!w->n && p)
+				w->missed = 0;
+			w->rec[w->n++] = (struct dat_page_rec){ ts, hdr + (uint32_t)at, (uint32_t)(next - at),
+							       (uint32_t)(next - p) };
 		}
 		p = next;
 	}
 	return NULL;
 }
 
+/* The committed data size of a page, checked against its room; NULL or why not. */
+static const char *page_head(const struct dat_page_fmt *f, const unsigned char *page,
+			     uint64_t *size, uint64_t *commit)
+{
+	size_t hdr = 8 + (size_t)f->commit_size, room = (size_t)f->page_size - hdr;
+
+	*commit = rd_commit(f, page + 8);
+	*size = *commit & DAT_COMMIT_MASK;
+	if (*size > room)
+		return "the page's size field is larger than the page";
+	if ((*commit & DAT_MISSED_EVENTS) && (*commit & DAT_MISSED_STORED) &&
+	    room - *size < (size_t)f->commit_size)
+		return "the page's lost-event count lies past the page";
+	return NULL;
+}
+
+int fts_dat_page_walk_init(struct dat_page_walk *w, int page_size)
+{
+	/* a data record takes 8 bytes at least (a header and one word, or a 0-byte length) */
+	w->cap = (uint32_t)(page_size / 8 + 1);
+	w->n = 0;
+	w->missed = 0;
+	w->rec = malloc(w->cap * sizeof(*w->rec));
+	return w->rec ? 0 : -ENOMEM;
+}
+
+void fts_dat_page_walk_free(struct dat_page_walk *w)
+{
+	free(w->rec);
+	w->rec = NULL;
+	w->cap = w->n = 0;
+}
+
+const char *fts_dat_page_walk(const struct dat_page_fmt *f, const unsigned char *page,
+			      struct dat_page_walk *w)
+{
+	uint32_t hdr = 8 + (uint32_t)f->commit_size;
+	uint64_t size, commit;
+	const char *why = page_head(f, page, &size, &commit);
+
+	w->n = 0;
+	w->missed = 0;
+	if (why)
+		return why;
+	if (commit & DAT_MISSED_EVENTS)
+		w->missed = commit & DAT_MISSED_STORED ? (int)(uint32_t)rd_commit(f, page + hdr + size) : -1;
+	why = walk_records(f, page + hdr, size, hdr, fts_dat_page_ts(f, page), w);
+	if (why)
+		w->n = 0;
+	return why;
+}
+
 const char *fts_dat_page_check(const struct dat_page_fmt *f, const unsigned char *page,
 			       size_t len)
 {
 	unsigned char tail[32];
-	size_t hdr = 8 + (size_t)f->commit_size, room;
+	size_t hdr = 8 + (size_t)f->commit_size;
 	uint64_t commit, size;
 	const unsigned char *data;
 	unsigned char *copy = NULL;
@@ -104,14 +196,9 @@ const char *fts_dat_page_check(const struct dat_page_fmt *f, const unsigned char
 		page = tail;
 		len = hdr;
 	}
-	commit = rd_commit(f, page + 8);
-	size = commit & DAT_COMMIT_MASK;
-	room = (size_t)f->page_size - hdr;
-	if (size > room)
-		return "the page's size field is larger than the page";
-	if ((commit & DAT_MISSED_EVENTS) && (commit & DAT_MISSED_STORED) &&
-	    room - size < (size_t)f->commit_size)
-		return "the page's lost-event count lies past the page";
+	why = page_head(f, page, &size, &commit);
+	if (why)
+		return why;
 	data = page + hdr;
 	if (size > len - hdr) {
 		/* committed data past a short last page: check it as zeros */
@@ -121,7 +208,7 @@ const char *fts_dat_page_check(const struct dat_page_fmt *f, const unsigned char
 		memcpy(copy, data, len - hdr);
 		data = copy;
 	}
-	why = walk_records(f, data, size);
+	why = walk_records(f, data, size, (uint32_t)hdr, 0, NULL);
 	free(copy);
 	return why;
 }

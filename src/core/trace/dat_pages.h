@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dat_pages.h - checks of trace.dat ring-buffer pages before libtracecmd or
- * kbuffer reads them (private to the trace.dat reader).
+ * dat_pages.h - ring-buffer pages of trace.dat files and trace_pipe_raw:
+ * checked before libtracecmd reads them, or walked here into their records
+ * (private to core; the live top uses the walk too).
  *
  * libtracecmd and kbuffer trust a page's commit (size) field and every
  * record's length: a corrupt one makes them read past the page, or loop
@@ -49,6 +50,43 @@ struct dat_page_fault {
 	int64_t page;      /* page index inside that chunk; -1 when uncompressed */
 	const char *why;   /* static text */
 };
+
+/* One record of a walked page, as libtraceevent's kbuffer reads it. */
+struct dat_page_rec {
+	uint64_t ts;      /* the page's time stamp plus every delta up to it */
+	uint32_t off;     /* of its data, from the page's start */
+	uint32_t size;    /* its data bytes, rounded up to 4 (kbuffer_event_size) */
+	uint32_t rsize;   /* with its header (kbuffer_curr_size) */
+};
+
+/*
+ * The records of one page, found by one bounded walk that checks the page
+ * and reads every header once (kbuffer and a separate check read each twice).
+ */
+struct dat_page_walk {
+	struct dat_page_rec *rec;
+	uint32_t n, cap;
+	int missed;       /* lost events before rec[0] (kbuffer_missed_events) */
+};
+
+/* fts_dat_page_walk_init - room for the records of a @page_size page. 0 or -ENOMEM. */
+int fts_dat_page_walk_init(struct dat_page_walk *w, int page_size);
+
+/* fts_dat_page_walk_free - free @w's room (a zeroed @w is fine). */
+void fts_dat_page_walk_free(struct dat_page_walk *w);
+
+/*
+ * fts_dat_page_walk - walk one whole page (f->page_size bytes) into @w: its
+ * records with the time stamps, offsets, sizes and lost-events count kbuffer
+ * gives them. Returns NULL, or a static reason (the checks of
+ * fts_dat_page_check) with @w->n = 0: a bad page yields no record at all.
+ * Only the ring-buffer format of kernels since 2.6.31 (not tep's old format).
+ */
+const char *fts_dat_page_walk(const struct dat_page_fmt *f, const unsigned char *page,
+			      struct dat_page_walk *w);
+
+/* fts_dat_page_ts - the time stamp in a page's header. */
+uint64_t fts_dat_page_ts(const struct dat_page_fmt *f, const unsigned char *page);
 
 /*
  * fts_dat_page_check - walk the records of one page of @len bytes

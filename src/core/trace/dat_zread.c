@@ -6,22 +6,21 @@
  * free_zpage() range test cannot match), so a 24 MB zstd file held ~165 MB
  * of heap by the end. We walk each CPU's chunk list ourselves, decompress one
  * chunk at a time with the zstd that libtracecmd already loaded, and hand
- * the pages to kbuffer exactly as libtracecmd's peek_data does. Every page is
- * checked (dat_pages.c) before kbuffer sees it.
+ * records as libtracecmd's peek_data builds them. Each page is checked and its
+ * records found in one bounded walk (dat_pages.c fts_dat_page_walk, which
+ * reads them as libtraceevent's kbuffer does): kbuffer trusts the page, so it
+ * needed a separate check first, and each header was read twice.
  */
 #include "core/trace/read_dat_local.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include <traceevent/kbuffer.h>
-
 /* ---- compressed v7 CPU data (layout parsed in dat_layout.c) ---------- */
 
 static void zcpu_free(struct dat_zcpu *z)
 {
-	if (z->kbuf)
-		kbuffer_free(z->kbuf);
+	fts_dat_page_walk_free(&z->w);
 	free(z->raw);
 	free(z->zbuf);
 }
@@ -85,53 +84,46 @@ static void z_fail(struct dat_ctx *c, const struct dat_zcpu *z, int chunk, const
  */
 struct tep_record *fts_dat_z_next(struct dat_ctx *c, struct dat_zcpu *z)
 {
-	unsigned long long ts;
+	const struct dat_page_rec *r;
 	const char *why;
-	void *data;
 
 	for (;;) {
 		if (z->loaded) {
-			data = kbuffer_read_event(z->kbuf, &ts);
-			if (data)
+			if (z->ri < z->w.n)
 				break;
 			z->loaded = 0;
 			z->page_at += (size_t)c->page_size;
 		}
 		if (z->page_at >= z->raw_len) {
-			int r = zcpu_load_chunk(c, z);
+			int got = zcpu_load_chunk(c, z);
 
-			if (r <= 0) {
-				if (r < 0)
+			if (got <= 0) {
+				if (got < 0)
 					z_fail(c, z, 1, "a chunk is cut, out of range or does not decompress");
 				return NULL;
 			}
 			continue;
 		}
-		/* kbuffer trusts the page: check it first (see dat_pages.c) */
-		why = fts_dat_page_check(&c->pfmt, z->raw + z->page_at, (size_t)c->page_size);
-		if (why || kbuffer_load_subbuffer(z->kbuf, z->raw + z->page_at) < 0 ||
-		    kbuffer_subbuffer_size(z->kbuf) > c->page_size) {
-			z_fail(c, z, 0, why ? why : "the page cannot be loaded");
+		/* raw is padded to whole pages (zcpu_load_chunk): the walk stays inside */
+		why = fts_dat_page_walk(&c->pfmt, z->raw + z->page_at, &z->w);
+		if (why) {
+			z_fail(c, z, 0, why);
 			return NULL;
 		}
 		z->loaded = 1;
+		z->ri = 0;
 	}
-	z->rec.size = kbuffer_event_size(z->kbuf);
-	/* the decoders trust rec.size: a record must lie inside its page */
-	if ((unsigned char *)data < z->raw + z->page_at || z->rec.size < 0 ||
-	    (size_t)((unsigned char *)data - z->raw) + (size_t)z->rec.size >
-	    z->page_at + (size_t)c->page_size) {
-		z_fail(c, z, 0, "a record runs past the end of its page");
-		return NULL;
-	}
-	z->rec.ts = ts + (unsigned long long)z->ts_delta;
-	z->rec.record_size = kbuffer_curr_size(z->kbuf);
-	z->rec.missed_events = kbuffer_missed_events(z->kbuf);
+	/* the walk keeps every record inside its page: the decoders trust rec.size */
+	r = &z->w.rec[z->ri];
+	z->rec.ts = r->ts + (unsigned long long)z->ts_delta;
+	z->rec.size = (int)r->size;
+	z->rec.record_size = (int)r->rsize;
+	z->rec.missed_events = z->ri ? 0 : z->w.missed;
 	z->rec.cpu = z->cpu;
-	z->rec.data = data;
+	z->rec.data = z->raw + z->page_at + r->off;
 	z->rec.offset = z->chunk_at;    /* compressed file position, for progress */
 	z->rec.ref_count = 1;
-	kbuffer_next_event(z->kbuf, NULL);
+	z->ri++;
 	return &z->rec;
 }
 
@@ -147,7 +139,9 @@ void fts_dat_src_try_z(struct dat_ctx *c, struct dat_src *s, const char *name)
 	const struct dat_zbuffer *b = NULL;
 	unsigned char h[16];
 
-	if (!c->v7 || !c->v7->dec || c->v7->time_conv || tep_is_file_bigendian(tep))
+	/* the walk reads the file's page format (c->pfmt, set up by the caller) */
+	if (!c->v7 || !c->v7->dec || c->v7->time_conv || tep_is_file_bigendian(tep) ||
+	    c->pfmt.page_size != c->v7->page_size || tep_is_old_format(tep))
 		return;
 	c->page_size = c->v7->page_size;
 	for (int i = 0; i < c->v7->nr_bufs; i++) {
@@ -170,12 +164,9 @@ void fts_dat_src_try_z(struct dat_ctx *c, struct dat_src *s, const char *name)
 		int ok;
 
 		z->cpu = ci->id;
-		z->kbuf = kbuffer_alloc(tep_get_header_page_size(tep) == 8 ? KBUFFER_LSIZE_8 :
-					KBUFFER_LSIZE_4, KBUFFER_ENDIAN_LITTLE);
-		if (!z->kbuf || ci->off > c->v7->file_size || ci->size > c->v7->file_size - ci->off)
+		if (fts_dat_page_walk_init(&z->w, c->page_size) || ci->off > c->v7->file_size ||
+		    ci->size > c->v7->file_size - ci->off)
 			goto fallback;
-		if (tep_is_old_format(tep))
-			kbuffer_set_old_format(z->kbuf);
 		/* the size counts the chunks, not the chunk count before them */
 		z->end = ci->off + ci->size + 4;
 		if (z->end > c->v7->file_size)

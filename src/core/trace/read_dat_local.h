@@ -30,9 +30,10 @@ struct dat_zcpu {
 	size_t page_at;      /* offset of the loaded page in raw */
 	unsigned char *zbuf; /* compressed chunk */
 	size_t zbuf_cap;
-	int64_t ts_delta;    /* what libtracecmd adds to kbuffer time stamps */
-	int loaded;          /* a page is in kbuf */
-	struct kbuffer *kbuf;
+	int64_t ts_delta;    /* what libtracecmd adds to the pages' time stamps */
+	int loaded;          /* the page at page_at is walked into w */
+	struct dat_page_walk w;
+	uint32_t ri;         /* the next record of w */
 	struct tep_record rec;
 };
 
