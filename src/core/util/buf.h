@@ -46,7 +46,8 @@ static inline int fts_buf_reserve(struct fts_buf *b, size_t n)
  */
 static inline void fts_buf_put(struct fts_buf *b, const void *s, size_t n)
 {
-	if (fts_buf_reserve(b, n))
+	/* nothing to add: @s may be NULL then (an empty buffer's p), and memcpy must not see it */
+	if (!n || fts_buf_reserve(b, n))
 		return;
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
