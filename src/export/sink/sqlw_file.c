@@ -7,6 +7,7 @@
  * no tree uses would fail integrity_check).
  */
 #include "export/sink/sqlw_file.h"
+#include "core/util/file_util.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -38,24 +39,6 @@ static int pread_all(int fd, void *buf, size_t n, off_t off)
 			return -errno;
 		if (r == 0)
 			return -EINVAL;   /* shorter than its header says */
-		done += (size_t)r;
-	}
-	return 0;
-}
-
-static int pwrite_all(int fd, const void *buf, size_t n, off_t off)
-{
-	size_t done = 0;
-
-	while (done < n) {
-		ssize_t r = pwrite(fd, (const char *)buf + done, n - done, off + (off_t)done);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return -EIO;
 		done += (size_t)r;
 	}
 	return 0;
@@ -102,7 +85,7 @@ uint32_t fts_sqlw_file_alloc(struct fts_sqlw_file *f, uint32_t n)
 
 int fts_sqlw_file_write(struct fts_sqlw_file *f, uint32_t pgno, const uint8_t *page)
 {
-	int rc = pwrite_all(f->fd, page, f->page_size, (off_t)(pgno - 1) * f->page_size);
+	int rc = fts_pwrite_all(f->fd, page, f->page_size, (off_t)(pgno - 1) * f->page_size);
 
 	if (rc) {
 		int none = 0;
@@ -124,5 +107,5 @@ int fts_sqlw_file_close(struct fts_sqlw_file *f)
 	put32(h + 24, change);
 	put32(h + 28, atomic_load(&f->npages));
 	put32(h + 92, change);
-	return pwrite_all(f->fd, h, sizeof(h), 0);
+	return fts_pwrite_all(f->fd, h, sizeof(h), 0);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/util/file_util.h"
 #include "core/util/tempfile.h"
 
 /* Keys read from a run at a time during the merge. */
@@ -157,21 +158,6 @@ void fts_sqlw_sort_bucketed(struct fts_sqlw_sort *s, fts_sqlw_bucket_fn bucket)
 	s->bucket = bucket;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Sort the chunk and append it to the scratch file as a run. */
 static int spill(struct fts_sqlw_sort *s)
 {
@@ -190,7 +176,7 @@ static int spill(struct fts_sqlw_sort *s)
 		s->rcap = cap;
 	}
 	sort_chunk(s);
-	if ((rc = write_all(s->fd, s->chunk, bytes)))
+	if ((rc = fts_write_all(s->fd, s->chunk, bytes)))
 		return rc;
 	s->runs[s->nruns++] = (struct fts_sqlw_run){ .off = s->end, .left = s->n };
 	s->end += (off_t)bytes;
