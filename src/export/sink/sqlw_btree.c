@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util/buf.h"
 #include "export/sink/sqlw_record.h"
 
 enum {
@@ -36,14 +37,6 @@ static void put16(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
 }
 
 static size_t cell_room(size_t len)
@@ -127,21 +120,14 @@ static int node_write(struct fts_sqlw_tree *t, const struct fts_sqlw_node *nd, u
 	}
 	put16(pg + 5, top == 65536 ? 0 : (uint32_t)top);
 	if (hdr == 12)
-		put32(pg + 8, right);
+		fts_sqlw_put32(pg + 8, right);
 	return fts_sqlw_file_write(t->f, pgno, pg);
 }
 
 static int seq_push(struct fts_sqlw_seq *s, uint32_t child, const uint8_t *div, size_t len)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct fts_sqlw_ent *e = realloc(s->e, cap * sizeof(*e));
-
-		if (!e)
-			return -ENOMEM;
-		s->e = e;
-		s->cap = cap;
-	}
+	if (fts_grow((void **)&s->e, &s->cap, s->n + 1, sizeof(*s->e), 64))
+		return -ENOMEM;
 	if (s->blen + len > s->bcap) {
 		size_t cap = s->bcap ? 2 * s->bcap : 4096;
 		uint8_t *b;
@@ -183,7 +169,7 @@ static int write_overflow(struct fts_sqlw_tree *t, const uint8_t *d, size_t n, u
 		int rc;
 
 		memset(t->page, 0, t->f->page_size);
-		put32(t->page, i + 1 < cnt ? pg + i + 1 : 0);
+		fts_sqlw_put32(t->page, i + 1 < cnt ? pg + i + 1 : 0);
 		memcpy(t->page + 4, d, take);
 		if ((rc = fts_sqlw_file_write(t->f, pg + i, t->page)))
 			return rc;
@@ -210,7 +196,7 @@ static long make_cell(struct fts_sqlw_tree *t, int64_t rowid, const uint8_t *rec
 
 		if (rc)
 			return rc;
-		put32(p, first);
+		fts_sqlw_put32(p, first);
 		p += 4;
 	}
 	return (long)(p - t->cell);
@@ -383,7 +369,7 @@ static int build_level(struct fts_sqlw_tree *t, const struct fts_sqlw_seq *in, s
 
 		node_reset(nd);
 		for (size_t c = sp[k].s; c < sp[k].e; c++) {
-			put32(child, in->e[c].child);
+			fts_sqlw_put32(child, in->e[c].child);
 			node_add(nd, child, 4, in->b + in->e[c].off, in->e[c].len);
 		}
 		pg = ns == 1 ? t->root : fts_sqlw_file_alloc(t->f, 1);

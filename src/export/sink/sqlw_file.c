@@ -7,6 +7,7 @@
  * no tree uses would fail integrity_check).
  */
 #include "export/sink/sqlw_file.h"
+#include "export/sink/sqlw_record.h"
 #include "core/util/file_util.h"
 
 #include <errno.h>
@@ -16,14 +17,6 @@
 static uint32_t get32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
 }
 
 static int pread_all(int fd, void *buf, size_t n, off_t off)
@@ -104,8 +97,8 @@ int fts_sqlw_file_close(struct fts_sqlw_file *f)
 	if (rc || (rc = pread_all(f->fd, h, sizeof(h), 0)))
 		return rc;
 	change = get32(h + 24) + 1;
-	put32(h + 24, change);
-	put32(h + 28, atomic_load(&f->npages));
-	put32(h + 92, change);
+	fts_sqlw_put32(h + 24, change);
+	fts_sqlw_put32(h + 28, atomic_load(&f->npages));
+	fts_sqlw_put32(h + 92, change);
 	return fts_pwrite_all(f->fd, h, sizeof(h), 0);
 }

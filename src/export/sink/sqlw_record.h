@@ -52,4 +52,13 @@ size_t fts_sqlw_record_encode(uint8_t *out, size_t cap, const struct fts_sqlw_va
  */
 int fts_sqlw_val_cmp(const struct fts_sqlw_val *a, const struct fts_sqlw_val *b);
 
+/* fts_sqlw_put32 - @v big-endian at @p, as every 4-byte field of the file format. */
+static inline void fts_sqlw_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
 #endif

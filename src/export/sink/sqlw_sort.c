@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/util/buf.h"
 #include "core/util/file_util.h"
 #include "core/util/tempfile.h"
 
@@ -166,15 +167,8 @@ static int spill(struct fts_sqlw_sort *s)
 
 	if (s->fd < 0 && (s->fd = fts_rec_tempfile(s->near)) < 0)
 		return s->fd;
-	if (s->nruns == s->rcap) {
-		size_t cap = s->rcap ? 2 * s->rcap : 16;
-		struct fts_sqlw_run *r = realloc(s->runs, cap * sizeof(*r));
-
-		if (!r)
-			return -ENOMEM;
-		s->runs = r;
-		s->rcap = cap;
-	}
+	if (fts_grow((void **)&s->runs, &s->rcap, s->nruns + 1, sizeof(*s->runs), 16))
+		return -ENOMEM;
 	sort_chunk(s);
 	if ((rc = fts_write_all(s->fd, s->chunk, bytes)))
 		return rc;
