@@ -195,10 +195,11 @@ static int depth(int fd, uint32_t ps, uint32_t root)
  * Build table t (id INTEGER PRIMARY KEY, a, b, c) and index ti (a, b) from
  * @n generated rows on pages of @ps bytes and read it all back. @cmax: the
  * longest c text; @kmax: the longest key text; @sizes: exact record sizes
- * to hit for the first rows (local-limit edges), 0-terminated.
+ * to hit for the first rows (local-limit edges), 0-terminated. @lock: the
+ * lock-byte offset SQLite was given (test_lock_page), 0 for its own.
  */
 static void build_and_check(uint32_t ps, size_t n, size_t cmax, size_t kmax, const size_t *sizes,
-			    int *table_depth, int *index_depth)
+			    uint32_t lock, int *table_depth, int *index_depth)
 {
 	char root_dir[64], path[128], sql[256];
 	struct fts_sqlw_file f;
@@ -215,7 +216,7 @@ static void build_and_check(uint32_t ps, size_t n, size_t cmax, size_t kmax, con
 	tt_make(root_dir, "sqlw");
 	snprintf(path, sizeof(path), "%s/t.db", root_dir);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	snprintf(sql, sizeof(sql), "PRAGMA page_size=%u; PRAGMA journal_mode=OFF;"
+	snprintf(sql, sizeof(sql), "PRAGMA page_size=%u; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 		 "CREATE TABLE t (id INTEGER PRIMARY KEY, a, b, c); CREATE INDEX ti ON t (a, b);", ps);
 	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	troot = (uint32_t)one_int(db, "SELECT rootpage FROM sqlite_master WHERE name = 't'");
@@ -226,6 +227,9 @@ static void build_and_check(uint32_t ps, size_t n, size_t cmax, size_t kmax, con
 	assert_true(fd >= 0);
 	assert_int_equal(fts_sqlw_file_open(&f, fd), 0);
 	assert_int_equal(f.page_size, ps);
+	assert_int_equal(f.lock_page, FTS_SQLW_LOCK_BYTE / ps + 1);
+	if (lock)
+		f.lock_page = lock / ps + 1;
 	assert_int_equal(fts_sqlw_tree_init(&tt, &f, 0, troot), 0);
 	assert_int_equal(fts_sqlw_tree_init(&ti, &f, 1, iroot), 0);
 	for (size_t i = 0; i < n; i++) {
@@ -319,6 +323,33 @@ static void build_and_check(uint32_t ps, size_t n, size_t cmax, size_t kmax, con
 	tt_remove(root_dir);
 }
 
+/*
+ * Files that grow past SQLite's lock-byte page (at 1 GiB, here moved to 64 KiB
+ * through SQLite's test control, as the writer's own copy): no tree may use
+ * that page, whether a leaf, an interior node or the middle or the start of an
+ * overflow chain lands on it (integrity_check: "2nd reference to page N").
+ */
+static void test_lock_page(void **state)
+{
+	const uint32_t lock = 0x10000;
+	int td, id;
+
+	(void)state;
+	sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, lock);
+	for (size_t n = 40; n <= 200; n += 10)
+		build_and_check(512, n, 3000, 8, NULL, lock, &td, &id);
+	build_and_check(512, 2000, 60, 20, NULL, lock, &td, &id);
+	assert_true(td >= 2);
+}
+
+/* SQLite's own lock byte back, even after a failed check. */
+static int lock_page_restore(void **state)
+{
+	(void)state;
+	sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, (int)FTS_SQLW_LOCK_BYTE);
+	return 0;
+}
+
 /* Every small size: each way a last leaf or a last interior node can end. */
 static void test_small_trees(void **state)
 {
@@ -326,8 +357,8 @@ static void test_small_trees(void **state)
 
 	(void)state;
 	for (size_t n = 0; n <= 300; n++)
-		build_and_check(512, n, 40, 8, NULL, &td, &id);
-	build_and_check(512, 0, 40, 8, NULL, &td, &id);
+		build_and_check(512, n, 40, 8, NULL, 0, &td, &id);
+	build_and_check(512, 0, 40, 8, NULL, 0, &td, &id);
 	assert_int_equal(td, 1);
 	assert_int_equal(id, 1);
 }
@@ -342,8 +373,8 @@ static void test_overflow_edges(void **state)
 	int td, id;
 
 	(void)state;
-	build_and_check(1024, 120, 200 * 1024, 300, sizes, &td, &id);
-	build_and_check(1024, 3, 200 * 1024, 200 * 1024, sizes, &td, &id);
+	build_and_check(1024, 120, 200 * 1024, 300, sizes, 0, &td, &id);
+	build_and_check(1024, 3, 200 * 1024, 200 * 1024, sizes, 0, &td, &id);
 }
 
 /* Many rows: three or more levels in both trees. */
@@ -352,7 +383,7 @@ static void test_deep_trees(void **state)
 	int td, id;
 
 	(void)state;
-	build_and_check(512, 30000, 60, 20, NULL, &td, &id);
+	build_and_check(512, 30000, 60, 20, NULL, 0, &td, &id);
 	assert_true(td >= 3);
 	assert_true(id >= 3);
 }
@@ -424,6 +455,7 @@ static void test_sort(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_lock_page, lock_page_restore),   /* first: SQLite's lock byte moves before any open */
 		cmocka_unit_test(test_varint),
 		cmocka_unit_test(test_val_cmp),
 		cmocka_unit_test(test_small_trees),

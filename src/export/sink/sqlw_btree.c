@@ -166,15 +166,17 @@ static int write_overflow(struct fts_sqlw_tree *t, const uint8_t *d, size_t n, u
 	*first = pg;
 	for (uint32_t i = 0; i < cnt; i++, d += per, n -= per) {
 		size_t take = n < per ? n : per;
+		uint32_t next = i + 1 < cnt ? fts_sqlw_file_next(t->f, pg) : 0;
 		int rc;
 
 		memset(t->page, 0, t->f->page_size);
-		fts_sqlw_put32(t->page, i + 1 < cnt ? pg + i + 1 : 0);
+		fts_sqlw_put32(t->page, next);
 		memcpy(t->page + 4, d, take);
-		if ((rc = fts_sqlw_file_write(t->f, pg + i, t->page)))
+		if ((rc = fts_sqlw_file_write(t->f, pg, t->page)))
 			return rc;
 		if (take < per)
 			break;
+		pg = next;
 	}
 	return 0;
 }

@@ -4,7 +4,8 @@
  * Pages are allocated from one atomic counter, so the table trees on the
  * writer thread and the index trees built on two threads at finish never
  * share a page and leave no hole (every allocated page is written: a page
- * no tree uses would fail integrity_check).
+ * no tree uses would fail integrity_check), except the lock-byte page,
+ * which SQLite itself leaves unwritten.
  */
 #include "export/sink/sqlw_file.h"
 #include "export/sink/sqlw_record.h"
@@ -68,12 +69,19 @@ int fts_sqlw_file_open(struct fts_sqlw_file *f, int fd)
 	f->page_size = ps;
 	atomic_init(&f->npages, n);
 	atomic_init(&f->err, 0);
+	f->lock_page = FTS_SQLW_LOCK_BYTE / ps + 1;
 	return 0;
 }
 
 uint32_t fts_sqlw_file_alloc(struct fts_sqlw_file *f, uint32_t n)
 {
-	return atomic_fetch_add(&f->npages, n) + 1;
+	uint32_t cur = atomic_load(&f->npages), add;
+
+	/* a run that would cover the lock-byte page takes one more page and steps over it */
+	do
+		add = n + (cur < f->lock_page && cur + n >= f->lock_page);
+	while (!atomic_compare_exchange_weak(&f->npages, &cur, cur + add));
+	return cur + 1 == f->lock_page ? cur + 2 : cur + 1;
 }
 
 int fts_sqlw_file_write(struct fts_sqlw_file *f, uint32_t pgno, const uint8_t *page)

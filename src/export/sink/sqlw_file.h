@@ -17,7 +17,15 @@ struct fts_sqlw_file {
 	uint32_t page_size;       /* also the usable size: no reserved bytes */
 	atomic_uint npages;       /* pages in the file, the last allocated included */
 	atomic_int err;           /* the first failed write's negative errno, or 0 */
+	uint32_t lock_page;       /* holds SQLite's lock bytes: never a tree's page */
 };
+
+/*
+ * SQLite's lock bytes sit at this file offset (its PENDING_BYTE); the page
+ * that holds them belongs to no tree ("The Lock-Byte Page"), and SQLite's
+ * integrity_check rejects a file that uses it. Only files over 1 GiB reach it.
+ */
+#define FTS_SQLW_LOCK_BYTE 0x40000000u
 
 /*
  * fts_sqlw_file_open - check the header of the database at @fd (a file
@@ -27,8 +35,17 @@ struct fts_sqlw_file {
  */
 int fts_sqlw_file_open(struct fts_sqlw_file *f, int fd);
 
-/* fts_sqlw_file_alloc - the first of @n consecutive new pages (thread-safe). */
+/*
+ * fts_sqlw_file_alloc - the first of @n new pages (thread-safe); walk them
+ * with fts_sqlw_file_next, which steps over the lock-byte page.
+ */
 uint32_t fts_sqlw_file_alloc(struct fts_sqlw_file *f, uint32_t n);
+
+/* fts_sqlw_file_next - the page after @pg in a run from fts_sqlw_file_alloc. */
+static inline uint32_t fts_sqlw_file_next(const struct fts_sqlw_file *f, uint32_t pg)
+{
+	return pg + 1 == f->lock_page ? pg + 2 : pg + 1;
+}
 
 /*
  * fts_sqlw_file_write - write page @pgno from @page (page_size bytes);
