@@ -356,13 +356,13 @@ static void draw_group(const struct fts_session *s, struct fts_grid *g, enum fie
 				fts_grid_style(g, ex, y + row, fts_text_width(short_name(e), 0) + 3, FTS_A_DIM, -2, -2);
 		}
 	} else if (!st->caps.root || !st->caps.tracing_dir[0]) {
-		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d events%s (availability unknown without root/tracefs)",
-				total, left);
+		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d event%s%s (availability unknown without root/tracefs)",
+				total, total == 1 ? "" : "s", left);
 	} else if (missing_of(&st->caps, f)[0]) {
-		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d of %d events%s; this kernel lacks %s", have, total,
-				left, missing_of(&st->caps, f));
+		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d of %d event%s%s; this kernel lacks %s", have,
+				total, total == 1 ? "" : "s", left, missing_of(&st->caps, f));
 	} else {
-		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d events%s", total, left);
+		fts_grid_printf(g, x + 1, y, g->w - x - 1, dim, "%d event%s%s", total, total == 1 ? "" : "s", left);
 	}
 }
 
