@@ -237,6 +237,28 @@ static void sift_down(struct fts_sqlw_sort *s, size_t i)
 	}
 }
 
+/*
+ * Note the run holding the second-smallest key (the smaller of the top's
+ * children; SIZE_MAX when the top is alone). While only the top run moves,
+ * the top stays on top as long as its key is not above that one's.
+ */
+static void note_second(struct fts_sqlw_sort *s)
+{
+	if (s->hn < 2)
+		s->second = SIZE_MAX;
+	else if (s->hn == 2 || s->cmp(run_key(s, s->heap[2]), run_key(s, s->heap[1]), s->ctx) >= 0)
+		s->second = s->heap[1];
+	else
+		s->second = s->heap[2];
+}
+
+/* Restore the heap after its top changed, and note the new second. */
+static void resettle(struct fts_sqlw_sort *s)
+{
+	sift_down(s, 0);
+	note_second(s);
+}
+
 int fts_sqlw_sort_start(struct fts_sqlw_sort *s)
 {
 	if (s->err)
@@ -267,6 +289,7 @@ int fts_sqlw_sort_start(struct fts_sqlw_sort *s)
 	}
 	for (size_t i = s->hn / 2; i-- > 0;)
 		sift_down(s, i);
+	note_second(s);
 	s->merging = 1;
 	return 0;
 }
@@ -281,13 +304,16 @@ static int advance(struct fts_sqlw_sort *s)
 		if (!r->left) {
 			s->heap[0] = s->heap[--s->hn];
 			if (s->hn)
-				sift_down(s, 0);
+				resettle(s);
 			return 0;
 		}
 		if ((rc = refill(s, r)))
 			return rc;
 	}
-	sift_down(s, 0);
+	/* most steps: the top run's next key is still the smallest, nothing moves */
+	if (s->second != SIZE_MAX &&
+	    s->cmp(run_key(s, s->heap[0]), run_key(s, s->second), s->ctx) > 0)
+		resettle(s);
 	return 0;
 }
 
