@@ -56,19 +56,19 @@ static size_t local_size(uint32_t u, int index, size_t p)
 	return k <= x ? k : m;
 }
 
+static void node_reset(struct fts_sqlw_node *nd, uint32_t ps)
+{
+	nd->top = ps;
+	nd->last_len = 0;
+	nd->n = 0;
+}
+
 static int node_init(struct fts_sqlw_node *nd, uint32_t ps)
 {
 	nd->buf = malloc(ps);
 	nd->off = malloc(sizeof(*nd->off) * (ps / 4 + 1));
-	nd->len = nd->used = 0;
-	nd->n = 0;
+	node_reset(nd, ps);
 	return nd->buf && nd->off ? 0 : -ENOMEM;
-}
-
-static void node_reset(struct fts_sqlw_node *nd)
-{
-	nd->len = nd->used = 0;
-	nd->n = 0;
 }
 
 static void node_free(struct fts_sqlw_node *nd)
@@ -78,49 +78,59 @@ static void node_free(struct fts_sqlw_node *nd)
 }
 
 /* Would a cell of @len bytes still fit on a page with header @hdr? */
-static int node_fits(const struct fts_sqlw_tree *t, const struct fts_sqlw_node *nd, size_t hdr,
-		     size_t len)
+static int node_fits(const struct fts_sqlw_node *nd, size_t hdr, size_t len)
 {
-	return hdr + 2 * ((size_t)nd->n + 1) + nd->used + cell_room(len) <= t->f->page_size;
+	return hdr + 2 * ((size_t)nd->n + 1) + cell_room(len) <= nd->top;
+}
+
+/*
+ * Take room for a cell of @len bytes below the node's lowest cell; returns
+ * where to write it. The cells go straight into the page, so writing the
+ * page copies nothing (a short cell's padding is zeroed here).
+ */
+static uint8_t *node_place(struct fts_sqlw_node *nd, size_t len)
+{
+	size_t room = cell_room(len);
+
+	nd->top -= (uint32_t)room;
+	nd->off[nd->n++] = nd->top;
+	nd->last_len = (uint32_t)len;
+	if (room > len)
+		memset(nd->buf + nd->top + len, 0, room - len);
+	return nd->buf + nd->top;
 }
 
 static void node_add(struct fts_sqlw_node *nd, const uint8_t *prefix, size_t plen,
 		     const uint8_t *cell, size_t len)
 {
-	nd->off[nd->n++] = (uint32_t)nd->len;
+	uint8_t *p = node_place(nd, plen + len);
+
 	if (plen)
-		memcpy(nd->buf + nd->len, prefix, plen);
-	memcpy(nd->buf + nd->len + plen, cell, len);
-	nd->len += plen + len;
-	nd->used += cell_room(plen + len);
+		memcpy(p, prefix, plen);
+	memcpy(p + plen, cell, len);
 }
 
-static size_t node_cell_len(const struct fts_sqlw_node *nd, int i)
-{
-	return (i + 1 < nd->n ? nd->off[i + 1] : nd->len) - nd->off[i];
-}
-
-/* Pack @nd into t->page as a page of @type and write it as page @pgno. */
-static int node_write(struct fts_sqlw_tree *t, const struct fts_sqlw_node *nd, uint8_t type,
+/*
+ * Finish @nd's page as a page of @type (header, cell pointers, the free
+ * space zeroed: the cells are already in place) and write it as page @pgno.
+ */
+static int node_write(struct fts_sqlw_tree *t, struct fts_sqlw_node *nd, uint8_t type,
 		      uint32_t right, uint32_t pgno)
 {
-	uint32_t u = t->f->page_size;
-	size_t hdr = type == PAGE_INDEX_INTERIOR || type == PAGE_TABLE_INTERIOR ? 12 : 8, top = u;
-	uint8_t *pg = t->page;
+	size_t hdr = type == PAGE_INDEX_INTERIOR || type == PAGE_TABLE_INTERIOR ? 12 : 8;
+	size_t ptrs = hdr + 2 * (size_t)nd->n;
+	uint8_t *pg = nd->buf;
 
-	memset(pg, 0, u);
 	pg[0] = type;
+	pg[1] = pg[2] = 0;
 	put16(pg + 3, (uint32_t)nd->n);
-	for (int i = 0; i < nd->n; i++) {
-		size_t len = node_cell_len(nd, i);
-
-		top -= cell_room(len);
-		memcpy(pg + top, nd->buf + nd->off[i], len);
-		put16(pg + hdr + 2 * (size_t)i, (uint32_t)top);
-	}
-	put16(pg + 5, top == 65536 ? 0 : (uint32_t)top);
+	put16(pg + 5, nd->top == 65536 ? 0 : nd->top);
+	pg[7] = 0;
 	if (hdr == 12)
 		fts_sqlw_put32(pg + 8, right);
+	for (int i = 0; i < nd->n; i++)
+		put16(pg + hdr + 2 * (size_t)i, nd->off[i]);
+	memset(pg + ptrs, 0, nd->top - ptrs);
 	return fts_sqlw_file_write(t->f, pgno, pg);
 }
 
@@ -181,27 +191,32 @@ static int write_overflow(struct fts_sqlw_tree *t, const uint8_t *d, size_t n, u
 	return 0;
 }
 
-/* The leaf cell for @rec in t->cell (a table's with @rowid); its length, or a negative errno. */
-static long make_cell(struct fts_sqlw_tree *t, int64_t rowid, const uint8_t *rec, size_t n)
+/* A leaf cell's length for a payload of @n bytes (a table's with @rowid); its local part in *@local. */
+static size_t cell_len(const struct fts_sqlw_tree *t, int64_t rowid, size_t n, size_t *local)
 {
-	size_t local = local_size(t->f->page_size, t->index, n);
-	uint8_t *p = t->cell;
+	*local = local_size(t->f->page_size, t->index, n);
+	return (size_t)fts_sqlw_varint_len(n) + (t->index ? 0 : (size_t)fts_sqlw_varint_len((uint64_t)rowid)) +
+	       *local + (*local < n ? 4 : 0);
+}
 
+/* Write the leaf cell for @rec at @p; @first is its overflow chain's first page, if it has one. */
+static void cell_put(const struct fts_sqlw_tree *t, uint8_t *p, int64_t rowid, const uint8_t *rec,
+		     size_t n, size_t local, uint32_t first)
+{
 	p += fts_sqlw_varint_put(p, n);
 	if (!t->index)
 		p += fts_sqlw_varint_put(p, (uint64_t)rowid);
 	memcpy(p, rec, local);
-	p += local;
-	if (local < n) {
-		uint32_t first;
-		int rc = write_overflow(t, rec + local, n - local, &first);
+	if (local < n)
+		fts_sqlw_put32(p + local, first);
+}
 
-		if (rc)
-			return rc;
-		fts_sqlw_put32(p, first);
-		p += 4;
-	}
-	return (long)(p - t->cell);
+/* Write @rec's overflow part, if any (before its leaf is allocated, as SQLite numbers pages). */
+static int cell_overflow(struct fts_sqlw_tree *t, const uint8_t *rec, size_t n, size_t local,
+			 uint32_t *first)
+{
+	*first = 0;
+	return local < n ? write_overflow(t, rec + local, n - local, first) : 0;
 }
 
 int fts_sqlw_tree_init(struct fts_sqlw_tree *t, struct fts_sqlw_file *f, int index, uint32_t root)
@@ -212,10 +227,9 @@ int fts_sqlw_tree_init(struct fts_sqlw_tree *t, struct fts_sqlw_file *f, int ind
 	t->f = f;
 	t->index = index;
 	t->root = root;
-	t->cell = malloc(ps + 32);
 	t->pending = malloc(ps + 32);
 	t->page = malloc(ps);
-	if (node_init(&t->cur, ps) || node_init(&t->held, ps) || !t->cell || !t->pending ||
+	if (node_init(&t->cur, ps) || node_init(&t->held, ps) || !t->pending ||
 	    !t->page) {
 		fts_sqlw_tree_free(t);
 		return -ENOMEM;
@@ -227,11 +241,10 @@ void fts_sqlw_tree_free(struct fts_sqlw_tree *t)
 {
 	node_free(&t->cur);
 	node_free(&t->held);
-	free(t->cell);
 	free(t->pending);
 	free(t->page);
 	seq_free(&t->seq);
-	t->cell = t->pending = t->page = NULL;
+	t->pending = t->page = NULL;
 	t->cur.buf = t->held.buf = NULL;
 	t->cur.off = t->held.off = NULL;
 }
@@ -245,7 +258,7 @@ static void node_swap(struct fts_sqlw_node *a, struct fts_sqlw_node *b)
 }
 
 /* Write a table leaf and note it (with its largest rowid) for the level above. */
-static int table_leaf_out(struct fts_sqlw_tree *t, const struct fts_sqlw_node *nd)
+static int table_leaf_out(struct fts_sqlw_tree *t, struct fts_sqlw_node *nd)
 {
 	uint8_t key[FTS_SQLW_VARINT_MAX];
 	uint32_t pg = fts_sqlw_file_alloc(t->f, 1);
@@ -268,22 +281,24 @@ static int table_leaf_done(struct fts_sqlw_tree *t)
 		t->have_held = 0;
 		rc = table_leaf_out(t, &t->cur);
 	}
-	node_reset(&t->cur);
+	node_reset(&t->cur, t->f->page_size);
 	return rc;
 }
 
 int fts_sqlw_tree_add_row(struct fts_sqlw_tree *t, int64_t rowid, const uint8_t *rec, size_t n)
 {
-	long len;
+	size_t local, len;
+	uint32_t first;
 	int rc;
 
 	if (t->rows && rowid <= t->last_rowid)
 		return -EINVAL;
-	if ((len = make_cell(t, rowid, rec, n)) < 0)
-		return (int)len;
-	if (!node_fits(t, &t->cur, 8, (size_t)len) && (rc = table_leaf_done(t)))
+	len = cell_len(t, rowid, n, &local);
+	if ((rc = cell_overflow(t, rec, n, local, &first)))
 		return rc;
-	node_add(&t->cur, NULL, 0, t->cell, (size_t)len);
+	if (!node_fits(&t->cur, 8, len) && (rc = table_leaf_done(t)))
+		return rc;
+	cell_put(t, node_place(&t->cur, len), rowid, rec, n, local, first);
 	t->cur.max_rowid = t->last_rowid = rowid;
 	t->rows++;
 	return 0;
@@ -291,16 +306,16 @@ int fts_sqlw_tree_add_row(struct fts_sqlw_tree *t, int64_t rowid, const uint8_t 
 
 int fts_sqlw_tree_add_key(struct fts_sqlw_tree *t, const uint8_t *rec, size_t n)
 {
-	long len = make_cell(t, 0, rec, n);
-	uint32_t pg;
+	size_t local, len = cell_len(t, 0, n, &local);
+	uint32_t first, pg;
 	int rc;
 
-	if (len < 0)
-		return (int)len;
+	if ((rc = cell_overflow(t, rec, n, local, &first)))
+		return rc;
 	t->rows++;
 	if (t->have_pending) {
 		/* the held leaf has its divider and a leaf after it: it can go */
-		node_add(&t->cur, NULL, 0, t->cell, (size_t)len);
+		cell_put(t, node_place(&t->cur, len), 0, rec, n, local, first);
 		pg = fts_sqlw_file_alloc(t->f, 1);
 		if ((rc = node_write(t, &t->held, PAGE_INDEX_LEAF, 0, pg)) ||
 		    (rc = seq_push(&t->seq, pg, t->pending, t->pending_len)))
@@ -308,15 +323,15 @@ int fts_sqlw_tree_add_key(struct fts_sqlw_tree *t, const uint8_t *rec, size_t n)
 		t->have_pending = t->have_held = 0;
 		return 0;
 	}
-	if (node_fits(t, &t->cur, 8, (size_t)len)) {
-		node_add(&t->cur, NULL, 0, t->cell, (size_t)len);
+	if (node_fits(&t->cur, 8, len)) {
+		cell_put(t, node_place(&t->cur, len), 0, rec, n, local, first);
 		return 0;
 	}
 	node_swap(&t->cur, &t->held);
-	node_reset(&t->cur);
+	node_reset(&t->cur, t->f->page_size);
 	t->have_held = 1;
-	memcpy(t->pending, t->cell, (size_t)len);
-	t->pending_len = (size_t)len;
+	cell_put(t, t->pending, 0, rec, n, local, first);
+	t->pending_len = len;
 	t->have_pending = 1;
 	return 0;
 }
@@ -369,7 +384,7 @@ static int build_level(struct fts_sqlw_tree *t, const struct fts_sqlw_seq *in, s
 		uint8_t child[4];
 		uint32_t pg;
 
-		node_reset(nd);
+		node_reset(nd, t->f->page_size);
 		for (size_t c = sp[k].s; c < sp[k].e; c++) {
 			fts_sqlw_put32(child, in->e[c].child);
 			node_add(nd, child, 4, in->b + in->e[c].off, in->e[c].len);
@@ -393,16 +408,16 @@ int fts_sqlw_tree_finish(struct fts_sqlw_tree *t)
 	if (t->index && t->have_pending) {
 		/* nothing after the divider: the held leaf's last entry divides instead */
 		struct fts_sqlw_node *h = &t->held;
-		size_t len = node_cell_len(h, h->n - 1);
+		size_t len = h->last_len;
 		uint32_t off = h->off[h->n - 1];
 
 		h->n--;
-		h->len = off;
-		h->used -= cell_room(len);
+		h->top += (uint32_t)cell_room(len);
 		node_add(&t->cur, NULL, 0, t->pending, t->pending_len);
 		pg = fts_sqlw_file_alloc(t->f, 1);
-		if ((rc = node_write(t, h, PAGE_INDEX_LEAF, 0, pg)) ||
-		    (rc = seq_push(&t->seq, pg, h->buf + off, len)))
+		/* the divider is copied out first: writing the page zeroes its old place */
+		if ((rc = seq_push(&t->seq, pg, h->buf + off, len)) ||
+		    (rc = node_write(t, h, PAGE_INDEX_LEAF, 0, pg)))
 			return rc;
 		t->have_pending = t->have_held = 0;
 	}

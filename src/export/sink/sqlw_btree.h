@@ -26,11 +26,12 @@ struct fts_sqlw_seq {
 	size_t blen, bcap;
 };
 
-/* Cells of one page being packed. */
+/* Cells of one page being packed, written in place from the page's end down. */
 struct fts_sqlw_node {
-	uint8_t *buf;            /* the cells back to back */
-	size_t len;
+	uint8_t *buf;            /* the page: its cells at off[i] .. the end */
+	uint32_t top;            /* the lowest cell's start (page size when empty) */
 	uint32_t *off;           /* cell i at buf + off[i] */
+	uint32_t last_len;       /* the last cell's length (its room may be more) */
 	int n;
 	size_t used;             /* page bytes the cells take (each at least 4) */
 	int64_t max_rowid;       /* table leaf: its last rowid */
@@ -50,7 +51,6 @@ struct fts_sqlw_tree {
 	int64_t last_rowid;
 	uint64_t rows;
 	struct fts_sqlw_seq seq; /* the leaves written, for the level above */
-	uint8_t *cell;           /* scratch: one cell */
 	uint8_t *page;           /* scratch: one page */
 };
 

@@ -7,6 +7,7 @@
  */
 #include "export/sink/sqlw_record.h"
 
+#include <endian.h>
 #include <string.h>
 
 int fts_sqlw_varint_len(uint64_t v)
@@ -122,16 +123,21 @@ size_t fts_sqlw_record_encode(uint8_t *out, size_t cap, const struct fts_sqlw_va
 		return hs + body;
 	h = out;
 	b = out + hs;
-	h += fts_sqlw_varint_put(h, hs);
+	h += hs < 0x80 ? (*h = (uint8_t)hs, 1) : fts_sqlw_varint_put(h, hs);
 	for (int i = 0; i < n; i++) {
-		h += fts_sqlw_varint_put(h, type[i]);
+		/* nearly every serial type is under 0x80: one byte, no varint call */
+		if (type[i] < 0x80)
+			*h++ = (uint8_t)type[i];
+		else
+			h += fts_sqlw_varint_put(h, type[i]);
 		if (v[i].type == FTS_SQLW_TEXT) {
 			if (len[i])
 				memcpy(b, v[i].s, len[i]);
-		} else {
-			/* big-endian two's complement in the low len bytes */
-			for (size_t k = 0; k < len[i]; k++)
-				b[k] = (uint8_t)((uint64_t)v[i].i >> (8 * (len[i] - 1 - k)));
+		} else if (len[i]) {
+			/* big-endian two's complement: the low len bytes of the 8-byte form */
+			uint64_t be = htobe64((uint64_t)v[i].i);
+
+			memcpy(b, (const uint8_t *)&be + 8 - len[i], len[i]);
 		}
 		b += len[i];
 	}

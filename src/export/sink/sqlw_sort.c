@@ -34,39 +34,83 @@ int fts_sqlw_sort_init(struct fts_sqlw_sort *s, size_t ksize, size_t cap, fts_sq
 	return s->chunk ? 0 : -ENOMEM;
 }
 
+/* How far back a late key may be inserted; one later than that is set aside. */
+#define LOOKBACK 64
+
 /*
- * Insertion sort with a binary search, for a chunk nearly in order (slices
- * by start time: most keys arrive in order, the late ones a few hundred or
- * thousand places behind): one compare per key in order, a search and a
- * memmove per late one. Gives up, the chunk still a permutation, once the
- * keys moved exceed a budget (then the chunk is not nearly in order).
- * Returns whether it sorted.
+ * Put key @key (at @i, the chunk's keys before @m sorted) in its place if
+ * that is within LOOKBACK of the end; returns 0 when it is not.
  */
-static int insertion_sort(struct fts_sqlw_sort *s)
+static int insert_near(struct fts_sqlw_sort *s, size_t m, size_t i)
 {
-	size_t k = s->ksize, budget = 64 * s->n;
+	size_t k = s->ksize, lo = m > LOOKBACK ? m - LOOKBACK : 0, hi = m - 1;
 	uint8_t *c = s->chunk, tmp[FTS_SQLW_KEY_MAX];
 
-	for (size_t i = 1; i < s->n; i++) {
-		size_t lo = 0, hi = i - 1;
+	if (lo && s->cmp(c + lo * k, c + i * k, s->ctx) > 0)
+		return 0;
+	/* the first place in [lo, m - 1] whose key sorts after key i (m - 1's does) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->cmp(c + (i - 1) * k, c + i * k, s->ctx) <= 0)
-			continue;
-		/* the first place in [0, i - 1] whose key sorts after key i */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
+		if (s->cmp(c + mid * k, c + i * k, s->ctx) > 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	memcpy(tmp, c + i * k, k);
+	memmove(c + (lo + 1) * k, c + lo * k, (m - lo) * k);
+	memcpy(c + lo * k, tmp, k);
+	return 1;
+}
 
-			if (s->cmp(c + mid * k, c + i * k, s->ctx) > 0)
-				hi = mid;
-			else
-				lo = mid + 1;
+/* Merge the chunk's sorted first @m keys with the @a sorted keys of s->spare, from the back. */
+static void merge_aside(struct fts_sqlw_sort *s, size_t m, size_t a)
+{
+	size_t k = s->ksize, out = m + a;
+	uint8_t *c = s->chunk, *x = s->spare;
+
+	while (a) {
+		out--;
+		if (m && s->cmp(c + (m - 1) * k, x + (a - 1) * k, s->ctx) > 0) {
+			m--;
+			memcpy(c + out * k, c + m * k, k);
+		} else {
+			a--;
+			memcpy(c + out * k, x + a * k, k);
 		}
-		if (i - lo > budget)
-			return 0;
-		budget -= i - lo;
-		memcpy(tmp, c + i * k, k);
-		memmove(c + (lo + 1) * k, c + lo * k, (i - lo) * k);
-		memcpy(c + lo * k, tmp, k);
+	}
+}
+
+/*
+ * Sort a chunk that arrives nearly in order (time keys: most in order, the
+ * late ones mostly a few places behind): keys in order stay, a late key
+ * goes back into place when that is at most LOOKBACK keys back, and the
+ * rest (far behind) are set aside, sorted on their own and merged in. Moves
+ * at most LOOKBACK keys per key, where a full insertion sort moved whole
+ * stretches of the chunk. Returns 0 (nothing done) without memory for the
+ * keys set aside.
+ */
+static int nearly_sort(struct fts_sqlw_sort *s)
+{
+	size_t k = s->ksize, m = 0, a = 0;
+	uint8_t *c = s->chunk;
+
+	if (!s->spare && !(s->spare = malloc(s->cap * k)))
+		return 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (!m || s->cmp(c + (m - 1) * k, c + i * k, s->ctx) <= 0) {
+			if (m != i)
+				memcpy(c + m * k, c + i * k, k);
+			m++;
+		} else if (insert_near(s, m, i)) {
+			m++;
+		} else {
+			memcpy(s->spare + a++ * k, c + i * k, k);
+		}
+	}
+	if (a) {
+		qsort_r(s->spare, a, k, s->cmp, s->ctx);
+		merge_aside(s, m, a);
 	}
 	return 1;
 }
@@ -150,7 +194,7 @@ static void sort_chunk(struct fts_sqlw_sort *s)
 {
 	if (s->bucket && bucket_sort(s))
 		return;
-	if (!insertion_sort(s))
+	if (!nearly_sort(s))
 		qsort_r(s->chunk, s->n, s->ksize, s->cmp, s->ctx);
 }
 
@@ -237,6 +281,28 @@ static void sift_down(struct fts_sqlw_sort *s, size_t i)
 	}
 }
 
+/*
+ * Note the run holding the second-smallest key (the smaller of the top's
+ * children; SIZE_MAX when the top is alone). While only the top run moves,
+ * the top stays on top as long as its key is not above that one's.
+ */
+static void note_second(struct fts_sqlw_sort *s)
+{
+	if (s->hn < 2)
+		s->second = SIZE_MAX;
+	else if (s->hn == 2 || s->cmp(run_key(s, s->heap[2]), run_key(s, s->heap[1]), s->ctx) >= 0)
+		s->second = s->heap[1];
+	else
+		s->second = s->heap[2];
+}
+
+/* Restore the heap after its top changed, and note the new second. */
+static void resettle(struct fts_sqlw_sort *s)
+{
+	sift_down(s, 0);
+	note_second(s);
+}
+
 int fts_sqlw_sort_start(struct fts_sqlw_sort *s)
 {
 	if (s->err)
@@ -267,6 +333,7 @@ int fts_sqlw_sort_start(struct fts_sqlw_sort *s)
 	}
 	for (size_t i = s->hn / 2; i-- > 0;)
 		sift_down(s, i);
+	note_second(s);
 	s->merging = 1;
 	return 0;
 }
@@ -281,13 +348,16 @@ static int advance(struct fts_sqlw_sort *s)
 		if (!r->left) {
 			s->heap[0] = s->heap[--s->hn];
 			if (s->hn)
-				sift_down(s, 0);
+				resettle(s);
 			return 0;
 		}
 		if ((rc = refill(s, r)))
 			return rc;
 	}
-	sift_down(s, 0);
+	/* most steps: the top run's next key is still the smallest, nothing moves */
+	if (s->second != SIZE_MAX &&
+	    s->cmp(run_key(s, s->heap[0]), run_key(s, s->second), s->ctx) > 0)
+		resettle(s);
 	return 0;
 }
 

@@ -39,6 +39,7 @@ struct fts_sqlw_sort {
 	struct fts_sqlw_run *runs;
 	size_t nruns, rcap;
 	size_t *heap, hn;        /* merge: run indexes, smallest current key first */
+	size_t second;           /* merge: the run of the second-smallest key, or SIZE_MAX */
 	size_t it;               /* in-memory: next key in the chunk */
 	int merging;
 	int handed;                /* merge: the top run's key was handed out */
