@@ -20,11 +20,12 @@
 # with CPUs, at the default buffer:
 #   idle / load, live top off / on: threads, the readers' wakeups per second
 #   and per recorded CPU (voluntary + involuntary context switches of the
-#   fts-read* threads from /proc/PID/task/*/status, between 1 s after the start
-#   and 3 s before the end, clear of the stop), the whole process's wakeups/s,
-#   CPU s per million events and lost events; with the live top, the share of
-#   the recorded events it decoded (it skips pages when it falls behind) and
-#   its CPU s per million decoded events.
+#   fts-read* threads from /proc/PID/task/*/status, from 1 s after the start,
+#   or once a reader runs, to 3 s before the end, clear of the stop), the whole
+#   process's wakeups/s, CPU s per million events and lost events; with the
+#   live top, the share of the recorded events it decoded (it samples pages
+#   within its CPU budget and skips them when it falls behind) and its CPU s
+#   per million decoded events.
 #   trace-cmd on the same load: `trace-cmd record` where it works; where this
 #   kernel refuses it ("Can't enable ftrace") the same events into a private
 #   instance of the same size, then `trace-cmd extract -B` (its CPU and the
@@ -82,15 +83,21 @@ run_one() {
 	# shellcheck disable=SC2086
 	{ time "$FTS" record --record_time "$SECS" --output "$OUT/bench-$label.dat" -q $RARGS "$@" \
 		2>"$OUT/bench-$label.log" ; } 2>"$OUT/bench-$label.time" &
-	local tp=$!
+	local tp=$! start
+	start=$(date +%s.%N)
 	sleep 1
 	# the oldest match is ftscope itself (anything it starts inherits its command line)
 	pid=$(pgrep -o -f -- "--output $OUT/bench-$label.dat" || true)
+	# under load the buffers' allocation can take more than a second: wait for a reader
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -n "$(ctxsw "$pid" fts-read)" ] && break
+		sleep 0.2
+	done
 	local b_all b_rd
 	b_all=$(ctxsw "$pid"); b_rd=$(ctxsw "$pid" fts-read)
 	t0=$(date +%s.%N)
 	nthr=$(ls /proc/"$pid"/task 2>/dev/null | wc -l)
-	sleep $((SECS - 4))
+	sleep "$(awk -v s="$start" -v n="$(date +%s.%N)" -v d="$SECS" 'BEGIN { w = s + d - 3 - n; print (w > 0.5 ? w : 0.5) }')"
 	local e_all e_rd
 	e_all=$(ctxsw "$pid"); e_rd=$(ctxsw "$pid" fts-read)
 	t1=$(date +%s.%N)
