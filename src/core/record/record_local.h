@@ -318,6 +318,11 @@ int rec_top_engine_page_add(struct rec_top_engine *e, int i, unsigned char *buf)
 /* rec_top_engine_page_unused - @buf given back unfilled. */
 void rec_top_engine_page_unused(struct rec_top_engine *e, int i, unsigned char *buf);
 
+/*
+ * rec_top_engine_gap - pages of CPU @i were not handed over before its next
+ * one: the model takes that as lost events there (no state carried across).
+ */
+void rec_top_engine_gap(struct rec_top_engine *e, int i);
 
 /*
  * rec_top_engine_tick - merge what no CPU can still precede (@final: all of
