@@ -888,6 +888,7 @@ int rec_top_engine_new(struct tep_handle *tep, int n, const int *cpus, int page_
 	fts_timemap_raw(&e->tm);
 	mo.tm = &e->tm;
 	mo.lean = 1;   /* the figures and the triggers read only what a lean model makes */
+	mo.holes_forget = 1;   /* a sampled tick's hole: no stale Runnable across it */
 	if (tep_is_old_format(tep) || (e->pfmt.commit_size != 4 && e->pfmt.commit_size != 8) ||
 	    page_size < 64) {
 		rec_top_engine_free(e);
