@@ -4,18 +4,28 @@
 #
 #   bench/record.sh [ftscope-binary] [seconds] [outdir]
 #
-# For --bf_size 256, 4096 and 40960 KB: runs `hackbench -g 4` for the whole
-# capture and reports events/s captured, events lost (kernel overrun + commit
-# overrun + dropped) and the recorder's own CPU time (user+sys, including
-# assembling the trace.dat at stop) per million events. Needs root.
+# For --bf_size 256, 4096 and 40960 KB: runs the load (BENCH_LOAD) for the
+# whole capture and reports events/s captured, events lost (kernel overrun +
+# commit overrun + dropped) and the recorder's own CPU time (user+sys,
+# including assembling the trace.dat at stop) per million events. Needs root.
+#
+# BENCH_LOAD is the load's command line, default `hackbench -g 2 -p` (pipes:
+# 330-520 k events/s on the 2-CPU VM, where `hackbench -g 4` over sockets gave
+# ~130 k/s, so the recorder's fixed cost per second dominated the per-event
+# figure). It runs in its own session and is killed as a group; e.g.
+# BENCH_LOAD="sh -c 'for i in 1 2 3 4; do perf bench sched pipe -l 100000000 & done; wait'"
+# gave this machine's highest rate (2.3-2.8 M events/s).
 #
 # Then (BENCH_SCALE=0 skips) the figures that decide how the recorder scales
 # with CPUs, at the default buffer:
 #   idle / load, live top off / on: threads, the readers' wakeups per second
 #   and per recorded CPU (voluntary + involuntary context switches of the
-#   fts-read* threads from /proc/PID/task/*/status, between 1 s after the start
-#   and 1 s before the end), the whole process's wakeups/s, CPU s per million
-#   events and lost events.
+#   fts-read* threads from /proc/PID/task/*/status, from 1 s after the start,
+#   or once a reader runs, to 3 s before the end, clear of the stop), the whole
+#   process's wakeups/s, CPU s per million events and lost events; with the
+#   live top, the share of the recorded events it decoded (it samples pages
+#   within its CPU budget and skips them when it falls behind) and its CPU s
+#   per million decoded events.
 #   trace-cmd on the same load: `trace-cmd record` where it works; where this
 #   kernel refuses it ("Can't enable ftrace") the same events into a private
 #   instance of the same size, then `trace-cmd extract -B` (its CPU and the
@@ -36,7 +46,9 @@ TRACEFS=/sys/kernel/tracing
 
 lock() { [ -n "${BENCH_LOCK:-}" ] && { exec 9>"$BENCH_LOCK"; flock 9; }; return 0; }
 unlock() { [ -n "${BENCH_LOCK:-}" ] && flock -u 9; return 0; }
-load_start() { setsid hackbench -g 4 -l 1000000000 >/dev/null 2>&1 & load=$!; sleep 0.5; }
+LOAD=${BENCH_LOAD:-hackbench -g 2 -p -l 1000000000}
+# shellcheck disable=SC2086
+load_start() { setsid sh -c "exec $LOAD" >/dev/null 2>&1 & load=$!; sleep 0.5; }
 load_stop() { [ -n "${load:-}" ] && { kill -TERM -- -"$load" 2>/dev/null; wait "$load" 2>/dev/null; }; load=; }
 trap 'load_stop' EXIT
 
@@ -71,14 +83,21 @@ run_one() {
 	# shellcheck disable=SC2086
 	{ time "$FTS" record --record_time "$SECS" --output "$OUT/bench-$label.dat" -q $RARGS "$@" \
 		2>"$OUT/bench-$label.log" ; } 2>"$OUT/bench-$label.time" &
-	local tp=$!
+	local tp=$! start
+	start=$(date +%s.%N)
 	sleep 1
-	pid=$(pgrep -n -f -- "--output $OUT/bench-$label.dat" || true)
+	# the oldest match is ftscope itself (anything it starts inherits its command line)
+	pid=$(pgrep -o -f -- "--output $OUT/bench-$label.dat" || true)
+	# under load the buffers' allocation can take more than a second: wait for a reader
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -n "$(ctxsw "$pid" fts-read)" ] && break
+		sleep 0.2
+	done
 	local b_all b_rd
 	b_all=$(ctxsw "$pid"); b_rd=$(ctxsw "$pid" fts-read)
 	t0=$(date +%s.%N)
 	nthr=$(ls /proc/"$pid"/task 2>/dev/null | wc -l)
-	sleep $((SECS - 2))
+	sleep "$(awk -v s="$start" -v n="$(date +%s.%N)" -v d="$SECS" 'BEGIN { w = s + d - 3 - n; print (w > 0.5 ? w : 0.5) }')"
 	local e_all e_rd
 	e_all=$(ctxsw "$pid"); e_rd=$(ctxsw "$pid" fts-read)
 	t1=$(date +%s.%N)
@@ -90,6 +109,7 @@ run_one() {
 	lost=$(awk '$1 ~ /^cpu[0-9]/ && $5 == "lost" {s += $4} END {print s + 0}' "$OUT/bench-$label.log")
 	dur=$(sed -n 's/^recorded \([0-9.]*\) s.*/\1/p' "$OUT/bench-$label.log")
 	top=$(sed -n 's/^live top: decoded [0-9]* events with \([0-9.]*\) s of CPU.*/\1/p' "$OUT/bench-$label.log")
+	topev=$(sed -n 's/^live top: decoded \([0-9]*\) events with.*/\1/p' "$OUT/bench-$label.log")
 	cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}')
 	local dt; dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')
 	read -r rd_w nrd rd_us <<<"$(rate "$b_rd" "$e_rd" "$dt")"
@@ -120,9 +140,9 @@ for bf in ${BENCH_SIZES-256 4096 40960}; do
 done
 
 [ "${BENCH_SCALE:-1}" = 1 ] || exit 0
-[ "$SECS" -ge 4 ] || { echo "bench/record.sh: the scale figures need >= 4 s"; exit 0; }
+[ "$SECS" -ge 5 ] || { echo "bench/record.sh: the scale figures need >= 5 s"; exit 0; }
 echo
-echo "scale: $NCPU CPUs, default buffer, hackbench -g 4 (idle: no load); wakeups are context switches"
+echo "scale: $NCPU CPUs, default buffer, load: $LOAD (idle: no load); wakeups are context switches"
 printf '%-14s %7s %8s %10s %12s %10s %12s %10s %8s %10s %12s\n' case threads readers rd_wake/s rd_wake/s/cpu rd_us/wake proc_wake/s events lost cpu_s cpu_s/Mev
 for c in ${BENCH_CASES:-idle:0: load:1: load_top:1:--live_top}; do
 	IFS=: read -r label wl extra <<<"$c"
@@ -130,7 +150,8 @@ for c in ${BENCH_CASES:-idle:0: load:1: load_top:1:--live_top}; do
 	run_one "$label" "$wl" $extra
 	awk -v l="$label" -v th="$nthr" -v nr="$nrd" -v rw="$rd_w" -v n="$NCPU" -v us="$rd_us" -v aw="$all_w" -v ev="$ev" -v lost="$lost" -v c="$cpu" \
 		'BEGIN { printf "%-14s %7d %8d %10d %12.1f %10.1f %12d %10d %8d %10.3f %12s\n", l, th, nr, rw, rw / n, us, aw, ev, lost, c, (ev > 100000 ? sprintf("%.3f", c / (ev / 1e6)) : "-") }'
-	[ -n "$top" ] && echo "  live top thread: $top s of CPU for $ev events"
+	[ -n "$top" ] && awk -v t="$top" -v d="${topev:-0}" -v ev="$ev" \
+		'BEGIN { printf "  live top thread: %s s of CPU; decoded %d of %d events (%.0f%%), %s s per decoded Mev\n", t, d, ev, ev ? 100 * d / ev : 0, d ? sprintf("%.3f", t / (d / 1e6)) : "-" }'
 done
 
 # trace-cmd on the same load, in the same run.

@@ -145,6 +145,12 @@ struct fts_record_top {
 	double cpu_cost_s;         /* the decoder's own CPU time so far */
 	char dominant[32];         /* the event with the most records decoded ("sched_stat_runtime"), or "" */
 	double dominant_share;     /* its share of all records decoded, 0..1 */
+	/*
+	 * The share (0..1) of the window's pages not decoded, to keep the top
+	 * within its CPU budget; above 0 the times are estimates: the sampled
+	 * spans' scaled by 1 / (1 - skipped_share).
+	 */
+	double skipped_share;
 };
 
 /*

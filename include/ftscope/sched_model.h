@@ -58,6 +58,15 @@ struct fts_model_opts {
 	 * complete, as convert and stats want).
 	 */
 	int lean;
+	/*
+	 * After a hole (lost events: no data on a CPU), the tasks it touched are
+	 * in an unknown state until their next event, instead of going on in the
+	 * state they had before it. For the live top, whose sampled pages leave
+	 * a hole every tick: a task woken before one and gone to sleep inside it
+	 * would otherwise count as Runnable until it next wakes (0: carried on,
+	 * as convert and stats draw lanes).
+	 */
+	int holes_forget;
 };
 
 struct fts_model_stats {

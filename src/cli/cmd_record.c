@@ -573,6 +573,8 @@ static void show_top(const struct fts_record_top *t, int tty)
 		snprintf(v, sizeof(v), "%.2f ms", t->worst_wakeup_ms);
 		show_task(t->worst_comm, t->worst_pid, v);
 	}
+	if (t->skipped_share > 0)
+		fprintf(stderr, "  (sampled %.0f%% of the pages: estimates)", 100 * (1 - t->skipped_share));
 	fprintf(stderr, "%s\n", el);
 }
 
@@ -913,6 +915,9 @@ static void show_summary(const struct fts_record_summary *s, unsigned bf)
 			(unsigned long long)h->top.events, h->top.cpu_cost_s,
 			s->duration_s > 0 ? 100 * h->top.cpu_cost_s / s->duration_s : 0,
 			h->top.skipped_bytes ? "; it skipped pages to stay within budget" : "");
+	if (h->top.enabled && h->top.skipped_share > 0)
+		fprintf(stderr, "  (it decoded %.0f%% of the last window's pages: its times are estimates, scaled up "
+			"from those)\n", 100 * (1 - h->top.skipped_share));
 	if (s->cut)
 		say("the file was cut short on request; it holds what was copied until then");
 }

@@ -23,6 +23,11 @@
  * With FTS_REPLAY_EVERY=1 (and TICK_MS) every tick's figures come first, one
  * line each ("tick ..."), to compare engines tick by tick.
  *
+ * With FTS_REPLAY_KEEP_PCT=P (and TICK_MS) each tick hands over only the
+ * newest P% of each CPU's new pages and marks the rest a gap, as the live
+ * top's CPU budget samples them (top.c): to see what sampling does to the
+ * figures.
+ *
  * With FTS_REPLAY_CPU=1 it also prints, on stderr, the CPU time spent inside
  * the engine alone (pages in, merges, figures: not the file reading nor the
  * model run that finds the data's start), per million records: the live
@@ -204,6 +209,8 @@ static void feed_paced(struct rec_top_engine *e, int fd, struct src *srcs, int n
 {
 	uint64_t now = UINT64_MAX;
 	int left = 1;
+	const char *kp = getenv("FTS_REPLAY_KEEP_PCT");
+	int keep_pct = kp ? atoi(kp) : 0;
 
 	for (int i = 0; i < n; i++) {
 		if (next_page(fd, &srcs[i], page, psz, kb) && srcs[i].full_at < now)
@@ -212,10 +219,19 @@ static void feed_paced(struct rec_top_engine *e, int fd, struct src *srcs, int n
 	while (left) {
 		left = 0;
 		for (int i = 0; i < n; i++) {
+			uint64_t from = srcs[i].off, k = 0, keep;
+
 			while (next_page(fd, &srcs[i], page, psz, kb) && srcs[i].full_at <= now) {
-				eng_page(e, i, page, ns);
 				srcs[i].off += (uint64_t)psz;
+				k++;
 			}
+			/* FTS_REPLAY_KEEP_PCT: the newest PCT% of each tick's pages, as the top's budget does */
+			keep = keep_pct > 0 && keep_pct < 100 ? (k * (uint64_t)keep_pct + 99) / 100 : k;
+			if (keep < k)
+				rec_top_engine_gap(e, i);
+			for (uint64_t o = from + (k - keep) * (uint64_t)psz; o < srcs[i].off; o += (uint64_t)psz)
+				if (pread(fd, page, (size_t)psz, (off_t)o) == psz)
+					eng_page(e, i, page, ns);
 			left |= srcs[i].off + (uint64_t)psz <= srcs[i].end;
 		}
 		if (eng_tick(e, 0, ns))

@@ -782,6 +782,33 @@ static void test_lost_hole_is_no_data(void **state)
 	check_task_lanes_contiguous();
 }
 
+/*
+ * holes_forget (the live top's sampled pages): after the hole the tasks it
+ * touched are unknown until their next event: B, queued before it, is not
+ * Runnable after it until it is seen again (here: it runs at 9500).
+ */
+static void test_hole_forgets(void **state)
+{
+	(void)state;
+	mopts.holes_forget = 1;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	wake(FTS_EV_WAKING, 1100, 0, "A", 10, "B", 20, 0);
+	sw(1150, 1, "swapper/1", 0, "R", "C", 30);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1200, 0, "A", 10, 1, 0);
+	simple(FTS_EV_LOST, 9000, 0, "A", 10, 0, 0);
+	sw(9500, 0, "A", 10, "R", "B", 20);
+	sw(9800, 1, "C", 30, "S", "swapper/1", 0);
+	finish();
+	mopts.holes_forget = 0;
+
+	expect("B:20", "Runnable", 0, 1100, 100);
+	expect("B:20", "no data", 0, 1200, 7800);
+	assert_int_equal(count("B:20", "Runnable"), 1);
+	assert_int_equal(count("B:20", "Running"), 1);
+	expect("C:30", "Running", 0, 1150, 8650);
+}
+
 /* The kernel counted losses the data never marked: one marker says so. */
 static void test_kernel_loss_unmarked(void **state)
 {
@@ -1336,6 +1363,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_running_elsewhere, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_ends_run, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_hole_is_no_data, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_hole_forgets, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_loss_unmarked, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_threads, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_irq_softirq, setup_raw, teardown),

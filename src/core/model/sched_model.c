@@ -1485,7 +1485,10 @@ static int task_holes(struct fts_model *m, int cpu, uint64_t s, uint64_t e)
 		rc = emit_nodata(m, le->id, cpu, from, e);
 		if (rc)
 			return rc;
-		t->since = e;
+		if (m->opts.holes_forget)
+			task_set(t, T_UNKNOWN, e, -1);
+		else
+			t->since = e;
 	}
 	return 0;
 }

@@ -156,10 +156,11 @@ struct rec_stream;
 
 /*
  * rec_stream_open - one unlinked stream file beside @output per CPU of @set,
- * fed from @in's trace_pipe_raw by a pool of reader threads (not started yet).
+ * fed from @in's trace_pipe_raw by a pool of reader threads (not started yet);
+ * @bf_size_kb, the per-CPU buffer size, sets how long an idle reader sleeps.
  */
 int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const char *output,
-		    int poll_ns_short, struct rec_stream **out, struct fts_err *err);
+		    unsigned int bf_size_kb, struct rec_stream **out, struct fts_err *err);
 
 /* The readers' (and the sampler's) default nice: fair class, ahead of the workload. */
 #define REC_READER_NICE (-10)
@@ -316,6 +317,12 @@ int rec_top_engine_page_add(struct rec_top_engine *e, int i, unsigned char *buf)
 
 /* rec_top_engine_page_unused - @buf given back unfilled. */
 void rec_top_engine_page_unused(struct rec_top_engine *e, int i, unsigned char *buf);
+
+/*
+ * rec_top_engine_gap - pages of CPU @i were not handed over before its next
+ * one: the model takes that as lost events there (no state carried across).
+ */
+void rec_top_engine_gap(struct rec_top_engine *e, int i);
 
 /*
  * rec_top_engine_tick - merge what no CPU can still precede (@final: all of

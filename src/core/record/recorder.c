@@ -202,7 +202,7 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 	rec_tracecmd_repair();
 	rc = rec_instance_create(r->tracing_dir, set, r->o.bf_size_kb, &r->ev, &r->in, unavailable, err);
 	if (!rc)
-		rc = rec_stream_open(r->in, set, r->output, r->o.bf_size_kb < 2048, &r->st, err);
+		rc = rec_stream_open(r->in, set, r->output, r->o.bf_size_kb, &r->st, err);
 	if (rc)
 		return rc;
 	/* Space held back so a full disk still leaves room to assemble the file. */

@@ -12,6 +12,9 @@
  * page it sleeps in poll() on their fds, so the kernel wakes it early when a
  * buffer passes the instance's buffer_percent, and the timeout keeps the
  * streams (and what the live top and the status see) at most one period old.
+ * The period grows with the buffer (poll_period_ns): what saves a busy CPU
+ * from loss is the buffer_percent wakeup, so the timeout only bounds the age
+ * of a slow CPU's data, and a big buffer lets an idle reader sleep longer.
  */
 #include "core/record/record_local.h"
 #include "kit/kit.h"
@@ -30,7 +33,9 @@
 #include <tracefs.h>
 #include <unistd.h>
 
-#define POLL_NS 10000000L /* a 256 KB buffer drained every 10 ms keeps up with hackbench */
+#define POLL_NS_PER_4MB 10000000L  /* the period: 10 ms per 4 MB of per-CPU buffer, */
+#define POLL_NS_MIN 5000000L       /* at least 5 ms (a 256 KB buffer fills in tens of ms), */
+#define POLL_NS_MAX 100000000L     /* at most 100 ms (the status and the top tick at 2-4 Hz) */
 #define BATCH 16          /* writes from one CPU before its reader looks at the next */
 #define CPUS_PER_READER 16 /* the default pool: one reader per 16 recorded CPUs */
 #define MAX_READERS 64
@@ -162,6 +167,14 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
+/* The readers' poll timeout for a per-CPU buffer of @kb KB. */
+static long poll_period_ns(unsigned int kb)
+{
+	long ns = (long)((uint64_t)POLL_NS_PER_4MB * kb / 4096);
+
+	return ns < POLL_NS_MIN ? POLL_NS_MIN : ns > POLL_NS_MAX ? POLL_NS_MAX : ns;
+}
+
 /* The pool size: FTSCOPE_READERS (docs/record.md) or one reader per CPUS_PER_READER CPUs. */
 static int pool_size(int ncpus)
 {
@@ -178,7 +191,7 @@ static int pool_size(int ncpus)
 }
 
 int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const char *output,
-		    int poll_short, struct rec_stream **out, struct fts_err *err)
+		    unsigned int bf_size_kb, struct rec_stream **out, struct fts_err *err)
 {
 	struct rec_stream *s = calloc(1, sizeof(*s));
 	const char *d = getenv("FTSCOPE_TEST_READER_DELAY_MS");
@@ -189,8 +202,7 @@ int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	pthread_mutex_init(&s->lock, NULL);
 	snprintf(s->output, sizeof(s->output), "%s", output);
-	/* Small buffers fill in tens of ms under load: poll them more often. */
-	s->poll_ns = poll_short ? POLL_NS / 2 : POLL_NS;
+	s->poll_ns = poll_period_ns(bf_size_kb);
 	s->nice = REC_READER_NICE;
 	/* Test hook (docs/record.md): make loss reproducible. */
 	if (d && atol(d) > 0 && atol(d) < 10000)

@@ -10,6 +10,16 @@
  * lose the capture; when it falls behind it skips pages (counted) instead of
  * catching up.
  *
+ * It also keeps to a CPU budget (TOP_CPU_SHARE of one core): from its
+ * measured cost per byte it decodes at most what the budget pays for in a
+ * tick, the same newest share of each CPU's new pages, and skips the rest.
+ * At a few hundred thousand events a second that is all of them; at millions
+ * a sample. The model is told of every skip (lost events: nothing carried
+ * across it), and the times shown are the sampled spans' scaled by the share
+ * decoded over the window (fts_record_top.skipped_share): estimates, said so.
+ * With trigger rules (flight.c) nothing is sampled: a trigger must see every
+ * event.
+ *
  * A flight recording swaps the stream files under the readers (flight.c):
  * the top reads its own duplicate of each CPU's file, and at a rotation
  * (rec_top_rotated, before the old files are assembled and punched) reads
@@ -39,6 +49,10 @@
 #define TOP_TICK_NS 500000000L
 #define TOP_MAX_BEHIND (8u << 20)     /* bytes per CPU decoded at most per tick */
 #define TOP_READ_PAGES 64             /* pages per preadv: one syscall per 4 KB page cost ~a third of the top */
+#define TOP_CPU_SHARE 0.03            /* of one core: the budget of a displayed top (docs/record.md) */
+#define TOP_COST_SEED 5e-9            /* s per byte before a measure (~0.25 s per Mev of ~48 bytes) */
+#define TOP_COST_MIN_BYTES (256u << 10) /* a tick's measure counts from this many bytes decoded */
+#define TOP_TICKS_WINDOW (TOP_WINDOW * (1000000000L / TOP_TICK_NS))
 
 struct rec_top {
 	struct rec_stream *st;
@@ -59,6 +73,11 @@ struct rec_top {
 	struct fts_record_top pub;    /* the latest published figures (under @lock) */
 	double cost_s;                /* the thread's CPU time at its last tick */
 	uint64_t skipped;             /* bytes not decoded */
+	uint64_t *avail;              /* per CPU: this tick's whole pages available */
+	int sample;                   /* the budget applies (no trigger rules) */
+	double cost_per_byte;         /* s of CPU per byte handed over (smoothed) */
+	uint64_t took[TOP_TICKS_WINDOW], came[TOP_TICKS_WINDOW]; /* bytes decoded / new, last ticks */
+	int tick_no;
 };
 
 /* ---- reading the streams ------------------------------------------------------- */
@@ -68,16 +87,20 @@ struct rec_top {
  * are skipped. Read straight into the engine's page buffers (preadv), not
  * into one buffer and copied from there.
  */
-static void read_cpu(struct rec_top *t, int i, uint64_t avail)
+static void read_cpu(struct rec_top *t, int i, uint64_t avail, uint64_t keep)
 {
 	uint64_t psz = (uint64_t)t->page_size;
 	int fd = t->fd[i];
 
-	if (avail > t->off[i] + TOP_MAX_BEHIND) {
-		uint64_t to = (avail - TOP_MAX_BEHIND) / psz * psz;
+	keep = keep < TOP_MAX_BEHIND ? keep : TOP_MAX_BEHIND;
+	if (avail > t->off[i] + keep) {
+		uint64_t to = (avail - keep) / psz * psz;
 
-		t->skipped += to - t->off[i];
-		t->off[i] = to;
+		if (to > t->off[i]) {
+			t->skipped += to - t->off[i];
+			t->off[i] = to;
+			rec_top_engine_gap(t->eng, i);
+		}
 	}
 	while (t->off[i] + psz <= avail) {
 		uint64_t want = (avail - t->off[i]) / psz;
@@ -119,6 +142,37 @@ static uint64_t live_avail(struct rec_top *t, int i)
 
 /* ---- publishing ------------------------------------------------------------------- */
 
+/* The bytes decoded over the bytes that came, over the last window of ticks. */
+static double window_sampled(const struct rec_top *t)
+{
+	uint64_t took = 0, came = 0;
+
+	for (int k = 0; k < TOP_TICKS_WINDOW; k++) {
+		took += t->took[k];
+		came += t->came[k];
+	}
+	return came && took < came ? (double)took / (double)came : 1.0;
+}
+
+static double scaled(double v, double k, double most)
+{
+	return v * k < most ? v * k : most;
+}
+
+/* Times from the sampled share @got of the pages: scaled up, at most the window. */
+static void estimate(struct fts_record_top *p, double got)
+{
+	double k = got > 0 ? 1 / got : 1;
+
+	if (got >= 1.0)
+		return;
+	p->skipped_share = 1 - got;
+	for (int i = 0; i < p->nrunnable; i++)
+		p->runnable[i].runnable_s = scaled(p->runnable[i].runnable_s, k, p->window_s);
+	for (int i = 0; i < p->ncpu; i++)
+		p->cpu[i].cpu_s = scaled(p->cpu[i].cpu_s, k, p->window_s);
+}
+
 static void publish(struct rec_top *t, double cost)
 {
 	struct fts_record_top p = { 0 };
@@ -126,6 +180,7 @@ static void publish(struct rec_top *t, double cost)
 
 	p.enabled = 1;
 	(void)rec_top_engine_figures(t->eng, &p);   /* out of memory: no ranking this tick */
+	estimate(&p, window_sampled(t));
 	rec_top_engine_counts(t->eng, &records, &late, &corrupt);
 	pthread_mutex_lock(&t->lock);
 	p.events = records;
@@ -159,12 +214,49 @@ static void take_hit(struct rec_top *t)
 	pthread_mutex_unlock(&t->lock);
 }
 
+/*
+ * The share of each CPU's new bytes this tick may decode: what TOP_CPU_SHARE
+ * of a tick pays for at the measured cost, over what came (1: all).
+ */
+static double budget_share(const struct rec_top *t, uint64_t came)
+{
+	double can = TOP_CPU_SHARE * (double)TOP_TICK_NS / 1e9 / t->cost_per_byte;
+
+	return !t->sample || (double)came <= can ? 1.0 : can / (double)came;
+}
+
 static void tick(struct rec_top *t, int final)
 {
+	uint64_t psz = (uint64_t)t->page_size, came = 0, before = 0, took = 0, skipped;
+	double c0 = thread_cpu_s(), share;
+	int slot = t->tick_no++ % TOP_TICKS_WINDOW;
+
 	pthread_mutex_lock(&t->io);
+	skipped = t->skipped;
+	for (int i = 0; i < t->n; i++) {
+		t->avail[i] = live_avail(t, i);
+		came += t->avail[i] > t->off[i] ? t->avail[i] - t->off[i] : 0;
+		before += t->off[i];
+	}
+	share = budget_share(t, came);
+	for (int i = 0; i < t->n; i++) {
+		uint64_t fresh = t->avail[i] > t->off[i] ? t->avail[i] - t->off[i] : 0;
+
+		/* whole pages, at least one: a sample still sees every CPU */
+		read_cpu(t, i, t->avail[i], share >= 1.0 ? fresh : ((uint64_t)(share * (double)fresh) / psz + 1) * psz);
+	}
+	/* what the engine was handed: the bytes the offsets moved, less those skipped */
 	for (int i = 0; i < t->n; i++)
-		read_cpu(t, i, live_avail(t, i));
+		took += t->off[i];
+	took -= before + (t->skipped - skipped);
 	(void)rec_top_engine_tick(t->eng, final);   /* a failed engine keeps its last figures */
+	if (took >= TOP_COST_MIN_BYTES) {
+		double c = (thread_cpu_s() - c0) / (double)took;
+
+		t->cost_per_byte = 0.7 * t->cost_per_byte + 0.3 * c;
+	}
+	t->took[slot] = took;
+	t->came[slot] = came;
 	take_hit(t);
 	publish(t, t->started ? thread_cpu_s() : t->cost_s);
 	pthread_mutex_unlock(&t->io);
@@ -182,7 +274,7 @@ void rec_top_rotated(struct rec_top *t)
 
 		/* the swap was under the reader's page lock: the old file is whole */
 		if (t->fd[i] >= 0 && fstat(t->fd[i], &sb) == 0) {
-			read_cpu(t, i, (uint64_t)sb.st_size / psz * psz);
+			read_cpu(t, i, (uint64_t)sb.st_size / psz * psz, TOP_MAX_BEHIND);
 			t->base[i] += (uint64_t)sb.st_size;
 		}
 		nfd = fcntl(rec_stream_fd(t->st, i), F_DUPFD_CLOEXEC, 0);
@@ -201,6 +293,7 @@ void rec_top_triggers(struct rec_top *t, const struct rec_trig_rule *rules, int 
 {
 	pthread_mutex_lock(&t->io);
 	rec_top_engine_triggers(t->eng, rules, n, figures);
+	t->sample = n == 0;
 	pthread_mutex_unlock(&t->io);
 }
 
@@ -314,14 +407,17 @@ int rec_top_start(const char *tracing_dir, struct rec_stream *st, int page_size,
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&t->wake, &ca);
 	pthread_condattr_destroy(&ca);
+	t->sample = 1;
+	t->cost_per_byte = TOP_COST_SEED;
 	t->off = calloc((size_t)t->n, sizeof(*t->off));
+	t->avail = calloc((size_t)t->n, sizeof(*t->avail));
 	t->base = calloc((size_t)t->n, sizeof(*t->base));
 	t->fd = calloc((size_t)t->n, sizeof(*t->fd));
 	for (int i = 0; t->fd && i < t->n; i++)
 		t->fd[i] = -1;
 	cpus = calloc((size_t)t->n, sizeof(*cpus));
 	t->tep = load_formats(tracing_dir);
-	if (!t->off || !t->base || !t->fd || !cpus || !t->tep) {
+	if (!t->off || !t->avail || !t->base || !t->fd || !cpus || !t->tep) {
 		free(cpus);
 		rec_top_free(t);
 		return fts_err_set(err, -ENOMEM,
@@ -401,6 +497,7 @@ void rec_top_free(struct rec_top *t)
 	free(t->fd);
 	free(t->base);
 	free(t->off);
+	free(t->avail);
 	pthread_cond_destroy(&t->wake);
 	pthread_mutex_destroy(&t->lock);
 	pthread_mutex_destroy(&t->io);

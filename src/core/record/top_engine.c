@@ -46,6 +46,8 @@
 struct eng_cpu {
 	int cpu;                   /* the CPU number */
 	unsigned char **pg;        /* whole pages, oldest first (records point into them) */
+	unsigned char *gap;        /* per page of @pg: pages were skipped before it */
+	int gap_next;              /* the next page added follows skipped ones */
 	size_t npages, cap;
 	size_t at;                 /* the page being read; those before it are done */
 	unsigned char **spare;     /* done pages, for reuse */
@@ -333,7 +335,8 @@ static void cpu_peek(struct rec_top_engine *e, struct eng_cpu *c)
 		r = &c->w.rec[c->ri];
 		c->rec.ts = r->ts;
 		c->rec.size = (int)r->size;
-		c->rec.missed_events = c->ri ? 0 : c->w.missed;
+		/* skipped pages are lost events to the model (count unknown): no state carried over */
+		c->rec.missed_events = c->ri ? 0 : c->gap[c->at] ? -1 : c->w.missed;
 		c->rec.cpu = c->cpu;
 		c->rec.data = page + r->off;
 		c->rec.ref_count = 1;
@@ -475,7 +478,7 @@ static int merge_upto(struct rec_top_engine *e, uint64_t upto)
 static int cpu_room(struct eng_cpu *c)
 {
 	size_t cap = c->cap ? c->cap * 2 : 16;
-	unsigned char **p, **sp;
+	unsigned char **p, **sp, *g;
 
 	if (c->npages < c->cap && c->nbuf < c->cap)
 		return 0;
@@ -483,9 +486,12 @@ static int cpu_room(struct eng_cpu *c)
 	if (p)
 		c->pg = p;
 	sp = p ? realloc(c->spare, cap * sizeof(*sp)) : NULL;
-	if (!sp)
+	if (sp)
+		c->spare = sp;
+	g = sp ? realloc(c->gap, cap * sizeof(*g)) : NULL;
+	if (!g)
 		return -ENOMEM;
-	c->spare = sp;
+	c->gap = g;
 	c->cap = cap;
 	return 0;
 }
@@ -520,6 +526,8 @@ int rec_top_engine_page_add(struct rec_top_engine *e, int i, unsigned char *buf)
 		rec_top_engine_page_unused(e, i, buf);
 		return -ENOMEM;
 	}
+	c->gap[c->npages] = (unsigned char)c->gap_next;
+	c->gap_next = 0;
 	c->pg[c->npages++] = buf;
 	/* the page's base time: nothing this CPU delivers later is older */
 	c->complete = fts_dat_page_ts(&e->pfmt, buf);
@@ -535,6 +543,11 @@ int rec_top_engine_page(struct rec_top_engine *e, int i, const void *page)
 		return -ENOMEM;
 	memcpy(buf, page, (size_t)e->pfmt.page_size);
 	return rec_top_engine_page_add(e, i, buf);
+}
+
+void rec_top_engine_gap(struct rec_top_engine *e, int i)
+{
+	e->c[i].gap_next = 1;
 }
 
 /* The time up to which every CPU has delivered (or that the lag allows). */
@@ -875,6 +888,7 @@ int rec_top_engine_new(struct tep_handle *tep, int n, const int *cpus, int page_
 	fts_timemap_raw(&e->tm);
 	mo.tm = &e->tm;
 	mo.lean = 1;   /* the figures and the triggers read only what a lean model makes */
+	mo.holes_forget = 1;   /* a sampled tick's hole: no stale Runnable across it */
 	if (tep_is_old_format(tep) || (e->pfmt.commit_size != 4 && e->pfmt.commit_size != 8) ||
 	    page_size < 64) {
 		rec_top_engine_free(e);
@@ -928,6 +942,7 @@ void rec_top_engine_free(struct rec_top_engine *e)
 		for (size_t p = 0; p < c->nspare; p++)
 			free(c->spare[p]);
 		free(c->pg);
+		free(c->gap);
 		free(c->spare);
 	}
 	free(e->c);

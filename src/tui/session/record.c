@@ -408,8 +408,15 @@ static void draw_rec_top(const struct fts_session *s, struct fts_grid *g, int y0
 	int nr = from_recorder(t->cpu, t->ncpu, t->window_s, 0, run);
 	char hdr[200], a[FTS_FMT_LEN];
 
+	char skip[64] = "";
+
+	if (t->skipped_share > 0)
+		snprintf(skip, sizeof(skip), ", sampled %.0f%% of pages: times estimated",
+			 100 * (1 - t->skipped_share));
+	else if (t->skipped_bytes)
+		snprintf(skip, sizeof(skip), ", some pages skipped");
 	snprintf(hdr, sizeof(hdr), "Live top: last %.0f s of trace, %s events decoded%s (t: hide)", t->window_s,
-		 fts_fmt_count((double)t->events, a, sizeof(a)), t->skipped_bytes ? ", some pages skipped" : "");
+		 fts_fmt_count((double)t->events, a, sizeof(a)), skip);
 	fts_draw_section(s, g, 0, y0, g->w, hdr);
 	if (!nw && !nr) {
 		fts_grid_text(g, 2, y0 + 1, g->w - 2, "decoding...", dim);
