@@ -156,6 +156,19 @@ int fts__thread_start_fifo(pthread_t *t, pthread_attr_t *attr, void *(*fn)(void 
 size_t fts__json_escape(char *dst, const char *s, unsigned flags);
 
 /**
+ * fts__json_escape_n - fts__json_escape of a string whose length is known
+ * @dst: room for FTS__JSON_ESC_MAX(@n) bytes
+ * @s: @n bytes, NUL-terminated at @n (the escaper's UTF-8 check may read to it)
+ * @n: strlen(@s)
+ * @flags: as for fts__json_escape
+ *
+ * The same output as fts__json_escape; a string with nothing to escape (the
+ * sinks' usual one) is checked eight bytes at a time and copied whole.
+ * Returns the length written, without the NUL that ends it.
+ */
+size_t fts__json_escape_n(char *dst, const char *s, size_t n, unsigned flags);
+
+/**
  * fts__json_fputs - fts__json_escape onto a stream, without a buffer to size
  * @f: the stream
  * @s: NUL-terminated bytes
