@@ -30,7 +30,7 @@
 #include "core/util/file_util.h"
 #include "core/util/outfile.h"
 #include "kit/kit.h"
-#include "export/sink/batchq.h"
+#include "core/util/batchq.h"
 #include "export/sink/jsonw.h"
 
 #define FLUSH_AT (1u << 20)
