@@ -135,6 +135,8 @@ int fts__thread_start_fifo(pthread_t *t, pthread_attr_t *attr, void *(*fn)(void 
 /* fts__json_escape / fts__json_fputs flags */
 #define FTS__JSON_BRACES 0x1u /* '{' '}' as \u007b \u007d: Insight splits big files by counting raw braces */
 #define FTS__JSON_TERM   0x2u /* DEL and C1 controls (U+0080-U+009F) escaped too: the text may reach a terminal */
+/* fts__json_escape_n only: @s is readable to @n rounded up to 8 bytes (whole-word reads) */
+#define FTS__JSON_PADDED 0x4u
 
 /* The room fts__json_escape needs for @n input bytes: quotes, \u00XX per byte, NUL. */
 #define FTS__JSON_ESC_MAX(n) (6 * (size_t)(n) + 3)

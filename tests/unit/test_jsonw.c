@@ -116,8 +116,9 @@ static void test_args_and_growth(void **state)
 	assert_string_equal(b.p, "{\"cpu\":\"3\",\"task\":\"a\\\"b:1\",\"name\":\"\\u007bx\\u007d\"}");
 	fts_buf_free(&b);
 	{
-		const struct fts_strn kv[4] = { FTS_STRN_LIT("cpu"), FTS_STRN_LIT("3"),
-						FTS_STRN_LIT("name"), FTS_STRN_LIT("{x}") };
+		/* padded to 8 bytes, as fts_buf_put_args_n reads them */
+		static const char cpu[8] = "cpu", three[8] = "3", name[8] = "name", x[8] = "{x}";
+		const struct fts_strn kv[4] = { { cpu, 3 }, { three, 1 }, { name, 4 }, { x, 3 } };
 
 		fts_buf_put_args_n(&b, kv, 2);
 		fts_buf_put(&b, "", 1);

@@ -87,8 +87,15 @@ static const char *jesc(const char *s, unsigned flags)
 		char *o2 = malloc(FTS__JSON_ESC_MAX(strlen(s)));
 
 		assert_non_null(o2);
+		char *pad = calloc(1, strlen(s) + 8);
+
 		assert_int_equal(fts__json_escape_n(o2, s, strlen(s), flags), n);
 		assert_string_equal(o2, out);
+		assert_non_null(pad);
+		memcpy(pad, s, strlen(s));
+		assert_int_equal(fts__json_escape_n(o2, pad, strlen(s), flags | FTS__JSON_PADDED), n);
+		assert_string_equal(o2, out);
+		free(pad);
 		free(o2);
 	}
 	return out;

@@ -120,9 +120,54 @@ static size_t plain_prefix(const unsigned char *s, size_t n)
 	return i;
 }
 
+/*
+ * @s's @n bytes are all plain: padded input (FTS__JSON_PADDED), read whole
+ * words, the bytes past @n masked out of the last one; copied the same way
+ * into @dst + 1 (room for FTS__JSON_ESC_MAX(@n) >= 1 + @n rounded up to 8).
+ */
+static int copy_plain_words(char *dst, const char *s, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t bad = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t v;
+
+		memcpy(&v, s + i, 8);
+		bad |= word_unplain(v);
+	}
+	if (i < n) {
+		uint64_t v;
+
+		memcpy(&v, s + i, 8);
+		/* only the string's bytes: a flag rises to higher bytes, never lower */
+		bad |= word_unplain(v) & ((1ull << (8 * (n - i))) - 1);
+	}
+	if (bad)
+		return 0;
+	for (i = 0; i < n; i += 8)
+		memcpy(dst + 1 + i, s + i, 8);
+	return 1;
+#else
+	(void)dst;
+	(void)s;
+	(void)n;
+	return 0;
+#endif
+}
+
 size_t fts__json_escape_n(char *dst, const char *s, size_t n, unsigned flags)
 {
-	size_t plain = plain_prefix((const unsigned char *)s, n);
+	size_t plain;
+
+	if ((flags & FTS__JSON_PADDED) && copy_plain_words(dst, s, n)) {
+		dst[0] = '"';
+		dst[n + 1] = '"';
+		dst[n + 2] = '\0';
+		return n + 2;
+	}
+	plain = plain_prefix((const unsigned char *)s, n);
 
 	if (plain == n) {
 		/* the usual case: nothing to escape, one copy */

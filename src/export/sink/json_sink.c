@@ -174,9 +174,10 @@ static int fmt_lane(struct json_sink *s, const struct fts_lane *l)
 
 /*
  * A sink call as a record in a batch: this header, then its strings, each
- * as its length (uint32_t), its bytes and a NUL: a lane's tid; an item's
- * name, then key and value of each arg; a flow's name. @len is the whole
- * record's. The lengths spare the writer a scan of every string.
+ * as its length (uint32_t), its bytes, a NUL and zeros to a multiple of 8
+ * bytes: a lane's tid; an item's name, then key and value of each arg; a
+ * flow's name. @len is the whole record's. The lengths spare the writer a
+ * scan of every string, the padding lets it check and copy whole words.
  */
 enum rec_type { REC_LANE = 'L', REC_ITEM = 'I', REC_FLOW = 'F' };
 
@@ -204,7 +205,7 @@ static void fmt_item(struct json_sink *s, const struct rec_hdr *h, const struct 
 
 	sep(s);
 	PUT_LIT(b, "{\"name\":");
-	fts_buf_put_strn(b, str[0].s, str[0].n);
+	fts_buf_put_strn_padded(b, str[0].s, str[0].n);
 	PUT_LIT(b, ",\"ph\":\"X\",\"ts\":");
 	fts_buf_put_us(b, h->ts);
 	PUT_LIT(b, ",\"dur\":");
@@ -226,9 +227,9 @@ static void flow_event(struct json_sink *s, const struct fts_flow *f, size_t nam
 
 	sep(s);
 	PUT_LIT(b, "{\"name\":");
-	fts_buf_put_strn(b, f->name, name_len);
+	fts_buf_put_strn_padded(b, f->name, name_len);
 	PUT_LIT(b, ",\"cat\":");
-	fts_buf_put_strn(b, f->name, name_len);
+	fts_buf_put_strn_padded(b, f->name, name_len);
 	fts_buf_puts(b, end ? ",\"ph\":\"f\",\"bp\":\"e\",\"id\":" : ",\"ph\":\"s\",\"id\":");
 	fts_buf_put_u64(b, f->id);
 	PUT_LIT(b, ",\"ts\":");
@@ -240,6 +241,9 @@ static void flow_event(struct json_sink *s, const struct fts_flow *f, size_t nam
 	fts_buf_put(b, "}", 1);
 }
 
+/* A string's room in a record: its bytes and NUL, rounded up to 8. */
+#define PADDED(n) (((size_t)(n) + 8) & ~(size_t)7)
+
 /* The next string of a record into @out; -1 past its end (a record is never cut). */
 static int next_str(const char **p, const char *end, struct fts_strn *out)
 {
@@ -248,11 +252,11 @@ static int next_str(const char **p, const char *end, struct fts_strn *out)
 	if (end - *p < (ptrdiff_t)sizeof(n))
 		return -1;
 	memcpy(&n, *p, sizeof(n));
-	if ((size_t)(end - *p) - sizeof(n) <= n || (*p)[sizeof(n) + n] != '\0')
+	if ((size_t)(end - *p) - sizeof(n) < PADDED(n) || (*p)[sizeof(n) + n] != '\0')
 		return -1;
 	out->s = *p + sizeof(n);
 	out->n = n;
-	*p += sizeof(n) + n + 1;
+	*p += sizeof(n) + PADDED(n);
 	return 0;
 }
 
@@ -342,10 +346,16 @@ static int put_rec(struct json_sink *s, struct rec_hdr *h, const char *const *st
 	fts_buf_put(b, (const char *)h, sizeof(*h));
 	for (int i = 0; i < nstr; i++) {
 		uint32_t n = (uint32_t)strlen(strs[i]);
+		size_t room = sizeof(n) + PADDED(n);
 
-		fts_buf_put(b, &n, sizeof(n));
-		fts_buf_put(b, strs[i], n + 1);
-		h->len += (uint32_t)sizeof(n) + n + 1;
+		if (fts_buf_reserve(b, room))
+			break;
+		memcpy(b->p + b->len, &n, sizeof(n));
+		memcpy(b->p + b->len + sizeof(n), strs[i], n);
+		/* the NUL and the padding: zeros, read (and masked) by the writer's word checks */
+		memset(b->p + b->len + sizeof(n) + n, 0, PADDED(n) - n);
+		b->len += room;
+		h->len += (uint32_t)room;
 	}
 	if (b->oom)
 		return fts_err_set(err, -ENOMEM, "out of memory");

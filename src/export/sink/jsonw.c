@@ -12,6 +12,13 @@ void fts_buf_put_strn(struct fts_buf *b, const char *s, size_t n)
 	b->len += fts__json_escape_n(b->p + b->len, s, n, FTS__JSON_BRACES);
 }
 
+void fts_buf_put_strn_padded(struct fts_buf *b, const char *s, size_t n)
+{
+	if (fts_buf_reserve(b, FTS__JSON_ESC_MAX(n)))
+		return;
+	b->len += fts__json_escape_n(b->p + b->len, s, n, FTS__JSON_BRACES | FTS__JSON_PADDED);
+}
+
 void fts_buf_put_str(struct fts_buf *b, const char *s)
 {
 	fts_buf_put_strn(b, s, strlen(s));
@@ -84,9 +91,9 @@ void fts_buf_put_args_n(struct fts_buf *b, const struct fts_strn *kv, int nargs)
 	for (int i = 0; i < nargs; i++) {
 		if (i)
 			fts_buf_put(b, ",", 1);
-		fts_buf_put_strn(b, kv[2 * i].s, kv[2 * i].n);
+		fts_buf_put_strn_padded(b, kv[2 * i].s, kv[2 * i].n);
 		fts_buf_put(b, ":", 1);
-		fts_buf_put_strn(b, kv[2 * i + 1].s, kv[2 * i + 1].n);
+		fts_buf_put_strn_padded(b, kv[2 * i + 1].s, kv[2 * i + 1].n);
 	}
 	fts_buf_put(b, "}", 1);
 }

@@ -24,9 +24,6 @@ struct fts_strn {
 	size_t n;
 };
 
-/* A string literal as a struct fts_strn, its length from the compiler. */
-#define FTS_STRN_LIT(lit) ((struct fts_strn){ (lit), sizeof(lit) - 1 })
-
 /* fts_buf_put_str - append @s as a quoted, escaped JSON string. */
 void fts_buf_put_str(struct fts_buf *b, const char *s);
 
@@ -42,7 +39,16 @@ void fts_buf_put_u64(struct fts_buf *b, uint64_t v);
 /* fts_buf_put_args - append {"k":"v",...} for an item's args (all strings). */
 void fts_buf_put_args(struct fts_buf *b, const struct fts_item *it);
 
-/* fts_buf_put_args_n - the same from @nargs key/value pairs (kv[2i] key, kv[2i+1] value). */
+/*
+ * fts_buf_put_strn_padded - fts_buf_put_strn of a string readable to @n
+ * rounded up to 8 bytes: checked and copied a word at a time.
+ */
+void fts_buf_put_strn_padded(struct fts_buf *b, const char *s, size_t n);
+
+/*
+ * fts_buf_put_args_n - the same from @nargs key/value pairs (kv[2i] key,
+ * kv[2i+1] value), each padded as for fts_buf_put_strn_padded.
+ */
 void fts_buf_put_args_n(struct fts_buf *b, const struct fts_strn *kv, int nargs);
 
 #endif
