@@ -26,8 +26,8 @@
 #include "core/pipeline/pipeline_local.h"
 #include "core/util/batchq.h"
 
-/* A batch is handed over at this size: a few hundred events. */
-#define BATCH_BYTES (128u << 10)
+/* A batch is handed over at this size: about 4,000 events. */
+#define BATCH_BYTES (1u << 20)
 
 enum rec_type { REC_EVENT = 1, REC_PROGRESS = 2 };
 
