@@ -135,6 +135,8 @@ int fts__thread_start_fifo(pthread_t *t, pthread_attr_t *attr, void *(*fn)(void 
 /* fts__json_escape / fts__json_fputs flags */
 #define FTS__JSON_BRACES 0x1u /* '{' '}' as \u007b \u007d: Insight splits big files by counting raw braces */
 #define FTS__JSON_TERM   0x2u /* DEL and C1 controls (U+0080-U+009F) escaped too: the text may reach a terminal */
+/* fts__json_escape_n only: @s is readable to @n rounded up to 8 bytes (whole-word reads) */
+#define FTS__JSON_PADDED 0x4u
 
 /* The room fts__json_escape needs for @n input bytes: quotes, \u00XX per byte, NUL. */
 #define FTS__JSON_ESC_MAX(n) (6 * (size_t)(n) + 3)
@@ -154,6 +156,19 @@ int fts__thread_start_fifo(pthread_t *t, pthread_attr_t *attr, void *(*fn)(void 
  * Returns the length written, without the NUL that ends it.
  */
 size_t fts__json_escape(char *dst, const char *s, unsigned flags);
+
+/**
+ * fts__json_escape_n - fts__json_escape of a string whose length is known
+ * @dst: room for FTS__JSON_ESC_MAX(@n) bytes
+ * @s: @n bytes, NUL-terminated at @n (the escaper's UTF-8 check may read to it)
+ * @n: strlen(@s)
+ * @flags: as for fts__json_escape
+ *
+ * The same output as fts__json_escape; a string with nothing to escape (the
+ * sinks' usual one) is checked eight bytes at a time and copied whole.
+ * Returns the length written, without the NUL that ends it.
+ */
+size_t fts__json_escape_n(char *dst, const char *s, size_t n, unsigned flags);
 
 /**
  * fts__json_fputs - fts__json_escape onto a stream, without a buffer to size

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -73,6 +74,30 @@ static void test_us(void **state)
 	assert_string_equal(us(UINT64_MAX), "18446744073709551.615");
 }
 
+/* The digit-pair formatting against printf, at every length and around each power of ten. */
+static void test_digits(void **state)
+{
+	(void)state;
+	for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) {
+		for (uint64_t d = 0; d < 3000; d++) {
+			uint64_t v = p - 1500 + d;
+			char want[48];
+			struct fts_buf b = { 0 };
+
+			if (p < 1500 && d < 1500 - p)
+				continue;
+			fts_buf_put_u64(&b, v);
+			fts_buf_put(&b, "", 1);
+			snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+			assert_string_equal(b.p, want);
+			snprintf(want, sizeof(want), "%llu.%03llu", (unsigned long long)(v / 1000),
+				 (unsigned long long)(v % 1000));
+			assert_string_equal(us(v), want);
+			fts_buf_free(&b);
+		}
+	}
+}
+
 static void test_args_and_growth(void **state)
 {
 	struct fts_buf b = { 0 };
@@ -90,6 +115,16 @@ static void test_args_and_growth(void **state)
 	fts_buf_put(&b, "", 1);
 	assert_string_equal(b.p, "{\"cpu\":\"3\",\"task\":\"a\\\"b:1\",\"name\":\"\\u007bx\\u007d\"}");
 	fts_buf_free(&b);
+	{
+		/* padded to 8 bytes, as fts_buf_put_args_n reads them */
+		static const char cpu[8] = "cpu", three[8] = "3", name[8] = "name", x[8] = "{x}";
+		const struct fts_strn kv[4] = { { cpu, 3 }, { three, 1 }, { name, 4 }, { x, 3 } };
+
+		fts_buf_put_args_n(&b, kv, 2);
+		fts_buf_put(&b, "", 1);
+		assert_string_equal(b.p, "{\"cpu\":\"3\",\"name\":\"\\u007bx\\u007d\"}");
+		fts_buf_free(&b);
+	}
 	assert_null(b.p);
 
 	it.nargs = 0;
@@ -115,6 +150,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_us),
+		cmocka_unit_test(test_digits),
 		cmocka_unit_test(test_args_and_growth),
 	};
 

@@ -83,7 +83,41 @@ static const char *jesc(const char *s, unsigned flags)
 	assert_int_equal(fclose(f), 0);
 	assert_string_equal(m, out);
 	free(m);
+	{
+		char *o2 = malloc(FTS__JSON_ESC_MAX(strlen(s)));
+
+		assert_non_null(o2);
+		char *pad = calloc(1, strlen(s) + 8);
+
+		assert_int_equal(fts__json_escape_n(o2, s, strlen(s), flags), n);
+		assert_string_equal(o2, out);
+		assert_non_null(pad);
+		memcpy(pad, s, strlen(s));
+		assert_int_equal(fts__json_escape_n(o2, pad, strlen(s), flags | FTS__JSON_PADDED), n);
+		assert_string_equal(o2, out);
+		free(pad);
+		free(o2);
+	}
 	return out;
+}
+
+/* The length-given escaper's word-at-a-time check finds every byte at every position. */
+static void test_json_escape_n_positions(void **state)
+{
+	char s[20];
+
+	(void)state;
+	for (size_t len = 1; len < sizeof(s); len++) {
+		for (size_t at = 0; at < len; at++) {
+			for (int c = 1; c < 256; c++) {
+				memset(s, 'a', len);
+				s[len] = '\0';
+				s[at] = (char)c;
+				jesc(s, FTS__JSON_BRACES);
+				jesc(s, 0);
+			}
+		}
+	}
 }
 
 /* The sinks' form (braces escaped) and the stats form (DEL and C1 escaped) differ only there. */
@@ -131,6 +165,7 @@ int main(void)
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_json_escape),
+		cmocka_unit_test(test_json_escape_n_positions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

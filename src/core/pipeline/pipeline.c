@@ -294,7 +294,11 @@ static int read_and_model(struct fts_pipe *p, struct fts_err *err)
 	ro.probed = 1;
 	if (fts_pipe_report(p, FTS_STAGE_READ, 0, 0, "bytes"))
 		return cancelled(err);
-	rc = read_trace(res->input_format, o->input, &ro, &res->read, err);
+	/* text: the parser on a core of its own, beside the model (read_beside.c) */
+	if (res->input_format == FTS_FMT_TEXT && !fts__segments_is_dir(o->input))
+		rc = fts_pipe_read_beside(fts_read_text, o->input, &ro, &res->read, err);
+	else
+		rc = read_trace(res->input_format, o->input, &ro, &res->read, err);
 	if (p->cancelled)
 		return cancelled(err);
 	if (rc > 0 || p->model_err.code) {

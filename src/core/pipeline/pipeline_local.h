@@ -45,6 +45,18 @@ int fts_pipe_report(struct fts_pipe *p, enum fts_stage stage, uint64_t done, uin
 int fts_pipe_detect(const char *path, enum fts_pipeline_input *kind, enum fts_input_format *fmt,
 		    struct fts_err *err);
 
+/* A trace reader's signature (fts_read_text). */
+typedef int (*fts_pipe_read_fn)(const char *path, const struct fts_read_opts *ro,
+				struct fts_read_stats *st, struct fts_err *err);
+
+/*
+ * fts_pipe_read_beside - @read on a thread of its own; @ro's emit and progress
+ * are called on this thread, in the reader's order (read_beside.c). Returns
+ * as @read would, @st and @err filled as it fills them.
+ */
+int fts_pipe_read_beside(fts_pipe_read_fn read, const char *path, const struct fts_read_opts *ro,
+			 struct fts_read_stats *st, struct fts_err *err);
+
 /* fts_pipe_replay - a DB or JSON input read back into p->count (replay.c). */
 int fts_pipe_replay(struct fts_pipe *p, struct fts_err *err);
 

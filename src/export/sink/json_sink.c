@@ -30,7 +30,7 @@
 #include "core/util/file_util.h"
 #include "core/util/outfile.h"
 #include "kit/kit.h"
-#include "export/sink/batchq.h"
+#include "core/util/batchq.h"
 #include "export/sink/jsonw.h"
 
 #define FLUSH_AT (1u << 20)
@@ -61,6 +61,7 @@ struct json_sink {
 	int first;                /* no event written yet (no leading comma) */
 	struct fts_buf names;     /* the tids as JSON strings, NUL-terminated, back to back; "\"\"" at 0 */
 	uint64_t *tid_off;        /* lane id -> its tid's offset in @names (ids never declared: 0) */
+	uint32_t *tid_len;        /* lane id -> that JSON string's length (never declared: 2) */
 	unsigned char *group;     /* lane id -> enum fts_lane_group */
 	uint32_t nlanes, cap;
 };
@@ -77,7 +78,7 @@ static void put_group(struct fts_buf *b, const struct json_sink *s, uint32_t lan
 /* The lane's tid as a JSON string, escaped when the lane was declared. */
 static void put_tid(struct fts_buf *b, const struct json_sink *s, uint32_t lane)
 {
-	fts_buf_puts(b, s->names.p + s->tid_off[lane]);
+	fts_buf_put(b, s->names.p + s->tid_off[lane], s->tid_len[lane]);
 }
 
 /*
@@ -131,6 +132,7 @@ static int fmt_lane(struct json_sink *s, const struct fts_lane *l)
 	if (l->id >= s->cap) {
 		uint32_t cap = s->cap ? s->cap : 256;
 		uint64_t *t;
+		uint32_t *tl;
 		unsigned char *g;
 
 		while (cap <= l->id) {
@@ -146,12 +148,19 @@ static int fmt_lane(struct json_sink *s, const struct fts_lane *l)
 		if (!g)
 			return -ENOMEM;
 		s->group = g;
+		tl = realloc(s->tid_len, cap * sizeof(*tl));
+		if (!tl)
+			return -ENOMEM;
+		s->tid_len = tl;
+		for (uint32_t i = s->cap; i < cap; i++)
+			tl[i] = 2;
 		memset(t + s->cap, 0, (cap - s->cap) * sizeof(*t));
 		memset(g + s->cap, 0, cap - s->cap);
 		s->cap = cap;
 	}
 	s->tid_off[l->id] = s->names.len;
 	fts_buf_put_str(&s->names, l->tid);
+	s->tid_len[l->id] = (uint32_t)(s->names.len - s->tid_off[l->id]);
 	fts_buf_put(&s->names, "", 1);
 	if (s->names.oom)
 		return -ENOMEM;
@@ -163,53 +172,12 @@ static int fmt_lane(struct json_sink *s, const struct fts_lane *l)
 	return 0;
 }
 
-/* The writer: one "X" event (its lane was declared: the producer checked). */
-static void fmt_item(struct json_sink *s, const struct fts_item *it)
-{
-	struct fts_buf *b = s->buf;
-
-	sep(s);
-	PUT_LIT(b, "{\"name\":");
-	fts_buf_put_str(b, it->name);
-	PUT_LIT(b, ",\"ph\":\"X\",\"ts\":");
-	fts_buf_put_us(b, it->ts);
-	PUT_LIT(b, ",\"dur\":");
-	fts_buf_put_us(b, it->dur);
-	PUT_LIT(b, ",\"pid\":");
-	put_group(b, s, it->lane);
-	PUT_LIT(b, ",\"tid\":");
-	put_tid(b, s, it->lane);
-	PUT_LIT(b, ",\"args\":");
-	fts_buf_put_args(b, it);
-	fts_buf_put(b, "}", 1);
-}
-
-/* The writer: one end of a wakeup link, a Chrome flow event ("s" start, "f" end bound to its slice). */
-static void flow_event(struct json_sink *s, const struct fts_flow *f, int end)
-{
-	struct fts_buf *b = s->buf;
-	uint32_t lane = end ? f->to_lane : f->from_lane;
-
-	sep(s);
-	PUT_LIT(b, "{\"name\":");
-	fts_buf_put_str(b, f->name);
-	PUT_LIT(b, ",\"cat\":");
-	fts_buf_put_str(b, f->name);
-	fts_buf_puts(b, end ? ",\"ph\":\"f\",\"bp\":\"e\",\"id\":" : ",\"ph\":\"s\",\"id\":");
-	fts_buf_put_u64(b, f->id);
-	PUT_LIT(b, ",\"ts\":");
-	fts_buf_put_us(b, end ? f->to_ts : f->from_ts);
-	PUT_LIT(b, ",\"pid\":");
-	put_group(b, s, lane);
-	PUT_LIT(b, ",\"tid\":");
-	put_tid(b, s, lane);
-	fts_buf_put(b, "}", 1);
-}
-
 /*
  * A sink call as a record in a batch: this header, then its strings, each
- * NUL-terminated: a lane's tid; an item's name, then key and value of each
- * arg; a flow's name. @len is the whole record's.
+ * as its length (uint32_t), its bytes, a NUL and zeros to a multiple of 8
+ * bytes: a lane's tid; an item's name, then key and value of each arg; a
+ * flow's name. @len is the whole record's. The lengths spare the writer a
+ * scan of every string, the padding lets it check and copy whole words.
  */
 enum rec_type { REC_LANE = 'L', REC_ITEM = 'I', REC_FLOW = 'F' };
 
@@ -227,50 +195,103 @@ struct rec_hdr {
 	uint64_t id;        /* flow */
 };
 
-/* The next string of a record; NULL past its end (a record is never cut). */
-static const char *next_str(const char **p, const char *end)
+/*
+ * The writer: one "X" event (its lane was declared: the producer checked);
+ * @str: its name, then @h->nargs key/value pairs.
+ */
+static void fmt_item(struct json_sink *s, const struct rec_hdr *h, const struct fts_strn *str)
 {
-	const char *s = *p, *nul = memchr(s, '\0', (size_t)(end - s));
+	struct fts_buf *b = s->buf;
 
-	if (!nul)
-		return NULL;
-	*p = nul + 1;
-	return s;
+	sep(s);
+	PUT_LIT(b, "{\"name\":");
+	fts_buf_put_strn_padded(b, str[0].s, str[0].n);
+	PUT_LIT(b, ",\"ph\":\"X\",\"ts\":");
+	fts_buf_put_us(b, h->ts);
+	PUT_LIT(b, ",\"dur\":");
+	fts_buf_put_us(b, h->dur);
+	PUT_LIT(b, ",\"pid\":");
+	put_group(b, s, h->lane);
+	PUT_LIT(b, ",\"tid\":");
+	put_tid(b, s, h->lane);
+	PUT_LIT(b, ",\"args\":");
+	fts_buf_put_args_n(b, str + 1, h->nargs);
+	fts_buf_put(b, "}", 1);
+}
+
+/* The writer: one end of a wakeup link, a Chrome flow event ("s" start, "f" end bound to its slice). */
+static void flow_event(struct json_sink *s, const struct fts_flow *f, size_t name_len, int end)
+{
+	struct fts_buf *b = s->buf;
+	uint32_t lane = end ? f->to_lane : f->from_lane;
+
+	sep(s);
+	PUT_LIT(b, "{\"name\":");
+	fts_buf_put_strn_padded(b, f->name, name_len);
+	PUT_LIT(b, ",\"cat\":");
+	fts_buf_put_strn_padded(b, f->name, name_len);
+	fts_buf_puts(b, end ? ",\"ph\":\"f\",\"bp\":\"e\",\"id\":" : ",\"ph\":\"s\",\"id\":");
+	fts_buf_put_u64(b, f->id);
+	PUT_LIT(b, ",\"ts\":");
+	fts_buf_put_us(b, end ? f->to_ts : f->from_ts);
+	PUT_LIT(b, ",\"pid\":");
+	put_group(b, s, lane);
+	PUT_LIT(b, ",\"tid\":");
+	put_tid(b, s, lane);
+	fts_buf_put(b, "}", 1);
+}
+
+/* A string's room in a record: its bytes and NUL, rounded up to 8. */
+#define PADDED(n) (((size_t)(n) + 8) & ~(size_t)7)
+
+/* The next string of a record into @out; -1 past its end (a record is never cut). */
+static int next_str(const char **p, const char *end, struct fts_strn *out)
+{
+	uint32_t n;
+
+	if (end - *p < (ptrdiff_t)sizeof(n))
+		return -1;
+	memcpy(&n, *p, sizeof(n));
+	if ((size_t)(end - *p) - sizeof(n) < PADDED(n) || (*p)[sizeof(n) + n] != '\0')
+		return -1;
+	out->s = *p + sizeof(n);
+	out->n = n;
+	*p += sizeof(n) + PADDED(n);
+	return 0;
 }
 
 /* The writer: format one record; 0 or a negative errno. */
 static int fmt_rec(struct json_sink *s, const struct rec_hdr *h, const char *str, const char *end)
 {
+	struct fts_strn strs[1 + 2 * FTS_ITEM_MAX_ARGS];
+
 	if (h->type == REC_LANE) {
 		struct fts_lane l = { .id = h->lane, .group = (enum fts_lane_group)h->group,
-				      .sort_index = h->sort_index, .tid = next_str(&str, end) };
+				      .sort_index = h->sort_index };
 
-		return l.tid ? fmt_lane(s, &l) : -EIO;
+		if (next_str(&str, end, &strs[0]))
+			return -EIO;
+		l.tid = strs[0].s;
+		return fmt_lane(s, &l);
 	}
 	if (h->type == REC_ITEM) {
-		struct fts_item it = { .lane = h->lane, .kind = (enum fts_item_kind)h->kind, .ts = h->ts,
-				       .dur = h->dur, .nargs = h->nargs };
-
-		it.name = next_str(&str, end);
-		for (int i = 0; i < it.nargs && i < FTS_ITEM_MAX_ARGS; i++) {
-			it.args[i].key = next_str(&str, end);
-			it.args[i].val = next_str(&str, end);
-			if (!it.args[i].val)
-				return -EIO;
-		}
-		if (!it.name || h->lane >= s->nlanes)
+		if (h->nargs > FTS_ITEM_MAX_ARGS || h->lane >= s->nlanes)
 			return -EIO;
-		fmt_item(s, &it);
+		for (int i = 0; i < 1 + 2 * h->nargs; i++)
+			if (next_str(&str, end, &strs[i]))
+				return -EIO;
+		fmt_item(s, h, strs);
 		return 0;
 	}
 	{
-		struct fts_flow f = { .id = h->id, .name = next_str(&str, end), .from_lane = h->lane,
-				      .from_ts = h->ts, .to_lane = h->to_lane, .to_ts = h->dur };
+		struct fts_flow f = { .id = h->id, .from_lane = h->lane, .from_ts = h->ts,
+				      .to_lane = h->to_lane, .to_ts = h->dur };
 
-		if (!f.name || f.from_lane >= s->nlanes || f.to_lane >= s->nlanes)
+		if (next_str(&str, end, &strs[0]) || f.from_lane >= s->nlanes || f.to_lane >= s->nlanes)
 			return -EIO;
-		flow_event(s, &f, 0);
-		flow_event(s, &f, 1);
+		f.name = strs[0].s;
+		flow_event(s, &f, strs[0].n, 0);
+		flow_event(s, &f, strs[0].n, 1);
 		return 0;
 	}
 }
@@ -324,10 +345,17 @@ static int put_rec(struct json_sink *s, struct rec_hdr *h, const char *const *st
 	h->len = sizeof(*h);
 	fts_buf_put(b, (const char *)h, sizeof(*h));
 	for (int i = 0; i < nstr; i++) {
-		size_t n = strlen(strs[i]) + 1;
+		uint32_t n = (uint32_t)strlen(strs[i]);
+		size_t room = sizeof(n) + PADDED(n);
 
-		fts_buf_put(b, strs[i], n);
-		h->len += (uint32_t)n;
+		if (fts_buf_reserve(b, room))
+			break;
+		memcpy(b->p + b->len, &n, sizeof(n));
+		memcpy(b->p + b->len + sizeof(n), strs[i], n);
+		/* the NUL and the padding: zeros, read (and masked) by the writer's word checks */
+		memset(b->p + b->len + sizeof(n) + n, 0, PADDED(n) - n);
+		b->len += room;
+		h->len += (uint32_t)room;
 	}
 	if (b->oom)
 		return fts_err_set(err, -ENOMEM, "out of memory");
@@ -429,6 +457,7 @@ static void js_destroy(struct fts_sink *base)
 	fts_outfile_abort(&s->out);
 	fts_buf_free(&s->names);
 	free(s->tid_off);
+	free(s->tid_len);
 	free(s->group);
 	fts_buf_free(&s->outbuf);
 	fts_batchq_destroy(&s->q);

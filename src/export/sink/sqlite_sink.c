@@ -38,7 +38,7 @@
 
 #include "core/util/outfile.h"
 #include "kit/kit.h"
-#include "export/sink/batchq.h"
+#include "core/util/batchq.h"
 #include "export/sink/jsonw.h"
 #include "export/sink/sqlw_tables.h"
 #include "export/sink/summary_tables.h"

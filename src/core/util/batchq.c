@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "export/sink/batchq.h"
+#include "core/util/batchq.h"
 
 #include <errno.h>
 #include <string.h>

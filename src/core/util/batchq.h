@@ -3,17 +3,18 @@
  * batchq.h - a bounded queue of byte batches from one producer thread to one
  * consumer thread.
  *
- * The DB sink uses it to write the table pages on a second core while the
- * reader and the model run on the first. Batches are recycled, so memory is
- * bounded by FTS_BATCHQ_DEPTH * batch size whatever the trace length.
+ * The sinks use it to write their output on a second core while the reader
+ * and the model run on the first; the pipeline, to run the text reader beside
+ * the model. Batches are recycled, so memory is bounded by FTS_BATCHQ_DEPTH *
+ * batch size whatever the trace length.
  */
-#ifndef FTS_BATCHQ_H
-#define FTS_BATCHQ_H
+#ifndef FTS_UTIL_BATCHQ_H
+#define FTS_UTIL_BATCHQ_H
 
 #include <pthread.h>
 #include <stddef.h>
 
-#include "export/sink/jsonw.h"
+#include "core/util/buf.h"
 
 #define FTS_BATCHQ_DEPTH 4
 
