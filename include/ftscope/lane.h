@@ -106,7 +106,21 @@ struct fts_sink {
 	void (*destroy)(struct fts_sink *s);
 	/* Optional (NULL: the sink ignores links): one wakeup link. */
 	int (*flow)(struct fts_sink *s, const struct fts_flow *f, struct fts_err *err);
+	/*
+	 * Optional (NULL: never), set by whoever runs the sink (the pipeline)
+	 * before finish: non-zero means the run was cancelled, so finish
+	 * discards rather than publishes. A sink asks between finish's steps,
+	 * last just before its output replaces the target.
+	 */
+	int (*cancelled)(void *ctx);
+	void *cancel_ctx;
 };
+
+/* fts_sink_cancelled - non-zero when @s's runner has cancelled the run (see fts_sink.cancelled). */
+static inline int fts_sink_cancelled(const struct fts_sink *s)
+{
+	return s->cancelled && s->cancelled(s->cancel_ctx);
+}
 
 #ifdef __cplusplus
 }

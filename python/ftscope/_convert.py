@@ -38,21 +38,42 @@ class _Stats(Handle):
     kind = "st"
 
 
+def _wait_out(done):
+    """Wait for a cancelled run to return, whatever more Ctrl+C's come meanwhile."""
+    while True:
+        try:
+            done.wait()
+            return
+        except KeyboardInterrupt:
+            continue
+
+
 def _run_cancellable(handle, run, cancel):
-    """Run @run in a thread so Ctrl+C reaches Python: it cancels the run, then re-raises."""
+    """Run @run in a thread so Ctrl+C reaches Python: it cancels the run, then re-raises.
+
+    The run's end is an Event, not Thread.join(): after Ctrl+C interrupted
+    a join, the next join returned at once with the run still going (seen
+    with Python 3.11), and the process then exited under a run still writing.
+    """
     result = {}
+    done = threading.Event()
 
     def body():
-        result["rc"] = run()
+        try:
+            result["rc"] = run()
+        finally:
+            done.set()
 
     t = threading.Thread(target=body, name="ftscope-" + handle.kind, daemon=True)
     t.start()
     try:
-        while t.is_alive():
-            t.join(0.2)
-    except BaseException:
+        while not done.wait(0.2):
+            pass
+    except BaseException as e:
         cancel()
-        t.join()
+        _wait_out(done)
+        if result.get("rc") == 0 and hasattr(e, "add_note"):
+            e.add_note("ftscope: too late to cancel; the output is complete and in place")
         raise
     return result["rc"]
 

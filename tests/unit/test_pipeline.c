@@ -175,6 +175,51 @@ static void test_cancel_leaves_nothing(void **state)
 	}
 }
 
+/* Cancels from the @from'th report of the finish stage on: the sinks ask while they finish. */
+struct late {
+	int finish_reports, from;
+};
+
+static int cancel_late(void *ctx, const struct fts_progress *p)
+{
+	struct late *l = ctx;
+
+	return p->stage == FTS_STAGE_FINISH && ++l->finish_reports >= l->from;
+}
+
+/*
+ * A cancel while a sink finishes (the DB's index built, the JSON's writer
+ * joined, the file fsynced but not renamed) still leaves nothing: the DB
+ * asks after its tables and again at the rename; the JSON after its writer
+ * and at the rename. One report later there is no question left: published.
+ */
+static void test_cancel_while_finishing(void **state)
+{
+	struct fts_convert_opts co = { .input = IRQ_TXT, .cs_rows = 1 };
+	struct fts_err err = { 0 };
+
+	(void)state;
+	co.progress = cancel_late;
+	for (int json = 0; json < 2; json++) {
+		co.format = json ? FTS_OUT_JSON : FTS_OUT_DB;
+		co.output = path(json ? "ftrace_data.json" : "ftrace_data.db");
+		for (int from = 2; from <= 4; from++) {
+			struct late l = { .from = from };
+
+			clean();
+			co.progress_ctx = &l;
+			if (from < 4) {
+				assert_int_equal(fts_convert(&co, NULL, &err), -ECANCELED);
+				assert_int_equal(entries(), 0);
+			} else {
+				assert_int_equal(fts_convert(&co, NULL, &err), 0);
+				assert_int_equal(entries(), 1);
+			}
+			assert_int_equal(l.finish_reports, from < 4 ? from : 3);
+		}
+	}
+}
+
 /* An existing output survives a cancelled run untouched. */
 static void test_cancel_keeps_old_output(void **state)
 {
@@ -332,6 +377,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tee_two_sinks),
 		cmocka_unit_test(test_cancel_leaves_nothing),
+		cmocka_unit_test(test_cancel_while_finishing),
 		cmocka_unit_test(test_cancel_keeps_old_output),
 		cmocka_unit_test(test_replay_db_and_json),
 		cmocka_unit_test(test_span_in_result),

@@ -243,6 +243,12 @@ static int cancelled(struct fts_err *err)
 	return fts_err_set(err, -ECANCELED, "cancelled");
 }
 
+/* A sink's question during finish (fts_sink.cancelled): a progress report, whose answer it is. */
+static int finish_cancelled(void *ctx)
+{
+	return fts_pipe_report(ctx, FTS_STAGE_FINISH, 0, 0, "items");
+}
+
 /* The maps: pid mapping file, then the profiling window or the recorder's clock pair. */
 static int load_maps(struct fts_pipe *p, struct fts_pidmap **pm, struct fts_err *err)
 {
@@ -357,7 +363,8 @@ int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *cons
 		     int nsinks, struct fts_pipeline_result *res, struct fts_err *err)
 {
 	struct fts_pipeline_result local;
-	struct fts_sink none = { none_lane, none_item, none_finish, count_destroy, NULL };
+	struct fts_sink none = { .lane = none_lane, .item = none_item, .finish = none_finish,
+				 .destroy = count_destroy };
 	struct fts_sink *tee = NULL;
 	struct fts_pipe p;
 	int rc;
@@ -400,6 +407,11 @@ int fts_pipeline_run(const struct fts_pipeline_opts *opts, struct fts_sink *cons
 	free(p.count.lane_cpu);
 	if (rc)
 		goto fail;
+	/* a cancel while the sinks finish still discards: they ask before publishing */
+	for (int i = 0; i < nsinks; i++) {
+		sinks[i]->cancelled = finish_cancelled;
+		sinks[i]->cancel_ctx = &p;
+	}
 	rc = p.count.next->finish(p.count.next, 1, err);
 	if (tee)
 		tee->destroy(tee);

@@ -884,7 +884,8 @@ int rec_top_engine_new(struct tep_handle *tep, int n, const int *cpus, int page_
 	e->pfmt.page_size = page_size;
 	e->pfmt.commit_size = tep_get_header_page_size(tep);
 	e->pfmt.big_endian = tep_is_file_bigendian(tep);
-	e->tee = (struct fts_sink){ tee_lane, tee_item, tee_finish, tee_destroy, NULL };
+	e->tee = (struct fts_sink){ .lane = tee_lane, .item = tee_item, .finish = tee_finish,
+				    .destroy = tee_destroy };
 	fts_timemap_raw(&e->tm);
 	mo.tm = &e->tm;
 	mo.lean = 1;   /* the figures and the triggers read only what a lean model makes */

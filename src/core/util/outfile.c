@@ -141,6 +141,8 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
 	o->tmp[0] = '\0';
 	o->slot = -1;
 	o->owner = owner ? *owner : (struct fts_owner){ 0 };
+	o->cancelled = NULL;
+	o->cancel_ctx = NULL;
 	if (!target[0] || strlen(target) >= sizeof(o->target) - 64)
 		return fts_err_set(err, -ENAMETOOLONG, "output path is empty or too long");
 	snprintf(o->target, sizeof(o->target), "%s", target);
@@ -235,6 +237,8 @@ int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struc
 	}
 	/* the target may have turned into a symlink since begin: check again */
 	rc = check_target(o->target, err);
+	if (!rc && o->cancelled && o->cancelled(o->cancel_ctx))
+		rc = fts_err_set(err, -ECANCELED, "cancelled");
 	if (rc) {
 		fts_outfile_abort(o);
 		return rc;

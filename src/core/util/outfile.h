@@ -16,6 +16,9 @@ struct fts_outfile {
 	int fd;             /* open on tmp (and flock'ed) until commit/abort; -1 after */
 	int slot;           /* in the signal-cleanup registry, or -1 */
 	struct fts_owner owner;  /* given at begin, applied at commit */
+	/* optional: asked at commit after the fsync, before the rename; non-zero discards */
+	int (*cancelled)(void *ctx);
+	void *cancel_ctx;
 };
 
 /*
@@ -34,7 +37,8 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
  * NULL-terminated, may be NULL), after handing it to the owner given at
  * begin, then fsync the directory so the rename survives a power cut.
  * On failure before the rename the temp file is removed; a failed directory
- * sync is reported, the output stays.
+ * sync is reported, the output stays. A cancel (@o->cancelled) seen before
+ * the rename removes the temp file and returns -ECANCELED.
  */
 int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struct fts_err *err);
 

@@ -435,6 +435,8 @@ static int js_finish(struct fts_sink *base, int ok, struct fts_err *err)
 	}
 	/* close submits the last batch; the writer's failure on any batch is reported here */
 	rc = join_writer(s, 1, err);
+	if (!rc && fts_sink_cancelled(base))
+		rc = fts_err_set(err, -ECANCELED, "cancelled");
 	if (!rc) {
 		/* the writer is joined: its output buffer is this thread's now */
 		PUT_LIT(s->buf, "\n]\n");
@@ -446,6 +448,8 @@ static int js_finish(struct fts_sink *base, int ok, struct fts_err *err)
 		fts_outfile_abort(&s->out);
 		return rc;
 	}
+	s->out.cancelled = base->cancelled;
+	s->out.cancel_ctx = base->cancel_ctx;
 	return fts_outfile_commit(&s->out, NULL, err);
 }
 

@@ -428,6 +428,8 @@ static int sq_finish(struct fts_sink *base, int ok, struct fts_err *err)
 	if (ok && !rc && (rc = fts_sqlw_tables_finish(&s->pages)))
 		page_error(s, err, rc);
 	close_pages(s);
+	if (ok && !rc && fts_sink_cancelled(base))
+		rc = fts_err_set(err, -ECANCELED, "cancelled");
 	if (ok && !rc)
 		rc = finish_sql(s, err);
 	sq_close(s);
@@ -435,6 +437,8 @@ static int sq_finish(struct fts_sink *base, int ok, struct fts_err *err)
 		fts_outfile_abort(&s->out);
 		return rc;
 	}
+	s->out.cancelled = base->cancelled;
+	s->out.cancel_ctx = base->cancel_ctx;
 	return fts_outfile_commit(&s->out, sidecars, err);
 }
 
