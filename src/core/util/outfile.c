@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,7 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
 	char dir[4096];
 	const char *base;
 	struct timespec ts;
+	sigset_t all, old;
 	int rc;
 
 	o->fd = -1;
@@ -161,6 +163,7 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
 	}
 	remove_stale(dir, base);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	sigfillset(&all);
 	for (int tries = 0; tries < 16; tries++) {
 		int n = snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.tmp-%d-%lx", dir, base,
 				 (int)getpid(), (unsigned long)(ts.tv_nsec + tries * 7919));
@@ -169,7 +172,14 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
 			o->tmp[0] = '\0';
 			return fts_err_set(err, -ENAMETOOLONG, "%s: path too long", target);
 		}
+		/*
+		 * No signal between the file's creation and its registration:
+		 * a handler's fts_remove_partial_outputs would miss it (seen
+		 * when a SIGHUP came as the file appeared).
+		 */
+		pthread_sigmask(SIG_BLOCK, &all, &old);
 		o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		rc = o->fd < 0 ? -errno : 0;
 		if (o->fd >= 0) {
 			/*
 			 * The lock marks the writer alive (top comment); kept until
@@ -178,12 +188,13 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
 			 */
 			(void)flock(o->fd, LOCK_EX | LOCK_NB);
 			o->slot = partial_add(o->tmp);
-			return 0;
 		}
-		if (errno != EEXIST)
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (o->fd >= 0)
+			return 0;
+		if (rc != -EEXIST)
 			break;
 	}
-	rc = -errno;
 	o->tmp[0] = '\0';
 	return fts_err_set(err, rc, "%s: cannot create output in %s: %s", target, dir, strerror(-rc));
 }
