@@ -21,6 +21,7 @@
 #include "tui/kit/keys.h"
 #include "tui/kit/theme.h"
 #include "tui/preview/view.h"
+#include "tui/preview/view_impl.h"
 
 /*
  * CPU 0: model runs 0-10 ms (a 10 us irq at 5 ms), is preempted by a 50 us
@@ -640,6 +641,61 @@ static int uncut(const struct fts_grid *g)
 }
 
 /* Defect 11: help wraps at 80 and 200 columns, scrolls over real lines, returns where it came from. */
+/*
+ * The rows a frame keeps (view_rows.c) are never stale: after every key of
+ * a long session over the real sample (zoom, pan, lanes, pins, filter,
+ * sort, search, resize), the frame drawn from kept rows is the frame drawn
+ * with none kept. The sample shows more lanes than the threshold for a
+ * second thread, so both threads' rows are checked.
+ */
+static void test_kept_rows_match_fresh(void **state)
+{
+	static const char *const session[] = {
+		"+++", "lll", "jjjj", "p", "jj", "p", "<PgDn>", "-", "hhhh", "L", "<PgUp>", "k",
+		"/kworker\\n", "f", "+", "H", "f", "s", "s", "]]", "[", "n", "0", "G", "g", "--",
+		"++++++", "LLLL", "<End>", "<Home>", "jjjjjjjjjjjj", "P", "-",
+	};
+	struct fts_store_open_opts so = { .path = FTS_ASSETS "/sample/sample.txt" };
+	struct fts_view_opts o = { .title = "sample", .utf8 = 1, .colors = 256 };
+	struct fts_err err = { 0 };
+	struct fts_store *store;
+	struct fts_view *v;
+	size_t ncell;
+	struct fts_cell *kept;
+	int most = 0;
+
+	(void)state;
+	assert_int_equal(fts_store_open(&so, &store, &err), 0);
+	assert_int_equal(fts_view_create(store, &o, 120, 40, &v), 0);
+	fts_view_draw(v);
+	for (size_t i = 0; i < sizeof(session) / sizeof(session[0]); i++) {
+		int k[64], n = fts_keys_parse(session[i], k, 64);
+
+		assert_true(n > 0);
+		if (i == sizeof(session) / 2)
+			assert_int_equal(fts_view_resize(v, 100, 30), 0);
+		for (int j = 0; j < n; j++) {
+			const struct fts_grid *g;
+
+			fts_view_key(v, k[j]);
+			g = fts_view_draw(v);
+			most = v->nrows > most ? v->nrows : most;
+			ncell = (size_t)g->w * (size_t)g->h;
+			kept = malloc(ncell * sizeof(*kept));
+			assert_non_null(kept);
+			memcpy(kept, g->cells, ncell * sizeof(*kept));
+			view_rows_free(v);
+			g = fts_view_draw(v);
+			if (memcmp(kept, g->cells, ncell * sizeof(*kept)))
+				fail_msg("key %zu.%d (%s): the kept rows drew another frame", i, j, session[i]);
+			free(kept);
+		}
+	}
+	assert_true(most >= 8); /* enough rows for the second thread */
+	fts_view_free(v);
+	fts_store_free(store);
+}
+
 static void test_help_overlay(void **state)
 {
 	struct fx *f = *state;
@@ -751,6 +807,7 @@ int main(void)
 		cmocka_unit_test(test_search_cycles),
 		cmocka_unit_test(test_view_stays_inside),
 		cmocka_unit_test(test_help_overlay),
+		cmocka_unit_test(test_kept_rows_match_fresh),
 	};
 
 	if (!setlocale(LC_CTYPE, "C.UTF-8")) {

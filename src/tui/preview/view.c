@@ -252,6 +252,7 @@ void fts_view_free(struct fts_view *v)
 	fts_stats_free(v->own_stats);
 	fts_grid_free(&v->grid);
 	free(v->row_lane);
+	view_rows_free(v);
 	free(v->rowb);
 	free(v->rowh);
 	free(v->overview);

@@ -8,7 +8,9 @@
  * then one cell per time bucket); the details pane; the status line.
  *
  * A bucket is one fts_store_bucket call, O(log n), so a frame costs
- * rows x columns x log n whatever the zoom. Marks never hide: a lost event
+ * rows x columns x log n whatever the zoom; the lane rows are asked for
+ * before they are drawn, on two cores, and kept while the viewport stays
+ * (view_rows.c). Marks never hide: a lost event
  * always shows '!', an irq under a task underlines its cell and shows '^'
  * on idle, a brief task on an idle CPU shows a thin bar, and a task lane
  * shows the state that covered most of the bucket, with a Runnable wait or a
@@ -463,22 +465,6 @@ static void lane_label(struct fts_view *v, int y, uint32_t lane)
 	fts_grid_put(&v->grid, w, y, view_glyph(v, FTS_G_VLINE), view_style(v, FTS_R_DIM));
 }
 
-/* Fill v->rowb with @lane's buckets for the time area; returns 1 when it did. */
-static int row_buckets(struct fts_view *v, uint32_t lane)
-{
-	int w = v->lay.time_w;
-
-	if (v->rowb_n != w) {
-		struct fts_bucket *nb = realloc(v->rowb, (size_t)w * sizeof(*nb));
-
-		if (!nb)
-			return 0;
-		v->rowb = nb;
-		v->rowb_n = w;
-	}
-	return fts_store_buckets(v->store, lane, v->t0, view_t_right(v), (uint32_t)w, v->rowb) == 0;
-}
-
 /* FTS_TEST_BUSY_MS's heavy step: spin (not sleep: a busy process), polling as real work does. */
 static void test_busy(struct fts_view *v)
 {
@@ -502,8 +488,8 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 		return;
 	}
 	/* the whole row in one walk of the store's summary; cell by cell if that fails */
-	int row = row_buckets(v, lane);
-	const uint64_t *holes = row ? row_holes(v, lane, v->t0, v->npc, v->rowb, v->lay.time_w) : NULL;
+	const struct fts_bucket *row = view_rows_get(v, lane);
+	const uint64_t *holes = row ? row_holes(v, lane, v->t0, v->npc, row, v->lay.time_w) : NULL;
 
 	for (int c = 0; c < v->lay.time_w; c++) {
 		uint64_t a = view_col_t(v, (uint64_t)c), e = view_add(a, v->npc);
@@ -514,7 +500,7 @@ static void lane_row(struct fts_view *v, int y, uint32_t lane, uint32_t sel_task
 
 		if (e > v->t_begin && a < v->t_end) {
 			if (row)
-				b = v->rowb[c];
+				b = row[c];
 			else
 				fts_store_bucket(v->store, lane, a, e, &b);
 		}
@@ -608,6 +594,7 @@ void view_draw_lanes(struct fts_view *v)
 	int y = v->lay.lanes_y, end = v->lay.lanes_y + v->lay.lanes_h;
 	uint32_t sel_task = view_selected_task(v);
 
+	view_rows_prepare(v);
 	for (uint32_t i = 0; i < v->npinned_disp && y < end && !view_stop(v); i++, y++) {
 		if (v->disp[i] < 0)
 			header_row(v, y, v->disp[i]);

@@ -109,6 +109,8 @@ struct fts_view {
 	/* per frame */
 	struct view_layout lay;
 	int64_t *row_lane;            /* grid row -> lane, -1 */
+	struct view_row *rows;        /* the visible lanes' buckets, kept (view_rows.c) */
+	int nrows;
 	struct fts_bucket *rowb;      /* one row of buckets, time_w long */
 	int rowb_n;
 	uint64_t *rowh;               /* one row's "no data" ns per column (view_nodata_row) */
@@ -118,6 +120,15 @@ struct fts_view {
 	int overview_w;
 	uint64_t overview_npc;
 };
+
+/* view_rows.c */
+struct view_row;
+/* Ask the store for every visible lane's row of buckets not kept from an earlier frame. */
+void view_rows_prepare(struct fts_view *v);
+/* @lane's row for the current viewport (time_w buckets), or NULL: ask cell by cell. */
+const struct fts_bucket *view_rows_get(struct fts_view *v, uint32_t lane);
+/* Forget every kept row. */
+void view_rows_free(struct fts_view *v);
 
 /* view_lanes.c */
 int view_lanes_init(struct fts_view *v);
