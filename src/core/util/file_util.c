@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -171,4 +172,14 @@ int fts_write_all(int fd, const void *p, size_t n)
 int fts_pwrite_all(int fd, const void *p, size_t n, off_t at)
 {
 	return write_loop(fd, p, n, at);
+}
+
+void fts_writeback_start(int fd, _Atomic uint64_t *from, uint64_t end)
+{
+	uint64_t f = atomic_load(from);
+
+	if (end < f + FTS_WRITEBACK_STEP || !atomic_compare_exchange_strong(from, &f, end))
+		return;
+	/* its errors are the fsync's to report */
+	(void)sync_file_range(fd, (off_t)f, (off_t)(end - f), SYNC_FILE_RANGE_WRITE);
 }

@@ -3,6 +3,7 @@
 #ifndef FTS_FILE_UTIL_H
 #define FTS_FILE_UTIL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -78,5 +79,15 @@ int fts_write_all(int fd, const void *p, size_t n);
  * Returns 0, or a negative errno.
  */
 int fts_pwrite_all(int fd, const void *p, size_t n, off_t at);
+
+/*
+ * fts_writeback_start - start the writeback of @fd's bytes [*@from, @end)
+ * once they are FTS_WRITEBACK_STEP or more, and move *@from to @end (one
+ * caller wins when threads race). So the fsync that ends an output waits
+ * for its tail only: it was 0.4-0.6 s of a 3.4 s, 810 MB JSON conversion
+ * and of a 770 MB DB's. A hint: durability is still the fsync's.
+ */
+#define FTS_WRITEBACK_STEP (8u << 20)
+void fts_writeback_start(int fd, _Atomic uint64_t *from, uint64_t end);
 
 #endif

@@ -16,6 +16,7 @@
  */
 #include "ftscope/cleanup.h"
 #include "core/util/outfile.h"
+#include "core/util/file_util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -145,6 +146,7 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
 	o->owner = owner ? *owner : (struct fts_owner){ 0 };
 	o->cancelled = NULL;
 	o->cancel_ctx = NULL;
+	atomic_init(&o->wb_from, 0);
 	if (!target[0] || strlen(target) >= sizeof(o->target) - 64)
 		return fts_err_set(err, -ENAMETOOLONG, "output path is empty or too long");
 	snprintf(o->target, sizeof(o->target), "%s", target);
@@ -225,6 +227,12 @@ static int sync_dir(const char *target)
 		rc = -errno;
 	close(fd);
 	return rc;
+}
+
+void fts_outfile_wrote(struct fts_outfile *o, uint64_t end)
+{
+	if (o->fd >= 0)
+		fts_writeback_start(o->fd, &o->wb_from, end);
 }
 
 int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struct fts_err *err)

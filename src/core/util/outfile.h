@@ -7,6 +7,9 @@
 #ifndef FTS_OUTFILE_H
 #define FTS_OUTFILE_H
 
+#include <stdatomic.h>
+#include <stdint.h>
+
 #include "ftscope/error.h"
 #include "ftscope/output.h"
 
@@ -16,6 +19,7 @@ struct fts_outfile {
 	int fd;             /* open on tmp (and flock'ed) until commit/abort; -1 after */
 	int slot;           /* in the signal-cleanup registry, or -1 */
 	struct fts_owner owner;  /* given at begin, applied at commit */
+	_Atomic uint64_t wb_from;  /* writeback started below this offset (fts_outfile_wrote) */
 	/* optional: asked at commit after the fsync, before the rename; non-zero discards */
 	int (*cancelled)(void *ctx);
 	void *cancel_ctx;
@@ -41,6 +45,9 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
  * the rename removes the temp file and returns -ECANCELED.
  */
 int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struct fts_err *err);
+
+/* fts_outfile_wrote - the temp file holds data up to @end, appended in order: see fts_writeback_start. */
+void fts_outfile_wrote(struct fts_outfile *o, uint64_t end);
 
 /* fts_outfile_abort - close and remove the temp file; safe to call twice. */
 void fts_outfile_abort(struct fts_outfile *o);

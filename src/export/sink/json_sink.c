@@ -59,6 +59,7 @@ struct json_sink {
 	struct fts_buf *buf;      /* the output text, written at FLUSH_AT */
 	struct fts_buf outbuf;
 	int first;                /* no event written yet (no leading comma) */
+	uint64_t written;         /* bytes in the file */
 	struct fts_buf names;     /* the tids as JSON strings, NUL-terminated, back to back; "\"\"" at 0 */
 	uint64_t *tid_off;        /* lane id -> its tid's offset in @names (ids never declared: 0) */
 	uint32_t *tid_len;        /* lane id -> that JSON string's length (never declared: 2) */
@@ -92,7 +93,10 @@ static int flush_out(struct json_sink *s)
 	if (s->buf->oom)
 		return -ENOMEM;
 	rc = fts_write_all(s->out.fd, s->buf->p, s->buf->len);
+	s->written += s->buf->len;
 	s->buf->len = 0;
+	if (!rc)
+		fts_outfile_wrote(&s->out, s->written);
 	return rc;
 }
 

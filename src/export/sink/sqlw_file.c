@@ -69,6 +69,7 @@ int fts_sqlw_file_open(struct fts_sqlw_file *f, int fd)
 	f->page_size = ps;
 	atomic_init(&f->npages, n);
 	atomic_init(&f->err, 0);
+	atomic_init(&f->wb_from, 0);
 	f->lock_page = FTS_SQLW_LOCK_BYTE / ps + 1;
 	return 0;
 }
@@ -88,6 +89,9 @@ int fts_sqlw_file_write(struct fts_sqlw_file *f, uint32_t pgno, const uint8_t *p
 {
 	int rc = fts_pwrite_all(f->fd, page, f->page_size, (off_t)(pgno - 1) * f->page_size);
 
+	/* pages are mostly appended: the allocated ones are about written */
+	if (!rc)
+		fts_writeback_start(f->fd, &f->wb_from, (uint64_t)atomic_load(&f->npages) * f->page_size);
 	if (rc) {
 		int none = 0;
 

@@ -18,6 +18,7 @@ struct fts_sqlw_file {
 	atomic_uint npages;       /* pages in the file, the last allocated included */
 	atomic_int err;           /* the first failed write's negative errno, or 0 */
 	uint32_t lock_page;       /* holds SQLite's lock bytes: never a tree's page */
+	_Atomic uint64_t wb_from; /* writeback started below this offset (fts_writeback_start) */
 };
 
 /*
