@@ -166,14 +166,17 @@ static int write_item(struct sqlite_sink *s, const struct rec_hdr *h, const char
 	j->len = 0;
 	fts_buf_put(j, "{", 1);
 	for (int i = 0; i < h->group; i++) {
-		const char *key = raw, *val = key + strlen(key) + 1;
+		const char *key = raw, *val;
+		size_t kn = strlen(key), vn;
 
-		raw = val + strlen(val) + 1;
+		val = key + kn + 1;
+		vn = strlen(val);
+		raw = val + vn + 1;
 		if (i)
 			fts_buf_put(j, ",", 1);
-		fts_buf_put_str(j, key);
+		fts_buf_put_strn(j, key, kn);
 		fts_buf_put(j, ":", 1);
-		fts_buf_put_str(j, val);
+		fts_buf_put_strn(j, val, vn);
 	}
 	fts_buf_put(j, "}", 1);
 	if (j->oom)
