@@ -698,6 +698,36 @@ static void test_missing_switch(void **state)
 	check_task_lanes_contiguous();
 }
 
+/*
+ * Two switches dropped (A -> idle, idle -> B, as a VM's kernel did under a
+ * SCHED_FIFO hog): A's slices end at the idle CPU's first event, B runs from
+ * its own first event, and the switch that names B as prev closes it there.
+ */
+static void test_two_missing_switches(void **state)
+{
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1200, 0, "<idle>", 0, 1, 0);
+	simple(FTS_EV_SOFTIRQ_EXIT, 1250, 0, "<idle>", 0, 1, 0);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1500, 0, "B", 20, 1, 0);
+	simple(FTS_EV_SOFTIRQ_EXIT, 1600, 0, "B", 20, 1, 0);
+	sw(2000, 0, "B", 20, "S", "swapper/0", 0);
+	finish();
+
+	it = expect("CPU 000", "A:10", 0, 1000, 200);
+	arg_is(it, "end_state", "?");
+	expect("A:10", "Running", 0, 1000, 200);
+	it = expect("CPU 000", "B:20", 0, 1500, 500);
+	arg_is(it, "end_state", "S");
+	expect("B:20", "Running", 0, 1500, 500);
+	assert_int_equal(count("B:20", "Running"), 1);
+	assert_int_equal(fts_model_stats(model)->switch_mismatch, 1);
+	check_task_lanes_contiguous();
+}
+
 /* A is switched in on CPU 1 while CPU 0 still "runs" it: its CPU 0 stretch ends. */
 static void test_running_elsewhere(void **state)
 {
@@ -1360,6 +1390,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exec, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_exec_by_thread, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_switch, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_two_missing_switches, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_running_elsewhere, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_ends_run, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_hole_is_no_data, setup_raw, teardown),

@@ -119,6 +119,13 @@ struct cpu {
 	 */
 	uint64_t foreign_ts;      /* 0: none */
 	int32_t foreign_pid;
+	/*
+	 * The latest change of task among those events: two switches went
+	 * missing (curr -> idle -> X, seen on a VM's kernel) and the switch
+	 * that names X as prev shows X ran since its first event here.
+	 */
+	uint64_t foreign_last_ts; /* 0: none */
+	int32_t foreign_last_pid;
 	uint64_t last_ts;         /* the last event seen on this CPU */
 	uint64_t first_ts;        /* the first (0: none yet) */
 	uint64_t kernel_lost;     /* the kernel's total for this CPU, when has_kernel */
@@ -835,17 +842,23 @@ static void cpu_start(struct cpu *c, int32_t pid, const char *comm, int32_t prio
 	fts_copy_str(c->curr_comm, FTS_COMM_MAX, comm, -1);
 	c->since = ts;
 	c->foreign_ts = 0;
+	c->foreign_last_ts = 0;
 	c->runtime = 0;
 	c->has_vruntime = 0;
 }
 
-/* Remember the first event that ran in a task other than the one we think runs. */
+/* Remember the first event that ran in a task other than the one we think runs, and the latest change of task. */
 static void note_foreign(struct cpu *c, const struct fts_event *ev)
 {
-	if (c->known && !c->foreign_ts && ev->pid != c->curr_pid && ev->type != FTS_EV_SWITCH &&
-	    ev->type != FTS_EV_LOST) {
+	if (!c->known || ev->pid == c->curr_pid || ev->type == FTS_EV_SWITCH || ev->type == FTS_EV_LOST)
+		return;
+	if (!c->foreign_ts) {
 		c->foreign_ts = ev->ts ? ev->ts : 1;
 		c->foreign_pid = ev->pid;
+	}
+	if (!c->foreign_last_ts || c->foreign_last_pid != ev->pid) {
+		c->foreign_last_ts = ev->ts ? ev->ts : 1;
+		c->foreign_last_pid = ev->pid;
 	}
 }
 
@@ -996,8 +1009,8 @@ static int switch_reconcile(struct fts_model *m, const struct fts_event *ev)
 {
 	const struct fts_ev_switch *sw = &ev->u.sw;
 	const struct cpu *c = &m->cpus[ev->cpu];
-	uint64_t from = c->foreign_ts;
-	int32_t who = c->foreign_pid;
+	uint64_t from = c->foreign_ts, last = c->foreign_last_ts;
+	int32_t who = c->foreign_pid, last_who = c->foreign_last_pid;
 	int rc;
 
 	if (!c->known || c->curr_pid == sw->prev_pid)
@@ -1006,10 +1019,11 @@ static int switch_reconcile(struct fts_model *m, const struct fts_event *ev)
 	rc = stop_unseen(m, ev->cpu, ev->ts);
 	if (rc)
 		return rc;
-	if (from && who == sw->prev_pid && from <= ev->ts) {
-		/* prev ran at least since its first event here */
+	/* prev ran at least since its first event here (after another's, when two went missing) */
+	if (from && who == sw->prev_pid && from <= ev->ts)
 		return start_unseen(m, ev, from);
-	}
+	if (last && last_who == sw->prev_pid && last <= ev->ts)
+		return start_unseen(m, ev, last);
 	return 0;
 }
 
