@@ -39,16 +39,21 @@ struct view_row {
 
 /* The shared work of one prepare: rows [0, n) not ok, taken in turn by either thread. */
 struct rows_job {
-	const struct fts_store *store;
 	struct view_row **todo;
 	int n;
 	atomic_int next;
 	atomic_int stop;
 };
 
-static void row_ask(const struct rows_job *j, struct view_row *r)
+/* Whether @r was asked for @v's viewport (store, t0, right edge @t1, width @w). */
+static int row_for(const struct view_row *r, const struct fts_view *v, uint64_t t1, int w)
 {
-	r->ok = fts_store_buckets(j->store, r->lane, r->t0, r->t1, (uint32_t)r->w, r->b) == 0;
+	return r->store == v->store && r->t0 == v->t0 && r->t1 == t1 && r->w == w;
+}
+
+static void row_ask(struct view_row *r)
+{
+	r->ok = fts_store_buckets(r->store, r->lane, r->t0, r->t1, (uint32_t)r->w, r->b) == 0;
 }
 
 static void *rows_worker(void *arg)
@@ -57,7 +62,7 @@ static void *rows_worker(void *arg)
 	int i;
 
 	while (!atomic_load(&j->stop) && (i = atomic_fetch_add(&j->next, 1)) < j->n)
-		row_ask(j, j->todo[i]);
+		row_ask(j->todo[i]);
 	return NULL;
 }
 
@@ -97,10 +102,9 @@ static int seen_before(const uint32_t *lanes, int n, uint32_t lane)
 }
 
 /* @r made the row of (@lane, this viewport): kept when it already is. 0 or -ENOMEM. */
-static int row_key(struct fts_view *v, struct view_row *r, uint32_t lane, uint64_t t0,
-		   uint64_t t1, int w)
+static int row_key(struct fts_view *v, struct view_row *r, uint32_t lane, uint64_t t1, int w)
 {
-	if (r->ok && r->lane == lane && r->store == v->store && r->t0 == t0 && r->t1 == t1 && r->w == w)
+	if (r->ok && r->lane == lane && row_for(r, v, t1, w))
 		return 0;
 	if (r->bn < w) {
 		struct fts_bucket *nb = realloc(r->b, (size_t)w * sizeof(*nb));
@@ -112,7 +116,7 @@ static int row_key(struct fts_view *v, struct view_row *r, uint32_t lane, uint64
 	}
 	r->lane = lane;
 	r->store = v->store;
-	r->t0 = t0;
+	r->t0 = v->t0;
 	r->t1 = t1;
 	r->w = w;
 	r->ok = 0;
@@ -131,7 +135,7 @@ static void rows_run(struct fts_view *v, struct rows_job *j)
 			atomic_store(&j->stop, 1);
 			break;
 		}
-		row_ask(j, j->todo[i]);
+		row_ask(j->todo[i]);
 	}
 	if (helper)
 		pthread_join(t, NULL);
@@ -165,14 +169,13 @@ void view_rows_prepare(struct fts_view *v)
 		    fts_store_lane(v->store, lanes[i])->group == FTS_GROUP_NPU)
 			continue;
 		take_old(v->rows, v->nrows, lanes[i], &rows[i]);
-		if (row_key(v, &rows[i], lanes[i], v->t0, t1, w) == 0 && !rows[i].ok)
+		if (row_key(v, &rows[i], lanes[i], t1, w) == 0 && !rows[i].ok)
 			todo[ntodo++] = &rows[i];
 	}
 	view_rows_free(v);
 	v->rows = rows;
 	v->nrows = nl;
 	memset(&job, 0, sizeof(job));
-	job.store = v->store;
 	job.todo = todo;
 	job.n = ntodo;
 	rows_run(v, &job);
@@ -190,10 +193,10 @@ const struct fts_bucket *view_rows_get(struct fts_view *v, uint32_t lane)
 
 		if (!r->b || r->lane != lane)
 			continue;
-		if (!(r->store == v->store && r->t0 == v->t0 && r->t1 == t1 && r->w == w))
+		if (!row_for(r, v, t1, w))
 			return NULL;
 		if (!r->ok) /* a frame cut short left it: ask now */
-			r->ok = fts_store_buckets(v->store, lane, r->t0, r->t1, (uint32_t)w, r->b) == 0;
+			row_ask(r);
 		return r->ok ? r->b : NULL;
 	}
 	return NULL;
