@@ -10,8 +10,9 @@
 #   details, whole capture, start/end. Prints the load time and peak RSS
 #   (/usr/bin/time), the first frame, and p50/p99/max of key+redraw (each
 #   frame is the key's handling plus a full redraw of COLS x ROWS cells), as wall
-#   time and as this thread's CPU time (on a shared machine, wall time includes
-#   waiting for a core; CPU time is the frame's own cost).
+#   time and as the process's CPU time (a frame asks for its rows on two threads;
+#   on a shared machine, wall time includes waiting for a core; CPU time is the
+#   frame's own cost, plus the store cache's writer on a first open).
 #   Figures only, not a pass/fail test.
 # How: bench/preview_tui.sh [COLS ROWS]   env: FTSCOPE (default build/ftscope),
 #      FTSCOPE_BENCH_DIR (default /tmp/ftscope-bench-10m; run bench/preview.sh once
