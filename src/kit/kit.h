@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /**
  * fts__utf8_decode - the well-formed UTF-8 sequence at the start of a string
@@ -169,6 +170,67 @@ size_t fts__json_escape(char *dst, const char *s, unsigned flags);
  * Returns the length written, without the NUL that ends it.
  */
 size_t fts__json_escape_n(char *dst, const char *s, size_t n, unsigned flags);
+
+/* A byte of every lane of a 64-bit word (the escaper's word tests). */
+#define FTS__ONES 0x0101010101010101ull
+#define FTS__HIGHS 0x8080808080808080ull
+
+/* Some byte of @v is @c (exact: the classic zero-byte test on v ^ c). */
+static inline uint64_t fts__has_byte(uint64_t v, unsigned char c)
+{
+	uint64_t x = v ^ (FTS__ONES * c);
+
+	return (x - FTS__ONES) & ~x & FTS__HIGHS;
+}
+
+/*
+ * fts__json_word_unplain - non-zero when some byte of @v may need escaping:
+ * a control byte, '"', '\\', or a byte from '{' (0x7b) up, which takes in
+ * '{', '}', DEL and all of non-ASCII in one test (adding 5 carries such a
+ * byte into its high bit). '|' and '~' come along: the exact byte loop then
+ * copies them as they are. A carry or borrow moves a flag up into higher
+ * bytes only, never down.
+ */
+static inline uint64_t fts__json_word_unplain(uint64_t v)
+{
+	return ((v | (v + FTS__ONES * (0x80 - '{'))) & FTS__HIGHS) |
+	       ((v - FTS__ONES * 0x20) & ~v & FTS__HIGHS) | fts__has_byte(v, '"') |
+	       fts__has_byte(v, '\\');
+}
+
+/**
+ * fts__json_escape_padded - fts__json_escape_n of a string readable to @n
+ * rounded up to 8 bytes (FTS__JSON_PADDED), inline for the JSON writer's
+ * dozen strings per event: checked and copied a word at a time; a string
+ * with something to escape goes through fts__json_escape_n, which writes
+ * all of @dst again.
+ */
+static inline size_t fts__json_escape_padded(char *dst, const char *s, size_t n, unsigned flags)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t bad = 0, v;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&v, s + i, 8);
+		bad |= fts__json_word_unplain(v);
+		memcpy(dst + 1 + i, &v, 8);
+	}
+	if (i < n) {
+		memcpy(&v, s + i, 8);
+		/* only the string's bytes: a flag rises to higher bytes, never lower */
+		bad |= fts__json_word_unplain(v) & ((1ull << (8 * (n - i))) - 1);
+		memcpy(dst + 1 + i, &v, 8);
+	}
+	if (!bad) {
+		dst[0] = '"';
+		dst[n + 1] = '"';
+		dst[n + 2] = '\0';
+		return n + 2;
+	}
+#endif
+	return fts__json_escape_n(dst, s, n, flags & ~FTS__JSON_PADDED);
+}
 
 /**
  * fts__json_fputs - fts__json_escape onto a stream, without a buffer to size

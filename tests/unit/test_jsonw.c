@@ -52,12 +52,13 @@ static void test_escaping(void **state)
 static const char *us(uint64_t ns)
 {
 	static char out[64];
-	struct fts_buf b = { 0 };
+	char *end;
 
-	fts_buf_put_us(&b, ns);
-	memcpy(out, b.p, b.len);
-	out[b.len] = '\0';
-	fts_buf_free(&b);
+	memset(out, '#', sizeof(out));
+	end = fts_jw_us(out, ns);
+	assert_true(end > out && end - out <= FTS_JW_NUM_MAX);
+	assert_int_equal(out[end - out], '#'); /* nothing written past the end it returns */
+	*end = '\0';
 	return out;
 }
 
@@ -98,42 +99,40 @@ static void test_digits(void **state)
 	}
 }
 
+/* {"k":"v",...} from padded pairs, within the room fts_jw_args_room gives. */
 static void test_args_and_growth(void **state)
 {
+	/* padded to 8 bytes, as fts_jw_args_n reads them */
+	static const char cpu[8] = "cpu", three[8] = "3", task[8] = "task", ab[8] = "a\"b:1",
+			  name[8] = "name", x[8] = "{x}";
+	const struct fts_strn kv[6] = { { cpu, 3 }, { three, 1 }, { task, 4 },
+					{ ab, 5 },  { name, 4 },  { x, 3 } };
 	struct fts_buf b = { 0 };
-	struct fts_item it = { .nargs = 3 };
+	char out[256], *end;
 	char big[10001];
 
 	(void)state;
-	it.args[0].key = "cpu";
-	it.args[0].val = "3";
-	it.args[1].key = "task";
-	it.args[1].val = "a\"b:1";
-	it.args[2].key = "name";
-	it.args[2].val = "{x}";
-	fts_buf_put_args(&b, &it);
-	fts_buf_put(&b, "", 1);
-	assert_string_equal(b.p, "{\"cpu\":\"3\",\"task\":\"a\\\"b:1\",\"name\":\"\\u007bx\\u007d\"}");
-	fts_buf_free(&b);
-	{
-		/* padded to 8 bytes, as fts_buf_put_args_n reads them */
-		static const char cpu[8] = "cpu", three[8] = "3", name[8] = "name", x[8] = "{x}";
-		const struct fts_strn kv[4] = { { cpu, 3 }, { three, 1 }, { name, 4 }, { x, 3 } };
+	for (int n = 0; n <= 3; n++) {
+		size_t room = fts_jw_args_room(kv, n);
 
-		fts_buf_put_args_n(&b, kv, 2);
-		fts_buf_put(&b, "", 1);
-		assert_string_equal(b.p, "{\"cpu\":\"3\",\"name\":\"\\u007bx\\u007d\"}");
-		fts_buf_free(&b);
+		assert_true(room < sizeof(out));
+		memset(out, '#', sizeof(out));
+		end = fts_jw_args_n(out, kv, n);
+		assert_true((size_t)(end - out) <= room);
+		for (size_t i = room; i < sizeof(out); i++)
+			assert_int_equal(out[i], '#'); /* whole-word copies stay in the room */
+		*end = '\0';
+		if (n == 0)
+			assert_string_equal(out, "{}");
+		if (n == 3)
+			assert_string_equal(out, "{\"cpu\":\"3\",\"task\":\"a\\\"b:1\",\"name\":\"\\u007bx\\u007d\"}");
 	}
-	assert_null(b.p);
 
-	it.nargs = 0;
-	fts_buf_put_args(&b, &it);
 	fts_buf_put_u64(&b, 0);
 	fts_buf_put_u64(&b, 18446744073709551615ull);
 	fts_buf_puts(&b, "!");
 	fts_buf_put(&b, "", 1);
-	assert_string_equal(b.p, "{}018446744073709551615!");
+	assert_string_equal(b.p, "018446744073709551615!");
 	fts_buf_free(&b);
 
 	memset(big, '\x01', sizeof(big) - 1);

@@ -95,6 +95,11 @@ static const char *jesc(const char *s, unsigned flags)
 		memcpy(pad, s, strlen(s));
 		assert_int_equal(fts__json_escape_n(o2, pad, strlen(s), flags | FTS__JSON_PADDED), n);
 		assert_string_equal(o2, out);
+		/* past the NUL the padding may hold anything: only the string's bytes count */
+		for (size_t i = strlen(s) + 1; i < strlen(s) + 8; i++)
+			pad[i] = (char)(i & 1 ? '"' : 0x01);
+		assert_int_equal(fts__json_escape_n(o2, pad, strlen(s), flags | FTS__JSON_PADDED), n);
+		assert_string_equal(o2, out);
 		free(pad);
 		free(o2);
 	}

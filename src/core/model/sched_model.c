@@ -29,6 +29,7 @@
 #include "ftscope/loss.h"
 
 #include "core/util/cpuset.h"
+#include "core/util/decimal.h"
 #include "core/model/task_index.h"
 #include "core/util/strtab.h"
 
@@ -54,7 +55,7 @@
 
 /* "comm:pid": a comm, ':', an int32 with its sign, the NUL (fmt_tid) */
 static_assert(TID_MAX >= FTS_COMM_MAX + 1 + 11 + 1, "a tid fits TID_MAX");
-static_assert(NUM_MAX >= 20 + 1 + 1, "an int64 fits NUM_MAX");
+static_assert(NUM_MAX >= FTS_DECIMAL_MAX, "an int64 fits NUM_MAX");
 /* an item's values never overflow the scratch: no arg is ever cut to "" */
 static_assert(NUM_MAX <= TID_MAX && FTS_NAME_MAX <= TID_MAX && FTS_STATE_MAX <= TID_MAX,
 	      "every arg value fits TID_MAX");
@@ -187,30 +188,6 @@ struct fts_model {
 
 /* ---- small formatting helpers (the hot path avoids printf) ---- */
 
-static char *fmt_u64(char *dst, uint64_t v)
-{
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*dst++ = tmp[--n];
-	*dst = '\0';
-	return dst;
-}
-
-static char *fmt_i64(char *dst, int64_t v)
-{
-	if (v < 0) {
-		*dst++ = '-';
-		return fmt_u64(dst, (uint64_t)(-(v + 1)) + 1);
-	}
-	return fmt_u64(dst, (uint64_t)v);
-}
-
 /* Reserve room in the value scratch; NULL when an item would overflow it. */
 static char *vreserve(struct fts_model *m, size_t n)
 {
@@ -229,7 +206,7 @@ static const char *vnum(struct fts_model *m, int64_t v)
 
 	if (!p)
 		return "";
-	m->vlen -= NUM_MAX - (size_t)(fmt_i64(p, v) - p + 1);
+	m->vlen -= NUM_MAX - (size_t)(fts_decimal_i64(p, v) - p + 1);
 	return p;
 }
 
@@ -251,7 +228,7 @@ static void fmt_tid(const struct fts_model *m, char *dst, const char *comm, int3
 
 	memcpy(dst, comm, n);
 	dst[n++] = ':';
-	fmt_i64(dst + n, fts_pidmap_lookup(m->opts.pm, host_pid));
+	fts_decimal_i64(dst + n, fts_pidmap_lookup(m->opts.pm, host_pid));
 }
 
 /* @comm's id + 1 in m->names (0: out of memory). */
@@ -714,7 +691,7 @@ static int close_cpu_run(struct fts_model *m, int cpu, uint64_t end, const char 
 		char *p = vreserve(m, 32);
 
 		if (p) {
-			char *e = fmt_u64(p, c->runtime);
+			char *e = fts_decimal_u64(p, c->runtime);
 
 			memcpy(e, " [ns]", 6);
 		}

@@ -10,6 +10,15 @@ static const char *const ev_names[FTS_EV__COUNT] = {
 	[FTS_EV_LOST] = "lost_events",
 };
 
+/* Their lengths, so a lookup per parsed line compares lengths before bytes. */
+#define EV_LEN(kind, group, system, name, ...) [FTS_EV_##kind] = sizeof(name) - 1,
+
+static const unsigned char ev_name_lens[FTS_EV__COUNT] = {
+	FTS_EVENT_TABLE(EV_LEN)
+	[FTS_EV_LOST] = sizeof("lost_events") - 1,
+};
+
+#undef EV_LEN
 #undef EV_NAME
 
 /* include/linux/interrupt.h softirq_to_name[] */
@@ -28,7 +37,7 @@ const char *fts_ev_type_name(enum fts_ev_type type)
 int fts_ev_type_from_name(const char *name, int len)
 {
 	for (int i = 0; i < FTS_EV__COUNT; i++) {
-		if ((int)strlen(ev_names[i]) == len && memcmp(ev_names[i], name, (size_t)len) == 0)
+		if (ev_name_lens[i] == len && memcmp(ev_names[i], name, (size_t)len) == 0)
 			return i;
 	}
 	return -1;

@@ -79,29 +79,7 @@ size_t fts__json_escape(char *dst, const char *s, unsigned flags)
 	return (size_t)(o - dst);
 }
 
-/* A byte of every lane of a 64-bit word. */
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
-
-/* Some byte of @v is @c (exact: the classic zero-byte test on v ^ c). */
-static inline uint64_t has_byte(uint64_t v, unsigned char c)
-{
-	uint64_t x = v ^ (ONES * c);
-
-	return (x - ONES) & ~x & HIGHS;
-}
-
-/*
- * Some byte of @v is not plain: a control byte, DEL or above, '"', '\\',
- * '{' or '}' (the hot loop's test above, eight bytes at a time).
- */
-static inline uint64_t word_unplain(uint64_t v)
-{
-	return (v & HIGHS) | ((v - ONES * 0x20) & ~v & HIGHS) | has_byte(v, 0x7f) |
-	       has_byte(v, '"') | has_byte(v, '\\') | has_byte(v, '{') | has_byte(v, '}');
-}
-
-/* The length of @s's leading run of plain bytes (as word_unplain), at most @n. */
+/* The length of @s's leading run of plain bytes (as fts__json_word_unplain), at most @n. */
 static size_t plain_prefix(const unsigned char *s, size_t n)
 {
 	size_t i = 0;
@@ -110,7 +88,7 @@ static size_t plain_prefix(const unsigned char *s, size_t n)
 		uint64_t v;
 
 		memcpy(&v, s + i, 8);
-		if (word_unplain(v))
+		if (fts__json_word_unplain(v))
 			break;
 	}
 	for (; i < n; i++)
@@ -120,53 +98,12 @@ static size_t plain_prefix(const unsigned char *s, size_t n)
 	return i;
 }
 
-/*
- * @s's @n bytes are all plain: padded input (FTS__JSON_PADDED), read whole
- * words, the bytes past @n masked out of the last one; copied the same way
- * into @dst + 1 (room for FTS__JSON_ESC_MAX(@n) >= 1 + @n rounded up to 8).
- */
-static int copy_plain_words(char *dst, const char *s, size_t n)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t bad = 0;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		uint64_t v;
-
-		memcpy(&v, s + i, 8);
-		bad |= word_unplain(v);
-	}
-	if (i < n) {
-		uint64_t v;
-
-		memcpy(&v, s + i, 8);
-		/* only the string's bytes: a flag rises to higher bytes, never lower */
-		bad |= word_unplain(v) & ((1ull << (8 * (n - i))) - 1);
-	}
-	if (bad)
-		return 0;
-	for (i = 0; i < n; i += 8)
-		memcpy(dst + 1 + i, s + i, 8);
-	return 1;
-#else
-	(void)dst;
-	(void)s;
-	(void)n;
-	return 0;
-#endif
-}
-
 size_t fts__json_escape_n(char *dst, const char *s, size_t n, unsigned flags)
 {
 	size_t plain;
 
-	if ((flags & FTS__JSON_PADDED) && copy_plain_words(dst, s, n)) {
-		dst[0] = '"';
-		dst[n + 1] = '"';
-		dst[n + 2] = '\0';
-		return n + 2;
-	}
+	if (flags & FTS__JSON_PADDED)
+		return fts__json_escape_padded(dst, s, n, flags & ~FTS__JSON_PADDED);
 	plain = plain_prefix((const unsigned char *)s, n);
 
 	if (plain == n) {

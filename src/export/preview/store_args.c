@@ -20,6 +20,7 @@
 #include "export/preview/store_local.h"
 
 #include "kit/kit.h"
+#include "core/util/decimal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -97,20 +98,10 @@ const char *fts_args_ctx_pid(const char *tid)
 
 void fts_args_ctx_lane(struct st_actx *cx, int32_t pid)
 {
-	char tmp[12];
-	int n = 0, k = 0;
-	uint32_t v = (uint32_t)pid;
-
 	cx->pid = NULL;
 	if (pid < 0)
 		return;
-	do { /* no printf per item */
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		cx->pidbuf[k++] = tmp[--n];
-	cx->pidbuf[k] = '\0';
+	fts_decimal_u64(cx->pidbuf, (uint64_t)pid); /* no printf per item */
 	cx->pid = cx->pidbuf;
 }
 
@@ -203,19 +194,13 @@ size_t fts_args_encode(const struct fts_arg *args, int nargs, const struct st_ac
 /* @v in decimal into @out (@n): the number of digits, or -1 without room (no printf: every item of fts_store_stats). */
 static int put_u64(uint64_t v, char *out, size_t n)
 {
-	char tmp[20];
-	int k = 0, w;
+	char tmp[FTS_DECIMAL_MAX];
+	int k = (int)(fts_decimal_u64(tmp, v) - tmp);
 
-	do {
-		tmp[k++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
 	if ((size_t)k >= n)
 		return -1;
-	for (w = 0; k;)
-		out[w++] = tmp[--k];
-	out[w] = '\0';
-	return w;
+	memcpy(out, tmp, (size_t)k + 1);
+	return k;
 }
 
 /* @str into @out (@n): its length, or -1 without room. */

@@ -67,21 +67,6 @@ struct json_sink {
 	uint32_t nlanes, cap;
 };
 
-/* The lane's group as a JSON string (the names need no escaping). */
-static void put_group(struct fts_buf *b, const struct json_sink *s, uint32_t lane)
-{
-	if (s->group[lane] == FTS_GROUP_CPU)
-		PUT_LIT(b, "\"" FTS_GROUP_CPU_NAME "\"");
-	else
-		PUT_LIT(b, "\"" FTS_GROUP_TASK_NAME "\"");
-}
-
-/* The lane's tid as a JSON string, escaped when the lane was declared. */
-static void put_tid(struct fts_buf *b, const struct json_sink *s, uint32_t lane)
-{
-	fts_buf_put(b, s->names.p + s->tid_off[lane], s->tid_len[lane]);
-}
-
 /*
  * The writer's output: write it out (the writer, or the producer after the
  * join); 0 or a negative errno.
@@ -100,10 +85,42 @@ static int flush_out(struct json_sink *s)
 	return rc;
 }
 
+/* The lane's group as a JSON string (the names need no escaping), at @o. */
+static char *jw_group(char *o, const struct json_sink *s, uint32_t lane)
+{
+	if (s->group[lane] == FTS_GROUP_CPU)
+		return FTS_JW_LIT(o, "\"" FTS_GROUP_CPU_NAME "\"");
+	return FTS_JW_LIT(o, "\"" FTS_GROUP_TASK_NAME "\"");
+}
+
+/* The lane's tid as a JSON string, escaped when the lane was declared, at @o. */
+static char *jw_tid(char *o, const struct json_sink *s, uint32_t lane)
+{
+	memcpy(o, s->names.p + s->tid_off[lane], s->tid_len[lane]);
+	return o + s->tid_len[lane];
+}
+
+/* An event's separator from the one before, at @o. */
+static char *jw_sep(char *o, struct json_sink *s)
+{
+	if (s->first) {
+		s->first = 0;
+		*o++ = '\n';
+		return o;
+	}
+	return FTS_JW_LIT(o, ",\n");
+}
+
+/*
+ * The room an event needs beyond its strings and tid: its literal text (well
+ * under 160 bytes), two numbers, the longer group name.
+ */
+#define EVENT_ROOM (160 + 2 * FTS_JW_NUM_MAX + sizeof(FTS_GROUP_TASK_NAME) + sizeof(FTS_GROUP_CPU_NAME))
+
 static void sep(struct json_sink *s)
 {
-	fts_buf_put(s->buf, s->first ? "\n" : ",\n", s->first ? 1 : 2);
-	s->first = 0;
+	if (!fts_buf_reserve(s->buf, 2))
+		s->buf->len = (size_t)(jw_sep(s->buf->p + s->buf->len, s) - s->buf->p);
 }
 
 static void meta(struct json_sink *s, const char *name, const char *group, const char *tid,
@@ -199,50 +216,70 @@ struct rec_hdr {
 	uint64_t id;        /* flow */
 };
 
+/* Room for an event at the end of the writer's output; NULL when memory ran out. */
+static char *event_room(struct json_sink *s, size_t strings, uint32_t lane)
+{
+	struct fts_buf *b = s->buf;
+
+	if (fts_buf_reserve(b, EVENT_ROOM + strings + s->tid_len[lane]))
+		return NULL;
+	return b->p + b->len;
+}
+
 /*
  * The writer: one "X" event (its lane was declared: the producer checked);
  * @str: its name, then @h->nargs key/value pairs.
  */
 static void fmt_item(struct json_sink *s, const struct rec_hdr *h, const struct fts_strn *str)
 {
-	struct fts_buf *b = s->buf;
+	char *o = event_room(s, FTS__JSON_ESC_MAX(str[0].n) + fts_jw_args_room(str + 1, h->nargs),
+			     h->lane);
 
-	sep(s);
-	PUT_LIT(b, "{\"name\":");
-	fts_buf_put_strn_padded(b, str[0].s, str[0].n);
-	PUT_LIT(b, ",\"ph\":\"X\",\"ts\":");
-	fts_buf_put_us(b, h->ts);
-	PUT_LIT(b, ",\"dur\":");
-	fts_buf_put_us(b, h->dur);
-	PUT_LIT(b, ",\"pid\":");
-	put_group(b, s, h->lane);
-	PUT_LIT(b, ",\"tid\":");
-	put_tid(b, s, h->lane);
-	PUT_LIT(b, ",\"args\":");
-	fts_buf_put_args_n(b, str + 1, h->nargs);
-	fts_buf_put(b, "}", 1);
+	if (!o)
+		return;
+	o = jw_sep(o, s);
+	o = FTS_JW_LIT(o, "{\"name\":");
+	o = fts_jw_strn_padded(o, str[0].s, str[0].n);
+	o = FTS_JW_LIT(o, ",\"ph\":\"X\",\"ts\":");
+	o = fts_jw_us(o, h->ts);
+	o = FTS_JW_LIT(o, ",\"dur\":");
+	o = fts_jw_us(o, h->dur);
+	o = FTS_JW_LIT(o, ",\"pid\":");
+	o = jw_group(o, s, h->lane);
+	o = FTS_JW_LIT(o, ",\"tid\":");
+	o = jw_tid(o, s, h->lane);
+	o = FTS_JW_LIT(o, ",\"args\":");
+	o = fts_jw_args_n(o, str + 1, h->nargs);
+	*o++ = '}';
+	s->buf->len = (size_t)(o - s->buf->p);
 }
 
 /* The writer: one end of a wakeup link, a Chrome flow event ("s" start, "f" end bound to its slice). */
 static void flow_event(struct json_sink *s, const struct fts_flow *f, size_t name_len, int end)
 {
-	struct fts_buf *b = s->buf;
 	uint32_t lane = end ? f->to_lane : f->from_lane;
+	char *o = event_room(s, 2 * FTS__JSON_ESC_MAX(name_len), lane);
 
-	sep(s);
-	PUT_LIT(b, "{\"name\":");
-	fts_buf_put_strn_padded(b, f->name, name_len);
-	PUT_LIT(b, ",\"cat\":");
-	fts_buf_put_strn_padded(b, f->name, name_len);
-	fts_buf_puts(b, end ? ",\"ph\":\"f\",\"bp\":\"e\",\"id\":" : ",\"ph\":\"s\",\"id\":");
-	fts_buf_put_u64(b, f->id);
-	PUT_LIT(b, ",\"ts\":");
-	fts_buf_put_us(b, end ? f->to_ts : f->from_ts);
-	PUT_LIT(b, ",\"pid\":");
-	put_group(b, s, lane);
-	PUT_LIT(b, ",\"tid\":");
-	put_tid(b, s, lane);
-	fts_buf_put(b, "}", 1);
+	if (!o)
+		return;
+	o = jw_sep(o, s);
+	o = FTS_JW_LIT(o, "{\"name\":");
+	o = fts_jw_strn_padded(o, f->name, name_len);
+	o = FTS_JW_LIT(o, ",\"cat\":");
+	o = fts_jw_strn_padded(o, f->name, name_len);
+	if (end)
+		o = FTS_JW_LIT(o, ",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
+	else
+		o = FTS_JW_LIT(o, ",\"ph\":\"s\",\"id\":");
+	o = fts_jw_u64(o, f->id);
+	o = FTS_JW_LIT(o, ",\"ts\":");
+	o = fts_jw_us(o, end ? f->to_ts : f->from_ts);
+	o = FTS_JW_LIT(o, ",\"pid\":");
+	o = jw_group(o, s, lane);
+	o = FTS_JW_LIT(o, ",\"tid\":");
+	o = jw_tid(o, s, lane);
+	*o++ = '}';
+	s->buf->len = (size_t)(o - s->buf->p);
 }
 
 /* A string's room in a record: its bytes and NUL, rounded up to 8. */
@@ -355,9 +392,12 @@ static int put_rec(struct json_sink *s, struct rec_hdr *h, const char *const *st
 		if (fts_buf_reserve(b, room))
 			break;
 		memcpy(b->p + b->len, &n, sizeof(n));
+		/*
+		 * The NUL and the padding are zeros, read (and masked) by the writer's
+		 * word checks: the last word is zeroed first, the string copied over it.
+		 */
+		memset(b->p + b->len + sizeof(n) + PADDED(n) - 8, 0, 8);
 		memcpy(b->p + b->len + sizeof(n), strs[i], n);
-		/* the NUL and the padding: zeros, read (and masked) by the writer's word checks */
-		memset(b->p + b->len + sizeof(n) + n, 0, PADDED(n) - n);
 		b->len += room;
 		h->len += (uint32_t)room;
 	}

@@ -17,6 +17,7 @@
 
 #include "ftscope/lane.h"
 #include "core/util/buf.h"
+#include "kit/kit.h"
 
 /* A string with its length (strlen), so the writer never measures it again. */
 struct fts_strn {
@@ -30,25 +31,53 @@ void fts_buf_put_str(struct fts_buf *b, const char *s);
 /* fts_buf_put_strn - fts_buf_put_str of @n bytes NUL-terminated at @n. */
 void fts_buf_put_strn(struct fts_buf *b, const char *s, size_t n);
 
-/* fts_buf_put_us - append ns as microseconds with exactly 3 decimals ("12.345"). */
-void fts_buf_put_us(struct fts_buf *b, uint64_t ns);
-
 /* fts_buf_put_u64 - append a decimal integer. */
 void fts_buf_put_u64(struct fts_buf *b, uint64_t v);
 
-/* fts_buf_put_args - append {"k":"v",...} for an item's args (all strings). */
-void fts_buf_put_args(struct fts_buf *b, const struct fts_item *it);
-
 /*
  * fts_buf_put_strn_padded - fts_buf_put_strn of a string readable to @n
- * rounded up to 8 bytes: checked and copied a word at a time.
+ * rounded up to 8 bytes: checked and copied a word at a time (inline: the
+ * JSON writer puts a dozen strings per event).
  */
-void fts_buf_put_strn_padded(struct fts_buf *b, const char *s, size_t n);
+static inline void fts_buf_put_strn_padded(struct fts_buf *b, const char *s, size_t n)
+{
+	if (fts_buf_reserve(b, FTS__JSON_ESC_MAX(n)))
+		return;
+	b->len += fts__json_escape_padded(b->p + b->len, s, n, FTS__JSON_BRACES);
+}
 
 /*
- * fts_buf_put_args_n - the same from @nargs key/value pairs (kv[2i] key,
- * kv[2i+1] value), each padded as for fts_buf_put_strn_padded.
+ * The JSON writer's cursor form: each call writes at @o, in room the caller
+ * reserved for the whole event (one check per event, not one per piece),
+ * and returns the end of what it wrote. Strings are padded as for
+ * fts_buf_put_strn_padded.
  */
-void fts_buf_put_args_n(struct fts_buf *b, const struct fts_strn *kv, int nargs);
+
+/* The most a number takes: fts_jw_u64 (FTS_DECIMAL_MAX), fts_jw_us ("<us>.ddd"). */
+#define FTS_JW_NUM_MAX 24
+
+/* fts_jw_lit - a string literal's bytes. */
+#define FTS_JW_LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
+
+/* fts_jw_strn_padded - a padded string quoted and escaped (room: FTS__JSON_ESC_MAX(@n)). */
+static inline char *fts_jw_strn_padded(char *o, const char *s, size_t n)
+{
+	return o + fts__json_escape_padded(o, s, n, FTS__JSON_BRACES);
+}
+
+/* fts_jw_u64 - a decimal integer. */
+char *fts_jw_u64(char *o, uint64_t v);
+
+/* fts_jw_us - ns as microseconds with exactly 3 decimals ("12.345"). */
+char *fts_jw_us(char *o, uint64_t ns);
+
+/* fts_jw_args_room - the room fts_jw_args_n needs for these pairs. */
+size_t fts_jw_args_room(const struct fts_strn *kv, int nargs);
+
+/*
+ * fts_jw_args_n - {"k":"v",...} from @nargs key/value pairs (kv[2i] key,
+ * kv[2i+1] value).
+ */
+char *fts_jw_args_n(char *o, const struct fts_strn *kv, int nargs);
 
 #endif
