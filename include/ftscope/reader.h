@@ -34,6 +34,12 @@ struct fts_read_opts {
 	 * the page checks only.
 	 */
 	const char *probe_helper;
+	/*
+	 * Non-zero: emit each event with its type, time, cpu and task only, its
+	 * fields not parsed (zeros): for a scan that wants the clock samples and
+	 * a count. The text reader honours it; the trace.dat reader may not.
+	 */
+	int headers_only;
 };
 
 /* fts_read_dat_probe's answer when no helper was given. */

@@ -99,25 +99,24 @@ static void test_digits(void **state)
 	}
 }
 
-/* {"k":"v",...} from padded pairs, within the room fts_jw_args_room gives. */
+/* {"k":"v",...} from JSON keys and padded values, within the room fts_jw_args_room gives. */
 static void test_args_and_growth(void **state)
 {
-	/* padded to 8 bytes, as fts_jw_args_n reads them */
-	static const char cpu[8] = "cpu", three[8] = "3", task[8] = "task", ab[8] = "a\"b:1",
-			  name[8] = "name", x[8] = "{x}";
-	const struct fts_strn kv[6] = { { cpu, 3 }, { three, 1 }, { task, 4 },
-					{ ab, 5 },  { name, 4 },  { x, 3 } };
+	/* values padded to 8 bytes, as fts_jw_args_n reads them; keys already JSON */
+	static const char three[8] = "3", ab[8] = "a\"b:1", x[8] = "{x}";
+	const struct fts_strn keys[3] = { { "\"cpu\"", 5 }, { "\"task\"", 6 }, { "\"name\"", 6 } };
+	const struct fts_strn vals[3] = { { three, 1 }, { ab, 5 }, { x, 3 } };
 	struct fts_buf b = { 0 };
 	char out[256], *end;
 	char big[10001];
 
 	(void)state;
 	for (int n = 0; n <= 3; n++) {
-		size_t room = fts_jw_args_room(kv, n);
+		size_t room = fts_jw_args_room(keys, vals, n);
 
 		assert_true(room < sizeof(out));
 		memset(out, '#', sizeof(out));
-		end = fts_jw_args_n(out, kv, n);
+		end = fts_jw_args_n(out, keys, vals, n);
 		assert_true((size_t)(end - out) <= room);
 		for (size_t i = room; i < sizeof(out); i++)
 			assert_int_equal(out[i], '#'); /* whole-word copies stay in the room */

@@ -188,7 +188,7 @@ static void scan_clock(enum fts_input_format fmt, const char *path, struct fts_c
 		       int need_stop)
 {
 	struct scan_ctx s = { .limit = CLOCK_SCAN_EVENTS };
-	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s, .probed = 1 };
+	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s, .probed = 1, .headers_only = 1 };
 	struct fts_read_stats st;
 
 	memset(&st, 0, sizeof(st));

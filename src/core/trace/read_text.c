@@ -916,6 +916,8 @@ static int parse_line(struct text_ctx *x, const char *line, const char *end)
 	while (q < end && *q == ' ')
 		q++;
 	memset(&ev.u, 0, sizeof(ev.u));
+	if (x->opts->headers_only)
+		return emit(x, &ev);
 	if (parse_fields(x, &ev, q, end)) {
 		skip_line(x, line, end);
 		return 0;

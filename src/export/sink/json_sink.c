@@ -31,6 +31,7 @@
 #include "core/util/outfile.h"
 #include "kit/kit.h"
 #include "core/util/batchq.h"
+#include "export/sink/json_keys.h"
 #include "export/sink/jsonw.h"
 
 #define FLUSH_AT (1u << 20)
@@ -54,6 +55,7 @@ struct json_sink {
 	int writer_running;
 	int werr;                 /* the writer's failure (negative errno), read after join */
 	uint32_t declared;        /* the producer's count of lanes: ids below it are declared */
+	struct fts_jkey_cache keys; /* the producer's: which arg keys the writer holds */
 
 	/* the writer's */
 	struct fts_buf *buf;      /* the output text, written at FLUSH_AT */
@@ -64,6 +66,7 @@ struct json_sink {
 	uint64_t *tid_off;        /* lane id -> its tid's offset in @names (ids never declared: 0) */
 	uint32_t *tid_len;        /* lane id -> that JSON string's length (never declared: 2) */
 	unsigned char *group;     /* lane id -> enum fts_lane_group */
+	struct fts_jkey_table key_json; /* the arg keys, as JSON strings */
 	uint32_t nlanes, cap;
 };
 
@@ -196,11 +199,14 @@ static int fmt_lane(struct json_sink *s, const struct fts_lane *l)
 /*
  * A sink call as a record in a batch: this header, then its strings, each
  * as its length (uint32_t), its bytes, a NUL and zeros to a multiple of 8
- * bytes: a lane's tid; an item's name, then key and value of each arg; a
- * flow's name. @len is the whole record's. The lengths spare the writer a
- * scan of every string, the padding lets it check and copy whole words.
+ * bytes: a lane's tid; an item's name, then the value of each arg; a flow's
+ * name; a key's text. An item's args name their keys by slot (json_keys.h):
+ * @nargs uint16_t after the header, padded to 8 bytes, before the strings;
+ * a key record (its slot in @lane) defines a slot before the items using
+ * it. @len is the whole record's. The lengths spare the writer a scan of
+ * every string, the padding lets it check and copy whole words.
  */
-enum rec_type { REC_LANE = 'L', REC_ITEM = 'I', REC_FLOW = 'F' };
+enum rec_type { REC_LANE = 'L', REC_ITEM = 'I', REC_FLOW = 'F', REC_KEY = 'K' };
 
 struct rec_hdr {
 	uint8_t type;
@@ -228,11 +234,12 @@ static char *event_room(struct json_sink *s, size_t strings, uint32_t lane)
 
 /*
  * The writer: one "X" event (its lane was declared: the producer checked);
- * @str: its name, then @h->nargs key/value pairs.
+ * @str: its name, then @h->nargs values; @keys: their keys as JSON strings.
  */
-static void fmt_item(struct json_sink *s, const struct rec_hdr *h, const struct fts_strn *str)
+static void fmt_item(struct json_sink *s, const struct rec_hdr *h, const struct fts_strn *str,
+		     const struct fts_strn *keys)
 {
-	char *o = event_room(s, FTS__JSON_ESC_MAX(str[0].n) + fts_jw_args_room(str + 1, h->nargs),
+	char *o = event_room(s, FTS__JSON_ESC_MAX(str[0].n) + fts_jw_args_room(keys, str + 1, h->nargs),
 			     h->lane);
 
 	if (!o)
@@ -249,7 +256,7 @@ static void fmt_item(struct json_sink *s, const struct rec_hdr *h, const struct 
 	o = FTS_JW_LIT(o, ",\"tid\":");
 	o = jw_tid(o, s, h->lane);
 	o = FTS_JW_LIT(o, ",\"args\":");
-	o = fts_jw_args_n(o, str + 1, h->nargs);
+	o = fts_jw_args_n(o, keys, str + 1, h->nargs);
 	*o++ = '}';
 	s->buf->len = (size_t)(o - s->buf->p);
 }
@@ -284,6 +291,8 @@ static void flow_event(struct json_sink *s, const struct fts_flow *f, size_t nam
 
 /* A string's room in a record: its bytes and NUL, rounded up to 8. */
 #define PADDED(n) (((size_t)(n) + 8) & ~(size_t)7)
+/* An item's key slots' room: @nargs uint16_t, rounded up to 8 bytes. */
+#define SLOTS_ROOM(nargs) (((size_t)(nargs) * sizeof(uint16_t) + 7) & ~(size_t)7)
 
 /* The next string of a record into @out; -1 past its end (a record is never cut). */
 static int next_str(const char **p, const char *end, struct fts_strn *out)
@@ -316,13 +325,32 @@ static int fmt_rec(struct json_sink *s, const struct rec_hdr *h, const char *str
 		return fmt_lane(s, &l);
 	}
 	if (h->type == REC_ITEM) {
-		if (h->nargs > FTS_ITEM_MAX_ARGS || h->lane >= s->nlanes)
+		struct fts_strn keys[FTS_ITEM_MAX_ARGS];
+
+		if (h->nargs > FTS_ITEM_MAX_ARGS || h->lane >= s->nlanes ||
+		    end - str < (ptrdiff_t)SLOTS_ROOM(h->nargs))
 			return -EIO;
-		for (int i = 0; i < 1 + 2 * h->nargs; i++)
+		for (int i = 0; i < h->nargs; i++) {
+			uint16_t slot;
+
+			memcpy(&slot, str + i * sizeof(slot), sizeof(slot));
+			/* a slot is defined before its first use: never empty then */
+			if (slot >= FTS_JKEY_SLOTS || !s->key_json.json[slot].len)
+				return -EIO;
+			keys[i].s = s->key_json.json[slot].p;
+			keys[i].n = s->key_json.json[slot].len;
+		}
+		str += SLOTS_ROOM(h->nargs);
+		for (int i = 0; i < 1 + h->nargs; i++)
 			if (next_str(&str, end, &strs[i]))
 				return -EIO;
-		fmt_item(s, h, strs);
+		fmt_item(s, h, strs, keys);
 		return 0;
+	}
+	if (h->type == REC_KEY) {
+		if (h->lane >= FTS_JKEY_SLOTS || next_str(&str, end, &strs[0]))
+			return -EIO;
+		return fts_jkey_define(&s->key_json, (uint16_t)h->lane, strs[0].s, strs[0].n);
 	}
 	{
 		struct fts_flow f = { .id = h->id, .from_lane = h->lane, .from_ts = h->ts,
@@ -377,14 +405,20 @@ static int write_error(const struct json_sink *s, struct fts_err *err)
 }
 
 /* The producer: append a record (header, then @nstr strings); hand the batch over when full. */
-static int put_rec(struct json_sink *s, struct rec_hdr *h, const char *const *strs, int nstr,
-		   struct fts_err *err)
+static int put_rec(struct json_sink *s, struct rec_hdr *h, const uint16_t *slots,
+		   const char *const *strs, int nstr, struct fts_err *err)
 {
 	struct fts_buf *b = fts_batchq_fill(&s->q);
 	size_t at = b->len;
 
 	h->len = sizeof(*h);
 	fts_buf_put(b, (const char *)h, sizeof(*h));
+	if (slots && !fts_buf_reserve(b, SLOTS_ROOM(h->nargs))) {
+		memset(b->p + b->len, 0, SLOTS_ROOM(h->nargs));
+		memcpy(b->p + b->len, slots, h->nargs * sizeof(*slots));
+		b->len += SLOTS_ROOM(h->nargs);
+		h->len += (uint32_t)SLOTS_ROOM(h->nargs);
+	}
 	for (int i = 0; i < nstr; i++) {
 		uint32_t n = (uint32_t)strlen(strs[i]);
 		size_t room = sizeof(n) + PADDED(n);
@@ -433,7 +467,15 @@ static int js_lane(struct fts_sink *base, const struct fts_lane *l, struct fts_e
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	if (l->id >= s->declared)
 		s->declared = l->id + 1;
-	return put_rec(s, &h, strs, 1, err);
+	return put_rec(s, &h, NULL, strs, 1, err);
+}
+
+/* The producer: slot @slot is @key now, for the writer (before the item using it). */
+static int put_key(struct json_sink *s, uint16_t slot, const char *key, struct fts_err *err)
+{
+	struct rec_hdr h = { .type = REC_KEY, .lane = slot };
+
+	return put_rec(s, &h, NULL, &key, 1, err);
 }
 
 static int js_item(struct fts_sink *base, const struct fts_item *it, struct fts_err *err)
@@ -441,18 +483,24 @@ static int js_item(struct fts_sink *base, const struct fts_item *it, struct fts_
 	struct json_sink *s = (struct json_sink *)base;
 	struct rec_hdr h = { .type = REC_ITEM, .lane = it->lane, .kind = (int32_t)it->kind,
 			     .ts = it->ts, .dur = it->dur };
-	const char *strs[1 + 2 * FTS_ITEM_MAX_ARGS];
+	const char *strs[1 + FTS_ITEM_MAX_ARGS];
+	uint16_t slots[FTS_ITEM_MAX_ARGS];
 	int n = 0;
 
 	if (it->lane >= s->declared)
 		return fts_err_set(err, -EINVAL, "internal error: item on an undeclared lane");
 	strs[n++] = it->name;
 	for (int i = 0; i < it->nargs && i < FTS_ITEM_MAX_ARGS; i++) {
-		strs[n++] = it->args[i].key;
+		if (!fts_jkey_pick(&s->keys, it->args[i].key, i, slots, &slots[i])) {
+			int rc = put_key(s, slots[i], it->args[i].key, err);
+
+			if (rc)
+				return rc;
+		}
 		strs[n++] = it->args[i].val;
 	}
-	h.nargs = (uint16_t)((n - 1) / 2);
-	return put_rec(s, &h, strs, n, err);
+	h.nargs = (uint16_t)(n - 1);
+	return put_rec(s, &h, slots, strs, n, err);
 }
 
 static int js_flow(struct fts_sink *base, const struct fts_flow *f, struct fts_err *err)
@@ -464,7 +512,7 @@ static int js_flow(struct fts_sink *base, const struct fts_flow *f, struct fts_e
 
 	if (f->from_lane >= s->declared || f->to_lane >= s->declared)
 		return fts_err_set(err, -EINVAL, "internal error: a link to an undeclared lane");
-	return put_rec(s, &h, strs, 1, err);
+	return put_rec(s, &h, NULL, strs, 1, err);
 }
 
 static int js_finish(struct fts_sink *base, int ok, struct fts_err *err)
@@ -504,6 +552,7 @@ static void js_destroy(struct fts_sink *base)
 	join_writer(s, 0, NULL);
 	fts_outfile_abort(&s->out);
 	fts_buf_free(&s->names);
+	fts_jkey_table_free(&s->key_json);
 	free(s->tid_off);
 	free(s->tid_len);
 	free(s->group);

@@ -47,24 +47,25 @@ char *fts_jw_us(char *o, uint64_t ns)
 	return end;
 }
 
-size_t fts_jw_args_room(const struct fts_strn *kv, int nargs)
+size_t fts_jw_args_room(const struct fts_strn *keys, const struct fts_strn *vals, int nargs)
 {
 	size_t room = 2;
 
-	for (int i = 0; i < 2 * nargs; i++)
-		room += FTS__JSON_ESC_MAX(kv[i].n) + 1;
+	for (int i = 0; i < nargs; i++)
+		room += keys[i].n + FTS__JSON_ESC_MAX(vals[i].n) + 2;
 	return room;
 }
 
-char *fts_jw_args_n(char *o, const struct fts_strn *kv, int nargs)
+char *fts_jw_args_n(char *o, const struct fts_strn *keys, const struct fts_strn *vals, int nargs)
 {
 	*o++ = '{';
 	for (int i = 0; i < nargs; i++) {
 		if (i)
 			*o++ = ',';
-		o = fts_jw_strn_padded(o, kv[2 * i].s, kv[2 * i].n);
+		memcpy(o, keys[i].s, keys[i].n);
+		o += keys[i].n;
 		*o++ = ':';
-		o = fts_jw_strn_padded(o, kv[2 * i + 1].s, kv[2 * i + 1].n);
+		o = fts_jw_strn_padded(o, vals[i].s, vals[i].n);
 	}
 	*o++ = '}';
 	return o;

@@ -72,12 +72,12 @@ char *fts_jw_u64(char *o, uint64_t v);
 char *fts_jw_us(char *o, uint64_t ns);
 
 /* fts_jw_args_room - the room fts_jw_args_n needs for these pairs. */
-size_t fts_jw_args_room(const struct fts_strn *kv, int nargs);
+size_t fts_jw_args_room(const struct fts_strn *keys, const struct fts_strn *vals, int nargs);
 
 /*
- * fts_jw_args_n - {"k":"v",...} from @nargs key/value pairs (kv[2i] key,
- * kv[2i+1] value).
+ * fts_jw_args_n - {"k":"v",...} from @nargs keys, each already a quoted,
+ * escaped JSON string (copied), and their values (escaped here).
  */
-char *fts_jw_args_n(char *o, const struct fts_strn *kv, int nargs);
+char *fts_jw_args_n(char *o, const struct fts_strn *keys, const struct fts_strn *vals, int nargs);
 
 #endif
