@@ -4,8 +4,10 @@
  * key by slot, so every way a slot could name the wrong text is tried
  * through the real sink and read back from the file: a buffer reused for
  * another key, two keys of one item on the same slot, keys too long to
- * keep, keys that need escaping, more keys than slots.
+ * keep, keys that need escaping, more keys than slots; and only read-only
+ * memory is trusted by address.
  */
+#include <assert.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -137,44 +139,63 @@ static void test_reused_buffer(void **state)
 	free(text);
 }
 
-/* Two keys of one item whose addresses share a slot: each keeps its own text. */
+/* The home slot fts_jkey_pick gives @p in an empty cache. */
+static uint16_t home_slot(struct fts_jkey_cache *c, const char *p)
+{
+	uint16_t used[1], slot;
+
+	fts_jkey_cache_init(c);
+	fts_jkey_pick(c, p, 0, used, &slot);
+	return slot;
+}
+
+/*
+ * More keys of one item on one home slot than it may probe from: each keeps
+ * its own text, in any order, item after item.
+ */
 static void test_same_slot_in_one_item(void **state)
 {
-	static char pool[1 << 16];
-	struct fts_jkey_cache *c = calloc(1, sizeof(*c));
-	uint16_t used[1], s0, s1 = 0;
-	size_t at = 0;
+	enum { N = FTS_JKEY_PROBES + 2 };
+	static char pool[1 << 18];
+	struct fts_jkey_cache *c = malloc(sizeof(*c));
+	const char *keys[N], *vals[N] = { "0", "1", "2", "3", "4", "5" };
+	char want[256], got[256], *text;
 	struct sink_run r;
-	char got[256], *text;
-	const char *keys[2], *vals[2] = { "1", "2" };
+	uint16_t home;
+	int found = 1;
 
 	(void)state;
+	static_assert(N <= 6, "vals");
 	assert_non_null(c);
-	/* a second address in the pool on the first one's slot */
-	fts_jkey_pick(c, pool, 0, used, &s0);
-	for (at = 16; at + 8 < sizeof(pool); at += 8) {
-		memset(c, 0, sizeof(*c));
-		fts_jkey_pick(c, pool + at, 0, used, &s1);
-		if (s1 == s0)
-			break;
-	}
-	assert_int_equal(s1, s0);
-	free(c);
-	strcpy(pool, "first");
-	strcpy(pool + at, "second");
+	home = home_slot(c, pool);
 	keys[0] = pool;
-	keys[1] = pool + at;
+	for (size_t at = 16; found < N && at + 16 < sizeof(pool); at += 16)
+		if (home_slot(c, pool + at) == home)
+			keys[found++] = pool + at;
+	assert_int_equal(found, N);
+	free(c);
+	for (int i = 0; i < N; i++)
+		snprintf((char *)keys[i], 16, "key%d", i);
 
 	start(&r);
-	item(&r, keys, vals, 2);
-	item(&r, keys, vals, 2);
-	keys[0] = pool + at;
-	keys[1] = pool;
-	item(&r, keys, vals, 2);
+	for (int round = 0; round < 3; round++) {
+		item(&r, keys, vals, N);
+		/* rotate: each key to the next arg */
+		const char *k0 = keys[0];
+
+		memmove(keys, keys + 1, (N - 1) * sizeof(keys[0]));
+		keys[N - 1] = k0;
+	}
 	text = finish(&r);
-	assert_string_equal(args_of(text, 0, got, sizeof(got)), "{\"first\":\"1\",\"second\":\"2\"}");
-	assert_string_equal(args_of(text, 1, got, sizeof(got)), "{\"first\":\"1\",\"second\":\"2\"}");
-	assert_string_equal(args_of(text, 2, got, sizeof(got)), "{\"second\":\"1\",\"first\":\"2\"}");
+	for (int round = 0; round < 3; round++) {
+		int w = snprintf(want, sizeof(want), "{");
+
+		for (int i = 0; i < N; i++)
+			w += snprintf(want + w, sizeof(want) - (size_t)w, "%s\"key%d\":\"%d\"", i ? "," : "",
+				      (i + round) % N, i);
+		snprintf(want + w, sizeof(want) - (size_t)w, "}");
+		assert_string_equal(args_of(text, round, got, sizeof(got)), want);
+	}
 	free(text);
 }
 
@@ -213,12 +234,36 @@ static void test_long_escaped_and_many(void **state)
 	free(text);
 }
 
+/* A literal of this program is trusted by its address (read-only memory); a buffer never is. */
+static void test_literal_trusted(void **state)
+{
+	static const char lit[] = "lit_key";
+	static char writable[] = "lit_key";
+	struct fts_jkey_cache *c = malloc(sizeof(*c));
+	uint16_t used[1], slot;
+
+	(void)state;
+	assert_non_null(c);
+	fts_jkey_cache_init(c);
+	assert_true(c->nro > 0);
+	assert_int_equal(fts_jkey_pick(c, lit, 0, used, &slot), 0);
+	assert_int_equal(c->slot[slot].fixed, 1);
+	assert_int_equal(fts_jkey_pick(c, lit, 0, used, &slot), 1);
+	assert_int_equal(fts_jkey_pick(c, writable, 0, used, &slot), 0);
+	assert_int_equal(c->slot[slot].fixed, 0);
+	assert_int_equal(fts_jkey_pick(c, writable, 0, used, &slot), 1);
+	writable[0] = 'L';
+	assert_int_equal(fts_jkey_pick(c, writable, 0, used, &slot), 0);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_reused_buffer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_slot_in_one_item, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_escaped_and_many, setup, teardown),
+		cmocka_unit_test(test_literal_trusted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

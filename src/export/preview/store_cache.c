@@ -24,11 +24,11 @@
  */
 #include "export/preview/store_cache_local.h"
 #include "kit/kit.h"
+#include "core/util/self_image.h"
 
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,26 +113,15 @@ unusable:
 }
 
 struct build_find {
-	uintptr_t addr;      /* an address inside the object we look for */
 	uint8_t *out;        /* 20 bytes */
-	int found;
 };
 
-/* The GNU build id in one of @info's PT_NOTE segments, if it holds @arg's address. */
-static int build_note(struct dl_phdr_info *info, size_t size, void *arg)
+/* The GNU build id in one of @info's PT_NOTE segments. */
+static void build_note(struct dl_phdr_info *info, void *arg)
 {
 	struct build_find *f = arg;
-	int mine = 0;
 
-	(void)size;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type == PT_LOAD && f->addr >= lo && f->addr < lo + ph->p_memsz)
-			mine = 1;
-	}
-	for (int i = 0; mine && i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
 		const unsigned char *end = p + ph->p_memsz;
@@ -144,13 +133,11 @@ static int build_note(struct dl_phdr_info *info, size_t size, void *arg)
 			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(p + sizeof(*n), "GNU", 4) &&
 			    desc + n->n_descsz <= end) {
 				memcpy(f->out, desc, n->n_descsz < 20 ? n->n_descsz : 20);
-				f->found = 1;
-				return 1;
+				return;
 			}
 			p = desc + ((n->n_descsz + 3) & ~3u);
 		}
 	}
-	return mine;
 }
 
 /*
@@ -161,10 +148,10 @@ static int build_note(struct dl_phdr_info *info, size_t size, void *arg)
  */
 static void build_id(uint8_t out[20])
 {
-	struct build_find f = { .addr = (uintptr_t)&build_id, .out = out };
+	struct build_find f = { .out = out };
 
 	memset(out, 0, 20);
-	dl_iterate_phdr(build_note, &f);
+	fts_self_image((uintptr_t)&build_id, build_note, &f);
 }
 
 struct st_cache *fts_store_cache_new(const struct fts_store_open_opts *o)

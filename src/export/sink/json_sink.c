@@ -572,6 +572,7 @@ int fts_json_sink_create(const char *path, const struct fts_owner *owner, struct
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	s->out.fd = -1;
 	s->first = 1;
+	fts_jkey_cache_init(&s->keys);
 	if (fts_batchq_init(&s->q)) {
 		free(s);
 		return fts_err_set(err, -ENOMEM, "out of memory");
