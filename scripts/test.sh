@@ -25,8 +25,9 @@ case "${1:-}" in
 	args+=(-DFTS_TSAN=ON)
 	export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
 	# record_top measures its own CPU cost, which TSan multiplies: not here;
-	# unit_tui_view: a frame asks the store for its rows on two threads
-	select=(-R '^(unit_pipeline|unit_store|unit_stats|test_record_api|record_stream|record_convert|record_outputs|convert_signals|contract_insight|golden_convert|with_summary|json_writer|unit_tui_view)$')
+	# unit_tui_view: a frame asks the store for its rows on two threads;
+	# unit_json_sink: items through the JSON writer thread, keys by slot
+	select=(-R '^(unit_pipeline|unit_store|unit_stats|test_record_api|record_stream|record_convert|record_outputs|convert_signals|contract_insight|golden_convert|with_summary|json_writer|unit_tui_view|unit_json_sink)$')
 	;;
 "") ;;
 *)

@@ -112,30 +112,32 @@ static int parse_i32_at(const char *p, const char *end, int32_t *out)
 	return 0;
 }
 
+static inline uint64_t word8(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint32_t word4(const char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 /*
  * @a and @b agree on their first @n bytes. The keys are 4 to 16 bytes: two
  * overlapping word compares instead of a memcmp call, several per line.
  */
 static inline int same_bytes(const char *a, const char *b, size_t n)
 {
-	if (n >= 8 && n <= 16) {
-		uint64_t a0, a1, b0, b1;
-
-		memcpy(&a0, a, 8);
-		memcpy(&b0, b, 8);
-		memcpy(&a1, a + n - 8, 8);
-		memcpy(&b1, b + n - 8, 8);
-		return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-	}
-	if (n >= 4 && n < 8) {
-		uint32_t a0, a1, b0, b1;
-
-		memcpy(&a0, a, 4);
-		memcpy(&b0, b, 4);
-		memcpy(&a1, a + n - 4, 4);
-		memcpy(&b1, b + n - 4, 4);
-		return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-	}
+	if (n >= 8 && n <= 16)
+		return word8(a) == word8(b) && word8(a + n - 8) == word8(b + n - 8);
+	if (n >= 4 && n < 8)
+		return word4(a) == word4(b) && word4(a + n - 4) == word4(b + n - 4);
 	return !memcmp(a, b, n);
 }
 
