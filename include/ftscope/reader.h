@@ -37,7 +37,7 @@ struct fts_read_opts {
 	/*
 	 * Non-zero: emit each event with its type, time, cpu and task only, its
 	 * fields not parsed (zeros): for a scan that wants the clock samples and
-	 * a count. The text reader honours it; the trace.dat reader may not.
+	 * a count (both readers honour it).
 	 */
 	int headers_only;
 };

@@ -75,6 +75,15 @@ expect_ok "profiler_info with a start clock sample only" "$FTSCOPE" convert -i "
 grep -q "converted by the capture's start clock sample only, offset MONOTONIC - MONOTONIC_RAW = +2.500 ms; may be off by about .*, the drift at 50 ppm since the start)" "$WORK/last.out" &&
 	pass "start sample only: its offset, with the 50 ppm bound" || { bad "start-only summary"; cat "$WORK/last.out"; }
 
+# the stop sample as the capture's closing marker, after every event: the clock
+# scan reads on past the start sample to find it (the same fit as above)
+{ echo "# ftscope_clock realtime_ns=1795968706681603992 mono_raw_ns=359850431659 mono_ns=359852931659 window_ns=100"
+  cat "$SRC/tests/data/dat/small.txt"
+  echo "          rec.sh-4886    [000] ...1.   360.850433: tracing_mark_write: ftscope_clock_stop realtime_ns=1795968707681603992 mono_raw_ns=360850431659 mono_ns=360852961659 window_ns=100"; } > "$WORK/late_stop.txt"
+expect_ok "profiler_info with the stop sample last" "$FTSCOPE" convert -i "$WORK/late_stop.txt" -p "$WORK/ppair" -o "$O/ftrace_data6.db"
+grep -q "converted by the capture's start and stop clock samples, fitted: MONOTONIC - MONOTONIC_RAW = +2.534 ms, drifting +30.00 ppm" "$WORK/last.out" &&
+	pass "a closing stop sample: found after the start sample, the same fit" || { bad "closing stop summary"; cat "$WORK/last.out"; }
+
 expect_fail "malformed profiler_info" "profiler_info_0.json: end_info.MonotonicTimeEnd is missing" \
 	"$FTSCOPE" convert -i "$S/sample.dat" -p "$WORK/pbad" -o "$O/ftrace_data5.db"
 mkdir -p "$O/bad2"

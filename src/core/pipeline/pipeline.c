@@ -166,14 +166,20 @@ static int probe_input(const char *path, const char *helper, struct fts_err *err
 
 struct scan_ctx {
 	uint64_t n;
-	uint64_t limit; /* events to read, 0: all */
+	uint64_t limit;                   /* events to read, 0: all */
+	const struct fts_read_stats *st;  /* the read's, as it goes */
+	int need_stop;
 };
 
 static int scan_emit(void *ctx, const struct fts_event *ev)
 {
 	struct scan_ctx *s = ctx;
+	const struct fts_clock_pair *cp = &s->st->clock;
 
 	(void)ev;
+	/* the anchor is the first sample (and the stop sample the last): no need to read on */
+	if (cp->valid && (!s->need_stop || !cp->has_mono || cp->has_stop))
+		return 1;
 	return s->limit && ++s->n >= s->limit ? 1 : 0;
 }
 
@@ -187,9 +193,9 @@ static int scan_emit(void *ctx, const struct fts_event *ev)
 static void scan_clock(enum fts_input_format fmt, const char *path, struct fts_clock_pair *cp,
 		       int need_stop)
 {
-	struct scan_ctx s = { .limit = CLOCK_SCAN_EVENTS };
-	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s, .probed = 1, .headers_only = 1 };
 	struct fts_read_stats st;
+	struct scan_ctx s = { .limit = CLOCK_SCAN_EVENTS, .st = &st, .need_stop = need_stop };
+	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s, .probed = 1, .headers_only = 1 };
 
 	memset(&st, 0, sizeof(st));
 	if (read_trace(fmt, path, &ro, &st, NULL) < 0 || !st.clock.valid)
@@ -199,6 +205,7 @@ static void scan_clock(enum fts_input_format fmt, const char *path, struct fts_c
 
 		memset(&all, 0, sizeof(all));
 		s.limit = 0;
+		s.st = &all;
 		if (read_trace(fmt, path, &ro, &all, NULL) >= 0 && all.clock.valid)
 			st.clock = all.clock;
 	}

@@ -65,6 +65,9 @@ int fts_dat_add_source(struct dat_ctx *c, struct tracecmd_input *h)
 		if (!dec)
 			return -ENOMEM;
 		c->decs[c->nr_decs++] = dec;
+		/* a scan for the clock samples (prints) wants no event's fields */
+		for (int t = 0; c->opts && c->opts->headers_only && t < FTS_EV__COUNT; t++)
+			fts_dat_dec_skip_body(dec, (enum fts_ev_type)t);
 	}
 	p = realloc(c->srcs, sizeof(*c->srcs) * (size_t)(c->nr_srcs + 1));
 	if (!p)
