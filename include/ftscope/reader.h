@@ -153,6 +153,19 @@ FTS_API int fts_read_dat_loss(const char *path, struct fts_loss *out);
 FTS_API int fts_read_dat_probe_answer(const char *path);
 
 /**
+ * fts_read_dat_probe_answer_scan - fts_read_dat_probe_answer, as asked by the
+ * helper's third argument
+ * @path: as for fts_read_dat_probe_answer
+ * @mode: NULL (the plain answer), "clock" or "clock-stop": the helper opens
+ *        the file by reading its first events for the capture's clock
+ *        samples and writes them after the answer byte, so the caller need
+ *        not parse the headers once more for that scan
+ *
+ * Returns the helper's exit status, as fts_read_dat_probe_answer.
+ */
+FTS_API int fts_read_dat_probe_answer_scan(const char *path, const char *mode);
+
+/**
  * fts_read_any - detect a trace's format and run the matching reader
  * @path: trace.dat or text
  * @opts: as for fts_read_text

@@ -20,7 +20,7 @@ const char *fts_front_probe_helper(void)
 
 int fts_front_probe_main(int argc, char **argv)
 {
-	if (argc != 2 || !argv[1][0])
+	if ((argc != 2 && argc != 3) || !argv[1][0])
 		return 2;
 	setrlimit(RLIMIT_CPU, &(struct rlimit){ PROBE_CPU_S, PROBE_CPU_S + 1 });
 	fts_set_loglevel(FTS_LOG_NONE);
@@ -28,7 +28,7 @@ int fts_front_probe_main(int argc, char **argv)
 	 * _exit: the helper's verdict is its answer and status alone, not what
 	 * exit handlers (a leak checker over libtracecmd's own leaks) add.
 	 */
-	_exit(fts_read_dat_probe_answer(argv[1]));
+	_exit(fts_read_dat_probe_answer_scan(argv[1], argc == 3 ? argv[2] : NULL));
 }
 
 /* A whole decimal number that fits in an id; -1 otherwise. */

@@ -17,9 +17,9 @@
 #include "ftscope/pidmap.h"
 #include "core/pipeline/pipeline_local.h"
 #include "core/pipeline/segments.h"
+#include "core/trace/dat_pages.h"
 
 /* Stop the clock pre-scan after this many events: the anchor comes first. */
-#define CLOCK_SCAN_EVENTS 200000
 
 const char *fts_stage_name(enum fts_stage stage)
 {
@@ -147,14 +147,33 @@ static int read_trace(enum fts_input_format fmt, const char *path, const struct 
 	return fmt == FTS_FMT_DAT ? fts_read_dat(path, ro, st, err) : fts_read_text(path, ro, st, err);
 }
 
-/* The trace.dat probe of the input: of each segment for a directory of them. */
-static int probe_input(const char *path, const char *helper, struct fts_err *err)
+static int read_trace_dat(const char *path, const struct fts_read_opts *ro, struct fts_read_stats *st,
+			  struct fts_err *err)
+{
+	return read_trace(FTS_FMT_DAT, path, ro, st, err);
+}
+
+static int read_trace_text(const char *path, const struct fts_read_opts *ro, struct fts_read_stats *st,
+			   struct fts_err *err)
+{
+	return read_trace(FTS_FMT_TEXT, path, ro, st, err);
+}
+
+/*
+ * The trace.dat probe of the input: of each segment for a directory of them.
+ * A single file's helper also scans it for the clock samples (clock_scan.h),
+ * kept in @p for load_maps.
+ */
+static int probe_input(struct fts_pipe *p, const char *path, const char *helper, struct fts_err *err)
 {
 	char **segs;
 	int n, rc = 0;
 
-	if (!fts__segments_is_dir(path))
-		return fts_read_dat_probe(path, helper, err);
+	if (!fts__segments_is_dir(path)) {
+		rc = fts_dat_probe_scan(path, helper, p->opts->profiling_data != NULL, &p->probe_scan,
+					&p->probe_scanned, err);
+		return rc;
+	}
 	n = fts__segments_list(path, &segs, err);
 	if (n < 0)
 		return n;
@@ -164,52 +183,28 @@ static int probe_input(const char *path, const char *helper, struct fts_err *err
 	return rc;
 }
 
-struct scan_ctx {
-	uint64_t n;
-	uint64_t limit;                   /* events to read, 0: all */
-	const struct fts_read_stats *st;  /* the read's, as it goes */
-	int need_stop;
-};
-
-static int scan_emit(void *ctx, const struct fts_event *ev)
-{
-	struct scan_ctx *s = ctx;
-	const struct fts_clock_pair *cp = &s->st->clock;
-
-	(void)ev;
-	/* the anchor is the first sample (and the stop sample the last): no need to read on */
-	if (cp->valid && (!s->need_stop || !cp->has_mono || cp->has_stop))
-		return 1;
-	return s->limit && ++s->n >= s->limit ? 1 : 0;
-}
-
 /*
- * ftscope's recorder stores a (realtime, mono_raw) pair at the start of the
- * trace; find it before converting so every item is placed on the epoch.
- * With @need_stop, a capture with a MONOTONIC start sample but no stop one
- * among the first events is read to its end: a trace.dat keeps the stop
- * sample in its closing marker (a text output in its header).
+ * The capture's clock pair, before converting, so every item is placed on
+ * the epoch: the probe helper's scan when it ran one, else a scan here
+ * (clock_scan.h). With @need_stop, a capture with a MONOTONIC start sample
+ * but no stop one among the first events is read to its end: a trace.dat
+ * keeps the stop sample in its closing marker (a text output in its header).
  */
-static void scan_clock(enum fts_input_format fmt, const char *path, struct fts_clock_pair *cp,
-		       int need_stop)
+static void scan_clock(struct fts_pipe *p, enum fts_input_format fmt, const char *path,
+		       struct fts_clock_pair *cp, int need_stop)
 {
-	struct fts_read_stats st;
-	struct scan_ctx s = { .limit = CLOCK_SCAN_EVENTS, .st = &st, .need_stop = need_stop };
-	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s, .probed = 1, .headers_only = 1 };
+	fts_clock_read_fn read = fmt == FTS_FMT_DAT ? read_trace_dat : read_trace_text;
+	struct fts_clock_scan s;
 
-	memset(&st, 0, sizeof(st));
-	if (read_trace(fmt, path, &ro, &st, NULL) < 0 || !st.clock.valid)
+	if (p->probe_scanned)
+		s = p->probe_scan;
+	else if (fts_clock_scan(read, path, need_stop, &s))
 		return;
-	if (need_stop && st.clock.has_mono && !st.clock.has_stop && s.n >= s.limit) {
-		struct fts_read_stats all;
-
-		memset(&all, 0, sizeof(all));
-		s.limit = 0;
-		s.st = &all;
-		if (read_trace(fmt, path, &ro, &all, NULL) >= 0 && all.clock.valid)
-			st.clock = all.clock;
-	}
-	*cp = st.clock;
+	if (!s.clock.valid)
+		return;
+	if (need_stop && s.partial)
+		fts_clock_read_all(read, path, &s.clock);
+	*cp = s.clock;
 }
 
 static int model_emit(void *ctx, const struct fts_event *ev)
@@ -277,7 +272,7 @@ static int load_maps(struct fts_pipe *p, struct fts_pidmap **pm, struct fts_err 
 		if (rc || !res->time.profiler_info_cards)
 			return rc;
 		/* profiler_info's end is CLOCK_MONOTONIC: the capture's samples convert it */
-		scan_clock(res->input_format, o->input, &cp, 1);
+		scan_clock(p, res->input_format, o->input, &cp, 1);
 		return cp.valid ? fts_timemap_from_profiling_cp(o->profiling_data, &cp, &res->time, err) : 0;
 	}
 	if (fts_pipe_report(p, FTS_STAGE_CLOCK, 0, 0, "events"))
@@ -285,7 +280,7 @@ static int load_maps(struct fts_pipe *p, struct fts_pidmap **pm, struct fts_err 
 	{
 		struct fts_clock_pair cp = { 0 };
 
-		scan_clock(res->input_format, o->input, &cp, 0);
+		scan_clock(p, res->input_format, o->input, &cp, 0);
 		fts_timemap_from_clock(&res->time, &cp);
 	}
 	return 0;
@@ -343,7 +338,7 @@ static int run_trace(struct fts_pipe *p, struct fts_err *err)
 
 	/* the format comes from the run's detection: the head is not read again */
 	if (p->res->input_format == FTS_FMT_DAT && !o->probed)
-		rc = probe_input(o->input, o->probe_helper, err);
+		rc = probe_input(p, o->input, o->probe_helper, err);
 	if (rc == FTS_PROBE_UNISOLATED)
 		rc = 0;
 	if (!rc)

@@ -4,6 +4,7 @@
 #define FTS_PIPELINE_LOCAL_H
 
 #include "ftscope/pipeline.h"
+#include "core/trace/clock_scan.h"
 #include "kit/kit.h"
 
 /* Sits in front of the caller's sinks and counts items for progress. */
@@ -28,6 +29,8 @@ struct fts_pipe {
 	double t0;
 	uint64_t events;
 	int cancelled;
+	struct fts_clock_scan probe_scan; /* the probe helper's clock scan of a trace.dat */
+	int probe_scanned;                /* ... when it ran one */
 };
 
 

@@ -122,6 +122,23 @@ int fts_dat_zextent_check(int fd, const struct dat_v7 *v, const struct dat_page_
  */
 int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err);
 
+struct fts_clock_scan;
+
+/*
+ * fts_dat_probe_open_scan - fts_dat_probe_open, the helper also scanning
+ * the file for its clock samples (clock_scan.h, @need_stop as there; < 0:
+ * no scan): *@scanned is 1 with @scan filled when it did.
+ */
+int fts_dat_probe_open_scan(const char *path, const char *helper, int need_stop,
+			    struct fts_clock_scan *scan, int *scanned, struct fts_err *err);
+
+/*
+ * fts_dat_probe_scan - fts_read_dat_probe (the page checks, then the
+ * helper), with the helper's clock scan as in fts_dat_probe_open_scan.
+ */
+int fts_dat_probe_scan(const char *path, const char *helper, int need_stop,
+		       struct fts_clock_scan *scan, int *scanned, struct fts_err *err);
+
 
 
 #endif

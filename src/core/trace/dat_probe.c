@@ -23,6 +23,7 @@
 #include "ftscope/reader.h"
 #include "core/trace/dat_layout.h"
 #include "core/trace/dat_pages.h"
+#include "core/trace/clock_scan.h"
 #include "core/util/file_util.h"
 
 #include <errno.h>
@@ -47,6 +48,27 @@
  * this wall-clock bound only catches one that blocks without using CPU.
  */
 #define PROBE_WAIT_MS (10 * 60 * 1000)
+
+/* The helper's argument asking for the clock scan too: "clock", or "clock-stop" (need_stop). */
+#define PROBE_SCAN_ARG "clock"
+#define PROBE_SCAN_STOP_ARG "clock-stop"
+
+int fts_read_dat_probe_answer_scan(const char *path, const char *mode)
+{
+	struct fts_clock_scan ans;
+
+	/*
+	 * The scan opens the file as the plain answer does (libtracecmd, then
+	 * each buffer instance: fts_read_dat's open) and reads its first events
+	 * here in the sandbox; the caller then need not parse the headers once
+	 * more for it. A scan that fails without crashing (a data error the
+	 * caller's own read will report) falls back to the plain answer.
+	 */
+	if (mode && (!strcmp(mode, PROBE_SCAN_ARG) || !strcmp(mode, PROBE_SCAN_STOP_ARG)) &&
+	    !fts_clock_scan(fts_read_dat, path, !strcmp(mode, PROBE_SCAN_STOP_ARG), &ans))
+		return write(PROBE_FD, "k", 1) == 1 && write(PROBE_FD, &ans, sizeof(ans)) == sizeof(ans) ? 0 : 1;
+	return fts_read_dat_probe_answer(path);
+}
 
 int fts_read_dat_probe_answer(const char *path)
 {
@@ -115,12 +137,13 @@ static char **probe_env(void)
  * as PROBE_IN_FD (both above them, so no dup2 overwrites the other's source
  * and each clears close-on-exec); 0 or an errno.
  */
-static int probe_spawn(const char *helper, int in, int wfd, pid_t *pid)
+static int probe_spawn(const char *helper, int in, int wfd, const char *mode, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	sigset_t none;
-	char *argv[] = { (char *)helper, (char *)FTS_PROBE_HELPER_ARG, (char *)PROBE_IN_PATH, NULL };
+	char *argv[] = { (char *)helper, (char *)FTS_PROBE_HELPER_ARG, (char *)PROBE_IN_PATH,
+			 (char *)mode, NULL };
 	char **env = probe_env();
 	int rc;
 
@@ -146,23 +169,29 @@ static int probe_spawn(const char *helper, int in, int wfd, pid_t *pid)
 	return rc;
 }
 
-/* Waits for the verdict byte: 1 when it came, 0 at EOF, -1 on timeout. */
-static int probe_read(int rfd)
+/* Reads up to @n bytes of the helper's answer into @buf: how many came before EOF, -1 on timeout. */
+static ssize_t probe_read(int rfd, void *buf, size_t n)
 {
 	struct pollfd pfd = { .fd = rfd, .events = POLLIN };
-	char b;
-	ssize_t n;
-	int r;
+	size_t got = 0;
 
-	do
-		r = poll(&pfd, 1, PROBE_WAIT_MS);
-	while (r < 0 && errno == EINTR);
-	if (r == 0)
-		return -1;
-	do
-		n = read(rfd, &b, 1);
-	while (n < 0 && errno == EINTR);
-	return n == 1;
+	while (got < n) {
+		ssize_t k;
+		int r;
+
+		do
+			r = poll(&pfd, 1, PROBE_WAIT_MS);
+		while (r < 0 && errno == EINTR);
+		if (r == 0)
+			return -1;
+		do
+			k = read(rfd, (char *)buf + got, n - got);
+		while (k < 0 && errno == EINTR);
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
 }
 
 /* The helper's verdict from how it ended and whether it answered. */
@@ -226,9 +255,21 @@ static int open_input(const char *path, struct stat *sb, struct fts_err *err)
 
 int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err)
 {
+	return fts_dat_probe_open_scan(path, helper, -1, NULL, NULL, err);
+}
+
+int fts_dat_probe_open_scan(const char *path, const char *helper, int need_stop,
+			    struct fts_clock_scan *scan, int *scanned, struct fts_err *err)
+{
+	unsigned char ans[1 + sizeof(struct fts_clock_scan)]; /* the verdict byte, then the scan */
+	const char *mode = need_stop < 0 ? NULL : need_stop ? PROBE_SCAN_STOP_ARG : PROBE_SCAN_ARG;
 	int p[2], status, answered, rc, in;
+	ssize_t got;
 	struct stat sb;
 	pid_t pid;
+
+	if (scanned)
+		*scanned = 0;
 
 	in = open_input(path, &sb, err);
 	if (in < 0)
@@ -251,7 +292,7 @@ int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err
 		close(in);
 		return rc;
 	}
-	rc = probe_spawn(helper, in, p[1], &pid);
+	rc = probe_spawn(helper, in, p[1], mode, &pid);
 	close(in);
 	close(p[1]);
 	if (rc) {
@@ -259,7 +300,9 @@ int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err
 		return fts_err_set(err, -rc, "%s: cannot start the trace.dat probe helper %s: %s; the file was not opened",
 				   path, helper, strerror(rc));
 	}
-	answered = probe_read(p[0]);   /* EOF when the helper exits or dies */
+	/* the verdict byte, then the scan when asked for and made; EOF when the helper exits or dies */
+	got = probe_read(p[0], ans, mode ? sizeof(ans) : 1);
+	answered = got < 0 ? -1 : got >= 1;
 	close(p[0]);
 	if (answered < 0)
 		kill(pid, SIGKILL);
@@ -268,5 +311,10 @@ int fts_dat_probe_open(const char *path, const char *helper, struct fts_err *err
 			return fts_err_set(err, -errno, "%s: lost the trace.dat probe helper: %s",
 					   path, strerror(errno));
 	}
-	return probe_verdict(path, status, answered, err);
+	rc = probe_verdict(path, status, answered, err);
+	if (!rc && mode && got == (ssize_t)sizeof(ans) && scan && scanned) {
+		memcpy(scan, ans + 1, sizeof(*scan));
+		*scanned = 1;
+	}
+	return rc;
 }

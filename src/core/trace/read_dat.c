@@ -385,6 +385,12 @@ static int open_sources(struct dat_ctx *c, struct fts_err *err)
  */
 int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err)
 {
+	return fts_dat_probe_scan(path, helper, -1, NULL, NULL, err);
+}
+
+int fts_dat_probe_scan(const char *path, const char *helper, int need_stop,
+		       struct fts_clock_scan *scan, int *scanned, struct fts_err *err)
+{
 	struct fts_read_stats st;
 	struct dat_ctx c;
 	struct dat_v7 v7;
@@ -414,7 +420,9 @@ int fts_read_dat_probe(const char *path, const char *helper, struct fts_err *err
 		fts_dat_v7_free(&v7);
 	if (c.fd >= 0)
 		close(c.fd);
-	return ret ? ret : fts_dat_probe_open(path, helper, err);
+	if (scanned)
+		*scanned = 0;
+	return ret ? ret : fts_dat_probe_open_scan(path, helper, need_stop, scan, scanned, err);
 }
 
 /*
