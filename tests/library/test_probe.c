@@ -122,6 +122,51 @@ static void test_helper_gets_minimal_env(void **state)
 	rmdir(dir);
 }
 
+/*
+ * A conversion asks the helper for the clock scan too ("__probe-dat FILE
+ * clock"); a helper of an older ftscope refuses three arguments with status 2,
+ * and is then asked plainly: the conversion goes on, and gives the same file.
+ */
+static void test_convert_with_old_helper(void **state)
+{
+	char dir[] = "/tmp/fts-probe-old-XXXXXX", script[128], seen[128], a[160], b[160], cmd[512];
+	struct fts_convert_opts o = { .input = SMALL, .format = FTS_OUT_DB };
+	struct fts_err err = { 0 };
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(script, sizeof(script), "%s/old.sh", dir);
+	snprintf(seen, sizeof(seen), "%s/seen", dir);
+	snprintf(a, sizeof(a), "%s/new.db", dir);
+	snprintf(b, sizeof(b), "%s/old.db", dir);
+	f = fopen(script, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\necho \"$#\" >> %s\n[ $# -eq 3 ] && exit 2\nexec %s \"$@\"\n", seen, FTS_BIN);
+	fclose(f);
+	assert_int_equal(chmod(script, 0700), 0);
+
+	o.output = a;
+	o.probe_helper = FTS_BIN;
+	assert_int_equal(fts_convert(&o, NULL, &err), 0);
+	o.output = b;
+	o.probe_helper = script;
+	assert_int_equal(fts_convert(&o, NULL, &err), 0);
+	/* asked with the scan first, then plainly */
+	f = fopen(seen, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(cmd, sizeof(cmd), f));
+	assert_string_equal(cmd, "3\n");
+	assert_non_null(fgets(cmd, sizeof(cmd), f));
+	assert_string_equal(cmd, "2\n");
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "test \"$(sqlite3 '%s' 'select count(*), sum(ts), sum(dur) from slice')\" = "
+		 "\"$(sqlite3 '%s' 'select count(*), sum(ts), sum(dur) from slice')\"", a, b);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_missing_helper_fails_closed),
 		cmocka_unit_test(test_silent_helper_fails_closed),
 		cmocka_unit_test(test_helper_gets_minimal_env),
+		cmocka_unit_test(test_convert_with_old_helper),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -311,6 +311,9 @@ int fts_dat_probe_open_scan(const char *path, const char *helper, int need_stop,
 			return fts_err_set(err, -errno, "%s: lost the trace.dat probe helper: %s",
 					   path, strerror(errno));
 	}
+	/* an older ftscope's helper knows no scan and says so (status 2, no answer): ask it plainly */
+	if (mode && answered != 1 && WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		return fts_dat_probe_open_scan(path, helper, -1, scan, scanned, err);
 	rc = probe_verdict(path, status, answered, err);
 	if (!rc && mode && got == (ssize_t)sizeof(ans) && scan && scanned) {
 		memcpy(scan, ans + 1, sizeof(*scan));
