@@ -142,7 +142,8 @@ static void test_convert_with_old_helper(void **state)
 	snprintf(b, sizeof(b), "%s/old.db", dir);
 	f = fopen(script, "w");
 	assert_non_null(f);
-	fprintf(f, "#!/bin/sh\necho \"$#\" >> %s\n[ $# -eq 3 ] && exit 2\nexec %s \"$@\"\n", seen, FTS_BIN);
+	/* it answers plainly itself: an exec of ftscope from a script is not what is tested (nor possible under qemu-user here) */
+	fprintf(f, "#!/bin/sh\necho \"$#\" >> %s\n[ $# -eq 3 ] && exit 2\nprintf k >&3\n", seen);
 	fclose(f);
 	assert_int_equal(chmod(script, 0700), 0);
 
@@ -151,7 +152,8 @@ static void test_convert_with_old_helper(void **state)
 	assert_int_equal(fts_convert(&o, NULL, &err), 0);
 	o.output = b;
 	o.probe_helper = script;
-	assert_int_equal(fts_convert(&o, NULL, &err), 0);
+	if (fts_convert(&o, NULL, &err))
+		fail_msg("%s", err.msg);
 	/* asked with the scan first, then plainly */
 	f = fopen(seen, "r");
 	assert_non_null(f);
