@@ -19,8 +19,6 @@
 #include "core/pipeline/segments.h"
 #include "core/trace/dat_pages.h"
 
-/* Stop the clock pre-scan after this many events: the anchor comes first. */
-
 const char *fts_stage_name(enum fts_stage stage)
 {
 	static const char *const names[] = { "probe", "clock", "read", "finish", "index" };
@@ -169,11 +167,9 @@ static int probe_input(struct fts_pipe *p, const char *path, const char *helper,
 	char **segs;
 	int n, rc = 0;
 
-	if (!fts__segments_is_dir(path)) {
-		rc = fts_dat_probe_scan(path, helper, p->opts->profiling_data != NULL, &p->probe_scan,
-					&p->probe_scanned, err);
-		return rc;
-	}
+	if (!fts__segments_is_dir(path))
+		return fts_dat_probe_scan(path, helper, p->opts->profiling_data != NULL, &p->probe_scan,
+					  &p->probe_scanned, err);
 	n = fts__segments_list(path, &segs, err);
 	if (n < 0)
 		return n;

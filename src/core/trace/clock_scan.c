@@ -5,6 +5,7 @@
 
 struct scan_ctx {
 	uint64_t n;
+	uint64_t limit;                   /* events to read, 0: all */
 	const struct fts_read_stats *st;  /* the read's, as it goes */
 	int need_stop;
 };
@@ -21,32 +22,15 @@ static int scan_emit(void *ctx, const struct fts_event *ev)
 	 */
 	if (cp->valid && (!s->need_stop || !cp->has_mono))
 		return 1;
-	return ++s->n >= FTS_CLOCK_SCAN_EVENTS ? 1 : 0;
+	return s->limit && ++s->n >= s->limit ? 1 : 0;
 }
 
-static int read_all(void *ctx, const struct fts_event *ev)
-{
-	(void)ctx;
-	(void)ev;
-	return 0;
-}
-
-int fts_clock_read_all(fts_clock_read_fn read, const char *path, struct fts_clock_pair *cp)
+/* @path's clock samples from at most @limit events (0: all) into @out; the reader's code. */
+static int scan(fts_clock_read_fn read, const char *path, int need_stop, uint64_t limit,
+		struct fts_clock_scan *out)
 {
 	struct fts_read_stats st;
-	struct fts_read_opts ro = { .emit = read_all, .probed = 1, .headers_only = 1 };
-
-	memset(&st, 0, sizeof(st));
-	if (read(path, &ro, &st, NULL) < 0 || !st.clock.valid)
-		return -1;
-	*cp = st.clock;
-	return 0;
-}
-
-int fts_clock_scan(fts_clock_read_fn read, const char *path, int need_stop, struct fts_clock_scan *out)
-{
-	struct fts_read_stats st;
-	struct scan_ctx s = { .st = &st, .need_stop = need_stop };
+	struct scan_ctx s = { .limit = limit, .st = &st, .need_stop = need_stop };
 	struct fts_read_opts ro = { .emit = scan_emit, .emit_ctx = &s, .probed = 1, .headers_only = 1 };
 	int rc;
 
@@ -57,6 +41,21 @@ int fts_clock_scan(fts_clock_read_fn read, const char *path, int need_stop, stru
 		return rc;
 	out->clock = st.clock;
 	out->partial = need_stop && st.clock.valid && st.clock.has_mono && !st.clock.has_stop &&
-		       s.n >= FTS_CLOCK_SCAN_EVENTS;
+		       limit && s.n >= limit;
+	return 0;
+}
+
+int fts_clock_scan(fts_clock_read_fn read, const char *path, int need_stop, struct fts_clock_scan *out)
+{
+	return scan(read, path, need_stop, FTS_CLOCK_SCAN_EVENTS, out);
+}
+
+int fts_clock_read_all(fts_clock_read_fn read, const char *path, struct fts_clock_pair *cp)
+{
+	struct fts_clock_scan all;
+
+	if (scan(read, path, 1, 0, &all) || !all.clock.valid)
+		return -1;
+	*cp = all.clock;
 	return 0;
 }

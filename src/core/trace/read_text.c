@@ -179,7 +179,6 @@ static const char *find_str(const char *p, const char *end, const char *needle, 
 static const char *find_key(const char *from, const char *end, struct key key)
 {
 	const char *k = key.s, *reach = from + KERNEL_COMM_LEN + 1, *best = NULL;
-
 	size_t n = key.n;
 
 	if (reach + n > end)

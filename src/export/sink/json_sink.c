@@ -31,6 +31,7 @@
 #include "core/util/outfile.h"
 #include "kit/kit.h"
 #include "core/util/batchq.h"
+#include "core/util/decimal.h"
 #include "export/sink/json_keys.h"
 #include "export/sink/jsonw.h"
 
@@ -278,7 +279,7 @@ static void flow_event(struct json_sink *s, const struct fts_flow *f, size_t nam
 		o = FTS_JW_LIT(o, ",\"ph\":\"f\",\"bp\":\"e\",\"id\":");
 	else
 		o = FTS_JW_LIT(o, ",\"ph\":\"s\",\"id\":");
-	o = fts_jw_u64(o, f->id);
+	o = fts_decimal_u64(o, f->id); /* its NUL is written over next */
 	o = FTS_JW_LIT(o, ",\"ts\":");
 	o = fts_jw_us(o, end ? f->to_ts : f->from_ts);
 	o = FTS_JW_LIT(o, ",\"pid\":");

@@ -22,15 +22,7 @@ void fts_buf_put_u64(struct fts_buf *b, uint64_t v)
 {
 	if (fts_buf_reserve(b, FTS_DECIMAL_MAX))
 		return;
-	b->len = (size_t)(fts_jw_u64(b->p + b->len, v) - b->p);
-}
-
-char *fts_jw_u64(char *o, uint64_t v)
-{
-	int n = fts_decimal_len(v);
-
-	fts_decimal_before(o + n, v);
-	return o + n;
+	b->len = (size_t)(fts_decimal_u64(b->p + b->len, v) - b->p);
 }
 
 char *fts_jw_us(char *o, uint64_t ns)

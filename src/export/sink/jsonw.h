@@ -35,25 +35,13 @@ void fts_buf_put_strn(struct fts_buf *b, const char *s, size_t n);
 void fts_buf_put_u64(struct fts_buf *b, uint64_t v);
 
 /*
- * fts_buf_put_strn_padded - fts_buf_put_strn of a string readable to @n
- * rounded up to 8 bytes: checked and copied a word at a time (inline: the
- * JSON writer puts a dozen strings per event).
- */
-static inline void fts_buf_put_strn_padded(struct fts_buf *b, const char *s, size_t n)
-{
-	if (fts_buf_reserve(b, FTS__JSON_ESC_MAX(n)))
-		return;
-	b->len += fts__json_escape_padded(b->p + b->len, s, n, FTS__JSON_BRACES);
-}
-
-/*
  * The JSON writer's cursor form: each call writes at @o, in room the caller
  * reserved for the whole event (one check per event, not one per piece),
- * and returns the end of what it wrote. Strings are padded as for
- * fts_buf_put_strn_padded.
+ * and returns the end of what it wrote. Strings are padded: readable to
+ * their length rounded up to 8 bytes, checked and copied a word at a time.
  */
 
-/* The most a number takes: fts_jw_u64 (FTS_DECIMAL_MAX), fts_jw_us ("<us>.ddd"). */
+/* The most a number takes: fts_decimal_u64 (FTS_DECIMAL_MAX), fts_jw_us ("<us>.ddd"). */
 #define FTS_JW_NUM_MAX 24
 
 /* fts_jw_lit - a string literal's bytes. */
@@ -64,9 +52,6 @@ static inline char *fts_jw_strn_padded(char *o, const char *s, size_t n)
 {
 	return o + fts__json_escape_padded(o, s, n, FTS__JSON_BRACES);
 }
-
-/* fts_jw_u64 - a decimal integer. */
-char *fts_jw_u64(char *o, uint64_t v);
 
 /* fts_jw_us - ns as microseconds with exactly 3 decimals ("12.345"). */
 char *fts_jw_us(char *o, uint64_t ns);
