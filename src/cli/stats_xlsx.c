@@ -9,6 +9,7 @@
  *   task_summary          per task and CPU
  *   proc_irq_detail       per task, CPU and irq / softirq name, with a
  *                         comm:pid@cpu label; charts: top-10 IRQ time and count
+ *                         per comm:pid@cpu (every name summed, tables J:K, M:N)
  *   wait_latency, preempters, cpu_summary, no_data, info   (ftscope's own)
  * Every number is the one `stats --format csv` prints, in us (ns / 1000)
  * where the name says so; sleeping_us counts S and D as the reference does
@@ -152,15 +153,22 @@ static int sheet_new(lxw_workbook *wb, struct sheet *s, const char *name, const 
 						 (double)(w < 12 ? 12 : w), NULL));
 	}
 	worksheet_freeze_panes(s->ws, 1, 0);
+	/* printed (or made a PDF), a sheet is as wide as the page, charts whole */
+	worksheet_set_landscape(s->ws);
+	worksheet_fit_to_pages(s->ws, 1, 0);
 	s->row = 1;
 	return 0;
 }
 
-/* A column chart of @n rows from row 1: categories in column @cat, values in @val. */
+/*
+ * A column chart of @n rows from row 1: categories in column @cat, values in
+ * @val; @pct: a 0..100 axis (else LibreOffice starts it near the smallest bar).
+ */
 static void add_chart(lxw_workbook *wb, struct sheet *s, size_t n, lxw_col_t cat, lxw_col_t val,
 		      const char *title, const char *xname, const char *yname, lxw_row_t at_row,
-		      lxw_col_t at_col)
+		      lxw_col_t at_col, int pct)
 {
+	lxw_chart_options opt = { .x_scale = 1.5, .y_scale = 1.4 };
 	lxw_chart *ch;
 	lxw_chart_series *se;
 
@@ -179,7 +187,11 @@ static void add_chart(lxw_workbook *wb, struct sheet *s, size_t n, lxw_col_t cat
 	chart_axis_set_name(ch->x_axis, xname);
 	chart_axis_set_name(ch->y_axis, yname);
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-	keep_err(s, worksheet_insert_chart(s->ws, at_row, at_col, ch));
+	if (pct) {
+		chart_axis_set_min(ch->y_axis, 0);
+		chart_axis_set_max(ch->y_axis, 100);
+	}
+	keep_err(s, worksheet_insert_chart_opt(s->ws, at_row, at_col, ch, &opt));
 }
 
 /* ---- the tasks ---- */
@@ -303,7 +315,7 @@ static int sheet_by_comm(lxw_workbook *wb, const struct fmts *f, const struct ta
 		put_n(&s, 8, c[i].tasks);
 	}
 	free(c);
-	add_chart(wb, &s, n < 10 ? n : 10, 0, 1, "Top10 Running Time", "comm", "running_us", 1, 10);
+	add_chart(wb, &s, n < 10 ? n : 10, 0, 1, "Top10 Running Time", "comm", "running_us", 1, 10, 0);
 	return s.err ? -1 : 0;
 }
 
@@ -411,13 +423,35 @@ static int cmp_irq_time(const void *a, const void *b)
 	return strcmp(x->label, y->label);
 }
 
-static int cmp_irq_count(const void *a, const void *b)
+/* A chart bar: one comm:pid@cpu, every irq and softirq name summed. */
+struct label_sum {
+	const char *label;
+	uint64_t ns, count;
+};
+
+static int cmp_label(const void *a, const void *b)
 {
 	const struct irq_row *x = a, *y = b;
 
-	if (x->q->count != y->q->count)
-		return x->q->count < y->q->count ? 1 : -1;
-	return cmp_irq_time(a, b);
+	return strcmp(x->label, y->label);
+}
+
+static int cmp_sum_time(const void *a, const void *b)
+{
+	const struct label_sum *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return strcmp(x->label, y->label);
+}
+
+static int cmp_sum_count(const void *a, const void *b)
+{
+	const struct label_sum *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return cmp_sum_time(a, b);
 }
 
 /* The irq rows of the listed tasks, by time; NULL: no memory. */
@@ -447,20 +481,52 @@ static struct irq_row *irq_rows(const struct task_list *l, const struct fts_deta
 	return v;
 }
 
-/* Columns J, K: the top 10 by count, the second chart's data (a chart takes one range). */
-static void top_by_count(struct sheet *s, struct irq_row *v, size_t n)
+/* Two columns from @col: the top 10 of @v (already ordered), the data of one chart. */
+static void top_table(struct sheet *s, lxw_col_t col, const struct label_sum *v, size_t n,
+		      const char *head, int time)
 {
-	size_t top = n < 10 ? n : 10;
-
-	keep_err(s, worksheet_write_string(s->ws, 0, 9, "top_count_label", s->f->head));
-	keep_err(s, worksheet_write_string(s->ws, 0, 10, "top_count", s->f->head));
-	keep_err(s, worksheet_set_column(s->ws, 9, 9, 28, NULL));
-	qsort(v, n, sizeof(*v), cmp_irq_count);
-	for (size_t i = 0; i < top; i++) {
+	keep_err(s, worksheet_write_string(s->ws, 0, col, time ? "top_time_label" :
+					   "top_count_label", s->f->head));
+	keep_err(s, worksheet_write_string(s->ws, 0, col + 1, head, s->f->head));
+	keep_err(s, worksheet_set_column(s->ws, col, col, 28, NULL));
+	keep_err(s, worksheet_set_column(s->ws, col + 1, col + 1, 12, NULL));
+	for (size_t i = 0; i < n && i < 10; i++) {
 		s->row = (lxw_row_t)(i + 1);
-		put_str(s, 9, v[i].label);
-		put_n(s, 10, v[i].q->count);
+		put_str(s, col, v[i].label);
+		if (time)
+			put_us(s, col + 1, v[i].ns);
+		else
+			put_n(s, col + 1, v[i].count);
 	}
+}
+
+/*
+ * The charts' data, right of the table: the comm:pid@cpu labels that took
+ * the most irq time (J, K) and count (M, N), each label once, every name summed.
+ */
+static int irq_charts(lxw_workbook *wb, struct sheet *s, struct irq_row *v, size_t n)
+{
+	struct label_sum *l = calloc(n + 1, sizeof(*l));
+	size_t k = 0;
+
+	if (!l)
+		return -1;
+	qsort(v, n, sizeof(*v), cmp_label);
+	for (size_t i = 0; i < n; i++) {
+		if (!k || strcmp(l[k - 1].label, v[i].label))
+			l[k++].label = v[i].label;
+		l[k - 1].ns += v[i].q->ns;
+		l[k - 1].count += v[i].q->count;
+	}
+	qsort(l, k, sizeof(*l), cmp_sum_time);
+	top_table(s, 9, l, k, "top_time_us", 1);
+	qsort(l, k, sizeof(*l), cmp_sum_count);
+	top_table(s, 12, l, k, "top_count", 0);
+	free(l);
+	k = k < 10 ? k : 10;
+	add_chart(wb, s, k, 9, 10, "Top10 IRQ Time", "comm:pid@cpu", "time_us", 12, 9, 0);
+	add_chart(wb, s, k, 12, 13, "Top10 IRQ Count", "comm:pid@cpu", "count", 34, 9, 0);
+	return 0;
 }
 
 static int sheet_irq(lxw_workbook *wb, const struct fmts *f, const struct task_list *l,
@@ -487,13 +553,7 @@ static int sheet_irq(lxw_workbook *wb, const struct fmts *f, const struct task_l
 		put_us(&s, 6, v[i].q->ns);
 		put_str(&s, 7, v[i].label);
 	}
-	add_chart(wb, &s, n < 10 ? n : 10, 7, 6, "Top10 IRQ Time", "comm:pid@cpu", "time_us", 12, 9);
-	if (n) {
-		top_by_count(&s, v, n);
-		add_chart(wb, &s, n < 10 ? n : 10, 9, 10, "Top10 IRQ Count", "comm:pid@cpu",
-			  "count", 28, 9);
-	}
-	rc = s.err ? -1 : 0;
+	rc = n && irq_charts(wb, &s, v, n) ? -1 : s.err ? -1 : 0;
 out:
 	for (size_t i = 0; v && i < n; i++)
 		free(v[i].label);
@@ -619,7 +679,8 @@ static int sheet_cpus(lxw_workbook *wb, const struct fmts *f, const struct fts_s
 		keep_err(&s, worksheet_write_boolean(s.ws, s.row, 10, c->lost_exact, NULL));
 		put_us(&s, 11, c->nodata_ns);
 	}
-	add_chart(wb, &s, fts_stats_ncpus(st), 0, 1, "CPU utilisation", "cpu_id", "util_pct", 1, 13);
+	add_chart(wb, &s, fts_stats_ncpus(st), 0, 1, "CPU utilisation", "cpu_id", "util_pct",
+		  (lxw_row_t)fts_stats_ncpus(st) + 2, 0, 1);
 	return s.err ? -1 : 0;
 }
 

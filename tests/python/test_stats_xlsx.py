@@ -113,7 +113,7 @@ def test_charts(report):
     for title in ("Top10 Running Time", "Top10 IRQ Time", "Top10 IRQ Count"):
         assert title in titles
     assert "task_summary_by_comm!$A$2:$A$" in titles
-    assert "proc_irq_detail!$H$2:$H$" in titles
+    assert "proc_irq_detail!$J$2:$J$" in titles and "proc_irq_detail!$M$2:$M$" in titles
 
 
 def test_by_pid_equals_csv(report):
@@ -184,13 +184,21 @@ def test_irq_detail_sums_to_the_tasks(report):
         assert s["softirq"] == [int(t["softirq_count"]), int(t["softirq_ns"])], tid
     times = [r["time_us"] for r in got]
     assert times == sorted(times, reverse=True)
-    if got:
-        top = [r for r in report["wb"]["proc_irq_detail"].iter_rows(min_row=2, max_row=11,
-                                                                     min_col=10, max_col=11,
-                                                                     values_only=True)]
-        counts = [c for _, c in top if c is not None]
-        assert counts == sorted((r["count"] for r in got), reverse=True)[:len(counts)]
-        assert len(counts) == min(10, len(got))
+    # the charts' data: each comm:pid@cpu once, every irq name summed, top 10 by time and count
+    by_label = {}
+    for r in got:
+        v = by_label.setdefault(r["label"], [0, 0])
+        v[0] += ns(r["time_us"])
+        v[1] += r["count"]
+    ws = report["wb"]["proc_irq_detail"]
+    top_t = [(a, ns(b)) for a, b in ws.iter_rows(min_row=2, max_row=11, min_col=10, max_col=11,
+                                                 values_only=True) if a is not None]
+    top_c = [(a, b) for a, b in ws.iter_rows(min_row=2, max_row=11, min_col=13, max_col=14,
+                                             values_only=True) if a is not None]
+    assert len(top_t) == len(top_c) == min(10, len(by_label))
+    assert [b for _, b in top_t] == sorted((v[0] for v in by_label.values()), reverse=True)[:10]
+    assert [b for _, b in top_c] == sorted((v[1] for v in by_label.values()), reverse=True)[:10]
+    assert all(by_label[a][0] == b for a, b in top_t) and all(by_label[a][1] == b for a, b in top_c)
 
 
 def test_own_sheets_equal_csv(report):
