@@ -97,7 +97,7 @@ expect_fail "bad window" 'window wants' "$FTSCOPE" stats "$D/irq/irq.txt" --wind
 expect_fail "window past the end" 'after the end' "$FTSCOPE" stats "$D/irq/irq.txt" --window 100s..
 expect_fail "bad cpu list" 'ftscope stats: --cpu' "$FTSCOPE" stats "$D/irq/irq.txt" --cpu 3-1
 expect_fail "unknown task" 'no task' "$FTSCOPE" stats "$D/irq/irq.txt" --task nosuchtask
-expect_fail "bad format" 'table, csv or json' "$FTSCOPE" stats "$D/irq/irq.txt" --format xml
+expect_fail "bad format" 'table, csv, json or xlsx' "$FTSCOPE" stats "$D/irq/irq.txt" --format xml
 for bad_run in "$WORK/nope.dat" "$D/bad/garbage.txt"; do
 	out=$("$FTSCOPE" stats "$bad_run" 2>/dev/null | wc -c)
 	[ "$out" = 0 ] && pass "no partial output for $(basename "$bad_run")" || bad "partial output for $bad_run"
