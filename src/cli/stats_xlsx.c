@@ -85,16 +85,38 @@ static void keep_err(struct sheet *s, lxw_error e)
 		s->err = e;
 }
 
-/* Text as every output shows it: control and invalid bytes escaped (term_safe). */
+/*
+ * Text as every output shows it: control and invalid bytes escaped
+ * (term_safe); then U+FFFE and U+FFFF, valid UTF-8 that XML 1.0 refuses
+ * (the workbook would not open), as \uFFFE.
+ */
 static char *clean(const char *s)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = NULL, *esc = NULL;
+	size_t len = 0, elen = 0;
+	FILE *f = open_memstream(&esc, &elen);
 
 	if (!f)
 		return NULL;
 	fts_fputs_safe(f, s ? s : "");
+	if (fclose(f)) {
+		free(esc);
+		return NULL;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		free(esc);
+		return NULL;
+	}
+	for (const unsigned char *p = (const unsigned char *)esc; *p; p++) {
+		if (p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF)) {
+			fprintf(f, "\\uFFF%c", p[2] == 0xBE ? 'E' : 'F');
+			p += 2;
+		} else {
+			fputc(*p, f);
+		}
+	}
+	free(esc);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

@@ -359,3 +359,20 @@ def test_dropin_cli(tmp_path, sample_db):
     assert trace_analyze.parse_tid("CPU 000") == ("CPU 000", None)
     assert trace_analyze.parse_cpu_from_tid("CPU 031") == 31
     assert trace_analyze.parse_cpu_from_tid("<idle>:0") is None
+
+
+def test_hostile_task_names(tmp_path):
+    """Task names are the traced program's bytes: controls, invalid UTF-8, a
+    formula's '=', XML's <&, and U+FFFE (valid UTF-8 that XML 1.0 refuses)."""
+    src = open(os.path.join(SRC, "assets", "sample", "sample.txt"), "rb").read()
+    hostile = tmp_path / "hostile.txt"
+    # five bytes for five: the text's columns stay where they were
+    hostile.write_bytes(src.replace(b"cmake", b"=<&\x01\xff").replace(b"ftscope", b"\xef\xbf\xbeab<a"))
+    out = tmp_path / "hostile.xlsx"
+    r = run("stats", str(hostile), "--format", "xlsx", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    wb = openpyxl.load_workbook(str(out))
+    comms = {x["comm"] for x in rows(wb["task_summary_by_comm"])[1]}
+    assert "=<&\\x01\\xff" in comms and "\\uFFFEab<a" in comms
+    labels = {x["label"] for x in rows(wb["proc_irq_detail"])[1]}
+    assert all("\x01" not in lab for lab in labels)
