@@ -1471,7 +1471,8 @@ int fts_cmd_stats(int argc, char **argv)
 		goto out;
 	}
 	if (!strcmp(a.format, "xlsx")) {
-		struct fts_xlsx_report r = { input, a.output, st, keep_task, a.task, a.top, a.detail };
+		struct fts_xlsx_report r = { input, a.output, st, keep_task, a.task, a.top, a.detail,
+					     a.cpu_list != NULL };
 
 		rc = fts_xlsx_write(&r);
 		if (!rc)

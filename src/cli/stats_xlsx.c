@@ -254,6 +254,21 @@ static const struct fts_task_stats *find_task(const struct task_list *l, const c
 	return hit ? *hit : NULL;
 }
 
+/*
+ * Does @cpu count? The detail sink sees every CPU; with --cpu only those the
+ * statistics kept (its CPU rows) do, and time that named no CPU does not,
+ * as in the statistics.
+ */
+static int cpu_kept(const struct fts_xlsx_report *r, int32_t cpu)
+{
+	if (!r->cpu_filtered)
+		return 1;
+	for (size_t i = 0; i < fts_stats_ncpus(r->st); i++)
+		if (fts_stats_cpu(r->st, i)->cpu == cpu)
+			return 1;
+	return 0;
+}
+
 /* ---- task_summary_by_comm ---- */
 
 struct comm_sum {
@@ -404,8 +419,9 @@ static void task_cpu_row(struct sheet *s, const struct fts_task_stats *t,
 }
 
 static int sheet_task_cpu(lxw_workbook *wb, const struct fmts *f, const struct task_list *l,
-			  const struct fts_detail *d)
+			  const struct fts_xlsx_report *rep)
 {
+	const struct fts_detail *d = rep->detail;
 	static const char *const head[] = {
 		"comm", "pid", "cpu_id", "running_us", "sleeping_us", "runnable_us", "cs_count",
 		"cs_involuntary_count", "blocked_us", "unknown_us",
@@ -422,7 +438,8 @@ static int sheet_task_cpu(lxw_workbook *wb, const struct fmts *f, const struct t
 
 			if (strcmp(r->tid, t->tid))
 				break;
-			task_cpu_row(&s, t, r);
+			if (cpu_kept(rep, r->cpu))
+				task_cpu_row(&s, t, r);
 		}
 	}
 	return s.err ? -1 : 0;
@@ -477,8 +494,10 @@ static int cmp_sum_count(const void *a, const void *b)
 }
 
 /* The irq rows of the listed tasks, by time; NULL: no memory. */
-static struct irq_row *irq_rows(const struct task_list *l, const struct fts_detail *d, size_t *n)
+static struct irq_row *irq_rows(const struct task_list *l, const struct fts_xlsx_report *r,
+				size_t *n)
 {
+	const struct fts_detail *d = r->detail;
 	struct irq_row *v = calloc(fts_detail_nirqs(d) + 1, sizeof(*v));
 
 	*n = 0;
@@ -488,7 +507,7 @@ static struct irq_row *irq_rows(const struct task_list *l, const struct fts_deta
 		const struct fts_detail_irq *q = fts_detail_irq_at(d, i);
 		const struct fts_task_stats *t = find_task(l, q->tid);
 
-		if (!t)
+		if (!t || !cpu_kept(r, q->cpu))
 			continue;
 		v[*n] = (struct irq_row){ t, q, NULL };
 		if (asprintf(&v[*n].label, "%s:%lld@%d", t->comm, (long long)t->pid, q->cpu) < 0) {
@@ -552,14 +571,14 @@ static int irq_charts(lxw_workbook *wb, struct sheet *s, struct irq_row *v, size
 }
 
 static int sheet_irq(lxw_workbook *wb, const struct fmts *f, const struct task_list *l,
-		     const struct fts_detail *d)
+		     const struct fts_xlsx_report *r)
 {
 	static const char *const head[] = {
 		"comm", "pid", "cpu_id", "irq_type", "irq_name", "count", "time_us", "label",
 	};
 	struct sheet s;
 	size_t n;
-	struct irq_row *v = irq_rows(l, d, &n);
+	struct irq_row *v = irq_rows(l, r, &n);
 	int rc = -1;
 
 	if (!v || sheet_new(wb, &s, "proc_irq_detail", f, head, 8))
@@ -779,7 +798,7 @@ static int write_sheets(lxw_workbook *wb, const struct fts_xlsx_report *r,
 	format_set_num_format(f.us, "0.000");
 	format_set_num_format(f.pct, "0.0");
 	if (sheet_by_comm(wb, &f, l) || sheet_by_pid(wb, &f, l) ||
-	    sheet_task_cpu(wb, &f, l, r->detail) || sheet_irq(wb, &f, l, r->detail))
+	    sheet_task_cpu(wb, &f, l, r) || sheet_irq(wb, &f, l, r))
 		return -1;
 	if (sheet_latency(wb, &f, l) || sheet_preempters(wb, &f, l) || sheet_cpus(wb, &f, r->st) ||
 	    sheet_nodata(wb, &f, r->st) || sheet_info(wb, &f, r, l))

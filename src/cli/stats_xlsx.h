@@ -22,6 +22,7 @@ struct fts_xlsx_report {
 	void *keep_arg;
 	long long top;                  /* at most this many tasks; 0: all */
 	const struct fts_detail *detail; /* per CPU and per irq name, fed beside @st */
+	int cpu_filtered;               /* --cpu: only @st's CPU rows count (@detail has them all) */
 };
 
 /* 1 when this ftscope was built with libxlsxwriter. */

@@ -261,6 +261,23 @@ def test_window_and_task_filter_equal_csv(tmp_path):
         assert run_ns == int(t["running_ns"]), tid
 
 
+def test_cpu_filter_equals_csv(tmp_path):
+    out = tmp_path / "c.xlsx"
+    r = run("stats", SAMPLE, "--format", "xlsx", "-o", str(out), "--cpu", "1")
+    assert r.returncode == 0, r.stderr
+    tasks, cpus = stats_csv(SAMPLE, "--cpu", "1")
+    wb = openpyxl.load_workbook(str(out))
+    _, per_cpu = rows(wb["task_summary"])
+    _, irqs = rows(wb["proc_irq_detail"])
+    assert {x["cpu_id"] for x in per_cpu} == {x["cpu_id"] for x in irqs} == set(cpus) == {1}
+    for tid, t in tasks.items():
+        mine = [x for x in per_cpu if f'{x["comm"]}:{x["pid"]}' == tid]
+        assert sum(ns(x["running_us"]) for x in mine) == int(t["running_ns"]), tid
+        assert sum(x["cs_count"] for x in mine) == int(t["switches"]), tid
+        assert sum(x["count"] for x in irqs if f'{x["comm"]}:{x["pid"]}' == tid) == \
+            int(t["irq_count"]) + int(t["softirq_count"]), tid
+
+
 def test_refusals_leave_no_file(tmp_path):
     out = tmp_path / "r.xlsx"
     r = run("stats", SAMPLE, "--format", "xlsx")
