@@ -140,7 +140,7 @@ _ftscope_is_capture()
 }
 
 # _ftscope_files KIND VALUE: directories and files of KIND (capture, trace,
-# dat, db, json, dir) starting with VALUE.
+# dat, db, json, xlsx, dir) starting with VALUE.
 _ftscope_files()
 {
 	local kind=$1 value=$2 f sniffed=0
@@ -154,6 +154,7 @@ _ftscope_files()
 	dat) pats=('*.dat' '*.txt') ;;
 	db) pats=('*.db' '*.json') ;;
 	json) pats=('*.json') ;;
+	xlsx) pats=('*.xlsx') ;;
 	esac
 	while IFS= read -r f; do
 		[[ -d $f ]] && continue
@@ -193,6 +194,7 @@ _ftscope_values()
 	record:--output | record:-o) echo @dat ;;
 	convert:--output | convert:-o) echo @db ;;
 	pidmap:--output | pidmap:-o) echo @json ;;
+	stats:--output | stats:-o) echo @xlsx ;;
 	hostbound:--output | hostbound:-o) echo @dir ;;
 	*:--input | *:-i) echo @capture ;;
 	*)

@@ -14,6 +14,7 @@ PKGS=(
 	libtracefs-dev libtraceevent-dev libtracecmd-dev libzstd-dev
 	libcmocka-dev sqlite3 python3 trace-cmd rt-tests tmux util-linux
 	python3-pytest python3-pip python3-setuptools python3-venv
+	libxlsxwriter-dev python3-openpyxl
 )
 EXTRA=(
 	# packaging, man pages, completion, many-hosts recipe

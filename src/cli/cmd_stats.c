@@ -18,12 +18,13 @@
 #include "front/msg.h"
 #include "front/process.h"
 #include "front/term_safe.h"
+#include "cli/stats_xlsx.h"
 #include <ftscope/pipeline.h>
 #include <ftscope/stats.h>
 #include "kit/kit.h"
 
 enum { O_PROFILING, O_PIDMAP, O_TOP, O_TASK, O_CPU, O_SORT, O_FORMAT, O_WINDOW, O_HELP,
-       O_MANIFEST };
+       O_MANIFEST, O_OUTPUT };
 
 static const struct fts_opt_spec spec[] = {
 	{ "profiling_data", 'p', 1, O_PROFILING },
@@ -36,6 +37,7 @@ static const struct fts_opt_spec spec[] = {
 	{ "window", 'w', 1, O_WINDOW },
 	{ "help", 'h', 0, O_HELP },
 	{ "manifest", 0, 1, O_MANIFEST },
+	{ "output", 'o', 1, O_OUTPUT },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -45,6 +47,7 @@ static void usage(FILE *f)
 "usage: ftscope stats FILE [--profiling_data DIR] [--pid_mapping FILE] [--top N]\n"
 "                     [--task NAME|PID[,...]]... [--cpu LIST] [--sort COLUMN]\n"
 "                     [--format table|csv|json] [--window A..B]\n"
+"       ftscope stats FILE --format xlsx -o REPORT.xlsx [options]   (Excel report)\n"
 "       ftscope stats FILE FILE... [--manifest FILE] [options]   (many hosts)\n"
 "       ftscope stats --manifest FILE [options]\n"
 "\n"
@@ -61,7 +64,9 @@ static void usage(FILE *f)
 "  -c, --cpu LIST             only what happened on these CPUs (0-3,8)\n"
 "  -s, --sort COLUMN          task column to sort by, largest first (default\n"
 "                             running_ns; names as in the CSV header)\n"
-"  -f, --format table|csv|json  (default table)\n"
+"  -f, --format table|csv|json|xlsx  (default table); xlsx: the Excel report\n"
+"                             (sheets and charts, every task unless --top) in -o\n"
+"  -o, --output FILE          where --format xlsx writes (only with xlsx)\n"
 "  -w, --window A..B          only [A, B), times from the start of the data with a\n"
 "                             unit (ns, us, ms, s): 1.5s..2s, 200ms.., ..3s;\n"
 "                             reads the input twice\n"
@@ -557,6 +562,9 @@ struct stats_args {
 	const char *cpu_list, *sort, *format;
 	char *task;                  /* every --task joined by commas; NULL: all */
 	const char *manifest;        /* several inputs: the host manifest (--manifest) */
+	const char *output;          /* --format xlsx: the report (-o) */
+	struct fts_detail *detail;   /* --format xlsx: per CPU and irq name, fed beside the stats */
+	int top_given;
 	long long top;
 	struct window win;
 };
@@ -628,6 +636,7 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 		case O_SORT: a->sort = op.arg; break;
 		case O_FORMAT: a->format = op.arg; break;
 		case O_TOP:
+			a->top_given = 1;
 			if (fts_parse_int(op.arg, &a->top) || a->top < 0) {
 				fprintf(stderr, "ftscope stats: --top wants a count >= 0\n");
 				return 2;
@@ -641,13 +650,34 @@ static int parse_args(int argc, char **argv, struct stats_args *a)
 			break;
 		case O_HELP: usage(stdout); return -1;
 		case O_MANIFEST: a->manifest = op.arg; break;
+		case O_OUTPUT: a->output = op.arg; break;
 		default: return 2;
 		}
 	}
 	return 0;
 }
 
-/* The options after the input, checked. Returns 0, -1 (help printed: exit 0) or 2. */
+/* --format xlsx wants -o (and every task unless --top); -o is only for it. Non-zero: said why. */
+static int xlsx_args(struct stats_args *a)
+{
+	int xlsx = !strcmp(a->format, "xlsx");
+
+	if (xlsx && !fts_xlsx_available())
+		return fts_xlsx_write(NULL);
+	if (xlsx && !a->output) {
+		fprintf(stderr, "ftscope stats: --format xlsx writes a file: give it with -o REPORT.xlsx\n");
+		return 2;
+	}
+	if (!xlsx && a->output) {
+		fprintf(stderr, "ftscope stats: -o is for --format xlsx (the other formats print)\n");
+		return 2;
+	}
+	if (xlsx && !a->top_given)
+		a->top = 0;
+	return 0;
+}
+
+/* The options after the input, checked. Returns 0, -1 (help printed: exit 0), 1 or 2. */
 static int get_args(int argc, char **argv, const char *input, struct stats_args *a,
 		    enum fts_task_col *col)
 {
@@ -656,10 +686,13 @@ static int get_args(int argc, char **argv, const char *input, struct stats_args 
 	if (rc)
 		return rc;
 	a->po.input = input;
-	if (strcmp(a->format, "table") && strcmp(a->format, "csv") && strcmp(a->format, "json")) {
-		fprintf(stderr, "ftscope stats: --format must be table, csv or json\n");
+	if (strcmp(a->format, "table") && strcmp(a->format, "csv") && strcmp(a->format, "json") &&
+	    strcmp(a->format, "xlsx")) {
+		fprintf(stderr, "ftscope stats: --format must be table, csv, json or xlsx\n");
 		return 2;
 	}
+	if (xlsx_args(a))
+		return !strcmp(a->format, "xlsx") && !fts_xlsx_available() ? 1 : 2;
 	if (fts_task_col_parse(a->sort, col)) {
 		fprintf(stderr, "ftscope stats: --sort: no column '");
 		fts_fputs_safe(stderr, a->sort);
@@ -688,7 +721,7 @@ static int collect(struct stats_args *a, struct fts_stats **out)
 {
 	struct fts_stats_opts so = { 0 };
 	struct fts_err err = { 0 };
-	struct fts_sink *sinks[1];
+	struct fts_sink *sinks[2];
 	struct fts_stats *st;
 	int rc;
 
@@ -707,7 +740,13 @@ static int collect(struct stats_args *a, struct fts_stats **out)
 	if (rc)
 		return fail(a->cpu_list && rc == -EINVAL ? "--cpu: " : NULL, &err);
 	sinks[0] = fts_stats_sink(st);
-	rc = fts_pipeline_run(&a->po, sinks, 1, NULL, &err);
+	if (!strcmp(a->format, "xlsx") && !(a->detail = fts_detail_new(&so))) {
+		fts_stats_free(st);
+		return fail("out of memory", NULL);
+	}
+	if (a->detail)
+		sinks[1] = fts_detail_sink(a->detail);
+	rc = fts_pipeline_run(&a->po, sinks, a->detail ? 2 : 1, NULL, &err);
 	if (rc) {
 		fts_stats_free(st);
 		return fail(NULL, &err);
@@ -1336,6 +1375,10 @@ static int hosts_args(int argc, char **argv, struct stats_args *a, enum fts_task
 	rc = get_args(no, opt, NULL, a, col);
 	if (rc)
 		return rc;
+	if (!strcmp(a->format, "xlsx")) {
+		fprintf(stderr, "ftscope stats: --format xlsx reports one input: give one FILE\n");
+		return 2;
+	}
 	if (a->po.profiling_data || a->po.pid_mapping) {
 		fprintf(stderr, "ftscope stats: --profiling_data and --pid_mapping belong to one host: convert each host's capture with its own, then give the DBs\n");
 		return 2;
@@ -1427,6 +1470,15 @@ int fts_cmd_stats(int argc, char **argv)
 		fputs("'\n", stderr);
 		goto out;
 	}
+	if (!strcmp(a.format, "xlsx")) {
+		struct fts_xlsx_report r = { input, a.output, st, keep_task, a.task, a.top, a.detail,
+					     a.cpu_list != NULL };
+
+		rc = fts_xlsx_write(&r);
+		if (!rc)
+			print_loss_warning(st, stderr);
+		goto out;
+	}
 	rc = print_all(st, a.format, rows, n);
 	if (rc) {
 		rc = fail("out of memory", NULL);
@@ -1436,6 +1488,7 @@ int fts_cmd_stats(int argc, char **argv)
 	rc = fflush(stdout) ? 1 : 0;
 out:
 	free(rows);
+	fts_detail_free(a.detail);
 	fts_stats_free(st);
 	free(a.task);
 	return rc;

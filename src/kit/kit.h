@@ -259,4 +259,22 @@ int fts__segments_list(const char *dir, char ***paths, struct fts_err *err);
 /* fts__segments_free - free what fts__segments_list returned. */
 void fts__segments_free(char **paths, int n);
 
+struct fts_owner;
+
+/**
+ * fts__outfile_put - write a whole output file from memory, as every output is
+ * @target: the output's path; a symlink or a directory there is refused
+ * @buf: the bytes
+ * @n: how many
+ * @owner: who gets the file (NULL: the writer)
+ * @err: filled on error
+ *
+ * Through a temp file beside @target, renamed over it once complete and
+ * synced (outfile.h): never through a symlink, never half-written.
+ *
+ * Returns 0 or a negative errno; on error @target is as it was.
+ */
+int fts__outfile_put(const char *target, const void *buf, size_t n, const struct fts_owner *owner,
+		     struct fts_err *err);
+
 #endif

@@ -70,7 +70,7 @@ expect "record's long flags with a prefix" "--record_time --reader_nice" ftscope
 expect "convert --format" "db json" ftscope convert --format ""
 expect "convert --format=j (split at '=')" "json" ftscope convert --format = j
 expect "convert -f" "db json" ftscope convert -f ""
-expect "stats --format" "table csv json" ftscope stats trace.dat --format ""
+expect "stats --format" "table csv json xlsx" ftscope stats trace.dat --format ""
 expect "record --sched" "0 1" ftscope record --sched ""
 expect "record --backend" "auto tracefs debugfs trace-cmd" ftscope record --backend ""
 has "stats --sort" runnable_ns running_ns -- ftscope stats x.dat --sort run
@@ -107,7 +107,7 @@ fi
 # files by kind, in a directory with one of each
 mkdir -p "$WORK/dir/sub"
 cd "$WORK/dir" || exit 1
-touch trace.dat b.png c.txt ftrace_data.db ftrace_data2.db x.json notes.md "with space.dat"
+touch trace.dat b.png report.xlsx c.txt ftrace_data.db ftrace_data2.db x.json notes.md "with space.dat"
 printf '\027\010Dtracing6\0\0' > renamed
 printf '# tracer: nop\n' > kernel_text
 printf 'not a trace\n' > README
@@ -120,6 +120,7 @@ has "preview FILE" trace.dat ftrace_data.db '!b.png' -- ftscope preview ""
 has "stats FILE" trace.dat ftrace_data.db '!b.png' -- ftscope stats ""
 has "record -o: .dat and .txt" trace.dat c.txt sub '!ftrace_data.db' '!x.json' -- ftscope record -o ""
 has "convert -o: .db and .json" ftrace_data.db x.json sub '!trace.dat' -- ftscope convert -o ""
+has "stats -o: .xlsx" report.xlsx sub '!trace.dat' '!ftrace_data.db' -- ftscope stats x.dat --format xlsx -o ""
 has "--pid_mapping: .json" x.json sub '!trace.dat' -- ftscope convert --pid_mapping ""
 has "--profiling_data: directories" sub '!trace.dat' '!x.json' -- ftscope convert -p ""
 touch sub/inner.dat sub/inner.png

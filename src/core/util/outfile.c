@@ -17,6 +17,7 @@
 #include "ftscope/cleanup.h"
 #include "core/util/outfile.h"
 #include "core/util/file_util.h"
+#include "kit/kit.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -313,4 +314,27 @@ void fts_outfile_abort(struct fts_outfile *o)
 		close(o->fd);
 		o->fd = -1;
 	}
+}
+
+int fts__outfile_put(const char *target, const void *buf, size_t n, const struct fts_owner *owner,
+		     struct fts_err *err)
+{
+	struct fts_outfile o = { 0 };
+	const char *p = buf;
+	int rc = fts_outfile_begin(&o, target, owner, err);
+
+	while (!rc && n) {
+		ssize_t w = write(o.fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = w < 0 ? -errno : -EIO;
+			fts_outfile_abort(&o);
+			return fts_err_set(err, rc, "%s: write failed: %s", target, strerror(-rc));
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return rc ? rc : fts_outfile_commit(&o, NULL, err);
 }
