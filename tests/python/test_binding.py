@@ -240,3 +240,50 @@ def test_pip_install_and_isolated_import(tmp_path):
     shutil.copy(LIB, os.path.join(pkgdir, "libftscope.so.0"))
     r = subprocess.run([py, "-I", "-c", probe], env=env, capture_output=True, text=True, cwd="/")
     assert r.returncode == 0, r.stderr
+
+
+def test_nul_bytes_in_paths_raise_valueerror_as_open_does(tmp_path):
+    """Issue 33 item 5: ctypes cut "a\\0b" to "a" without a word."""
+    with pytest.raises(ValueError) as ref:
+        open(str(tmp_path / "a\0b"), "w")
+    assert "null byte" in str(ref.value)
+    for call in (lambda: ftscope.Recorder(output=str(tmp_path / "t\0.dat"), guard=False).start(),
+                 lambda: ftscope.convert(input=os.path.join(SAMPLE, "sample.dat"),
+                                         output=str(tmp_path / "x.db\0.json")),
+                 lambda: ftscope.stats(os.path.join(SAMPLE, "sample.dat\0")),
+                 lambda: ftscope.pidmap(str(tmp_path / "p\0.json"))):
+        with pytest.raises(ValueError) as e:
+            call()
+        assert "embedded null byte" in str(e.value)
+    assert os.listdir(str(tmp_path)) == []
+
+
+def test_a_forked_child_cannot_use_the_parents_objects(tmp_path):
+    """Issue 33 item 4 without root: a PidMapper running in the parent is not the
+    child's: running is False there, stop() is refused, and exiting frees nothing."""
+    m = ftscope.PidMapper(str(tmp_path / "pid_mapping.json"), interval=0.1).start()
+    try:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            try:
+                running = m.running
+                try:
+                    m.stop()
+                    said = "stopped"
+                except ftscope.FtscopeError as e:
+                    said = str(e)
+                os.write(w, ("%s|%s" % (running, said)).encode())
+            finally:
+                os._exit(0)
+        os.close(w)
+        answer = os.read(r, 4096).decode()
+        os.close(r)
+        assert os.waitpid(pid, 0)[1] == 0
+        assert answer.startswith("False|this ftscope object belongs to process %d" % os.getpid()), answer
+        assert m.running
+    finally:
+        m.stop()
+        m.close()
+    assert json.load(open(str(tmp_path / "pid_mapping.json")))
