@@ -6,15 +6,55 @@
 The reference's flags and defaults (--input trace.dat, --output ftrace_data.db,
 --format db|json, --profiling_data, --pid_mapping), plus ftscope's
 --no_cs_rows and --with_summary; the input's format is read from its content.
-Also importable: convert(input, output, format, profiling_data, pid_mapping).
+Also importable: convert(input, output, format, profiling_data, pid_mapping), the
+reference's lane-group names and helpers (CPU_SCHED_PID, PROCESS_SCHED_PID,
+KERNEL_PROCESS, tran, is_kernel_process) and validate_output_suffix. The
+reference's Python parser classes are not here: the library converts
+(python/README.md lists them).
 """
 import argparse
 import logging
+import os
 import sys
 
 import ftscope
 
 log = logging.getLogger("trace_convert")
+
+CPU_SCHED_PID = "CPU Scheduling"
+PROCESS_SCHED_PID = "Process Scheduling"
+KERNEL_PROCESS = ["migration", "swapper", "kworker"]
+_SUFFIXES = {"db": ".db", "json": ".json"}
+
+
+def tran(ts):
+    """ns -> the reference's JSON microseconds text with 3 decimals ("0" for a non-number)."""
+    if isinstance(ts, bool) or not isinstance(ts, (int, float)):
+        logging.warning("Invalid timestamp")
+        return "0"
+    return "%.3f" % (ts / 1000)
+
+
+def is_kernel_process(comm):
+    """The reference's kernel-thread test: the name contains migration, swapper or kworker.
+
+    ftscope itself keeps those threads (one that preempts the model is what a
+    Host Bound analysis looks for); this is the reference's rule, for scripts.
+    """
+    if not isinstance(comm, str):
+        logging.error("Param must be string")
+        return False
+    return any(k in comm for k in KERNEL_PROCESS)
+
+
+def validate_output_suffix(parser, output, output_format):
+    """--format db wants a .db output, json a .json one; a mismatch is a usage error (exit 2)."""
+    want = _SUFFIXES.get(output_format)
+    if want is None:
+        parser.error("--format must be db or json, not %r" % (output_format,))
+    if output is not None and os.path.splitext(os.fspath(output))[1].lower() != want:
+        parser.error("--output %s does not end in %s, which --format %s writes"
+                     % (output, want, output_format))
 
 
 def convert(input=None, output=None, format=None, profiling_data=None, pid_mapping=None,
@@ -25,7 +65,8 @@ def convert(input=None, output=None, format=None, profiling_data=None, pid_mappi
                            cs_rows=cs_rows, with_summary=with_summary)
 
 
-def parse_args(argv=None):
+def build_arg_parser():
+    """The reference's flags (the defaults the library picks), plus ftscope's."""
     p = argparse.ArgumentParser(prog="trace_convert.py",
                                 description="Convert ftrace data for MindStudio Insight (ftscope convert).")
 
@@ -42,7 +83,16 @@ def parse_args(argv=None):
     flag("-m", "--pid_mapping", default=None, help="pid_mapping.json")
     flag("--no_cs_rows", action="store_true", help="no context-switch marker rows")
     flag("--with_summary", action="store_true", help="DB only: write Insight's task summary tables")
-    return p.parse_args(argv)
+    return p
+
+
+def parse_args(argv=None):
+    """Parsed flags; --format with an --output of the other suffix exits 2 (validate_output_suffix)."""
+    p = build_arg_parser()
+    a = p.parse_args(argv)
+    if a.format is not None:
+        validate_output_suffix(p, a.output, a.format)
+    return a
 
 
 def main(argv=None):

@@ -167,8 +167,9 @@ def test_dropin_signatures_match_the_reference():
 
 def test_dropin_flags_match_the_reference():
     a = trace_record.parse_args([])
+    # --output None: the backend's default (trace.dat; trace.txt for debugfs), as the reference
     assert (a.cpu, a.output, a.record_time, a.bf_size, a.backend, a.sched, a.irq, a.futex, a.NSpid) == \
-        (None, "trace.dat", 30, 40960, "auto", 1, 1, 0, False)
+        (None, None, 30, 40960, "auto", 1, 1, 0, False)
     a = trace_record.parse_args(["--record-time=5", "--cpu=0-3,8", "--NSpid", "--bf_size", "8192"])
     assert (a.record_time, a.cpu, a.NSpid, a.bf_size) == (5, "0-3,8", True, 8192)
     c = trace_convert.parse_args([])
@@ -177,7 +178,8 @@ def test_dropin_flags_match_the_reference():
 
 def test_stop_without_start_returns_none_and_says_so(caplog):
     assert trace_record.ftrace_record_stop() is None
-    assert "no capture to stop" in caplog.text
+    assert "No recording found" in caplog.text
+    assert "No trace data collected: output file does not exist" in caplog.text
 
 
 def test_not_root_start_returns_false(nobody_can_read):

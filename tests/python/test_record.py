@@ -9,6 +9,7 @@ drop-in refuses a second start; a removed output directory is reported at
 once and the capture saved where health() said; ContainerPidMapper maps the threads of a
 process in a new PID namespace.
 """
+import json
 import os
 import shutil
 import signal
@@ -207,7 +208,8 @@ def test_pid_mapper_maps_threads_in_a_new_pid_namespace(tracefs, tmp_path):
         time.sleep(0.5)
         m.stop()
         assert not m.is_running()
-        mapping = m.get_pid_mapping()
+        mapping = json.load(open(str(tmp_path / "pid_mapping.json")))
+        assert {int(t) for t in tids} <= set(m.pid_dict)
         ns = sorted(mapping[t]["NSpid"] for t in tids)
         assert ns == ["1", "2", "3", "4"], ns
         assert mapping[host[0]]["Tgid"] == host[0]
