@@ -279,25 +279,32 @@ class TraceRecord:
 
     @staticmethod
     def check_trace_buffer_loss():
-        """Warn when events were lost: from our capture's own per-CPU counters when there is
-        one (running, or just stopped), else from a tracing root's per_cpu/*/stats."""
+        """Warn when a tracing root's per_cpu/*/stats count lost events (the reference's check;
+        ftrace_record_stop reports our own capture's per-CPU counters instead)."""
+        TraceRecord._check_stats_dir(TraceRecord._ensure_backend())
+
+    @staticmethod
+    def _check_own_loss():
+        """Our capture's loss (running: live counters; just stopped: its summary), warned as the
+        reference words it. False when there is no capture of ours to ask."""
         backend = TraceRecord._ensure_backend()
         rec, summary = TraceRecord._recorder, TraceRecord._summary
-        health = None
+        TraceRecord._summary = None
         if rec is not None and rec.running:
             health = rec.health()
         elif summary is not None:
-            health, TraceRecord._summary = summary["health"], None
-        if health is not None:
-            if health.get("counters") is False:
-                logging.warning("Unable to check whether ftrace ring buffer lost events for %s backend: "
-                                "%s", backend, health.get("lost_text"))
-            elif health["lost"] > 0:
-                _loss_message(backend, health["lost"])
-                logging.warning("lost per CPU: %s", ", ".join(
-                    "cpu%d %s" % (c["cpu"], c["lost_text"]) for c in health["cpus"] if c["lost"]))
-            return
-        TraceRecord._check_stats_dir(backend)
+            health = summary["health"]
+        else:
+            return False
+        if health.get("counters") is False:
+            if not (rec is not None and rec.running):  # trace-cmd's come with its summary
+                logging.warning("Unable to check whether ftrace ring buffer lost events for %s backend: %s",
+                                backend, health.get("lost_text"))
+        elif health["lost"] > 0:
+            _loss_message(backend, health["lost"])
+            logging.warning("lost per CPU: %s", ", ".join(
+                "cpu%d %s" % (c["cpu"], c["lost_text"]) for c in health["cpus"] if c["lost"]))
+        return True
 
     @staticmethod
     def _check_stats_dir(backend):
@@ -330,6 +337,29 @@ class TraceRecord:
         elif total > 0:
             _loss_message(backend, total)
 
+    # The reference's writers of the global tracing directory, by name only: ftscope never
+    # writes there (its capture has its own instance), so calling one is a programming error.
+    @staticmethod
+    def _refuse(name):
+        raise NotImplementedError("TraceRecord.%s: ftscope records in its own tracefs instance and "
+                                  "never writes the global tracing directory" % name)
+
+    @staticmethod
+    def _write_tracefs_text(relative_path, content):
+        TraceRecord._refuse("_write_tracefs_text")
+
+    @staticmethod
+    def _set_tracefs_cpumask(cpu_mask):
+        TraceRecord._refuse("_set_tracefs_cpumask")
+
+    @staticmethod
+    def _set_tracefs_events(event_cfg):
+        TraceRecord._refuse("_set_tracefs_events")
+
+    @staticmethod
+    def _copy_tracefs_trace(output):
+        TraceRecord._refuse("_copy_tracefs_trace")
+
     @staticmethod
     def trace_clear():
         """Nothing to clear: each capture starts in a new, empty tracefs instance."""
@@ -339,7 +369,7 @@ class TraceRecord:
     def trace_reset(log_stats=True):
         """Stop (quickly, keeping what was written) a capture a failed stop left running."""
         if log_stats:
-            TraceRecord.check_trace_buffer_loss()
+            _check_trace_buffer_loss_safely()
         rec = TraceRecord._recorder
         if rec is not None and rec.running:
             try:
@@ -486,8 +516,9 @@ def _check_trace_data_warning(output_path):
 
 
 def _check_trace_buffer_loss_safely():
+    """Our capture's loss (not the global buffer's: ours has its own instance), never raising."""
     try:
-        TraceRecord.check_trace_buffer_loss()
+        TraceRecord._check_own_loss()
     except Exception as e:  # a loss report never stops the stop
         logging.warning("Failed to check ftrace ring buffer loss: %s", e)
 
@@ -501,6 +532,7 @@ def ftrace_record_stop(output=None):
     file is moved there (same filesystem) after it is written.
     """
     logging.info("Ending record, cleaning up...")
+    TraceRecord._summary = None  # only this stop's summary is reported
     backend = TraceRecord.get_backend_name()
     try:
         if backend == TRACE_BACKEND_TRACE_CMD:
@@ -521,6 +553,7 @@ def ftrace_record_stop(output=None):
     if saved is not None:
         logging.info("Trace data saved to %s", saved)
     logging.info("Cleanup finished")
+    TraceRecord._summary = None
     _check_trace_data_warning(saved or output)
     return saved
 
