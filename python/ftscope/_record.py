@@ -3,7 +3,9 @@
 import ctypes
 import json
 import logging
+import os
 import threading
+import weakref
 
 from . import _guard, _lib
 from ._convert import cpu_list
@@ -14,6 +16,19 @@ log = logging.getLogger("ftscope")
 
 class _Rec(Handle):
     kind = "rec"
+
+
+# Every Recorder, so that a forked child gets fresh locks: one a parent thread held
+# at fork (a stop draining) would otherwise never be released there.
+_recorders = weakref.WeakSet()
+
+
+def _forked_child():
+    for r in list(_recorders):
+        r._lock = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_forked_child)
 
 
 class Recorder:
@@ -63,6 +78,7 @@ class Recorder:
         # freed it twice. Re-entrant: the guard's signal handler runs in the main
         # thread, maybe while that thread is inside health().
         self._lock = threading.RLock()
+        _recorders.add(self)
 
     @property
     def running(self):

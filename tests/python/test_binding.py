@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -289,3 +290,40 @@ def test_a_forked_child_cannot_use_the_parents_objects(tmp_path):
         m.stop()
         m.close()
     assert json.load(open(str(tmp_path / "pid_mapping.json")))
+
+
+def test_a_forked_child_does_not_inherit_a_held_recorder_lock():
+    """A parent thread inside stop() (holding the Recorder's lock) when a worker forks:
+    the child gets a fresh lock, so its `running` answers instead of waiting for ever."""
+    import threading
+    rec = ftscope.Recorder(output="/nonexistent/t.dat", guard=False)
+    held, done = threading.Event(), threading.Event()
+
+    def hold():
+        with rec._lock:
+            held.set()
+            done.wait(30)
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(10)
+    try:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os._exit(0 if rec.running is False else 1)
+            finally:
+                os._exit(2)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            got, status = os.waitpid(pid, os.WNOHANG)
+            if got:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the child waited for the parent thread's lock")
+        assert status == 0
+    finally:
+        done.set()
+        t.join()
