@@ -497,3 +497,42 @@ def test_a_lossy_capture_warns_as_the_reference(tracefs, tmp_path, caplog):
     assert len(lost) == 1 and "consider increasing --bf-size" in lost[0], warnings(caplog)
     n = int(lost[0].split("total_loss_counters=")[1].split(".")[0])
     assert n > 0 and any(w.startswith("lost per CPU: cpu") for w in warnings(caplog))
+
+
+def test_reference_event_helpers():
+    e = trace_convert.get_trace_event("test", "pid1", "tid1", 1000, 500)
+    assert e == {"name": "test", "ph": "X", "pid": "pid1", "tid": "tid1", "ts": 1000, "dur": 500}
+    assert trace_convert.get_trace_event("t", "p", "t", 1, 2, {"key": "value"})["args"] == {"key": "value"}
+    assert trace_convert.get_meta_event("pid1", "tid1") == {"name": "process_name", "ph": "M", "pid": "pid1",
+                                                            "tid": "tid1", "args": {"name": "pid1"}}
+    r = trace_convert.TimeFilterResult
+    assert (r.OK, r.BEFORE_START, r.AFTER_END) == (0, 1, 2)
+
+
+def test_trace_converter_parses_through_the_library(tmp_path, caplog):
+    """TraceConverter(...).parse(): the reference's event list (its two lane groups, CPU
+    slices, task states), made by libftscope; a trace wholly outside the profiling window
+    warns and gives the two groups, empty, as the reference; export makes the directory."""
+    trace = os.path.join(SAMPLE, "sample.dat")
+    events = trace_convert.TraceConverter(trace).parse()
+    groups = {e["pid"] for e in events if e.get("ph") == "M"}
+    assert {trace_convert.CPU_SCHED_PID, trace_convert.PROCESS_SCHED_PID} <= groups
+    states = {e["name"] for e in events if e.get("pid") == trace_convert.PROCESS_SCHED_PID and e.get("ph") == "X"}
+    assert {"Running", "Runnable"} <= states
+    assert any(e.get("ph") == "X" and e.get("pid") == trace_convert.CPU_SCHED_PID for e in events)
+    prof = tmp_path / "prof"
+    prof.mkdir()
+    (prof / "start_info").write_text('{"clockMonotonicRaw": "1000", "collectionTimeBegin": "1"}')
+    (prof / "end_info").write_text('{"clockMonotonicRaw": "2000", "collectionTimeBegin": "2"}')
+    empty = trace_convert.TraceConverter(trace, profiling_data=str(prof)).parse()
+    assert [e["ph"] for e in empty] == ["M", "M"]
+    assert any("No ftrace events are within the profiling time window" in w for w in warnings(caplog))
+    assert trace_convert.TraceConverter(str(tmp_path / "missing.txt")).parse() == []
+
+    class Keep:
+        def export(self, data, path):
+            self.data, self.path = data, path
+    k = Keep()
+    out = tmp_path / "results" / "t.json"
+    trace_convert.TraceConverter(trace).export(k, str(out))
+    assert (tmp_path / "results").is_dir() and k.path == str(out) and len(k.data) == len(events)
