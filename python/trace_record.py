@@ -832,7 +832,10 @@ def parse_args(argv=None):
 
 def main(argv=None):
     logging.basicConfig(level=logging.INFO, format="[%(asctime)s] [%(levelname)s]:%(message)s")
-    args = parse_args(argv)
+    parser = build_arg_parser()
+    args = parser.parse_args(argv)
+    if args.cpu is not None and CPUParser.parse_cpu_arg(args.cpu) is None:
+        parser.error("--cpu %r: expected a CPU list such as 0,1,4 or 0-3,8" % args.cpu)  # exit 2
     if args.daemon:
         try:
             daemon_mode(args)

@@ -536,3 +536,12 @@ def test_trace_converter_parses_through_the_library(tmp_path, caplog):
     out = tmp_path / "results" / "t.json"
     trace_convert.TraceConverter(trace).export(k, str(out))
     assert (tmp_path / "results").is_dir() and k.path == str(out) and len(k.data) == len(events)
+
+
+def test_script_usage_errors_exit_2(tmp_path):
+    script = os.path.join(PYDIR, "trace_record.py")
+    for argv in (["--cpu", "0-x"], ["--cpu", "5-2"], ["--sched", "2"], ["--bogus"]):
+        r = subprocess.run([sys.executable, script] + argv, env=env_for_child(), cwd=str(tmp_path),
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and "usage:" in r.stderr, (argv, r.returncode, r.stderr)
+    assert os.listdir(str(tmp_path)) == []
