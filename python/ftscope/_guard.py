@@ -8,6 +8,11 @@ allows it), and chain to what was installed before: the script's own handler
 is called after the capture is saved, Python's default SIGINT handler still
 raises KeyboardInterrupt, and a default SIGTERM still ends the process. A
 signal the script ignores (SIG_IGN) stays ignored and stops nothing.
+
+A forked child (DataLoader, multiprocessing Pool workers) inherits the
+handlers and the atexit hook but not the captures: they are the parent's.
+At fork the child's list is emptied (os.register_at_fork), so its exit or
+SIGTERM stops nothing and the signal goes on to what was installed before.
 """
 import atexit
 import logging
@@ -22,6 +27,16 @@ _prev = {}
 # Re-entrant: a signal handler runs in the main thread, maybe while it holds the lock.
 _lock = threading.RLock()
 _atexit_done = False
+
+
+def _forked_child():
+    """In a new child: guard nothing of the parent's, and a lock no parent thread holds."""
+    global _lock
+    _lock = threading.RLock()
+    del _active[:]
+
+
+os.register_at_fork(after_in_child=_forked_child)
 
 
 def _install():

@@ -55,17 +55,45 @@ def owner_value(owner):
     return "%d:%d" % (int(uid), int(gid))
 
 
+def c_string(name, value):
+    """@value as the C string the library wants; a NUL byte raises ValueError, as open() does.
+
+    ctypes would cut the string at the NUL without a word (a path "a\\0b" became "a").
+    """
+    b = to_bytes(value)
+    if b is not None and b"\0" in b:
+        raise ValueError("%s: embedded null byte" % name)
+    return b
+
+
 class Handle:
-    """fts_<kind>_new/set/error/free around one C handle."""
+    """fts_<kind>_new/set/error/free around one C handle.
+
+    The handle belongs to the process that made it. A forked child (a
+    DataLoader or Pool worker) has a copy of its memory but none of its
+    threads: it must never call the library on it, not even free it (that
+    stops the parent's capture, or hangs on the missing threads), so close()
+    in a child only forgets the pointer, and mine() says whose it is.
+    """
 
     kind = None  # "rec", "conv", "st", "pm"
 
     def __init__(self):
         self._lib = _lib.load()
+        self._pid = os.getpid()
         ptr = self._fn("new")()
         if not ptr:
             raise MemoryError("fts_%s_new: out of memory" % self.kind)
         self._h = ctypes.c_void_p(ptr)
+
+    def mine(self):
+        """True in the process that created the handle, False in a forked child."""
+        return self._pid == os.getpid()
+
+    def check_mine(self):
+        if not self.mine():
+            raise FtscopeError(-_errno.EPERM, "this ftscope object belongs to process %d; "
+                               "a forked child (pid %d) cannot use it" % (self._pid, os.getpid()))
 
     def _fn(self, verb):
         return getattr(self._lib, "fts_%s_%s" % (self.kind, verb))
@@ -81,7 +109,7 @@ class Handle:
         return code
 
     def set(self, key, value):
-        self.check(self._fn("set")(self._h, key.encode(), to_bytes(value)))
+        self.check(self._fn("set")(self._h, key.encode(), c_string(key, value)))
 
     def set_all(self, options):
         for key, value in options.items():
@@ -90,7 +118,7 @@ class Handle:
 
     def close(self):
         h, self._h = getattr(self, "_h", None), None
-        if h:
+        if h and self.mine():
             self._fn("free")(h)
 
     def __del__(self):

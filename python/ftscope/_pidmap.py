@@ -27,14 +27,17 @@ class PidMapper:
 
     @property
     def running(self):
-        return bool(self._h._lib.fts_pm_running(self._h._h))
+        """False in a forked child: the scanning thread is the parent's."""
+        return self._h.mine() and bool(self._h._lib.fts_pm_running(self._h._h))
 
     def start(self):
+        self._h.check_mine()
         self._h.check(self._h._lib.fts_pm_start(self._h._h))
         return self
 
     def stop(self):
         """Rescan once more, write the file, stop."""
+        self._h.check_mine()
         self._h.check(self._h._lib.fts_pm_stop(self._h._h))
 
     def mapping(self):

@@ -3,16 +3,32 @@
 import ctypes
 import json
 import logging
+import os
+import threading
+import weakref
 
 from . import _guard, _lib
 from ._convert import cpu_list
-from ._handle import FtscopeError, Handle, owner_value
+from ._handle import FtscopeError, Handle, c_string, owner_value
 
 log = logging.getLogger("ftscope")
 
 
 class _Rec(Handle):
     kind = "rec"
+
+
+# Every Recorder, so that a forked child gets fresh locks: one a parent thread held
+# at fork (a stop draining) would otherwise never be released there.
+_recorders = weakref.WeakSet()
+
+
+def _forked_child():
+    for r in list(_recorders):
+        r._lock = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_forked_child)
 
 
 class Recorder:
@@ -34,7 +50,9 @@ class Recorder:
     Use as a context manager, or start()/stop(). Until stop, the capture is
     stopped and saved at interpreter exit and on SIGINT/SIGTERM (guard=False:
     not; the buffered events are drained first). Calls release the GIL;
-    nothing forks the interpreter.
+    nothing forks the interpreter. A child forked while it runs (DataLoader,
+    Pool workers) never touches it: its exit, its SIGTERM and its stop() leave
+    the parent's capture alone. Methods may be called from several threads.
     """
 
     def __init__(self, output="trace.dat", cpus=None, bf_size=40960, backend="auto",
@@ -56,23 +74,40 @@ class Recorder:
         self.output = None    # the file written, after stop
         self.summary = None   # stop's summary
         self._h = None
+        # One lock around the handle's lifetime: stop() from two threads at once
+        # freed it twice. Re-entrant: the guard's signal handler runs in the main
+        # thread, maybe while that thread is inside health().
+        self._lock = threading.RLock()
+        _recorders.add(self)
 
     @property
     def running(self):
-        return self._h is not None and bool(self._h._lib.fts_rec_running(self._h._h))
+        """True while this process's capture runs (False in a forked child: it is the parent's)."""
+        with self._lock:
+            h = self._h
+            return h is not None and h.mine() and bool(h._lib.fts_rec_running(h._h))
+
+    def _live(self, what):
+        """The running handle, under self._lock; raises when there is none or it is the parent's."""
+        h = self._h
+        if h is None:
+            raise FtscopeError(-3, "not recording: %s" % what)
+        h.check_mine()
+        return h
 
     def start(self):
         """Start recording. Raises FtscopeError (e.g. errno EPERM: not root) with nothing left behind."""
-        if self.running:
-            raise FtscopeError(-16, "a capture already runs on this Recorder; stop it first")
-        h = _Rec()
-        try:
-            h.set_all(self.options)
-            h.check(h._lib.fts_rec_start(h._h))
-        except BaseException:
-            h.close()
-            raise
-        self._h, self.output, self.summary = h, None, None
+        with self._lock:
+            if self._h is not None and self._h.mine() and self._h._lib.fts_rec_running(self._h._h):
+                raise FtscopeError(-16, "a capture already runs on this Recorder; stop it first")
+            h = _Rec()
+            try:
+                h.set_all(self.options)
+                h.check(h._lib.fts_rec_start(h._h))
+            except BaseException:
+                h.close()
+                raise
+            self._h, self.output, self.summary = h, None, None
         if self.guard:
             _guard.add(self)
         return self
@@ -83,12 +118,12 @@ class Recorder:
         "output_moved" > 0 when the output's directory was removed or renamed
         while recording; "output_note" then says where the capture goes.
         """
-        if self._h is None:
-            raise FtscopeError(-3, "not recording: start the capture first")
-        ptr = self._h._lib.fts_rec_health_json(self._h._h)
-        if not ptr:
-            raise self._h.error(-3)
-        return json.loads(_lib.take_string(self._h._lib, ptr))
+        with self._lock:
+            h = self._live("start the capture first")
+            ptr = h._lib.fts_rec_health_json(h._h)
+            if not ptr:
+                raise h.error(-3)
+            return json.loads(_lib.take_string(h._lib, ptr))
 
     def snapshot(self, reason="manual", last=None):
         """Keep a flight recording's segments; returns the snapshot directory's path.
@@ -98,14 +133,14 @@ class Recorder:
         snapshot-<UTC time>-<reason>/ beside the output, with manifest.json.
         Recording goes on. Raises FtscopeError (EINVAL: not a flight recording).
         """
-        if self._h is None:
-            raise FtscopeError(-3, "not recording: start the capture first")
-        out = ctypes.c_void_p()
-        rc = self._h._lib.fts_rec_snapshot(self._h._h, str(reason).encode("utf-8", "surrogateescape"),
-                                           float(last or 0), ctypes.byref(out))
-        path = _lib.take_string(self._h._lib, out.value)
-        self._h.check(rc)
-        return path
+        why = c_string("reason", str(reason))
+        with self._lock:
+            h = self._live("start the capture first")
+            out = ctypes.c_void_p()
+            rc = h._lib.fts_rec_snapshot(h._h, why, float(last or 0), ctypes.byref(out))
+            path = _lib.take_string(h._lib, out.value)
+            h.check(rc)
+            return path
 
     def stop(self, mode="drain"):
         """Stop, restore the tracing state, write the output; returns (output path, summary dict).
@@ -115,43 +150,47 @@ class Recorder:
 
         @mode "drain" reads everything still buffered, "fast" skips that, "cut"
         also stops copying. The tracing state is restored even when writing
-        fails (then FtscopeError is raised).
+        fails (then FtscopeError is raised). Safe from several threads at once:
+        one stops, the others wait and get "not recording".
         """
-        h = self._h
-        if h is None:
-            raise FtscopeError(-3, "not recording: nothing to stop")
-        out = ctypes.c_void_p()
-        try:
-            rc = h._lib.fts_rec_stop(h._h, mode.encode(), ctypes.byref(out))
-            text = _lib.take_string(h._lib, out.value)
-            if text:
-                self.summary = json.loads(text)
-                self.output = self.summary.get("output") or None
-                # The output's directory was removed or renamed while recording:
-                # the capture was saved elsewhere (self.output says where).
-                if self.summary.get("health", {}).get("output_moved"):
-                    log.warning("saved elsewhere than asked: %s", self.summary["health"]["output_note"])
-            h.check(rc)
-        finally:
-            self._h = None
-            _guard.remove(self)
-            h.close()
+        how = c_string("mode", mode)
+        with self._lock:
+            h = self._live("nothing to stop")
+            out = ctypes.c_void_p()
+            try:
+                rc = h._lib.fts_rec_stop(h._h, how, ctypes.byref(out))
+                text = _lib.take_string(h._lib, out.value)
+                if text:
+                    self.summary = json.loads(text)
+                    self.output = self.summary.get("output") or None
+                    # The output's directory was removed or renamed while recording:
+                    # the capture was saved elsewhere (self.output says where).
+                    if self.summary.get("health", {}).get("output_moved"):
+                        log.warning("saved elsewhere than asked: %s", self.summary["health"]["output_note"])
+                h.check(rc)
+            finally:
+                self._h = None
+                h.close()
+                _guard.remove(self)
         return self.output, self.summary
 
     def _emergency_stop(self, reason):
-        if self._h is None:
-            return
+        h = self._h
+        if h is None or not h.mine():
+            return  # stopped already, or a forked child's copy of the parent's capture
         try:
             output, summary = self.stop("drain")
             log.warning("capture stopped at %s; saved to %s (%s events, lost: %s)", reason, output,
                         summary["health"]["events"], summary["health"]["lost_text"])
         except FtscopeError as e:
-            log.error("capture stopped at %s; saving it failed: %s", reason, e)
+            if e.errno != 3:  # another thread stopped it meanwhile
+                log.error("capture stopped at %s; saving it failed: %s", reason, e)
 
     def __enter__(self):
         return self if self.running else self.start()
 
     def __exit__(self, *exc):
-        if self._h is not None:
+        h = self._h
+        if h is not None and h.mine():
             self.stop("drain" if exc[0] is None else "fast")
         return False

@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -167,8 +168,9 @@ def test_dropin_signatures_match_the_reference():
 
 def test_dropin_flags_match_the_reference():
     a = trace_record.parse_args([])
+    # --output None: the backend's default (trace.dat; trace.txt for debugfs), as the reference
     assert (a.cpu, a.output, a.record_time, a.bf_size, a.backend, a.sched, a.irq, a.futex, a.NSpid) == \
-        (None, "trace.dat", 30, 40960, "auto", 1, 1, 0, False)
+        (None, None, 30, 40960, "auto", 1, 1, 0, False)
     a = trace_record.parse_args(["--record-time=5", "--cpu=0-3,8", "--NSpid", "--bf_size", "8192"])
     assert (a.record_time, a.cpu, a.NSpid, a.bf_size) == (5, "0-3,8", True, 8192)
     c = trace_convert.parse_args([])
@@ -177,7 +179,8 @@ def test_dropin_flags_match_the_reference():
 
 def test_stop_without_start_returns_none_and_says_so(caplog):
     assert trace_record.ftrace_record_stop() is None
-    assert "no capture to stop" in caplog.text
+    assert "No recording found" in caplog.text
+    assert "No trace data collected: output file does not exist" in caplog.text
 
 
 def test_not_root_start_returns_false(nobody_can_read):
@@ -240,3 +243,87 @@ def test_pip_install_and_isolated_import(tmp_path):
     shutil.copy(LIB, os.path.join(pkgdir, "libftscope.so.0"))
     r = subprocess.run([py, "-I", "-c", probe], env=env, capture_output=True, text=True, cwd="/")
     assert r.returncode == 0, r.stderr
+
+
+def test_nul_bytes_in_paths_raise_valueerror_as_open_does(tmp_path):
+    """Issue 33 item 5: ctypes cut "a\\0b" to "a" without a word."""
+    with pytest.raises(ValueError) as ref:
+        open(str(tmp_path / "a\0b"), "w")
+    assert "null byte" in str(ref.value)
+    for call in (lambda: ftscope.Recorder(output=str(tmp_path / "t\0.dat"), guard=False).start(),
+                 lambda: ftscope.convert(input=os.path.join(SAMPLE, "sample.dat"),
+                                         output=str(tmp_path / "x.db\0.json")),
+                 lambda: ftscope.stats(os.path.join(SAMPLE, "sample.dat\0")),
+                 lambda: ftscope.pidmap(str(tmp_path / "p\0.json"))):
+        with pytest.raises(ValueError) as e:
+            call()
+        assert "embedded null byte" in str(e.value)
+    assert os.listdir(str(tmp_path)) == []
+
+
+def test_a_forked_child_cannot_use_the_parents_objects(tmp_path):
+    """Issue 33 item 4 without root: a PidMapper running in the parent is not the
+    child's: running is False there, stop() is refused, and exiting frees nothing."""
+    m = ftscope.PidMapper(str(tmp_path / "pid_mapping.json"), interval=0.1).start()
+    try:
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            try:
+                running = m.running
+                try:
+                    m.stop()
+                    said = "stopped"
+                except ftscope.FtscopeError as e:
+                    said = str(e)
+                os.write(w, ("%s|%s" % (running, said)).encode())
+            finally:
+                os._exit(0)
+        os.close(w)
+        answer = os.read(r, 4096).decode()
+        os.close(r)
+        assert os.waitpid(pid, 0)[1] == 0
+        assert answer.startswith("False|this ftscope object belongs to process %d" % os.getpid()), answer
+        assert m.running
+    finally:
+        m.stop()
+        m.close()
+    assert json.load(open(str(tmp_path / "pid_mapping.json")))
+
+
+def test_a_forked_child_does_not_inherit_a_held_recorder_lock():
+    """A parent thread inside stop() (holding the Recorder's lock) when a worker forks:
+    the child gets a fresh lock, so its `running` answers instead of waiting for ever."""
+    import threading
+    rec = ftscope.Recorder(output="/nonexistent/t.dat", guard=False)
+    held, done = threading.Event(), threading.Event()
+
+    def hold():
+        with rec._lock:
+            held.set()
+            done.wait(30)
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(10)
+    try:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os._exit(0 if rec.running is False else 1)
+            finally:
+                os._exit(2)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            got, status = os.waitpid(pid, os.WNOHANG)
+            if got:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the child waited for the parent thread's lock")
+        assert status == 0
+    finally:
+        done.set()
+        t.join()

@@ -9,6 +9,7 @@ drop-in refuses a second start; a removed output directory is reported at
 once and the capture saved where health() said; ContainerPidMapper maps the threads of a
 process in a new PID namespace.
 """
+import json
 import os
 import shutil
 import signal
@@ -89,6 +90,16 @@ def test_record_around_a_workload(tracefs, tmp_path):
 def _child(code, tmp_path):
     return subprocess.Popen([sys.executable, "-c", code], env=env_for_child(), cwd=str(tmp_path),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _finish(p, timeout):
+    """The child's output; a child still running after @timeout s is killed and the test fails."""
+    try:
+        return p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        pytest.fail("the child hung (killed after %d s): %s %s" % (timeout, out, err))
 
 
 def _wait_line(p, word, timeout=30):
@@ -197,7 +208,8 @@ def test_pid_mapper_maps_threads_in_a_new_pid_namespace(tracefs, tmp_path):
         time.sleep(0.5)
         m.stop()
         assert not m.is_running()
-        mapping = m.get_pid_mapping()
+        mapping = json.load(open(str(tmp_path / "pid_mapping.json")))
+        assert {int(t) for t in tids} <= set(m.pid_dict)
         ns = sorted(mapping[t]["NSpid"] for t in tids)
         assert ns == ["1", "2", "3", "4"], ns
         assert mapping[host[0]]["Tgid"] == host[0]
@@ -297,4 +309,109 @@ def test_flight_triggers(tracefs, tmp_path):
         rec.stop()
     assert h["flight_triggered"] == 0 and h["flight_trigger_hits"] == 0, h
     assert h["flight_trigger_note"] == ""
+    assert state(tracefs) == before
+
+
+FORK_SCRIPT = r'''
+import multiprocessing, os, signal, sys, time, ftscope
+
+def reap(pid, timeout=60):
+    """The child's wait status, or 'hung' (then SIGKILLed) after @timeout s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got, status = os.waitpid(pid, os.WNOHANG)
+        if got:
+            return status
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return "hung"
+
+def square(x):
+    return x * x
+
+rec = ftscope.Recorder(output="f.dat", bf_size=1024, owner=None).start()
+# a child that ends normally: interpreter exit runs the atexit hook
+pid = os.fork()
+if pid == 0:
+    assert not rec.running
+    try:
+        rec.stop()
+    except ftscope.FtscopeError as e:
+        print("child stop refused:", e, flush=True)
+    sys.exit(0)
+print("exit", reap(pid), flush=True)
+# a child SIGTERMed: the guard's handler runs in it
+pid = os.fork()
+if pid == 0:
+    time.sleep(30)
+    os._exit(0)
+time.sleep(0.3)
+os.kill(pid, signal.SIGTERM)
+print("term", reap(pid), flush=True)
+# Pool workers (fork), ended by terminate() = SIGTERM
+pool = multiprocessing.get_context("fork").Pool(2)
+print("pool", sum(pool.map(square, range(100))), flush=True)
+pool.terminate()
+pool.join()
+print("running", rec.running, flush=True)
+first = rec.health()["events"]
+deadline = time.monotonic() + 40
+while rec.health()["events"] <= first and time.monotonic() < deadline:
+    time.sleep(0.2)  # the capture still counts after the children are gone
+print("grew", rec.health()["events"] > first, flush=True)
+out, summary = rec.stop()
+print("events", summary["health"]["events"], flush=True)
+'''
+
+
+def test_forked_children_leave_the_capture_alone(tracefs, tmp_path):
+    """Issue 33 item 4: DataLoader/Pool workers forked while recording exit, or get
+    SIGTERM, without touching the parent's capture (they hung in
+    pthread_cond_destroy, and the saved file had no events)."""
+    before = state(tracefs)
+    p = _child(FORK_SCRIPT, tmp_path)
+    out, err = _finish(p, 300)
+    assert p.returncode == 0, out + err
+    lines = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    assert lines["exit"] == "0", out + err                       # no hang, exit status 0
+    assert lines["term"] == str(signal.SIGTERM), out + err       # killed by SIGTERM, no hang
+    assert lines["pool"] == str(sum(x * x for x in range(100)))
+    assert lines["running"] == "True", out + err
+    assert "child stop refused: this ftscope object belongs to process" in out
+    assert "capture stopped at" not in err, err                  # no child saved anything
+    assert lines["grew"] == "True" and int(lines["events"]) > 0, out
+    assert ftscope.stats(str(tmp_path / "f.dat"))["info"]["items"] > 0
+    assert state(tracefs) == before
+
+
+STOP_RACE = r'''
+import threading, ftscope
+for round in range(8):
+    rec = ftscope.Recorder(output="s%d.dat" % round, bf_size=1024, owner=None).start()
+    go = threading.Barrier(6)
+    results = []
+    def stopper():
+        go.wait()
+        try:
+            results.append(rec.stop()[0])
+        except ftscope.FtscopeError as e:
+            results.append("refused: %s" % e)
+    ts = [threading.Thread(target=stopper) for _ in range(6)]
+    [t.start() for t in ts]
+    [t.join() for t in ts]
+    saved = [r for r in results if not r.startswith("refused")]
+    assert saved == [rec.output], results
+    assert all("not recording" in r for r in results if r.startswith("refused")), results
+print("ok", flush=True)
+'''
+
+
+def test_stop_from_several_threads_at_once(tracefs, tmp_path):
+    """Issue 33 item 5: six threads stop one Recorder together (it segfaulted 1 in 6
+    or hung): one saves the capture, the others are told it is not recording."""
+    before = state(tracefs)
+    p = _child(STOP_RACE, tmp_path)
+    out, err = _finish(p, 300)
+    assert p.returncode == 0 and out.strip() == "ok", (p.returncode, out, err)
     assert state(tracefs) == before
