@@ -68,6 +68,12 @@ struct fts_npu_thread {
 	char name[64];      /* its thread_name ("Thread 1234"); raw bytes */
 };
 
+/* One training step: a "ProfilerStep#<n>" slice (text) or a STEP_TIME row (DB). */
+struct fts_npu_step {
+	uint64_t ts, dur;   /* epoch ns */
+	uint32_t number;    /* <n> (text); STEP_TIME's id (DB) */
+};
+
 /* What the reader kept; arrays owned by the trace, read-only for callers. */
 struct fts_npu_trace {
 	struct fts_npu_busy *busy;     /* sorted by ts */
@@ -87,6 +93,8 @@ struct fts_npu_trace {
 	size_t ncomm;
 	struct fts_npu_op *ops;        /* sorted by tid, then ts (longer first on ties) */
 	size_t nops;
+	struct fts_npu_step *steps;    /* sorted by ts; nsteps 0: no step marks */
+	size_t nsteps;
 };
 
 /**
