@@ -30,8 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/util/buf.h"
+#include "core/util/file_util.h"
+#include "core/readback/npu_read.h"
 #include "core/readback/readback.h"
 #include "core/util/inthash.h"
 #include "core/util/strtab.h"
@@ -431,6 +434,24 @@ static int cmp_thread(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+void fts_npu_sort(struct fts_npu_trace *t)
+{
+	if (t->nbusy)
+		qsort(t->busy, t->nbusy, sizeof(*t->busy), cmp_busy);
+	if (t->nfree)
+		qsort(t->free, t->nfree, sizeof(*t->free), cmp_free);
+	if (t->ncomm)
+		qsort(t->comm, t->ncomm, sizeof(*t->comm), cmp_comm);
+	if (t->nops)
+		qsort(t->ops, t->nops, sizeof(*t->ops), cmp_op);
+	if (t->nsteps)
+		qsort(t->steps, t->nsteps, sizeof(*t->steps), cmp_step);
+	if (t->nflows)
+		qsort(t->flows, t->nflows, sizeof(*t->flows), cmp_flow);
+	if (t->nthreads)
+		qsort(t->threads, t->nthreads, sizeof(*t->threads), cmp_thread);
+}
+
 static const char *thread_name_of(const struct tv *v, int64_t pid, int64_t tid)
 {
 	for (size_t i = 0; i < v->ntn; i++) {
@@ -543,7 +564,6 @@ static int settle_flows(struct tv *v, struct fts_err *err)
 		}
 		t->flows[t->nflows++] = (struct fts_npu_flow){ p->host_ts, e->ts, p->host_tid, p->kind };
 	}
-	qsort(t->flows, t->nflows, sizeof(*t->flows), cmp_flow);
 	return 0;
 }
 
@@ -566,7 +586,6 @@ static int settle_threads(struct tv *v, struct fts_err *err)
 		memcpy(th->name, v->tn[i].name, sizeof(v->tn[i].name));
 		t->nthreads++;
 	}
-	qsort(t->threads, t->nthreads, sizeof(*t->threads), cmp_thread);
 	return 0;
 }
 
@@ -586,23 +605,17 @@ static int settle(struct tv *v, struct fts_err *err)
 		return rc;
 	if ((rc = sort_out(v, err)))
 		return rc;
-	qsort(t->busy, t->nbusy, sizeof(*t->busy), cmp_busy);
-	if (t->ncomm)
-		qsort(t->comm, t->ncomm, sizeof(*t->comm), cmp_comm);
-	if (t->nops)
-		qsort(t->ops, t->nops, sizeof(*t->ops), cmp_op);
-	if (t->nsteps)
-		qsort(t->steps, t->nsteps, sizeof(*t->steps), cmp_step);
-	qsort(t->free, t->nfree, sizeof(*t->free), cmp_free);
 	if ((rc = settle_flows(v, err)) || (rc = settle_threads(v, err)))
 		return rc;
+	fts_npu_sort(t);
 	if (!t->nbusy)
 		return fts_err_set(err, -ENODATA, "%s: the \"Ascend Hardware\" process has no device tasks",
 				   v->path);
 	return 0;
 }
 
-int fts_npu_trace_read(const char *path, struct fts_npu_trace **out, struct fts_err *err)
+/* The text reader; fts_npu_trace_read picks it or the DB's. */
+static int text_read(const char *path, struct fts_npu_trace **out, struct fts_err *err)
 {
 	struct fts_err local_err;
 	struct tv v = { 0 };
@@ -646,6 +659,36 @@ int fts_npu_trace_read(const char *path, struct fts_npu_trace **out, struct fts_
 	return 0;
 }
 
+/* 1 when @path starts as an SQLite file does, 0 when not, or a negative errno with @err set. */
+static int is_sqlite(const char *path, struct fts_err *err)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	struct stat sb;
+	ssize_t n;
+	int fd = fts_open_regular(path, 0, &sb, err);
+
+	if (fd < 0)
+		return fd;
+	n = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	return n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(magic));
+}
+
+int fts_npu_trace_read(const char *path, struct fts_npu_trace **out, struct fts_err *err)
+{
+	struct fts_err local_err;
+	int db;
+
+	if (!err)
+		err = &local_err;
+	*out = NULL;
+	db = is_sqlite(path, err);
+	if (db < 0)
+		return db;
+	return db ? fts_npu_db_read(path, out, err) : text_read(path, out, err);
+}
+
 const char *fts_npu_name(const struct fts_npu_trace *t, uint32_t id)
 {
 	const struct fts_strtab *n = t ? t->priv : NULL;
@@ -671,90 +714,4 @@ void fts_npu_trace_free(struct fts_npu_trace *t)
 	free(t->threads);
 	free(t->steps);
 	free(t);
-}
-
-#define TV_REL "ASCEND_PROFILER_OUTPUT/trace_view.json"
-
-/* @dir/TV_REL when it is a regular file. */
-static int has_tv(const char *dir, char *path, size_t len)
-{
-	struct stat sb;
-	int n = snprintf(path, len, "%s/" TV_REL, dir);
-
-	return n > 0 && (size_t)n < len && !lstat(path, &sb) && S_ISREG(sb.st_mode);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void fts_npu_list_free(char **paths, size_t n)
-{
-	for (size_t i = 0; paths && i < n; i++)
-		free(paths[i]);
-	free(paths);
-}
-
-int fts_npu_trace_list(const char *dir, char ***paths, size_t *n, struct fts_err *err)
-{
-	char sub[4096], path[4096];
-	char **out = NULL;
-	struct dirent *de;
-	size_t k = 0;
-	int rc = 0;
-	DIR *d;
-
-	*paths = NULL;
-	*n = 0;
-	if (has_tv(dir, path, sizeof(path))) {
-		out = calloc(1, sizeof(*out));
-		if (!out || !(out[0] = strdup(path))) {
-			free(out);
-			return nomem(err);
-		}
-		*paths = out;
-		*n = 1;
-		return 0;
-	}
-	d = opendir(dir);
-	if (!d)
-		return fts_err_set(err, -errno, "%s: cannot open the profiling directory: %s", dir,
-				   strerror(errno));
-	out = calloc(FTS_NPU_MAX_CARDS, sizeof(*out));
-	if (!out) {
-		closedir(d);
-		return nomem(err);
-	}
-	/* one level down: the rank directories (*_ascend_pt) a profiling run leaves side by side */
-	while ((de = readdir(d))) {
-		int len;
-
-		if (de->d_name[0] == '.')
-			continue;
-		len = snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		if (len < 0 || (size_t)len >= sizeof(sub) || !has_tv(sub, path, sizeof(path)))
-			continue;
-		if (k == FTS_NPU_MAX_CARDS) {
-			rc = fts_err_set(err, -E2BIG, "%s: more than %d cards (trace_view.json files); give fewer",
-					 dir, FTS_NPU_MAX_CARDS);
-			break;
-		}
-		if (!(out[k++] = strdup(path))) {
-			rc = nomem(err);
-			break;
-		}
-	}
-	closedir(d);
-	if (!rc && !k)
-		rc = fts_err_set(err, -ENOENT,
-				 "%s: no " TV_REL " here or one level down (a text-type profile is needed)", dir);
-	if (rc) {
-		fts_npu_list_free(out, k);
-		return rc;
-	}
-	qsort(out, k, sizeof(*out), cmp_str);
-	*paths = out;
-	*n = k;
-	return 0;
 }
