@@ -413,11 +413,24 @@ static int cmp_op(const void *a, const void *b)
 	return x->dur > y->dur ? -1 : x->dur < y->dur;
 }
 
+/*
+ * By device time; on a tie (a HostToDevice and an async_npu flow end on the
+ * same task) the launch first, then by host time and thread: the order must
+ * not depend on the file's (a text and a DB profile of one run, or one file
+ * re-serialised, give the same), and the launching thread is the one that
+ * put the work on the device.
+ */
 static int cmp_flow(const void *a, const void *b)
 {
 	const struct fts_npu_flow *x = a, *y = b;
 
-	return x->dev_ts < y->dev_ts ? -1 : x->dev_ts > y->dev_ts;
+	if (x->dev_ts != y->dev_ts)
+		return x->dev_ts < y->dev_ts ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->host_ts != y->host_ts)
+		return x->host_ts < y->host_ts ? -1 : 1;
+	return x->host_tid < y->host_tid ? -1 : x->host_tid > y->host_tid;
 }
 
 static int cmp_step(const void *a, const void *b)
