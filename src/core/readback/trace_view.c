@@ -208,6 +208,7 @@ static int on_meta(struct tv *v, const char *name, int64_t pid, const char *tid_
 		if (grow((void **)&v->tn, &v->ctn, v->ntn + 1, sizeof(*v->tn)))
 			return nomem(err);
 		n = &v->tn[v->ntn++];
+		memset(n, 0, sizeof(*n));   /* its name's tail is copied out whole */
 		n->pid = pid;
 		n->tid = tid;
 		fts_copy_str(n->name, (int)sizeof(n->name), val, -1);
