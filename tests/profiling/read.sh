@@ -36,7 +36,6 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 for c in r["cards"]:
     c.pop("gap_source")
-    c.pop("card")
 json.dump(r, open(sys.argv[2], "w"), indent=1, sort_keys=True)' "$2.raw" "$2" || fail "report of $1"
 }
 
