@@ -43,12 +43,13 @@ COUNTER_PID = 3170820834
 MS = 1000000
 
 
-def scenario(t0, steps, pid, main, disp):
-    """The timeline in ns: dict of lists (shared by both writers)."""
+def scenario(t0, steps, pid, main, disp, first=0):
+    """The timeline in ns: dict of lists (shared by both writers); steps
+    @first .. @first + @steps - 1 (bench/npu_profiles.py writes it in pieces)."""
     s = {"busy": [], "comm": [], "ops": [], "launch": [], "async": [], "steps": [],
          "pid": pid, "main": main, "disp": disp}
-    conn = 1000
-    for k in range(steps):
+    conn = 1000 + first * 4
+    for k in range(first, first + steps):
         base = t0 + k * 40 * MS
         s["steps"].append((50 + k, base, 39 * MS + 500000))
         s["ops"].append((main, base, 39 * MS + 500000, "ProfilerStep#%d" % (50 + k)))
@@ -60,7 +61,7 @@ def scenario(t0, steps, pid, main, disp):
             s["ops"].append((disp, at + 700000, 200000, "Dequeue@aten::op%d" % j))
             launch = at + 800000
             dev = at + MS
-            if k == 1 and j == 3:
+            if k % 3 == 1 and j == 3:
                 # a launch whose work is an HCCL op: its flow ends on "HCCL";
                 # the hccl stream's task covers it (the device is busy)
                 s["comm"].append((dev, 1500 * 1000, "hcom_allReduce__%d" % k, conn))
@@ -71,7 +72,7 @@ def scenario(t0, steps, pid, main, disp):
             s["busy"].append((dev, dur, 2 + j % 2, "MatMul_%d" % j, conn))
             s["launch"].append((disp, launch, conn, "dev"))
             s["async"].append((main, at + 100000, conn))
-            if k == 2 and j == 0:
+            if k % 3 == 2 and j == 0:
                 # the same launch id ends twice: a second task of that launch
                 s["busy"].append((dev + 2200000, 300000, 2, "MatMul_tail", conn))
     return s
@@ -121,16 +122,16 @@ class Text:
                  ("tid", str(tid))] + ([("bp", '"e"')] if ph == "f" else [])
         self.put(p)
 
+    def lines(self, shuffle_keys):
+        for pairs in self.ev:
+            if shuffle_keys:
+                pairs = pairs[:]
+                self.rng.shuffle(pairs)
+            yield "{%s}" % ", ".join('"%s": %s' % kv for kv in pairs)
+
     def dump(self, path, shuffle_keys):
         with open(path, "w") as f:
-            f.write("[\n")
-            for i, pairs in enumerate(self.ev):
-                if shuffle_keys:
-                    pairs = pairs[:]
-                    self.rng.shuffle(pairs)
-                body = ", ".join('"%s": %s' % kv for kv in pairs)
-                f.write(("{%s}" if i == 0 else ",\n{%s}") % body)
-            f.write("\n]\n")
+            f.write("[\n" + ",\n".join(self.lines(shuffle_keys)) + "\n]\n")
 
 
 def dur_text(ns):
@@ -141,12 +142,11 @@ def dur_text(ns):
     return "%d.%03d75" % (ns // 1000, ns % 1000)   # five decimals, past the ns
 
 
-def write_text(path, s, level, rng, shuffle_keys):
-    t = Text(rng)
-    pid, main, disp = s["pid"], s["main"], s["disp"]
+def text_meta(t, s, level):
+    pid, disp = s["pid"], s["disp"]
     t.meta("process_name", pid, 0, "Python", True)
     t.meta("process_labels", pid, 0, "CPU", True)
-    for tid in (main, disp):
+    for tid in (s["main"], disp):
         t.meta("thread_name", pid, tid, "Thread %d" % tid, True)
     t.meta("process_name", DEV_PID, 0, "Ascend Hardware", False)
     for st in (2, 3, 4):
@@ -159,6 +159,12 @@ def write_text(path, s, level, rng, shuffle_keys):
     if level > 0:
         t.meta("process_name", CANN_PID, 0, "CANN", False)
         t.meta("thread_name", CANN_PID, disp, "Thread %d" % disp, False)
+
+
+def text_body(t, s, level, end=None):
+    """The slices and flows of @s; the Free lane from @end (the previous
+    piece's last task end); returns where this piece's tasks end."""
+    pid = s["pid"]
     for i, (tid, ts, dur, name) in enumerate(s["ops"]):
         t.slice(pid, tid, ts, dur, name, 0, cat="python_function" if name.startswith("Profiler") else "cpu_op")
     for i, (ts, dur, st, name, _) in enumerate(s["busy"]):
@@ -167,8 +173,9 @@ def write_text(path, s, level, rng, shuffle_keys):
         t.slice(HCCL_PID, 0, ts, dur, name, 2, ts_raw=us(ts))   # ts as a number
     # the profiler's own Free lane: where no task runs, between the first and the last
     spans = sorted((b[0], b[0] + b[1]) for b in s["busy"])
-    end = spans[0][1]
-    for a, b in spans[1:]:
+    if end is None:
+        end = spans[0][1]
+    for a, b in spans:
         if a > end:
             t.slice(OVERLAP_PID, 3, end, a - end, "Free", 2)
         end = max(end, b)
@@ -193,6 +200,13 @@ def write_text(path, s, level, rng, shuffle_keys):
         dts, dpid, dtid = min(dev_of[conn])
         t.flow("s", "async_npu", fid, pid, tid, ts, 0)
         t.flow("f", "async_npu", fid, dpid, dtid, dts, 1)
+    return end
+
+
+def write_text(path, s, level, rng, shuffle_keys):
+    t = Text(rng)
+    text_meta(t, s, level)
+    text_body(t, s, level)
     first = s["busy"][0][0]
     t.put([("name", '"HBM"'), ("pid", str(COUNTER_PID)), ("tid", "0"),
            ("ts", json.dumps(us(first, 0))), ("args", '{"v": 1}'), ("ph", '"C"')])
@@ -229,62 +243,88 @@ CREATE TABLE HOST_INFO (hostUid TEXT, hostName TEXT);
 """
 
 
+class Db:
+    """The profiler DB, written in pieces (bench/npu_profiles.py) or at once."""
+
+    def __init__(self, path, rank):
+        if os.path.exists(path):
+            os.unlink(path)
+        self.db = sqlite3.connect(path)
+        self.db.executescript(DB_SCHEMA)
+        self.ids = {}
+        self.rank = rank
+        self.ntask = 0
+        self.nops = 0
+        self.first = self.last = None
+        db = self.db
+        db.execute("INSERT INTO META_DATA VALUES ('SCHEMA_VERSION', '1.0.0')")
+        db.executemany("INSERT INTO ENUM_API_TYPE VALUES (?, ?)",
+                       [(5000, "runtime"), (5500, "hccl"), (10000, "node"), (15000, "model"),
+                        (20000, "acl"), (50001, "op"), (50002, "queue"), (50003, "trace"),
+                        (50004, "mstx")])
+        db.execute("INSERT INTO RANK_DEVICE_MAP VALUES (?, ?)", (rank, rank))
+        db.execute("INSERT INTO NPU_INFO VALUES (?, 'Ascend910B')", (rank,))
+
+    def sid(self, v):
+        if v not in self.ids:
+            self.ids[v] = len(self.ids) + 1
+            self.db.execute("INSERT INTO STRING_IDS VALUES (?, ?)", (self.ids[v], v))
+        return self.ids[v]
+
+    def add(self, s):
+        db, sid, rank = self.db, self.sid, self.rank
+        gtid = lambda tid: s["pid"] << 32 | tid
+        task, compute = [], []
+        for ts, dur, st, name, conn in s["busy"]:
+            gid = 7000 + self.ntask
+            is_compute = name != "Notify_Wait"
+            task_type = sid("AI_CORE") if is_compute else sid(name)
+            task.append((ts, ts + dur, rank, conn, gid, DEV_PID, task_type, 4294967295, st,
+                         self.ntask, 4294967295, 0))
+            if is_compute:
+                compute.append((sid(name), gid, task_type, sid("MatMul")))
+            self.ntask += 1
+        db.executemany("INSERT INTO TASK VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", task)
+        db.executemany("INSERT INTO COMPUTE_TASK_INFO (name, globalTaskId, taskType, opType)"
+                       " VALUES (?,?,?,?)", compute)
+        db.executemany("INSERT INTO COMMUNICATION_OP (opName, startNs, endNs, connectionId,"
+                       " groupName) VALUES (?,?,?,?,?)",
+                       [(sid(name), ts, ts + dur, conn, sid("group0")) for ts, dur, name, conn in s["comm"]])
+        cann = []
+        for tid, ts, conn, _ in s["launch"]:
+            # nested APIs share the id: the outer acl one starts earlier, the launch is the inner
+            cann.append((ts - 20000, ts + 60000, 20000, gtid(tid), conn, sid("aclnnMatmul"), 0))
+            cann.append((ts, ts + 50000, 10000, gtid(tid), conn, sid("launch"), 1))
+        db.executemany("INSERT INTO CANN_API VALUES (?,?,?,?,?,?,?)", cann)
+        async_of = {ts: conn for _, ts, conn in s["async"]}
+        ops, conns = [], []
+        for tid, ts, dur, name in s["ops"]:
+            conn = None
+            if tid == s["main"] and name.startswith("aten::") and ts in async_of:
+                conn = 500 + self.nops
+                conns.append((conn, async_of[ts]))
+            ops.append((str(ts), str(ts + dur), gtid(tid), conn, sid(name), 50001, 0))
+            self.nops += 1
+        db.executemany("INSERT INTO CONNECTION_IDS VALUES (?, ?)", conns)
+        db.executemany("INSERT INTO PYTORCH_API (startNs, endNs, globalTid, connectionId, name,"
+                       " type, depth) VALUES (?,?,?,?,?,?,?)", ops)
+        db.executemany("INSERT INTO STEP_TIME VALUES (?,?,?)",
+                       [(num, ts, ts + dur) for num, ts, dur in s["steps"]])
+        first = min(b[0] for b in s["busy"])
+        last = max(b[0] + b[1] for b in s["busy"])
+        self.first = first if self.first is None else min(self.first, first)
+        self.last = last if self.last is None else max(self.last, last)
+
+    def close(self):
+        self.db.execute("INSERT INTO SESSION_TIME_INFO VALUES (?, ?)", (self.first, self.last))
+        self.db.commit()
+        self.db.close()
+
+
 def write_db(path, s, rank):
-    if os.path.exists(path):
-        os.unlink(path)
-    db = sqlite3.connect(path)
-    db.executescript(DB_SCHEMA)
-    ids = {}
-
-    def sid(v):
-        if v not in ids:
-            ids[v] = len(ids) + 1
-            db.execute("INSERT INTO STRING_IDS VALUES (?, ?)", (ids[v], v))
-        return ids[v]
-
-    db.execute("INSERT INTO META_DATA VALUES ('SCHEMA_VERSION', '1.0.0')")
-    db.executemany("INSERT INTO ENUM_API_TYPE VALUES (?, ?)",
-                   [(5000, "runtime"), (5500, "hccl"), (10000, "node"), (15000, "model"),
-                    (20000, "acl"), (50001, "op"), (50002, "queue"), (50003, "trace"),
-                    (50004, "mstx")])
-    db.execute("INSERT INTO RANK_DEVICE_MAP VALUES (?, ?)", (rank, rank))
-    db.execute("INSERT INTO NPU_INFO VALUES (?, 'Ascend910B')", (rank,))
-    gtid = lambda tid: s["pid"] << 32 | tid
-    for n, (ts, dur, st, name, conn) in enumerate(s["busy"]):
-        gid = 7000 + n
-        compute = name != "Notify_Wait"
-        task_type = sid("AI_CORE") if compute else sid(name)
-        db.execute("INSERT INTO TASK VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                   (ts, ts + dur, rank, conn, gid, DEV_PID, task_type, 4294967295, st, n,
-                    4294967295, 0))
-        if compute:
-            db.execute("INSERT INTO COMPUTE_TASK_INFO (name, globalTaskId, taskType, opType)"
-                       " VALUES (?,?,?,?)", (sid(name), gid, task_type, sid("MatMul")))
-    for n, (ts, dur, name, conn) in enumerate(s["comm"]):
-        db.execute("INSERT INTO COMMUNICATION_OP (opName, startNs, endNs, connectionId, groupName,"
-                   " opId) VALUES (?,?,?,?,?,?)", (sid(name), ts, ts + dur, conn, sid("group0"), n))
-    for tid, ts, conn, _ in s["launch"]:
-        # nested APIs share the id: the outer acl one starts earlier, the launch is the inner
-        db.execute("INSERT INTO CANN_API VALUES (?,?,?,?,?,?,?)",
-                   (ts - 20000, ts + 60000, 20000, gtid(tid), conn, sid("aclnnMatmul"), 0))
-        db.execute("INSERT INTO CANN_API VALUES (?,?,?,?,?,?,?)",
-                   (ts, ts + 50000, 10000, gtid(tid), conn, sid("launch"), 1))
-    async_of = {ts: conn for _, ts, conn in s["async"]}
-    for n, (tid, ts, dur, name) in enumerate(s["ops"]):
-        conn = None
-        if tid == s["main"] and name.startswith("aten::") and ts in async_of:
-            conn = 500 + n
-            db.execute("INSERT INTO CONNECTION_IDS VALUES (?, ?)", (conn, async_of[ts]))
-        db.execute("INSERT INTO PYTORCH_API (startNs, endNs, globalTid, connectionId, name, type,"
-                   " depth) VALUES (?,?,?,?,?,?,?)",
-                   (str(ts), str(ts + dur), gtid(tid), conn, sid(name), 50001, 0))
-    for num, ts, dur in s["steps"]:
-        db.execute("INSERT INTO STEP_TIME VALUES (?,?,?)", (num, ts, ts + dur))
-    first = min(b[0] for b in s["busy"])
-    last = max(b[0] + b[1] for b in s["busy"])
-    db.execute("INSERT INTO SESSION_TIME_INFO VALUES (?, ?)", (first, last))
-    db.commit()
-    db.close()
+    d = Db(path, rank)
+    d.add(s)
+    d.close()
 
 
 def main():
