@@ -190,11 +190,12 @@ def text_body(t, s, level, end=None):
         dev_of.setdefault(conn, []).append((ts, HCCL_PID, 0))
     for n, (tid, ts, conn, _) in enumerate(s["launch"]):
         fid = conn if n % 2 else str(conn)     # numbers and strings of digits
+        fid_f = str(conn) if n % 3 == 0 else fid  # and a pair of 263 and "263"
         if level > 0:
             t.slice(CANN_PID, tid, ts, 50000, "aclnnMatmul", 2)
         t.flow("s", "HostToDevice", fid, src, tid, ts, n % 2)
         for dts, dpid, dtid in dev_of[conn]:
-            t.flow("f", "HostToDevice", fid, dpid, dtid, dts, (n + 1) % 2)
+            t.flow("f", "HostToDevice", fid_f, dpid, dtid, dts, (n + 1) % 2)
     for n, (tid, ts, conn) in enumerate(s["async"]):
         fid = str(100000 + conn) if n % 2 else 100000 + conn
         dts, dpid, dtid = min(dev_of[conn])
