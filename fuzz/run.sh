@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Run the libFuzzer targets: fuzz/run.sh [seconds-per-target, default 60] [target...]
-# (targets: text json dat dat_pages rb_db rb_json trace_view preview_keys; default all)
+# (targets: text json dat dat_pages rb_db rb_json trace_view npu_db preview_keys; default all)
 # Builds with clang into build-fuzz (needs clang and libclang-rt-14-dev);
 # new crashes land in build-fuzz/crash-*; the corpora grow in build-fuzz/corpus-*
 # (seeded from fuzz/corpus/, which holds only the hand-written seeds).
@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(text json dat dat_pages rb_db rb_json trace_view preview_keys)
+[ ${#targets[@]} -gt 0 ] || targets=(text json dat dat_pages rb_db rb_json trace_view npu_db preview_keys)
 CC=clang cmake -S "$top" -B "$top/build-fuzz" -DFTS_FUZZ=ON -DFTS_SANITIZE=ON -DFTS_WERROR=OFF > /dev/null
 jobs=$(nproc); [ "$jobs" -le 2 ] || jobs=2
 cmake --build "$top/build-fuzz" -j "$jobs" --target "${targets[@]/#/fuzz_}" > /dev/null
@@ -25,6 +25,8 @@ for t in "${targets[@]}"; do
 	dat) seeds+=("$top/tests/data/dat") ;;
 	dat_pages) seeds+=("fuzz/dat_pages/seeds") ;;   # cut from the real v6 capture
 	rb_db | rb_json) seeds+=("fuzz/rb_seeds/$t") ;;  # fuzz/make_rb_seeds.py
+	npu_db) seeds+=("fuzz/npu_seeds/npu_db") ;;      # fuzz/make_npu_seeds.py
+	trace_view) seeds+=("fuzz/npu_seeds/npu_text" "fuzz/npu_seeds/npu_db") ;;
 	# crafted stores and keys (make_preview_seeds.py); a hang is what it looks for
 	preview_keys) seeds+=("fuzz/preview_keys_seeds"); extra+=(-timeout=60) ;;
 	esac

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * npu.h - one card's device activity and host dispatch, read from the Ascend
- * PyTorch profiler's ASCEND_PROFILER_OUTPUT/trace_view.json.
+ * PyTorch profiler's ASCEND_PROFILER_OUTPUT/trace_view.json (text export
+ * type) or ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_<rank>.db (DB type:
+ * TASK, CANN_API, PYTORCH_API, STEP_TIME, ...; no "Free" lane there, so
+ * hostbound finds the gaps from the streams).
  *
  * The file (hundreds of MB) is streamed, never loaded whole; what is kept is
  * only what "why was the NPU idle" needs: the device's stream slices (the
@@ -68,6 +71,12 @@ struct fts_npu_thread {
 	char name[64];      /* its thread_name ("Thread 1234"); raw bytes */
 };
 
+/* One training step: a "ProfilerStep#<n>" slice (text) or a STEP_TIME row (DB). */
+struct fts_npu_step {
+	uint64_t ts, dur;   /* epoch ns */
+	uint32_t number;    /* <n> (text); STEP_TIME's id (DB) */
+};
+
 /* What the reader kept; arrays owned by the trace, read-only for callers. */
 struct fts_npu_trace {
 	struct fts_npu_busy *busy;     /* sorted by ts */
@@ -87,15 +96,20 @@ struct fts_npu_trace {
 	size_t ncomm;
 	struct fts_npu_op *ops;        /* sorted by tid, then ts (longer first on ties) */
 	size_t nops;
+	struct fts_npu_step *steps;    /* sorted by ts; nsteps 0: no step marks */
+	size_t nsteps;
 };
 
 /**
- * fts_npu_trace_read - stream one card's trace_view.json
- * @path: the file (a regular file; a JSON array of Chrome trace events)
+ * fts_npu_trace_read - read one card's trace_view.json or profiler DB
+ * @path: the file (a regular file): an SQLite file is read as the DB type
+ *        (opened read-only, as a hostile file), anything else is streamed as
+ *        a JSON array of Chrome trace events
  * @out: the card, freed with fts_npu_trace_free
  * @err: filled when the file is missing, not an event array (with the byte
- *       where it stops making sense), holds more than one "Ascend Hardware"
- *       process, or no device stream at all
+ *       where it stops making sense) or not a profiler DB (naming the table
+ *       or row), holds more than one card, or no device stream at all (with
+ *       the process names it does hold); one line
  *
  * Returns 0 or a negative errno.
  */
@@ -113,9 +127,13 @@ FTS_API const char *fts_npu_name(const struct fts_npu_trace *t, uint32_t id);
 #define FTS_NPU_MAX_CARDS 64
 
 /**
- * fts_npu_trace_list - the trace_view.json of every card below @dir
+ * fts_npu_trace_list - the card file of every rank below @dir
  * @dir: a profiling directory: a rank's *_ascend_pt directory, or the
- *       directory holding the ranks side by side (one level down)
+ *       directory holding the ranks side by side (one level down). Per rank:
+ *       ASCEND_PROFILER_OUTPUT/trace_view.json, or when there is none
+ *       ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_<rank>.db; a run that
+ *       exported both types gives its trace_view.json (it alone has the
+ *       profiler's "Free" lane; the two give the same gaps otherwise)
  * @paths: set to @n paths, sorted; free with fts_npu_list_free
  * @n: set to their number, 1 to FTS_NPU_MAX_CARDS
  * @err: filled when there is none, @dir cannot be read, or there are more

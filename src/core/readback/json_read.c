@@ -86,31 +86,82 @@ static int refuse(struct jr *j, const char *what)
 			   j->path, what, (unsigned long long)(j->off ? j->off - 1 : 0));
 }
 
-int fts_json_us_to_ns(const char *s, uint64_t *ns)
-{
-	uint64_t whole = 0, frac = 0;
-	int digits = 0;
+/* Past year 2096 in us: not a time (also keeps ns far from UINT64_MAX). */
+#define US_MAX 4000000000000000ull
+/* Significant digits kept: more than any time or duration in ns can use. */
+#define SIG_MAX 40
 
-	if (*s < '0' || *s > '9')
-		return -1;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		whole = whole * 10 + (uint64_t)(*s - '0');
-		if (whole > 4000000000000000ull) /* past year 2096 in us: not a time */
-			return -1;
+/*
+ * The digits of "123.456e-2" without the point (leading zeros dropped, at
+ * most SIG_MAX kept), into @sig; returns where the point stands after the
+ * exponent (digits before it), or INT32_MIN when @s is not such a number.
+ */
+static int32_t us_digits(const char *s, char *sig, int *nsig)
+{
+	int32_t point = 0, e = 0;
+	int seen = 0, esign = 1, edigits = 0;
+
+	*nsig = 0;
+	for (; *s >= '0' && *s <= '9'; s++, seen = 1) {
+		if (*nsig == 0 && *s == '0')
+			continue;
+		if (*nsig < SIG_MAX)
+			sig[(*nsig)++] = *s;
+		point++;
 	}
 	if (*s == '.') {
-		for (s++; *s >= '0' && *s <= '9'; s++) {
-			if (digits < 3) {
-				frac = frac * 10 + (uint64_t)(*s - '0');
-				digits++;
+		for (s++; *s >= '0' && *s <= '9'; s++, seen = 1) {
+			if (*nsig == 0 && *s == '0') {
+				point--; /* 0.00x: the point moves left of the first digit */
+				continue;
 			}
+			if (*nsig < SIG_MAX)
+				sig[(*nsig)++] = *s;
 		}
 	}
-	if (*s && *s != 'e' && *s != 'E')
+	if (!seen)
+		return INT32_MIN;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			esign = *s++ == '-' ? -1 : 1;
+		for (; *s >= '0' && *s <= '9'; s++, edigits++) {
+			if (e < 100000)
+				e = e * 10 + (*s - '0');
+		}
+		if (!edigits)
+			return INT32_MIN;
+	}
+	if (*s)
+		return INT32_MIN;
+	return point + esign * e;
+}
+
+/*
+ * Decimal and exponent forms alike ("2e3" is 2000 us, "840.07675" is
+ * 840076 ns): the digits are placed by the exponent, then cut at the ns.
+ */
+int fts_json_us_to_ns(const char *s, uint64_t *ns)
+{
+	char sig[SIG_MAX];
+	int nsig;
+	int32_t point = us_digits(s, sig, &nsig);
+	uint64_t v = 0;
+
+	if (*s < '0' || *s > '9' || point == INT32_MIN)
 		return -1;
-	while (digits++ < 3)
-		frac *= 10;
-	*ns = whole * 1000 + frac;
+	if (nsig == 0) {        /* zero, however written */
+		*ns = 0;
+		return 0;
+	}
+	point += 3;             /* us -> ns: the digits up to here are whole ns */
+	if (point > 19)
+		return -1;
+	for (int32_t i = 0; i < point; i++)
+		v = v * 10 + (uint64_t)(i < nsig ? sig[i] - '0' : 0);
+	if (v > US_MAX * 1000 + 999)
+		return -1;
+	*ns = v;
 	return 0;
 }
 

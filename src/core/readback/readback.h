@@ -71,8 +71,9 @@ int fts_json_events(const char *path, fts_json_event_fn cb, void *ctx,
 		    struct fts_err *err);
 
 /*
- * fts_json_us_to_ns - Chrome-trace microseconds ("123.456", a string's or a
- * number's text) to exact ns in @ns; decimals past the third are dropped.
+ * fts_json_us_to_ns - Chrome-trace microseconds ("123.456", "2e3", "1.5E-2",
+ * a string's or a number's text) to exact ns in @ns; what is below a ns is
+ * dropped.
  * Returns 0, or -1 for anything else (negative, garbage, past year 2096).
  */
 int fts_json_us_to_ns(const char *s, uint64_t *ns);

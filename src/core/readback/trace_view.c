@@ -9,6 +9,17 @@
  * device, the overlap analysis, HCCL or "Python" is dropped on sight. The
  * "Python" cpu_ops (the bulk of a big file) are kept in 24 bytes each. Flows are paired by (cat, id) through a
  * string table, whatever the order of their two ends.
+ *
+ * What real files do (ascend-profiling.md, "Variations measured on real
+ * files"): device processes have synthetic pids above 2^31, so every pid and
+ * tid is read as a 64-bit integer and the tables are keyed by it; members
+ * come in any order (an event's kind is decided from the whole object,
+ * which fts_json_pick gives); ts and dur are strings or numbers, with or
+ * without decimals or an exponent; a flow id is 263 or "263" (the same key:
+ * pick gives a number's text); HostToDevice starts on a pid never named
+ * (Level0) or on "CANN" (Level1/2) and is taken wherever it starts. Host
+ * pids and tids are OS ids (pid_max <= 2^22) and are kept in 32 bits in
+ * npu.h: one past 2^31 - 1 where an OS id belongs is refused by name.
  */
 #include "ftscope/npu.h"
 #include "ftscope/event.h"
@@ -19,8 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/util/buf.h"
+#include "core/util/file_util.h"
+#include "core/readback/npu_read.h"
 #include "core/readback/readback.h"
 #include "core/util/inthash.h"
 #include "core/util/strtab.h"
@@ -33,20 +47,28 @@ enum proc_kind { P_OTHER = 1, P_PYTHON, P_DEVICE, P_OVERLAP, P_HCCL };
 
 struct pend {           /* a slice whose process may not be named yet */
 	uint64_t ts, dur;
-	int32_t pid, tid;
+	int64_t pid, tid;
 	uint32_t name;
 };
 
 struct tname {          /* a thread_name seen */
-	int32_t pid, tid;
+	int64_t pid, tid;
 	char name[64];
 };
 
-struct fpair {          /* one flow, by (cat, id) */
-	uint64_t host_ts, dev_ts;
-	int32_t host_tid;
-	uint8_t kind, have_s, have_f;
+struct fend {           /* one "f" of a flow: where it ended */
+	uint64_t ts;
+	int64_t pid;        /* -1: not a number */
 };
+
+struct fpair {          /* one flow, by (cat, id) */
+	uint64_t host_ts;
+	struct fend end[2]; /* the first two ends by ts (real files end some ids twice) */
+	int32_t host_tid;
+	uint8_t kind, have_s, nf;
+};
+
+#define PNAMES 6        /* process names kept to say what a refused file holds */
 
 struct tv {
 	const char *path;
@@ -61,11 +83,15 @@ struct tv {
 	size_t ntn, ctn;
 	struct fpair *fl;
 	size_t nfl, cfl;
+	struct fts_npu_step *steps;
+	size_t csteps;
 	char *scratch, *scratch2;
 	size_t scratch_sz;
-	int32_t device_pid;
+	int64_t python_pid;          /* -1: none */
 	int devices;                 /* distinct "Ascend Hardware" pids */
-	int32_t devpids[2];
+	int64_t devpids[2];
+	char pnames[PNAMES][24];     /* the first process names seen, made printable */
+	int npnames, procs_named;
 };
 
 static int nomem(struct fts_err *err)
@@ -79,24 +105,60 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	return fts_grow(p, cap, need, size, 256);
 }
 
-static int parse_id(const char *s, int32_t *v)
+/* A pid or tid: a decimal integer 0 .. INT64_MAX (a number's or a string's text). */
+static int parse_id(const char *s, int64_t *v)
 {
-	char *end;
-	long long x;
+	uint64_t x = 0;
 
-	if (!s || !*s)
+	if (!s || *s < '0' || *s > '9')
 		return -1;
-	x = strtoll(s, &end, 10);
-	if (*end || x < INT32_MIN || x > INT32_MAX)
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (x > ((uint64_t)INT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	if (*s)
 		return -1;
-	*v = (int32_t)x;
+	*v = (int64_t)x;
 	return 0;
 }
 
 static int bad(struct tv *v, struct fts_err *err, const char *what)
 {
-	return fts_err_set(err, -EINVAL, "%s: not a profiler trace_view.json: %s (event %llu); refused",
-			   v->path, what, (unsigned long long)v->t->events);
+	return fts_err_set(err, -EINVAL, "%s: event %llu: %s; refused", v->path,
+			   (unsigned long long)v->t->events, what);
+}
+
+/* An OS id where npu.h keeps 32 bits; refused by name when it is not one. */
+static int os_id(struct tv *v, int64_t id, const char *what, int32_t *out, struct fts_err *err)
+{
+	char msg[160];
+
+	if (id <= INT32_MAX) {
+		*out = (int32_t)id;
+		return 0;
+	}
+	snprintf(msg, sizeof(msg), "%s %lld is past 2^31 - 1, so not an OS id as the profiler writes it",
+		 what, (long long)id);
+	return bad(v, err, msg);
+}
+
+/* @name kept printable (it goes into an error message on a terminal). */
+static void keep_pname(struct tv *v, const char *name)
+{
+	char clean[24];
+	size_t i;
+
+	v->procs_named++;
+	for (i = 0; name[i] && i < sizeof(clean) - 1; i++)
+		clean[i] = name[i] >= 0x20 && name[i] < 0x7f && name[i] != '"' ? name[i] : '?';
+	clean[i] = 0;
+	for (int k = 0; k < v->npnames; k++) {
+		if (!strcmp(v->pnames[k], clean))
+			return;
+	}
+	if (v->npnames < PNAMES)
+		memcpy(v->pnames[v->npnames++], clean, sizeof(clean));
 }
 
 /* args.name of a metadata event, into @buf. */
@@ -110,11 +172,11 @@ static const char *meta_name(struct tv *v, const char *args)
 	return val;
 }
 
-static int on_meta(struct tv *v, const char *name, int32_t pid, const char *tid_s,
+static int on_meta(struct tv *v, const char *name, int64_t pid, const char *tid_s,
 		   const char *args, struct fts_err *err)
 {
 	const char *val = meta_name(v, args);
-	int32_t tid;
+	int64_t tid;
 
 	if (!name || !val)
 		return 0;
@@ -130,23 +192,23 @@ static int on_meta(struct tv *v, const char *name, int32_t pid, const char *tid_
 			k = P_OVERLAP;
 		else if (!strcmp(val, "HCCL"))
 			k = P_HCCL;
-		slot = fts_inthash_put(&v->procs, (uint64_t)(uint32_t)pid, NULL);
+		keep_pname(v, val);
+		slot = fts_inthash_put(&v->procs, (uint64_t)pid, NULL);
 		if (!slot)
 			return nomem(err);
 		*slot = k;
 		if (k == P_DEVICE && v->devices < 2 &&
 		    (v->devices == 0 || v->devpids[0] != pid))
 			v->devpids[v->devices++] = pid;
-		if (k == P_DEVICE)
-			v->device_pid = pid;
 		if (k == P_PYTHON)
-			v->t->python_pid = pid;
+			v->python_pid = pid;
 	} else if (!strcmp(name, "thread_name") && !parse_id(tid_s, &tid)) {
 		struct tname *n;
 
 		if (grow((void **)&v->tn, &v->ctn, v->ntn + 1, sizeof(*v->tn)))
 			return nomem(err);
 		n = &v->tn[v->ntn++];
+		memset(n, 0, sizeof(*n));   /* its name's tail is copied out whole */
 		n->pid = pid;
 		n->tid = tid;
 		fts_copy_str(n->name, (int)sizeof(n->name), val, -1);
@@ -154,12 +216,40 @@ static int on_meta(struct tv *v, const char *name, int32_t pid, const char *tid_
 	return 0;
 }
 
-static int on_flow(struct tv *v, const char *const *f, int start, uint64_t ts, struct fts_err *err)
+/*
+ * An end of a flow. The same id can end twice (a launch whose task is
+ * split, or an id reused): the first two ends by time are kept and settle()
+ * takes the earliest on the device ("Ascend Hardware"), else the earliest at
+ * all (HCCL: some HostToDevice flows end there). The earliest, because the
+ * launch's work reached the device when its first task started: a gap ends
+ * there, and a later task of the same launch was not waiting on the host.
+ */
+static void add_end(struct fpair *p, uint64_t ts, int64_t pid)
+{
+	struct fend e = { ts, pid };
+
+	if (p->nf < 2) {
+		p->end[p->nf++] = e;
+	} else if (ts < p->end[1].ts) {
+		p->end[1] = e;
+	} else {
+		return;
+	}
+	if (p->nf == 2 && p->end[1].ts < p->end[0].ts) {
+		e = p->end[0];
+		p->end[0] = p->end[1];
+		p->end[1] = e;
+	}
+}
+
+static int on_flow(struct tv *v, const char *const *f, int start, int64_t pid, uint64_t ts,
+		   struct fts_err *err)
 {
 	char key[512];
 	uint32_t kind, id;
+	int64_t tid64;
 	int32_t tid = 0;
-	int n;
+	int n, rc;
 
 	if (!f[F_CAT] || !f[F_ID])
 		return 0;
@@ -169,8 +259,10 @@ static int on_flow(struct tv *v, const char *const *f, int start, uint64_t ts, s
 		kind = 1;
 	else
 		return 0;
-	if (start && parse_id(f[F_TID], &tid))
+	if (start && parse_id(f[F_TID], &tid64))
 		return bad(v, err, "a HostToDevice/async_npu flow start whose tid is not a number");
+	if (start && (rc = os_id(v, tid64, "a HostToDevice/async_npu flow start's tid", &tid, err)))
+		return rc;
 	n = snprintf(key, sizeof(key), "%u\x1f%s", kind, f[F_ID]);
 	if (n < 0 || (size_t)n >= sizeof(key))
 		return bad(v, err, "a flow id over 500 bytes");
@@ -187,21 +279,44 @@ static int on_flow(struct tv *v, const char *const *f, int start, uint64_t ts, s
 		v->fl[id].host_ts = ts;
 		v->fl[id].host_tid = tid;
 	} else {
-		v->fl[id].have_f = 1;
-		v->fl[id].dev_ts = ts;
+		add_end(&v->fl[id], ts, pid);
 	}
 	return 0;
 }
 
+/* "ProfilerStep#<n>": a training step (ascend-profiling.md, "Training steps"). */
+static int add_step(struct tv *v, uint64_t ts, uint64_t dur, const char *name, struct fts_err *err)
+{
+	static const char mark[] = "ProfilerStep#";
+	struct fts_npu_trace *t = v->t;
+	uint64_t n = 0;
+	const char *s;
+
+	if (strncmp(name, mark, sizeof(mark) - 1))
+		return 0;
+	for (s = name + sizeof(mark) - 1; *s >= '0' && *s <= '9' && n <= UINT32_MAX; s++)
+		n = n * 10 + (uint64_t)(*s - '0');
+	if (*s || s == name + sizeof(mark) - 1 || n > UINT32_MAX)
+		return 0;       /* not a step number: an ordinary python_function */
+	if (grow((void **)&t->steps, &v->csteps, t->nsteps + 1, sizeof(*t->steps)))
+		return nomem(err);
+	t->steps[t->nsteps++] = (struct fts_npu_step){ ts, dur, (uint32_t)n };
+	return 0;
+}
+
 /* A CPU op of the Python process: what its threads were doing (hostbound's "in which op"). */
-static int add_op(struct tv *v, uint64_t ts, uint64_t dur, int32_t tid, uint32_t name, struct fts_err *err)
+static int add_op(struct tv *v, uint64_t ts, uint64_t dur, int64_t tid64, uint32_t name, struct fts_err *err)
 {
 	struct fts_npu_trace *t = v->t;
+	int32_t tid = 0;
+	int rc;
 
+	if ((rc = os_id(v, tid64, "a \"Python\" thread's tid", &tid, err)))
+		return rc;
 	if (name == UINT32_MAX || grow((void **)&t->ops, &v->cops, t->nops + 1, sizeof(*t->ops)))
 		return nomem(err);
 	t->ops[t->nops++] = (struct fts_npu_op){ ts, dur, tid, name };
-	return 0;
+	return add_step(v, ts, dur, fts_strtab_get(&v->names, name), err);
 }
 
 static int on_event(void *ctx, const char *text, size_t len, struct fts_err *err)
@@ -210,7 +325,7 @@ static int on_event(void *ctx, const char *text, size_t len, struct fts_err *err
 	const char *f[FIELDS];
 	const uint64_t *kind;
 	uint64_t ts, dur = 0;
-	int32_t pid, tid;
+	int64_t pid, tid;
 	struct pend *p;
 	uint32_t name;
 	char ph;
@@ -241,16 +356,16 @@ static int on_event(void *ctx, const char *text, size_t len, struct fts_err *err
 	if (ph == 'M')
 		return on_meta(v, f[F_NAME], pid, f[F_TID], f[F_ARGS], err);
 	if (!f[F_TS] || fts_json_us_to_ns(f[F_TS], &ts))
-		return bad(v, err, "an event's ts is missing or not microseconds");
+		return bad(v, err, "an event's ts is missing or not microseconds (0 up to year 2096)");
 	if (ph != 'X')
-		return on_flow(v, f, ph == 's', ts, err);
-	kind = fts_inthash_get(&v->procs, (uint64_t)(uint32_t)pid);
+		return on_flow(v, f, ph == 's', pid, ts, err);
+	kind = pid < 0 ? NULL : fts_inthash_get(&v->procs, (uint64_t)pid);
 	if (pid < 0 || (kind && *kind == P_OTHER))
 		return 0;
 	if (parse_id(f[F_TID], &tid))
 		return 0;
 	if (f[F_DUR] && fts_json_us_to_ns(f[F_DUR], &dur))
-		return bad(v, err, "a slice's dur is not microseconds");
+		return bad(v, err, "a slice's dur is not microseconds (a number or its string, 0 or more)");
 	if (kind && *kind == P_PYTHON && !dur)
 		return 0;
 	name = fts_strtab_intern(&v->names, f[F_NAME] ? f[F_NAME] : "", f[F_NAME] ? strlen(f[F_NAME]) : 0);
@@ -299,11 +414,31 @@ static int cmp_op(const void *a, const void *b)
 	return x->dur > y->dur ? -1 : x->dur < y->dur;
 }
 
+/*
+ * By device time; on a tie (a HostToDevice and an async_npu flow end on the
+ * same task) the launch first, then by host time and thread: the order must
+ * not depend on the file's (a text and a DB profile of one run, or one file
+ * re-serialised, give the same), and the launching thread is the one that
+ * put the work on the device.
+ */
 static int cmp_flow(const void *a, const void *b)
 {
 	const struct fts_npu_flow *x = a, *y = b;
 
-	return x->dev_ts < y->dev_ts ? -1 : x->dev_ts > y->dev_ts;
+	if (x->dev_ts != y->dev_ts)
+		return x->dev_ts < y->dev_ts ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->host_ts != y->host_ts)
+		return x->host_ts < y->host_ts ? -1 : 1;
+	return x->host_tid < y->host_tid ? -1 : x->host_tid > y->host_tid;
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+	const struct fts_npu_step *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
 static int cmp_thread(const void *a, const void *b)
@@ -313,7 +448,25 @@ static int cmp_thread(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-static const char *thread_name_of(const struct tv *v, int32_t pid, int32_t tid)
+void fts_npu_sort(struct fts_npu_trace *t)
+{
+	if (t->nbusy)
+		qsort(t->busy, t->nbusy, sizeof(*t->busy), cmp_busy);
+	if (t->nfree)
+		qsort(t->free, t->nfree, sizeof(*t->free), cmp_free);
+	if (t->ncomm)
+		qsort(t->comm, t->ncomm, sizeof(*t->comm), cmp_comm);
+	if (t->nops)
+		qsort(t->ops, t->nops, sizeof(*t->ops), cmp_op);
+	if (t->nsteps)
+		qsort(t->steps, t->nsteps, sizeof(*t->steps), cmp_step);
+	if (t->nflows)
+		qsort(t->flows, t->nflows, sizeof(*t->flows), cmp_flow);
+	if (t->nthreads)
+		qsort(t->threads, t->nthreads, sizeof(*t->threads), cmp_thread);
+}
+
+static const char *thread_name_of(const struct tv *v, int64_t pid, int64_t tid)
 {
 	for (size_t i = 0; i < v->ntn; i++) {
 		if (v->tn[i].pid == pid && v->tn[i].tid == tid)
@@ -323,109 +476,160 @@ static const char *thread_name_of(const struct tv *v, int32_t pid, int32_t tid)
 }
 
 /* The overlap lanes are few; a slice is "Free" on the thread named so (tid 3 when unnamed). */
-static int is_free_lane(const struct tv *v, int32_t pid, int32_t tid)
+static int is_free_lane(const struct tv *v, int64_t pid, int64_t tid)
 {
 	const char *n = thread_name_of(v, pid, tid);
 
 	return n ? !strcmp(n, "Free") : tid == 3;
 }
 
-static int settle(struct tv *v, struct fts_err *err)
+/* Why there is no card: what the file holds instead, in one line. */
+static int no_device(struct tv *v, struct fts_err *err)
+{
+	char list[PNAMES * 28] = "";
+	size_t len = 0;
+
+	if (!v->procs_named)
+		return fts_err_set(err, -ENODATA,
+				   "%s: no \"Ascend Hardware\" process: no process_name metadata at all in %llu events (the profiler names \"Ascend Hardware\", \"Python\", ...): not its trace_view.json",
+				   v->path, (unsigned long long)v->t->events);
+	for (int i = 0; i < v->npnames && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s\"%s\"", i ? ", " : "",
+					v->pnames[i]);
+	return fts_err_set(err, -ENODATA,
+			   "%s: no \"Ascend Hardware\" process (device streams) among the processes named: %s%s; a host-only profile?",
+			   v->path, list, v->procs_named > v->npnames ? ", ..." : "");
+}
+
+/* The pended slices, to the lists of their processes (known now that the file is read). */
+static int sort_out(struct tv *v, struct fts_err *err)
 {
 	struct fts_npu_trace *t = v->t;
 	struct fts_inthash streams;
 	size_t nb = 0, nf = 0, nc = 0, ccomm = 0;
 	int rc = 0;
 
-	if (v->devices > 1)
-		return fts_err_set(err, -ENOTSUP,
-				   "%s: more than one \"Ascend Hardware\" process (pids %d and %d): several cards in one file are not supported yet",
-				   v->path, v->devpids[0], v->devpids[1]);
-	if (v->devices == 0)
-		return fts_err_set(err, -ENODATA,
-				   "%s: no \"Ascend Hardware\" process (no device streams): not a profiler trace_view.json, or a host-only profile",
-				   v->path);
 	t->busy = calloc(v->npend ? v->npend : 1, sizeof(*t->busy));
 	t->free = calloc(v->npend ? v->npend : 1, sizeof(*t->free));
 	if (!t->busy || !t->free)
 		return nomem(err);
 	fts_inthash_init(&streams);
-	for (size_t i = 0; i < v->npend; i++) {
+	for (size_t i = 0; i < v->npend && !rc; i++) {
 		const struct pend *p = &v->pend[i];
-		const uint64_t *k = fts_inthash_get(&v->procs, (uint64_t)(uint32_t)p->pid);
+		const uint64_t *k = fts_inthash_get(&v->procs, (uint64_t)p->pid);
 
 		if (!k)
 			continue;       /* a process never named: not one we know */
-		if (*k == P_DEVICE) {
+		if ((*k == P_DEVICE || *k == P_HCCL) && p->tid > UINT32_MAX) {
+			rc = bad(v, err, "a device stream or HCCL lane id past 2^32 - 1");
+		} else if (*k == P_DEVICE) {
 			int added = 0;
 
-			if (!fts_inthash_put(&streams, (uint64_t)(uint32_t)p->tid, &added)) {
+			if (!fts_inthash_put(&streams, (uint64_t)p->tid, &added))
 				rc = nomem(err);
-				break;
-			}
 			t->nstreams += added ? 1 : 0;
 			t->busy[nb++] = (struct fts_npu_busy){ p->ts, p->dur, (uint32_t)p->tid, p->name };
 		} else if (*k == P_OVERLAP && is_free_lane(v, p->pid, p->tid) && p->dur) {
 			t->free[nf++] = (struct fts_npu_free){ p->ts, p->dur };
 		} else if (*k == P_PYTHON && p->dur) {
 			rc = add_op(v, p->ts, p->dur, p->tid, p->name, err);
-			if (rc)
-				break;
 		} else if (*k == P_HCCL) {
 			/* few next to the device tasks: grown as met, not sized by every slice */
-			if (grow((void **)&t->comm, &ccomm, nc + 1, sizeof(*t->comm))) {
+			if (grow((void **)&t->comm, &ccomm, nc + 1, sizeof(*t->comm)))
 				rc = nomem(err);
-				break;
-			}
-			t->comm[nc++] = (struct fts_npu_comm){ p->ts, p->dur, (uint32_t)p->tid, p->name };
+			else
+				t->comm[nc++] = (struct fts_npu_comm){ p->ts, p->dur, (uint32_t)p->tid, p->name };
 		}
 	}
 	fts_inthash_free(&streams);
-	if (rc)
-		return rc;
 	t->nbusy = nb;
 	t->nfree = nf;
 	t->ncomm = nc;
-	qsort(t->busy, nb, sizeof(*t->busy), cmp_busy);
-	if (nc)
-		qsort(t->comm, nc, sizeof(*t->comm), cmp_comm);
-	if (t->nops)
-		qsort(t->ops, t->nops, sizeof(*t->ops), cmp_op);
-	qsort(t->free, nf, sizeof(*t->free), cmp_free);
+	return rc;
+}
+
+/* The end of @p that counts (see add_end): on the device first, the earliest. */
+static const struct fend *flow_end(const struct tv *v, const struct fpair *p)
+{
+	for (int i = 0; i < p->nf; i++) {
+		const uint64_t *k = p->end[i].pid < 0 ? NULL :
+				    fts_inthash_get(&v->procs, (uint64_t)p->end[i].pid);
+
+		if (k && *k == P_DEVICE)
+			return &p->end[i];
+	}
+	return p->nf ? &p->end[0] : NULL;
+}
+
+static int settle_flows(struct tv *v, struct fts_err *err)
+{
+	struct fts_npu_trace *t = v->t;
 
 	t->flows = calloc(v->flow_keys.n ? v->flow_keys.n : 1, sizeof(*t->flows));
 	if (!t->flows)
 		return nomem(err);
 	for (uint32_t i = 0; i < v->flow_keys.n; i++) {
 		const struct fpair *p = &v->fl[i];
+		const struct fend *e = flow_end(v, p);
 
-		if (!p->have_s || !p->have_f) {
+		if (!p->have_s || !e) {
 			t->unpaired_flows++;
 			continue;
 		}
-		t->flows[t->nflows++] = (struct fts_npu_flow){ p->host_ts, p->dev_ts, p->host_tid, p->kind };
+		t->flows[t->nflows++] = (struct fts_npu_flow){ p->host_ts, e->ts, p->host_tid, p->kind };
 	}
-	qsort(t->flows, t->nflows, sizeof(*t->flows), cmp_flow);
+	return 0;
+}
+
+static int settle_threads(struct tv *v, struct fts_err *err)
+{
+	struct fts_npu_trace *t = v->t;
+	int rc;
 
 	t->threads = calloc(v->ntn ? v->ntn : 1, sizeof(*t->threads));
 	if (!t->threads)
 		return nomem(err);
 	for (size_t i = 0; i < v->ntn; i++) {
-		if (t->python_pid < 0 || v->tn[i].pid != t->python_pid)
+		struct fts_npu_thread *th = &t->threads[t->nthreads];
+
+		if (v->python_pid < 0 || v->tn[i].pid != v->python_pid)
 			continue;
-		t->threads[t->nthreads].pid = v->tn[i].pid;
-		t->threads[t->nthreads].tid = v->tn[i].tid;
-		memcpy(t->threads[t->nthreads].name, v->tn[i].name, sizeof(v->tn[i].name));
+		if ((rc = os_id(v, v->tn[i].tid, "a \"Python\" thread's tid", &th->tid, err)))
+			return rc;
+		th->pid = t->python_pid;
+		memcpy(th->name, v->tn[i].name, sizeof(v->tn[i].name));
 		t->nthreads++;
 	}
-	qsort(t->threads, t->nthreads, sizeof(*t->threads), cmp_thread);
-	if (!nb)
+	return 0;
+}
+
+static int settle(struct tv *v, struct fts_err *err)
+{
+	struct fts_npu_trace *t = v->t;
+	int rc;
+
+	if (v->devices > 1)
+		return fts_err_set(err, -ENOTSUP,
+				   "%s: more than one \"Ascend Hardware\" process (pids %lld and %lld): several cards in one file are not supported yet",
+				   v->path, (long long)v->devpids[0], (long long)v->devpids[1]);
+	if (v->devices == 0)
+		return no_device(v, err);
+	if (v->python_pid >= 0 &&
+	    (rc = os_id(v, v->python_pid, "the \"Python\" process's pid", &t->python_pid, err)))
+		return rc;
+	if ((rc = sort_out(v, err)))
+		return rc;
+	if ((rc = settle_flows(v, err)) || (rc = settle_threads(v, err)))
+		return rc;
+	fts_npu_sort(t);
+	if (!t->nbusy)
 		return fts_err_set(err, -ENODATA, "%s: the \"Ascend Hardware\" process has no device tasks",
 				   v->path);
 	return 0;
 }
 
-int fts_npu_trace_read(const char *path, struct fts_npu_trace **out, struct fts_err *err)
+/* The text reader; fts_npu_trace_read picks it or the DB's. */
+static int text_read(const char *path, struct fts_npu_trace **out, struct fts_err *err)
 {
 	struct fts_err local_err;
 	struct tv v = { 0 };
@@ -444,6 +648,7 @@ int fts_npu_trace_read(const char *path, struct fts_npu_trace **out, struct fts_
 		return nomem(err);
 	}
 	v.t->python_pid = -1;
+	v.python_pid = -1;
 	fts_strtab_init(&v.names);
 	fts_strtab_init(&v.flow_keys);
 	fts_inthash_init(&v.procs);
@@ -466,6 +671,36 @@ int fts_npu_trace_read(const char *path, struct fts_npu_trace **out, struct fts_
 	fts_strtab_shrink(names);
 	*out = v.t;
 	return 0;
+}
+
+/* 1 when @path starts as an SQLite file does, 0 when not, or a negative errno with @err set. */
+static int is_sqlite(const char *path, struct fts_err *err)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	struct stat sb;
+	ssize_t n;
+	int fd = fts_open_regular(path, 0, &sb, err);
+
+	if (fd < 0)
+		return fd;
+	n = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	return n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(magic));
+}
+
+int fts_npu_trace_read(const char *path, struct fts_npu_trace **out, struct fts_err *err)
+{
+	struct fts_err local_err;
+	int db;
+
+	if (!err)
+		err = &local_err;
+	*out = NULL;
+	db = is_sqlite(path, err);
+	if (db < 0)
+		return db;
+	return db ? fts_npu_db_read(path, out, err) : text_read(path, out, err);
 }
 
 const char *fts_npu_name(const struct fts_npu_trace *t, uint32_t id)
@@ -491,91 +726,6 @@ void fts_npu_trace_free(struct fts_npu_trace *t)
 	free(t->ops);
 	free(t->flows);
 	free(t->threads);
+	free(t->steps);
 	free(t);
-}
-
-#define TV_REL "ASCEND_PROFILER_OUTPUT/trace_view.json"
-
-/* @dir/TV_REL when it is a regular file. */
-static int has_tv(const char *dir, char *path, size_t len)
-{
-	struct stat sb;
-	int n = snprintf(path, len, "%s/" TV_REL, dir);
-
-	return n > 0 && (size_t)n < len && !lstat(path, &sb) && S_ISREG(sb.st_mode);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void fts_npu_list_free(char **paths, size_t n)
-{
-	for (size_t i = 0; paths && i < n; i++)
-		free(paths[i]);
-	free(paths);
-}
-
-int fts_npu_trace_list(const char *dir, char ***paths, size_t *n, struct fts_err *err)
-{
-	char sub[4096], path[4096];
-	char **out = NULL;
-	struct dirent *de;
-	size_t k = 0;
-	int rc = 0;
-	DIR *d;
-
-	*paths = NULL;
-	*n = 0;
-	if (has_tv(dir, path, sizeof(path))) {
-		out = calloc(1, sizeof(*out));
-		if (!out || !(out[0] = strdup(path))) {
-			free(out);
-			return nomem(err);
-		}
-		*paths = out;
-		*n = 1;
-		return 0;
-	}
-	d = opendir(dir);
-	if (!d)
-		return fts_err_set(err, -errno, "%s: cannot open the profiling directory: %s", dir,
-				   strerror(errno));
-	out = calloc(FTS_NPU_MAX_CARDS, sizeof(*out));
-	if (!out) {
-		closedir(d);
-		return nomem(err);
-	}
-	/* one level down: the rank directories (*_ascend_pt) a profiling run leaves side by side */
-	while ((de = readdir(d))) {
-		int len;
-
-		if (de->d_name[0] == '.')
-			continue;
-		len = snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		if (len < 0 || (size_t)len >= sizeof(sub) || !has_tv(sub, path, sizeof(path)))
-			continue;
-		if (k == FTS_NPU_MAX_CARDS) {
-			rc = fts_err_set(err, -E2BIG, "%s: more than %d cards (trace_view.json files); give fewer",
-					 dir, FTS_NPU_MAX_CARDS);
-			break;
-		}
-		if (!(out[k++] = strdup(path))) {
-			rc = nomem(err);
-			break;
-		}
-	}
-	closedir(d);
-	if (!rc && !k)
-		rc = fts_err_set(err, -ENOENT,
-				 "%s: no " TV_REL " here or one level down (a text-type profile is needed)", dir);
-	if (rc) {
-		fts_npu_list_free(out, k);
-		return rc;
-	}
-	qsort(out, k, sizeof(*out), cmp_str);
-	*paths = out;
-	*n = k;
-	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * store_npu.c - the preview store's NPU section: each card's trace_view.json
+ * store_npu.c - the preview store's NPU section: each card's trace_view.json (or profiler DB)
  * (npu.h) read before the capture runs, its Host Bound analysis fed the
  * capture's lanes on the same pass (hostbound.h: the gaps panel, and the
  * match of the profiler's host threads to the trace's tasks, which is not
@@ -39,7 +39,7 @@ static int oom(struct fts_err *err)
 	return fts_err_set(err, -ENOMEM, "out of memory while reading the NPU profiling data");
 }
 
-/* X/<rank>/ASCEND_PROFILER_OUTPUT/trace_view.json -> <rank> */
+/* X/<rank>/ASCEND_PROFILER_OUTPUT/{trace_view.json,ascend_pytorch_profiler_<n>.db} -> <rank> */
 static void card_name(const char *path, char *name, size_t len)
 {
 	const char *end = path + strlen(path), *b;

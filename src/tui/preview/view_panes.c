@@ -66,7 +66,7 @@ static int details_lines(const struct fts_view *v, char lines[][LINE_LEN], int m
 		snprintf(lines[n++], LINE_LEN, "task %s  pid %d%s", fts_store_str(v->store, sl->tid),
 			 sl->pid, host);
 	} else if (sl->group == FTS_GROUP_NPU) {
-		snprintf(lines[n++], LINE_LEN, "%s  %" PRIu64 " device tasks (the profiler's trace_view.json)",
+		snprintf(lines[n++], LINE_LEN, "%s  %" PRIu64 " device tasks (the profiler's trace_view.json or DB)",
 			 fts_store_str(v->store, sl->tid), sl->nitems);
 	} else {
 		const struct fts_loss_cpu *c = view_cpu_loss(v, sl->cpu);
