@@ -45,6 +45,7 @@ struct fts_recorder {
 	struct fts_record_top top_last;  /* the top when it was stopped */
 	struct fts_pidmapper *mapper;
 	struct rec_place *out_place;  /* the output's directory, watched */
+	char seg_name[NAME_MAX + 1];  /* flight: the last segment's name in its directory */
 	struct rec_place *map_place;  /* the pid mapping's (follows out_place when the same) */
 	int reserve_fd;
 	uint64_t t0_ns;
@@ -64,6 +65,17 @@ void fts_record_opts_init(struct fts_record_opts *o)
 static int flight_on(const struct fts_record_opts *o)
 {
 	return o->flight_segment_s > 0 || o->flight_segment_bytes > 0;
+}
+
+/* A flight output with a name before ".dat": "DIR/.dat" would make hidden segments ".NNNNNN.dat". */
+static int flight_stem_ok(const char *output)
+{
+	const char *base = strrchr(output, '/') ? strrchr(output, '/') + 1 : output;
+	size_t l = strlen(base);
+
+	if (l >= 4 && !strcmp(base + l - 4, ".dat"))
+		l -= 4;
+	return l > 0 && !(l == 1 && base[0] == '.');
 }
 
 /*
@@ -98,6 +110,9 @@ static int check_flight(const struct fts_record_opts *o, struct fts_err *err)
 		return fts_err_set(err, -EINVAL, "the flight recorder needs the native backend, not trace-cmd");
 	if (n >= 4 && !strcmp(o->output + n - 4, ".txt"))
 		return fts_err_set(err, -EINVAL, "the flight recorder writes trace.dat segments; choose a .dat output");
+	if (!flight_stem_ok(o->output ? o->output : "trace.dat"))
+		return fts_err_set(err, -EINVAL, "the flight recorder's output needs a name before .dat (its segments "
+				   "are NAME.NNNNNN.dat; without one they would be hidden files no reader finds)");
 	return 0;
 }
 
@@ -230,7 +245,8 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 	}
 	if (!rc && flight_on(&r->o)) {
 		struct rec_flight_cfg fc = {
-			.output = r->output, .segment_s = r->o.flight_segment_s,
+			.output = r->output, .dirfd = rec_place_dirfd(r->out_place),
+			.segment_s = r->o.flight_segment_s,
 			.segment_bytes = r->o.flight_segment_bytes,
 			.keep = r->o.flight_keep > 0 ? r->o.flight_keep : 4, .in = r->in, .st = r->st,
 			.tracing_dir = r->tracing_dir, .events = (const char *const *)r->ev.names,
@@ -615,6 +631,14 @@ static int assemble(struct fts_recorder *r, const struct stop_data *d, struct st
 	};
 	int cut = 0, rc;
 
+	/* into the directory held since the start (or made when it went), never through its path */
+	if (r->fl) {
+		a.name = r->seg_name;
+		a.dirfd = rec_flight_dirfd(r->fl);
+	} else {
+		a.name = rec_place_base(r->out_place);
+		a.dirfd = rec_place_dirfd(r->out_place);
+	}
 	rec_clock_format(stop_line, sizeof(stop_line), "ftscope_clock_stop", &r->clock_stop);
 	{
 		char start_line[200];
@@ -661,8 +685,10 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 	/* The rotation in progress completes; the streaming segment is the last one. */
 	if (r->fl) {
 		rec_flight_halt(r->fl);
-		if (rec_flight_last_path(r->fl, r->output, sizeof(r->output)) == 0)
+		if (rec_flight_last_name(r->fl, r->seg_name, sizeof(r->seg_name)) == 0) {
+			rec_flight_shown(r->fl, r->seg_name, r->output, sizeof(r->output));
 			lost0 = flight_lost(r);
+		}
 	}
 	end = rec_health_end(r->hs);
 	/* after the last event: the stop sample brackets the whole capture */
@@ -704,7 +730,7 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 		if (!rc)
 			rc = rc2;
 		if (!rc2 && r->fl)
-			rec_flight_closed(r->fl, r->output, lost1 >= lost0 ? lost1 - lost0 : 0);
+			rec_flight_closed(r->fl, lost1 >= lost0 ? lost1 - lost0 : 0);
 	}
 	free_stop_data(&d);
 	return rc;
