@@ -16,6 +16,8 @@
 #     nor `record --flight`; a request with last_s=1e300 keeps every segment.
 #  E: two flight recorders started together on one output: never both run (a loop).
 #  F: an empty stem (-o DIR/.dat) is a usage error, nothing written.
+#  G: the trace-cmd backend's scratch directory swapped for a symlink to a
+#     root-only directory: nothing there is written or removed.
 # the machine-wide tracefs lock (scripts/tracefs_lock.py), as every recording test run takes it
 if [ -z "$FTS_GUARD_LOCKED" ] && [ -f "$2/scripts/tracefs_lock.py" ]; then
 	FTS_GUARD_LOCKED=1 exec python3 "$2/scripts/tracefs_lock.py" bash "$0" "$@"
@@ -214,6 +216,37 @@ for o in z/.dat z/..dat; do
 done
 [ -z "$(ls -A z)" ] || fail "F: something was written: $(ls -A z)"
 echo "F: an empty stem is a usage error"
+
+# ---- G: the trace-cmd backend's scratch directory swapped ----------------------------
+# This kernel may refuse a real `trace-cmd record` ("Can't enable ftrace"): a stand-in
+# on PATH plays it, as in record_tracecmd.sh (it writes a real trace.dat to -o at SIGINT).
+"$FTS" record --record_time 1 --cpu 0 --bf_size 1024 --output real.dat -q 2>G.log || { cat G.log; fail "G: native capture failed"; }
+mkdir -p bin home3 rootonly3 && chown "$U:$G" home3 && chmod 700 rootonly3
+cat > bin/trace-cmd <<'SH'
+#!/bin/bash
+[ "$1" = record ] || exit 1
+out=
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+trap 'cp "$FAKE_DAT" "$out"; exit 0' INT
+while :; do sleep 0.1; done
+SH
+chmod +x bin/trace-cmd
+touch rootonly3/keep1 rootonly3/keep2 rootonly3/keep3
+FAKE_DAT=$PWD/real.dat PATH=$PWD/bin:$PATH "$FTS" record --backend trace-cmd --cpu 0 -o home3/t.dat -t 3 -q 2>G.log &
+rec=$!
+REC_PIDS="$REC_PIDS $rec"
+for i in $(seq 1 30); do ls -d home3/.ftscope-tc.* >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 0.5
+for d in home3/.ftscope-tc.*; do
+	as_user mv "$d" home3/moved-tc || fail "G: the user cannot rename $d"
+	as_user ln -s "$PWD/rootonly3" "$d" || fail "G: the user cannot make the symlink"
+done
+wait $rec; rc=$?
+[ "$(ls -A rootonly3 | tr '\n' ' ')" = "keep1 keep2 keep3 " ] ||
+	fail "G: the root-only directory changed: $(ls -A rootonly3 | tr '\n' ' ')"
+[ "$rc" = 0 ] || { cat G.log; fail "G: the trace-cmd recording failed (exit $rc)"; }
+cmp -s home3/t.dat real.dat || fail "G: the capture was not moved to the output"
+echo "G: the trace-cmd scratch directory's swap changed nothing; the capture saved"
 
 after=$(state)
 [ "$before" = "$after" ] || { diff <(echo "$before") <(echo "$after"); fail "the tracing state changed"; }
