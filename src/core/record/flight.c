@@ -249,6 +249,15 @@ static int rotate(struct rec_flight *f)
 	f->want_rotate = 0;
 	pthread_mutex_unlock(&f->lock);
 	rec_stream_rotate(f->cfg.st, fds, old);
+	/*
+	 * A clock marker for the new segment, so each converts to epoch time on
+	 * its own (convert reads the first one, within its first events). Written
+	 * right after the swap, its page can only land in the new streams, and
+	 * before anything slow (the top's catch-up, the old segment's assembly:
+	 * seconds under load, i.e. hundreds of thousands of events that would
+	 * come first); from a recorded CPU, as at start.
+	 */
+	rec_instance_clock_marker(f->cfg.in, f->cpu[0], NULL, NULL, 0);
 	/* the top reads the old files to their end before they are assembled */
 	if (f->cfg.top)
 		rec_top_rotated(f->cfg.top);
@@ -267,13 +276,6 @@ static int rotate(struct rec_flight *f)
 		rc = assemble_segment(f, name, fds, stats, &err);
 	else
 		fts_err_set(&err, rc, "the segment name is too long");
-	/*
-	 * A clock marker for the new segment, so each converts to epoch time on
-	 * its own (convert reads the first one). Written after the swap, its
-	 * page can only land in the new streams; from a recorded CPU, as at start.
-	 */
-	if (!rc)
-		rec_instance_clock_marker(f->cfg.in, f->cpu[0], NULL, NULL, 0);
 	if (!rc) {
 		pthread_mutex_lock(&f->lock);
 		add_segment(f, name, lost, rt, raw);
