@@ -135,7 +135,8 @@ static int assemble_segment(struct rec_flight *f, const char *name, const int *f
 {
 	char path[PATH_MAX + NAME_MAX + 2];
 	struct rec_assembly a = {
-		.output = path, .name = name, .dirfd = f->dfd, .owner = f->cfg.owner, .text = 0, .tracing_dir = f->cfg.tracing_dir,
+		.output = path, .name = name, .dirfd = f->dfd, .owner = f->cfg.owner, .text = 0,
+		.tracing_dir = f->cfg.tracing_dir,
 		.events = f->cfg.events, .clock_text = rec_instance_clock(f->cfg.in), .clock_line = "",
 		.page_size = rec_instance_subbuf(f->cfg.in), .ncpu = f->n, .cpu = f->cpu, .fd = fds,
 		.stats = stats,
@@ -781,7 +782,7 @@ static int make_snapshot_dir(struct rec_flight *f, const char *when, const char 
 	return sfd;
 }
 
-/* Link the kept segments ending in the last @last_s s before @trig into @sfd (under lock); how many in *@n. */
+/* Link the kept segments ending in the last @last_s s before @trig into @sfd (under lock); count in *@n. */
 static int link_segments(struct rec_flight *f, int sfd, double last_s, int64_t trig, struct seg *copy, int *n,
 			 struct fts_err *err)
 {
