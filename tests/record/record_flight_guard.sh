@@ -7,8 +7,8 @@
 #     root-only directory is never chowned to the user nor written into.
 #  B: the user renames the output directory away and puts a symlink to a
 #     root-only directory holding root files named like the segments: none of
-#     them is replaced or pruned, nothing is written there; the segments go on
-#     in the renamed directory.
+#     them (nor a pid_mapping.json, with --NSpid) is replaced or pruned, nothing
+#     is written there; the segments and the mapping go on in the renamed directory.
 #  C: a forged pid file naming a plain `record` (the user's, and one of
 #     root's) is refused before any signal; SIGUSR1 sent to a plain `record`,
 #     a `pidmap` and a `preview` does not end them.
@@ -82,7 +82,8 @@ grep -q "was replaced while it was being made\|cannot create\|No such file\|Too 
 # ---- B: the output directory swapped for a symlink ----------------------------
 mkdir -p home/v rootonly2 && chown -R "$U:$G" home && chmod 700 rootonly2
 for n in $(seq 1 12); do echo precious >rootonly2/t.$(printf %06d "$n").dat; done
-"$FTS" record --flight --segment 1s --keep 2 --cpu 0 --bf_size 1024 -o home/v/t.dat -q -t 7 2>B.log &
+echo precious >rootonly2/pid_mapping.json
+"$FTS" record --flight --segment 1s --keep 2 --cpu 0 --bf_size 1024 -o home/v/t.dat -q -t 7 --NSpid 2>B.log &
 rec=$!
 REC_PIDS="$REC_PIDS $rec"
 sleep 2.5
@@ -90,16 +91,17 @@ as_user mv home/v home/v.old || fail "B: the user cannot rename the directory"
 as_user ln -s "$PWD/rootonly2" home/v || fail "B: the user cannot make the symlink"
 wait $rec; rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 3 ] || { cat B.log; fail "B: the recording failed (exit $rc)"; }
-[ "$(ls rootonly2 | wc -l)" = 12 ] || fail "B: the root-only directory changed: $(ls rootonly2 | tr '\n' ' ')"
+[ "$(ls rootonly2 | wc -l)" = 13 ] || fail "B: the root-only directory changed: $(ls rootonly2 | tr '\n' ' ')"
 for f in rootonly2/*; do
 	[ "$(cat "$f")" = precious ] || fail "B: $f was replaced through the symlink"
 done
+grep -q '"NSpid"' home/v.old/pid_mapping.json || fail "B: the pid mapping is not kept in the renamed directory"
 n=$(ls home/v.old | grep -c '^t\.[0-9]\{6\}\.dat$')
 [ "$n" -ge 2 ] || { ls -la home/v.old; cat B.log; fail "B: only $n segments in the renamed directory"; }
 for s in $(ls home/v.old | grep '^t\.[0-9]\{6\}\.dat$'); do
 	[ "$(dat_events home/v.old/$s)" -gt 0 ] || fail "B: home/v.old/$s reads no events"
 done
-echo "B: the 12 root files untouched; $n segments kept in the renamed directory"
+echo "B: the 13 root files (segment names, pid_mapping.json) untouched; $n segments and the mapping kept in the renamed directory"
 
 # ---- C: forged pid files, SIGUSR1 that nobody asked for -------------------------
 "$FTS" record --record_time 0 --cpu 0 --bf_size 1024 -o plain.dat -q 2>C.log &

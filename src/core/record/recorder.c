@@ -29,6 +29,7 @@ struct fts_recorder {
 	struct fts_record_opts o;     /* the caller's strings are not kept */
 	char output[PATH_MAX];
 	char pid_mapping[PATH_MAX];
+	char map_held[64 + NAME_MAX];  /* the mapping through its directory held open (map_at) */
 	char tracing_dir[PATH_MAX];
 	int text;                     /* render kernel text instead of keeping the dat */
 	const char *backend;          /* "tracefs" / "trace-cmd" */
@@ -196,6 +197,17 @@ static int check_output(const char *path, int need_space, struct fts_err *err)
 	return 0;
 }
 
+/*
+ * Where the pid mapping is written: its name in the directory held open
+ * (or made when that one was removed), as a /proc/self/fd path, so a
+ * directory swapped for a symlink is never written through by the mapper's
+ * path-based rewrites (every second) nor read by a snapshot.
+ */
+static void map_at(struct fts_recorder *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "/proc/self/fd/%d/%s", rec_place_dirfd(r->map_place), rec_place_base(r->map_place));
+}
+
 static int reader_nice(const struct fts_record_opts *o)
 {
 	return o->reader_nice ? o->reader_nice : REC_READER_NICE;
@@ -252,7 +264,7 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 			.tracing_dir = r->tracing_dir, .events = (const char *const *)r->ev.names,
 			.owner = &r->o.owner, .top = r->top, .rules = r->rules,
 			.nrules = r->nrules, .post_s = r->o.flight_post_trigger_s,
-			.pidmap = r->o.nspid ? r->pid_mapping : NULL,
+			.pidmap = r->o.nspid ? r->map_held : NULL,
 		};
 		rc = rec_flight_start(&fc, &r->fl, err);
 	}
@@ -371,6 +383,8 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 		rc = rec_place_open(r->output, &o->owner, NULL, &r->out_place, err);
 	if (!rc && o->nspid)
 		rc = rec_place_open(r->pid_mapping, &o->owner, r->out_place, &r->map_place, err);
+	if (!rc && o->nspid)
+		map_at(r, r->map_held, sizeof(r->map_held));
 	if (!rc)
 		rc = rec_events_select(&r->o, r->tracing_dir, &r->ev, err);
 	r->o.exclude = NULL;   /* the caller's string: the selection holds what it meant */
@@ -380,7 +394,7 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 		r->o.cpus = NULL;
 	}
 	if (!rc && o->nspid)
-		rc = fts_pidmapper_start(r->pid_mapping, o->pidmap_interval_s, &o->owner, &r->mapper, err);
+		rc = fts_pidmapper_start(r->map_held, o->pidmap_interval_s, &o->owner, &r->mapper, err);
 	if (rc) {
 		if (r->mapper)
 			fts_pidmapper_stop(r->mapper, NULL);
@@ -408,7 +422,8 @@ static void watch_places(struct fts_recorder *r, struct fts_record_health *h, in
 		return;
 	rec_place_note(r->out_place, h->output_note, sizeof(h->output_note));
 	if (r->map_place) {
-		if (rec_place_target(r->map_place, path, sizeof(path)) >= 0 && r->mapper)
+		map_at(r, path, sizeof(path));
+		if (r->mapper)
 			rec_pidmapper_retarget(r->mapper, path);
 		rec_place_note(r->map_place, note, sizeof(note));
 		l = strlen(h->output_note);
@@ -746,11 +761,11 @@ static void relocate(struct fts_recorder *r)
 		memcpy(r->output, path, sizeof(r->output));
 	if (r->map_place) {
 		rec_place_poll(r->map_place, 1);
-		if (rec_place_target(r->map_place, path, sizeof(path)) == 1) {
-			memcpy(r->pid_mapping, path, sizeof(r->pid_mapping));
-			if (r->mapper)
-				rec_pidmapper_retarget(r->mapper, path);
-		}
+		if (rec_place_target(r->map_place, path, sizeof(path)) == 1)
+			memcpy(r->pid_mapping, path, sizeof(r->pid_mapping));   /* to name it */
+		map_at(r, path, sizeof(path));
+		if (r->mapper)
+			rec_pidmapper_retarget(r->mapper, path);
 	}
 }
 
@@ -805,7 +820,7 @@ int fts_record_snapshot(struct fts_recorder *r, const char *reason, double last_
 		return fts_err_set(err, -EINVAL, "snapshots need a flight recording (a segment length or size)");
 	if (!isfinite(last_s))
 		return fts_err_set(err, -EINVAL, "the snapshot's seconds must be a number");
-	return rec_flight_snapshot(r->fl, reason, last_s, r->o.nspid ? r->pid_mapping : NULL, dir, len, err);
+	return rec_flight_snapshot(r->fl, reason, last_s, r->o.nspid ? r->map_held : NULL, dir, len, err);
 }
 
 int fts_record_stop(struct fts_recorder *r, enum fts_record_stop_mode mode,
