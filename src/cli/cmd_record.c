@@ -385,6 +385,11 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 		/* a flight recorder runs until stopped unless a time is given */
 		if (!a->time_given)
 			a->record_time = 0;
+		if (!fts_flight_stem_ok(a->o.output ? a->o.output : "trace.dat")) {
+			say("--flight needs a name before .dat in --output (segments are NAME.NNNNNN.dat)");
+			*exit_now = 1;
+			return 2;
+		}
 		fts_flight_dir(a->o.output ? a->o.output : "trace.dat", a->flight_dir, sizeof(a->flight_dir));
 	}
 	if (debugfs)

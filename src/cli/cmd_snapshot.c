@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,24 +53,31 @@ static void usage(void)
 	       "the snapshot failed, 2 bad arguments.\n");
 }
 
-/* The answer to our request, waited for; 0 with its text, -1 on timeout, -2 when @pid exited. */
-static int wait_answer(const char *dir, pid_t pid, char *buf, size_t len)
+/*
+ * The answer to our request in @dfd, waited for; 0 with its text, -1 on
+ * timeout, -2 when @pid exited. Only a regular file is read, without
+ * blocking: a FIFO put there must not hang us.
+ */
+static int wait_answer(int dfd, pid_t pid, char *buf, size_t len)
 {
-	char path[PATH_MAX];
+	char name[64];
 	uint64_t until = fts__clock_mono_ms() + WAIT_MS;
 
-	snprintf(path, sizeof(path), "%s/%s%d", dir, FTS_FLIGHT_DONE, (int)getpid());
+	snprintf(name, sizeof(name), "%s%d", FTS_FLIGHT_DONE, (int)getpid());
 	while (fts__clock_mono_ms() < until) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		struct stat st;
 
 		if (fd >= 0) {
-			ssize_t n = read(fd, buf, len - 1);
+			ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, len - 1) : -1;
 
 			close(fd);
-			unlink(path);
+			unlinkat(dfd, name, 0);
 			buf[n > 0 ? n : 0] = 0;
 			if (n > 0 && buf[n - 1] == '\n')
 				buf[n - 1] = 0;
+			if (n < 0)
+				snprintf(buf, len, "error: the answer %s is not a regular file", name);
 			return 0;
 		}
 		/* a recorder stopping (or killed) never answers: say so at once */
@@ -80,15 +88,39 @@ static int wait_answer(const char *dir, pid_t pid, char *buf, size_t len)
 	return -1;
 }
 
+/* The request: temp + rename in @dfd, so the recorder never reads half of it; O_EXCL, no FIFO opened. */
+static int write_request(int dfd, const char *dir, const char *name, double last_s, const char *reason)
+{
+	char tmp[96];
+	FILE *f;
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
+	(void)unlinkat(dfd, tmp, 0);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		say("cannot write %s/%s: %s", dir, tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	fprintf(f, "last_s=%g\n%s", last_s, reason);
+	if (fclose(f) || renameat(dfd, tmp, dfd, name)) {
+		say("cannot write %s/%s: %s", dir, name, strerror(errno));
+		unlinkat(dfd, tmp, 0);
+		return -1;
+	}
+	return 0;
+}
+
 int fts_cmd_snapshot(int argc, char **argv)
 {
 	const char *reason = "manual", *dir = ".";
-	char why[PATH_MAX + 256], path[PATH_MAX], tmp[PATH_MAX + 16], answer[PATH_MAX + 300];
+	char why[PATH_MAX + 256], name[64], answer[PATH_MAX + 300];
 	double last_s = 0;
 	struct fts_opts p;
 	pid_t pid;
-	FILE *f;
-	int id, fd, rc;
+	int id, dfd, rc;
 
 	fts_opts_init(&p, "snapshot", argc, argv);
 	while ((id = fts_opts_next(&p, snapshot_opts)) != -1) {
@@ -113,36 +145,34 @@ int fts_cmd_snapshot(int argc, char **argv)
 		say("%s", why);
 		return 1;
 	}
-	/* The request first (temp + rename, so the recorder never reads half of it), then the signal. */
-	snprintf(path, sizeof(path), "%s/%s%d", dir, FTS_FLIGHT_REQUEST, (int)getpid());
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		say("cannot write %s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		say("cannot open %s: %s", dir, strerror(errno));
 		return 1;
 	}
-	fprintf(f, "last_s=%g\n%s", last_s, reason);
-	if (fclose(f) || rename(tmp, path)) {
-		say("cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
+	/* The request first, then the signal (to a process proven a flight recorder above). */
+	snprintf(name, sizeof(name), "%s%d", FTS_FLIGHT_REQUEST, (int)getpid());
+	if (write_request(dfd, dir, name, last_s, reason)) {
+		close(dfd);
 		return 1;
 	}
 	if (kill(pid, SIGUSR1) < 0) {
 		say("cannot signal the flight recorder (pid %d): %s", (int)pid, strerror(errno));
-		unlink(path);
+		unlinkat(dfd, name, 0);
+		close(dfd);
 		return 1;
 	}
-	rc = wait_answer(dir, pid, answer, sizeof(answer));
+	rc = wait_answer(dfd, pid, answer, sizeof(answer));
 	if (rc) {
 		if (rc == -2)
 			say("the flight recorder (pid %d) exited before taking the snapshot", (int)pid);
 		else
 			say("the flight recorder (pid %d) did not answer within %d s", (int)pid, WAIT_MS / 1000);
-		unlink(path);
+		unlinkat(dfd, name, 0);
+		close(dfd);
 		return 1;
 	}
+	close(dfd);
 	if (!strncmp(answer, "error: ", 7)) {
 		say("%s", answer + 7);
 		return 1;

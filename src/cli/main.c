@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "front/msg.h"
 #include "front/process.h"
+#include "front/sigcleanup.h"
 #include "front/tty.h"
 
 #include <stdio.h>
@@ -52,6 +53,8 @@ int main(int argc, char **argv)
 	 * ours, escaped, and their raw text may quote a hostile file.
 	 */
 	fts_set_loglevel(FTS_LOG_NONE);
+	/* SIGUSR1 is a flight recorder's (it takes a snapshot); in every other ftscope it does nothing */
+	fts_front_harmless_usr1();
 	/* the trace.dat probe's helper: not a command a user runs, not in help */
 	if (argc >= 2 && !strcmp(argv[1], FTS_FRONT_PROBE_CMD))
 		return fts_front_probe_main(argc - 1, argv + 1);

@@ -26,15 +26,27 @@
 void fts_flight_dir(const char *output, char *buf, size_t len);
 
 /*
+ * fts_flight_stem_ok - 1 when @output has a name before ".dat" (segments are
+ * NAME.NNNNNN.dat; "DIR/.dat" would make hidden ones no reader finds). The
+ * library refuses it too (EINVAL); the CLI says so as a usage error first.
+ */
+int fts_flight_stem_ok(const char *output);
+
+/*
  * fts_flight_pid_check - read the pid file in @dir: 1 and *@pid when it names
- * a running ftscope (same pid and start time), 0 when it is absent, -1 when
- * stale or unreadable, with why in @why.
+ * a running flight recorder (same pid and start time, an ftscope that holds
+ * this very file open), 0 when it is absent, -1 when stale, forged (not the
+ * caller's or root's, writable by others, not held by the process it names),
+ * not a regular file or unreadable, with why in @why. Never blocks (FIFO).
  */
 int fts_flight_pid_check(const char *dir, pid_t *pid, char *why, size_t len);
 
 /*
- * fts_flight_pid_claim - write this process's pid file in @dir; refused (-1,
- * why in @why) when a live flight recorder holds it. A stale one is replaced.
+ * fts_flight_pid_claim - write this process's pid file in @dir and hold it
+ * open, locked, until fts_flight_pid_release (or the process ends); refused
+ * (-1, why in @why) when a live flight recorder holds it: exclusive, so of
+ * recorders started together one wins. A stale one, or one that is not the
+ * caller's or root's (or that others may write), is replaced. One at a time.
  */
 int fts_flight_pid_claim(const char *dir, char *why, size_t len);
 

@@ -3,7 +3,8 @@
  * The flight recorder's command-line side (front/flight_trigger.c) without
  * tracefs: --segment values, the lost-events trigger's timing and rate
  * limit, the pid file refused when stale (a dead pid, a pid that is not
- * ftscope, garbage), and the snapshot requests taken lowest asker pid first.
+ * ftscope, garbage), and the snapshot requests taken lowest asker pid first;
+ * FIFOs, pid files others may write, one claim at a time, bounded requests.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -153,9 +154,62 @@ static void test_pidfile(void **state)
 		unlink(p);
 		snprintf(p, sizeof(p), "%s/%sx1", dir, FTS_FLIGHT_REQUEST);
 		unlink(p);
+		fts_flight_pid_release(dir);   /* ours: held open since the claim */
 		snprintf(p, sizeof(p), "%s/%s", dir, FTS_FLIGHT_PIDFILE);
-		unlink(p);
+		assert_int_equal(access(p, F_OK), -1);
 	}
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* Issue 33: FIFOs never opened blocking, files others may write not believed, the claim exclusive, requests bounded. */
+static void test_pidfile_hostile(void **state)
+{
+	char dir[] = "/tmp/fts-flight-cli-XXXXXX", why[512], path[512], text[64], reason[128];
+	struct stat st;
+	double last;
+	pid_t pid, asker;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/%s", dir, FTS_FLIGHT_PIDFILE);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(fts_flight_pid_check(dir, &pid, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "not a regular file"));
+	assert_int_equal(fts_flight_pid_claim(dir, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "not a regular file"));
+	unlink(path);
+	snprintf(text, sizeof(text), "%d 1\n", (int)getpid());
+	put(dir, FTS_FLIGHT_PIDFILE, text);
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_int_equal(fts_flight_pid_check(dir, &pid, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "not trusted"));
+	/* claimed over it (not trustworthy: replaced), 0600, and one claim at a time */
+	assert_int_equal(fts_flight_pid_claim(dir, why, sizeof(why)), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(fts_flight_pid_claim(dir, why, sizeof(why)), -1);
+	fts_flight_pid_release(dir);
+	assert_int_equal(access(path, F_OK), -1);
+	/* a FIFO request is skipped and removed; last_s bounded as --last (0..1e7), not a number: 0 */
+	snprintf(path, sizeof(path), "%s/%s100", dir, FTS_FLIGHT_REQUEST);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	put(dir, FTS_FLIGHT_REQUEST "200", "last_s=1e300\nhuge");
+	put(dir, FTS_FLIGHT_REQUEST "300", "last_s=nan\nnot a number");
+	assert_int_equal(fts_flight_take_request(dir, &asker, reason, sizeof(reason), &last), 1);
+	assert_int_equal(asker, 200);
+	assert_string_equal(reason, "huge");
+	assert_true(last == 1e7);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(fts_flight_take_request(dir, &asker, reason, sizeof(reason), &last), 1);
+	assert_int_equal(asker, 300);
+	assert_true(last == 0);
+	assert_int_equal(fts_flight_take_request(dir, &asker, reason, sizeof(reason), &last), 0);
+	/* an empty stem */
+	assert_int_equal(fts_flight_stem_ok("d/t.dat"), 1);
+	assert_int_equal(fts_flight_stem_ok("t"), 1);
+	assert_int_equal(fts_flight_stem_ok("d/.dat"), 0);
+	assert_int_equal(fts_flight_stem_ok(".dat"), 0);
+	assert_int_equal(fts_flight_stem_ok("d/..dat"), 0);
 	assert_int_equal(rmdir(dir), 0);
 }
 
@@ -166,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_trigger),
 		cmocka_unit_test(test_trigger_arm),
 		cmocka_unit_test(test_pidfile),
+		cmocka_unit_test(test_pidfile_hostile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -118,11 +118,20 @@ static int trim_to_line(int fd, const char *path)
 	return cut_at(fd, 0);
 }
 
+/* The output's temp file: in the held directory when the caller has one (rec_assembly.name). */
+static int begin(struct fts_outfile *f, const struct rec_assembly *a, const struct fts_owner *owner,
+		 struct fts_err *err)
+{
+	if (a->name)
+		return fts_outfile_begin_at(f, a->dirfd, a->name, a->output, owner, err);
+	return fts_outfile_begin(f, a->output, owner, err);
+}
+
 static int write_dat(struct fts_dat_meta *m, const struct fts_dat_cpu *dc, int n,
 		     const struct rec_assembly *a, struct fts_err *err)
 {
 	struct fts_outfile f;
-	int rc = fts_outfile_begin(&f, a->output, a->owner, err);
+	int rc = begin(&f, a, a->owner, err);
 
 	if (rc)
 		return rc;
@@ -142,13 +151,13 @@ static int write_text(const struct rec_assembly *a, struct fts_dat_meta *m, cons
 		      int n, struct asm_ctl *ctl, int *cut, struct fts_err *err)
 {
 	struct fts_outfile dat, f;
-	int rc = fts_outfile_begin(&dat, a->output, NULL, err), stopped = 0;  /* never published */
+	int rc = begin(&dat, a, NULL, err), stopped = 0;  /* never published */
 
 	if (rc)
 		return rc;
 	rc = fts_tracedat_write(dat.fd, m, dc, n, err);
 	if (!rc)
-		rc = fts_outfile_begin(&f, a->output, a->owner, err);
+		rc = begin(&f, a, a->owner, err);
 	if (!rc) {
 		rc = fts_rec_render_text(dat.tmp, f.fd, a->clock_line, render_step, ctl, &stopped, err);
 		if (rc == -ENOSPC || rc == -EDQUOT) {

@@ -14,6 +14,13 @@
  *
  * The segment ring is the one shared state; `lock` guards it, never held
  * while a segment is assembled or a file copied.
+ *
+ * Every file and directory is made, linked and removed relative to the
+ * output directory held open from the start (`dfd`) and a snapshot's own
+ * descriptor, never through a path: the directory's owner (the user root
+ * records for under sudo) may rename it or swap it for a symlink at any
+ * moment, and root must then neither write nor chown through the swap.
+ * Paths are kept only to name things to the user.
  */
 #include "core/record/record_local.h"
 #include "core/util/tempfile.h"
@@ -35,7 +42,9 @@
 #define TICK_NS 100000000L   /* how often the thread looks at the clock and the bytes */
 
 struct seg {
-	char path[PATH_MAX];
+	char name[NAME_MAX + 1];     /* in the output directory (dfd) */
+	dev_t dev;                   /* the file as assembled: a snapshot links only it */
+	ino_t ino;
 	unsigned seq;
 	uint64_t size;
 	int64_t rt_from, rt_to;      /* CLOCK_REALTIME ns: streamed from the rotation before .. this one */
@@ -46,7 +55,9 @@ struct seg {
 struct rec_flight {
 	struct rec_flight_cfg cfg;
 	char stem[PATH_MAX];         /* output without ".dat" */
-	char dir[PATH_MAX];          /* the output's directory (snapshots go there) */
+	char base[NAME_MAX + 1];     /* the stem's last part: segments are <base>.NNNNNN.dat */
+	char dir[PATH_MAX];          /* the output's directory as given (names only) */
+	int dfd;                     /* that directory, held open: everything goes through it */
 	int n;                       /* recorded CPUs */
 	int *cpu;
 	uint64_t *bytes_at;          /* each reader's bytes at the last rotation */
@@ -94,7 +105,7 @@ static void set_failure(struct rec_flight *f, const char *msg)
 static void prune(struct rec_flight *f)
 {
 	while (f->nring > f->cfg.keep) {
-		(void)unlink(f->ring[0].path);
+		(void)unlinkat(f->dfd, f->ring[0].name, 0);
 		memmove(f->ring, f->ring + 1, (size_t)(f->nring - 1) * sizeof(*f->ring));
 		f->nring--;
 	}
@@ -119,30 +130,41 @@ static uint64_t take_stats(struct rec_flight *f, char **stats)
 	return lost;
 }
 
-static int assemble_segment(struct rec_flight *f, const char *path, const int *fds, char **stats,
+static int assemble_segment(struct rec_flight *f, const char *name, const int *fds, char **stats,
 			    struct fts_err *err)
 {
+	char path[PATH_MAX + NAME_MAX + 2];
 	struct rec_assembly a = {
-		.output = path, .owner = f->cfg.owner, .text = 0, .tracing_dir = f->cfg.tracing_dir,
+		.output = path, .name = name, .dirfd = f->dfd, .owner = f->cfg.owner, .text = 0,
+		.tracing_dir = f->cfg.tracing_dir,
 		.events = f->cfg.events, .clock_text = rec_instance_clock(f->cfg.in), .clock_line = "",
 		.page_size = rec_instance_subbuf(f->cfg.in), .ncpu = f->n, .cpu = f->cpu, .fd = fds,
 		.stats = stats,
 	};
 	int cut = 0;
 
+	rec_flight_shown(f, name, path, sizeof(path));
 	return rec_assemble(&a, NULL, NULL, &cut, err);
 }
 
-/* Register a closed segment (under lock) and prune. */
-static void add_segment(struct rec_flight *f, const char *path, uint64_t lost, int64_t rt_to,
+/* Register the closed segment @name (under lock) and prune. */
+static void add_segment(struct rec_flight *f, const char *name, uint64_t lost, int64_t rt_to,
 			int64_t raw_to)
 {
 	struct seg *s = &f->ring[f->nring++];
 	struct stat st;
 
-	snprintf(s->path, sizeof(s->path), "%s", path);
+	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->seq = f->next_seq++;
-	s->size = stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+	if (fstatat(f->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode)) {
+		s->size = (uint64_t)st.st_size;
+		s->dev = st.st_dev;
+		s->ino = st.st_ino;
+	} else {
+		s->size = 0;
+		s->dev = 0;
+		s->ino = 0;
+	}
 	s->rt_from = f->rt_from;
 	s->raw_from = f->raw_from;
 	s->rt_to = rt_to;
@@ -154,9 +176,41 @@ static void add_segment(struct rec_flight *f, const char *path, uint64_t lost, i
 	prune(f);
 }
 
-int rec_flight_segment_path(const struct rec_flight *f, unsigned seq, char *buf, size_t len)
+/* The directory as given while it still leads to the held one; else the held one's name now. */
+static void shown_dir(const struct rec_flight *f, char *buf, size_t len)
 {
-	if ((size_t)snprintf(buf, len, "%s.%06u.dat", f->stem, seq) >= len)
+	char link[64], now[PATH_MAX];
+	const char *del = " (deleted)";
+	struct stat a, b;
+	ssize_t n;
+
+	if (stat(f->dir, &a) == 0 && fstat(f->dfd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		snprintf(buf, len, "%s", f->dir);
+		return;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", f->dfd);
+	n = readlink(link, now, sizeof(now) - 1);
+	if (n > 0 && now[0] == '/') {
+		now[n] = 0;
+		if (!((size_t)n >= strlen(del) && !strcmp(now + n - strlen(del), del))) {
+			snprintf(buf, len, "%s", now);
+			return;
+		}
+	}
+	snprintf(buf, len, "%s", f->dir);
+}
+
+void rec_flight_shown(const struct rec_flight *f, const char *name, char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+
+	shown_dir(f, dir, sizeof(dir));
+	snprintf(buf, len, "%s/%s", strcmp(dir, "/") ? dir : "", name);
+}
+
+int rec_flight_segment_name(const struct rec_flight *f, unsigned seq, char *buf, size_t len)
+{
+	if ((size_t)snprintf(buf, len, "%s.%06u.dat", f->base, seq) >= len || strlen(buf) > NAME_MAX)
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -166,7 +220,7 @@ static int rotate(struct rec_flight *f)
 {
 	int *fds = calloc((size_t)f->n, sizeof(int)), *old = calloc((size_t)f->n, sizeof(int));
 	char **stats = calloc((size_t)f->n, sizeof(char *));
-	char path[PATH_MAX];
+	char name[NAME_MAX + 1];
 	struct fts_err err = { 0 };
 	int64_t rt, raw;
 	uint64_t lost;
@@ -181,7 +235,7 @@ static int rotate(struct rec_flight *f)
 	for (int i = 0; i < f->n; i++)
 		fds[i] = -1;
 	for (int i = 0; i < f->n && !rc; i++) {
-		fds[i] = fts_rec_tempfile(f->stem);
+		fds[i] = fts_rec_tempfile_at(f->dfd);
 		if (fds[i] < 0)
 			rc = fts_err_set(&err, fds[i], "cannot create a stream file beside %.200s: %s", f->stem,
 					 strerror(-fds[i]));
@@ -196,6 +250,15 @@ static int rotate(struct rec_flight *f)
 	f->want_rotate = 0;
 	pthread_mutex_unlock(&f->lock);
 	rec_stream_rotate(f->cfg.st, fds, old);
+	/*
+	 * A clock marker for the new segment, so each converts to epoch time on
+	 * its own (convert reads the first one, within its first events). Written
+	 * right after the swap, its page can only land in the new streams, and
+	 * before anything slow (the top's catch-up, the old segment's assembly:
+	 * seconds under load, i.e. hundreds of thousands of events that would
+	 * come first); from a recorded CPU, as at start.
+	 */
+	rec_instance_clock_marker(f->cfg.in, f->cpu[0], NULL, NULL, 0);
 	/* the top reads the old files to their end before they are assembled */
 	if (f->cfg.top)
 		rec_top_rotated(f->cfg.top);
@@ -209,21 +272,14 @@ static int rotate(struct rec_flight *f)
 	pthread_mutex_lock(&f->lock);
 	seq = f->next_seq;
 	pthread_mutex_unlock(&f->lock);
-	rc = rec_flight_segment_path(f, seq, path, sizeof(path));
+	rc = rec_flight_segment_name(f, seq, name, sizeof(name));
 	if (!rc)
-		rc = assemble_segment(f, path, fds, stats, &err);
+		rc = assemble_segment(f, name, fds, stats, &err);
 	else
 		fts_err_set(&err, rc, "the segment name is too long");
-	/*
-	 * A clock marker for the new segment, so each converts to epoch time on
-	 * its own (convert reads the first one). Written after the swap, its
-	 * page can only land in the new streams; from a recorded CPU, as at start.
-	 */
-	if (!rc)
-		rec_instance_clock_marker(f->cfg.in, f->cpu[0], NULL, NULL, 0);
 	if (!rc) {
 		pthread_mutex_lock(&f->lock);
-		add_segment(f, path, lost, rt, raw);
+		add_segment(f, name, lost, rt, raw);
 		pthread_cond_broadcast(&f->cond);
 		pthread_mutex_unlock(&f->lock);
 	}
@@ -334,14 +390,18 @@ static void *flight_main(void *arg)
  */
 static unsigned first_seq(const struct rec_flight *f)
 {
-	const char *base = strrchr(f->stem, '/') ? strrchr(f->stem, '/') + 1 : f->stem;
+	const char *base = f->base;
 	size_t bl = strlen(base);
 	unsigned max = 0;
 	struct dirent *e;
-	DIR *d = opendir(f->dir);
+	int fd = openat(f->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 
-	if (!d)
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return 1;
+	}
 	while ((e = readdir(d))) {
 		const char *p = e->d_name;
 		unsigned v = 0;
@@ -370,6 +430,7 @@ int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, 
 	if (!f)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	f->cfg = *cfg;
+	f->dfd = -1;
 	l = strlen(cfg->output);
 	if (l >= sizeof(f->stem))
 		l = sizeof(f->stem) - 1;
@@ -383,6 +444,15 @@ int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, 
 	else
 		snprintf(f->dir, sizeof(f->dir), "%.*s", slash == cfg->output ? 1 : (int)(slash - cfg->output),
 			 cfg->output);
+	snprintf(f->base, sizeof(f->base), "%.*s", NAME_MAX,
+		 strrchr(f->stem, '/') ? strrchr(f->stem, '/') + 1 : f->stem);
+	/* the very directory the recorder holds since the start, not what its path leads to now */
+	f->dfd = openat(cfg->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (f->dfd < 0) {
+		rc = -errno;
+		rec_flight_free(f);
+		return fts_err_set(err, rc, "cannot open the output's directory: %s", strerror(-rc));
+	}
 	f->n = rec_stream_count(cfg->st);
 	f->cpu = calloc((size_t)f->n, sizeof(*f->cpu));
 	f->bytes_at = calloc((size_t)f->n, sizeof(*f->bytes_at));
@@ -425,20 +495,28 @@ void rec_flight_halt(struct rec_flight *f)
 	pthread_mutex_unlock(&f->lock);
 }
 
-int rec_flight_last_path(struct rec_flight *f, char *buf, size_t len)
+int rec_flight_last_name(struct rec_flight *f, char *buf, size_t len)
 {
 	unsigned seq;
 
 	pthread_mutex_lock(&f->lock);
 	seq = f->next_seq;
 	pthread_mutex_unlock(&f->lock);
-	return rec_flight_segment_path(f, seq, buf, len);
+	return rec_flight_segment_name(f, seq, buf, len);
 }
 
-void rec_flight_closed(struct rec_flight *f, const char *path, uint64_t lost)
+int rec_flight_dirfd(const struct rec_flight *f)
 {
+	return f->dfd;
+}
+
+void rec_flight_closed(struct rec_flight *f, uint64_t lost)
+{
+	char name[NAME_MAX + 1];
+
 	pthread_mutex_lock(&f->lock);
-	add_segment(f, path, lost, now_ns(CLOCK_REALTIME), now_ns(CLOCK_MONOTONIC_RAW));
+	if (rec_flight_segment_name(f, f->next_seq, name, sizeof(name)) == 0)
+		add_segment(f, name, lost, now_ns(CLOCK_REALTIME), now_ns(CLOCK_MONOTONIC_RAW));
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -485,37 +563,54 @@ void rec_flight_reason_name(const char *reason, char *buf, size_t len)
 		snprintf(buf, len, "manual");
 }
 
-/* A hard link, or a copy when the link cannot be made (another filesystem, ...). */
-static int link_or_copy(const char *from, const char *to)
+/*
+ * @name in directory @to as a hard link of the open file @in, or a copy of
+ * it when the link cannot be made (another filesystem, ...). Linking the
+ * descriptor links exactly the file opened, whatever its name leads to now.
+ */
+static int link_or_copy(int in, int to, const char *name)
 {
-	char buf[1 << 16];
-	int in, out, rc = 0;
+	char buf[1 << 16], proc[64];
+	off_t at = 0;
+	int out, rc = 0;
 	ssize_t n;
 
-	if (link(from, to) == 0)
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", in);
+	if (linkat(AT_FDCWD, proc, to, name, AT_SYMLINK_FOLLOW) == 0)
 		return 0;
-	in = open(from, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (in < 0)
+	if (errno == EEXIST)
+		return -EEXIST;
+	out = openat(to, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (out < 0)
 		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (out < 0) {
-		rc = -errno;
-		close(in);
-		return rc;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
+	while ((n = pread(in, buf, sizeof(buf), at)) > 0) {
 		if (write(out, buf, (size_t)n) != n) {
 			rc = -(errno ? errno : EIO);
 			break;
 		}
+		at += n;
+	}
 	if (n < 0)
 		rc = -errno;
-	close(in);
 	if (close(out) < 0 && !rc)
 		rc = -errno;
 	if (rc)
-		unlink(to);
+		unlinkat(to, name, 0);
 	return rc;
+}
+
+/* Open @name in @dfd for reading: a regular file only, no symlink, never blocking (a FIFO). */
+static int open_file_at(int dfd, const char *name, struct stat *st)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
 }
 
 static const char *base_name(const char *p)
@@ -541,22 +636,12 @@ static void utc_text(int64_t ns, char *buf, size_t len, int compact)
 	}
 }
 
-static int write_manifest(const char *dir, const char *reason, int64_t trigger_rt, const char *trigger,
-			  const struct seg *s, int n, const char *pidmap, struct fts_err *err)
+static void manifest_body(FILE *fp, const char *reason, int64_t trigger_rt, const char *trigger,
+			  const struct seg *s, int n, const char *pidmap)
 {
-	char path[PATH_MAX], tmp[PATH_MAX], a[48], b[48];
+	char a[48], b[48];
 	uint64_t lost = 0;
-	FILE *fp;
-	int fd;
 
-	snprintf(path, sizeof(path), "%s/manifest.json", dir);
-	snprintf(tmp, sizeof(tmp), "%s/.manifest.json.tmp", dir);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
-		if (fd >= 0)
-			close(fd);
-		return fts_err_set(err, -errno, "%s: %s", tmp, strerror(errno));
-	}
 	for (int i = 0; i < n; i++)
 		lost += s[i].lost;
 	utc_text(trigger_rt, a, sizeof(a), 0);
@@ -584,39 +669,62 @@ static int write_manifest(const char *dir, const char *reason, int64_t trigger_r
 	fputs(",\n  \"segments\": [", fp);
 	for (int i = 0; i < n; i++) {
 		fprintf(fp, "%s\n    {\"file\": ", i ? "," : "");
-		fts__json_fputs(fp, base_name(s[i].path), 0);
+		fts__json_fputs(fp, s[i].name, 0);
 		fprintf(fp, ", \"seq\": %u, \"bytes\": %llu, \"from_realtime_ns\": %lld, \"to_realtime_ns\": %lld, "
 			"\"from_mono_raw_ns\": %lld, \"to_mono_raw_ns\": %lld, \"lost_events\": %llu}",
 			s[i].seq, (unsigned long long)s[i].size, (long long)s[i].rt_from, (long long)s[i].rt_to,
 			(long long)s[i].raw_from, (long long)s[i].raw_to, (unsigned long long)s[i].lost);
 	}
 	fputs(n ? "\n  ]\n}\n" : "]\n}\n", fp);
+}
+
+/* manifest.json in the snapshot directory open as @sfd (temp + rename, both in @sfd). */
+static int write_manifest(int sfd, const char *shown, const char *reason, int64_t trigger_rt,
+			  const char *trigger, const struct seg *s, int n, const char *pidmap, struct fts_err *err)
+{
+	static const char tmp[] = ".manifest.json.tmp";
+	FILE *fp;
+	int fd;
+
+	fd = openat(sfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return fts_err_set(err, -e, "%s/%s: %s", shown, tmp, strerror(e));
+	}
+	manifest_body(fp, reason, trigger_rt, trigger, s, n, pidmap);
 	if (fflush(fp) || fsync(fileno(fp)) || ferror(fp)) {
 		int e = errno ? errno : EIO;
 
 		fclose(fp);
-		unlink(tmp);
-		return fts_err_set(err, -e, "%s: %s", tmp, strerror(e));
+		unlinkat(sfd, tmp, 0);
+		return fts_err_set(err, -e, "%s/%s: %s", shown, tmp, strerror(e));
 	}
 	fclose(fp);
-	if (rename(tmp, path) < 0)
-		return fts_err_set(err, -errno, "%s: %s", path, strerror(errno));
+	if (renameat(sfd, tmp, sfd, "manifest.json") < 0)
+		return fts_err_set(err, -errno, "%s/manifest.json: %s", shown, strerror(errno));
 	return 0;
 }
 
-/* A failed snapshot leaves nothing: what it linked, then its directory. */
-static void remove_partial(const char *dir, const struct seg *s, int n, const char *pidmap)
+/*
+ * A failed snapshot leaves nothing: what it put in @sfd, then the directory
+ * @rel in the output directory, if that name still is the directory made.
+ */
+static void remove_partial(struct rec_flight *f, int sfd, const char *rel, const struct seg *s, int n,
+			   const char *pidmap)
 {
-	char path[PATH_MAX];
+	struct stat a, b;
 
 	for (int i = 0; i < n; i++)
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, base_name(s[i].path)) < sizeof(path))
-			unlink(path);
-	if (pidmap && (size_t)snprintf(path, sizeof(path), "%s/%s", dir, base_name(pidmap)) < sizeof(path))
-		unlink(path);
-	if ((size_t)snprintf(path, sizeof(path), "%s/.manifest.json.tmp", dir) < sizeof(path))
-		unlink(path);
-	(void)rmdir(dir);
+		unlinkat(sfd, s[i].name, 0);
+	if (pidmap)
+		unlinkat(sfd, pidmap, 0);
+	unlinkat(sfd, ".manifest.json.tmp", 0);
+	if (fstat(sfd, &a) == 0 && fstatat(f->dfd, rel, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino)
+		(void)unlinkat(f->dfd, rel, AT_REMOVEDIR);
 }
 
 /* Close the streaming segment now, so the snapshot holds the seconds up to the trigger. */
@@ -637,69 +745,132 @@ static void rotate_now(struct rec_flight *f)
 	pthread_mutex_unlock(&f->lock);
 }
 
+/*
+ * Make the snapshot directory snapshot-<when>-<name>[-k] in the output
+ * directory and open it (its descriptor, or a negative code): made 0700 and
+ * root's, and opened only when the name still leads to exactly that (no
+ * symlink, root's, 0700, empty), so a name swapped in between is refused.
+ */
+static int make_snapshot_dir(struct rec_flight *f, const char *when, const char *name, char *rel,
+			     size_t len, struct fts_err *err)
+{
+	struct stat st;
+	int sfd;
+
+	for (int k = 0;; k++) {
+		int l = k ? snprintf(rel, len, "snapshot-%s-%s-%d", when, name, k)
+			  : snprintf(rel, len, "snapshot-%s-%s", when, name);
+
+		if (l < 0 || (size_t)l >= len || l > NAME_MAX)
+			return fts_err_set(err, -ENAMETOOLONG, "the snapshot directory's name is too long");
+		if (mkdirat(f->dfd, rel, 0700) == 0)
+			break;
+		if (errno != EEXIST || k > 100)
+			return fts_err_set(err, -errno, "cannot create %s: %s", rel, strerror(errno));
+	}
+	sfd = openat(f->dfd, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sfd >= 0 && (fstat(sfd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077) ||
+			 st.st_nlink != 2)) {
+		close(sfd);
+		sfd = -1;
+		errno = EEXIST;
+	}
+	if (sfd < 0)
+		return fts_err_set(err, -errno, "%s was replaced while it was being made (%s); no snapshot taken", rel,
+				   strerror(errno));
+	/* 0700 keeps anyone else out while it is filled; opened up (and handed over) at the end */
+	return sfd;
+}
+
+/* Link the kept segments ending in the last @last_s s before @trig into @sfd (under lock); count in *@n. */
+static int link_segments(struct rec_flight *f, int sfd, double last_s, int64_t trig, struct seg *copy, int *n,
+			 struct fts_err *err)
+{
+	int first, rc = 0;
+
+	/* beyond 1e7 s (or not a number) every kept segment: the arithmetic below stays in range */
+	if (!(last_s > 0 && last_s <= 1e7))
+		last_s = 0;
+	for (first = 0; last_s > 0 && first < f->nring - 1; first++)
+		if (f->ring[first].rt_to >= trig - (int64_t)(last_s * 1e9))
+			break;
+	for (int i = first; i < f->nring && !rc; i++) {
+		const struct seg *s = &f->ring[i];
+		struct stat st;
+		int in = open_file_at(f->dfd, s->name, &st);
+
+		if (in >= 0 && (st.st_dev != s->dev || st.st_ino != s->ino)) {
+			close(in);
+			in = -ESTALE;
+		}
+		rc = in < 0 ? in : link_or_copy(in, sfd, s->name);
+		if (in >= 0)
+			close(in);
+		if (rc)
+			fts_err_set(err, rc, "cannot link %s into the snapshot: %s", s->name,
+				    rc == -ESTALE ? "it was replaced" : strerror(-rc));
+		else
+			copy[(*n)++] = *s;
+	}
+	return rc;
+}
+
+/* The pid mapping into @sfd; its name there, or NULL (said in the manifest: it may be rewritten now). */
+static const char *link_pidmap(const char *pidmap, int sfd)
+{
+	struct stat st;
+	const char *base;
+	int in, rc;
+
+	if (!pidmap)
+		return NULL;
+	base = base_name(pidmap);
+	in = open_file_at(AT_FDCWD, pidmap, &st);
+	if (in < 0)
+		return NULL;
+	rc = link_or_copy(in, sfd, base);
+	close(in);
+	return rc ? NULL : base;
+}
+
 /* The snapshot after the rotation: @trigger (may be NULL) is a JSON object for the manifest. */
 static int snapshot_take(struct rec_flight *f, const char *reason, double last_s, const char *pidmap,
 			 int64_t trig, const char *trigger, int rotate_first, char *dir, size_t len,
 			 struct fts_err *err)
 {
-	char name[64], when[32], path[PATH_MAX];
+	char name[64], when[32], rel[NAME_MAX + 1];
 	struct seg *copy = NULL;
-	int n = 0, rc = 0, first = 0;
+	int n = 0, rc = 0, sfd;
 
 	rec_flight_reason_name(reason, name, sizeof(name));
 	utc_text(trig, when, sizeof(when), 1);
-	for (int k = 0;; k++) {
-		int l = k ? snprintf(dir, len, "%s/snapshot-%s-%s-%d", f->dir, when, name, k)
-			  : snprintf(dir, len, "%s/snapshot-%s-%s", f->dir, when, name);
-
-		if (l < 0 || (size_t)l >= len)
-			return fts_err_set(err, -ENAMETOOLONG, "the snapshot directory's name is too long");
-		if (mkdir(dir, 0755) == 0)
-			break;
-		if (errno != EEXIST || k > 100)
-			return fts_err_set(err, -errno, "cannot create %.200s: %s", dir, strerror(errno));
-	}
-	if (f->cfg.owner && f->cfg.owner->set)
-		if (chown(dir, f->cfg.owner->uid, f->cfg.owner->gid) < 0) {
-			/* root's own directory then: the files inside keep their owners */
-		}
+	sfd = make_snapshot_dir(f, when, name, rel, sizeof(rel), err);
+	if (sfd < 0)
+		return sfd;
+	rec_flight_shown(f, rel, dir, len);
 	if (rotate_first && f->started)
 		rotate_now(f);
 	/* Link under the lock: the ring cannot prune a segment between the choice and its link. */
 	pthread_mutex_lock(&f->lock);
 	copy = calloc((size_t)f->nring + 1, sizeof(*copy));
-	if (!copy) {
-		pthread_mutex_unlock(&f->lock);
-		(void)rmdir(dir);
-		return fts_err_set(err, -ENOMEM, "out of memory");
-	}
-	for (first = 0; last_s > 0 && first < f->nring - 1; first++)
-		if (f->ring[first].rt_to >= trig - (int64_t)(last_s * 1e9))
-			break;
-	for (int i = first; i < f->nring && !rc; i++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, base_name(f->ring[i].path)) >= sizeof(path)) {
-			rc = fts_err_set(err, -ENAMETOOLONG, "the snapshot's file names are too long");
-			break;
-		}
-		rc = link_or_copy(f->ring[i].path, path);
-		if (rc)
-			fts_err_set(err, rc, "cannot link %.200s into the snapshot: %s", f->ring[i].path,
-				    strerror(-rc));
-		else
-			copy[n++] = f->ring[i];
-	}
+	if (!copy)
+		rc = fts_err_set(err, -ENOMEM, "out of memory");
+	else
+		rc = link_segments(f, sfd, last_s, trig, copy, &n, err);
 	pthread_mutex_unlock(&f->lock);
-	if (!rc && pidmap && access(pidmap, F_OK) == 0) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, base_name(pidmap)) >= sizeof(path) ||
-		    link_or_copy(pidmap, path))
-			pidmap = NULL;   /* said in the manifest (null): it may be rewritten right now */
-	} else {
-		pidmap = NULL;
-	}
+	pidmap = rc ? NULL : link_pidmap(pidmap, sfd);
 	if (!rc)
-		rc = write_manifest(dir, reason, trig, trigger, copy, n, pidmap ? base_name(pidmap) : NULL, err);
-	if (rc)
-		remove_partial(dir, copy, n, pidmap);
+		rc = write_manifest(sfd, dir, reason, trig, trigger, copy, n, pidmap, err);
+	if (!rc) {
+		/* complete: readable, and the sudo user's (on the descriptor, never the name) */
+		(void)fchmod(sfd, 0755);
+		if (f->cfg.owner && f->cfg.owner->set && fchown(sfd, f->cfg.owner->uid, f->cfg.owner->gid) < 0) {
+			/* root's own directory then: the files inside keep their owners */
+		}
+	} else {
+		remove_partial(f, sfd, rel, copy, n, pidmap);
+	}
+	close(sfd);
 	free(copy);
 	return rc;
 }
@@ -785,5 +956,7 @@ void rec_flight_free(struct rec_flight *f)
 	free(f->lost_at);
 	free(f->bytes_at);
 	free(f->cpu);
+	if (f->dfd >= 0)
+		close(f->dfd);
 	free(f);
 }

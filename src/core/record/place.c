@@ -12,6 +12,10 @@
  *     nearest existing ancestor of the old one (else /var/tmp, else /tmp), so
  *     the user is told where before the end, and the capture goes there.
  *
+ * The file is then written relative to the held (or made) directory's
+ * descriptor (rec_place_dirfd), never through its path, which the user who
+ * owns the parent may have swapped for a symlink by then.
+ *
  * A place whose directory is another place's (the pid mapping beside the
  * output) follows that one, so both land in the same directory.
  */
@@ -35,6 +39,7 @@ enum place_state { PLACE_SAME = 0, PLACE_MOVED, PLACE_REMOVED };
 struct rec_place {
 	struct rec_place *follow;     /* the place whose directory this one shares, or NULL */
 	int dfd;                      /* the directory, O_PATH */
+	int rescue_fd;                /* the directory made when it was removed, or -1 */
 	dev_t dev;
 	ino_t ino;
 	char given[PATH_MAX];         /* the path as the caller gave it */
@@ -65,6 +70,7 @@ int rec_place_open(const char *path, const struct fts_owner *owner, struct rec_p
 	if (owner)
 		p->owner = *owner;
 	pthread_mutex_init(&p->lock, NULL);
+	p->rescue_fd = -1;
 	p->dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (p->dfd < 0 || fstat(p->dfd, &st) < 0 || !realpath(dir, p->dir)) {
 		int e = errno;
@@ -103,10 +109,30 @@ static void held_name(const struct rec_place *p, char *buf, size_t len)
 		buf[0] = 0;
 }
 
+/*
+ * Open the directory mkdtemp just made at @path, and only it: a name swapped
+ * meanwhile (for a symlink, or another directory) is refused, as it would be
+ * root's directory being handed to the user. -1 when it is not ours.
+ */
+static int hold_made_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 07777) != 0700 || st.st_nlink != 2) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* A new directory for a capture whose directory was removed: near where it was, else /var/tmp, /tmp. */
 static int make_rescue(struct rec_place *p)
 {
 	char at[PATH_MAX], tmpl[PATH_MAX + 32];
+	int fd = -1;
 
 	snprintf(at, sizeof(at), "%s", p->dir);
 	for (;;) {
@@ -120,26 +146,29 @@ static int make_rescue(struct rec_place *p)
 		else
 			*slash = 0;
 		snprintf(tmpl, sizeof(tmpl), "%s/ftscope-saved-XXXXXX", strcmp(at, "/") ? at : "");
-		if (stat(at, &st) == 0 && S_ISDIR(st.st_mode) && mkdtemp(tmpl))
+		if (stat(at, &st) == 0 && S_ISDIR(st.st_mode) && mkdtemp(tmpl) && (fd = hold_made_dir(tmpl)) >= 0)
 			goto made;
 		if (!strcmp(at, "/"))
 			break;
 	}
 	snprintf(tmpl, sizeof(tmpl), "/var/tmp/ftscope-saved-XXXXXX");
-	if (!mkdtemp(tmpl)) {
+	if (!mkdtemp(tmpl) || (fd = hold_made_dir(tmpl)) < 0) {
 		snprintf(tmpl, sizeof(tmpl), "/tmp/ftscope-saved-XXXXXX");
-		if (!mkdtemp(tmpl))
-			return -errno;
+		if (!mkdtemp(tmpl) || (fd = hold_made_dir(tmpl)) < 0)
+			return errno ? -errno : -EPERM;
 	}
 made:
-	/* like a directory the user made: readable, and theirs when run through sudo */
-	(void)chmod(tmpl, 0755);
-	if (p->owner.set && lchown(tmpl, (uid_t)p->owner.uid, (gid_t)p->owner.gid) < 0) {
+	/* like a directory the user made: readable, and theirs when run through sudo (on the fd, never the name) */
+	(void)fchmod(fd, 0755);
+	if (p->owner.set && fchown(fd, (uid_t)p->owner.uid, (gid_t)p->owner.gid) < 0) {
 		/* root keeps it; the file inside is still handed over at commit */
 	}
-	if (strlen(tmpl) >= sizeof(p->now))
+	if (strlen(tmpl) >= sizeof(p->now)) {
+		close(fd);
 		return -ENAMETOOLONG;
+	}
 	memcpy(p->now, tmpl, strlen(tmpl) + 1);
+	p->rescue_fd = fd;
 	return 0;
 }
 
@@ -206,6 +235,22 @@ int rec_place_target(struct rec_place *p, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : moved;
 }
 
+int rec_place_dirfd(struct rec_place *p)
+{
+	struct rec_place *d = p->follow ? p->follow : p;
+	int fd;
+
+	pthread_mutex_lock(&d->lock);
+	fd = d->state == PLACE_REMOVED ? d->rescue_fd : d->dfd;
+	pthread_mutex_unlock(&d->lock);
+	return fd;
+}
+
+const char *rec_place_base(const struct rec_place *p)
+{
+	return p->base;
+}
+
 void rec_place_note(struct rec_place *p, char *buf, size_t len)
 {
 	struct rec_place *d = p->follow ? p->follow : p;
@@ -234,6 +279,8 @@ void rec_place_free(struct rec_place *p)
 		return;
 	if (p->dfd >= 0)
 		close(p->dfd);
+	if (p->rescue_fd >= 0)
+		close(p->rescue_fd);
 	pthread_mutex_destroy(&p->lock);
 	free(p);
 }

@@ -439,6 +439,14 @@ int rec_place_poll(struct rec_place *p, int force);
 /* rec_place_target - where the file is to be written now. 1 moved, 0 as given, -ENAMETOOLONG. */
 int rec_place_target(struct rec_place *p, char *buf, size_t len);
 
+/*
+ * rec_place_dirfd - the directory to write the file in now (the held one,
+ * renamed or not, or the one made when it was removed): a descriptor the
+ * place keeps open, for the *at calls. rec_place_base - the file's name there.
+ */
+int rec_place_dirfd(struct rec_place *p);
+const char *rec_place_base(const struct rec_place *p);
+
 /* rec_place_note - what happened to the directory and where the file goes; "" when as given. */
 void rec_place_note(struct rec_place *p, char *buf, size_t len);
 
@@ -457,6 +465,7 @@ struct rec_flight;
 /* What the flight recorder rotates and how (borrowed: they outlive it). */
 struct rec_flight_cfg {
 	const char *output;            /* "dir/trace.dat": segments are dir/trace.NNNNNN.dat */
+	int dirfd;                     /* dir, held open since the start (the output's place) */
 	double segment_s;              /* close a segment after this long (0: by size only) */
 	uint64_t segment_bytes;        /* ... or once this much streamed (0: by time only) */
 	int keep;                      /* segments kept; older ones are deleted */
@@ -479,14 +488,21 @@ int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, 
 /* rec_flight_halt - stop the thread after the rotation in progress (before the readers halt). */
 void rec_flight_halt(struct rec_flight *f);
 
-/* rec_flight_segment_path - the name of segment @seq. 0 or -ENAMETOOLONG. */
-int rec_flight_segment_path(const struct rec_flight *f, unsigned seq, char *buf, size_t len);
+/* rec_flight_segment_name - the file name of segment @seq. 0 or -ENAMETOOLONG. */
+int rec_flight_segment_name(const struct rec_flight *f, unsigned seq, char *buf, size_t len);
 
-/* rec_flight_last_path - after halt: where the streaming segment is to be assembled. */
-int rec_flight_last_path(struct rec_flight *f, char *buf, size_t len);
+/* rec_flight_shown - "@name in the output directory" as a path to show (the directory's name now). */
+void rec_flight_shown(const struct rec_flight *f, const char *name, char *buf, size_t len);
 
-/* rec_flight_closed - the last segment was assembled at @path: keep it, prune the ring. */
-void rec_flight_closed(struct rec_flight *f, const char *path, uint64_t lost);
+/*
+ * rec_flight_last_name - after halt: the name of the streaming segment, to
+ * be assembled in rec_flight_dirfd (the output directory held open).
+ */
+int rec_flight_last_name(struct rec_flight *f, char *buf, size_t len);
+int rec_flight_dirfd(const struct rec_flight *f);
+
+/* rec_flight_closed - the last segment was assembled (rec_flight_last_name): keep it, prune the ring. */
+void rec_flight_closed(struct rec_flight *f, uint64_t lost);
 
 /* rec_flight_counts - kept segments and their bytes plus what the streaming one holds so far. */
 void rec_flight_counts(struct rec_flight *f, int *segments, uint64_t *disk_bytes);
@@ -519,7 +535,9 @@ void rec_flight_free(struct rec_flight *f);
 
 /* What the assembly needs to know about the capture. */
 struct rec_assembly {
-	const char *output;
+	const char *output;       /* where it goes (with @name: only how it is named to the user) */
+	const char *name;         /* non-NULL: the output is @name in directory @dirfd, never a path */
+	int dirfd;
 	const struct fts_owner *owner;  /* who gets @output; NULL: kept */
 	int text;
 	const char *tracing_dir;

@@ -29,6 +29,7 @@ struct fts_recorder {
 	struct fts_record_opts o;     /* the caller's strings are not kept */
 	char output[PATH_MAX];
 	char pid_mapping[PATH_MAX];
+	char map_held[64 + NAME_MAX];  /* the mapping through its directory held open (map_at) */
 	char tracing_dir[PATH_MAX];
 	int text;                     /* render kernel text instead of keeping the dat */
 	const char *backend;          /* "tracefs" / "trace-cmd" */
@@ -45,6 +46,7 @@ struct fts_recorder {
 	struct fts_record_top top_last;  /* the top when it was stopped */
 	struct fts_pidmapper *mapper;
 	struct rec_place *out_place;  /* the output's directory, watched */
+	char seg_name[NAME_MAX + 1];  /* flight: the last segment's name in its directory */
 	struct rec_place *map_place;  /* the pid mapping's (follows out_place when the same) */
 	int reserve_fd;
 	uint64_t t0_ns;
@@ -64,6 +66,17 @@ void fts_record_opts_init(struct fts_record_opts *o)
 static int flight_on(const struct fts_record_opts *o)
 {
 	return o->flight_segment_s > 0 || o->flight_segment_bytes > 0;
+}
+
+/* A flight output with a name before ".dat": "DIR/.dat" would make hidden segments ".NNNNNN.dat". */
+static int flight_stem_ok(const char *output)
+{
+	const char *base = strrchr(output, '/') ? strrchr(output, '/') + 1 : output;
+	size_t l = strlen(base);
+
+	if (l >= 4 && !strcmp(base + l - 4, ".dat"))
+		l -= 4;
+	return l > 0 && !(l == 1 && base[0] == '.');
 }
 
 /*
@@ -98,6 +111,9 @@ static int check_flight(const struct fts_record_opts *o, struct fts_err *err)
 		return fts_err_set(err, -EINVAL, "the flight recorder needs the native backend, not trace-cmd");
 	if (n >= 4 && !strcmp(o->output + n - 4, ".txt"))
 		return fts_err_set(err, -EINVAL, "the flight recorder writes trace.dat segments; choose a .dat output");
+	if (!flight_stem_ok(o->output ? o->output : "trace.dat"))
+		return fts_err_set(err, -EINVAL, "the flight recorder's output needs a name before .dat (its segments "
+				   "are NAME.NNNNNN.dat; without one they would be hidden files no reader finds)");
 	return 0;
 }
 
@@ -181,6 +197,17 @@ static int check_output(const char *path, int need_space, struct fts_err *err)
 	return 0;
 }
 
+/*
+ * Where the pid mapping is written: its name in the directory held open
+ * (or made when that one was removed), as a /proc/self/fd path, so a
+ * directory swapped for a symlink is never written through by the mapper's
+ * path-based rewrites (every second) nor read by a snapshot.
+ */
+static void map_at(struct fts_recorder *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "/proc/self/fd/%d/%s", rec_place_dirfd(r->map_place), rec_place_base(r->map_place));
+}
+
 static int reader_nice(const struct fts_record_opts *o)
 {
 	return o->reader_nice ? o->reader_nice : REC_READER_NICE;
@@ -230,13 +257,14 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 	}
 	if (!rc && flight_on(&r->o)) {
 		struct rec_flight_cfg fc = {
-			.output = r->output, .segment_s = r->o.flight_segment_s,
+			.output = r->output, .dirfd = rec_place_dirfd(r->out_place),
+			.segment_s = r->o.flight_segment_s,
 			.segment_bytes = r->o.flight_segment_bytes,
 			.keep = r->o.flight_keep > 0 ? r->o.flight_keep : 4, .in = r->in, .st = r->st,
 			.tracing_dir = r->tracing_dir, .events = (const char *const *)r->ev.names,
 			.owner = &r->o.owner, .top = r->top, .rules = r->rules,
 			.nrules = r->nrules, .post_s = r->o.flight_post_trigger_s,
-			.pidmap = r->o.nspid ? r->pid_mapping : NULL,
+			.pidmap = r->o.nspid ? r->map_held : NULL,
 		};
 		rc = rec_flight_start(&fc, &r->fl, err);
 	}
@@ -355,6 +383,8 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 		rc = rec_place_open(r->output, &o->owner, NULL, &r->out_place, err);
 	if (!rc && o->nspid)
 		rc = rec_place_open(r->pid_mapping, &o->owner, r->out_place, &r->map_place, err);
+	if (!rc && o->nspid)
+		map_at(r, r->map_held, sizeof(r->map_held));
 	if (!rc)
 		rc = rec_events_select(&r->o, r->tracing_dir, &r->ev, err);
 	r->o.exclude = NULL;   /* the caller's string: the selection holds what it meant */
@@ -364,7 +394,7 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 		r->o.cpus = NULL;
 	}
 	if (!rc && o->nspid)
-		rc = fts_pidmapper_start(r->pid_mapping, o->pidmap_interval_s, &o->owner, &r->mapper, err);
+		rc = fts_pidmapper_start(r->map_held, o->pidmap_interval_s, &o->owner, &r->mapper, err);
 	if (rc) {
 		if (r->mapper)
 			fts_pidmapper_stop(r->mapper, NULL);
@@ -392,7 +422,8 @@ static void watch_places(struct fts_recorder *r, struct fts_record_health *h, in
 		return;
 	rec_place_note(r->out_place, h->output_note, sizeof(h->output_note));
 	if (r->map_place) {
-		if (rec_place_target(r->map_place, path, sizeof(path)) >= 0 && r->mapper)
+		map_at(r, path, sizeof(path));
+		if (r->mapper)
 			rec_pidmapper_retarget(r->mapper, path);
 		rec_place_note(r->map_place, note, sizeof(note));
 		l = strlen(h->output_note);
@@ -615,6 +646,14 @@ static int assemble(struct fts_recorder *r, const struct stop_data *d, struct st
 	};
 	int cut = 0, rc;
 
+	/* into the directory held since the start (or made when it went), never through its path */
+	if (r->fl) {
+		a.name = r->seg_name;
+		a.dirfd = rec_flight_dirfd(r->fl);
+	} else {
+		a.name = rec_place_base(r->out_place);
+		a.dirfd = rec_place_dirfd(r->out_place);
+	}
 	rec_clock_format(stop_line, sizeof(stop_line), "ftscope_clock_stop", &r->clock_stop);
 	{
 		char start_line[200];
@@ -661,8 +700,10 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 	/* The rotation in progress completes; the streaming segment is the last one. */
 	if (r->fl) {
 		rec_flight_halt(r->fl);
-		if (rec_flight_last_path(r->fl, r->output, sizeof(r->output)) == 0)
+		if (rec_flight_last_name(r->fl, r->seg_name, sizeof(r->seg_name)) == 0) {
+			rec_flight_shown(r->fl, r->seg_name, r->output, sizeof(r->output));
 			lost0 = flight_lost(r);
+		}
 	}
 	end = rec_health_end(r->hs);
 	/* after the last event: the stop sample brackets the whole capture */
@@ -704,7 +745,7 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 		if (!rc)
 			rc = rc2;
 		if (!rc2 && r->fl)
-			rec_flight_closed(r->fl, r->output, lost1 >= lost0 ? lost1 - lost0 : 0);
+			rec_flight_closed(r->fl, lost1 >= lost0 ? lost1 - lost0 : 0);
 	}
 	free_stop_data(&d);
 	return rc;
@@ -720,11 +761,11 @@ static void relocate(struct fts_recorder *r)
 		memcpy(r->output, path, sizeof(r->output));
 	if (r->map_place) {
 		rec_place_poll(r->map_place, 1);
-		if (rec_place_target(r->map_place, path, sizeof(path)) == 1) {
-			memcpy(r->pid_mapping, path, sizeof(r->pid_mapping));
-			if (r->mapper)
-				rec_pidmapper_retarget(r->mapper, path);
-		}
+		if (rec_place_target(r->map_place, path, sizeof(path)) == 1)
+			memcpy(r->pid_mapping, path, sizeof(r->pid_mapping));   /* to name it */
+		map_at(r, path, sizeof(path));
+		if (r->mapper)
+			rec_pidmapper_retarget(r->mapper, path);
 	}
 }
 
@@ -779,7 +820,7 @@ int fts_record_snapshot(struct fts_recorder *r, const char *reason, double last_
 		return fts_err_set(err, -EINVAL, "snapshots need a flight recording (a segment length or size)");
 	if (!isfinite(last_s))
 		return fts_err_set(err, -EINVAL, "the snapshot's seconds must be a number");
-	return rec_flight_snapshot(r->fl, reason, last_s, r->o.nspid ? r->pid_mapping : NULL, dir, len, err);
+	return rec_flight_snapshot(r->fl, reason, last_s, r->o.nspid ? r->map_held : NULL, dir, len, err);
 }
 
 int fts_record_stop(struct fts_recorder *r, enum fts_record_stop_mode mode,

@@ -44,6 +44,7 @@ struct rec_tracecmd {
 	pid_t child;
 	char *val[NGLOBAL];           /* the global files before trace-cmd ran */
 	char scratch[PATH_MAX];       /* private directory trace-cmd writes into */
+	int sfd;                      /* it, held open: written, emptied and published only through it */
 	char state[PATH_MAX];         /* the repair file, "" when none */
 	char output[PATH_MAX];
 };
@@ -208,18 +209,53 @@ static char *get_blob(FILE *f)
 	return v;
 }
 
-static void remove_scratch(const char *dir)
+/* A scratch directory of root's (ours) that nobody else can enter: not a symlink or one put in its place. */
+static int ours(int fd)
 {
-	DIR *d = opendir(dir);
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 077);
+}
+
+/*
+ * Empty the scratch directory open as @sfd (closed here), then remove its
+ * name @dir if that still is the directory: the user who owns the parent may
+ * have swapped the name for a symlink to any directory, whose files must
+ * not be what gets removed.
+ */
+static void remove_scratch_fd(int sfd, const char *dir)
+{
+	int fd = dup(sfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct stat a, b;
 	struct dirent *e;
 
-	if (!d)
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		close(sfd);
 		return;
+	}
 	while ((e = readdir(d)))
 		if (e->d_name[0] != '.')
-			(void)unlinkat(dirfd(d), e->d_name, 0);
+			(void)unlinkat(sfd, e->d_name, 0);
 	closedir(d);
-	(void)rmdir(dir);
+	if (fstat(sfd, &a) == 0 && lstat(dir, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		(void)rmdir(dir);
+	close(sfd);
+}
+
+static void remove_scratch(const char *dir)
+{
+	int sfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (sfd < 0)
+		return;
+	if (!ours(sfd)) {
+		close(sfd);
+		return;
+	}
+	remove_scratch_fd(sfd, dir);
 }
 
 static void repair_one(const char *path)
@@ -282,7 +318,7 @@ struct argv_buf {
 };
 
 static void build_argv(struct argv_buf *a, const struct fts_record_opts *o, const struct fts_cpuset *set,
-		       const struct rec_events *ev, const char *scratch)
+		       const struct rec_events *ev, int sfd)
 {
 	int argc = 0;
 
@@ -306,7 +342,8 @@ static void build_argv(struct argv_buf *a, const struct fts_record_opts *o, cons
 		a->argv[argc++] = "-e";
 		a->argv[argc++] = a->evs[i];
 	}
-	snprintf(a->out, sizeof(a->out), "%s/trace.dat", scratch);
+	/* through our descriptor of the scratch directory (we outlive trace-cmd), never its name */
+	snprintf(a->out, sizeof(a->out), "/proc/%d/fd/%d/trace.dat", (int)getpid(), sfd);
 	a->argv[argc++] = "-o";
 	a->argv[argc++] = a->out;
 	a->argv[argc] = NULL;
@@ -379,8 +416,8 @@ static int await_startup(struct rec_tracecmd *t, int logfd, struct fts_err *err)
 
 static void free_tc(struct rec_tracecmd *t)
 {
-	if (t->scratch[0])
-		remove_scratch(t->scratch);
+	if (t->sfd >= 0)
+		remove_scratch_fd(t->sfd, t->scratch);
 	if (t->state[0])
 		(void)unlink(t->state);
 	free_vals(t->val);
@@ -399,6 +436,7 @@ int rec_tracecmd_start(const struct fts_record_opts *o, const char *output, cons
 	if (!t)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	t->child = -1;
+	t->sfd = -1;
 	snprintf(t->output, sizeof(t->output), "%s", output);
 	snprintf(t->scratch, sizeof(t->scratch), "%.*s.ftscope-tc.XXXXXX",
 		 slash ? (int)(slash - output + 1) : 0, output);
@@ -409,13 +447,21 @@ int rec_tracecmd_start(const struct fts_record_opts *o, const char *output, cons
 		return fts_err_set(err, rc, "cannot create a scratch directory beside %s: %s", output,
 				   strerror(-rc));
 	}
-	logfd = open(t->scratch, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	t->sfd = open(t->scratch, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (t->sfd < 0 || !ours(t->sfd)) {
+		if (t->sfd >= 0)
+			close(t->sfd);
+		t->sfd = -1;
+		free_tc(t);
+		return fts_err_set(err, -EEXIST, "the scratch directory beside %s was replaced as it was made", output);
+	}
+	logfd = openat(t->sfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (logfd < 0) {
 		rc = -errno;
 		free_tc(t);
 		return fts_err_set(err, rc, "cannot create a log file beside %s", output);
 	}
-	build_argv(&a, o, set, ev, t->scratch);
+	build_argv(&a, o, set, ev, t->sfd);
 	snapshot(t->val);
 	t->child = spawn(&a, logfd);
 	if (t->child < 0) {
@@ -440,14 +486,12 @@ int rec_tracecmd_start(const struct fts_record_opts *o, const char *output, cons
 /* Move the finished file over the output; rename replaces a symlink, never follows it. */
 static int publish(struct rec_tracecmd *t, struct fts_err *err)
 {
-	char from[PATH_MAX + 16];
 	struct stat sb;
 
-	snprintf(from, sizeof(from), "%s/trace.dat", t->scratch);
 	if (lstat(t->output, &sb) == 0 && !S_ISREG(sb.st_mode))
 		return fts_err_set(err, -EEXIST, "%s: is no longer a regular file; the capture is not written",
 				   t->output);
-	if (rename(from, t->output) < 0)
+	if (renameat(t->sfd, "trace.dat", AT_FDCWD, t->output) < 0)
 		return fts_err_set(err, -errno, "cannot move the trace-cmd capture to %s: %s", t->output,
 				   strerror(errno));
 	return 0;

@@ -76,26 +76,38 @@ void fts_remove_partial_outputs(void)
 	errno = saved;
 }
 
+/* @o's target and temp file as named to the *at calls (relative to o->dfd). */
+static const char *rel_target(const struct fts_outfile *o)
+{
+	return o->dfd == AT_FDCWD ? o->target : o->name;
+}
+
+static const char *rel_tmp(const struct fts_outfile *o)
+{
+	return o->dfd == AT_FDCWD ? o->tmp : o->tmpname;
+}
+
 /*
- * Removes temp files of @base in @dir whose writers are gone (their flock
- * is free). Best effort: anything odd is left alone.
+ * Removes temp files of @base in the directory open as @dfd (closed here)
+ * whose writers are gone (their flock is free). Best effort: anything odd
+ * is left alone.
  */
-static void remove_stale(const char *dir, const char *base)
+static void remove_stale(int dfd, const char *base)
 {
 	char prefix[512];
 	struct dirent *de;
 	time_t now = time(NULL);
 	size_t plen;
 	DIR *d;
-	int dfd;
 
-	if ((size_t)snprintf(prefix, sizeof(prefix), ".%s.tmp-", base) >= sizeof(prefix))
+	if (dfd < 0)
 		return;
+	if ((size_t)snprintf(prefix, sizeof(prefix), ".%s.tmp-", base) >= sizeof(prefix) ||
+	    !(d = fdopendir(dfd))) {
+		close(dfd);
+		return;
+	}
 	plen = strlen(prefix);
-	d = opendir(dir);
-	if (!d)
-		return;
-	dfd = dirfd(d);
 	while ((de = readdir(d))) {
 		struct stat sb;
 		int fd;
@@ -113,67 +125,65 @@ static void remove_stale(const char *dir, const char *base)
 	closedir(d);
 }
 
-static int check_target(const char *target, struct fts_err *err)
+/* @rel in @dfd, named @shown in messages: absent, or a regular file. */
+static int check_target(int dfd, const char *rel, const char *shown, struct fts_err *err)
 {
 	struct stat sb;
 
-	if (lstat(target, &sb) == 0) {
+	if (fstatat(dfd, rel, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
 		if (S_ISLNK(sb.st_mode))
 			return fts_err_set(err, -ELOOP,
 					   "%s: is a symbolic link; refusing to write through it (remove it or write elsewhere)",
-					   target);
+					   shown);
 		if (S_ISDIR(sb.st_mode))
-			return fts_err_set(err, -EISDIR, "%s: is a directory; give a file name", target);
+			return fts_err_set(err, -EISDIR, "%s: is a directory; give a file name", shown);
 		if (!S_ISREG(sb.st_mode))
-			return fts_err_set(err, -EINVAL, "%s: exists and is not a regular file", target);
+			return fts_err_set(err, -EINVAL, "%s: exists and is not a regular file", shown);
 	} else if (errno != ENOENT) {
-		return fts_err_set(err, -errno, "%s: %s", target, strerror(errno));
+		return fts_err_set(err, -errno, "%s: %s", shown, strerror(errno));
 	}
 	return 0;
 }
 
-int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct fts_owner *owner,
-		      struct fts_err *err)
+static void init_outfile(struct fts_outfile *o, const struct fts_owner *owner)
 {
-	char dir[4096];
-	const char *base;
-	struct timespec ts;
-	sigset_t all, old;
-	int rc;
-
 	o->fd = -1;
-	o->tmp[0] = '\0';
+	o->dfd = AT_FDCWD;
+	o->tmp[0] = o->name[0] = o->tmpname[0] = '\0';
 	o->slot = -1;
 	o->owner = owner ? *owner : (struct fts_owner){ 0 };
 	o->cancelled = NULL;
 	o->cancel_ctx = NULL;
 	atomic_init(&o->wb_from, 0);
-	if (!target[0] || strlen(target) >= sizeof(o->target) - 64)
-		return fts_err_set(err, -ENAMETOOLONG, "output path is empty or too long");
-	snprintf(o->target, sizeof(o->target), "%s", target);
-	rc = check_target(target, err);
-	if (rc)
-		return rc;
-	base = strrchr(target, '/');
-	if (base) {
-		snprintf(dir, sizeof(dir), "%.*s", (int)(base - target), target);
-		if (!dir[0])
-			snprintf(dir, sizeof(dir), "/");
-		base++;
-	} else {
-		snprintf(dir, sizeof(dir), ".");
-		base = target;
-	}
-	remove_stale(dir, base);
+}
+
+/*
+ * Create (and lock) the temp file, named after @base, in @dir (a path, or
+ * "" in at mode, where o->tmp becomes /proc/self/fd/<dfd>/<name>: the
+ * path the signal cleanup can unlink, through the held directory).
+ */
+static int create_tmp(struct fts_outfile *o, const char *dir, const char *base, struct fts_err *err)
+{
+	struct timespec ts;
+	sigset_t all, old;
+	int rc = 0;
+
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	sigfillset(&all);
 	for (int tries = 0; tries < 16; tries++) {
-		int n = snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.tmp-%d-%lx", dir, base,
-				 (int)getpid(), (unsigned long)(ts.tv_nsec + tries * 7919));
+		unsigned long r = (unsigned long)(ts.tv_nsec + tries * 7919);
+		int n;
 
+		if (o->dfd == AT_FDCWD) {
+			n = snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.tmp-%d-%lx", dir, base, (int)getpid(), r);
+		} else {
+			n = snprintf(o->tmpname, sizeof(o->tmpname), ".%s.tmp-%d-%lx", base, (int)getpid(), r);
+			if (n >= 0 && (size_t)n < sizeof(o->tmpname))
+				n = snprintf(o->tmp, sizeof(o->tmp), "/proc/self/fd/%d/%s", o->dfd, o->tmpname);
+		}
 		if (n < 0 || (size_t)n >= sizeof(o->tmp)) {
 			o->tmp[0] = '\0';
-			return fts_err_set(err, -ENAMETOOLONG, "%s: path too long", target);
+			return fts_err_set(err, -ENAMETOOLONG, "%s: path too long", o->target);
 		}
 		/*
 		 * No signal between the file's creation and its registration:
@@ -181,7 +191,7 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
 		 * when a SIGHUP came as the file appeared).
 		 */
 		pthread_sigmask(SIG_BLOCK, &all, &old);
-		o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		o->fd = openat(o->dfd, rel_tmp(o), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		rc = o->fd < 0 ? -errno : 0;
 		if (o->fd >= 0) {
 			/*
@@ -198,8 +208,56 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
 		if (rc != -EEXIST)
 			break;
 	}
-	o->tmp[0] = '\0';
-	return fts_err_set(err, rc, "%s: cannot create output in %s: %s", target, dir, strerror(-rc));
+	o->tmp[0] = o->tmpname[0] = '\0';
+	return fts_err_set(err, rc, "%s: cannot create output in %s: %s", o->target, dir[0] ? dir : "its directory",
+			   strerror(-rc));
+}
+
+int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct fts_owner *owner,
+		      struct fts_err *err)
+{
+	char dir[4096];
+	const char *base;
+	int rc;
+
+	init_outfile(o, owner);
+	if (!target[0] || strlen(target) >= sizeof(o->target) - 64)
+		return fts_err_set(err, -ENAMETOOLONG, "output path is empty or too long");
+	snprintf(o->target, sizeof(o->target), "%s", target);
+	rc = check_target(AT_FDCWD, target, target, err);
+	if (rc)
+		return rc;
+	base = strrchr(target, '/');
+	if (base) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(base - target), target);
+		if (!dir[0])
+			snprintf(dir, sizeof(dir), "/");
+		base++;
+	} else {
+		snprintf(dir, sizeof(dir), ".");
+		base = target;
+	}
+	remove_stale(open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), base);
+	return create_tmp(o, dir, base, err);
+}
+
+int fts_outfile_begin_at(struct fts_outfile *o, int dfd, const char *name, const char *shown,
+			 const struct fts_owner *owner, struct fts_err *err)
+{
+	int rc;
+
+	init_outfile(o, owner);
+	snprintf(o->target, sizeof(o->target), "%s", shown && shown[0] ? shown : name);
+	if (dfd < 0 || !name[0] || strchr(name, '/') || strlen(name) >= sizeof(o->name) - 64 ||
+	    !strcmp(name, ".") || !strcmp(name, ".."))
+		return fts_err_set(err, -EINVAL, "%s: not a file name in its directory", o->target);
+	o->dfd = dfd;
+	snprintf(o->name, sizeof(o->name), "%s", name);
+	rc = check_target(dfd, name, o->target, err);
+	if (rc)
+		return rc;
+	remove_stale(openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), name);
+	return create_tmp(o, "", name, err);
 }
 
 /*
@@ -209,9 +267,9 @@ int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct ft
  * directory we may write but not read (a drop box) cannot be opened to sync:
  * nothing to do in either case.
  */
-static int sync_dir(const char *target)
+static int sync_dir(const struct fts_outfile *o)
 {
-	const char *slash = strrchr(target, '/');
+	const char *target = o->target, *slash = strrchr(target, '/');
 	char dir[4096];
 	int fd, rc = 0;
 
@@ -221,7 +279,8 @@ static int sync_dir(const char *target)
 		snprintf(dir, sizeof(dir), "/");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - target), target);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = o->dfd == AT_FDCWD ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+				: openat(o->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == EACCES ? 0 : -errno;
 	if (fsync(fd) && errno != EINVAL)
@@ -256,7 +315,7 @@ int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struc
 		}
 	}
 	/* the target may have turned into a symlink since begin: check again */
-	rc = check_target(o->target, err);
+	rc = check_target(o->dfd, rel_target(o), o->target, err);
 	if (!rc && o->cancelled && o->cancelled(o->cancel_ctx))
 		rc = fts_err_set(err, -ECANCELED, "cancelled");
 	if (rc) {
@@ -264,16 +323,16 @@ int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struc
 		return rc;
 	}
 	for (; sidecars && *sidecars; sidecars++) {
-		if ((size_t)snprintf(side, sizeof(side), "%s%s", o->target, *sidecars) >= sizeof(side))
+		if ((size_t)snprintf(side, sizeof(side), "%s%s", rel_target(o), *sidecars) >= sizeof(side))
 			continue;
-		if (unlink(side) && errno != ENOENT) {
+		if (unlinkat(o->dfd, side, 0) && errno != ENOENT) {
 			rc = -errno;
 			fts_outfile_abort(o);
 			return fts_err_set(err, rc, "%s: cannot remove stale %s: %s", o->target, side,
 					   strerror(-rc));
 		}
 	}
-	if (rename(o->tmp, o->target)) {
+	if (renameat(o->dfd, rel_tmp(o), o->dfd, rel_target(o))) {
 		rc = -errno;
 		fts_outfile_abort(o);
 		return fts_err_set(err, rc, "%s: cannot move output into place: %s", o->target,
@@ -281,8 +340,8 @@ int fts_outfile_commit(struct fts_outfile *o, const char *const *sidecars, struc
 	}
 	partial_drop(o->slot, o->tmp);
 	o->slot = -1;
-	o->tmp[0] = '\0';
-	rc = sync_dir(o->target);
+	o->tmp[0] = o->tmpname[0] = '\0';
+	rc = sync_dir(o);
 	if (rc) {
 		/* published but maybe not durable: say so, the file stays */
 		if (o->fd >= 0)
@@ -305,9 +364,9 @@ void fts_outfile_abort(struct fts_outfile *o)
 {
 	/* unlink before close: the lock keeps a cleaner from racing us */
 	if (o->tmp[0]) {
-		unlink(o->tmp);
+		unlinkat(o->dfd, rel_tmp(o), 0);
 		partial_drop(o->slot, o->tmp);
-		o->tmp[0] = '\0';
+		o->tmp[0] = o->tmpname[0] = '\0';
 	}
 	o->slot = -1;
 	if (o->fd >= 0) {

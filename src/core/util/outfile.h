@@ -14,8 +14,11 @@
 #include "ftscope/output.h"
 
 struct fts_outfile {
-	char target[4096];
-	char tmp[4096];
+	char target[4096];  /* as given (fts_outfile_begin_at: the name shown in messages) */
+	char tmp[4096];     /* a path to the temp file (at: /proc/self/fd/<dfd>/<name>) */
+	int dfd;            /* AT_FDCWD, or the directory held (fts_outfile_begin_at) */
+	char name[256];     /* fts_outfile_begin_at: the target's name in @dfd */
+	char tmpname[320];  /* ... and the temp file's */
 	int fd;             /* open on tmp (and flock'ed) until commit/abort; -1 after */
 	int slot;           /* in the signal-cleanup registry, or -1 */
 	struct fts_owner owner;  /* given at begin, applied at commit */
@@ -34,6 +37,16 @@ struct fts_outfile {
  */
 int fts_outfile_begin(struct fts_outfile *o, const char *target, const struct fts_owner *owner,
 		      struct fts_err *err);
+
+/*
+ * fts_outfile_begin_at - fts_outfile_begin of @name (no '/') in directory
+ * descriptor @dfd (borrowed: it stays open until commit or abort): the temp
+ * file, the rename and the directory sync all go through @dfd, never through
+ * a path, so a directory renamed or swapped for a symlink meanwhile is not
+ * written through. @shown names the target in messages.
+ */
+int fts_outfile_begin_at(struct fts_outfile *o, int dfd, const char *name, const char *shown,
+			 const struct fts_owner *owner, struct fts_err *err);
 
 /*
  * fts_outfile_commit - close the temp file (after fsync) and rename it over

@@ -13,4 +13,10 @@
  */
 int fts_rec_tempfile(const char *near);
 
+/*
+ * fts_rec_tempfile_at - fts_rec_tempfile in the directory open as @dfd
+ * (never through a path the directory's owner could swap).
+ */
+int fts_rec_tempfile_at(int dfd);
+
 #endif
