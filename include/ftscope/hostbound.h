@@ -67,6 +67,7 @@ enum fts_hb_cat {
 #define FTS_HB_NONE UINT32_MAX   /* no string */
 #define FTS_HB_MAX_DEPTH 3       /* threads followed up the wake-up chain, the dispatch thread's waker first */
 #define FTS_HB_CULPRITS 3
+#define FTS_HB_PARTS 4
 
 /* What a thread is to the card. */
 enum fts_hb_role {
@@ -87,6 +88,17 @@ struct fts_hb_opts {
 	uint64_t threshold_ns;   /* gaps shorter than this are left out; 0: 50 us */
 	/* added to the profiler's times to get the items' (output ns): 0 when both are epoch ns */
 	int64_t offset_ns;
+};
+
+/* One piece of a gap's causes: a thread in one state (the chain followed). */
+struct fts_hb_part {
+	int32_t tid;            /* the thread (container tid) */
+	uint32_t thread;        /* its "comm:pid" during the gap */
+	enum fts_hb_role role;
+	int depth;              /* 0: the dispatch thread, 1: its waker, ... */
+	enum fts_hb_cat cat;
+	double ns;              /* 0: an empty slot */
+	uint32_t op;            /* the profiler op it was in then (half of its longest stretch), FTS_HB_NONE */
 };
 
 /* One device idle interval and its verdict. */
@@ -121,6 +133,7 @@ struct fts_hb_gap {
 	struct fts_hb_culprit culprits[FTS_HB_CULPRITS]; /* of the preempted and waiting time, most first */
 	double outside_ns;              /* of the gap: before the capture's first event or after its last */
 	uint32_t line;                  /* the verdict in one line: fts_hostbound_str */
+	struct fts_hb_part parts[FTS_HB_PARTS]; /* the largest pieces of cause_ns, most first */
 };
 
 /*

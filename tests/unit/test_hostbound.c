@@ -293,6 +293,8 @@ static void test_write(void **state)
 			    "0,574000,0,0,0,0,0,bash:14356,1,540000,,-1,0,"   /* no op, no wait known */
 			    "preempted,14349,bash:14349,dispatch,0,,0,0,0,574000,0,0,0,0,0,"
 			    "bash:14356,1,540000,0,memfd:sealed-91:3591,1,34000,0,,-1,0,0,"
+			    "14349,bash:14349,dispatch,0,preempted,574000,,"      /* one part, three empty */
+			    "-1,,,0,,0,,-1,,,0,,0,,-1,,,0,,0,,"
 			    "\"dispatch thread bash:14349 preempted 574 us behind bash:14356 on CPU 1 (540 us)\"\n");
 	free(buf);
 	f = open_memstream(&buf, &len);
@@ -434,7 +436,20 @@ static void test_chain(void **state)
 	NEAR(g->culprits[1].ns, K(100));
 	assert_string_equal(fts_hostbound_str(hb, g->line),
 			    "dispatch idle: no work queued (800 us); main thread python:100 preempted 500 us "
-			    "behind hog:300 on CPU 0 (400 us) in aten::add");
+			    "behind hog:300 on CPU 0 (400 us) in aten::add; main thread python:100 running 300 us in aten::add");
+	/* the pieces: main preempted, main running, the dispatch thread itself running after its wakeup */
+	assert_int_equal(g->parts[0].tid, 100);
+	assert_int_equal(g->parts[0].cat, FTS_HB_PREEMPTED);
+	assert_int_equal(g->parts[0].depth, 1);
+	NEAR(g->parts[0].ns, K(500));
+	assert_int_equal(g->parts[1].cat, FTS_HB_RUNNING);
+	NEAR(g->parts[1].ns, K(300));
+	assert_int_equal(g->parts[2].tid, 200);
+	assert_int_equal(g->parts[2].depth, 0);
+	assert_string_equal(fts_hostbound_str(hb, g->parts[2].thread), "npu_disp:200");
+	NEAR(g->parts[2].ns, K(150));
+	assert_int_equal(g->parts[3].cat, FTS_HB_WAITING);
+	NEAR(g->parts[3].ns, K(50));
 	NEAR(g->outside_ns, 0);
 	/* after the capture: unknown, and said so */
 	g = gap_at(hb, K(2500));

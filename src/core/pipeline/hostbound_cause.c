@@ -344,9 +344,69 @@ static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p, 
 	}
 	if (p->cause_op != FTS_HB_NONE)
 		PUT(" in %s", fts_hostbound_str(hb, p->cause_op));
+	/* a second piece worth a fifth of the gap: both halves of a gap with two causes */
+	for (int i = 0; i < FTS_HB_PARTS; i++) {
+		const struct fts_hb_part *q = &p->parts[i];
+
+		if (q->ns < 0.2 * (double)p->dur || (q->cat == c && q->tid == p->cause_tid) || q->cat == FTS_HB_UNKNOWN)
+			continue;
+		dur_text(d2, sizeof(d2), q->ns);
+		PUT("; %s%s %s %s %s", q->depth && !p->cause_depth ? "no work queued: " : "", role_text[q->role],
+		    fts_hostbound_str(hb, q->thread), fts_hostbound_cat_name(q->cat), d2);
+		if (q->op != FTS_HB_NONE)
+			PUT(" in %s", fts_hostbound_str(hb, q->op));
+		break;
+	}
 #undef PUT
 	(void)k;
 	return hb_intern(hb, buf);
+}
+
+static int cmp_part(const void *a, const void *b)
+{
+	const struct fts_hb_part *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return (x->cat > y->cat) - (x->cat < y->cat);
+}
+
+/* The largest (thread, category) pieces of the causes, with their names and ops. */
+static void make_parts(struct fts_hostbound *hb, struct fts_hb_gap *p, const struct walk *k)
+{
+	struct fts_hb_part all[MAX_PARTS * FTS_HB__COUNT];
+	uint64_t span[MAX_PARTS * FTS_HB__COUNT][2];
+	size_t n = 0;
+
+	for (size_t i = 0; i < k->npart; i++) {
+		for (int c = 0; c < FTS_HB__COUNT; c++) {
+			const struct part *q = &k->part[i];
+
+			if (q->ns[c] < 0.5)
+				continue;
+			all[n] = (struct fts_hb_part){ hb->threads[q->thread].tid, name_in_gap(k, q->thread),
+						       hb->threads[q->thread].role, q->depth, (enum fts_hb_cat)c,
+						       q->ns[c], FTS_HB_NONE };
+			/* the op of the piece's longest slice, found after sorting: keep it with it */
+			span[n][0] = q->best_s[c];
+			span[n][1] = q->best_e[c];
+			all[n].op = (uint32_t)n;
+			n++;
+		}
+	}
+	qsort(all, n, sizeof(*all), cmp_part);
+	for (size_t i = 0; i < FTS_HB_PARTS; i++) {
+		if (i >= n) {
+			p->parts[i] = (struct fts_hb_part){ -1, FTS_HB_NONE, FTS_HB_ROLE_OTHER, 0, FTS_HB_UNKNOWN, 0,
+							    FTS_HB_NONE };
+			continue;
+		}
+		p->parts[i] = all[i];
+		p->parts[i].op = all[i].cat == FTS_HB_UNKNOWN ? FTS_HB_NONE :
+			hb_op_over(hb, all[i].tid, span[all[i].op][0], span[all[i].op][1], OP_SHARE);
+	}
 }
 
 /* The (thread, depth) that holds most of the cause's time, its name and op. */
@@ -425,6 +485,7 @@ static int settle_gap(struct fts_hostbound *hb, struct walk *k, size_t g)
 		}
 	}
 	cause_of(hb, p, k);
+	make_parts(hb, p, k);
 	p->line = make_line(hb, p, k);
 	/* FTS_HB_NONE is UINT32_MAX, the strings' out of memory: the line is never none */
 	return p->line == UINT32_MAX ? -ENOMEM : 0;

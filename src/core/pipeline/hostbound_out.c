@@ -50,6 +50,15 @@ static void csv_causes(const struct fts_hostbound *hb, FILE *f, const struct fts
 		csv_field(f, fts_hostbound_str(hb, g->culprits[k].task));
 		fprintf(f, ",%d,%.0f,%d", g->culprits[k].cpu, g->culprits[k].ns, g->culprits[k].ours);
 	}
+	for (int k = 0; k < FTS_HB_PARTS; k++) {
+		const struct fts_hb_part *q = &g->parts[k];
+
+		fprintf(f, ",%d,", q->ns > 0 ? q->tid : -1);
+		csv_field(f, fts_hostbound_str(hb, q->ns > 0 ? q->thread : FTS_HB_NONE));
+		fprintf(f, ",%s,%d,%s,%.0f,", q->ns > 0 ? fts_hostbound_role_name(q->role) : "", q->depth,
+			q->ns > 0 ? fts_hostbound_cat_name(q->cat) : "", q->ns);
+		csv_field(f, fts_hostbound_str(hb, q->ns > 0 ? q->op : FTS_HB_NONE));
+	}
 	fputc(',', f);
 	csv_field(f, fts_hostbound_str(hb, g->line));
 	fputc('\n', f);
@@ -71,6 +80,9 @@ static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top, const
 			fprintf(f, ",cause_%s_ns", fts_hostbound_cat_name((enum fts_hb_cat)c));
 		for (int k = 1; k <= FTS_HB_CULPRITS; k++)
 			fprintf(f, ",culprit%d,culprit%d_cpu,culprit%d_ns,culprit%d_ours", k, k, k, k);
+		for (int k = 1; k <= FTS_HB_PARTS; k++)
+			fprintf(f, ",part%d_tid,part%d_thread,part%d_role,part%d_depth,part%d_category,part%d_ns,part%d_op",
+				k, k, k, k, k, k, k);
 		fputs(",explanation\n", f);
 	}
 	for (size_t i = 0; i < n && (!top || i < top); i++) {
@@ -126,6 +138,17 @@ static void json_causes(const struct fts_hostbound *hb, FILE *f, const struct ft
 		json_str(f, hb, g->culprits[k].task);
 		fprintf(f, ", \"cpu\": %d, \"ns\": %.0f, \"ours\": %s}", g->culprits[k].cpu, g->culprits[k].ns,
 			g->culprits[k].ours ? "true" : "false");
+	}
+	fputs("], \"parts\": [", f);
+	for (int k = 0; k < FTS_HB_PARTS && g->parts[k].ns > 0; k++) {
+		const struct fts_hb_part *q = &g->parts[k];
+
+		fprintf(f, "%s{\"tid\": %d, \"thread\": ", k ? ", " : "", q->tid);
+		json_str(f, hb, q->thread);
+		fprintf(f, ", \"role\": \"%s\", \"depth\": %d, \"category\": \"%s\", \"ns\": %.0f, \"op\": ",
+			fts_hostbound_role_name(q->role), q->depth, fts_hostbound_cat_name(q->cat), q->ns);
+		json_str(f, hb, q->op);
+		fputc('}', f);
 	}
 	fputs("], \"explanation\": ", f);
 	json_str(f, hb, g->line);
