@@ -99,6 +99,10 @@ struct fts_hb_part {
 	enum fts_hb_cat cat;
 	double ns;              /* 0: an empty slot */
 	uint32_t op;            /* the profiler op it was in then (half of its longest stretch), FTS_HB_NONE */
+	/* preempted or waiting: the task that held the CPU it waited for longest, FTS_HB_NONE */
+	uint32_t culprit;
+	int32_t culprit_cpu;
+	double culprit_ns;
 };
 
 /* One device idle interval and its verdict. */

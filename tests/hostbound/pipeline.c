@@ -24,7 +24,9 @@
  *               spinner ("hb_fifo_w") takes the dispatch CPU, so the
  *               wakeup that follows waits behind it
  * and writes to OUT_LOG the threads, every op and kernel (CLOCK_MONOTONIC_RAW
- * ns) and each injected stretch with the category and culprit it must get.
+ * ns; a kernel with the times its launch was queued and made, so when the
+ * dispatch thread had work is known) and each injected stretch with the
+ * category and culprit it must get.
  * Needs root (SCHED_FIFO, nice -20).
  */
 #define _GNU_SOURCE
@@ -37,7 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <linux/futex.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,11 +60,16 @@ struct kernel { uint64_t enq, host, s, e; };
 /* @cpu: the CPU time the culprit task measured itself using (0: not a task) */
 struct stretch { const char *kind, *cat, *culprit; uint64_t s, e, cpu; int pid; };
 
+/*
+ * The queue is a single-producer single-consumer ring whose ends sleep on
+ * futexes, as torch_npu's task queue does: a glibc condition variable would
+ * make the signalling side wait for the woken one now and then (its group
+ * switch), a dependency the real pipeline does not have.
+ */
 static struct {
-	pthread_mutex_t mu;
-	pthread_cond_t not_empty, not_full;
 	uint64_t q[QUEUE_CAP];     /* enqueue times */
-	int head, n, stop;
+	uint32_t head, tail;       /* popped, pushed: futex words */
+	int stop;
 	/* the controller asks the main thread to sleep in an op: */
 	const char *sleep_op;      /* set by the controller, cleared by main when done */
 	int sleep_ms, started;     /* sleeps begun: the controller waits for the count to move */
@@ -72,8 +81,7 @@ static struct {
 	struct stretch st[64];
 	size_t nst;
 	int main_cpu, disp_cpu, main_tid, disp_tid;
-} P = { .mu = PTHREAD_MUTEX_INITIALIZER, .not_empty = PTHREAD_COND_INITIALIZER,
-	.not_full = PTHREAD_COND_INITIALIZER };
+} P;
 
 static uint64_t raw_ns(void)
 {
@@ -109,6 +117,53 @@ static void pin(int cpu)
 		perror("sched_setaffinity");
 }
 
+static void futex_wait(uint32_t *w, uint32_t v)
+{
+	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+}
+
+static void futex_wake(uint32_t *w)
+{
+	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static int stopped(void)
+{
+	return __atomic_load_n(&P.stop, __ATOMIC_ACQUIRE);
+}
+
+/* Push @v, sleeping while the ring is full; 0, or -1 when stopped. */
+static int push(uint64_t v)
+{
+	uint32_t t = __atomic_load_n(&P.tail, __ATOMIC_RELAXED), h;
+
+	while (t - (h = __atomic_load_n(&P.head, __ATOMIC_ACQUIRE)) == QUEUE_CAP) {
+		if (stopped())
+			return -1;
+		futex_wait(&P.head, h);
+	}
+	P.q[t % QUEUE_CAP] = v;
+	__atomic_store_n(&P.tail, t + 1, __ATOMIC_RELEASE);
+	futex_wake(&P.tail);
+	return 0;
+}
+
+/* Pop into @v, sleeping while the ring is empty; 0, or -1 when stopped. */
+static int pop(uint64_t *v)
+{
+	uint32_t h = __atomic_load_n(&P.head, __ATOMIC_RELAXED), t;
+
+	while ((t = __atomic_load_n(&P.tail, __ATOMIC_ACQUIRE)) == h) {
+		if (stopped())
+			return -1;
+		futex_wait(&P.tail, t);
+	}
+	*v = P.q[h % QUEUE_CAP];
+	__atomic_store_n(&P.head, h + 1, __ATOMIC_RELEASE);
+	futex_wake(&P.head);
+	return 0;
+}
+
 /* The main thread: ops, each ending in an enqueue; sleeps in an op when asked. */
 static void *main_thread(void *arg)
 {
@@ -134,16 +189,8 @@ static void *main_thread(void *arg)
 		o.e = raw_ns();
 		if (P.nops < MAX_REC)
 			P.ops[P.nops++] = o;
-		pthread_mutex_lock(&P.mu);
-		while (P.n == QUEUE_CAP && !P.stop)
-			pthread_cond_wait(&P.not_full, &P.mu);
-		if (P.stop) {
-			pthread_mutex_unlock(&P.mu);
+		if (push(o.e))
 			return NULL;
-		}
-		P.q[(P.head + P.n++) % QUEUE_CAP] = o.e;
-		pthread_cond_signal(&P.not_empty);
-		pthread_mutex_unlock(&P.mu);
 	}
 }
 
@@ -160,18 +207,8 @@ static void *dispatch_thread(void *arg)
 		struct kernel k;
 		uint64_t now;
 
-		pthread_mutex_lock(&P.mu);
-		while (!P.n && !P.stop)
-			pthread_cond_wait(&P.not_empty, &P.mu);
-		if (P.stop) {
-			pthread_mutex_unlock(&P.mu);
+		if (pop(&k.enq))
 			return NULL;
-		}
-		k.enq = P.q[P.head];
-		P.head = (P.head + 1) % QUEUE_CAP;
-		P.n--;
-		pthread_cond_signal(&P.not_full);
-		pthread_mutex_unlock(&P.mu);
 		spin_us(LAUNCH_US);
 		k.host = raw_ns();
 		k.s = k.host + 20000 > free_at ? k.host + 20000 : free_at;
@@ -305,7 +342,7 @@ static int inject_wake_behind(void)
 	main_sleep_wait();
 	if (pid < 0 || reap(pid, rfd, se))
 		return -1;
-	add_stretch("wake_behind", "sleeping", "aten::wait_input", P.slept_s, P.slept_e, 0, 0);
+	add_stretch("wake_behind", "sleeping", "aten::wait_input", P.slept_s, P.slept_s + 12000000ull, 0, 0);
 	/* from the wakeup (or the spinner's start, if the controller was late), with the
 	 * spinner's CPU time after it: it spun on from its start, all on the CPU */
 	from = P.slept_e > se[0] ? P.slept_e : se[0];
@@ -325,7 +362,8 @@ static int inject(const char *kind)
 	if (!strcmp(kind, "dataloader")) {
 		main_sleep("DataLoader.__next__", SPIN_MS);
 		main_sleep_wait();
-		add_stretch(kind, "sleeping", "DataLoader.__next__", P.slept_s, P.slept_e, 0, 0);
+		/* the sleep asked for: after it, a loaded machine makes it wait for a CPU */
+		add_stretch(kind, "sleeping", "DataLoader.__next__", P.slept_s, P.slept_s + SPIN_MS * 1000000ull, 0, 0);
 		return 0;
 	}
 	return inject_wake_behind();
@@ -384,11 +422,11 @@ int main(int argc, char **argv)
 			sleep_ms(NORMAL_MS);
 		}
 	}
-	pthread_mutex_lock(&P.mu);
-	P.stop = 1;
-	pthread_cond_broadcast(&P.not_empty);
-	pthread_cond_broadcast(&P.not_full);
-	pthread_mutex_unlock(&P.mu);
+	__atomic_store_n(&P.stop, 1, __ATOMIC_RELEASE);
+	/* bump the words so a sleeper's futex_wait returns and sees the stop */
+	__atomic_add_fetch(&P.head, 0, __ATOMIC_RELEASE);
+	futex_wake(&P.head);
+	futex_wake(&P.tail);
 	pthread_join(mt, NULL);
 	pthread_join(dt, NULL);
 	f = fopen(argv[1], "w");

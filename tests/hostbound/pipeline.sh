@@ -41,10 +41,12 @@ python3 "$SRC/tests/hostbound/pipeline_prof.py" run.log . || fail "pipeline_prof
 "$FTS" hostbound cap.dat -p prof -f json -o hb.json 2>hb.err || { cat hb.err; fail "hostbound failed"; }
 "$FTS" hostbound cap.dat -p prof -n 12 > hb.txt 2>>hb.err || { cat hb.err; fail "hostbound (text) failed"; }
 cat hb.txt
-grep -Eq 'no work queued.*main thread pt_main:[0-9]* (preempted|waiting) .* behind hb_fifo_m:' hb.txt ||
-	fail "no gap blamed upstream on the FIFO spinner on the main thread's CPU"
 echo "the dispatch thread's own state and top preempter (states, not causes), for comparison:"
 python3 "$SRC/tests/hostbound/pipeline_score.py" --own truth.json hb.json 0 | tail -1
 echo "the causes:"
 python3 "$SRC/tests/hostbound/pipeline_score.py" truth.json hb.json "$MIN" || fail "attribution below $MIN% (above)"
+# the upstream cause named in the text, at light load (under heavy load the dispatch
+# thread itself is starved and has work queued while the main thread is)
+[ "$MIN" = 0 ] || grep -Eq 'no work queued.*main thread pt_main:[0-9]* (preempted|waiting) .* behind hb_fifo_m:' hb.txt ||
+	fail "no gap blamed upstream on the FIFO spinner on the main thread's CPU"
 echo "ok: causes and culprits match the injected truth"

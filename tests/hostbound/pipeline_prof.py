@@ -12,7 +12,8 @@ main thread's ops (cpu_op), async_npu flows (main thread's enqueue -> kernel)
 written before the HostToDevice flows (dispatch thread's launch -> kernel) of
 the same kernels, both ending at the same device time; start_info/end_info
 and profiler_info_0.json from the run's clocks; and OUT_DIR/truth.json: the
-injected stretches (epoch ns) with the category and culprit each must get.
+injected stretches (epoch ns) with the category and culprit each must get,
+cut to the parts the injection caused (see scored()).
 """
 import json
 import os
@@ -97,6 +98,41 @@ def events(run, epoch):
     return ev
 
 
+def work_spans(kernels):
+    """When the dispatch thread had work: a launch queued and not yet made (the union of [enq, host])."""
+    spans = []
+    for enq, host, _, _ in sorted(kernels):
+        if spans and enq <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], host)
+        else:
+            spans.append([enq, host])
+    return spans
+
+
+def scored(st, kernels):
+    """
+    The parts of a stretch its injection is the cause of, from the workload's own
+    log (not the trace): interference on the dispatch side only while the dispatch
+    thread had work; on the main side (spinner, hogs, sleeps) only while it had
+    none. Under heavy load the rest is the load's doing, not the injection's.
+    """
+    a, b = st["raw"]
+    downstream = st["kind"] == "fifo_disp" or (st["kind"] == "wake_behind" and st["category"] == "runnable")
+    out, t = [], a
+    for s, e in work_spans(kernels):
+        if e <= a or s >= b:
+            continue
+        s, e = max(s, a), min(e, b)
+        if downstream:
+            out.append((s, e))
+        elif s > t:
+            out.append((t, s))
+        t = e
+    if not downstream and t < b:
+        out.append((t, b))
+    return [(x, y) for x, y in out if y - x >= 50000]
+
+
 def main():
     run = read_log(sys.argv[1])
     out = sys.argv[2]
@@ -109,10 +145,15 @@ def main():
     ev = events(run, epoch)
     with open(os.path.join(rank, "ASCEND_PROFILER_OUTPUT", "trace_view.json"), "w") as f:
         f.write("[\n" + ",\n".join(json.dumps(e) for e in ev) + "\n]\n")
+    stretches = []
     for st in run["stretches"]:
-        st["ns"] = [epoch(st["raw"][0]), epoch(st["raw"][1])]
+        for a, b in scored(st, run["kernels"]):
+            # the share of the stretch the culprit task held the CPU, by its own clock
+            share = min(1.0, st["cpu_ns"] / (st["raw"][1] - st["raw"][0]))
+            stretches.append(dict(st, ns=[epoch(a), epoch(b)], cpu_share=share))
     truth = {"pid": run["pid"], "main_tid": run["main"][0], "dispatch_tid": run["dispatch"][0],
-             "stretches": run["stretches"]}
+             "injected_ns": sum(st["raw"][1] - st["raw"][0] for st in run["stretches"]),
+             "stretches": stretches}
     with open(os.path.join(out, "truth.json"), "w") as f:
         json.dump(truth, f, indent=1)
     print("pipeline_prof: %d ops, %d kernels, %d stretches" % (len(run["ops"]), len(run["kernels"]),

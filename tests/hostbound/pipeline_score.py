@@ -14,10 +14,11 @@ category, up to its overlap:
   right culprit   "runnable": the time the gap's culprits of that comm held
                   the CPU, out of what the culprit really ran meanwhile (the
                   CPU time it measured itself, spread evenly over its
-                  stretch): a spinner sharing its CPU with another cgroup's
-                  task is not the whole story, and the score does not pretend
-                  it is; "sleeping": the sleeping pieces of the gap that name
+                  stretch): a hog sharing its CPU with another cgroup's task
+                  is not the whole story, and the score does not pretend it
+                  is; "sleeping": the sleeping pieces of the gap that name
                   the stretch's op.
+The stretches are already cut to what their injection caused (pipeline_prof.py).
 Prints a line per stretch and per kind, and the totals; exits 1 when a total
 is below MIN_PERCENT (default 90), or the stretches made too little idle time.
 --own scores what hostbound said before it followed causes: the dispatch
@@ -75,7 +76,7 @@ def score(truth, gaps):
             r["idle"] += ov
             r["cat"] += take(pool, st["category"], ov)
             if st["category"] == "runnable":
-                want = min(ov, st["cpu_ns"] * ov / (b - a))
+                want = st["cpu_share"] * ov
                 r["cul"] += take(pool, "task:" + st["culprit"], want)
             else:
                 want = ov
@@ -89,7 +90,8 @@ def pc(a, b):
 
 
 def main():
-    truth = json.load(open(ARGS[0]))["stretches"]
+    whole = json.load(open(ARGS[0]))
+    truth = whole["stretches"]
     gaps = json.load(open(ARGS[1]))["cards"][0]["worst_gaps"]
     need = float(ARGS[2]) if len(ARGS) > 2 else 90.0
     res = score(truth, gaps)
@@ -109,8 +111,10 @@ def main():
             tot[x] += k[x]
     injected = sum(st["ns"][1] - st["ns"][0] for st in truth)
     cat, cul = pc(tot["cat"], tot["idle"]), pc(tot["cul"], tot["want"])
-    print("total: %.1f ms injected, %.1f ms idle in it: right category %.1f%%, right culprit %.1f%% "
-          "(%.1f%% of the idle time)" % (injected / 1e6, tot["idle"] / 1e6, cat, cul, pc(tot["cul"], tot["idle"])))
+    print("total: %.1f ms injected, %.1f ms of it caused by the injection, %.1f ms idle in that: right category "
+          "%.1f%%, right culprit %.1f%% (%.1f%% of the idle time)"
+          % (whole.get("injected_ns", injected) / 1e6, injected / 1e6, tot["idle"] / 1e6, cat, cul,
+             pc(tot["cul"], tot["idle"])))
     sys.exit(0 if truth and tot["idle"] >= 0.5 * injected and cat >= need and cul >= need else 1)
 
 

@@ -293,8 +293,8 @@ static void test_write(void **state)
 			    "0,574000,0,0,0,0,0,bash:14356,1,540000,,-1,0,"   /* no op, no wait known */
 			    "preempted,14349,bash:14349,dispatch,0,,0,0,0,574000,0,0,0,0,0,"
 			    "bash:14356,1,540000,0,memfd:sealed-91:3591,1,34000,0,,-1,0,0,"
-			    "14349,bash:14349,dispatch,0,preempted,574000,,"      /* one part, three empty */
-			    "-1,,,0,,0,,-1,,,0,,0,,-1,,,0,,0,,"
+			    "14349,bash:14349,dispatch,0,preempted,574000,,bash:14356,1,540000,"  /* one part, three empty */
+			    "-1,,,0,,0,,,-1,0,-1,,,0,,0,,,-1,0,-1,,,0,,0,,,-1,0,"
 			    "\"dispatch thread bash:14349 preempted 574 us behind bash:14356 on CPU 1 (540 us)\"\n");
 	free(buf);
 	f = open_memstream(&buf, &len);
@@ -442,6 +442,9 @@ static void test_chain(void **state)
 	assert_int_equal(g->parts[0].cat, FTS_HB_PREEMPTED);
 	assert_int_equal(g->parts[0].depth, 1);
 	NEAR(g->parts[0].ns, K(500));
+	assert_string_equal(fts_hostbound_str(hb, g->parts[0].culprit), "hog:300");
+	NEAR(g->parts[0].culprit_ns, K(400));
+	assert_int_equal(g->parts[1].culprit, FTS_HB_NONE);   /* running: none */
 	assert_int_equal(g->parts[1].cat, FTS_HB_RUNNING);
 	NEAR(g->parts[1].ns, K(300));
 	assert_int_equal(g->parts[2].tid, 200);

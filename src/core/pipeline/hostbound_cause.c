@@ -34,6 +34,7 @@ struct tally {
 	uint32_t task;
 	int32_t cpu;
 	double ns;
+	uint32_t who;       /* per-piece culprits: the piece's index in walk.part; else 0 */
 };
 
 /* One gap's walk. */
@@ -49,8 +50,10 @@ struct walk {
 	double ns[FTS_HB__COUNT], queued;
 	struct part part[MAX_PARTS];
 	size_t npart;
-	struct tally cul[MAX_CULPRITS];
+	struct tally cul[MAX_CULPRITS];    /* the gap's */
 	size_t ncul;
+	struct tally pcul[MAX_CULPRITS];   /* by piece (who) */
+	size_t npcul;
 	int preempt_only;          /* culprits of preempted time only (the old preempter) */
 	struct tally wcpu[MAX_WAIT_CPUS];
 	size_t nwcpu;
@@ -80,20 +83,20 @@ static int cmp_run(const void *a, const void *b)
 	return (x->s > y->s) - (x->s < y->s);
 }
 
-static void tally_add(struct tally *t, size_t *n, size_t cap, uint32_t task, int32_t cpu, double ns)
+static void tally_add(struct tally *t, size_t *n, size_t cap, uint32_t task, int32_t cpu, double ns, uint32_t who)
 {
 	for (size_t i = 0; i < *n; i++) {
-		if (t[i].task == task && t[i].cpu == cpu) {
+		if (t[i].task == task && t[i].cpu == cpu && t[i].who == who) {
 			t[i].ns += ns;
 			return;
 		}
 	}
 	if (*n < cap)
-		t[(*n)++] = (struct tally){ task, cpu, ns };
+		t[(*n)++] = (struct tally){ task, cpu, ns, who };
 }
 
-/* Who ran on @cpu over [a, b), but @self: added to the culprits. */
-static void occupancy(struct walk *k, int32_t cpu, uint64_t a, uint64_t b, int32_t self)
+/* Who ran on @cpu over [a, b), but @self: added to the culprits, the gap's and piece @who's. */
+static void occupancy(struct walk *k, int32_t cpu, uint64_t a, uint64_t b, int32_t self, uint32_t who)
 {
 	size_t lo = 0, hi = k->nrun;
 
@@ -111,8 +114,10 @@ static void occupancy(struct walk *k, int32_t cpu, uint64_t a, uint64_t b, int32
 	for (size_t i = lo; i < k->nrun && k->run[i].cpu == cpu && k->run[i].s < b; i++) {
 		uint64_t s = k->run[i].s > a ? k->run[i].s : a, e = k->run[i].e < b ? k->run[i].e : b;
 
-		if (e > s && k->run[i].pid != self)
-			tally_add(k->cul, &k->ncul, MAX_CULPRITS, k->run[i].task, cpu, (double)(e - s) * k->w);
+		if (e > s && k->run[i].pid != self) {
+			tally_add(k->cul, &k->ncul, MAX_CULPRITS, k->run[i].task, cpu, (double)(e - s) * k->w, 0);
+			tally_add(k->pcul, &k->npcul, MAX_CULPRITS, k->run[i].task, cpu, (double)(e - s) * k->w, who);
+		}
 	}
 }
 
@@ -200,9 +205,23 @@ static void one_slice(struct walk *k, const struct hb_seg *x, uint64_t s, uint64
 	}
 	part_add(k, p, x->cat, s, e);
 	if (x->cat == FTS_HB_PREEMPTED || (x->cat == FTS_HB_WAITING && !k->preempt_only))
-		occupancy(k, x->cpu, s, e, k->hb->threads[x->thread].tid);
+		occupancy(k, x->cpu, s, e, k->hb->threads[x->thread].tid, (uint32_t)(p - k->part));
 	if (x->cat == FTS_HB_WAITING && !depth && x->cpu >= 0)
-		tally_add(k->wcpu, &k->nwcpu, MAX_WAIT_CPUS, FTS_HB_NONE, x->cpu, (double)(e - s) * k->w);
+		tally_add(k->wcpu, &k->nwcpu, MAX_WAIT_CPUS, FTS_HB_NONE, x->cpu, (double)(e - s) * k->w, 0);
+}
+
+/*
+ * The first slice of @ti that may reach into [a, ...): a thread's state
+ * slices do not overlap, so only the one before a's may, with the irq
+ * slices inside it in between (a chain walks many short windows of one gap).
+ */
+static size_t seg_into(const struct walk *k, uint32_t ti, uint64_t a)
+{
+	size_t i = seg_from(k, ti, a);
+
+	while (i > 0 && k->seg[i - 1].thread == ti && (k->seg[i - 1].e > a || k->seg[i - 1].cat == FTS_HB_IRQ))
+		i--;
+	return i;
 }
 
 static void walk(struct walk *k, uint32_t ti, uint64_t a, uint64_t b, int depth)
@@ -210,7 +229,7 @@ static void walk(struct walk *k, uint32_t ti, uint64_t a, uint64_t b, int depth)
 	uint64_t covered = 0, irq = 0, run = 0;
 	struct part *p;
 
-	for (size_t i = seg_from(k, ti, 0); i < k->nseg && k->seg[i].thread == ti && k->seg[i].s < b; i++) {
+	for (size_t i = seg_into(k, ti, a); i < k->nseg && k->seg[i].thread == ti && k->seg[i].s < b; i++) {
 		const struct hb_seg *x = &k->seg[i];
 		uint64_t s = x->s > a ? x->s : a, e = x->e < b ? x->e : b;
 
@@ -246,7 +265,7 @@ static void walk_gap(struct fts_hostbound *hb, struct walk *k, size_t g, int max
 
 	memset(k->ns, 0, sizeof(k->ns));
 	k->queued = 0;
-	k->npart = k->ncul = k->nwcpu = 0;
+	k->npart = k->ncul = k->npcul = k->nwcpu = 0;
 	k->maxdepth = maxdepth;
 	k->preempt_only = preempt_only;
 	k->w = n ? 1.0 / (double)n : 1;
@@ -288,7 +307,7 @@ static uint32_t name_in_gap(const struct walk *k, uint32_t ti)
 
 	for (size_t i = seg_from(k, ti, 0); i < k->nseg && k->seg[i].thread == ti; i++) {
 		if (k->seg[i].lname != FTS_HB_NONE)
-			tally_add(by, &n, 8, k->seg[i].lname, 0, (double)(k->seg[i].e - k->seg[i].s));
+			tally_add(by, &n, 8, k->seg[i].lname, 0, (double)(k->seg[i].e - k->seg[i].s), 0);
 	}
 	if (!n)
 		return k->hb->threads[ti].name;
@@ -310,56 +329,73 @@ static const char *const role_text[] = {
 	[FTS_HB_ROLE_OTHER] = "thread",
 };
 
-/*
- * The gap's verdict in one line: "dispatch idle: no work queued; main thread
- * python:12 preempted 18.2 ms behind hog:123 on CPU 0 in aten::add".
- */
-static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p, const struct walk *k)
+/* "main thread python:12 preempted 18.2 ms behind hog:123 on CPU 0 (17.9 ms) in aten::add" */
+static size_t clause(char *buf, size_t len, const struct fts_hostbound *hb, const struct fts_hb_part *q)
 {
-	char buf[1024], d[32], d2[32];
-	size_t n = 0;
-	enum fts_hb_cat c = p->cause;
+	char d[32], d2[32];
+	size_t n;
 
-#define PUT(...) (n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, __VA_ARGS__), \
-		  n = n < sizeof(buf) ? n : sizeof(buf) - 1)
-	dur_text(d, sizeof(d), p->cause_ns[c]);
-	if (p->cause_tid < 0 || (c == FTS_HB_UNKNOWN && p->outside_ns >= 0.5 * p->cause_ns[c])) {
-		dur_text(d2, sizeof(d2), p->outside_ns);
-		if (p->outside_ns > 0)
-			PUT("unknown: %s outside the capture", d2);
-		else
-			PUT("unknown: %s, no trace of the %s", d, p->tid < 0 ? "Python threads" : "dispatch thread");
+	dur_text(d, sizeof(d), q->ns);
+	n = (size_t)snprintf(buf, len, "%s %s %s %s", role_text[q->role], fts_hostbound_str(hb, q->thread),
+			     fts_hostbound_cat_name(q->cat), d);
+	if (q->culprit != FTS_HB_NONE && n < len) {
+		const char *who = fts_hostbound_str(hb, q->culprit);
+
+		dur_text(d2, sizeof(d2), q->culprit_ns);
+		n += (size_t)snprintf(buf + n, len - n, " behind %s%s on CPU %d (%s)", who,
+				      hb_ours(who) ? " (ftscope's own)" : "", q->culprit_cpu, d2);
+	}
+	if (q->op != FTS_HB_NONE && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " in %s", fts_hostbound_str(hb, q->op));
+	return n < len ? n : len - 1;
+}
+
+/*
+ * The gap's verdict in one line, from its largest piece, and the next one
+ * worth a fifth of the gap: "dispatch idle: no work queued (18.3 ms); main
+ * thread python:12 preempted 18.2 ms behind hog:123 on CPU 0 (17.9 ms)".
+ */
+static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p)
+{
+	const struct fts_hb_part *q = &p->parts[0];
+	char buf[1024], d[32];
+	size_t n = 0;
+
+	if (q->ns <= 0 || (q->cat == FTS_HB_UNKNOWN && p->outside_ns >= 0.5 * q->ns)) {
+		dur_text(d, sizeof(d), p->outside_ns > 0 ? p->outside_ns : (double)p->dur);
+		snprintf(buf, sizeof(buf), p->outside_ns > 0 ? "unknown: %s outside the capture" :
+			 "unknown: %s, no trace of the dispatch thread", d);
 		return hb_intern(hb, buf);
 	}
-	if (p->cause_depth > 0) {
-		dur_text(d2, sizeof(d2), p->queued_ns);
-		PUT("dispatch idle: no work queued (%s); ", d2);
+	if (q->depth > 0) {
+		dur_text(d, sizeof(d), p->queued_ns);
+		n = (size_t)snprintf(buf, sizeof(buf), "dispatch idle: no work queued (%s); ", d);
 	}
-	PUT("%s %s %s %s", role_text[p->cause_role], fts_hostbound_str(hb, p->cause_thread),
-	    fts_hostbound_cat_name(c), d);
-	if ((c == FTS_HB_PREEMPTED || c == FTS_HB_WAITING) && p->culprits[0].task != FTS_HB_NONE) {
-		dur_text(d2, sizeof(d2), p->culprits[0].ns);
-		PUT(" behind %s%s on CPU %d (%s)", fts_hostbound_str(hb, p->culprits[0].task),
-		    p->culprits[0].ours ? " (ftscope's own)" : "", p->culprits[0].cpu, d2);
-	}
-	if (p->cause_op != FTS_HB_NONE)
-		PUT(" in %s", fts_hostbound_str(hb, p->cause_op));
-	/* a second piece worth a fifth of the gap: both halves of a gap with two causes */
-	for (int i = 0; i < FTS_HB_PARTS; i++) {
-		const struct fts_hb_part *q = &p->parts[i];
+	n += clause(buf + n, sizeof(buf) - n, hb, q);
+	for (int i = 1; i < FTS_HB_PARTS && n + 20 < sizeof(buf); i++) {
+		const struct fts_hb_part *r = &p->parts[i];
 
-		if (q->ns < 0.2 * (double)p->dur || (q->cat == c && q->tid == p->cause_tid) || q->cat == FTS_HB_UNKNOWN)
+		if (r->ns < 0.2 * (double)p->dur || r->cat == FTS_HB_UNKNOWN)
 			continue;
-		dur_text(d2, sizeof(d2), q->ns);
-		PUT("; %s%s %s %s %s", q->depth && !p->cause_depth ? "no work queued: " : "", role_text[q->role],
-		    fts_hostbound_str(hb, q->thread), fts_hostbound_cat_name(q->cat), d2);
-		if (q->op != FTS_HB_NONE)
-			PUT(" in %s", fts_hostbound_str(hb, q->op));
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "; %s", r->depth && !q->depth ? "no work queued: " : "");
+		n += clause(buf + n, sizeof(buf) - n, hb, r);
 		break;
 	}
-#undef PUT
-	(void)k;
 	return hb_intern(hb, buf);
+}
+
+/* The task that held the CPU longest while piece @who (walk.part) waited. */
+static void part_culprit(struct fts_hb_part *q, const struct walk *k, uint32_t who)
+{
+	for (size_t i = 0; i < k->npcul; i++) {
+		const struct tally *t = &k->pcul[i];
+
+		if (t->who == who && (t->ns > q->culprit_ns || (t->ns == q->culprit_ns && t->task < q->culprit))) {
+			q->culprit = t->task;
+			q->culprit_cpu = t->cpu;
+			q->culprit_ns = t->ns;
+		}
+	}
 }
 
 static int cmp_part(const void *a, const void *b)
@@ -377,7 +413,7 @@ static int cmp_part(const void *a, const void *b)
 static void make_parts(struct fts_hostbound *hb, struct fts_hb_gap *p, const struct walk *k)
 {
 	struct fts_hb_part all[MAX_PARTS * FTS_HB__COUNT];
-	uint64_t span[MAX_PARTS * FTS_HB__COUNT][2];
+	uint64_t span[MAX_PARTS * FTS_HB__COUNT][3];
 	size_t n = 0;
 
 	for (size_t i = 0; i < k->npart; i++) {
@@ -388,24 +424,29 @@ static void make_parts(struct fts_hostbound *hb, struct fts_hb_gap *p, const str
 				continue;
 			all[n] = (struct fts_hb_part){ hb->threads[q->thread].tid, name_in_gap(k, q->thread),
 						       hb->threads[q->thread].role, q->depth, (enum fts_hb_cat)c,
-						       q->ns[c], FTS_HB_NONE };
+						       q->ns[c], FTS_HB_NONE, FTS_HB_NONE, -1, 0 };
 			/* the op of the piece's longest slice, found after sorting: keep it with it */
 			span[n][0] = q->best_s[c];
 			span[n][1] = q->best_e[c];
+			span[n][2] = i;
 			all[n].op = (uint32_t)n;
 			n++;
 		}
 	}
 	qsort(all, n, sizeof(*all), cmp_part);
 	for (size_t i = 0; i < FTS_HB_PARTS; i++) {
+		const uint64_t *sp = i < n ? span[all[i].op] : NULL;
+
 		if (i >= n) {
 			p->parts[i] = (struct fts_hb_part){ -1, FTS_HB_NONE, FTS_HB_ROLE_OTHER, 0, FTS_HB_UNKNOWN, 0,
-							    FTS_HB_NONE };
+							    FTS_HB_NONE, FTS_HB_NONE, -1, 0 };
 			continue;
 		}
 		p->parts[i] = all[i];
 		p->parts[i].op = all[i].cat == FTS_HB_UNKNOWN ? FTS_HB_NONE :
-			hb_op_over(hb, all[i].tid, span[all[i].op][0], span[all[i].op][1], OP_SHARE);
+			hb_op_over(hb, all[i].tid, sp[0], sp[1], OP_SHARE);
+		if (all[i].cat == FTS_HB_PREEMPTED || all[i].cat == FTS_HB_WAITING)
+			part_culprit(&p->parts[i], k, (uint32_t)sp[2]);
 	}
 }
 
@@ -486,7 +527,7 @@ static int settle_gap(struct fts_hostbound *hb, struct walk *k, size_t g)
 	}
 	cause_of(hb, p, k);
 	make_parts(hb, p, k);
-	p->line = make_line(hb, p, k);
+	p->line = make_line(hb, p);
 	/* FTS_HB_NONE is UINT32_MAX, the strings' out of memory: the line is never none */
 	return p->line == UINT32_MAX ? -ENOMEM : 0;
 }

@@ -58,6 +58,9 @@ static void csv_causes(const struct fts_hostbound *hb, FILE *f, const struct fts
 		fprintf(f, ",%s,%d,%s,%.0f,", q->ns > 0 ? fts_hostbound_role_name(q->role) : "", q->depth,
 			q->ns > 0 ? fts_hostbound_cat_name(q->cat) : "", q->ns);
 		csv_field(f, fts_hostbound_str(hb, q->ns > 0 ? q->op : FTS_HB_NONE));
+		fputc(',', f);
+		csv_field(f, fts_hostbound_str(hb, q->ns > 0 ? q->culprit : FTS_HB_NONE));
+		fprintf(f, ",%d,%.0f", q->ns > 0 ? q->culprit_cpu : -1, q->ns > 0 ? q->culprit_ns : 0);
 	}
 	fputc(',', f);
 	csv_field(f, fts_hostbound_str(hb, g->line));
@@ -81,8 +84,8 @@ static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top, const
 		for (int k = 1; k <= FTS_HB_CULPRITS; k++)
 			fprintf(f, ",culprit%d,culprit%d_cpu,culprit%d_ns,culprit%d_ours", k, k, k, k);
 		for (int k = 1; k <= FTS_HB_PARTS; k++)
-			fprintf(f, ",part%d_tid,part%d_thread,part%d_role,part%d_depth,part%d_category,part%d_ns,part%d_op",
-				k, k, k, k, k, k, k);
+			fprintf(f, ",part%d_tid,part%d_thread,part%d_role,part%d_depth,part%d_category,part%d_ns,part%d_op"
+				",part%d_culprit,part%d_culprit_cpu,part%d_culprit_ns", k, k, k, k, k, k, k, k, k, k);
 		fputs(",explanation\n", f);
 	}
 	for (size_t i = 0; i < n && (!top || i < top); i++) {
@@ -148,7 +151,9 @@ static void json_causes(const struct fts_hostbound *hb, FILE *f, const struct ft
 		fprintf(f, ", \"role\": \"%s\", \"depth\": %d, \"category\": \"%s\", \"ns\": %.0f, \"op\": ",
 			fts_hostbound_role_name(q->role), q->depth, fts_hostbound_cat_name(q->cat), q->ns);
 		json_str(f, hb, q->op);
-		fputc('}', f);
+		fputs(", \"culprit\": ", f);
+		json_str(f, hb, q->culprit);
+		fprintf(f, ", \"culprit_cpu\": %d, \"culprit_ns\": %.0f}", q->culprit_cpu, q->culprit_ns);
 	}
 	fputs("], \"explanation\": ", f);
 	json_str(f, hb, g->line);
