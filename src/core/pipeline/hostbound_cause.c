@@ -19,7 +19,6 @@
 #include <string.h>
 
 #define MAX_PARTS 16       /* (thread, depth) pairs a gap's causes are made of */
-#define MAX_CULPRITS 64    /* distinct (task, CPU) per gap; more are rare and small */
 #define MAX_WAIT_CPUS 16
 #define OP_SHARE 0.5       /* an op names a cause's slice when it covers half of it */
 
@@ -50,10 +49,10 @@ struct walk {
 	double ns[FTS_HB__COUNT], queued;
 	struct part part[MAX_PARTS];
 	size_t npart;
-	struct tally cul[MAX_CULPRITS];    /* the gap's */
-	size_t ncul;
-	struct tally pcul[MAX_CULPRITS];   /* by piece (who) */
-	size_t npcul;
+	/* the gap's culprits and the pieces' (who): as many as ran, a loaded CPU runs hundreds */
+	struct tally *cul, *pcul;
+	size_t ncul, ccul, npcul, cpcul;
+	int oom;
 	int preempt_only;          /* culprits of preempted time only (the old preempter) */
 	struct tally wcpu[MAX_WAIT_CPUS];
 	size_t nwcpu;
@@ -115,8 +114,15 @@ static void occupancy(struct walk *k, int32_t cpu, uint64_t a, uint64_t b, int32
 		uint64_t s = k->run[i].s > a ? k->run[i].s : a, e = k->run[i].e < b ? k->run[i].e : b;
 
 		if (e > s && k->run[i].pid != self) {
-			tally_add(k->cul, &k->ncul, MAX_CULPRITS, k->run[i].task, cpu, (double)(e - s) * k->w, 0);
-			tally_add(k->pcul, &k->npcul, MAX_CULPRITS, k->run[i].task, cpu, (double)(e - s) * k->w, who);
+			double ns = (double)(e - s) * k->w;
+
+			if (hb_grow((void **)&k->cul, &k->ccul, k->ncul + 1, sizeof(*k->cul)) ||
+			    hb_grow((void **)&k->pcul, &k->cpcul, k->npcul + 1, sizeof(*k->pcul))) {
+				k->oom = 1;
+				return;
+			}
+			tally_add(k->cul, &k->ncul, k->ccul, k->run[i].task, cpu, ns, 0);
+			tally_add(k->pcul, &k->npcul, k->cpcul, k->run[i].task, cpu, ns, who);
 		}
 	}
 }
@@ -558,6 +564,9 @@ int hb_settle(struct fts_hostbound *hb)
 		si = se;
 		ri = re;
 	}
+	rc = rc ? rc : k->oom ? -ENOMEM : 0;
+	free(k->cul);
+	free(k->pcul);
 	free(k);
 	return rc;
 }
