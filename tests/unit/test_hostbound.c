@@ -436,7 +436,7 @@ static void test_chain(void **state)
 	NEAR(g->culprits[1].ns, K(100));
 	assert_string_equal(fts_hostbound_str(hb, g->line),
 			    "dispatch idle: no work queued (800 us); main thread python:100 preempted 500 us "
-			    "behind hog:300 on CPU 0 (400 us) in aten::add; main thread python:100 running 300 us in aten::add");
+			    "behind hog:300 on CPU 0 (400 us) in aten::add; running 300 us in aten::add");
 	/* the pieces: main preempted, main running, the dispatch thread itself running after its wakeup */
 	assert_int_equal(g->parts[0].tid, 100);
 	assert_int_equal(g->parts[0].cat, FTS_HB_PREEMPTED);

@@ -33,7 +33,7 @@ struct tally {
 	uint32_t task;
 	int32_t cpu;
 	double ns;
-	uint32_t who;       /* per-piece culprits: the piece's index in walk.part; else 0 */
+	uint32_t who;       /* per-piece culprits: index in walk.part * FTS_HB__COUNT + category; else 0 */
 };
 
 /* One gap's walk. */
@@ -211,7 +211,8 @@ static void one_slice(struct walk *k, const struct hb_seg *x, uint64_t s, uint64
 	}
 	part_add(k, p, x->cat, s, e);
 	if (x->cat == FTS_HB_PREEMPTED || (x->cat == FTS_HB_WAITING && !k->preempt_only))
-		occupancy(k, x->cpu, s, e, k->hb->threads[x->thread].tid, (uint32_t)(p - k->part));
+		occupancy(k, x->cpu, s, e, k->hb->threads[x->thread].tid,
+			  (uint32_t)(p - k->part) * FTS_HB__COUNT + x->cat);
 	if (x->cat == FTS_HB_WAITING && !depth && x->cpu >= 0)
 		tally_add(k->wcpu, &k->nwcpu, MAX_WAIT_CPUS, FTS_HB_NONE, x->cpu, (double)(e - s) * k->w, 0);
 }
@@ -335,15 +336,21 @@ static const char *const role_text[] = {
 	[FTS_HB_ROLE_OTHER] = "thread",
 };
 
-/* "main thread python:12 preempted 18.2 ms behind hog:123 on CPU 0 (17.9 ms) in aten::add" */
-static size_t clause(char *buf, size_t len, const struct fts_hostbound *hb, const struct fts_hb_part *q)
+/*
+ * "main thread python:12 preempted 18.2 ms behind hog:123 on CPU 0 (17.9 ms)
+ * in aten::add", without the thread when @named (the clause before named it).
+ */
+static size_t clause(char *buf, size_t len, const struct fts_hostbound *hb, const struct fts_hb_part *q,
+		     int named)
 {
 	char d[32], d2[32];
-	size_t n;
+	size_t n = 0;
 
 	dur_text(d, sizeof(d), q->ns);
-	n = (size_t)snprintf(buf, len, "%s %s %s %s", role_text[q->role], fts_hostbound_str(hb, q->thread),
-			     fts_hostbound_cat_name(q->cat), d);
+	if (!named)
+		n = (size_t)snprintf(buf, len, "%s %s ", role_text[q->role], fts_hostbound_str(hb, q->thread));
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s %s", fts_hostbound_cat_name(q->cat), d);
 	if (q->culprit != FTS_HB_NONE && n < len) {
 		const char *who = fts_hostbound_str(hb, q->culprit);
 
@@ -377,20 +384,21 @@ static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p)
 		dur_text(d, sizeof(d), p->queued_ns);
 		n = (size_t)snprintf(buf, sizeof(buf), "dispatch idle: no work queued (%s); ", d);
 	}
-	n += clause(buf + n, sizeof(buf) - n, hb, q);
+	n += clause(buf + n, sizeof(buf) - n, hb, q, 0);
 	for (int i = 1; i < FTS_HB_PARTS && n + 20 < sizeof(buf); i++) {
 		const struct fts_hb_part *r = &p->parts[i];
 
 		if (r->ns < 0.2 * (double)p->dur || r->cat == FTS_HB_UNKNOWN)
 			continue;
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "; %s", r->depth && !q->depth ? "no work queued: " : "");
-		n += clause(buf + n, sizeof(buf) - n, hb, r);
+		/* the same thread again: "...; preempted 5.0 ms behind ..." */
+		n += clause(buf + n, sizeof(buf) - n, hb, r, r->tid == q->tid && r->depth == q->depth);
 		break;
 	}
 	return hb_intern(hb, buf);
 }
 
-/* The task that held the CPU longest while piece @who (walk.part) waited. */
+/* The task that held the CPU longest while piece @who (walk.part, category) waited. */
 static void part_culprit(struct fts_hb_part *q, const struct walk *k, uint32_t who)
 {
 	for (size_t i = 0; i < k->npcul; i++) {
@@ -434,7 +442,7 @@ static void make_parts(struct fts_hostbound *hb, struct fts_hb_gap *p, const str
 			/* the op of the piece's longest slice, found after sorting: keep it with it */
 			span[n][0] = q->best_s[c];
 			span[n][1] = q->best_e[c];
-			span[n][2] = i;
+			span[n][2] = i * FTS_HB__COUNT + (size_t)c;
 			all[n].op = (uint32_t)n;
 			n++;
 		}
