@@ -45,8 +45,12 @@ echo "the dispatch thread's own state and top preempter (states, not causes), fo
 python3 "$SRC/tests/hostbound/pipeline_score.py" --own truth.json hb.json 0 | tail -1
 echo "the causes:"
 python3 "$SRC/tests/hostbound/pipeline_score.py" truth.json hb.json "$MIN" || fail "attribution below $MIN% (above)"
-# the upstream cause named in the text, at light load (under heavy load the dispatch
-# thread itself is starved and has work queued while the main thread is)
-[ "$MIN" = 0 ] || grep -Eq 'no work queued.*main thread pt_main:[0-9]* (preempted|waiting) .* behind hb_fifo_m:' hb.txt ||
-	fail "no gap blamed upstream on the FIFO spinner on the main thread's CPU"
+# the upstream cause named in the text, when the spinner on the main CPU made gaps
+# (on a loaded machine the dispatch thread may itself be starved, with work queued,
+# while the spinner runs: then the spinner caused nothing and the truth says so)
+if python3 -c 'import json,sys; sys.exit(not any(s["kind"] == "fifo_main" for s in json.load(open("truth.json"))["stretches"]))'; then
+	"$FTS" hostbound cap.dat -p prof -n 0 > hb_all.txt 2>>hb.err || fail "hostbound (all gaps) failed"
+	grep -Eq 'no work queued.*main thread pt_main:[0-9]* (preempted|waiting) .* behind hb_fifo_m:' hb_all.txt ||
+		fail "no gap blamed upstream on the FIFO spinner on the main thread's CPU"
+fi
 echo "ok: causes and culprits match the injected truth"
