@@ -56,7 +56,7 @@
 #define MAX_REC 200000
 
 struct op { uint64_t s, e; const char *name; };
-struct kernel { uint64_t enq, host, s, e; };
+struct kernel { uint64_t enq, host, s, e; };   /* enq: pushed (after any wait for room) */
 /* @cpu: the CPU time the culprit task measured itself using (0: not a task) */
 struct stretch { const char *kind, *cat, *culprit; uint64_t s, e, cpu; int pid; };
 
@@ -132,8 +132,8 @@ static int stopped(void)
 	return __atomic_load_n(&P.stop, __ATOMIC_ACQUIRE);
 }
 
-/* Push @v, sleeping while the ring is full; 0, or -1 when stopped. */
-static int push(uint64_t v)
+/* Push the time of the push, once there is room: sleeping while the ring is full; 0, or -1 when stopped. */
+static int push(void)
 {
 	uint32_t t = __atomic_load_n(&P.tail, __ATOMIC_RELAXED), h;
 
@@ -142,7 +142,8 @@ static int push(uint64_t v)
 			return -1;
 		futex_wait(&P.head, h);
 	}
-	P.q[t % QUEUE_CAP] = v;
+	/* when the work really became available: after any wait for room */
+	P.q[t % QUEUE_CAP] = raw_ns();
 	__atomic_store_n(&P.tail, t + 1, __ATOMIC_RELEASE);
 	futex_wake(&P.tail);
 	return 0;
@@ -189,7 +190,7 @@ static void *main_thread(void *arg)
 		o.e = raw_ns();
 		if (P.nops < MAX_REC)
 			P.ops[P.nops++] = o;
-		if (push(o.e))
+		if (push())
 			return NULL;
 	}
 }
