@@ -506,7 +506,8 @@ static void own_state(struct fts_hostbound *hb, struct fts_hb_gap *p, struct wal
 	walk_gap(hb, k, g, 0, 1);
 	memcpy(p->ns, k->ns, sizeof(p->ns));
 	p->verdict = largest(p->ns);
-	qsort(k->cul, k->ncul, sizeof(*k->cul), cmp_tally);
+	if (k->ncul)   /* qsort wants an array, even of none */
+		qsort(k->cul, k->ncul, sizeof(*k->cul), cmp_tally);
 	p->preempter = k->ncul ? k->cul[0].task : FTS_HB_NONE;
 	p->preempter_cpu = k->ncul ? k->cul[0].cpu : -1;
 	p->preempter_ns = k->ncul ? k->cul[0].ns : 0;
@@ -529,7 +530,8 @@ static int settle_gap(struct fts_hostbound *hb, struct walk *k, size_t g)
 	p->cause = largest(p->cause_ns);
 	p->queued_ns = k->queued;
 	p->outside_ns = (double)outside(hb, p);
-	qsort(k->cul, k->ncul, sizeof(*k->cul), cmp_tally);
+	if (k->ncul)   /* qsort wants an array, even of none */
+		qsort(k->cul, k->ncul, sizeof(*k->cul), cmp_tally);
 	for (size_t i = 0; i < FTS_HB_CULPRITS; i++) {
 		struct fts_hb_culprit *c = &p->culprits[i];
 
@@ -555,8 +557,10 @@ int hb_settle(struct fts_hostbound *hb)
 	if (!k)
 		return -ENOMEM;
 	k->hb = hb;
-	qsort(hb->segs, hb->nsegs, sizeof(*hb->segs), cmp_seg);
-	qsort(hb->runs, hb->nruns, sizeof(*hb->runs), cmp_run);
+	if (hb->nsegs)
+		qsort(hb->segs, hb->nsegs, sizeof(*hb->segs), cmp_seg);
+	if (hb->nruns)
+		qsort(hb->runs, hb->nruns, sizeof(*hb->runs), cmp_run);
 	for (size_t g = 0; g < hb->ngaps && !rc; g++) {
 		size_t se = si, re = ri;
 
