@@ -6,9 +6,12 @@
  * Gaps: the profiler's "Free" intervals when the file has them, else the
  * stretches in which no stream of the card is busy; only those of at least
  * the threshold count. The dispatch thread of a gap is the host end of the
- * first launch flow whose device end is at or after the gap's end (the
- * launch that ended it); a gap with none is split evenly between the
- * "Python" process's threads.
+ * launch that ended it: of the flows whose device end is the first at or
+ * after the gap's end, a HostToDevice one (the launching thread) before an
+ * async_npu one (the op that queued it), the lowest tid on a tie, so the
+ * order of the flows in the file never matters; a gap with none is split
+ * evenly between the "Python" process's threads. The main thread is the
+ * host end of most async_npu flows.
  *
  * The analysis is a struct fts_sink fed the sched model's lane items
  * (fts_pipeline_run): a dispatch thread's task lane (matched by the pid part
@@ -22,7 +25,17 @@
  *   irq        irq/softirq slices on a CPU lane that hit the thread
  *   unknown    no trace coverage (outside the capture, or no data after lost events)
  * and, from the profiler's own CPU ops of that thread, the op it was in.
- * Items come in any order; memory is per gap and per dispatch thread.
+ *
+ * Causes (cause_ns, the one-line explanation): the same split, but where the
+ * dispatch thread slept and the task that woke it is one of the profiler's
+ * threads (it slept on an empty queue: the main thread enqueued the work),
+ * that time is the waker's state over the sleep instead, recursively to
+ * FTS_HB_MAX_DEPTH threads up. Culprits: for preempted and waiting time, the
+ * tasks that ran on the CPU the thread waited for, by time (occupancy), not
+ * the task that switched in first.
+ *
+ * Items come in any order; what the analysis keeps is the state of the
+ * profiler's threads and the CPUs' run slices inside the gaps only.
  */
 #ifndef FTS_HOSTBOUND_H
 #define FTS_HOSTBOUND_H
@@ -52,11 +65,44 @@ enum fts_hb_cat {
 };
 
 #define FTS_HB_NONE UINT32_MAX   /* no string */
+#define FTS_HB_MAX_DEPTH 3       /* threads followed up the wake-up chain, the dispatch thread's waker first */
+#define FTS_HB_CULPRITS 3
+#define FTS_HB_PARTS 4
+
+/* What a thread is to the card. */
+enum fts_hb_role {
+	FTS_HB_ROLE_DISPATCH,   /* launches to the device (HostToDevice host end) */
+	FTS_HB_ROLE_MAIN,       /* queues the work (async_npu host end) */
+	FTS_HB_ROLE_OTHER,      /* another thread of the profiler's Python process */
+};
+
+/* A task that held a CPU a thread waited for. */
+struct fts_hb_culprit {
+	uint32_t task;          /* "comm:pid": fts_hostbound_str; FTS_HB_NONE: empty slot */
+	int32_t cpu;
+	double ns;              /* overlap with the waiting, weighted as the gap's time */
+	int ours;               /* one of ftscope's own threads (the recorder's readers, ...) */
+};
 
 struct fts_hb_opts {
 	uint64_t threshold_ns;   /* gaps shorter than this are left out; 0: 50 us */
 	/* added to the profiler's times to get the items' (output ns): 0 when both are epoch ns */
 	int64_t offset_ns;
+};
+
+/* One piece of a gap's causes: a thread in one state (the chain followed). */
+struct fts_hb_part {
+	int32_t tid;            /* the thread (container tid) */
+	uint32_t thread;        /* its "comm:pid" during the gap */
+	enum fts_hb_role role;
+	int depth;              /* 0: the dispatch thread, 1: its waker, ... */
+	enum fts_hb_cat cat;
+	double ns;              /* 0: an empty slot */
+	uint32_t op;            /* the profiler op it was in then (half of its longest stretch), FTS_HB_NONE */
+	/* preempted or waiting: the task that held the CPU it waited for longest, FTS_HB_NONE */
+	uint32_t culprit;
+	int32_t culprit_cpu;
+	double culprit_ns;
 };
 
 /* One device idle interval and its verdict. */
@@ -74,19 +120,36 @@ struct fts_hb_gap {
 	uint32_t op;
 	double ns[FTS_HB__COUNT];       /* the gap's time by category; they add up to dur */
 	enum fts_hb_cat verdict;        /* the largest category */
-	uint32_t preempter;             /* the task that took most of the preempted time, or FTS_HB_NONE */
+	uint32_t preempter;             /* the task that held the CPU most of the preempted time, or FTS_HB_NONE */
 	int32_t preempter_cpu;          /* the CPU where that happened, -1 when unknown */
 	double preempter_ns;
 	int32_t wait_cpu;               /* the CPU most of the waiting time was spent on (a wakeup's target), -1 none */
 	double wait_cpu_ns;             /* that time */
+	/* ---- causes: the wake-up chain followed (see the top of this file) ---- */
+	double cause_ns[FTS_HB__COUNT]; /* the gap's time by category after the chain; they add up to dur */
+	enum fts_hb_cat cause;          /* the largest of them */
+	int32_t cause_tid;              /* whose state that mostly is; -1 none */
+	uint32_t cause_thread;          /* its "comm:pid" during the gap */
+	enum fts_hb_role cause_role;
+	int cause_depth;                /* 0: the dispatch thread itself, 1: its waker, ... */
+	uint32_t cause_op;              /* the profiler's op that thread was in then, FTS_HB_NONE */
+	double queued_ns;               /* the dispatch thread slept on an empty queue (handed upstream) */
+	struct fts_hb_culprit culprits[FTS_HB_CULPRITS]; /* of the preempted and waiting time, most first */
+	double outside_ns;              /* of the gap: before the capture's first event or after its last */
+	uint32_t line;                  /* the verdict in one line: fts_hostbound_str */
+	struct fts_hb_part parts[FTS_HB_PARTS]; /* the largest pieces of cause_ns, most first */
 };
 
-/* Preempted time summed over all gaps, by (preempting task, CPU). */
+/*
+ * Preempted and waiting time (of the threads the causes name) summed over
+ * all gaps, by the task that held the CPU and that CPU.
+ */
 struct fts_hb_blame {
 	uint32_t task;                  /* "comm:pid": fts_hostbound_str */
 	int32_t cpu;                    /* -1 when unknown */
 	double ns;
 	uint32_t gaps;                  /* gaps in which it took time */
+	int ours;                       /* one of ftscope's own threads */
 };
 
 struct fts_hostbound;
@@ -142,7 +205,19 @@ FTS_API const struct fts_hb_gap *fts_hostbound_gaps(const struct fts_hostbound *
 FTS_API uint64_t fts_hostbound_totals(const struct fts_hostbound *hb, double ns[FTS_HB__COUNT]);
 
 /**
- * fts_hostbound_blame - preempted time by preempting task and CPU, most first
+ * fts_hostbound_cause_totals - the idle time of all gaps by cause (the wake-up chain followed)
+ * @hb: the analysis
+ * @ns: filled with FTS_HB__COUNT sums of the gaps' cause_ns
+ * @queued_ns: set to the time the dispatch threads slept on an empty queue
+ * @outside_ns: set to the idle time before the capture's first event or after its last
+ *
+ * Returns the total idle time in ns (the sum of the gaps).
+ */
+FTS_API uint64_t fts_hostbound_cause_totals(const struct fts_hostbound *hb, double ns[FTS_HB__COUNT],
+					    double *queued_ns, double *outside_ns);
+
+/**
+ * fts_hostbound_blame - preempted and waiting time by the task that held the CPU, most first
  * @hb: the analysis
  * @n: set to the number of entries
  *
@@ -166,6 +241,14 @@ FTS_API const char *fts_hostbound_str(const struct fts_hostbound *hb, uint32_t i
  * Returns "running", "preempted", "waiting", "sleeping", "blocked", "irq", "unknown" or "?".
  */
 FTS_API const char *fts_hostbound_cat_name(enum fts_hb_cat cat);
+
+/**
+ * fts_hostbound_role_name - a role's name
+ * @role: the role
+ *
+ * Returns "dispatch", "main", "other" or "?".
+ */
+FTS_API const char *fts_hostbound_role_name(enum fts_hb_role role);
 
 /**
  * fts_hostbound_gaps_from_free - whether the gaps are the profiler's "Free" intervals

@@ -56,9 +56,10 @@ static void usage(FILE *f)
 "Why was the NPU idle: every device idle interval of each card (the Ascend\n"
 "profiler's \"Free\" intervals, or where no stream is busy) blamed on what the\n"
 "host threads that launch its work did meanwhile, from the capture's\n"
-"scheduler events: running, preempted (by whom, on which CPU), waiting for a\n"
-"CPU after a wakeup, sleeping, blocked (D), hit by irq/softirq, or unknown\n"
-"(no trace coverage).\n"
+"scheduler events: running, preempted or waiting for a CPU (behind the tasks\n"
+"that held it), sleeping, blocked (D), hit by irq/softirq, or unknown (no\n"
+"trace coverage). Where the dispatch thread slept until the main thread woke\n"
+"it (no work queued), the main thread's state counts instead.\n"
 "\n"
 "  -p, --profiling_data DIR   the profiling directory: a rank's *_ascend_pt, or\n"
 "                             the directory holding the ranks (one report per\n"
@@ -73,9 +74,9 @@ static void usage(FILE *f)
 "                             CSV/JSON; 0: all)\n"
 "  -h, --help                 this text ('man ftscope-hostbound' for more)\n"
 "\n"
-"Dispatch thread of a gap: the host thread of the launch (HostToDevice or\n"
-"async_npu flow) that ended it; without one, the profiler's Python threads\n"
-"share it evenly.\n"
+"Dispatch thread of a gap: the host thread of the launch that ended it (its\n"
+"HostToDevice flow, else its async_npu flow); without one, the profiler's\n"
+"Python threads share it evenly.\n"
 "\nExit status: 0 printed, 1 failed (one line on stderr, no output), 2 bad arguments.\n");
 }
 
@@ -145,7 +146,7 @@ static double pct(double part, uint64_t whole)
 	return whole ? 100.0 * part / (double)whole : 0;
 }
 
-/* The preempters of the totals line: the three that took most. */
+/* The culprits of the totals line: the three tasks that held the CPUs waited for most. */
 static void text_blame(FILE *f, const struct fts_hostbound *hb)
 {
 	size_t nb;
@@ -153,8 +154,10 @@ static void text_blame(FILE *f, const struct fts_hostbound *hb)
 	char t[32];
 
 	for (size_t i = 0; i < nb && i < 3; i++) {
-		fputs(i ? "; " : "   by ", f);
+		fputs(i ? "; " : "   behind ", f);
 		fts_fputs_safe(f, fts_hostbound_str(hb, b[i].task));
+		if (b[i].ours)
+			fputs(" (ftscope's own)", f);
 		if (b[i].cpu >= 0)
 			fprintf(f, " on CPU %d", b[i].cpu);
 		fprintf(f, " %s", ms(b[i].ns, t, sizeof(t)));
@@ -163,16 +166,67 @@ static void text_blame(FILE *f, const struct fts_hostbound *hb)
 		fprintf(f, "; %zu more", nb - 3);
 }
 
+/* @tot's categories, largest first, into @order. */
+static void by_size(const double *tot, int order[FTS_HB__COUNT])
+{
+	for (int c = 0; c < FTS_HB__COUNT; c++)
+		order[c] = c;
+	for (int i = 1; i < FTS_HB__COUNT; i++) {
+		for (int j = i; j > 0 && tot[order[j]] > tot[order[j - 1]]; j--) {
+			int x = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	}
+}
+
+/* The idle time by cause, then the dispatch threads' own state in one line. */
+static void text_totals(FILE *f, const struct fts_hostbound *hb, size_t n, const struct hb_args *a)
+{
+	double tot[FTS_HB__COUNT], queued, out;
+	uint64_t idle = fts_hostbound_cause_totals(hb, tot, &queued, &out);
+	char b1[32];
+	int order[FTS_HB__COUNT];
+
+	fprintf(f, "\nof %s NPU idle over %zu gaps >= %lld us, the causes (the wake-up chain followed):\n",
+		ms((double)idle, b1, sizeof(b1)), n, a->threshold_us);
+	by_size(tot, order);
+	for (int i = 0; i < FTS_HB__COUNT; i++) {
+		int c = order[i];
+
+		if (tot[c] <= 0)
+			continue;
+		fprintf(f, "  %-10s %12s %5.1f%%", fts_hostbound_cat_name((enum fts_hb_cat)c),
+			ms(tot[c], b1, sizeof(b1)), pct(tot[c], idle));
+		if (c == FTS_HB_PREEMPTED || (c == FTS_HB_WAITING && tot[FTS_HB_PREEMPTED] <= 0))
+			text_blame(f, hb);
+		fputc('\n', f);
+	}
+	if (queued > 0)
+		fprintf(f, "  (%s, %.1f%%: the dispatch threads slept on an empty queue; counted as what the thread that\n"
+			"   queued the work was doing)\n", ms(queued, b1, sizeof(b1)), pct(queued, idle));
+	if (out > 0)
+		fprintf(f, "  warning: %s (%.1f%%) of the idle time lies outside the capture (before it started or after\n"
+			"   it ended): unknown; record over the whole profiled time\n", ms(out, b1, sizeof(b1)), pct(out, idle));
+	idle = fts_hostbound_totals(hb, tot);
+	by_size(tot, order);
+	fputs("  the dispatch threads' own state:", f);
+	for (int i = 0, k = 0; i < FTS_HB__COUNT; i++) {
+		if (tot[order[i]] > 0)
+			fprintf(f, "%s %s %.1f%%", k++ ? "," : "", fts_hostbound_cat_name((enum fts_hb_cat)order[i]),
+				pct(tot[order[i]], idle));
+	}
+	fputc('\n', f);
+}
+
 static void text_report(FILE *f, const struct fts_hostbound *hb, const struct fts_npu_trace *npu,
 			const char *tv, const struct hb_args *a, const struct fts_pipeline_result *res)
 {
-	double tot[FTS_HB__COUNT];
-	uint64_t idle = fts_hostbound_totals(hb, tot);
 	size_t n;
 	const struct fts_hb_gap *g = fts_hostbound_gaps(hb, &n);
 	uint64_t t0 = UINT64_MAX;
-	char b1[32], b2[32];
-	int order[FTS_HB__COUNT];
+	char b1[32];
 
 	fputs("card: ", f);
 	fts_fputs_safe(f, tv);
@@ -190,54 +244,14 @@ static void text_report(FILE *f, const struct fts_hostbound *hb, const struct ft
 		fprintf(f, "\nno NPU idle interval of %lld us or more\n", a->threshold_us);
 		return;
 	}
-	fprintf(f, "\nof %s NPU idle over %zu gaps >= %lld us, the dispatch threads were:\n",
-		ms((double)idle, b1, sizeof(b1)), n, a->threshold_us);
-	/* largest first */
-	for (int c = 0; c < FTS_HB__COUNT; c++)
-		order[c] = c;
-	for (int i = 1; i < FTS_HB__COUNT; i++) {
-		for (int j = i; j > 0 && tot[order[j]] > tot[order[j - 1]]; j--) {
-			int x = order[j];
-
-			order[j] = order[j - 1];
-			order[j - 1] = x;
-		}
-	}
-	for (int i = 0; i < FTS_HB__COUNT; i++) {
-		int c = order[i];
-
-		if (tot[c] <= 0)
-			continue;
-		fprintf(f, "  %-10s %12s %5.1f%%", fts_hostbound_cat_name((enum fts_hb_cat)c),
-			ms(tot[c], b1, sizeof(b1)), pct(tot[c], idle));
-		if (c == FTS_HB_PREEMPTED)
-			text_blame(f, hb);
-		fputc('\n', f);
-	}
+	text_totals(f, hb, n, a);
 	for (size_t i = 0; i < n; i++)
 		t0 = g[i].ts < t0 ? g[i].ts : t0;
 	fprintf(f, "\nworst gaps (%zu of %zu; start from the first gap):\n", a->top && (size_t)a->top < n ? (size_t)a->top : n, n);
-	fprintf(f, "  %-14s %10s  %-10s %10s  %s\n", "start", "idle", "verdict", "its time", "dispatch thread / preempter");
+	fprintf(f, "  %-14s %10s  %s\n", "start", "idle", "why");
 	for (size_t i = 0; i < n && (!a->top || i < (size_t)a->top); i++) {
-		fprintf(f, "  +%-13.6f %10s  %-10s %10s  ", (double)(g[i].ts - t0) / 1e9,
-			ms((double)g[i].dur, b1, sizeof(b1)), fts_hostbound_cat_name(g[i].verdict),
-			ms(g[i].ns[g[i].verdict], b2, sizeof(b2)));
-		if (g[i].tid >= 0)
-			fts_fputs_safe(f, fts_hostbound_str(hb, g[i].thread));
-		else
-			fputs("(Python threads, shared)", f);
-		if (g[i].op != FTS_HB_NONE) {
-			fputs(" in ", f);
-			fts_fputs_safe(f, fts_hostbound_str(hb, g[i].op));
-		}
-		if (g[i].preempter != FTS_HB_NONE) {
-			fputs(" <- ", f);
-			fts_fputs_safe(f, fts_hostbound_str(hb, g[i].preempter));
-			if (g[i].preempter_cpu >= 0)
-				fprintf(f, " on CPU %d", g[i].preempter_cpu);
-		}
-		if (g[i].verdict == FTS_HB_WAITING && g[i].wait_cpu >= 0)
-			fprintf(f, " on CPU %d", g[i].wait_cpu);
+		fprintf(f, "  +%-13.6f %10s  ", (double)(g[i].ts - t0) / 1e9, ms((double)g[i].dur, b1, sizeof(b1)));
+		fts_fputs_safe(f, fts_hostbound_str(hb, g[i].line));
 		fputc('\n', f);
 	}
 }
@@ -332,12 +346,20 @@ static int load_cards(struct card *c, size_t n, char **paths, uint64_t threshold
 	return 0;
 }
 
-/* The usual cause of a card with nothing known: container tids matched against host pids. */
+/*
+ * The usual cause of a card with nothing known: container tids matched
+ * against host pids; and idle time the capture did not cover.
+ */
 static void warn_unknown(const struct card *c, size_t n, const struct hb_args *a)
 {
 	for (size_t i = 0; i < n; i++) {
-		double tot[FTS_HB__COUNT];
-		uint64_t idle = fts_hostbound_totals(c[i].hb, tot);
+		double tot[FTS_HB__COUNT], queued, out;
+		uint64_t idle = fts_hostbound_cause_totals(c[i].hb, tot, &queued, &out);
+
+		if (out > 0)
+			fts_msg_warn("hostbound", "%s: %.1f%% of the NPU idle time lies outside the capture (before it started or after it ended): unknown",
+				     c[i].name, pct(out, idle));
+		idle = fts_hostbound_totals(c[i].hb, tot);
 
 		if (idle && tot[FTS_HB_UNKNOWN] >= 0.99 * (double)idle)
 			fts_msg_warn("hostbound", "%s: the capture says nothing of the dispatch threads during the gaps (all unknown): %s",

@@ -73,16 +73,17 @@ grep -q '^ NPU idle gaps (Host Bound), 191, worst first' "$work/npu_gaps_80x24.s
 	> "$work/search.screen" 2>/dev/null || fail "search"
 grep -q '^>NPU0 stream 7 ' "$work/search.screen" && grep -q '^ NPU0 stream 7  [0-9]* device tasks' "$work/search.screen" ||
 	fail "/stream 7 did not select the stream's lane"
-# the op the dispatch thread was in, from the profiler's cpu_ops
-grep -q '^[ >]   1 NPU0 .* 18 ms .* npu_dispatch:3 in DataLoader.__next__' "$work/npu_gaps_200x60.screen" ||
+# the op the dispatch thread was in, from the profiler's cpu_ops, when it covers the cause's time
+grep -q '^[ >]   1 NPU0 .* 18 ms .* npu_dispatch:3 sleeping 10.1 ms in DataLoader.__next__' "$work/npu_gaps_200x60.screen" ||
 	fail "the worst gap does not name the op (DataLoader.__next__)"
-grep -q '^    8 NPU0 .* npu_dispatch:3 in aten::linear' "$work/npu_gaps_200x60.screen" ||
-	fail "an 8 ms gap does not name the launch's op"
+# culprits by occupancy: who held the CPU the dispatch thread waited for, with its time
+grep -q '^    4 NPU0 .* preempted 7.1 ms behind dl_worker:2 on CPU 1 (6.0 ms)' "$work/npu_gaps_200x60.screen" ||
+	fail "a preempted gap does not name the task that held the CPU"
 echo "ok: NPU group, names, dispatch threads pinned, gaps panel"
 
 # the same numbers as ftscope hostbound: its worst gap's verdict
 "$bin" hostbound $S/sample.dat -p "$prof" -m $S/pid_mapping.json -f csv -n 1 > "$work/hb.csv" || fail "hostbound"
-verdict=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(r[0]["verdict"])' "$work/hb.csv")
+verdict=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(r[0]["cause"])' "$work/hb.csv")
 grep -q "^>   1 NPU0 .* 18 ms  $verdict " "$work/npu_gaps_80x24.screen" || fail "panel's worst gap is not hostbound's ($verdict)"
 echo "ok: same verdict as hostbound ($verdict)"
 

@@ -8,13 +8,15 @@
  *
  *   gap          dispatch (flow that ended it)   what the trace says then
  *   1000-1010    memfd:sealed-91:3591 (1200)     before its first event: unknown 10
- *   1044-1618    bash:14349 (1618)               Runnable, preempted by
- *                                                memfd:sealed-91:3591 on CPU 1: 574
+ *   1044-1618    bash:14349 (1618)               Runnable, preempted on CPU 1
+ *                                                (574): memfd:sealed-91:3591 switched
+ *                                                in and ran 34, then bash:14356 540
  *   1620-1740    bash:14356 (1740)               Sleeping in D: blocked 120
  *   1745-1760    bash:14349 (1760)               Running, softirq 1740-1751 hit it:
  *                                                irq 6, running 9
  *   2000-2060    no flow after it: the Python    14349 Running, 14356 Runnable
  *                threads 14349 and 14356 share   (wakeup): running 30, waiting 30
+ *                                                (behind 14349 on CPU 1)
  * plus the gaps computed from the streams when there is no Free lane.
  */
 #include <errno.h>
@@ -123,9 +125,18 @@ static void test_verdicts(void **state)
 	assert_string_equal(fts_hostbound_str(hb, g->thread), "bash:14349");
 	assert_int_equal(g->verdict, FTS_HB_PREEMPTED);
 	NEAR(g->ns[FTS_HB_PREEMPTED], 574000);
-	assert_string_equal(fts_hostbound_str(hb, g->preempter), "memfd:sealed-91:3591");
+	/* who held the CPU, not who switched in first */
+	assert_string_equal(fts_hostbound_str(hb, g->preempter), "bash:14356");
 	assert_int_equal(g->preempter_cpu, 1);
-	NEAR(g->preempter_ns, 574000);
+	NEAR(g->preempter_ns, 540000);
+	assert_string_equal(fts_hostbound_str(hb, g->culprits[0].task), "bash:14356");
+	NEAR(g->culprits[0].ns, 540000);
+	assert_string_equal(fts_hostbound_str(hb, g->culprits[1].task), "memfd:sealed-91:3591");
+	NEAR(g->culprits[1].ns, 34000);
+	assert_int_equal(g->culprits[2].task, FTS_HB_NONE);
+	assert_int_equal(g->cause, FTS_HB_PREEMPTED);
+	assert_string_equal(fts_hostbound_str(hb, g->line),
+			    "dispatch thread bash:14349 preempted 574 us behind bash:14356 on CPU 1 (540 us)");
 
 	g = gap_at(hb, US(1620));
 	assert_int_equal(g->tid, 14356);
@@ -153,11 +164,16 @@ static void test_verdicts(void **state)
 	NEAR(tot[FTS_HB_BLOCKED], 120000);
 	NEAR(tot[FTS_HB_SLEEPING], 0);
 	b = fts_hostbound_blame(hb, &n);
-	assert_int_equal(n, 1);
-	assert_string_equal(fts_hostbound_str(hb, b[0].task), "memfd:sealed-91:3591");
+	assert_int_equal(n, 3);
+	assert_string_equal(fts_hostbound_str(hb, b[0].task), "bash:14356");
 	assert_int_equal(b[0].cpu, 1);
 	assert_int_equal(b[0].gaps, 1);
-	NEAR(b[0].ns, 574000);
+	NEAR(b[0].ns, 540000);
+	assert_string_equal(fts_hostbound_str(hb, b[1].task), "memfd:sealed-91:3591");
+	NEAR(b[1].ns, 34000);
+	/* the waiting half of the shared gap: behind 14349 on CPU 1, weighted 1/2 */
+	assert_string_equal(fts_hostbound_str(hb, b[2].task), "bash:14349");
+	NEAR(b[2].ns, 30000);
 	fts_hostbound_free(hb);
 }
 
@@ -265,7 +281,7 @@ static void test_write(void **state)
 		lines += buf[i] == '\n';
 	assert_int_equal(lines, 6);
 	assert_non_null(strstr(buf, ",preempted,"));
-	assert_non_null(strstr(buf, "memfd:sealed-91:3591,1,574000"));
+	assert_non_null(strstr(buf, "bash:14356,1,540000"));
 	assert_int_equal(strncmp(buf, "card,start_ns,", 14), 0);
 	assert_non_null(strstr(buf, "\nrank0,597121044000,574000,14349,bash:14349,preempted,"));
 	free(buf);
@@ -274,7 +290,12 @@ static void test_write(void **state)
 	assert_int_equal(fts_hostbound_write(hb, f, 0, 1, "=x\x1b[31m", 0), 0);
 	fclose(f);
 	assert_string_equal(buf, "\"'=x\\x1b[31m\",597121044000,574000,14349,bash:14349,preempted,"
-			    "0,574000,0,0,0,0,0,memfd:sealed-91:3591,1,574000,,-1,0\n"); /* no op, no wait known */
+			    "0,574000,0,0,0,0,0,bash:14356,1,540000,,-1,0,"   /* no op, no wait known */
+			    "preempted,14349,bash:14349,dispatch,0,,0,0,0,574000,0,0,0,0,0,"
+			    "bash:14356,1,540000,0,memfd:sealed-91:3591,1,34000,0,,-1,0,0,"
+			    "14349,bash:14349,dispatch,0,preempted,574000,,bash:14356,1,540000,"  /* one part, three empty */
+			    "-1,,,0,,0,,,-1,0,-1,,,0,,0,,,-1,0,-1,,,0,,0,,,-1,0,"
+			    "\"dispatch thread bash:14349 preempted 574 us behind bash:14356 on CPU 1 (540 us)\"\n");
 	free(buf);
 	f = open_memstream(&buf, &len);
 	assert_int_equal(fts_hostbound_write(hb, f, 1, 2, "=rank\x1b" "0", 0), 0);
@@ -282,10 +303,191 @@ static void test_write(void **state)
 	assert_non_null(strstr(buf, "\"idle_ns\": 779000"));
 	assert_non_null(strstr(buf, "{\"card\": \"=rank\\u001b0\", "));
 	assert_non_null(strstr(buf, "\"gap_source\": \"free\""));
-	assert_non_null(strstr(buf, "\"top_preempter\": \"memfd:sealed-91:3591\""));
-	assert_non_null(strstr(buf, "\"op\": null, \"wait_cpu\": -1, \"wait_cpu_ns\": 0}"));
+	assert_non_null(strstr(buf, "\"top_preempter\": \"bash:14356\""));
+	assert_non_null(strstr(buf, "\"op\": null, \"wait_cpu\": -1, \"wait_cpu_ns\": 0,"));
+	assert_non_null(strstr(buf, "\"culprits\": [{\"task\": \"bash:14356\", \"cpu\": 1, \"ns\": 540000, \"ours\": false}, "));
+	assert_non_null(strstr(buf, "\"cause_role\": \"dispatch\", \"cause_depth\": 0"));
+	assert_non_null(strstr(buf, "\"outside_ns\": 0"));
 	free(buf);
 	fts_hostbound_free(hb);
+}
+
+
+/* ---- a card fed by hand: the wake-up chain, culprits by occupancy, roles, names ---- */
+
+#define K(us) ((uint64_t)(us) * 1000)   /* the hand-made card counts in us */
+
+static void lane(struct fts_sink *s, uint32_t id, enum fts_lane_group grp, int32_t cpu, const char *tid)
+{
+	struct fts_lane l = { id, grp, cpu, tid };
+	struct fts_err err = { 0 };
+
+	assert_int_equal(s->lane(s, &l, &err), 0);
+}
+
+/* An item; @kv: key, value pairs, NULL-terminated. */
+static void item(struct fts_sink *s, uint32_t ln, enum fts_item_kind kind, uint64_t a, uint64_t b,
+		 const char *name, ...)
+{
+	struct fts_item it = { .lane = ln, .kind = kind, .ts = a, .dur = b - a, .name = name };
+	struct fts_err err = { 0 };
+	const char *k;
+	va_list ap;
+
+	va_start(ap, name);
+	while ((k = va_arg(ap, const char *)) && it.nargs < FTS_ITEM_MAX_ARGS) {
+		it.args[it.nargs].key = k;
+		it.args[it.nargs++].val = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	assert_int_equal(s->item(s, &it, &err), 0);
+}
+
+/*
+ * Gap 1000-2000 (then 2500-2600, after the capture's last event at 2100).
+ * The dispatch thread 200 (a HostToDevice flow; it was "python:200", then
+ * renamed itself "npu_disp") sleeps on an empty queue until the main thread
+ * 100 (the async_npu flow of the same device task) wakes it at 1800; the
+ * main thread ran aten::add from 1100, was preempted on CPU 0 from 1200 to
+ * 1700, while hog:300 ran there 400 us and ftscope's reader 100 us.
+ */
+static struct fts_hostbound *chain_card(struct fts_npu_trace *t, int reversed, struct fts_strtab *names)
+{
+	static struct fts_npu_free fr[] = { { K(1000), K(1000) }, { K(2500), K(100) } };
+	static struct fts_npu_thread th[] = { { 100, 100, "Thread 100" }, { 100, 200, "Thread 200" } };
+	static struct fts_npu_busy bz[] = { { K(2000), K(500), 2, 0 } };
+	static struct fts_npu_flow fl[2];
+	static struct fts_npu_op op[1];
+	struct fts_npu_flow launch = { K(1900), K(2000), 200, 0 }, queued = { K(1100), K(2000), 100, 1 };
+	struct fts_hb_opts ho = { .threshold_ns = 1 };
+	struct fts_hostbound *hb;
+	struct fts_err err = { 0 };
+	struct fts_sink *s;
+
+	memset(t, 0, sizeof(*t));
+	fl[0] = reversed ? queued : launch;
+	fl[1] = reversed ? launch : queued;
+	op[0] = (struct fts_npu_op){ K(1100), K(700), 100, fts_strtab_intern(names, "aten::add", 9) };
+	*t = (struct fts_npu_trace){ .busy = bz, .nbusy = 1, .free = fr, .nfree = 2, .flows = fl, .nflows = 2,
+				     .threads = th, .nthreads = 2, .python_pid = 100, .nstreams = 1,
+				     .ops = op, .nops = 1, .priv = names };
+	assert_int_equal(fts_hostbound_create(t, &ho, &hb, &err), 0);
+	s = fts_hostbound_sink(hb);
+	lane(s, 0, FTS_GROUP_CPU, 0, "CPU 000");
+	lane(s, 1, FTS_GROUP_CPU, 1, "CPU 001");
+	lane(s, 2, FTS_GROUP_TASK, 0, "python:100");
+	lane(s, 3, FTS_GROUP_TASK, 0, "python:200");
+	lane(s, 4, FTS_GROUP_TASK, 0, "npu_disp:200");
+	item(s, 3, FTS_ITEM_RUNNING, K(100), K(400), "Running", NULL);
+	item(s, 4, FTS_ITEM_RUNNING, K(1850), K(2100), "Running", NULL);
+	item(s, 4, FTS_ITEM_RUNNABLE, K(1800), K(1850), "Runnable", "reason", "wakeup", "waker", "python:100",
+	     "cpu", "1", NULL);
+	item(s, 4, FTS_ITEM_SLEEPING, K(400), K(1800), "Sleeping", "state", "S", NULL);
+	item(s, 2, FTS_ITEM_RUNNING, K(900), K(1200), "Running", NULL);
+	item(s, 2, FTS_ITEM_RUNNABLE, K(1200), K(1700), "Runnable", "reason", "preempted", "cpu", "0",
+	     "preempted_by", "fts-read0:400", NULL);
+	item(s, 2, FTS_ITEM_RUNNING, K(1700), K(2000), "Running", NULL);
+	/* the first to switch in held the CPU least */
+	item(s, 0, FTS_ITEM_RUN, K(1500), K(1600), "fts-read0:400", NULL);
+	item(s, 0, FTS_ITEM_RUN, K(1200), K(1500), "hog:300", NULL);
+	item(s, 0, FTS_ITEM_RUN, K(1600), K(1700), "hog:300", NULL);
+	item(s, 0, FTS_ITEM_RUN, K(1700), K(2000), "python:100", NULL);
+	assert_int_equal(fts_hostbound_finish(hb, &err), 0);
+	return hb;
+}
+
+static void test_chain(void **state)
+{
+	struct fts_strtab names;
+	struct fts_npu_trace t;
+	struct fts_hostbound *hb;
+	const struct fts_hb_gap *g;
+	const struct fts_hb_blame *b;
+	double tot[FTS_HB__COUNT], queued, out;
+	size_t n;
+
+	(void)state;
+	fts_strtab_init(&names);
+	hb = chain_card(&t, 0, &names);
+	g = gap_at(hb, K(1000));
+	assert_int_equal(g->tid, 200);
+	/* named by its comm during the gap, not its creator's */
+	assert_string_equal(fts_hostbound_str(hb, g->thread), "npu_disp:200");
+	/* its own state: it slept */
+	assert_int_equal(g->verdict, FTS_HB_SLEEPING);
+	NEAR(g->ns[FTS_HB_SLEEPING], K(800));
+	/* the cause: the main thread it waited for was preempted */
+	assert_int_equal(g->cause, FTS_HB_PREEMPTED);
+	NEAR(g->cause_ns[FTS_HB_PREEMPTED], K(500));
+	NEAR(g->cause_ns[FTS_HB_RUNNING], K(450));
+	NEAR(g->cause_ns[FTS_HB_WAITING], K(50));
+	NEAR(g->cause_ns[FTS_HB_SLEEPING], 0);
+	NEAR(g->queued_ns, K(800));
+	assert_int_equal(g->cause_tid, 100);
+	assert_int_equal(g->cause_role, FTS_HB_ROLE_MAIN);
+	assert_int_equal(g->cause_depth, 1);
+	assert_string_equal(fts_hostbound_str(hb, g->cause_op), "aten::add");
+	assert_string_equal(fts_hostbound_str(hb, g->culprits[0].task), "hog:300");
+	assert_int_equal(g->culprits[0].cpu, 0);
+	NEAR(g->culprits[0].ns, K(400));
+	assert_int_equal(g->culprits[0].ours, 0);
+	assert_string_equal(fts_hostbound_str(hb, g->culprits[1].task), "fts-read0:400");
+	assert_int_equal(g->culprits[1].ours, 1);
+	NEAR(g->culprits[1].ns, K(100));
+	assert_string_equal(fts_hostbound_str(hb, g->line),
+			    "dispatch idle: no work queued (800 us); main thread python:100 preempted 500 us "
+			    "behind hog:300 on CPU 0 (400 us) in aten::add; running 300 us in aten::add");
+	/* the pieces: main preempted, main running, the dispatch thread itself running after its wakeup */
+	assert_int_equal(g->parts[0].tid, 100);
+	assert_int_equal(g->parts[0].cat, FTS_HB_PREEMPTED);
+	assert_int_equal(g->parts[0].depth, 1);
+	NEAR(g->parts[0].ns, K(500));
+	assert_string_equal(fts_hostbound_str(hb, g->parts[0].culprit), "hog:300");
+	NEAR(g->parts[0].culprit_ns, K(400));
+	assert_int_equal(g->parts[1].culprit, FTS_HB_NONE);   /* running: none */
+	assert_int_equal(g->parts[1].cat, FTS_HB_RUNNING);
+	NEAR(g->parts[1].ns, K(300));
+	assert_int_equal(g->parts[2].tid, 200);
+	assert_int_equal(g->parts[2].depth, 0);
+	assert_string_equal(fts_hostbound_str(hb, g->parts[2].thread), "npu_disp:200");
+	NEAR(g->parts[2].ns, K(150));
+	assert_int_equal(g->parts[3].cat, FTS_HB_WAITING);
+	NEAR(g->parts[3].ns, K(50));
+	NEAR(g->outside_ns, 0);
+	/* after the capture: unknown, and said so */
+	g = gap_at(hb, K(2500));
+	assert_int_equal(g->cause, FTS_HB_UNKNOWN);
+	NEAR(g->outside_ns, K(100));
+	assert_string_equal(fts_hostbound_str(hb, g->line), "unknown: 100 us outside the capture");
+	assert_int_equal(fts_hostbound_cause_totals(hb, tot, &queued, &out), K(1100));
+	NEAR(out, K(100));
+	NEAR(queued, K(800));
+	b = fts_hostbound_blame(hb, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(fts_hostbound_str(hb, b[0].task), "hog:300");
+	assert_int_equal(b[1].ours, 1);
+	fts_hostbound_free(hb);
+	fts_strtab_free(&names);
+}
+
+/* The launch flow decides the dispatch thread, whatever the order of equal device times. */
+static void test_roles(void **state)
+{
+	struct fts_strtab names;
+	struct fts_npu_trace t;
+
+	(void)state;
+	for (int rev = 0; rev < 2; rev++) {
+		struct fts_hostbound *hb;
+
+		fts_strtab_init(&names);
+		hb = chain_card(&t, rev, &names);
+		assert_int_equal(gap_at(hb, K(1000))->tid, 200);
+		assert_int_equal(gap_at(hb, K(1000))->cause, FTS_HB_PREEMPTED);
+		assert_string_equal(fts_hostbound_str(hb, gap_at(hb, K(1000))->culprits[0].task), "hog:300");
+		fts_hostbound_free(hb);
+		fts_strtab_free(&names);
+	}
 }
 
 int main(void)
@@ -296,6 +498,8 @@ int main(void)
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_gaps_from_streams),
 		cmocka_unit_test(test_write),
+		cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_roles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,6 +34,39 @@ static void csv_field(FILE *f, const char *s)
 		fputc('"', f);
 }
 
+/* The columns after wait_cpu_ns: the cause, its culprits, the line; ends the row. */
+static void csv_causes(const struct fts_hostbound *hb, FILE *f, const struct fts_hb_gap *g)
+{
+	fprintf(f, ",%s,%d,", fts_hostbound_cat_name(g->cause), g->cause_tid);
+	csv_field(f, fts_hostbound_str(hb, g->cause_thread));
+	fprintf(f, ",%s,%d,", g->cause_tid >= 0 ? fts_hostbound_role_name(g->cause_role) : "",
+		g->cause_depth);
+	csv_field(f, fts_hostbound_str(hb, g->cause_op));
+	fprintf(f, ",%.0f,%.0f", g->queued_ns, g->outside_ns);
+	for (int c = 0; c < FTS_HB__COUNT; c++)
+		fprintf(f, ",%.0f", g->cause_ns[c]);
+	for (int k = 0; k < FTS_HB_CULPRITS; k++) {
+		fputc(',', f);
+		csv_field(f, fts_hostbound_str(hb, g->culprits[k].task));
+		fprintf(f, ",%d,%.0f,%d", g->culprits[k].cpu, g->culprits[k].ns, g->culprits[k].ours);
+	}
+	for (int k = 0; k < FTS_HB_PARTS; k++) {
+		const struct fts_hb_part *q = &g->parts[k];
+
+		fprintf(f, ",%d,", q->ns > 0 ? q->tid : -1);
+		csv_field(f, fts_hostbound_str(hb, q->ns > 0 ? q->thread : FTS_HB_NONE));
+		fprintf(f, ",%s,%d,%s,%.0f,", q->ns > 0 ? fts_hostbound_role_name(q->role) : "", q->depth,
+			q->ns > 0 ? fts_hostbound_cat_name(q->cat) : "", q->ns);
+		csv_field(f, fts_hostbound_str(hb, q->ns > 0 ? q->op : FTS_HB_NONE));
+		fputc(',', f);
+		csv_field(f, fts_hostbound_str(hb, q->ns > 0 ? q->culprit : FTS_HB_NONE));
+		fprintf(f, ",%d,%.0f", q->ns > 0 ? q->culprit_cpu : -1, q->ns > 0 ? q->culprit_ns : 0);
+	}
+	fputc(',', f);
+	csv_field(f, fts_hostbound_str(hb, g->line));
+	fputc('\n', f);
+}
+
 static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top, const char *card,
 		      int header)
 {
@@ -44,7 +77,16 @@ static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top, const
 		fputs("card,start_ns,dur_ns,dispatch_tid,dispatch_thread,verdict", f);
 		for (int c = 0; c < FTS_HB__COUNT; c++)
 			fprintf(f, ",%s_ns", fts_hostbound_cat_name((enum fts_hb_cat)c));
-		fputs(",top_preempter,top_preempter_cpu,top_preempter_ns,op,wait_cpu,wait_cpu_ns\n", f);
+		fputs(",top_preempter,top_preempter_cpu,top_preempter_ns,op,wait_cpu,wait_cpu_ns", f);
+		fputs(",cause,cause_tid,cause_thread,cause_role,cause_depth,cause_op,queued_ns,outside_ns", f);
+		for (int c = 0; c < FTS_HB__COUNT; c++)
+			fprintf(f, ",cause_%s_ns", fts_hostbound_cat_name((enum fts_hb_cat)c));
+		for (int k = 1; k <= FTS_HB_CULPRITS; k++)
+			fprintf(f, ",culprit%d,culprit%d_cpu,culprit%d_ns,culprit%d_ours", k, k, k, k);
+		for (int k = 1; k <= FTS_HB_PARTS; k++)
+			fprintf(f, ",part%d_tid,part%d_thread,part%d_role,part%d_depth,part%d_category,part%d_ns,part%d_op"
+				",part%d_culprit,part%d_culprit_cpu,part%d_culprit_ns", k, k, k, k, k, k, k, k, k, k);
+		fputs(",explanation\n", f);
 	}
 	for (size_t i = 0; i < n && (!top || i < top); i++) {
 		csv_field(f, card);
@@ -58,7 +100,8 @@ static void write_csv(const struct fts_hostbound *hb, FILE *f, size_t top, const
 		csv_field(f, fts_hostbound_str(hb, g[i].preempter));
 		fprintf(f, ",%d,%.0f,", g[i].preempter_cpu, g[i].preempter_ns);
 		csv_field(f, g[i].op != FTS_HB_NONE ? fts_hostbound_str(hb, g[i].op) : "");
-		fprintf(f, ",%d,%.0f\n", g[i].wait_cpu, g[i].wait_cpu_ns);
+		fprintf(f, ",%d,%.0f", g[i].wait_cpu, g[i].wait_cpu_ns);
+		csv_causes(hb, f, &g[i]);
 	}
 }
 
@@ -70,9 +113,56 @@ static void json_cats(FILE *f, const double *ns)
 	fputc('}', f);
 }
 
+static void json_str(FILE *f, const struct fts_hostbound *hb, uint32_t id)
+{
+	if (id != FTS_HB_NONE)
+		fts__json_fputs(f, fts_hostbound_str(hb, id), FTS__JSON_TERM);
+	else
+		fputs("null", f);
+}
+
+/* A gap's cause fields, after wait_cpu_ns. */
+static void json_causes(const struct fts_hostbound *hb, FILE *f, const struct fts_hb_gap *g)
+{
+	fprintf(f, ",\n   \"cause\": \"%s\", \"cause_ns\": ", fts_hostbound_cat_name(g->cause));
+	json_cats(f, g->cause_ns);
+	fprintf(f, ", \"cause_tid\": %d, \"cause_thread\": ", g->cause_tid);
+	json_str(f, hb, g->cause_thread);
+	fputs(", \"cause_role\": ", f);
+	if (g->cause_tid >= 0)
+		fprintf(f, "\"%s\"", fts_hostbound_role_name(g->cause_role));
+	else
+		fputs("null", f);
+	fprintf(f, ", \"cause_depth\": %d, \"cause_op\": ", g->cause_depth);
+	json_str(f, hb, g->cause_op);
+	fprintf(f, ", \"queued_ns\": %.0f, \"outside_ns\": %.0f, \"culprits\": [", g->queued_ns, g->outside_ns);
+	for (int k = 0; k < FTS_HB_CULPRITS && g->culprits[k].task != FTS_HB_NONE; k++) {
+		fputs(k ? ", {\"task\": " : "{\"task\": ", f);
+		json_str(f, hb, g->culprits[k].task);
+		fprintf(f, ", \"cpu\": %d, \"ns\": %.0f, \"ours\": %s}", g->culprits[k].cpu, g->culprits[k].ns,
+			g->culprits[k].ours ? "true" : "false");
+	}
+	fputs("], \"parts\": [", f);
+	for (int k = 0; k < FTS_HB_PARTS && g->parts[k].ns > 0; k++) {
+		const struct fts_hb_part *q = &g->parts[k];
+
+		fprintf(f, "%s{\"tid\": %d, \"thread\": ", k ? ", " : "", q->tid);
+		json_str(f, hb, q->thread);
+		fprintf(f, ", \"role\": \"%s\", \"depth\": %d, \"category\": \"%s\", \"ns\": %.0f, \"op\": ",
+			fts_hostbound_role_name(q->role), q->depth, fts_hostbound_cat_name(q->cat), q->ns);
+		json_str(f, hb, q->op);
+		fputs(", \"culprit\": ", f);
+		json_str(f, hb, q->culprit);
+		fprintf(f, ", \"culprit_cpu\": %d, \"culprit_ns\": %.0f}", q->culprit_cpu, q->culprit_ns);
+	}
+	fputs("], \"explanation\": ", f);
+	json_str(f, hb, g->line);
+	fputc('}', f);
+}
+
 static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top, const char *card)
 {
-	double tot[FTS_HB__COUNT];
+	double tot[FTS_HB__COUNT], queued, out;
 	uint64_t idle = fts_hostbound_totals(hb, tot);
 	size_t n, nb;
 	const struct fts_hb_gap *g = fts_hostbound_gaps(hb, &n);
@@ -83,11 +173,16 @@ static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top, cons
 	fprintf(f, ", \"idle_ns\": %llu, \"gaps\": %zu, \"gap_source\": \"%s\",\n \"totals_ns\": ",
 		(unsigned long long)idle, n, fts_hostbound_gaps_from_free(hb) ? "free" : "streams");
 	json_cats(f, tot);
+	(void)fts_hostbound_cause_totals(hb, tot, &queued, &out);
+	fputs(",\n \"cause_totals_ns\": ", f);
+	json_cats(f, tot);
+	fprintf(f, ", \"queued_ns\": %.0f, \"outside_ns\": %.0f", queued, out);
 	fputs(",\n \"preempters\": [", f);
 	for (size_t i = 0; i < nb; i++) {
 		fprintf(f, "%s\n  {\"task\": ", i ? "," : "");
 		fts__json_fputs(f, fts_hostbound_str(hb, b[i].task), FTS__JSON_TERM);
-		fprintf(f, ", \"cpu\": %d, \"ns\": %.0f, \"gaps\": %u}", b[i].cpu, b[i].ns, b[i].gaps);
+		fprintf(f, ", \"cpu\": %d, \"ns\": %.0f, \"gaps\": %u, \"ours\": %s}", b[i].cpu, b[i].ns,
+			b[i].gaps, b[i].ours ? "true" : "false");
 	}
 	fputs("],\n \"worst_gaps\": [", f);
 	for (size_t i = 0; i < n && (!top || i < top); i++) {
@@ -110,7 +205,8 @@ static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top, cons
 			fts__json_fputs(f, fts_hostbound_str(hb, g[i].op), FTS__JSON_TERM);
 		else
 			fputs("null", f);
-		fprintf(f, ", \"wait_cpu\": %d, \"wait_cpu_ns\": %.0f}", g[i].wait_cpu, g[i].wait_cpu_ns);
+		fprintf(f, ", \"wait_cpu\": %d, \"wait_cpu_ns\": %.0f", g[i].wait_cpu, g[i].wait_cpu_ns);
+		json_causes(hb, f, &g[i]);
 	}
 	fputs("]}", f);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * view_gaps.c - the Host Bound panel (`b`): every card's NPU idle gaps,
- * worst first, with the verdict `ftscope hostbound` gives (the store ran the
+ * worst first, with the cause `ftscope hostbound` gives (the store ran the
  * same analysis while loading: one implementation, two views). Enter zooms
  * the lanes to the gap with a margin each side and selects its dispatch
  * thread's lane; q or Esc goes back.
@@ -125,37 +125,23 @@ void view_gaps_keep_visible(struct fts_view *v)
 		v->gap_top = v->gap_sel - rows + 1;
 }
 
-/* One gap as a row: start, idle, verdict and its share, dispatch thread <- preempter. */
+/* One gap as a row: start, idle, cause and its time, the verdict in one line. */
 static void gap_row(struct fts_view *v, int y, size_t i, struct fts_style st)
 {
 	const struct view_gap *vg = &v->gapv[i];
 	const struct fts_hb_gap *g = vg->g;
-	char start[48], idle[32], its[32], who[160];
+	char start[48], idle[32], its[32];
 	int x;
 
 	view_fmt_rel(v, g->ts, start, sizeof(start));
 	view_fmt_dur(v, g->dur, idle, sizeof(idle));
-	view_fmt_dur(v, (uint64_t)(g->ns[g->verdict] + 0.5), its, sizeof(its));
+	view_fmt_dur(v, (uint64_t)(g->cause_ns[g->cause] + 0.5), its, sizeof(its));
 	fts_grid_fill(&v->grid, 0, y, v->grid.w, ' ', st);
 	x = fts_grid_printf(&v->grid, 0, y, v->grid.w, st, "%s%4zu NPU%-2zu %-13s %9s  %-9s %9s  ",
 			    i == v->gap_sel ? ">" : " ", i + 1, vg->card, start, idle,
-			    fts_hostbound_cat_name(g->verdict), its);
+			    fts_hostbound_cat_name(g->cause), its);
 	/* names are the capture's (untrusted): through fts_grid_text, escaped */
-	snprintf(who, sizeof(who), "%s", g->tid >= 0 ? fts_hostbound_str(vg->hb, g->thread) :
-		 "(Python threads, shared)");
-	x += fts_grid_text(&v->grid, x, y, v->grid.w - x, who, st);
-	if (g->op != FTS_HB_NONE) {
-		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, " in ", st);
-		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, fts_hostbound_str(vg->hb, g->op), st);
-	}
-	if (g->preempter != FTS_HB_NONE) {
-		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, " <- ", st);
-		x += fts_grid_text(&v->grid, x, y, v->grid.w - x, fts_hostbound_str(vg->hb, g->preempter), st);
-		if (g->preempter_cpu >= 0)
-			x += fts_grid_printf(&v->grid, x, y, v->grid.w - x, st, " on CPU %d", g->preempter_cpu);
-	}
-	if (g->verdict == FTS_HB_WAITING && g->wait_cpu >= 0)
-		fts_grid_printf(&v->grid, x, y, v->grid.w - x, st, " on CPU %d", g->wait_cpu);
+	fts_grid_text(&v->grid, x, y, v->grid.w - x, fts_hostbound_str(vg->hb, g->line), st);
 }
 
 void view_draw_gaps(struct fts_view *v)
@@ -169,7 +155,7 @@ void view_draw_gaps(struct fts_view *v)
 	for (size_t i = 0; i < v->ngaps; i++) {
 		idle += (double)v->gapv[i].g->dur;
 		for (int c = 0; c < FTS_HB__COUNT; c++)
-			tot[c] += v->gapv[i].g->ns[c];
+			tot[c] += v->gapv[i].g->cause_ns[c];
 	}
 	view_fmt_dur(v, (uint64_t)idle, idle_s, sizeof(idle_s));
 	fts_grid_fill(g, 0, 0, g->w, ' ', title);
@@ -177,10 +163,10 @@ void view_draw_gaps(struct fts_view *v)
 			" NPU idle gaps (Host Bound), %zu, worst first: %s idle  (Enter: go to the gap, q/Esc: back)",
 			v->ngaps, idle_s);
 	cats_text(tot, idle, 4, cats, sizeof(cats));
-	fts_grid_printf(g, 0, 1, g->w, view_style(v, FTS_R_NORMAL), " dispatch threads were: %s",
+	fts_grid_printf(g, 0, 1, g->w, view_style(v, FTS_R_NORMAL), " causes: %s",
 			v->ngaps ? cats : "-");
 	fts_grid_fill(g, 0, 2, g->w, ' ', head);
-	fts_grid_text(g, 0, 2, g->w, "     # card start              idle  verdict    its time  dispatch thread in op <- preempter",
+	fts_grid_text(g, 0, 2, g->w, "     # card start              idle  cause      its time  why",
 		      head);
 	if (!v->ngaps)
 		fts_grid_text(g, 1, y, g->w - 1, "no NPU idle interval of 50 us or more", view_style(v, FTS_R_DIM));
@@ -190,11 +176,14 @@ void view_draw_gaps(struct fts_view *v)
 		const struct view_gap *vg = &v->gapv[v->gap_sel];
 		struct fts_style ds = view_style(v, FTS_R_DETAILS);
 
-		cats_text(vg->g->ns, (double)vg->g->dur, FTS_HB__COUNT, cats, sizeof(cats));
+		cats_text(vg->g->cause_ns, (double)vg->g->dur, FTS_HB__COUNT, cats, sizeof(cats));
 		fts_grid_fill(g, 0, g->h - 3, g->w, ' ', ds);
 		fts_grid_fill(g, 0, g->h - 2, g->w, ' ', ds);
 		fts_grid_printf(g, 1, g->h - 3, g->w - 1, ds, "gap %zu: %s", v->gap_sel + 1, cats);
-		fts_grid_text(g, 1, g->h - 2, g->w - 1, "the same analysis as 'ftscope hostbound' (threshold 50 us)", ds);
+		cats_text(vg->g->ns, (double)vg->g->dur, 3, cats, sizeof(cats));
+		fts_grid_printf(g, 1, g->h - 2, g->w - 1, ds,
+				"dispatch thread's own state: %s  (the same analysis as 'ftscope hostbound', threshold 50 us)",
+				cats);
 	}
 	fts_grid_fill(g, 0, g->h - 1, g->w, ' ', view_style(v, FTS_R_STATUS));
 	fts_grid_printf(g, 0, g->h - 1, g->w, view_style(v, FTS_R_STATUS), "gap %zu of %zu",
@@ -225,8 +214,8 @@ static void jump(struct fts_view *v)
 		}
 	}
 	v->gaps = 0;
-	view_message(v, "gap %zu of %zu: NPU%zu idle, the dispatch thread %s", v->gap_sel + 1, v->ngaps,
-		     vg->card, fts_hostbound_cat_name(vg->g->verdict));
+	view_message(v, "gap %zu of %zu: NPU%zu idle, the dispatch thread %s; cause: %s", v->gap_sel + 1, v->ngaps,
+		     vg->card, fts_hostbound_cat_name(vg->g->verdict), fts_hostbound_cat_name(vg->g->cause));
 }
 
 unsigned view_gaps_key(struct fts_view *v, int key)

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# hostbound_truth.sh - `ftscope hostbound`'s causes against ground truth under
+# heavy load: the light-load test (tests/hostbound/pipeline.sh: a torch_npu-like
+# two-level pipeline with FIFO spinners, CFS hogs, a DataLoader sleep and a
+# wake-up behind a spinner injected at logged times, recorded on tracefs) run
+# while hackbench and stress-ng keep the load average at 50 or more (2 cores),
+# the workload at normal priority. Prints the share of injected idle time with
+# the right category and the right culprit (and, for comparison, what the
+# dispatch thread's own state said). Figures, not pass/fail. Root.
+# How: bench/hostbound_truth.sh [LOAD]      (LOAD: the load average to reach, default 50)
+#      env: FTSCOPE (default <repo>/build/ftscope), FTSCOPE_BENCH_DIR (default /tmp/ftscope-bench)
+set -uo pipefail
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+FTSCOPE=${FTSCOPE:-$REPO/build/ftscope}
+DIR=${FTSCOPE_BENCH_DIR:-/tmp/ftscope-bench}/hostbound_truth
+LOAD=${1:-50}
+[ "$(id -u)" = 0 ] || { echo "needs root (tracefs, SCHED_FIFO)" >&2; exit 1; }
+command -v hackbench >/dev/null && command -v stress-ng >/dev/null ||
+	{ echo "needs hackbench (rt-tests) and stress-ng" >&2; exit 1; }
+mkdir -p "$DIR"
+pids=()
+stop() { for p in "${pids[@]}"; do kill -- "$p" 2>/dev/null; done; wait 2>/dev/null; }
+trap stop EXIT INT TERM
+# ~100 runnable tasks on 2 CPUs: the 1-minute average passes 50 after about a minute
+# (none added when the machine is already that loaded)
+if ! awk -v l="$LOAD" '{ exit !($1 >= l) }' /proc/loadavg; then
+	hackbench -g 2 -f 20 -l 100000000 -s 512 >/dev/null 2>&1 & pids+=($!)
+	stress-ng --cpu 16 --timeout 300 -q >/dev/null 2>&1 & pids+=($!)
+fi
+for _ in $(seq 180); do
+	awk -v l="$LOAD" '{ exit !($1 >= l) }' /proc/loadavg && break
+	sleep 1
+done
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+FTS_TRUTH_MIN=0 bash "$REPO/tests/hostbound/pipeline.sh" "$FTSCOPE" "$REPO" "$DIR/run" |
+	grep -E "^total:|^  by kind|own state|^the causes|^FAIL|^SKIP|^of "
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pipeline.c - a torch_npu-like two-level pipeline, for Host Bound ground
+ * truth (pipeline.sh, bench/hostbound_truth.sh).
+ *
+ *     pipeline OUT_LOG MAIN_CPU DISPATCH_CPU
+ *
+ * The main thread ("pt_main", pinned to MAIN_CPU) runs "ops" (busy loops of
+ * OP_US) and enqueues one launch per op into a bounded queue (QUEUE_CAP);
+ * the dispatch thread ("npu_dispatch", pinned to DISPATCH_CPU) dequeues,
+ * spends LAUNCH_US launching, and hands the kernel to a simulated device
+ * that runs it for KERNEL_US after the one before it; the device holds at
+ * most DEVICE_DEPTH kernels, so the dispatch thread waits (sleeps) when it
+ * is that far ahead. The host is faster than the device: left alone, the
+ * device never idles. Both threads run SCHED_OTHER at nice 0.
+ *
+ * The controller (the process's first thread, "hb_ctl") injects, at times
+ * it logs, what makes the device idle:
+ *   fifo_disp   a SCHED_FIFO spinner ("hb_fifo_d") on the dispatch CPU
+ *   fifo_main   a SCHED_FIFO spinner ("hb_fifo_m") on the main CPU
+ *   hogs        three CFS hogs ("hb_hog", nice -20) on the main CPU
+ *   dataloader  the main thread sleeps in an op "DataLoader.__next__"
+ *   wake_behind the main thread sleeps in "aten::wait_input" while a FIFO
+ *               spinner ("hb_fifo_w") takes the dispatch CPU, so the
+ *               wakeup that follows waits behind it
+ * and writes to OUT_LOG the threads, every op and kernel (CLOCK_MONOTONIC_RAW
+ * ns; a kernel with the times its launch was queued and made, so when the
+ * dispatch thread had work is known) and each injected stretch with the
+ * category and culprit it must get.
+ * Needs root (SCHED_FIFO, nice -20).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <linux/futex.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OP_US 150
+#define LAUNCH_US 40
+#define KERNEL_US 300
+#define QUEUE_CAP 4
+#define DEVICE_DEPTH 3
+#define NORMAL_MS 200
+#define SPIN_MS 30
+#define MAX_REC 200000
+
+struct op { uint64_t s, e; const char *name; };
+struct kernel { uint64_t enq, host, s, e; };   /* enq: pushed (after any wait for room) */
+/* @cpu: the CPU time the culprit task measured itself using (0: not a task) */
+struct stretch { const char *kind, *cat, *culprit; uint64_t s, e, cpu; int pid; };
+
+/*
+ * The queue is a single-producer single-consumer ring whose ends sleep on
+ * futexes, as torch_npu's task queue does: a glibc condition variable would
+ * make the signalling side wait for the woken one now and then (its group
+ * switch), a dependency the real pipeline does not have.
+ */
+static struct {
+	uint64_t q[QUEUE_CAP];     /* enqueue times */
+	uint32_t head, tail;       /* popped, pushed: futex words */
+	int stop;
+	/* the controller asks the main thread to sleep in an op: */
+	const char *sleep_op;      /* set by the controller, cleared by main when done */
+	int sleep_ms, started;     /* sleeps begun: the controller waits for the count to move */
+	uint64_t slept_s, slept_e;
+	struct op ops[MAX_REC];
+	size_t nops;
+	struct kernel k[MAX_REC];
+	size_t nk;
+	struct stretch st[64];
+	size_t nst;
+	int main_cpu, disp_cpu, main_tid, disp_tid;
+} P;
+
+static uint64_t raw_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static void spin_us(uint64_t us)
+{
+	uint64_t end = raw_ns() + us * 1000;
+
+	while (raw_ns() < end)
+		;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&t, &t) && errno == EINTR)
+		;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	if (sched_setaffinity(0, sizeof(s), &s))
+		perror("sched_setaffinity");
+}
+
+static void futex_wait(uint32_t *w, uint32_t v)
+{
+	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+}
+
+static void futex_wake(uint32_t *w)
+{
+	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static int stopped(void)
+{
+	return __atomic_load_n(&P.stop, __ATOMIC_ACQUIRE);
+}
+
+/* Push the time of the push, once there is room: sleeping while the ring is full; 0, or -1 when stopped. */
+static int push(void)
+{
+	uint32_t t = __atomic_load_n(&P.tail, __ATOMIC_RELAXED), h;
+
+	while (t - (h = __atomic_load_n(&P.head, __ATOMIC_ACQUIRE)) == QUEUE_CAP) {
+		if (stopped())
+			return -1;
+		futex_wait(&P.head, h);
+	}
+	/* when the work really became available: after any wait for room */
+	P.q[t % QUEUE_CAP] = raw_ns();
+	__atomic_store_n(&P.tail, t + 1, __ATOMIC_RELEASE);
+	futex_wake(&P.tail);
+	return 0;
+}
+
+/* Pop into @v, sleeping while the ring is empty; 0, or -1 when stopped. */
+static int pop(uint64_t *v)
+{
+	uint32_t h = __atomic_load_n(&P.head, __ATOMIC_RELAXED), t;
+
+	while ((t = __atomic_load_n(&P.tail, __ATOMIC_ACQUIRE)) == h) {
+		if (stopped())
+			return -1;
+		futex_wait(&P.tail, t);
+	}
+	*v = P.q[h % QUEUE_CAP];
+	__atomic_store_n(&P.head, h + 1, __ATOMIC_RELEASE);
+	futex_wake(&P.head);
+	return 0;
+}
+
+/* The main thread: ops, each ending in an enqueue; sleeps in an op when asked. */
+static void *main_thread(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "pt_main");
+	pin(P.main_cpu);
+	P.main_tid = gettid();
+	for (unsigned i = 0;; i++) {
+		static const char *const names[] = { "aten::linear", "aten::add", "aten::mul", "aten::relu" };
+		struct op o = { raw_ns(), 0, names[i % 4] };
+		const char *sl = __atomic_load_n(&P.sleep_op, __ATOMIC_ACQUIRE);
+
+		if (sl) {
+			o.name = sl;
+			P.slept_s = raw_ns();
+			__atomic_add_fetch(&P.started, 1, __ATOMIC_RELEASE);
+			sleep_ms(P.sleep_ms);
+			P.slept_e = raw_ns();
+			__atomic_store_n(&P.sleep_op, NULL, __ATOMIC_RELEASE);
+		} else {
+			spin_us(OP_US);
+		}
+		o.e = raw_ns();
+		if (P.nops < MAX_REC)
+			P.ops[P.nops++] = o;
+		if (push())
+			return NULL;
+	}
+}
+
+/* The dispatch thread: dequeue, launch, wait while the device is DEVICE_DEPTH ahead. */
+static void *dispatch_thread(void *arg)
+{
+	uint64_t free_at = 0;
+
+	(void)arg;
+	prctl(PR_SET_NAME, "npu_dispatch");
+	pin(P.disp_cpu);
+	P.disp_tid = gettid();
+	for (;;) {
+		struct kernel k;
+		uint64_t now;
+
+		if (pop(&k.enq))
+			return NULL;
+		spin_us(LAUNCH_US);
+		k.host = raw_ns();
+		k.s = k.host + 20000 > free_at ? k.host + 20000 : free_at;
+		k.e = k.s + KERNEL_US * 1000;
+		free_at = k.e;
+		if (P.nk < MAX_REC)
+			P.k[P.nk++] = k;
+		now = raw_ns();
+		if (free_at > now + DEVICE_DEPTH * KERNEL_US * 1000ull) {
+			uint64_t d = free_at - now - DEVICE_DEPTH * KERNEL_US * 1000ull;
+			struct timespec t = { (time_t)(d / 1000000000ull), (long)(d % 1000000000ull) };
+
+			nanosleep(&t, NULL);
+		}
+	}
+}
+
+/*
+ * A child process named @comm on @cpu that spins @ms (SCHED_FIFO 10 when
+ * @fifo, else at nice @nice) and reports its stretch and the CPU time it got
+ * (its own clock, independent of the trace) through a pipe.
+ */
+static pid_t spinner(const char *comm, int cpu, int fifo, int nice, int ms, int *rfd)
+{
+	int fd[2];
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		struct sched_param sp = { .sched_priority = 10 };
+		struct timespec used;
+		uint64_t se[3];
+
+		close(fd[0]);
+		prctl(PR_SET_NAME, comm);
+		pin(cpu);
+		if (fifo ? sched_setscheduler(0, SCHED_FIFO, &sp) : setpriority(PRIO_PROCESS, 0, nice))
+			_exit(3);
+		se[0] = raw_ns();
+		spin_us((uint64_t)ms * 1000);
+		se[1] = raw_ns();
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used);
+		se[2] = (uint64_t)used.tv_sec * 1000000000ull + (uint64_t)used.tv_nsec;
+		_exit(write(fd[1], se, sizeof(se)) == sizeof(se) ? 0 : 4);
+	}
+	close(fd[1]);
+	*rfd = fd[0];
+	return pid;
+}
+
+/* Wait for a spinner; its stretch and CPU time into @se. 0 or -1. */
+static int reap(pid_t pid, int rfd, uint64_t se[3])
+{
+	int status = 0;
+	ssize_t r = read(rfd, se, 3 * sizeof(*se));
+
+	close(rfd);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || r != 3 * (ssize_t)sizeof(*se)) {
+		fprintf(stderr, "pipeline: spinner %d failed (status %d): root is needed\n", (int)pid, status);
+		return -1;
+	}
+	return 0;
+}
+
+static void add_stretch(const char *kind, const char *cat, const char *culprit, uint64_t s, uint64_t e,
+			uint64_t cpu, int pid)
+{
+	if (P.nst < sizeof(P.st) / sizeof(P.st[0]))
+		P.st[P.nst++] = (struct stretch){ kind, cat, culprit, s, e, cpu, pid };
+}
+
+static int inject_spinner(const char *kind, const char *comm, int cpu)
+{
+	uint64_t se[3];
+	int rfd;
+	pid_t pid = spinner(comm, cpu, 1, 0, SPIN_MS, &rfd);
+
+	if (pid < 0 || reap(pid, rfd, se))
+		return -1;
+	add_stretch(kind, "runnable", comm, se[0], se[1], se[2], pid);
+	return 0;
+}
+
+static int inject_hogs(void)
+{
+	uint64_t se[3][3], s = UINT64_MAX, e = 0, cpu = 0;
+	int rfd[3];
+	pid_t pid[3];
+
+	for (int i = 0; i < 3; i++)
+		pid[i] = spinner("hb_hog", P.main_cpu, 0, -20, 40, &rfd[i]);
+	for (int i = 0; i < 3; i++) {
+		if (pid[i] < 0 || reap(pid[i], rfd[i], se[i]))
+			return -1;
+		s = se[i][0] < s ? se[i][0] : s;
+		e = se[i][1] > e ? se[i][1] : e;
+		cpu += se[i][2];
+	}
+	add_stretch("hogs", "runnable", "hb_hog", s, e, cpu, pid[0]);
+	return 0;
+}
+
+/* Ask the main thread to sleep @ms in op @name; returns once it sleeps. */
+static void main_sleep(const char *name, int ms)
+{
+	int before = __atomic_load_n(&P.started, __ATOMIC_ACQUIRE);
+
+	P.sleep_ms = ms;
+	__atomic_store_n(&P.sleep_op, name, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&P.started, __ATOMIC_ACQUIRE) == before)
+		spin_us(20);
+}
+
+static void main_sleep_wait(void)
+{
+	while (__atomic_load_n(&P.sleep_op, __ATOMIC_ACQUIRE))
+		sleep_ms(1);
+}
+
+static int inject_wake_behind(void)
+{
+	uint64_t se[3], from;
+	int rfd;
+	pid_t pid;
+
+	main_sleep("aten::wait_input", 12);
+	sleep_ms(4);
+	pid = spinner("hb_fifo_w", P.disp_cpu, 1, 0, SPIN_MS, &rfd);
+	main_sleep_wait();
+	if (pid < 0 || reap(pid, rfd, se))
+		return -1;
+	add_stretch("wake_behind", "sleeping", "aten::wait_input", P.slept_s, P.slept_s + 12000000ull, 0, 0);
+	/* from the wakeup (or the spinner's start, if the controller was late), with the
+	 * spinner's CPU time after it: it spun on from its start, all on the CPU */
+	from = P.slept_e > se[0] ? P.slept_e : se[0];
+	add_stretch("wake_behind", "runnable", "hb_fifo_w", from, se[1],
+		    se[2] > from - se[0] ? se[2] - (from - se[0]) : 0, pid);
+	return 0;
+}
+
+static int inject(const char *kind)
+{
+	if (!strcmp(kind, "fifo_disp"))
+		return inject_spinner(kind, "hb_fifo_d", P.disp_cpu);
+	if (!strcmp(kind, "fifo_main"))
+		return inject_spinner(kind, "hb_fifo_m", P.main_cpu);
+	if (!strcmp(kind, "hogs"))
+		return inject_hogs();
+	if (!strcmp(kind, "dataloader")) {
+		main_sleep("DataLoader.__next__", SPIN_MS);
+		main_sleep_wait();
+		/* the sleep asked for: after it, a loaded machine makes it wait for a CPU */
+		add_stretch(kind, "sleeping", "DataLoader.__next__", P.slept_s, P.slept_s + SPIN_MS * 1000000ull, 0, 0);
+		return 0;
+	}
+	return inject_wake_behind();
+}
+
+static void write_log(FILE *f, uint64_t raw0, uint64_t real0, uint64_t raw1, uint64_t real1, uint64_t mono1)
+{
+	fprintf(f, "begin %llu %llu\nend %llu %llu %llu\n", (unsigned long long)raw0, (unsigned long long)real0,
+		(unsigned long long)raw1, (unsigned long long)real1, (unsigned long long)mono1);
+	fprintf(f, "pid %d\nmain %d %d\ndispatch %d %d\n", (int)getpid(), P.main_tid, P.main_cpu, P.disp_tid,
+		P.disp_cpu);
+	for (size_t i = 0; i < P.nops; i++)
+		fprintf(f, "op %llu %llu %s\n", (unsigned long long)P.ops[i].s, (unsigned long long)P.ops[i].e,
+			P.ops[i].name);
+	for (size_t i = 0; i < P.nk; i++)
+		fprintf(f, "kernel %llu %llu %llu %llu\n", (unsigned long long)P.k[i].enq,
+			(unsigned long long)P.k[i].host, (unsigned long long)P.k[i].s, (unsigned long long)P.k[i].e);
+	for (size_t i = 0; i < P.nst; i++)
+		fprintf(f, "stretch %s %s %s %llu %llu %d %llu\n", P.st[i].kind, P.st[i].cat, P.st[i].culprit,
+			(unsigned long long)P.st[i].s, (unsigned long long)P.st[i].e, P.st[i].pid,
+			(unsigned long long)P.st[i].cpu);
+}
+
+static uint64_t clock_ns(clockid_t c)
+{
+	struct timespec t;
+
+	clock_gettime(c, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const plan[] = { "fifo_disp", "fifo_main", "hogs", "dataloader", "wake_behind" };
+	pthread_t mt, dt;
+	uint64_t real0, raw0;
+	int rounds = argc > 4 ? atoi(argv[4]) : 1, rc = 0;
+	FILE *f;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: pipeline OUT_LOG MAIN_CPU DISPATCH_CPU [ROUNDS]\n");
+		return 2;
+	}
+	alarm(60);   /* spinners at a real-time priority: never for long, whatever goes wrong */
+	P.main_cpu = atoi(argv[2]);
+	P.disp_cpu = atoi(argv[3]);
+	prctl(PR_SET_NAME, "hb_ctl");
+	real0 = clock_ns(CLOCK_REALTIME);
+	raw0 = raw_ns();
+	pthread_create(&mt, NULL, main_thread, NULL);
+	pthread_create(&dt, NULL, dispatch_thread, NULL);
+	sleep_ms(NORMAL_MS);
+	for (int r = 0; r < rounds && !rc; r++) {
+		for (size_t i = 0; i < sizeof(plan) / sizeof(plan[0]) && !rc; i++) {
+			rc = inject(plan[i]);
+			sleep_ms(NORMAL_MS);
+		}
+	}
+	__atomic_store_n(&P.stop, 1, __ATOMIC_RELEASE);
+	/* bump the words so a sleeper's futex_wait returns and sees the stop */
+	__atomic_add_fetch(&P.head, 0, __ATOMIC_RELEASE);
+	futex_wake(&P.head);
+	futex_wake(&P.tail);
+	pthread_join(mt, NULL);
+	pthread_join(dt, NULL);
+	f = fopen(argv[1], "w");
+	if (!f)
+		return 1;
+	write_log(f, raw0, real0, raw_ns(), clock_ns(CLOCK_REALTIME), clock_ns(CLOCK_MONOTONIC));
+	return fclose(f) || rc ? 1 : 0;
+}
