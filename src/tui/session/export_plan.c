@@ -186,8 +186,8 @@ const char *fts_export_window_note(const struct fts_export_plan *p, char *buf, s
 		return buf;
 	slack = cap > 1000000000 ? cap : 1000000000;
 	if (p->cap_epoch && clock_disagreement(p) > slack)
-		snprintf(buf + n, len - n, "%s: recorded on another boot or host (the recorder's and the profiler's clocks differ by %s)",
-			 *bad ? "" : ";", fts_fmt_duration((double)clock_disagreement(p) / 1e9, d, sizeof(d)));
+		snprintf(buf + n, len - n, "%s recorded on another boot or host (the recorder's and the profiler's clocks differ by %s)",
+			 *bad ? ":" : ";", fts_fmt_duration((double)clock_disagreement(p) / 1e9, d, sizeof(d)));
 	else if (*bad)
 		snprintf(buf + n, len - n, ": Insight would show no ftrace rows; record while the model runs%s",
 			 p->cap_epoch ? "" : " (or it was recorded on another boot or host: without the recorder's clock pair this cannot be told)");
