@@ -168,8 +168,19 @@ static void go(struct fts_session *s, enum fts_scr scr)
 
 	s->cur = scr;
 	s->help = 0;
-	if (op->enter)
+	if (op->enter && s->msg_carry) {
+		/* why the last screen was left (a preview that could not load): enter clears its own */
+		char msg[sizeof(s->msg)];
+		int err = s->msg_err;
+
+		memcpy(msg, s->msg, sizeof(msg));
 		op->enter(s);
+		memcpy(s->msg, msg, sizeof(msg));
+		s->msg_err = err;
+	} else if (op->enter) {
+		op->enter(s);
+	}
+	s->msg_carry = 0;
 	if (op->layout)
 		op->layout(s);
 }

@@ -101,6 +101,7 @@ struct fts_session {
 	char exit_msg[512];              /* printed after the terminal is restored ("" none) */
 	int help;                        /* the help overlay is up */
 	char msg[512];                   /* the status message (untrusted bytes allowed) */
+	int msg_carry;                   /* said on the way out: the next screen's enter keeps @msg */
 	int msg_err;                     /* show it as an error */
 	char setup_cmdline[8192];        /* the record command the setup screen started */
 	/* what record --tui passed, for the setup screen */
