@@ -899,7 +899,7 @@ static void say_segments(struct fts_session *s, const struct fts_record_summary 
 		n -= 4;
 	fts_session_say(s, 0, "flight: %d segments kept (%s) as %.*s.NNNNNN.dat in %s; snapshots: %d",
 			sum->health.flight_segments, fts_fmt_bytes((double)sum->health.flight_disk_bytes, a, sizeof(a)),
-			(int)n, base, st->outdir, st->snaps);
+			(int)n, base, st->outdir, st->snaps + sum->health.flight_triggered);
 }
 
 /* The stop finished: its summary screen (saved.c) takes the figures; a failure stays here. */
@@ -924,6 +924,8 @@ static unsigned stop_done(struct fts_session *s)
 		fts_session_say(s, 1, "saved elsewhere than asked: %s", sum->health.output_note);
 	else if (st->flight)
 		say_segments(s, sum);
+	if (st->flight)
+		fts_saved_flight(s, st->outdir, sum->health.flight_disk_bytes, sum->duration_s);
 	fts_record_summary_release(sum);
 	s->next = FTS_SCR_SAVED;
 	return FTS_RX_GOTO | FTS_RX_REDRAW;
