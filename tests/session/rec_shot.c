@@ -181,7 +181,7 @@ static void press(struct fts_session *s, int k)
 	const struct fts_screen_ops *op = fts_session_screen(s->cur);
 
 	if (s->help) {
-		s->help = 0;
+		fts_session_help_key(s, k);
 		return;
 	}
 	if (k == '?' && !op->full) {
