@@ -63,6 +63,19 @@ static int rb_progress(void *ctx, uint64_t done, uint64_t total, uint64_t rows)
 	return ++c->reports == c->cancel_at;
 }
 
+/* A link's ends must be lanes declared before it, its times Insight's. */
+static int rb_flow(void *ctx, const struct fts_flow *f, struct fts_err *err)
+{
+	struct rb_check *c = ctx;
+
+	(void)err;
+	if (f->from_lane >= c->nlanes || f->to_lane >= c->nlanes || !f->name || !f->id ||
+	    !f->from_ts || !f->to_ts)
+		abort();
+	c->sum += strlen(f->name);
+	return 0;
+}
+
 typedef int (*rb_reader)(const char *path, const struct fts_rb_ops *ops, uint64_t *rows,
 			 struct fts_err *err);
 
@@ -70,7 +83,7 @@ typedef int (*rb_reader)(const char *path, const struct fts_rb_ops *ops, uint64_
 static int rb_fuzz_one(const uint8_t *data, size_t size, rb_reader read)
 {
 	struct rb_check c = { .cancel_at = size % 5 };
-	struct fts_rb_ops ops = { rb_lane, rb_row, rb_progress, &c };
+	struct fts_rb_ops ops = { rb_lane, rb_row, rb_progress, &c, rb_flow };
 	struct fts_err err = { 0 };
 	uint64_t rows;
 	char path[64];

@@ -71,6 +71,17 @@ def main():
        extra='ALTER TABLE slice RENAME TO slice_t; CREATE VIEW slice AS WITH RECURSIVE r(n) AS '
              '(SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n AS id, 1 AS track_id, n AS timestamp,'
              ' 1 AS duration, \'x\' AS name, NULL AS args FROM r;')
+    # wakeup links (issue 33): paired in and out of order, one end only, an end on no lane, a view
+    flow = ('CREATE TABLE flow (id INTEGER PRIMARY KEY AUTOINCREMENT, flow_id TEXT, name TEXT, cat TEXT,'
+            ' track_id INTEGER, timestamp INTEGER, type TEXT);'
+            "INSERT INTO flow (flow_id, name, cat, track_id, timestamp, type) VALUES"
+            " ('1', 'wakeup', 'wakeup', 3, 1100, 's'), ('1', 'wakeup', 'wakeup', 4, 1500, 'f'),"
+            " ('2', 'wakeup', 'wakeup', 4, 1600, 'f'), ('3', 'wakeup', 'wakeup', 4, 1200, 's'),"
+            " ('2', 'wakeup', 'wakeup', 3, 1400, 's'), ('4', 'wakeup', 'wakeup', 99, 1000, 's'),"
+            " ('4', 'wakeup', 'wakeup', 3, 1700, 'f'), ('5', NULL, NULL, 3, 0, 's'), ('5', NULL, NULL, 4, 9, 'f');")
+    db(os.path.join(dbs, 'flows.db'), extra=flow)
+    db(os.path.join(dbs, 'flow_view.db'),
+       extra=flow + 'ALTER TABLE flow RENAME TO flow_t; CREATE VIEW flow AS SELECT * FROM flow_t;')
     events = [{'name': n, 'ph': 'X', 'pid': p, 'tid': t, 'ts': ts / 1000, 'dur': d / 1000,
                'args': json.loads(a)}
               for ts, d, n, tr, a in ROWS for i, t, p in LANES if i == tr]
@@ -78,6 +89,16 @@ def main():
                       'tid': 'CPU 000', 'args': {'name': 'CPU Scheduling'}})
     with open(os.path.join(jsons, 'ours.json'), 'w') as f:
         f.write('[\n' + ',\n'.join(json.dumps(e, separators=(',', ':')) for e in events) + '\n]\n')
+    links = [{'name': 'wakeup', 'cat': 'wakeup', 'ph': 's', 'id': 1, 'ts': 1.1, 'pid': 'Process Scheduling',
+              'tid': 'model:100'},
+             {'name': 'wakeup', 'cat': 'wakeup', 'ph': 'f', 'bp': 'e', 'id': 1, 'ts': 1.5,
+              'pid': 'Process Scheduling', 'tid': 'worker:101'},
+             {'name': 'wakeup', 'cat': 'wakeup', 'ph': 'f', 'bp': 'e', 'id': 2, 'ts': 1.6,
+              'pid': 'Process Scheduling', 'tid': 'worker:101'},
+             {'name': 'wakeup', 'cat': 'other', 'ph': 's', 'id': 2, 'ts': 'x', 'pid': 'Process Scheduling',
+              'tid': 'model:100'}]
+    with open(os.path.join(jsons, 'flows.json'), 'w') as f:
+        json.dump(events + links, f)
     with open(os.path.join(jsons, 'one_line.json'), 'w') as f:
         json.dump(events, f, separators=(',', ':'))
     many = [dict({'k%02d' % i: i for i in range(20)}, **e) for e in events]

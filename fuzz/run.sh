@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Run the libFuzzer targets: fuzz/run.sh [seconds-per-target, default 60] [target...]
-# (targets: text json dat dat_pages rb_db rb_json trace_view npu_db preview_keys; default all)
+# (targets: text json dat dat_pages rb_db rb_json trace_view npu_db cache preview_keys; default all)
 # Builds with clang into build-fuzz (needs clang and libclang-rt-14-dev);
 # new crashes land in build-fuzz/crash-*; the corpora grow in build-fuzz/corpus-*
 # (seeded from fuzz/corpus/, which holds only the hand-written seeds).
@@ -10,10 +10,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(text json dat dat_pages rb_db rb_json trace_view npu_db preview_keys)
+[ ${#targets[@]} -gt 0 ] || targets=(text json dat dat_pages rb_db rb_json trace_view npu_db cache preview_keys)
 CC=clang cmake -S "$top" -B "$top/build-fuzz" -DFTS_FUZZ=ON -DFTS_SANITIZE=ON -DFTS_WERROR=OFF > /dev/null
 jobs=$(nproc); [ "$jobs" -le 2 ] || jobs=2
-cmake --build "$top/build-fuzz" -j "$jobs" --target "${targets[@]/#/fuzz_}" > /dev/null
+# ftscope too: it writes the cache target's seeds (fuzz/make_cache_seeds.sh)
+cmake --build "$top/build-fuzz" -j "$jobs" --target "${targets[@]/#/fuzz_}" ftscope > /dev/null
 cd "$top/build-fuzz"
 for t in "${targets[@]}"; do
 	mkdir -p "corpus-$t"
@@ -27,6 +28,8 @@ for t in "${targets[@]}"; do
 	rb_db | rb_json) seeds+=("fuzz/rb_seeds/$t") ;;  # fuzz/make_rb_seeds.py
 	npu_db) seeds+=("fuzz/npu_seeds/npu_db") ;;      # fuzz/make_npu_seeds.py
 	trace_view) seeds+=("fuzz/npu_seeds/npu_text" "fuzz/npu_seeds/npu_db") ;;
+	# real cache files of this build, some damaged and re-signed; the target re-signs every input
+	cache) bash "$top/fuzz/make_cache_seeds.sh" ./ftscope "$top" fuzz/cache_seeds; seeds+=("fuzz/cache_seeds") ;;
 	# crafted stores and keys (make_preview_seeds.py); a hang is what it looks for
 	preview_keys) seeds+=("fuzz/preview_keys_seeds"); extra+=(-timeout=60) ;;
 	esac

@@ -257,8 +257,12 @@ FTS_API void fts_record_opts_init(struct fts_record_opts *o);
  *
  * Changes nothing (it does not mount tracefs). A machine that cannot record
  * is not an error: @caps->native_ok is 0 and @caps->problem says why.
+ * Options that fts_record_start would refuse (out of range, or not going
+ * together, such as a flight recording into a text output) are refused
+ * here first, with -EINVAL: a usage error, found before anything starts.
  *
- * Returns 0, or a negative errno (-ENOMEM) with @err filled.
+ * Returns 0, -EINVAL (@o is refused), or a negative errno (-ENOMEM) with
+ * @err filled.
  */
 FTS_API int fts_record_probe(const struct fts_record_opts *o, struct fts_record_caps *caps,
 		     struct fts_err *err);

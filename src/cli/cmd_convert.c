@@ -94,11 +94,21 @@ static void check_insight_path(const char *output)
 }
 
 /* Without --input: the shared rule, and say which was taken when it is not obvious. */
+/* No input named: trace.dat or trace.txt here; NULL (said why) when only segments are. */
 static const char *default_input(void)
 {
 	enum fts_input_pick why;
 	const char *pick = fts_default_input(&why);
+	struct stat st;
+	char segs[600];
+	int n;
 
+	/* a flight recorder's output directory holds segments, not trace.dat */
+	if (why == FTS_PICK_DAT && stat(pick, &st) && (n = fts_input_segments(".", segs, sizeof(segs)))) {
+		fts_msg_err("convert", "no trace.dat here, but %d flight-recorder segments (%s): convert them as one trace with -i . (or -i a snapshot-* directory, or -i one segment)",
+			    n, segs);
+		return NULL;
+	}
 	if (why == FTS_PICK_NEWER_DAT || why == FTS_PICK_NEWER_TXT)
 		fts_msg_err("convert", "both trace.dat and trace.txt exist; converting the newer, %s (use --input to choose)",
 			pick);
@@ -509,8 +519,8 @@ int fts_cmd_convert(int argc, char **argv)
 			fts_base_name(o.output));
 	if (!quiet)
 		check_insight_path(o.output);
-	if (!o.input)
-		o.input = default_input();
+	if (!o.input && !(o.input = default_input()))
+		return 2;
 	if (fts_convert_check(&o, &err)) {
 		fts_msg_err("convert", "%s", err.msg);
 		return 2;

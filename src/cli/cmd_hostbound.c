@@ -84,7 +84,7 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct hb_args *a)
 {
 	struct fts_opts op;
-	int id, rc = fts_opts_take_input(&argc, &argv, &a->input, usage,
+	int id, rc = fts_opts_take_input(&argc, &argv, &a->input, spec, usage,
 					 "ftscope hostbound: which capture? usage: ftscope hostbound CAPTURE -p PROFILING_DIR (--help)");
 
 	if (rc)

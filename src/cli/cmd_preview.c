@@ -7,6 +7,8 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "front/inputs.h"
+#include "front/msg.h"
 #include "front/term_safe.h"
 #include "tui/tui.h"
 
@@ -118,6 +120,15 @@ int fts_cmd_preview(int argc, char **argv)
 	if (!a.print_w && (a.keys || a.color || a.timing)) {
 		fputs("ftscope preview: --keys, --color and --timing go with --print WxH\n", stderr);
 		return 2;
+	}
+	{
+		char segs[600];
+		int n = fts_input_segments(a.path, segs, sizeof(segs));
+
+		/* before the screen is taken: the alternate screen gives it back on exit */
+		if (n)
+			fts_msg_err("preview", "note: reading %d segments of %s as one trace, in time order: %s",
+				    n, a.path, segs);
 	}
 	if (a.print_w)
 		return fts_tui_print(&a, stdout, stderr);

@@ -367,10 +367,23 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 		return 2;
 	}
 	if (a->flight) {
-		if (a->tui) {
-			say("--tui sets the flight recorder in its setup screen (Mode); leave out --flight");
+		if (a->tui && a->post_given) {
+			say("--post_trigger is not in the setup screen (it records 2 s after a trigger); leave it out with --tui");
 			*exit_now = 1;
 			return 2;
+		}
+		if (a->tui && a->trigger) {
+			/* the setup takes its triggers as typed: "lost" among them */
+			size_t tl = strlen(a->triggers);
+
+			if (tl + 6 > sizeof(a->triggers)) {
+				say("too many --trigger (their text exceeds %zu bytes)", sizeof(a->triggers) - 1);
+				*exit_now = 1;
+				return 2;
+			}
+			memmove(a->triggers + (tl ? 5 : 4), a->triggers, tl + 1);
+			memcpy(a->triggers, tl ? "lost;" : "lost", tl ? 5 : 4);
+			a->o.flight_triggers = a->triggers;
 		}
 		if (!a->segment)
 			a->o.flight_segment_s = 30;
@@ -489,10 +502,18 @@ static int start(struct record_args *a, struct fts_recorder **r)
 		say("warning: this kernel lacks %s; recording without them", h.skipped_events);
 	fprintf(stderr, "recording %d CPUs with %s into ", h.ncpus, h.backend);
 	fts_fputs_safe(stderr, a->o.output ? a->o.output : "trace.dat");
-	if (a->flight)
+	if (a->flight) {
+		char seg[FTS_FMT_LEN];
+
+		/* the parsed length or size: "--segment 1" is one second, said with its unit */
+		if (a->o.flight_segment_bytes)
+			fts_fmt_bytes((double)a->o.flight_segment_bytes, seg, sizeof(seg));
+		else
+			fts_fmt_duration(a->o.flight_segment_s, seg, sizeof(seg));
 		fprintf(stderr, " as a flight recorder (segments of %s, keeping %d; SIGUSR1 or 'ftscope snapshot' "
-			"keeps them)%s\n", a->segment ? a->segment : "30s", a->o.flight_keep ? a->o.flight_keep : 4,
+			"keeps them)%s\n", seg, a->o.flight_keep ? a->o.flight_keep : 4,
 			a->record_time > 0 ? "" : " until Ctrl+C");
+	}
 	if (a->flight && a->record_time > 0)
 		fprintf(stderr, "  for %lld s\n", a->record_time);
 	else if (a->flight)
@@ -617,9 +638,25 @@ static void show_status(const struct fts_record_health *h, int tty, int flight)
 	fts_loss_free(&l);
 }
 
+/*
+ * Whether stderr's terminal is ours to draw on: not when this process is not
+ * in its foreground process group (`record --flight &`), where the live
+ * block would be painted over the shell and whatever runs in it.
+ */
+static int draws_on_tty(void)
+{
+	pid_t fg;
+
+	if (!isatty(2))
+		return 0;
+	fg = tcgetpgrp(2);
+	return fg < 0 || fg == getpgrp();
+}
+
 /* What the status loop remembers between samples. */
 struct live {
-	int tty;
+	int term;                     /* stderr is a terminal and not --quiet */
+	int tty;                      /* ... and we are in its foreground: the block is drawn */
 	struct fts_rec_warn warn;
 	int said_tstp;
 	uint64_t last_sample;
@@ -739,7 +776,7 @@ static void auto_snapshot(struct fts_recorder *r, struct live *lv, uint64_t lost
  */
 static void status_loop(struct fts_recorder *r, const struct record_args *a)
 {
-	struct live lv = { .tty = isatty(2) && !a->quiet, .flight = a->flight };
+	struct live lv = { .term = isatty(2) && !a->quiet, .flight = a->flight };
 
 	if (a->trigger)
 		fts_flight_trigger_arm(&lv.trig, a->post_s, a->o.flight_segment_s, a->o.flight_keep);
@@ -751,6 +788,8 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 		int stop;
 
 		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
+		/* sent to the background (or back): no block there, warnings as plain lines */
+		lv.tty = lv.term && draws_on_tty();
 		if (g_usr1) {
 			g_usr1 = 0;
 			take_snapshots(r, a, &lv);
@@ -784,7 +823,7 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 			g_cont = 0;
 			next_status = 0;
 		}
-		if (!g_hangup && !a->quiet && fts__clock_mono_ms() >= next_status) {
+		if (!g_hangup && !a->quiet && (lv.tty || !lv.term) && fts__clock_mono_ms() >= next_status) {
 			show_status(&h, lv.tty, lv.flight);
 			next_status = fts__clock_mono_ms() + (lv.tty ? 500 : 5000);
 		}
@@ -929,7 +968,7 @@ static void show_summary(const struct fts_record_summary *s, unsigned bf)
 
 static int finish_and_report(struct fts_recorder *r, const struct record_args *a)
 {
-	struct stop_view v = { isatty(2) && !a->quiet, (int)g_stop_count, FTS_STOP_DRAIN, 0,
+	struct stop_view v = { draws_on_tty() && !a->quiet, (int)g_stop_count, FTS_STOP_DRAIN, 0,
 			       FTS_REC_STAGE_DRAIN, 0, fts__clock_mono_ms() };
 	struct fts_record_summary sum;
 	struct fts_err err = { 0 };

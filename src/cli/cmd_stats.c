@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <fnmatch.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "cli/opts.h"
@@ -930,21 +931,102 @@ static char *name_of_input(const char *input)
 	return strndup(b, dot && dot != b ? (size_t)(dot - b) : strlen(b));
 }
 
-/* Two inputs with one name (a/trace.dat, b/trace.dat) are told apart by their paths. */
+static int cmp_host_name(const void *x, const void *y)
+{
+	const struct host *const *a = x, *const *b = y;
+	int c = strcmp((*a)->name, (*b)->name);
+
+	return c ? c : (*a > *b) - (*a < *b);
+}
+
+/*
+ * Two inputs with one name (a/trace.dat, b/trace.dat) are told apart by
+ * their paths. Sorted, so that equal names are neighbours: with 100k hosts,
+ * comparing every pair took a minute.
+ */
 static int names_unique(struct hosts_run *r)
 {
-	for (size_t i = 0; i < r->n; i++) {
-		for (size_t k = i + 1; k < r->n; k++) {
-			if (strcmp(r->h[i].name, r->h[k].name))
-				continue;
-			free(r->h[i].name);
-			free(r->h[k].name);
-			r->h[i].name = strdup(r->h[i].input);
-			r->h[k].name = strdup(r->h[k].input);
-			if (!r->h[i].name || !r->h[k].name)
+	struct host **v = malloc((r->n ? r->n : 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n; i++)
+		v[i] = &r->h[i];
+	qsort(v, r->n, sizeof(*v), cmp_host_name);
+	for (size_t i = 0, j; i < r->n; i = j) {
+		for (j = i + 1; j < r->n && !strcmp(v[i]->name, v[j]->name); j++)
+			;
+		for (size_t k = i; j - i > 1 && k < j; k++) {
+			free(v[k]->name);
+			v[k]->name = strdup(v[k]->input);
+			if (!v[k]->name) {
+				free(v);
 				return -ENOMEM;
+			}
 		}
 	}
+	free(v);
+	return 0;
+}
+
+/* An input's file identity, for telling the same file given twice. */
+struct host_file {
+	dev_t dev;
+	ino_t ino;
+	size_t i;          /* its host */
+};
+
+static int cmp_host_file(const void *x, const void *y)
+{
+	const struct host_file *a = x, *b = y;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/*
+ * The same file given twice (by any path, or listed twice) is one host, not
+ * two rows under one name: the later ones are dropped, with a note. An input
+ * that cannot be looked at stays, for its load to say why.
+ */
+static int drop_repeats(struct hosts_run *r)
+{
+	struct host_file *f = malloc((r->n ? r->n : 1) * sizeof(*f));
+	unsigned char *dup = calloc(r->n ? r->n : 1, 1);
+	size_t nf = 0, out = 0;
+	struct stat st;
+
+	if (!f || !dup) {
+		free(f);
+		free(dup);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		if (!stat(r->h[i].input, &st))
+			f[nf++] = (struct host_file){ st.st_dev, st.st_ino, i };
+	qsort(f, nf, sizeof(*f), cmp_host_file);
+	for (size_t k = 1, first = 0; k < nf; k++) {
+		if (f[k].dev != f[first].dev || f[k].ino != f[first].ino) {
+			first = k; /* a run of one file starts with its first mention */
+			continue;
+		}
+		dup[f[k].i] = 1;
+		fts_msg_err("stats", "note: %s is %s again (the same file): counted once",
+			    r->h[f[k].i].input, r->h[f[first].i].input);
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		if (dup[i]) {
+			free(r->h[i].input_buf);
+			continue;
+		}
+		r->h[out++] = r->h[i];
+	}
+	r->n = out;
+	free(f);
+	free(dup);
 	return 0;
 }
 
@@ -998,6 +1080,8 @@ static int hosts_init(struct hosts_run *r, const struct stats_args *a, char **in
 	}
 	if (r->n == 0)
 		return fail("the manifest lists no host", NULL);
+	if (drop_repeats(r))
+		return fail("out of memory", NULL);
 	for (size_t i = 0; i < r->n; i++) {
 		struct host *h = &r->h[i];
 
@@ -1448,7 +1532,7 @@ int fts_cmd_stats(int argc, char **argv)
 	if (hosts_mode(argc, argv, &sort_given))
 		return cmd_stats_hosts(argc, argv, sort_given);
 	memset(&a, 0, sizeof(a));
-	rc = fts_opts_take_input(&argc, &argv, &input, usage,
+	rc = fts_opts_take_input(&argc, &argv, &input, spec, usage,
 				 "ftscope stats: which file? usage: ftscope stats FILE [options] (--help)");
 	if (!rc)
 		rc = get_args(argc, argv, input, &a, &col);

@@ -260,8 +260,34 @@ int fts_events_apply(const struct fts_events_choice *c, int *sched, int *irq, in
 	return 0;
 }
 
+/*
+ * Option word @w takes the next word as its value: a known option with a
+ * value and none attached. An unknown one does not: the word after it is
+ * then the input, and the parser names the unknown option.
+ */
+static int takes_next(const char *w, const struct fts_opt_spec *spec)
+{
+	const char *a = w + 2;
+	size_t len = strlen(a);
+
+	if (w[0] != '-' || w[1] == '\0')
+		return 0;
+	if (w[1] != '-') {
+		for (const struct fts_opt_spec *s = spec; s->name; s++)
+			if (s->short_name && s->short_name == w[1])
+				return s->has_arg && w[2] == '\0';
+		return 0;
+	}
+	if (strchr(a, '='))
+		return 0;
+	for (const struct fts_opt_spec *s = spec; s->name; s++)
+		if (name_eq(a, len, s->name))
+			return s->has_arg;
+	return 0;
+}
+
 int fts_opts_take_input(int *argc, char ***argv, const char **input,
-			void (*usage)(FILE *), const char *missing)
+			const struct fts_opt_spec *spec, void (*usage)(FILE *), const char *missing)
 {
 	char **av = *argv;
 	int ac = *argc;
@@ -272,9 +298,7 @@ int fts_opts_take_input(int *argc, char ***argv, const char **input,
 		av[1] = av[0];
 		(*argc)--;
 		(*argv)++;
-	} else if (ac >= 3 && av[ac - 1][0] != '-' &&
-		   (av[ac - 2][0] != '-' || strchr(av[ac - 2], '=') ||
-		    !strcmp(av[ac - 2], "-h") || !strcmp(av[ac - 2], "--help"))) {
+	} else if (ac >= 3 && av[ac - 1][0] != '-' && !takes_next(av[ac - 2], spec)) {
 		*input = av[--(*argc)];
 	}
 	if (*input)

@@ -41,13 +41,13 @@ int fts_opts_next(struct fts_opts *o, const struct fts_opt_spec *spec);
 /*
  * fts_opts_take_input - the input operand of `CMD FILE [options]` or
  * `CMD [options] FILE`: last when it is not the value of the option before
- * it (for commands whose every option but --help takes one). It is taken out
- * of @argc/@argv. Returns 0 with @input set, -1 when --help/-h was given
- * (@usage printed to stdout: exit 0) and 2 when there is no input (@missing
- * printed as a line on stderr).
+ * it (by @spec: an unknown option takes none, so the parser names it). It is
+ * taken out of @argc/@argv. Returns 0 with @input set, -1 when --help/-h was
+ * given (@usage printed to stdout: exit 0) and 2 when there is no input
+ * (@missing printed as a line on stderr).
  */
 int fts_opts_take_input(int *argc, char ***argv, const char **input,
-			void (*usage)(FILE *), const char *missing);
+			const struct fts_opt_spec *spec, void (*usage)(FILE *), const char *missing);
 
 /* fts_parse_int - parse a whole decimal int into @out; 0 on success, -1 otherwise. */
 int fts_parse_int(const char *s, long long *out);

@@ -16,12 +16,30 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/readback/readback.h"
+
+/*
+ * A DB converted into a DB keeps every table: its task summary tables, when
+ * it has them, are written again from the same slices (as --with_summary
+ * would), rather than dropped for Insight to recompute its own way.
+ */
+static int summary_wanted(const struct fts_convert_opts *opts)
+{
+	enum fts_pipeline_input kind;
+	struct fts_err derr = { 0 };
+
+	if (opts->with_summary)
+		return 1;
+	return opts->format == FTS_OUT_DB && !fts_pipeline_detect(opts->input, &kind, &derr) &&
+	       kind == FTS_PIPE_DB && fts_db_has_summary(opts->input);
+}
+
 static int make_sink(const struct fts_convert_opts *opts, struct fts_sink **sink,
 		     struct fts_err *err)
 {
 	if (opts->format == FTS_OUT_JSON)
 		return fts_json_sink_create(opts->output, &opts->owner, sink, err);
-	if (opts->with_summary)
+	if (summary_wanted(opts))
 		return fts_sqlite_sink_create_summary(opts->output, &opts->owner, sink, err);
 	return fts_sqlite_sink_create(opts->output, &opts->owner, sink, err);
 }

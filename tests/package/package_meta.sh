@@ -30,4 +30,10 @@ bash -c 'source <(sed -n "/^PKGS=(/,/^)/p; /^EXTRA=(/,/^)/p" "$1"); printf "%s\n
 missing=$(comm -23 "$WORK/bdeps" "$WORK/deps" | grep -v '^debhelper-compat$' | tr '\n' ' ')
 [ -z "$missing" ] && pass "every Build-Depends is in scripts/deps.sh ($(wc -l < "$WORK/bdeps"))" ||
 	bad "Build-Depends missing from scripts/deps.sh: $missing"
+# the completion file is installed for bash-completion to load (issue 33): ftscope recommends it
+if [ -f "$SRC/completion/ftscope.bash" ]; then
+	sed -n '/^Package: ftscope$/,/^$/p' "$SRC/debian/control" | grep -Eq '^Recommends:.*\bbash-completion\b' &&
+		pass "the ftscope package recommends bash-completion (it ships completion/ftscope.bash)" ||
+		bad "the ftscope package ships a bash completion but does not recommend bash-completion"
+fi
 finish

@@ -55,6 +55,9 @@ done
 # setup: the cursor moved down the grid (the rows scroll), single events, a field edited
 check setup_keys_80x24 setup 80x24 'jjjjlx<Tab><Tab><Tab><Tab><Tab><Tab><Tab>\n'
 check setup_help_80x24 setup 80x24 '?'
+# issue 33: the help wraps its words and scrolls at 80x24 (PgDn to its end; the record screen's too)
+check setup_help_end_80x24 setup 80x24 '?<PgDn>'
+check record_help_80x24 record 80x24 '?'
 # setup in flight mode: Mode on, a trigger armed, snapshots of the last 10 s (issue 17)
 ten='<Tab><Tab><Tab><Tab><Tab><Tab><Tab><Tab><Tab><Tab>'
 check setup_flight_80x24 setup 80x24 "$ten <Tab>\\nrunnable>5ms:comm=python*\\n<Tab>\\n10\\n"

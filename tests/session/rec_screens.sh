@@ -194,4 +194,12 @@ shot pm_dir setup "jjjjjjj\\n/tmp\\n"
 has "a directory is refused on accept" 'pid map: .*directory'
 shot pm_off setup 'jjjjjjj r'
 dumped "Space alone: beside the output" 'nspid=1 pid_mapping= '
+# issue 33: a flight ring bounded below the free disk never fills it: no "full in"
+REC_SHOT_FLIGHT=30 shot ring record ''
+has "a bounded ring says it fits" '^ Output .*; disk 50.0 GiB free, the ring fits in it'
+hasnt "a bounded ring: no 'full in'" 'full in'
+REC_SHOT_FLIGHT=1000000 shot ring_big record ''
+has "a ring larger than the disk: full in" '^ Output .*; disk 50.0 GiB free, full in '
+shot plain record ''
+has "a plain recording: full in" '^ Output .*; disk 50.0 GiB free, full in '
 exit $fail

@@ -11,6 +11,7 @@
  *   KEYS as --keys; '~' waits for the screen's workers (the 1 s probe, a stop).
  *   $REC_SHOT_CPUS / $REC_SHOT_OUTPUT preset the setup as record --tui flags do;
  *   $REC_SHOT_LOSSLESS=1: nothing is lost; $REC_SHOT_FAIL=1: the recorder refuses to start.
+ *   $REC_SHOT_FLIGHT=S (issue 33): record is a flight recording, 4 segments of S seconds kept.
  *   $REC_SHOT_NCPUS=N (issue 20): a machine of N CPUs (2 when unset) on 2 NUMA nodes
  *   beyond 2 CPUs, whose feed varies per CPU (see health()).
  */
@@ -104,6 +105,10 @@ static int health(struct fts_recorder *r, struct fts_record_health *h)
 	h->sample = (uint64_t)n;
 	h->counters = 1;
 	h->backend = "tracefs";
+	if (getenv("REC_SHOT_FLIGHT")) {
+		h->flight_segments = n < 4 ? n : 4;
+		h->flight_disk_bytes = (uint64_t)h->flight_segments * (60u << 20);
+	}
 	for (int i = 0; i < NCPUS; i++) {
 		struct fts_record_cpu_health *c = &h->cpu[i];
 
@@ -176,7 +181,7 @@ static void press(struct fts_session *s, int k)
 	const struct fts_screen_ops *op = fts_session_screen(s->cur);
 
 	if (s->help) {
-		s->help = 0;
+		fts_session_help_key(s, k);
 		return;
 	}
 	if (k == '?' && !op->full) {
@@ -230,6 +235,10 @@ int main(int argc, char **argv)
 	if (rec) {
 		fts_record_opts_init(&s.rec_opts);
 		s.rec_opts.output = "cap.dat";
+		if (getenv("REC_SHOT_FLIGHT")) { /* $REC_SHOT_FLIGHT=SECONDS: a flight ring of 4 such segments */
+			s.rec_opts.flight_segment_s = atof(getenv("REC_SHOT_FLIGHT"));
+			s.rec_opts.flight_keep = 4;
+		}
 		snprintf(s.setup_cmdline, sizeof(s.setup_cmdline), "ftscope record -o cap.dat");
 	}
 	fts_session_screen(s.cur)->enter(&s);

@@ -160,7 +160,7 @@ static void press(struct fts_session *s, int k)
 	unsigned r;
 
 	if (s->help) {
-		s->help = 0;
+		fts_session_help_key(s, k);
 		return;
 	}
 	if (k == '?' && !op->full) {

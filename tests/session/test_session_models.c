@@ -556,6 +556,15 @@ static void test_export_plan(void **state)
 		fts_export_window_note(&p, note, sizeof(note), &bad);
 		assert_int_equal(bad, 0);
 		assert_string_equal(note, "all of the capture is inside the profiling window");
+		/* issue 33: half inside and an hour off: one separator, not "left out;:" */
+		r.time.offset = p.tm.cards[0].offset + 3600ll * 1000000000ll;
+		r.span_lo = (uint64_t)(lo - (hi - lo) + r.time.offset);
+		r.span_hi = (uint64_t)(hi + r.time.offset);
+		fts_export_set_range(&p, &r);
+		fts_export_window_note(&p, note, sizeof(note), &bad);
+		assert_int_equal(bad, 0);
+		assert_string_equal(note, "50% of the capture is inside the profiling window; the rest is left out; "
+				    "recorded on another boot or host (the recorder's and the profiler's clocks differ by 1h00m)");
 		/* defect 17: host is the host's window, not a card */
 		assert_string_equal(fts_export_cards_text(&p, cards, sizeof(cards)),
 				    "1 device card (device_0) and the host's window");

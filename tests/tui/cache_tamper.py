@@ -5,6 +5,7 @@
   cache_tamper.py check FILE              the stored checksums match ours (exit 1 if not)
   cache_tamper.py flip FILE OFF...        flip one byte at each offset (negative: from the end)
   cache_tamper.py resum FILE OFF...       flip, then fix both checksums: only the index checks are left
+  cache_tamper.py noname FILE             the first task item's name id made FTS_STR_NONE, re-summed
   cache_tamper.py truncate FILE BYTES     cut the file to BYTES
   cache_tamper.py fuzz FILE N SEED REF CMD...
                                           N times: restore FILE, flip 1-4 random bytes (every
@@ -27,9 +28,9 @@ M = (1 << 64) - 1
 P1 = 0x9E3779B185EBCA87
 P2 = 0xC2B2AE3D27D4EB4F
 P3 = 0x165667B19E3779F9
-# struct hdr: magic, format, hdr_bytes, version[32], build[20] (+4 padding), input and pidmap (5 u64 each),
-# payload_bytes, nstrs, nlanes, items, sum, hdr_sum
-HDR = struct.Struct("<8sII32s20s4x10QQQQQQQ")
+# struct hdr: magic, format, hdr_bytes, version[32], build[20] (+4 padding), input, pidmap and wal
+# (5 u64 each), payload_bytes, nstrs, nlanes, items, sum, hdr_sum
+HDR = struct.Struct("<8sII32s20s4x15QQQQQQQ")
 SUM_AT = HDR.size - 16
 
 
@@ -83,6 +84,38 @@ def flip(b, offs):
         b[o] ^= 0xFF if b[o] in (0, 0xFF) else (1 << random.randrange(8))
 
 
+def pad8(n):
+    return (8 - n % 8) % 8
+
+
+def task_name_at(b):
+    """The offset of the first task lane's first item's name id (struct layouts of store_cache.c)."""
+    p = HDR.size + 88                              # struct fts_store_info
+    ncpu = struct.unpack_from("<Q", b, p)[0]
+    p += 8 + 80 * ncpu                             # struct fts_loss_cpu each
+    n, ln = struct.unpack_from("<QQ", b, p)
+    p += 16 + 8 * n + ln + pad8(ln)
+    nl = struct.unpack_from("<Q", b, p)[0]
+    p += 8
+    for _ in range(nl):
+        group = struct.unpack_from("<i", b, p)[0]
+        nitems = struct.unpack_from("<Q", b, p + 24)[0]
+        flags = struct.unpack_from("<Q", b, p + 48)[0]
+        p += 56
+        powr = nbig = 0
+        if flags & 1:
+            _, powr, nbig = struct.unpack_from("<QQQ", b, p)
+            p += 24
+        aux, aux2 = group == 0, bool(flags & 2)
+        if group == 1 and nitems:
+            return p + 12 * nitems                 # past ts (8) and dur (4)
+        if nitems:
+            k = 4 * (3 + aux + aux2) + 1
+            p += 8 * nitems + k * nitems + pad8(k * nitems)
+        p += 16 * nbig + 2 * powr * 32
+    raise SystemExit("no task lane with items")
+
+
 def main():
     cmd, path = sys.argv[1], sys.argv[2]
     b = bytearray(open(path, "rb").read())
@@ -95,6 +128,12 @@ def main():
         flip(b, [int(x) for x in sys.argv[3:]])
         if cmd == "resum":
             resum(b)
+        write(path, b)
+        return 0
+    if cmd == "noname":
+        # a task item named by no string (FTS_STR_NONE), both checksums fixed
+        struct.pack_into("<I", b, task_name_at(b), 0xFFFFFFFF)
+        resum(b)
         write(path, b)
         return 0
     if cmd == "truncate":

@@ -106,7 +106,7 @@ resize 100 30
 
 # --- defect 5: a DB is not offered for export ---
 select_name ftrace_data.db
-keys e; wait_for "this DB is already an export: .*wakeup flows"
+keys e; wait_for "this DB is already an export: its times and pids were fixed"
 screen | grep -q "ftscope . export" && fail "export opened for a DB"
 ok "home: e on a DB says why it is not exported"
 quit

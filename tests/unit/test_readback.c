@@ -80,7 +80,7 @@ static void make_many_lanes(const char *path)
 static void test_db_cancel_while_sqlite_works(void **state)
 {
 	struct counts c = { .cancel_at = 1 };
-	struct fts_rb_ops ops = { on_lane, on_row, on_progress, &c };
+	struct fts_rb_ops ops = { on_lane, on_row, on_progress, &c, NULL };
 	struct fts_err err = { 0 };
 	char path[256];
 	uint64_t rows = 0;
@@ -150,8 +150,8 @@ static void test_db_scan_thread(void **state)
 {
 	struct ordered o = { .last_ts = 1000 };
 	struct counts c = { .cancel_at = 1 };
-	struct fts_rb_ops ops = { on_lane_quiet, on_ordered, NULL, &o };
-	struct fts_rb_ops cops = { on_lane, on_row, on_progress, &c };
+	struct fts_rb_ops ops = { on_lane_quiet, on_ordered, NULL, &o, NULL };
+	struct fts_rb_ops cops = { on_lane, on_row, on_progress, &c, NULL };
 	struct fts_err err = { 0 };
 	char path[256];
 	uint64_t rows = 0;
@@ -179,7 +179,7 @@ static void test_db_scan_thread(void **state)
 static void test_json_one_line_cancel(void **state)
 {
 	struct counts c = { .cancel_at = 1 };
-	struct fts_rb_ops ops = { on_lane, on_row, on_progress, &c };
+	struct fts_rb_ops ops = { on_lane, on_row, on_progress, &c, NULL };
 	struct fts_err err = { 0 };
 	char path[256];
 	uint64_t rows = 0;

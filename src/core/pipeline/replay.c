@@ -2,7 +2,8 @@
 /*
  * replay.c - a DB or JSON input, read back and handed to the sinks as lane
  * items: the time and pid maps do not apply (the file already carries
- * output times and display pids); kinds are inferred from the names. The
+ * output times and display pids); kinds are inferred from the names, and a
+ * DB's wakeup links are handed over after its slices. The
  * lanes and items are counted into the result's model counters by kind, so
  * a summary says what was written as for a trace.
  */
@@ -85,6 +86,15 @@ static int rp_row(void *ctx, const struct fts_rb_row *row, struct fts_err *err)
 	return r->p->count.base.item(&r->p->count.base, &it, err);
 }
 
+/* A link whose ends are lanes already declared: as the model hands them over. */
+static int rp_flow(void *ctx, const struct fts_flow *f, struct fts_err *err)
+{
+	struct replay *r = ctx;
+
+	r->p->res->model.wakeup_links++;
+	return r->p->count.base.flow(&r->p->count.base, f, err);
+}
+
 static int rp_progress(void *ctx, uint64_t done, uint64_t total, uint64_t rows)
 {
 	struct replay *r = ctx;
@@ -96,7 +106,7 @@ static int rp_progress(void *ctx, uint64_t done, uint64_t total, uint64_t rows)
 
 int fts_pipe_replay(struct fts_pipe *p, struct fts_err *err)
 {
-	struct fts_rb_ops ops = { rp_lane, rp_row, rp_progress, NULL };
+	struct fts_rb_ops ops = { rp_lane, rp_row, rp_progress, NULL, NULL };
 	struct replay *r = calloc(1, sizeof(*r));
 	int rc;
 
@@ -104,6 +114,8 @@ int fts_pipe_replay(struct fts_pipe *p, struct fts_err *err)
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	r->p = p;
 	ops.ctx = r;
+	if (p->count.base.flow)
+		ops.flow = rp_flow; /* only when a sink takes links: reading them costs */
 	if (fts_pipe_report(p, FTS_STAGE_READ, 0, 0, "rows")) {
 		free(r);
 		return fts_err_set(err, -ECANCELED, "cancelled");

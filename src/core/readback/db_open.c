@@ -213,13 +213,14 @@ int fts_rb_db_fail(sqlite3 *db, int rc, const struct fts_rb_guard *g, const char
 
 /* Each of these must be a plain table: a view or virtual table can run forever. */
 int fts_rb_db_tables(sqlite3 *db, const struct fts_rb_guard *g, const char *path,
-		     struct fts_err *err)
+		     int *has_flow, struct fts_err *err)
 {
 	static const char q[] = "SELECT lower(name), type, sql FROM main.sqlite_schema"
-				" WHERE lower(name) IN ('thread', 'slice')";
+				" WHERE lower(name) IN ('thread', 'slice', 'flow')";
 	sqlite3_stmt *st;
 	int step, seen = 0;
 
+	*has_flow = 0;
 	step = sqlite3_prepare_v2(db, q, -1, &st, NULL);
 	if (step != SQLITE_OK)
 		return fts_rb_db_fail(db, step, g, path, "cannot read it", err);
@@ -230,7 +231,7 @@ int fts_rb_db_tables(sqlite3 *db, const struct fts_rb_guard *g, const char *path
 		int bad = !type || strcmp(type, "table") || !sql ||
 			  !sqlite3_strnicmp(sql, "CREATE VIRTUAL", 14);
 
-		if (bad && name && type && (!strcmp(name, "thread") || !strcmp(name, "slice"))) {
+		if (bad && name && type) {
 			int rc = fts_err_set(err, -EINVAL,
 					     "%s: not an ftrace DB: its %s is a %s, not a table (ftscope reads tables only)",
 					     path, name, strcmp(type, "table") ? type : "virtual table");
@@ -238,7 +239,10 @@ int fts_rb_db_tables(sqlite3 *db, const struct fts_rb_guard *g, const char *path
 			sqlite3_finalize(st);
 			return rc;
 		}
-		seen++;
+		if (name && !strcmp(name, "flow"))
+			*has_flow = 1;
+		else
+			seen++;
 	}
 	sqlite3_finalize(st);
 	if (step != SQLITE_DONE)

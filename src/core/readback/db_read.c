@@ -2,8 +2,9 @@
 /*
  * db_read.c - an ftrace DB read back: its lanes (thread rows of the "CPU
  * Scheduling" and "Process Scheduling" processes) and every slice, in file
- * order. Works on ours and on the reference converter's (no sort index,
- * args with numbers, overlapping slices); Insight's added tables are ignored.
+ * order, then its wakeup links (db_flows.c). Works on ours and on the
+ * reference converter's (no sort index, args with numbers, overlapping
+ * slices); Insight's added tables are ignored.
  */
 #include "core/readback/readback.h"
 
@@ -167,6 +168,17 @@ static const struct track *find_track(const struct db_lanes *l, int64_t id)
 	return lo < l->n && l->t[lo].track_id == id ? &l->t[lo] : NULL;
 }
 
+/* A flow end's lane: its track's, when that is a scheduling lane (fts_rb_db_flows). */
+static int lane_of(const void *ctx, int64_t id, uint32_t *lane)
+{
+	const struct track *t = find_track(ctx, id);
+
+	if (!t)
+		return -1;
+	*lane = t->lane;
+	return 0;
+}
+
 /* The progress total; 0 when it cannot be had (the scan then says why). */
 static uint64_t max_rowid(sqlite3 *db)
 {
@@ -263,14 +275,14 @@ int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *ro
 	struct db_lanes l = { NULL, 0 };
 	uint64_t local = 0;
 	sqlite3 *db = NULL;
-	int rc;
+	int rc, has_flow = 0;
 
 	if (!rows)
 		rows = &local;
 	*rows = 0;
 	rc = fts_rb_db_open(path, &g, &db, err);
 	if (!rc)
-		rc = fts_rb_db_tables(db, &g, path, err);
+		rc = fts_rb_db_tables(db, &g, path, &has_flow, err);
 	if (!rc)
 		rc = load_lanes(db, &g, path, &l, err);
 	if (!rc && l.n == 0)
@@ -281,7 +293,30 @@ int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *ro
 		rc = declare_lanes(&l, ops, err);
 	if (!rc)
 		rc = read_slices(db, &g, path, &l, rows, err);
+	if (!rc && has_flow && ops->flow)
+		rc = fts_rb_db_flows(db, &g, path, lane_of, &l, err);
 	lanes_free(&l);
 	sqlite3_close(db);
 	return rc;
+}
+
+int fts_db_has_summary(const char *path)
+{
+	static const char q[] = "SELECT count(*) FROM main.sqlite_schema WHERE type = 'table' AND"
+				" name IN ('status_info', 'trace_task_summary', 'trace_irq_detail')";
+	struct fts_rb_guard g = { .ops = NULL };
+	struct fts_err err = { 0 };
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (fts_rb_db_open(path, &g, &db, &err))
+		return 0;
+	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return n == 3;
 }

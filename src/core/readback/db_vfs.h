@@ -47,11 +47,24 @@ int fts_rb_db_fail(sqlite3 *db, int rc, const struct fts_rb_guard *g, const char
 		   const char *what, struct fts_err *err);
 
 /*
- * fts_rb_db_tables - check that "thread" and "slice" are plain tables (a view
- * or virtual table can make a query run forever). Returns 0 or a negative
- * errno with @err filled.
+ * fts_rb_db_tables - check that "thread" and "slice" are plain tables, and
+ * "flow" too when there is one (a view or virtual table can make a query run
+ * forever); *@has_flow says whether there is. Returns 0 or a negative errno
+ * with @err filled.
  */
 int fts_rb_db_tables(sqlite3 *db, const struct fts_rb_guard *g, const char *path,
-		     struct fts_err *err);
+		     int *has_flow, struct fts_err *err);
+
+/*
+ * fts_rb_db_flows - the wakeup links of the DB's flow table (its 's' and 'f'
+ * rows paired by flow_id) to @g->ops->flow, numbered from 1 in the order
+ * their first row comes; @lane_of maps a track_id to its lane (0) or says it
+ * is not a scheduling lane (-1): a link with such an end, with one end only
+ * or a time Insight would wrap is left out, as such a slice is. Returns 0 or
+ * a negative errno with @err filled.
+ */
+int fts_rb_db_flows(sqlite3 *db, struct fts_rb_guard *g, const char *path,
+		    int (*lane_of)(const void *ctx, int64_t track, uint32_t *lane),
+		    const void *lane_ctx, struct fts_err *err);
 
 #endif

@@ -10,7 +10,8 @@
  * fts_json_events hands each event's text to a callback (the profiler's
  * trace_view.json reader, trace_view.c, uses it); fts_json_readback is its
  * client for our own JSON: lanes are those of the "CPU Scheduling" /
- * "Process Scheduling" pids; other events are skipped. ts/dur are microseconds with up to three decimals,
+ * "Process Scheduling" pids, and their "s"/"f" flow events the wakeup links
+ * (handed over after every row); other events are skipped. ts/dur are microseconds with up to three decimals,
  * turned into exact ns.
  */
 #include "core/readback/readback.h"
@@ -21,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/readback/flow_pair.h"
 #include "core/util/buf.h"
 #include "core/util/file_util.h"
 #include "core/util/strtab.h"
@@ -29,10 +31,11 @@
 #define IN_BUF 65536
 #define EVENT_MAX (16u << 20)   /* one event's text; ours are a few hundred bytes */
 #define REPORT_MS 100
-#define FIELDS 7
+#define FIELDS 9
 
-enum { F_PH, F_PID, F_TID, F_NAME, F_TS, F_DUR, F_ARGS };
-static const char *const field_keys[FIELDS] = { "ph", "pid", "tid", "name", "ts", "dur", "args" };
+enum { F_PH, F_PID, F_TID, F_NAME, F_TS, F_DUR, F_ARGS, F_ID, F_CAT };
+static const char *const field_keys[FIELDS] = { "ph", "pid", "tid", "name", "ts", "dur", "args",
+						"id", "cat" };
 
 struct jr {
 	const char *path;
@@ -43,6 +46,7 @@ struct jr {
 	/* the read-back's own state (fts_json_readback only) */
 	const struct fts_rb_ops *ops;
 	struct fts_strtab lanes;   /* "<group char><tid>" -> lane id */
+	struct fts_rb_pairs links; /* flow events, paired by cat and id (ops->flow only) */
 	struct fts_buf ev;         /* the event being cut out */
 	struct fts_buf key;        /* a lane key */
 	char *scratch;             /* its unescaped members */
@@ -190,6 +194,32 @@ static int lane_of(struct jr *j, enum fts_lane_group group, const char *tid, uin
 	return 0;
 }
 
+/* A flow event ("s" the waker, "f" the woken task's run), kept to be paired by (cat, id). */
+static int flow_event(struct jr *j, const char *const *f, uint32_t lane)
+{
+	uint64_t ts;
+	int rc;
+
+	if (!f[F_ID] || !f[F_TS] || fts_json_us_to_ns(f[F_TS], &ts) || ts == 0 || ts > INT64_MAX)
+		return 0;
+	j->key.len = 0;
+	fts_buf_put(&j->key, f[F_CAT] ? f[F_CAT] : "", f[F_CAT] ? strlen(f[F_CAT]) : 0);
+	fts_buf_put(&j->key, "\x1f", 1);
+	fts_buf_put(&j->key, f[F_ID], strlen(f[F_ID]));
+	rc = j->key.oom ? -ENOMEM :
+	     fts_rb_pairs_add(&j->links, j->key.p, j->key.len, f[F_NAME],
+			      f[F_NAME] ? strlen(f[F_NAME]) : 0, f[F_PH][0] == 'f', lane, (int64_t)ts);
+	return rc ? fts_err_set(j->err, rc, "out of memory (wakeup links)") : 0;
+}
+
+/* A link's end is a lane already declared: its id as it is. */
+static int lane_is(const void *ctx, int64_t where, uint32_t *lane)
+{
+	(void)ctx;
+	*lane = (uint32_t)where;
+	return 0;
+}
+
 static int one_event(void *ctx, const char *text, size_t len, struct fts_err *err)
 {
 	struct jr *j = ctx;
@@ -220,6 +250,8 @@ static int one_event(void *ctx, const char *text, size_t len, struct fts_err *er
 	else
 		return 0;
 	rc = lane_of(j, group, f[F_TID], &row.lane);
+	if (!rc && j->ops->flow && (!strcmp(f[F_PH], "s") || !strcmp(f[F_PH], "f")))
+		return flow_event(j, f, row.lane);
 	if (rc || strcmp(f[F_PH], "X"))
 		return rc;
 	if (!f[F_NAME] || !f[F_TS] || fts_json_us_to_ns(f[F_TS], &row.ts) || row.ts == 0)
@@ -435,11 +467,15 @@ int fts_json_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *
 	j->progress = ops->progress;
 	j->progress_ctx = ops->ctx;
 	fts_strtab_init(&j->lanes);
+	fts_rb_pairs_init(&j->links);
 	rc = scan(j, path, err);
 	if (!rc && j->lanes.n == 0)
 		rc = fts_err_set(err, -ENODATA,
 				 "%s: not an ftrace JSON (no \"CPU Scheduling\" or \"Process Scheduling\" events)",
 				 path);
+	if (!rc && ops->flow)
+		rc = fts_rb_pairs_hand(&j->links, ops, lane_is, NULL, err);
+	fts_rb_pairs_free(&j->links);
 	if (rows)
 		*rows = j->rows;
 	fts_buf_free(&j->key);

@@ -37,15 +37,25 @@ struct fts_rb_ops {
 	/* A few times a second; non-zero cancels (the reader returns -ECANCELED). */
 	int (*progress)(void *ctx, uint64_t done, uint64_t total, uint64_t rows);
 	void *ctx;
+	/* Optional (NULL: links are not read): each wakeup link, after every row. */
+	int (*flow)(void *ctx, const struct fts_flow *f, struct fts_err *err);
 };
 
 /*
  * fts_db_readback - every lane and slice of the ftrace DB at @path, opened
- * read-only (Insight's own tables are ignored). @rows gets the slice count.
+ * read-only (Insight's own tables are ignored), then its wakeup links when
+ * @ops->flow is set. @rows gets the slice count.
  * Returns 0, -ECANCELED, or a negative errno with @err filled.
  */
 int fts_db_readback(const char *path, const struct fts_rb_ops *ops, uint64_t *rows,
 		    struct fts_err *err);
+
+/*
+ * fts_db_has_summary - whether the ftrace DB at @path holds the Ftrace Task
+ * Summary tables (--with_summary's), so that a conversion of it writes them
+ * again. 0 also when it cannot be read: the conversion then says why.
+ */
+int fts_db_has_summary(const char *path);
 
 /*
  * fts_json_readback - every lane and "X" event of a Chrome-trace JSON whose

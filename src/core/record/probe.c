@@ -184,7 +184,7 @@ int fts_record_probe(const struct fts_record_opts *o, struct fts_record_caps *ca
 	int rc;
 
 	memset(caps, 0, sizeof(*caps));
-	if (o && (rc = rec_events_check_exclude(o->exclude, err)))
+	if (o && (rc = rec_check_opts(o, err)))
 		return rc;
 	if (o && o->cpus && *o->cpus) {
 		struct fts_cpuset set;

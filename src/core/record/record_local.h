@@ -61,6 +61,14 @@ int rec_tracing_dir(char *dir, size_t len, struct fts_err *err);
 int rec_cpus_resolve(const char *list, struct fts_cpuset *set, struct fts_err *err);
 
 /*
+ * rec_check_opts - @o's values in range and consistent (the flight options
+ * with each other, the backend and the output): what fts_record_start and
+ * fts_record_probe refuse before touching anything. Returns 0 or -EINVAL
+ * with @err filled.
+ */
+int rec_check_opts(const struct fts_record_opts *o, struct fts_err *err);
+
+/*
  * rec_events_check_exclude - every name of the comma list @exclude is an
  * event ftscope records ("system/event" or "system:event"). 0 or -EINVAL.
  */

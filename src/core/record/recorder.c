@@ -117,7 +117,7 @@ static int check_flight(const struct fts_record_opts *o, struct fts_err *err)
 	return 0;
 }
 
-static int check_opts(const struct fts_record_opts *o, struct fts_err *err)
+int rec_check_opts(const struct fts_record_opts *o, struct fts_err *err)
 {
 	int rc;
 
@@ -353,7 +353,7 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 	*out = NULL;
 	if (!o)
 		return fts_err_set(err, -EINVAL, "no options");
-	if ((rc = check_opts(o, err)))
+	if ((rc = rec_check_opts(o, err)))
 		return rc;
 	r = calloc(1, sizeof(*r));
 	if (!r)

@@ -125,6 +125,21 @@ uint32_t fts_strtab_intern(struct fts_strtab *t, const char *s, size_t n)
 	return id;
 }
 
+uint32_t fts_strtab_find(const struct fts_strtab *t, const char *s, size_t n)
+{
+	uint32_t i;
+
+	if (!t->nslots)
+		return UINT32_MAX;
+	for (i = hash(s, n) & (t->nslots - 1); t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
+		uint32_t id = t->slots[i] - 1;
+
+		if (fts_strtab_len(t, id) == n && !memcmp(fts_strtab_get(t, id), s, n))
+			return id;
+	}
+	return UINT32_MAX;
+}
+
 size_t fts_strtab_bytes(const struct fts_strtab *t)
 {
 	return t->cap + (size_t)t->ncap * sizeof(*t->off) + (size_t)t->nslots * sizeof(*t->slots);

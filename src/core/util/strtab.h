@@ -34,6 +34,12 @@ void fts_strtab_free(struct fts_strtab *t);
  */
 uint32_t fts_strtab_intern(struct fts_strtab *t, const char *s, size_t n);
 
+/*
+ * fts_strtab_find - the id of the @n bytes at @s, or UINT32_MAX when the
+ * table does not hold them (or was loaded without its hash slots).
+ */
+uint32_t fts_strtab_find(const struct fts_strtab *t, const char *s, size_t n);
+
 /* fts_strtab_get - string @id (NUL-terminated; it may hold NULs inside, see len). */
 static inline const char *fts_strtab_get(const struct fts_strtab *t, uint32_t id)
 {

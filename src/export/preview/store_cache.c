@@ -8,8 +8,10 @@
  * is made 0700 and opened without following a symlink, and must be ours and
  * not writable by group or others. One file per input, "<key hash>.ftc".
  * Key: the input's st_dev, st_ino, size, mtime and ctime (ns), the same of
- * the pid mapping, the ftscope version and the format version below, all
- * kept in the header and compared whole (the file name is only a hint).
+ * its "-wal" when there is one (a WAL-mode DB's newest rows are there, its
+ * main file untouched) and of the pid mapping, the ftscope version and the
+ * format version below, all kept in the header and compared whole (the file
+ * name is only a hint).
  * Trust: a file that is not ours, not a regular file, or writable by group
  * or others is ignored; the header, a 64-bit checksum over the payload
  * (xxh64's round, four lanes) and every index in the payload (string ids
@@ -40,7 +42,7 @@
 #define FTS_VERSION "0"
 #endif
 
-#define CACHE_FORMAT 2u
+#define CACHE_FORMAT 3u
 #define CACHE_MAGIC "FTSCACH1"
 #define CACHE_MAX_CPU (1 << 20)        /* loss entries: more is a broken file */
 
@@ -62,6 +64,21 @@ static void id_of(const struct stat *st, struct id5 *id)
 	id->size = (uint64_t)st->st_size;
 	id->mtime_ns = (uint64_t)st->st_mtim.tv_sec * 1000000000ull + (uint64_t)st->st_mtim.tv_nsec;
 	id->ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000ull + (uint64_t)st->st_ctim.tv_nsec;
+}
+
+/*
+ * The identity of @path's "-wal", zeros when there is none: a reader of a
+ * WAL-mode DB takes the committed pages there (db_open.c), so new rows
+ * change the -wal and leave the main file as it was.
+ */
+static void wal_id(const char *path, struct id5 *id)
+{
+	char wal[4096];
+	struct stat st;
+
+	memset(id, 0, sizeof(*id));
+	if ((size_t)snprintf(wal, sizeof(wal), "%s-wal", path) < sizeof(wal) && !stat(wal, &st))
+		id_of(&st, id);
 }
 
 /* Ours, a directory, nobody else may write into it. */
@@ -174,6 +191,7 @@ struct st_cache *fts_store_cache_new(const struct fts_store_open_opts *o)
 	snprintf(c->key.version, sizeof(c->key.version), "%s", FTS_VERSION);
 	build_id(c->key.build);
 	id_of(&st, &c->key.input);
+	wal_id(o->path, &c->key.wal);
 	if (o->pid_mapping) {
 		struct stat pm;
 
@@ -371,7 +389,6 @@ static int read_lane(struct fts_store *s, struct st_lane *l, struct rd *r, const
 		const uint32_t *dur = take_n(r, n, 4), *name = take_n(r, n, 4), *args = take_n(r, n, 4);
 		const uint32_t *ax = aux ? take_n(r, n, 4) : NULL, *ax2 = aux2 ? take_n(r, n, 4) : NULL;
 		const uint8_t *kind = take_n(r, n, 1);
-		int named = st_named(l);
 
 		if (!kind || pad8(r, (size_t)n * (4 * (3 + !!aux + !!aux2) + 1)))
 			BAD("lane columns cut short");
@@ -385,9 +402,9 @@ static int read_lane(struct fts_store *s, struct st_lane *l, struct rd *r, const
 			memcpy(st_aux2(l), ax2, n * 4);
 		memcpy(st_kind(l), kind, n);
 		for (uint64_t i = 0; i < n; i++) {
-			/* a named lane's item names feed fts_strtab_get (fts_store_actx): a real id */
+			/* item names feed fts_strtab_get (fts_store_actx, store_stats.c): a real id, on every lane */
 			if (st_kind(l)[i] >= FTS_ITEM__COUNT || !str_ok(s, st_args(l)[i], 0) ||
-			    !str_ok(s, st_name(l)[i], !named))
+			    !str_ok(s, st_name(l)[i], 0))
 				BAD("an item's kind or string");
 		}
 	}

@@ -21,6 +21,7 @@ struct hdr {
 	char version[32];
 	uint8_t build[20];              /* the code's build id: a rebuild of one version misses */
 	struct id5 input, pidmap;
+	struct id5 wal;                 /* the input's "-wal" (a DB's rows not yet in it); zeros: none */
 	uint64_t payload_bytes;
 	uint64_t nstrs, nlanes, items;  /* what the payload says, repeated for a quick look */
 	uint64_t sum;                   /* over the payload */

@@ -144,12 +144,11 @@ static unsigned dispatch(struct fts_session *s, int k, const struct fts_term_mou
 		return op->key(s, k);
 	if (k == FTS_KEY_CTRL('l'))
 		return FTS_RX_REDRAW | FTS_RX_CLEAR;
-	if (s->help) {
-		s->help = 0;
-		return FTS_RX_REDRAW;
-	}
+	if (s->help)
+		return fts_session_help_key(s, k);
 	if (k == '?') {
 		s->help = 1;
+		s->help_top = 0;
 		return FTS_RX_REDRAW;
 	}
 	return op->key(s, k);

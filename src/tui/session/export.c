@@ -7,8 +7,9 @@
  * clock, where the export applies the window), the pid mapping (offered
  * when the one beside the capture was written with it); then a progress
  * bar with rate and ETA that Esc cancels, the summary (loss in the one loss
- * model) and what to do next. A DB or JSON is not offered: read back, it
- * would lose its wakeup flows and ignore the maps, so the screen says so.
+ * model) and what to do next. A DB or JSON is not offered: its times and
+ * pids are fixed, so the form's profiling and maps cannot apply to it, and
+ * the screen says so (`ftscope convert -i` copies one, links and all).
  *
  * Slow work (the capture's time range, the export through fts_convert)
  * runs in one worker thread (export_job.c) that the screen polls on the

@@ -186,8 +186,8 @@ const char *fts_export_window_note(const struct fts_export_plan *p, char *buf, s
 		return buf;
 	slack = cap > 1000000000 ? cap : 1000000000;
 	if (p->cap_epoch && clock_disagreement(p) > slack)
-		snprintf(buf + n, len - n, "%s: recorded on another boot or host (the recorder's and the profiler's clocks differ by %s)",
-			 *bad ? "" : ";", fts_fmt_duration((double)clock_disagreement(p) / 1e9, d, sizeof(d)));
+		snprintf(buf + n, len - n, "%s recorded on another boot or host (the recorder's and the profiler's clocks differ by %s)",
+			 *bad ? ":" : ";", fts_fmt_duration((double)clock_disagreement(p) / 1e9, d, sizeof(d)));
 	else if (*bad)
 		snprintf(buf + n, len - n, ": Insight would show no ftrace rows; record while the model runs%s",
 			 p->cap_epoch ? "" : " (or it was recorded on another boot or host: without the recorder's clock pair this cannot be told)");
@@ -293,12 +293,12 @@ void fts_export_bar(int64_t lo, int64_t hi, int64_t axis_lo, int64_t axis_hi, in
 
 const char *fts_export_refusal(int db)
 {
-	return db ? "this DB is already an export: exported again it would lose its wakeup flows "
-		    "(a DB is read back without them) and ignore a profiling window or pid map; "
-		    "export the trace.dat or text it was made from" :
-		    "this JSON is already an export: exported again it would lose its wakeup flows "
-		    "(a JSON is read back without them) and ignore a profiling window or pid map; "
-		    "export the trace.dat or text it was made from";
+	return db ? "this DB is already an export: its times and pids were fixed when it was written, so no "
+		    "profiling window or pid map applies to it; export the trace.dat or text it was made from "
+		    "(ftscope convert -i copies a DB whole, wakeup links and summary tables too)" :
+		    "this JSON is already an export: its times and pids were fixed when it was written, so no "
+		    "profiling window or pid map applies to it; export the trace.dat or text it was made from "
+		    "(ftscope convert -i turns it into a DB, wakeup links too)";
 }
 
 int fts_export_toggle_summary(struct fts_export_plan *p)

@@ -166,8 +166,8 @@ void fts_export_bar(int64_t lo, int64_t hi, int64_t axis_lo, int64_t axis_hi, in
  * fts_export_refusal - why a DB or JSON is not exported again, one line
  * @db: 1 for an ftrace DB, 0 for a Chrome JSON
  *
- * Read back, such a file loses its wakeup flows (the readers do not
- * replay them) and no profiling window or pid map applies to it.
+ * Its times and pids were fixed when it was written: no profiling window
+ * or pid map applies to it (`ftscope convert -i` copies it, links and all).
  *
  * Returns a static string.
  */

@@ -54,40 +54,151 @@ int fts_session_frame(const struct fts_session *s, struct fts_grid *g, const cha
 	return 1;
 }
 
-/* One help row: the keys, then what they do. */
-static void help_row(const struct fts_session *s, struct fts_grid *g, int x0, int y, int w, const char *keys,
-		     const char *what)
+/* The help's entries: the screen's key table, a blank, then the keys every screen has. */
+static const char *const common_keys[] = { "?", "this help (j/k scroll a long one; other keys close it)", "Ctrl+L", "repaint the terminal", NULL };
+
+/* Columns of @p's first @n bytes (UTF-8: continuation bytes take none). */
+static int cols(const char *p, size_t n)
 {
-	fts_grid_text(g, x0 + 2, y, 12, keys, fts_theme_style(&s->theme, FTS_R_HEADER));
-	fts_grid_text(g, x0 + 15, y, w - 17, what, fts_theme_style(&s->theme, FTS_R_DETAILS));
+	int c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)p[i] & 0xc0) != 0x80;
+	return c;
 }
 
-/* The help overlay: the screen's key table, then the keys every screen has. */
+/* The bytes of @text's first row in @w columns, broken at a space when one fits; *@next the rest. */
+static size_t wrap_row(const char *text, int w, const char **next)
+{
+	size_t n = 0, fit = 0;
+
+	while (text[n] && cols(text, n + 1) <= w) {
+		n++;
+		while (((unsigned char)text[n] & 0xc0) == 0x80)
+			n++;
+		if (!text[n] || text[n] == ' ')
+			fit = n;
+	}
+	if (!text[n])
+		fit = n;
+	if (!fit)
+		fit = n ? n : 1;  /* a word longer than the row: cut it */
+	*next = text + fit;
+	while (**next == ' ')
+		(*next)++;
+	return fit;
+}
+
+/*
+ * The help's lines in a box @w wide: each entry's keys, then its words wrapped
+ * under one another. Lines @top.. go to rows @y0.. (@rows of them) when @g is
+ * given. Returns how many lines there are.
+ */
+static int help_layout(const struct fts_session *s, struct fts_grid *g, const struct fts_bindings *t, int x0,
+		       int w, int top, int y0, int rows)
+{
+	int n = t ? (int)t->n : 0, line = 0, tw = w - 17 > 8 ? w - 17 : 8;
+
+	for (int i = 0; i < n + 1 + 2; i++) {
+		char keys[64];
+		const char *k, *what;
+
+		if (i == n) {
+			line++; /* between the screen's keys and the common ones */
+			continue;
+		}
+		k = i < n ? fts_bind_keys(t, (size_t)i, keys, sizeof(keys)) : common_keys[(i - n - 1) * 2];
+		what = i < n ? t->b[i].help : common_keys[(i - n - 1) * 2 + 1];
+		for (int first = 1; first || *what; first = 0, line++) {
+			char buf[512];
+			const char *next;
+			size_t len = wrap_row(what, tw, &next);
+			int y = y0 + line - top;
+
+			if (len >= sizeof(buf))
+				len = sizeof(buf) - 1;
+			memcpy(buf, what, len);
+			buf[len] = 0;
+			if (g && y >= y0 && y < y0 + rows) {
+				if (first)
+					fts_grid_text(g, x0 + 2, y, 12, k, fts_theme_style(&s->theme, FTS_R_HEADER));
+				fts_grid_text(g, x0 + 15, y, w - 17, buf, fts_theme_style(&s->theme, FTS_R_DETAILS));
+			}
+			what = next;
+		}
+	}
+	return line;
+}
+
+static const struct fts_bindings *help_keys(const struct fts_session *s, const struct fts_screen_ops *op)
+{
+	return op->keys_now ? op->keys_now(s) : op->keys;
+}
+
+/* The box: @w columns wide; its text rows (between the title row and the bottom row) for @lines. */
+static int help_width(int gw)
+{
+	return gw > 76 ? 72 : gw - 4;
+}
+
+static int help_rows(int gh, int lines)
+{
+	int h = lines + 2;
+
+	if (h > gh - 2)
+		h = gh - 2;
+	return h - 2 > 1 ? h - 2 : 1;
+}
+
+/*
+ * The help overlay: the screen's key table, then the keys every screen has,
+ * wrapped to the box; longer than the screen, it scrolls (j/k, PgUp/PgDn),
+ * and its bottom row says which lines show, as the preview's help does.
+ */
 static void draw_help(const struct fts_session *s, struct fts_grid *g, const struct fts_screen_ops *op)
 {
-	static const char *const common[] = { "?", "this help (any key closes it)",
-					      "Ctrl+L", "repaint the terminal", NULL };
-	const struct fts_bindings *t = op->keys_now ? op->keys_now(s) : op->keys;
+	const struct fts_bindings *t = help_keys(s, op);
 	struct fts_style box = fts_theme_style(&s->theme, FTS_R_DETAILS);
-	int n = t ? (int)t->n : 0, w = g->w > 76 ? 72 : g->w - 4, h, x0, y0, y;
+	int w = help_width(g->w), lines = help_layout(s, NULL, t, 0, w, 0, 0, 0);
+	int rows = help_rows(g->h, lines), top = s->help_top, x0, y0;
 
-	h = n + 6;
-	if (h > g->h - 2)
-		h = g->h - 2;
+	if (top > lines - rows)
+		top = lines - rows > 0 ? lines - rows : 0;
 	x0 = (g->w - w) / 2;
-	y0 = (g->h - h) / 2;
-	for (y = y0; y < y0 + h; y++)
+	y0 = (g->h - rows - 2) / 2;
+	for (int y = y0; y < y0 + rows + 2; y++)
 		fts_grid_fill(g, x0, y, w, ' ', box);
 	fts_grid_printf(g, x0 + 2, y0, w - 4, fts_theme_style(&s->theme, FTS_R_HEADER), "Keys: %s", op->title);
-	y = y0 + 1;
-	for (int i = 0; i < n && y < y0 + h - 3; i++, y++) {
-		char keys[64];
+	help_layout(s, g, t, x0, w, top, y0 + 1, rows);
+	if (lines > rows)
+		fts_grid_printf(g, x0 + 2, y0 + rows + 1, w - 4, fts_theme_style(&s->theme, FTS_R_DIM),
+				"lines %d-%d of %d; j/k PgUp/PgDn scroll, any other key closes", top + 1, top + rows, lines);
+}
 
-		help_row(s, g, x0, y, w, fts_bind_keys(t, (size_t)i, keys, sizeof(keys)), t->b[i].help);
+unsigned fts_session_help_key(struct fts_session *s, int k)
+{
+	const struct fts_screen_ops *op = fts_session_screen(s->cur);
+	int lines = help_layout(s, NULL, help_keys(s, op), 0, help_width(s->w), 0, 0, 0);
+	int rows = help_rows(s->h, lines), top = s->help_top;
+
+	if (lines <= rows) {
+		s->help = 0;
+		return FTS_RX_REDRAW;
 	}
-	y++;
-	for (int i = 0; common[i] && y < y0 + h; i += 2, y++)
-		help_row(s, g, x0, y, w, common[i], common[i + 1]);
+	if (k == 'j' || k == FTS_KEY_DOWN)
+		top++;
+	else if (k == 'k' || k == FTS_KEY_UP)
+		top--;
+	else if (k == FTS_KEY_PGDN || k == ' ')
+		top += rows;
+	else if (k == FTS_KEY_PGUP)
+		top -= rows;
+	else
+		s->help = 0;
+	if (top > lines - rows)
+		top = lines - rows;
+	s->help_top = top > 0 ? top : 0;
+	return FTS_RX_REDRAW;
 }
 
 /*
@@ -168,8 +279,20 @@ static void go(struct fts_session *s, enum fts_scr scr)
 
 	s->cur = scr;
 	s->help = 0;
-	if (op->enter)
+	s->help_top = 0;
+	if (op->enter && s->msg_carry) {
+		/* why the last screen was left (a preview that could not load): enter clears its own */
+		char msg[sizeof(s->msg)];
+		int err = s->msg_err;
+
+		memcpy(msg, s->msg, sizeof(msg));
 		op->enter(s);
+		memcpy(s->msg, msg, sizeof(msg));
+		s->msg_err = err;
+	} else if (op->enter) {
+		op->enter(s);
+	}
+	s->msg_carry = 0;
 	if (op->layout)
 		op->layout(s);
 }

@@ -170,6 +170,7 @@ static unsigned load_failed(struct fts_session *s, const char *why)
 		return FTS_RX_QUIT;
 	}
 	fts_session_say(s, 1, "cannot open it: %s", why);
+	s->msg_carry = 1; /* the screen gone back to shows it, rather than clearing it */
 	return close_preview(s);
 }
 

@@ -496,7 +496,29 @@ static void draw_headline(const struct fts_session *s, struct fts_grid *g, int y
 				h->backend ? h->backend : "?");
 }
 
-/* Events and losses; what was written and the disk's room at this rate. */
+/*
+ * A flight recording whose ring (keep x segment: exact for a size, at the
+ * current rate for a length) grows no further than the free disk: it never
+ * fills the disk at this rate, so "full in" would be false. Snapshots keep
+ * segments the ring deletes, but only when taken.
+ */
+static int ring_fits(const struct fts_session *s)
+{
+	const struct fts_record_state *st = s->rec;
+	const struct fts_record_opts *o = &s->rec_opts;
+	int keep = o->flight_keep > 0 ? o->flight_keep : 4;
+	double ring;
+
+	if (o->flight_segment_bytes)
+		ring = (double)o->flight_segment_bytes * keep;
+	else if (o->flight_segment_s > 0)
+		ring = st->write_rate * o->flight_segment_s * keep;
+	else
+		return 0;
+	return ring - (double)st->h.flight_disk_bytes < st->disk_free;
+}
+
+/* Events and losses; what was written and the disk's room at this rate (or the ring's). */
 static void draw_totals(const struct fts_session *s, struct fts_grid *g, int y)
 {
 	const struct fts_record_state *st = s->rec;
@@ -525,7 +547,10 @@ static void draw_totals(const struct fts_session *s, struct fts_grid *g, int y)
 	y++;
 	x = fts_grid_printf(g, 1, y, g->w - 1, nrm, "Output %s at %s/s",
 			    fts_fmt_bytes((double)h->bytes_written, a, sizeof(a)), fts_fmt_bytes(st->write_rate, b, sizeof(b)));
-	if (st->disk_ok && st->write_rate > 0)
+	if (st->disk_ok && st->write_rate > 0 && ring_fits(s))
+		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free, the ring fits in it",
+				fts_fmt_bytes(st->disk_free, a, sizeof(a)));
+	else if (st->disk_ok && st->write_rate > 0)
 		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free, full in %s",
 				fts_fmt_bytes(st->disk_free, a, sizeof(a)),
 				fts_fmt_duration(st->disk_free / st->write_rate, b, sizeof(b)));
@@ -874,7 +899,7 @@ static void say_segments(struct fts_session *s, const struct fts_record_summary 
 		n -= 4;
 	fts_session_say(s, 0, "flight: %d segments kept (%s) as %.*s.NNNNNN.dat in %s; snapshots: %d",
 			sum->health.flight_segments, fts_fmt_bytes((double)sum->health.flight_disk_bytes, a, sizeof(a)),
-			(int)n, base, st->outdir, st->snaps);
+			(int)n, base, st->outdir, st->snaps + sum->health.flight_triggered);
 }
 
 /* The stop finished: its summary screen (saved.c) takes the figures; a failure stays here. */
@@ -899,6 +924,8 @@ static unsigned stop_done(struct fts_session *s)
 		fts_session_say(s, 1, "saved elsewhere than asked: %s", sum->health.output_note);
 	else if (st->flight)
 		say_segments(s, sum);
+	if (st->flight)
+		fts_saved_flight(s, st->outdir, sum->health.flight_disk_bytes, sum->duration_s);
 	fts_record_summary_release(sum);
 	s->next = FTS_SCR_SAVED;
 	return FTS_RX_GOTO | FTS_RX_REDRAW;

@@ -7,13 +7,17 @@
  * stores (CPUSTAT) and what every reader reports, printed through
  * fts_loss_text/fts_loss_cpu_text in fts_loss_worst's order.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "front/fmt.h"
+#include "front/inputs.h"
 #include "tui/kit/keys.h"
 #include "tui/session/saved.h"
 #include "tui/session/setup_model.h"
@@ -31,6 +35,14 @@ struct fts_saved_state {
 	double busiest_bytes_s;        /* the busiest CPU's data rate */
 	int busiest_cpu;
 	int confirm_discard;           /* d was pressed: y deletes */
+	/* a flight recording: the ring and the snapshots, not the last segment alone */
+	int flight;
+	char ring_dir[4096];           /* the output's directory: previewed as one trace */
+	char ring[600];                /* its segments, "first .. last" (fts_input_segments) */
+	int nseg;
+	uint64_t ring_bytes;
+	int nsnaps;                    /* snapshot-* directories made during the recording */
+	char snaps[600];               /* their names, newest first, ", " between (as many as fit) */
 };
 
 enum act { A_PREVIEW = 1, A_AGAIN, A_DISCARD, A_HOME };
@@ -80,6 +92,57 @@ void fts_saved_take(struct fts_session *s, const struct fts_record_summary *sum,
 		st->raise_kb = fts_record_advice_kb(h, bf_kb); /* the number `ftscope record` advises */
 }
 
+static int cmp_name_desc(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)b, *(char *const *)a);
+}
+
+/* The snapshot-* directories in @dir changed since @since (this recording's), newest first. */
+static void scan_snapshots(struct fts_saved_state *st, const char *dir, time_t since)
+{
+	char *names[256], path[8192];
+	int n = 0;
+	size_t off = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat sb;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) && n < 256) {
+		if (strncmp(e->d_name, "snapshot-", 9))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (lstat(path, &sb) || !S_ISDIR(sb.st_mode) || sb.st_mtime < since)
+			continue;
+		if ((names[n] = strdup(e->d_name)))
+			n++;
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(*names), cmp_name_desc);  /* their names start with the UTC time */
+	st->nsnaps = n;
+	st->snaps[0] = 0;
+	for (int i = 0; i < n; i++) {
+		if (off < sizeof(st->snaps))
+			off += (size_t)snprintf(st->snaps + off, sizeof(st->snaps) - off, "%s%s", i ? ", " : "", names[i]);
+		free(names[i]);
+	}
+}
+
+void fts_saved_flight(struct fts_session *s, const char *outdir, uint64_t ring_bytes, double duration_s)
+{
+	struct fts_saved_state *st = s->saved;
+
+	if (!st)
+		return;
+	st->flight = 1;
+	snprintf(st->ring_dir, sizeof(st->ring_dir), "%s", outdir);
+	st->nseg = fts_input_segments(outdir, st->ring, sizeof(st->ring));
+	st->ring_bytes = ring_bytes;
+	/* a second of slack before the start: a snapshot's directory time is whole seconds on some filesystems */
+	scan_snapshots(st, outdir, time(NULL) - (time_t)duration_s - 2);
+}
+
 static void enter(struct fts_session *s)
 {
 	if (s->saved)
@@ -124,10 +187,20 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 		return;
 	lost = fts_loss_any(&st->loss);
 	fts_grid_text(g, 1, y, 7, "Saved ", hs);
-	fts_grid_text(g, 7, y++, g->w - 7, st->output, nrm);
-	fts_grid_printf(g, 1, y++, g->w - 1, nrm, "%-9s %s; %s events arrived; the file has %s", "Took",
-			fts_fmt_duration(st->duration_s, a, sizeof(a)), fts_fmt_count((double)st->events, b, sizeof(b)),
-			fts_fmt_bytes((double)st->file_size, lt, sizeof(lt)));
+	if (st->flight) {
+		fts_grid_printf(g, 7, y++, g->w - 7, nrm, "the ring: %d segments %s in %s", st->nseg, st->ring,
+				st->ring_dir);
+		fts_grid_printf(g, 1, y++, g->w - 1, nrm, "%-9s %s; %s events arrived; the ring holds %s", "Took",
+				fts_fmt_duration(st->duration_s, a, sizeof(a)), fts_fmt_count((double)st->events, b, sizeof(b)),
+				fts_fmt_bytes((double)st->ring_bytes, lt, sizeof(lt)));
+		fts_grid_printf(g, 1, y++, g->w - 1, nrm, "%-9s %d%s%s", "Snapshots", st->nsnaps, st->nsnaps ? ": " : "",
+				st->snaps);
+	} else {
+		fts_grid_text(g, 7, y++, g->w - 7, st->output, nrm);
+		fts_grid_printf(g, 1, y++, g->w - 1, nrm, "%-9s %s; %s events arrived; the file has %s", "Took",
+				fts_fmt_duration(st->duration_s, a, sizeof(a)), fts_fmt_count((double)st->events, b, sizeof(b)),
+				fts_fmt_bytes((double)st->file_size, lt, sizeof(lt)));
+	}
 	if (!st->counters)
 		fts_grid_printf(g, 1, y++, g->w - 1, dim, "%-9s not counted live with trace-cmd; the preview reads the file's counters",
 				"Lost");
@@ -154,11 +227,13 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 		char what[300];
 
 		if (i == 0)
-			snprintf(what, sizeof(what), "preview the capture (CPU and task lanes)");
+			snprintf(what, sizeof(what), "preview the %s (CPU and task lanes)", st->flight ? "ring, its segments as one trace" : "capture");
 		else if (i == 1 && st->raise_kb)
 			snprintf(what, sizeof(what), "record again with a bigger buffer: %u KB per CPU", st->raise_kb);
 		else if (i == 1)
 			snprintf(what, sizeof(what), "record again (the same setup)");
+		else if (i == 2 && st->flight)
+			snprintf(what, sizeof(what), "discard: not for a ring (delete its segments yourself)");
 		else if (i == 2)
 			snprintf(what, sizeof(what), "discard: delete this capture (asks first)");
 		else
@@ -204,7 +279,9 @@ static unsigned key(struct fts_session *s, int k)
 	switch (a) {
 	case A_PREVIEW:
 		s->msg[0] = 0;
-		snprintf(s->preview_path, sizeof(s->preview_path), "%s", st->output);
+		/* a ring is its segments, read as one trace from their directory */
+		snprintf(s->preview_path, sizeof(s->preview_path), "%s",
+			 st->flight && st->nseg > 1 ? st->ring_dir : st->output);
 		/* recorded with container pids: show them */
 		snprintf(s->preview_pidmap, sizeof(s->preview_pidmap), "%s", st->pid_mapping);
 		return FTS_RX_PREVIEW | FTS_RX_REDRAW;
@@ -214,6 +291,12 @@ static unsigned key(struct fts_session *s, int k)
 		s->next = FTS_SCR_SETUP;
 		return FTS_RX_GOTO;
 	case A_DISCARD:
+		if (st->flight) {
+			/* its snapshots hold hard links to its segments: one file deleted here would mislead */
+			fts_session_say(s, 1, "a flight ring is not deleted from here: its segments are %s in %s",
+					st->ring, st->ring_dir);
+			return FTS_RX_REDRAW;
+		}
 		st->confirm_discard = 1;
 		fts_session_say(s, 1, "delete %s%s? y deletes it; any other key keeps it", st->output,
 				st->pid_mapping[0] ? " and its pid mapping" : "");

@@ -21,4 +21,16 @@
  */
 void fts_saved_take(struct fts_session *s, const struct fts_record_summary *sum, unsigned bf_kb);
 
+/**
+ * fts_saved_flight - after fts_saved_take, for a flight recording: the screen
+ * names the ring (its segments in @outdir, previewed as one trace) and the
+ * snapshots (the snapshot-* directories made in @outdir during the last
+ * @duration_s), not the last segment alone
+ * @s: the session
+ * @outdir: the output's directory
+ * @ring_bytes: what the ring holds on disk
+ * @duration_s: how long it recorded
+ */
+void fts_saved_flight(struct fts_session *s, const char *outdir, uint64_t ring_bytes, double duration_s);
+
 #endif

@@ -100,7 +100,9 @@ struct fts_session {
 	int exit_code;                   /* what the session returns */
 	char exit_msg[512];              /* printed after the terminal is restored ("" none) */
 	int help;                        /* the help overlay is up */
+	int help_top;                    /* its first line shown, when it is longer than the screen */
 	char msg[512];                   /* the status message (untrusted bytes allowed) */
+	int msg_carry;                   /* said on the way out: the next screen's enter keeps @msg */
 	int msg_err;                     /* show it as an error */
 	char setup_cmdline[8192];        /* the record command the setup screen started */
 	/* what record --tui passed, for the setup screen */
@@ -175,6 +177,13 @@ void fts_session_resize(struct fts_session *s, int w, int h);
  * (redraw, clear).
  */
 unsigned fts_session_follow(struct fts_session *s, unsigned r);
+
+/*
+ * fts_session_help_key - key @k while the help overlay is up: j/k, the arrows
+ * and PgUp/PgDn scroll it when it is longer than the screen; any other key
+ * closes it. Returns FTS_RX_REDRAW.
+ */
+unsigned fts_session_help_key(struct fts_session *s, int k);
 
 /**
  * fts_session_leave - every screen makes itself safe and frees its state

@@ -93,6 +93,35 @@ void fts_setup_free(struct fts_setup *s)
 	s->ncpus = 0;
 }
 
+/*
+ * `record --tui --flight ...`: the flight recorder's mode, segment, keep and
+ * triggers from the preset. Its flight_triggers is the setup's text (';'
+ * between, "lost" among them). The segment is said as a size or seconds.
+ */
+static void preset_flight(struct fts_setup *s, const struct fts_record_opts *o, struct fts_err *err)
+{
+	uint64_t b = o->flight_segment_bytes;
+
+	if (o->flight_segment_s <= 0 && !b)
+		return;
+	s->flight = 1;
+	if (b && b % (1ull << 30) == 0)
+		snprintf(s->segment, sizeof(s->segment), "%lluG", (unsigned long long)(b >> 30));
+	else if (b && b % (1ull << 20) == 0)
+		snprintf(s->segment, sizeof(s->segment), "%lluM", (unsigned long long)(b >> 20));
+	else if (b)
+		snprintf(s->segment, sizeof(s->segment), "%lluK", (unsigned long long)(b >> 10));
+	else
+		snprintf(s->segment, sizeof(s->segment), "%gs", o->flight_segment_s);
+	s->segment_s = b ? 0 : o->flight_segment_s;
+	s->segment_bytes = b;
+	if (o->flight_keep > 0)
+		s->keep = o->flight_keep;
+	/* checked as the command line took them: nothing to refuse here */
+	if (o->flight_triggers)
+		(void)fts_setup_set_triggers(s, o->flight_triggers, err);
+}
+
 int fts_setup_init(struct fts_setup *s, const struct fts_record_caps *caps,
 		   const struct fts_record_opts *preset, struct fts_err *err)
 {
@@ -136,6 +165,7 @@ int fts_setup_init(struct fts_setup *s, const struct fts_record_caps *caps,
 	snprintf(s->segment, sizeof(s->segment), "30s");
 	s->segment_s = 30;
 	s->keep = FTS_FLIGHT_KEEP_DEFAULT;
+	preset_flight(s, preset, err);
 	if (preset->cpus && *preset->cpus)
 		return fts_setup_select_list(s, preset->cpus, err);
 	return 0;

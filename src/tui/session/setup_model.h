@@ -82,7 +82,10 @@ struct fts_setup {
  * @err: message when the preset's CPU list does not parse
  *
  * A preset duration of 0 means "until stopped"; the default is 30 s, as the CLI.
- * Flight mode starts off, with segments of 30 s and 4 kept (the CLI's defaults).
+ * Flight mode starts off, with segments of 30 s and 4 kept (the CLI's defaults),
+ * unless the preset has a segment length or size (`record --tui --flight`):
+ * then on, with its segment, keep and triggers (the preset's flight_triggers
+ * is the setup's text: ';' between, "lost" among them).
  * The live top is on (the session shows it; the CLI's --live_top is opt-in).
  *
  * Returns 0, -EINVAL (bad CPU list, @s still usable with all CPUs), or -ENOMEM.
