@@ -115,6 +115,7 @@ struct record_args {
 	int time_given;               /* --record_time given */
 	const char *segment;          /* --segment as given */
 	char flight_dir[PATH_MAX];    /* the output's directory: pid file, requests, snapshots */
+	struct fts_flight_claim claim;/* its pid file, held while recording */
 	int trigger;                  /* --trigger lost */
 	char triggers[1024];          /* the scheduling --trigger specs, ';' between them */
 	double post_s;                /* --post_trigger */
@@ -474,7 +475,7 @@ static int start(struct record_args *a, struct fts_recorder **r)
 	if (a->flight) {
 		char why[512];
 
-		if (fts_flight_pid_claim(a->flight_dir, why, sizeof(why))) {
+		if (fts_flight_pid_claim(&a->claim, a->flight_dir, why, sizeof(why))) {
 			say("%s", why);
 			return 1;
 		}
@@ -491,7 +492,7 @@ static int start(struct record_args *a, struct fts_recorder **r)
 	rc = fts_record_start(&a->o, r, &err);
 	if (rc) {
 		if (a->flight)
-			fts_flight_pid_release(a->flight_dir);
+			fts_flight_pid_release(&a->claim);
 		say("%s%s", err.msg, fts_opts_output_hint(rc, err.msg, a->o.output));
 		return 1;
 	}
@@ -727,7 +728,7 @@ static void take_snapshots(struct fts_recorder *r, const struct record_args *a, 
 	int any = 0;
 
 	for (;;) {
-		int req = fts_flight_take_request(a->flight_dir, &asker, reason, sizeof(reason), &last_s);
+		int req = fts_flight_take_request(&a->claim, &asker, reason, sizeof(reason), &last_s);
 		int rc;
 
 		if (!req && any)
@@ -746,7 +747,7 @@ static void take_snapshots(struct fts_recorder *r, const struct record_args *a, 
 			say("snapshot: %s", dir);
 		if (req) {
 			snprintf(answer, sizeof(answer), "%s%s\n", rc ? "error: " : "", rc ? err.msg : dir);
-			fts_flight_answer(a->flight_dir, asker, answer);
+			fts_flight_answer(&a->claim, asker, answer);
 		}
 		if (!req)
 			break;
@@ -849,8 +850,8 @@ static void refuse_requests(const struct record_args *a)
 	double last_s;
 	pid_t asker;
 
-	while (fts_flight_take_request(a->flight_dir, &asker, reason, sizeof(reason), &last_s))
-		fts_flight_answer(a->flight_dir, asker, "error: the flight recorder is stopping; no snapshot taken\n");
+	while (fts_flight_take_request(&a->claim, &asker, reason, sizeof(reason), &last_s))
+		fts_flight_answer(&a->claim, asker, "error: the flight recorder is stopping; no snapshot taken\n");
 }
 
 /* Not a terminal: the last figures too, so a log ends with them. */
@@ -966,7 +967,7 @@ static void show_summary(const struct fts_record_summary *s, unsigned bf)
 		say("the file was cut short on request; it holds what was copied until then");
 }
 
-static int finish_and_report(struct fts_recorder *r, const struct record_args *a)
+static int finish_and_report(struct fts_recorder *r, struct record_args *a)
 {
 	struct stop_view v = { draws_on_tty() && !a->quiet, (int)g_stop_count, FTS_STOP_DRAIN, 0,
 			       FTS_REC_STAGE_DRAIN, 0, fts__clock_mono_ms() };
@@ -1012,7 +1013,7 @@ static int finish_and_report(struct fts_recorder *r, const struct record_args *a
 			fprintf(stderr, "flight: the scheduling triggers took %d snapshots (%llu waits over a "
 				"threshold, the rest within a ring of the one before)\n", sum.health.flight_triggered,
 				(unsigned long long)sum.health.flight_trigger_hits);
-		fts_flight_pid_release(a->flight_dir);
+		fts_flight_pid_release(&a->claim);
 	}
 	return rc ? 1 : (sum.truncated || sum.health.output_moved ? 3 : 0);
 }

@@ -81,17 +81,6 @@ static unsigned long long start_time(pid_t pid)
 }
 
 /*
- * The pid file this process holds (one at a time), flock'ed, and its
- * directory's descriptor: process state, as the lock is the kernel's tie
- * between the file and this process (it goes when the process dies, however
- * it dies). Kept here so the fronts' calls stay (dir) -> result.
- */
-static struct {
-	int fd, dfd;
-	char dir[PATH_MAX];
-} held = { -1, -1, "" };
-
-/*
  * Read the small regular file @name in @dfd: never blocking (a FIFO named
  * so would hang open() or read()), never through a symlink, and only when
  * @st (filled) says it is a regular file. Bytes read, or a negative errno.
@@ -144,16 +133,6 @@ static int write_atomic_at(int dfd, const char *name, const char *text)
 	if (rc)
 		unlinkat(dfd, tmp, 0);
 	return rc;
-}
-
-/* @dir's descriptor: the held one when it is the directory we hold the pid file in; -1 on error. */
-static int dir_fd(const char *dir, int *opened)
-{
-	*opened = 0;
-	if (held.fd >= 0 && !strcmp(dir, held.dir))
-		return held.dfd;
-	*opened = 1;
-	return open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 /* 1 when process @pid holds the file @dev/@ino open (one of its /proc/PID/fd links), 0 when not. */
@@ -295,16 +274,12 @@ refused:
 	return -1;
 }
 
-int fts_flight_pid_claim(const char *dir, char *why, size_t len)
+int fts_flight_pid_claim(struct fts_flight_claim *c, const char *dir, char *why, size_t len)
 {
 	int dfd, fd = -1, rc = 0;
 
-	if (held.fd >= 0) {
-		snprintf(why, len, "this process already records into %s", held.dir);
-		return -1;
-	}
-	if (strlen(dir) >= sizeof(held.dir)) {
-		snprintf(why, len, "the directory's name is too long");
+	if (c->held) {
+		snprintf(why, len, "this recording already holds a pid file; not claiming %s", dir);
 		return -1;
 	}
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -320,26 +295,23 @@ int fts_flight_pid_claim(const char *dir, char *why, size_t len)
 		close(dfd);
 		return -1;
 	}
-	held.fd = fd;
-	held.dfd = dfd;
-	snprintf(held.dir, sizeof(held.dir), "%s", dir);
+	*c = (struct fts_flight_claim){ 1, fd, dfd };
 	return 0;
 }
 
-void fts_flight_pid_release(const char *dir)
+void fts_flight_pid_release(struct fts_flight_claim *c)
 {
 	struct stat a, b;
 
-	if (held.fd < 0 || strcmp(dir, held.dir))
+	if (!c->held)
 		return;
 	/* unlinked while still locked: a claimer that opened it sees the name gone and tries again */
-	if (fstat(held.fd, &a) == 0 && fstatat(held.dfd, FTS_FLIGHT_PIDFILE, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	if (fstat(c->fd, &a) == 0 && fstatat(c->dfd, FTS_FLIGHT_PIDFILE, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		unlinkat(held.dfd, FTS_FLIGHT_PIDFILE, 0);
-	close(held.fd);
-	close(held.dfd);
-	held.fd = held.dfd = -1;
-	held.dir[0] = 0;
+		unlinkat(c->dfd, FTS_FLIGHT_PIDFILE, 0);
+	close(c->fd);
+	close(c->dfd);
+	*c = (struct fts_flight_claim){ 0, -1, -1 };
 }
 
 /* "last_s=S": seconds as the CLI's --last bounds them (0..1e7); anything else is 0, every kept segment. */
@@ -410,11 +382,12 @@ static int read_request(int dfd, const char *name, char *reason, size_t len, dou
 	return rc;
 }
 
-int fts_flight_take_request(const char *dir, pid_t *asker, char *reason, size_t len, double *last_s)
+int fts_flight_take_request(const struct fts_flight_claim *c, pid_t *asker, char *reason, size_t len,
+			    double *last_s)
 {
 	char name[64];
 	long long best;
-	int opened, dfd = dir_fd(dir, &opened), got = 0;
+	int dfd = c->held ? c->dfd : -1, got = 0;
 
 	if (dfd < 0)
 		return 0;
@@ -423,20 +396,15 @@ int fts_flight_take_request(const char *dir, pid_t *asker, char *reason, size_t 
 		*asker = (pid_t)best;
 		got = read_request(dfd, name, reason, len, last_s) == 0;
 	}
-	if (opened)
-		close(dfd);
 	return got;
 }
 
-void fts_flight_answer(const char *dir, pid_t asker, const char *text)
+void fts_flight_answer(const struct fts_flight_claim *c, pid_t asker, const char *text)
 {
 	char name[64];
-	int opened, dfd = dir_fd(dir, &opened);
 
-	if (dfd < 0)
+	if (!c->held)
 		return;
 	snprintf(name, sizeof(name), "%s%d", FTS_FLIGHT_DONE, (int)asker);
-	(void)write_atomic_at(dfd, name, text);
-	if (opened)
-		close(dfd);
+	(void)write_atomic_at(c->dfd, name, text);
 }

@@ -42,25 +42,39 @@ int fts_flight_stem_ok(const char *output);
 int fts_flight_pid_check(const char *dir, pid_t *pid, char *why, size_t len);
 
 /*
- * fts_flight_pid_claim - write this process's pid file in @dir and hold it
- * open, locked, until fts_flight_pid_release (or the process ends); refused
- * (-1, why in @why) when a live flight recorder holds it: exclusive, so of
- * recorders started together one wins. A stale one, or one that is not the
- * caller's or root's (or that others may write), is replaced. One at a time.
+ * A claimed pid file, owned by the front that records (zeroed: none held).
+ * The lock on @fd is the kernel's tie between the file and this process: it
+ * goes when the process dies, however it dies. @dfd is the directory, held
+ * so requests and answers never go through a path that may have been swapped.
  */
-int fts_flight_pid_claim(const char *dir, char *why, size_t len);
-
-/* fts_flight_pid_release - remove the pid file in @dir when it is still ours. */
-void fts_flight_pid_release(const char *dir);
+struct fts_flight_claim {
+	int held;
+	int fd, dfd;
+};
 
 /*
- * fts_flight_take_request - one pending request in @dir (lowest asker pid first): its asker's
- * pid, reason (into @reason) and seconds (*@last_s, 0 = all); the request
- * file is removed. 1 when one was taken, 0 when none.
+ * fts_flight_pid_claim - write this process's pid file in @dir and hold it
+ * open, locked, in @c until fts_flight_pid_release (or the process ends);
+ * refused (-1, why in @why) when a live flight recorder holds it, or @c
+ * already holds one: exclusive, so of recorders started together one wins.
+ * A stale one, or one that is not the caller's or root's (or that others may
+ * write), is replaced.
  */
-int fts_flight_take_request(const char *dir, pid_t *asker, char *reason, size_t len, double *last_s);
+int fts_flight_pid_claim(struct fts_flight_claim *c, const char *dir, char *why, size_t len);
 
-/* fts_flight_answer - write @text as the answer to @asker's request (atomically). */
-void fts_flight_answer(const char *dir, pid_t asker, const char *text);
+/* fts_flight_pid_release - remove the pid file of @c when it is still ours; @c holds none after. */
+void fts_flight_pid_release(struct fts_flight_claim *c);
+
+/*
+ * fts_flight_take_request - one pending request in @c's directory (lowest
+ * asker pid first): its asker's pid, reason (into @reason) and seconds
+ * (*@last_s, 0 = all); the request file is removed. 1 when one was taken,
+ * 0 when none (or @c holds no claim).
+ */
+int fts_flight_take_request(const struct fts_flight_claim *c, pid_t *asker, char *reason, size_t len,
+			    double *last_s);
+
+/* fts_flight_answer - write @text as the answer to @asker's request in @c's directory (atomically). */
+void fts_flight_answer(const struct fts_flight_claim *c, pid_t asker, const char *text);
 
 #endif

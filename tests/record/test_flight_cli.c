@@ -101,6 +101,7 @@ static void put(const char *dir, const char *name, const char *text)
 static void test_pidfile(void **state)
 {
 	char dir[] = "/tmp/fts-flight-cli-XXXXXX", why[512], text[64];
+	struct fts_flight_claim claim = { 0 };
 	pid_t pid, child;
 
 	(void)state;
@@ -125,7 +126,7 @@ static void test_pidfile(void **state)
 	assert_int_equal(fts_flight_pid_check(dir, &pid, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "not a flight recorder's pid file"));
 	/* claiming over a stale file works; this test program is not ftscope, so its own file reads as stale */
-	assert_int_equal(fts_flight_pid_claim(dir, why, sizeof(why)), 0);
+	assert_int_equal(fts_flight_pid_claim(&claim, dir, why, sizeof(why)), 0);
 	assert_int_equal(fts_flight_pid_check(dir, &pid, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "is not ftscope"));
 
@@ -136,15 +137,15 @@ static void test_pidfile(void **state)
 	put(dir, FTS_FLIGHT_REQUEST "300", "last_s=5\nstep 3 slow\nsecond line");
 	put(dir, FTS_FLIGHT_REQUEST "200", "last_s=0\nfirst");
 	put(dir, FTS_FLIGHT_REQUEST "x1", "ignored");
-	assert_int_equal(fts_flight_take_request(dir, &asker, reason, sizeof(reason), &last), 1);
+	assert_int_equal(fts_flight_take_request(&claim, &asker, reason, sizeof(reason), &last), 1);
 	assert_int_equal(asker, 200);
 	assert_string_equal(reason, "first");
-	assert_int_equal(fts_flight_take_request(dir, &asker, reason, sizeof(reason), &last), 1);
+	assert_int_equal(fts_flight_take_request(&claim, &asker, reason, sizeof(reason), &last), 1);
 	assert_int_equal(asker, 300);
 	assert_string_equal(reason, "step 3 slow\nsecond line");
 	assert_true(last == 5);
-	assert_int_equal(fts_flight_take_request(dir, &asker, reason, sizeof(reason), &last), 0);
-	fts_flight_answer(dir, 300, "/x/snapshot-1\n");
+	assert_int_equal(fts_flight_take_request(&claim, &asker, reason, sizeof(reason), &last), 0);
+	fts_flight_answer(&claim, 300, "/x/snapshot-1\n");
 	{
 		char p[512];
 		struct stat st;
@@ -154,7 +155,7 @@ static void test_pidfile(void **state)
 		unlink(p);
 		snprintf(p, sizeof(p), "%s/%sx1", dir, FTS_FLIGHT_REQUEST);
 		unlink(p);
-		fts_flight_pid_release(dir);   /* ours: held open since the claim */
+		fts_flight_pid_release(&claim);   /* ours: held open since the claim */
 		snprintf(p, sizeof(p), "%s/%s", dir, FTS_FLIGHT_PIDFILE);
 		assert_int_equal(access(p, F_OK), -1);
 	}
@@ -167,6 +168,7 @@ static void test_pidfile_hostile(void **state)
 	char dir[] = "/tmp/fts-flight-cli-XXXXXX", why[512], path[512], text[64], reason[128];
 	struct stat st;
 	double last;
+	struct fts_flight_claim claim = { 0 };
 	pid_t pid, asker;
 
 	(void)state;
@@ -175,7 +177,7 @@ static void test_pidfile_hostile(void **state)
 	assert_int_equal(mkfifo(path, 0600), 0);
 	assert_int_equal(fts_flight_pid_check(dir, &pid, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "not a regular file"));
-	assert_int_equal(fts_flight_pid_claim(dir, why, sizeof(why)), -1);
+	assert_int_equal(fts_flight_pid_claim(&claim, dir, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "not a regular file"));
 	unlink(path);
 	snprintf(text, sizeof(text), "%d 1\n", (int)getpid());
@@ -184,32 +186,36 @@ static void test_pidfile_hostile(void **state)
 	assert_int_equal(fts_flight_pid_check(dir, &pid, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "not trusted"));
 	/* claimed over it (not trustworthy: replaced), 0600, and one claim at a time */
-	assert_int_equal(fts_flight_pid_claim(dir, why, sizeof(why)), 0);
+	assert_int_equal(fts_flight_pid_claim(&claim, dir, why, sizeof(why)), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	assert_int_equal(fts_flight_pid_claim(dir, why, sizeof(why)), -1);
-	fts_flight_pid_release(dir);
+	assert_int_equal(fts_flight_pid_claim(&claim, dir, why, sizeof(why)), -1);
+	fts_flight_pid_release(&claim);
 	assert_int_equal(access(path, F_OK), -1);
+	/* requests are read only through a held claim's directory */
+	assert_int_equal(fts_flight_take_request(&claim, &asker, reason, sizeof(reason), &last), 0);
+	assert_int_equal(fts_flight_pid_claim(&claim, dir, why, sizeof(why)), 0);
 	/* a FIFO request is skipped and removed; last_s bounded as --last (0..1e7), not a number: 0 */
 	snprintf(path, sizeof(path), "%s/%s100", dir, FTS_FLIGHT_REQUEST);
 	assert_int_equal(mkfifo(path, 0600), 0);
 	put(dir, FTS_FLIGHT_REQUEST "200", "last_s=1e300\nhuge");
 	put(dir, FTS_FLIGHT_REQUEST "300", "last_s=nan\nnot a number");
-	assert_int_equal(fts_flight_take_request(dir, &asker, reason, sizeof(reason), &last), 1);
+	assert_int_equal(fts_flight_take_request(&claim, &asker, reason, sizeof(reason), &last), 1);
 	assert_int_equal(asker, 200);
 	assert_string_equal(reason, "huge");
 	assert_true(last == 1e7);
 	assert_int_equal(access(path, F_OK), -1);
-	assert_int_equal(fts_flight_take_request(dir, &asker, reason, sizeof(reason), &last), 1);
+	assert_int_equal(fts_flight_take_request(&claim, &asker, reason, sizeof(reason), &last), 1);
 	assert_int_equal(asker, 300);
 	assert_true(last == 0);
-	assert_int_equal(fts_flight_take_request(dir, &asker, reason, sizeof(reason), &last), 0);
+	assert_int_equal(fts_flight_take_request(&claim, &asker, reason, sizeof(reason), &last), 0);
 	/* an empty stem */
 	assert_int_equal(fts_flight_stem_ok("d/t.dat"), 1);
 	assert_int_equal(fts_flight_stem_ok("t"), 1);
 	assert_int_equal(fts_flight_stem_ok("d/.dat"), 0);
 	assert_int_equal(fts_flight_stem_ok(".dat"), 0);
 	assert_int_equal(fts_flight_stem_ok("d/..dat"), 0);
+	fts_flight_pid_release(&claim);
 	assert_int_equal(rmdir(dir), 0);
 }
 

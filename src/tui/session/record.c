@@ -104,6 +104,7 @@ struct fts_record_state {
 	int snaps;                     /* snapshots taken */
 	char snap_dir[4096];           /* the last one's path ("" none) */
 	int pid_claimed;               /* ftscope-flight.pid in outdir is ours: `ftscope snapshot` reaches us */
+	struct fts_flight_claim claim;  /* that pid file, held */
 	struct sigaction old_usr1;     /* SIGUSR1's disposition before (ignored while we hold the pid file) */
 	char trig_note[1024];          /* the scheduling triggers' last note said */
 	struct fts_flight_trigger lost_trig;  /* "lost" among the triggers: record's own rule */
@@ -170,7 +171,7 @@ static void claim_pid(struct fts_session *s)
 	struct sigaction ign = { 0 };
 	char why[600];
 
-	if (fts_flight_pid_claim(st->outdir, why, sizeof(why))) {
+	if (fts_flight_pid_claim(&st->claim, st->outdir, why, sizeof(why))) {
 		fts_session_say(s, 1, "%s; ftscope snapshot cannot reach this recording (s still takes one)", why);
 		return;
 	}
@@ -189,9 +190,9 @@ static void release_pid(struct fts_record_state *st)
 
 	if (!st->pid_claimed)
 		return;
-	while (fts_flight_take_request(st->outdir, &asker, reason, sizeof(reason), &last_s))
-		fts_flight_answer(st->outdir, asker, "error: the flight recorder is stopping; no snapshot taken\n");
-	fts_flight_pid_release(st->outdir);
+	while (fts_flight_take_request(&st->claim, &asker, reason, sizeof(reason), &last_s))
+		fts_flight_answer(&st->claim, asker, "error: the flight recorder is stopping; no snapshot taken\n");
+	fts_flight_pid_release(&st->claim);
 	sigaction(SIGUSR1, &st->old_usr1, NULL);
 	st->pid_claimed = 0;
 }
@@ -1098,11 +1099,11 @@ static unsigned serve_requests(struct fts_session *s)
 	double last_s;
 	pid_t asker;
 
-	while (st->r && fts_flight_take_request(st->outdir, &asker, reason, sizeof(reason), &last_s)) {
+	while (st->r && fts_flight_take_request(&st->claim, &asker, reason, sizeof(reason), &last_s)) {
 		int rc = s->mach->rec_snapshot(st->r, reason[0] ? reason : "request", last_s, dir, sizeof(dir), &err);
 
 		snprintf(answer, sizeof(answer), "%s%s\n", rc ? "error: " : "", rc ? err.msg : dir);
-		fts_flight_answer(st->outdir, asker, answer);
+		fts_flight_answer(&st->claim, asker, answer);
 		r = FTS_RX_REDRAW;
 		if (rc) {
 			fts_session_say(s, 1, "snapshot asked by ftscope snapshot failed: %s; recording goes on", err.msg);
