@@ -109,6 +109,18 @@ f=$work/npu_fold_200x60.screen
 [ "$(grep -c '^[ >]NPU[01] .*│' "$work/unfold.screen")" = 52 ] && grep -q '^NPU (2 cards, 52 lanes; z folds)' "$work/unfold.screen" ||
 	fail "z: not every NPU lane shown"
 grep -q '^NPU (2 cards, 5 of 52 lanes; folded 29 streams, 18 HCCL; z unfolds)' "$work/refold.screen" || fail "zz: not folded again"
+# two Level2 ranks as tests/profiling/gen.py writes them (5 lanes a card): the same at 80x24
+lv2=$work/lv2
+T0=$(python3 -c "import json,glob;print(int(json.load(open(glob.glob('$S/profiling/*/PROF_*/host/start_info')[0]))['collectionTimeBegin'])*1000+50000000)")
+cp -r "$S/profiling_2cards" "$lv2" || fail "copy profiling_2cards"
+r=0
+for d in "$lv2"/*_ascend_pt; do
+	python3 "$src/tests/profiling/gen.py" "$d" --t0-ns "$T0" --level 2 --rank $r || fail "gen.py rank $r"
+	r=$((r + 1))
+done
+"$bin" preview $S/sample.dat -p "$lv2" -m $S/pid_mapping.json --print 80x24 > "$work/lv2.screen" 2>/dev/null || fail "Level2 ranks"
+grep -q '^NPU (2 cards, [0-9]* of [0-9]* lanes; folded ' "$work/lv2.screen" && [ "$(grep -c '^D' "$work/lv2.screen")" = 2 ] ||
+	{ cat "$work/lv2.screen"; fail "Level2 ranks: the dispatch threads are not on the first 80x24 screen"; }
 # a search finds a folded lane: the group unfolds and the lane is selected, in view
 for q in 'HCCL' 'stream 23'; do
 	"$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 80x24 --keys "/$q\n" > "$work/fsearch.screen" 2>/dev/null ||
