@@ -97,9 +97,19 @@ grep -q '^NPU (2 cards, 5 of 52 lanes; folded 29 streams, 18 HCCL; z unfolds)' "
 grep -q '^ NPU0 stream 5 ' "$f" && grep -q '^ NPU1 stream 5 ' "$f" && grep -q '^ NPU0 Free ' "$f" &&
 	grep -q '^ NPU1 Free ' "$f" || fail "fold: a card's busiest stream or Free lane is folded"
 if grep -q 'HCCL [0-9]' "$f"; then fail "fold: an HCCL lane is shown before the streams"; fi
-# at 200x60 the third of the rows: every card's Free lane and its busiest streams, no HCCL
+# at 200x60 the third of the rows: every card's Free lane, its HCCL lanes as one row, its busiest streams
 f=$work/npu_fold_200x60.screen
-[ "$(grep -c '^ NPU[01] ' "$f")" = 17 ] && [ "$(grep -c '^D' "$f")" = 2 ] || fail "fold 200x60: not 17 NPU lanes and the dispatch threads"
+[ "$(grep -c '^ NPU[01] ' "$f")" = 17 ] && [ "$(grep -c '^D' "$f")" = 2 ] || fail "fold 200x60: not 17 NPU rows and the dispatch threads"
+grep -q '^ NPU0 HCCL, 9 folded ' "$f" && grep -q '^ NPU1 HCCL, 9 folded ' "$f" || fail "fold 200x60: no HCCL row a card"
+# the row is the planes' union: here they all carry the same ops, so it is HCCL 0 unfolded, named when zoomed in
+for keys in 0 'bjj\n'; do
+	"$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 200x60 --keys "$keys" 2>/dev/null |
+		grep '^ NPU0 HCCL, 9 folded ' | cut -c30- > "$work/union.row"
+	"$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 200x60 --keys "${keys}z" 2>/dev/null |
+		grep '^ NPU0 HCCL 0 ' | cut -c30- > "$work/plane.row"
+	[ -s "$work/union.row" ] && cmp -s "$work/union.row" "$work/plane.row" || fail "fold: the HCCL row is not the planes' union ($keys)"
+done
+grep -q 'hco' "$work/union.row" || fail "fold: the HCCL row names no op when zoomed in"
 # z unfolds every lane (on a screen tall enough for them all), z again folds them
 "$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 120x80 > "$work/tall.screen" 2>/dev/null &&
 	"$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 120x80 --keys z > "$work/unfold.screen" 2>/dev/null &&

@@ -28,6 +28,8 @@ enum view_sort { SORT_RUNNING, SORT_RUNNABLE, SORT_NAME, SORT_PID, SORT__COUNT }
 #define DISP_CPU (-2)
 #define DISP_TASK (-3)
 #define DISP_NPU (-4)
+/* DISP_HCCL - card: that card's folded HCCL lanes drawn as one row (view_npu.c), not a lane */
+#define DISP_HCCL (-16)
 
 struct view_layout {
 	int label_w;            /* lane label column */
@@ -99,6 +101,7 @@ struct fts_view {
 	uint8_t *npu_hidden;          /* per lane: folded by the last rebuild */
 	uint64_t *npu_busy;           /* per lane: busy ns over the capture (lazy) */
 	uint32_t npu_nstream_fold, npu_nhccl_fold; /* what the last rebuild folded */
+	int npu_hccl_rows;            /* folded HCCL lanes shown as a row a card (DISP_HCCL) */
 	int npu_foldable;             /* the group is over its share (z folds it) */
 
 	/* the Host Bound gaps panel (view_gaps.c): every card's gaps, worst first */
@@ -162,6 +165,8 @@ void view_npu_header(struct fts_view *v, int y);
  * v->disp at @n; returns the new count. Decides the fold (view_npu.c).
  */
 uint32_t view_npu_disp(struct fts_view *v, uint32_t n);
+/* The row of card DISP_HCCL - @kind's folded HCCL lanes at @y. */
+void view_npu_hccl_row(struct fts_view *v, int y, int64_t kind);
 /* A search matched a folded NPU lane: unfold the group; returns 1 when it did. */
 int view_npu_reveal(struct fts_view *v);
 /* z: fold / unfold the NPU group. */

@@ -47,16 +47,14 @@ static int is_free_lane(const struct fts_view *v, uint32_t lane)
 	return n >= 5 && !strcmp(tid + n - 5, " Free");
 }
 
-void view_npu_cells(struct fts_view *v, int y, uint32_t lane, int ccol)
+/*
+ * A row of @w buckets of NPU work at @y: a stretch one kernel (or one Free
+ * interval) covers most of is filled in its colour and, zoomed in, named.
+ */
+static void draw_buckets(struct fts_view *v, int y, const struct fts_bucket *b, int w, int free_lane)
 {
-	int w = v->lay.time_w, free_lane = is_free_lane(v, lane);
-	struct fts_bucket *b = calloc((size_t)(w > 0 ? w : 1), sizeof(*b));
 	struct fts_style idle = view_style(v, FTS_R_IDLE);
 
-	if (!b || w <= 0 || fts_store_buckets(v->store, lane, v->t0, view_t_right(v), (uint32_t)w, b)) {
-		free(b);
-		return;
-	}
 	for (int c = 0; c < w;) {
 		uint32_t top = b[c].top;
 		int e = c + 1;
@@ -86,6 +84,18 @@ void view_npu_cells(struct fts_view *v, int y, uint32_t lane, int ccol)
 		}
 		c = e;
 	}
+}
+
+void view_npu_cells(struct fts_view *v, int y, uint32_t lane, int ccol)
+{
+	int w = v->lay.time_w, free_lane = is_free_lane(v, lane);
+	struct fts_bucket *b = calloc((size_t)(w > 0 ? w : 1), sizeof(*b));
+
+	if (!b || w <= 0 || fts_store_buckets(v->store, lane, v->t0, view_t_right(v), (uint32_t)w, b)) {
+		free(b);
+		return;
+	}
+	draw_buckets(v, y, b, w, free_lane);
 	if (ccol >= 0 && ccol < w) {
 		const struct fts_cell *cell = fts_grid_at(&v->grid, v->lay.time_x + ccol, y);
 		uint32_t ch = cell ? cell->ch : ' ';
@@ -159,16 +169,21 @@ static int cmp_rank(const void *pa, const void *pb)
 }
 
 /*
- * Rank the @n shown NPU lanes @r (lane set) by what the fold keeps first and
- * fold those past @budget: marks v->npu_hidden and counts what was folded.
+ * Rank the @n shown NPU lanes @r by what the fold keeps first and fold what
+ * does not fit in @budget rows: each card's Free lane and busiest stream
+ * always stay; the HCCL lanes go first, into a row a card (DISP_HCCL) when
+ * those rows fit beside the kept lanes, else out of sight; then the other
+ * streams, quietest first. Marks v->npu_hidden and counts what was folded.
  */
 static void fold_lanes(struct fts_view *v, struct npu_rank *r, uint32_t n, uint32_t budget)
 {
 	size_t ncards = fts_store_ncards(v->store) + 1, card;
-	uint32_t *best = malloc(ncards * sizeof(*best));
+	uint32_t *best = malloc(ncards * sizeof(*best)), nmin = 0, nunion = 0, keep;
+	uint8_t *comm = calloc(ncards, 1);
 
-	if (!best || npu_busy(v)) {
+	if (!best || !comm || npu_busy(v)) {
 		free(best);
+		free(comm);
 		return; /* out of memory: everything shown, as unfolded */
 	}
 	for (size_t c = 0; c < ncards; c++)
@@ -179,6 +194,8 @@ static void fold_lanes(struct fts_view *v, struct npu_rank *r, uint32_t n, uint3
 		card = card < ncards - 1 ? card : ncards - 1;
 		r[i].busy = v->npu_busy[r[i].lane];
 		r[i].cls = k == NK_FREE ? 0 : k == NK_HCCL ? 2 : 1;
+		nunion += k == NK_HCCL && !comm[card];
+		comm[card] |= k == NK_HCCL;
 		if (k == NK_STREAM && (best[card] == UINT32_MAX || r[i].busy > r[best[card]].busy))
 			best[card] = i;
 	}
@@ -187,10 +204,18 @@ static void fold_lanes(struct fts_view *v, struct npu_rank *r, uint32_t n, uint3
 			r[best[c]].cls = 0;
 	}
 	free(best);
+	free(comm);
 	qsort(r, n, sizeof(*r), cmp_rank);
-	for (uint32_t i = 0; i < n; i++) {
-		if (i < budget || !r[i].cls)
+	while (nmin < n && !r[nmin].cls)
+		nmin++;
+	/* the rows a card's HCCL lanes fold into, when they fit beside the lanes always kept */
+	v->npu_hccl_rows = nunion && nmin + nunion <= budget;
+	keep = budget > nmin + (v->npu_hccl_rows ? nunion : 0) ? budget - nmin - (v->npu_hccl_rows ? nunion : 0) : 0;
+	for (uint32_t i = nmin; i < n; i++) {
+		if (r[i].cls == 1 && keep) {
+			keep--;
 			continue;
+		}
 		v->npu_hidden[r[i].lane] = 1;
 		if (r[i].cls == 2)
 			v->npu_nhccl_fold++;
@@ -207,7 +232,7 @@ uint32_t view_npu_disp(struct fts_view *v, uint32_t n)
 
 	memset(v->npu_hidden, 0, v->nlanes ? v->nlanes : 1);
 	v->npu_nstream_fold = v->npu_nhccl_fold = 0;
-	v->npu_foldable = 0;
+	v->npu_foldable = v->npu_hccl_rows = 0;
 	for (uint32_t l = 0; l < v->nlanes; l++)
 		shown += fts_store_lane(v->store, l)->group == FTS_GROUP_NPU && !v->pinned[l];
 	if (shown > budget) {
@@ -225,13 +250,75 @@ uint32_t view_npu_disp(struct fts_view *v, uint32_t n)
 		}
 	}
 	for (uint32_t l = 0; l < v->nlanes; l++) {
-		if (fts_store_lane(v->store, l)->group != FTS_GROUP_NPU || v->pinned[l] || v->npu_hidden[l])
+		int64_t row = l;
+		size_t card;
+
+		if (fts_store_lane(v->store, l)->group != FTS_GROUP_NPU || v->pinned[l])
 			continue;
+		if (v->npu_hidden[l]) {
+			/* a card's HCCL lanes are side by side: their row where the first was */
+			if (!v->npu_hccl_rows ||
+			    lane_kind(fts_store_str(v->store, fts_store_lane(v->store, l)->tid), &card) != NK_HCCL)
+				continue;
+			row = DISP_HCCL - (int64_t)(card < 4096 ? card : 4096);
+			if (n && v->disp[n - 1] == row)
+				continue;
+		}
 		if (!has_npu++)
 			v->disp[n++] = DISP_NPU;
-		v->disp[n++] = l;
+		v->disp[n++] = row;
 	}
 	return n;
+}
+
+/* The folded HCCL lanes of @card, each a row of @w buckets merged into @u: 0 or -1. */
+static int hccl_union(struct fts_view *v, size_t card, int w, struct fts_bucket *u, uint32_t *nlanes)
+{
+	struct fts_bucket *b = calloc((size_t)w, sizeof(*b));
+	size_t c;
+
+	if (!b)
+		return -1;
+	for (int k = 0; k < w; k++)
+		u[k] = (struct fts_bucket){ 0, FTS_STR_NONE, 0, 0, 0 };
+	for (uint32_t l = 0; l < v->nlanes; l++) {
+		if (!v->npu_hidden[l] || fts_store_lane(v->store, l)->group != FTS_GROUP_NPU ||
+		    lane_kind(fts_store_str(v->store, fts_store_lane(v->store, l)->tid), &c) != NK_HCCL ||
+		    c != card)
+			continue;
+		(*nlanes)++;
+		if (fts_store_buckets(v->store, l, v->t0, view_t_right(v), (uint32_t)w, b))
+			continue;
+		for (int k = 0; k < w; k++) {
+			/* a column is communication when any plane has some; the colour the first's */
+			if (u[k].top == FTS_STR_NONE && b[k].top != FTS_STR_NONE)
+				u[k].top = b[k].top;
+			u[k].flags |= b[k].flags;
+		}
+	}
+	free(b);
+	return 0;
+}
+
+void view_npu_hccl_row(struct fts_view *v, int y, int64_t kind)
+{
+	size_t card = (size_t)(DISP_HCCL - kind);
+	int w = v->lay.time_w;
+	struct fts_bucket *u = calloc((size_t)(w > 0 ? w : 1), sizeof(*u));
+	struct fts_style st = view_style(v, FTS_R_LABEL);
+	uint32_t n = 0;
+	char label[64];
+
+	if (!u || w <= 0 || hccl_union(v, card, w, u, &n)) {
+		free(u);
+		return;
+	}
+	snprintf(label, sizeof(label), " NPU%zu HCCL, %u folded", card, n);
+	fts_grid_fill(&v->grid, 0, y, v->lay.label_w, ' ', st);
+	fts_grid_text(&v->grid, 0, y, v->lay.label_w, label, st);
+	fts_grid_put(&v->grid, v->lay.label_w, y, view_glyph(v, FTS_G_VLINE), view_style(v, FTS_R_DIM));
+	draw_buckets(v, y, u, w, 0);
+	free(u);
 }
 
 int view_npu_reveal(struct fts_view *v)
