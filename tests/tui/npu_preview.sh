@@ -131,6 +131,10 @@ done
 "$bin" preview $S/sample.dat -p "$lv2" -m $S/pid_mapping.json --print 80x24 > "$work/lv2.screen" 2>/dev/null || fail "Level2 ranks"
 grep -q '^NPU (2 cards, [0-9]* of [0-9]* lanes; folded ' "$work/lv2.screen" && [ "$(grep -c '^D' "$work/lv2.screen")" = 2 ] ||
 	{ cat "$work/lv2.screen"; fail "Level2 ranks: the dispatch threads are not on the first 80x24 screen"; }
+# a group that fits has nothing to fold: z says so and changes nothing
+"$bin" preview $S/sample.dat -p "$prof" -m $S/pid_mapping.json --print 80x24 --keys z > "$work/fit.screen" 2>/dev/null || fail "z on a small group"
+grep -q 'the NPU lanes fit: nothing to fold' "$work/fit.screen" &&
+	cmp -s <(sed '$d' "$work/fit.screen") <(sed '$d' "$gold/npu_80x24.screen") || fail "z changed a group that fits"
 # a search finds a folded lane: the group unfolds and the lane is selected, in view
 for q in 'HCCL' 'stream 23'; do
 	"$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 80x24 --keys "/$q\n" > "$work/fsearch.screen" 2>/dev/null ||

@@ -338,6 +338,10 @@ void view_npu_toggle_fold(struct fts_view *v)
 		view_message(v, "no NPU lanes to fold (--profiling_data)");
 		return;
 	}
+	if (!v->npu_foldable) {
+		view_message(v, "the NPU lanes fit: nothing to fold");
+		return;
+	}
 	v->npu_unfold = !v->npu_unfold;
 	view_lanes_rebuild(v);
 	/* the group's top in view; unfolded, its first lane selected: what z was pressed for */
@@ -350,9 +354,7 @@ void view_npu_toggle_fold(struct fts_view *v)
 			}
 		}
 	}
-	if (!v->npu_foldable)
-		view_message(v, "the NPU lanes fit: nothing to fold");
-	else if (v->npu_unfold)
+	if (v->npu_unfold)
 		view_message(v, "every NPU lane shown (z folds)");
 	else
 		view_message(v, "NPU lanes folded: %u stream%s, %u HCCL (z unfolds)", v->npu_nstream_fold,
