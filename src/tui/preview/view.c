@@ -54,7 +54,6 @@ int view_stop(struct fts_view *v)
 
 static void layout_for(int w, int h, int details_big, struct view_layout *l)
 {
-
 	l->label_w = w / 4;
 	if (l->label_w < 12)
 		l->label_w = 12;
