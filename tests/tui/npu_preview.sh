@@ -4,7 +4,10 @@
 # the CPU lanes, kernel names when zoomed in, the gaps panel (b) and its jump,
 # the profiler's host threads on top of Process Scheduling marked D, as golden
 # --print screens at 80x24 and 200x60 on the bundled sample with a card
-# generated at test time (npu_prof.py); and hostile or missing profiling
+# generated at test time (npu_prof.py); two cards of 16 streams and 9 HCCL
+# lanes each folded to the group's share of the rows (z unfolds, a search
+# finds a folded lane), the dispatch threads still on the first 80x24
+# screen; and hostile or missing profiling
 # directories refused with one line, exit 1, no screen.
 # usage: npu_preview.sh FTSCOPE SRCDIR WORKDIR   (FTS_UPDATE_GOLDEN=1 rewrites the screens)
 set -uo pipefail
@@ -23,7 +26,7 @@ bad=0
 check() {
 	local name=$1 size=$2; shift 2
 	local out=$work/$name.screen
-	if ! env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 "$bin" preview $S/sample.dat -p "$prof" \
+	if ! env -u NO_COLOR LANG=C.UTF-8 LC_ALL=C.UTF-8 "$bin" preview $S/sample.dat -p "${P:-$prof}" \
 		-m $S/pid_mapping.json --print "$size" "$@" > "$out" 2> "$work/$name.err"; then
 		echo "FAIL $name: exit status"; cat "$work/$name.err"; bad=1; return
 	fi
@@ -45,6 +48,13 @@ check npu_gaps_80x24 80x24 --keys 'b'
 check npu_gaps_200x60 200x60 --keys 'bjj'
 # Enter on the third worst gap: the lanes zoomed to it, its dispatch thread selected
 check npu_gap_jump_200x60 200x60 --keys 'bjj\n'
+# a real card's many streams and HCCL planes, two ranks: the NPU group folded to its share
+many=$work/many
+python3 "$src/tests/tui/npu_prof.py" "$S/profiling" "$many" --streams 16 --hccl-planes 8 || fail "npu_prof.py --streams"
+mrank=$(ls -d "$many"/*_ascend_pt)
+cp -r "$mrank" "${mrank%_ascend_pt}9_ascend_pt" || fail "second rank"
+P=$many check npu_fold_80x24 80x24
+P=$many check npu_fold_200x60 200x60
 [ $bad = 0 ] || exit 1
 
 # what the goldens must keep saying, so a regenerated golden cannot drop it unseen
@@ -80,6 +90,60 @@ grep -q '^[ >]   1 NPU0 .* 18 ms .* npu_dispatch:3 sleeping 10.1 ms in DataLoade
 grep -q '^    4 NPU0 .* preempted 7.1 ms behind dl_worker:2 on CPU 1 (6.0 ms)' "$work/npu_gaps_200x60.screen" ||
 	fail "a preempted gap does not name the task that held the CPU"
 echo "ok: NPU group, names, dispatch threads pinned, gaps panel"
+
+# folded: the header says what and the key; the dispatch threads on the first 80x24 screen
+f=$work/npu_fold_80x24.screen
+grep -q '^NPU (2 cards, 5 of 52 lanes; folded 29 streams, 18 HCCL; z unfolds)' "$f" || fail "fold: header"
+[ "$(grep -c '^D' "$f")" = 2 ] || fail "fold: the dispatch threads are not on the first 80x24 screen"
+grep -q '^ NPU0 stream 5 ' "$f" && grep -q '^ NPU1 stream 5 ' "$f" && grep -q '^ NPU0 Free ' "$f" &&
+	grep -q '^ NPU1 Free ' "$f" || fail "fold: a card's busiest stream or Free lane is folded"
+if grep -q 'HCCL [0-9]' "$f"; then fail "fold: an HCCL lane is shown before the streams"; fi
+# at 200x60 the third of the rows: every card's Free lane, its HCCL lanes as one row, its busiest streams
+f=$work/npu_fold_200x60.screen
+[ "$(grep -c '^ NPU[01] ' "$f")" = 17 ] && [ "$(grep -c '^D' "$f")" = 2 ] || fail "fold 200x60: not 17 NPU rows and the dispatch threads"
+grep -q '^ NPU0 HCCL, 9 folded ' "$f" && grep -q '^ NPU1 HCCL, 9 folded ' "$f" || fail "fold 200x60: no HCCL row a card"
+# the row is the planes' union: here they all carry the same ops, so it is HCCL 0 unfolded, named when zoomed in
+for keys in 0 'bjj\n'; do
+	"$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 200x60 --keys "$keys" 2>/dev/null |
+		grep '^ NPU0 HCCL, 9 folded ' | cut -c30- > "$work/union.row"
+	"$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 200x60 --keys "${keys}z" 2>/dev/null |
+		grep '^ NPU0 HCCL 0 ' | cut -c30- > "$work/plane.row"
+	[ -s "$work/union.row" ] && cmp -s "$work/union.row" "$work/plane.row" || fail "fold: the HCCL row is not the planes' union ($keys)"
+done
+grep -q 'hco' "$work/union.row" || fail "fold: the HCCL row names no op when zoomed in"
+# z unfolds every lane (on a screen tall enough for them all), z again folds them
+"$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 120x80 > "$work/tall.screen" 2>/dev/null &&
+	"$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 120x80 --keys z > "$work/unfold.screen" 2>/dev/null &&
+	"$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 80x24 --keys zz > "$work/refold.screen" 2>/dev/null ||
+	fail "z"
+[ "$(grep -c '^[ >]NPU[01] ' "$work/tall.screen")" = 24 ] || fail "120x80: not a third of the rows of NPU lanes"
+[ "$(grep -c '^[ >]NPU[01] .*│' "$work/unfold.screen")" = 52 ] && grep -q '^NPU (2 cards, 52 lanes; z folds)' "$work/unfold.screen" ||
+	fail "z: not every NPU lane shown"
+grep -q '^NPU (2 cards, 5 of 52 lanes; folded 29 streams, 18 HCCL; z unfolds)' "$work/refold.screen" || fail "zz: not folded again"
+# two Level2 ranks as tests/profiling/gen.py writes them (5 lanes a card): the same at 80x24
+lv2=$work/lv2
+T0=$(python3 -c "import json,glob;print(int(json.load(open(glob.glob('$S/profiling/*/PROF_*/host/start_info')[0]))['collectionTimeBegin'])*1000+50000000)")
+cp -r "$S/profiling_2cards" "$lv2" || fail "copy profiling_2cards"
+r=0
+for d in "$lv2"/*_ascend_pt; do
+	python3 "$src/tests/profiling/gen.py" "$d" --t0-ns "$T0" --level 2 --rank $r || fail "gen.py rank $r"
+	r=$((r + 1))
+done
+"$bin" preview $S/sample.dat -p "$lv2" -m $S/pid_mapping.json --print 80x24 > "$work/lv2.screen" 2>/dev/null || fail "Level2 ranks"
+grep -q '^NPU (2 cards, [0-9]* of [0-9]* lanes; folded ' "$work/lv2.screen" && [ "$(grep -c '^D' "$work/lv2.screen")" = 2 ] ||
+	{ cat "$work/lv2.screen"; fail "Level2 ranks: the dispatch threads are not on the first 80x24 screen"; }
+# a group that fits has nothing to fold: z says so and changes nothing
+"$bin" preview $S/sample.dat -p "$prof" -m $S/pid_mapping.json --print 80x24 --keys z > "$work/fit.screen" 2>/dev/null || fail "z on a small group"
+grep -q 'the NPU lanes fit: nothing to fold' "$work/fit.screen" &&
+	cmp -s <(sed '$d' "$work/fit.screen") <(sed '$d' "$gold/npu_80x24.screen") || fail "z changed a group that fits"
+# a search finds a folded lane: the group unfolds and the lane is selected, in view
+for q in 'HCCL' 'stream 23'; do
+	"$bin" preview $S/sample.dat -p "$many" -m $S/pid_mapping.json --print 80x24 --keys "/$q\n" > "$work/fsearch.screen" 2>/dev/null ||
+		fail "fold: search $q"
+	grep -q "^>NPU0 $q" "$work/fsearch.screen" && grep -q 'NPU lanes unfolded' "$work/fsearch.screen" ||
+		{ cat "$work/fsearch.screen"; fail "fold: /$q did not reach a folded lane"; }
+done
+echo "ok: the NPU group folds (z), the dispatch threads on the first screen, search unfolds"
 
 # the same numbers as ftscope hostbound: its worst gap's verdict
 "$bin" hostbound $S/sample.dat -p "$prof" -m $S/pid_mapping.json -f csv -n 1 > "$work/hb.csv" || fail "hostbound"

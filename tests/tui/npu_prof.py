@@ -4,7 +4,7 @@
 a copy of the bundled sample's profiling directory (its clock files are the
 sample capture's), for the preview's NPU lanes and gaps panel tests.
 
-    npu_prof.py SAMPLE_PROFILING_DIR OUT_DIR
+    npu_prof.py SAMPLE_PROFILING_DIR OUT_DIR [--streams N] [--hccl-planes N]
 
 The card: two device streams; a kernel of 2 ms every 10 ms from 50 ms into
 the profiling window on stream 5 (K<i>), a 1 ms copy after every fourth one
@@ -15,17 +15,28 @@ computes nor communicates; HostToDevice flows from container tid 3 (npu_dispatch
 in the sample's pid_mapping.json), each after an aten::linear op on that
 thread (a DataLoader.__next__ op over the 18 ms gaps); the "Python" process
 with threads 1 and 3.
+--streams N (N > 2) adds streams 10, 11, ... of ever fewer kernels, the
+busiest first, and --hccl-planes N the HCCL process's "Plane 0".."Plane N-1"
+threads with its all-reduces, as a real card shows them (8-16 streams, a
+plane per link); without them the output is the two-stream card above.
 Deterministic: the same bytes every run.
 """
+import argparse
 import glob
 import json
 import os
 import shutil
-import sys
 
 
 def main():
-    src, out = sys.argv[1], sys.argv[2]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("src")
+    ap.add_argument("out")
+    ap.add_argument("--streams", type=int, default=2)
+    ap.add_argument("--hccl-planes", type=int, default=0)
+    a = ap.parse_args()
+    src, out = a.src, a.out
+    extra = list(range(10, 10 + max(a.streams - 2, 0)))
     if os.path.exists(out):
         shutil.rmtree(out)
     shutil.copytree(src, out)
@@ -45,6 +56,12 @@ def main():
         {"ph": "M", "name": "thread_name", "pid": 99, "tid": 0,
          "args": {"name": "Group 0 Communication"}},
     ]
+    for st in extra:
+        ev.append({"ph": "M", "name": "thread_name", "pid": 77, "tid": st,
+                   "args": {"name": "Stream %d" % st}})
+    for p in range(a.hccl_planes):
+        ev.append({"ph": "M", "name": "thread_name", "pid": 99, "tid": 1 + p,
+                   "args": {"name": "Plane %d" % p}})
     busy = []
     for i in range(200):
         if i % 25 == 24:
@@ -71,6 +88,15 @@ def main():
             ev.append({"ph": "X", "name": "hcom_allReduce_%d" % i, "pid": 99, "tid": 0,
                        "ts": "%d.000" % (ts + 2000), "dur": 1000})
             busy.append((ts + 2000, 1000))
+            for p in range(a.hccl_planes):
+                ev.append({"ph": "X", "name": "hcom_allReduce_%d" % i, "pid": 99, "tid": 1 + p,
+                           "ts": "%d.000" % (ts + 2000), "dur": 1000})
+        # stream 10 + j: a 500 us kernel every (j + 2)th period, after the copy
+        for j, st in enumerate(extra):
+            if i % (j + 2) == 0:
+                ev.append({"ph": "X", "name": "AddN_S%d_%d" % (st, i), "pid": 77, "tid": st,
+                           "ts": "%d.000" % (ts + 3200), "dur": 500})
+                busy.append((ts + 3200, 500))
     busy.sort()
     end = busy[0][0] + busy[0][1]
     for ts, dur in busy[1:]:

@@ -48,6 +48,7 @@ static const struct fts_bind table[] = {
 	{ FTS_ACT_MARK, { 'm' }, NULL, "set the marker at the cursor" },
 	{ FTS_ACT_SUMMARY, { 's' }, NULL, "per-task summary table" },
 	{ FTS_ACT_GAPS, { 'b' }, NULL, "NPU idle gaps, worst first (Host Bound; --profiling_data)" },
+	{ FTS_ACT_FOLD, { 'z' }, NULL, "fold / unfold the NPU group's HCCL and quietest stream lanes" },
 	{ FTS_ACT_REDRAW, { FTS_KEY_CTRL('l') }, NULL, "redraw the screen" },
 };
 

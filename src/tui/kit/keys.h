@@ -68,6 +68,7 @@ enum fts_action {
 	FTS_ACT_MARK,
 	FTS_ACT_SUMMARY,
 	FTS_ACT_GAPS,       /* b: the Host Bound gaps panel (NPU idle, worst first) */
+	FTS_ACT_FOLD,       /* z: fold / unfold the NPU group's HCCL and quiet stream lanes */
 	FTS_ACT_REDRAW,
 	FTS_ACT__COUNT
 };

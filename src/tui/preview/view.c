@@ -52,10 +52,8 @@ int view_stop(struct fts_view *v)
 	return v->stop;
 }
 
-void view_layout(const struct fts_view *v, struct view_layout *l)
+static void layout_for(int w, int h, int details_big, struct view_layout *l)
 {
-	int w = v->grid.w, h = v->grid.h;
-
 	l->label_w = w / 4;
 	if (l->label_w < 12)
 		l->label_w = 12;
@@ -75,7 +73,7 @@ void view_layout(const struct fts_view *v, struct view_layout *l)
 	l->status_y = h - 1;
 	if (h < 12)
 		l->details_h = 0;
-	else if (v->details_big)
+	else if (details_big)
 		l->details_h = h / 3 > 7 ? h / 3 : 7;
 	else
 		l->details_h = 4;
@@ -83,6 +81,19 @@ void view_layout(const struct fts_view *v, struct view_layout *l)
 	l->lanes_h = l->details_y - l->lanes_y;
 	if (l->lanes_h < 0)
 		l->lanes_h = 0;
+}
+
+void view_layout(const struct fts_view *v, struct view_layout *l)
+{
+	layout_for(v->grid.w, v->grid.h, v->details_big, l);
+}
+
+int view_lane_rows(const struct fts_view *v)
+{
+	struct view_layout l;
+
+	layout_for(v->grid.w, v->grid.h, 0, &l);
+	return l.lanes_h;
 }
 
 static uint64_t fit_npc(const struct fts_view *v, uint64_t span)
@@ -187,6 +198,7 @@ int fts_view_resize(struct fts_view *v, int w, int h)
 	if (!v->row_lane)
 		return -ENOMEM;
 	view_layout(v, &v->lay);
+	view_lanes_rebuild(v); /* the NPU group's share of the rows changed */
 	view_summary_keep_visible(v);
 	view_gaps_keep_visible(v);
 	if (whole) {
@@ -421,6 +433,7 @@ static unsigned search_key(struct fts_view *v, int key)
 		v->searching = 0;
 		v->edit[v->edit_len] = 0;
 		view_search_apply(v, v->edit);
+		keep_sel_visible(v); /* the match may be far down, or an NPU lane just unfolded */
 	} else if (key == FTS_KEY_ESC) {
 		v->searching = 0;
 	} else if (key == FTS_KEY_BACKSPACE || key == FTS_KEY_CTRL('h')) {
@@ -577,6 +590,7 @@ static unsigned action(struct fts_view *v, enum fts_action a)
 		break;
 	case FTS_ACT_SUMMARY: view_summary_open(v); break;
 	case FTS_ACT_GAPS: view_gaps_open(v); break;
+	case FTS_ACT_FOLD: view_npu_toggle_fold(v); keep_sel_visible(v); break;
 	case FTS_ACT_REDRAW: return FTS_RX_REDRAW | FTS_RX_CLEAR;
 	default: return 0;
 	}

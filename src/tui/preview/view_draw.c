@@ -550,6 +550,10 @@ static void header_row(struct fts_view *v, int y, int64_t kind)
 		view_npu_header(v, y);
 		return;
 	}
+	if (kind <= DISP_HCCL) {
+		view_npu_hccl_row(v, y, kind);
+		return;
+	}
 	for (uint32_t l = 0; l < v->nlanes; l++)
 		n += fts_store_lane(v->store, l)->group == (kind == DISP_CPU ? FTS_GROUP_CPU : FTS_GROUP_TASK);
 	if (kind == DISP_PINNED) {

@@ -28,6 +28,8 @@ enum view_sort { SORT_RUNNING, SORT_RUNNABLE, SORT_NAME, SORT_PID, SORT__COUNT }
 #define DISP_CPU (-2)
 #define DISP_TASK (-3)
 #define DISP_NPU (-4)
+/* DISP_HCCL - card: that card's folded HCCL lanes drawn as one row (view_npu.c), not a lane */
+#define DISP_HCCL (-16)
 
 struct view_layout {
 	int label_w;            /* lane label column */
@@ -90,6 +92,18 @@ struct fts_view {
 	int sum_col, sum_desc;        /* sort column (index into view_summary.c's table) */
 	size_t sum_sel, sum_top;
 
+	/*
+	 * the NPU group's fold (view_npu.c): a card's HCCL lanes, then its
+	 * quietest streams, kept off the screen when the group would take more
+	 * than its share of the lane rows, so the dispatch threads stay in view
+	 */
+	int npu_unfold;               /* z: every NPU lane shown */
+	uint8_t *npu_hidden;          /* per lane: folded by the last rebuild */
+	uint64_t *npu_busy;           /* per lane: busy ns over the capture (lazy) */
+	uint32_t npu_nstream_fold, npu_nhccl_fold; /* what the last rebuild folded */
+	int npu_hccl_rows;            /* folded HCCL lanes shown as a row a card (DISP_HCCL) */
+	int npu_foldable;             /* the group is over its share (z folds it) */
+
 	/* the Host Bound gaps panel (view_gaps.c): every card's gaps, worst first */
 	int gaps;
 	struct view_gap *gapv;        /* NULL until first opened */
@@ -146,6 +160,17 @@ const char *view_sort_name(enum view_sort s);
 /* view_npu.c: the NPU group's rows and header */
 void view_npu_cells(struct fts_view *v, int y, uint32_t lane, int ccol);
 void view_npu_header(struct fts_view *v, int y);
+/*
+ * Append the NPU group (its header and the lanes not folded, not pinned) to
+ * v->disp at @n; returns the new count. Decides the fold (view_npu.c).
+ */
+uint32_t view_npu_disp(struct fts_view *v, uint32_t n);
+/* The row of card DISP_HCCL - @kind's folded HCCL lanes at @y. */
+void view_npu_hccl_row(struct fts_view *v, int y, int64_t kind);
+/* A search matched a folded NPU lane: unfold the group; returns 1 when it did. */
+int view_npu_reveal(struct fts_view *v);
+/* z: fold / unfold the NPU group. */
+void view_npu_toggle_fold(struct fts_view *v);
 
 /* view_gaps.c: the gaps panel (b) */
 struct view_gap;
@@ -203,6 +228,8 @@ void view_keep_cursor_visible(struct fts_view *v);
 /* Show [@a, @b) across the time area, the cursor at @a. */
 void view_show_range(struct fts_view *v, uint64_t a, uint64_t b);
 void view_layout(const struct fts_view *v, struct view_layout *l);
+/* The lane rows of the usual layout (details small) at the current size. */
+int view_lane_rows(const struct fts_view *v);
 void view_message(struct fts_view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint32_t view_selected_task(const struct fts_view *v);
 int64_t view_item_at_cursor(const struct fts_view *v, struct fts_store_item *it);

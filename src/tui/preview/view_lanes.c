@@ -20,7 +20,8 @@ int view_lanes_init(struct fts_view *v)
 	v->match = calloc(n, 1);
 	v->pin_order = calloc(n, sizeof(*v->pin_order));
 	v->disp = calloc(n + 4, sizeof(*v->disp));
-	if (!v->pinned || !v->match || !v->pin_order || !v->disp)
+	v->npu_hidden = calloc(n, 1);
+	if (!v->pinned || !v->match || !v->pin_order || !v->disp || !v->npu_hidden)
 		return -ENOMEM;
 	return view_lanes_rebuild(v);
 }
@@ -31,6 +32,8 @@ void view_lanes_free(struct fts_view *v)
 	free(v->match);
 	free(v->pin_order);
 	free(v->disp);
+	free(v->npu_hidden);
+	free(v->npu_busy);
 	free(v->run_ns);
 	free(v->wait_ns);
 	free(v->by_tid);
@@ -231,13 +234,7 @@ int view_lanes_rebuild(struct fts_view *v)
 	}
 	v->npinned_disp = n;
 	/* the NPU group above the CPU lanes: the device first, then what fed it */
-	for (uint32_t l = 0, has_npu = 0; l < v->nlanes; l++) {
-		if (fts_store_lane(v->store, l)->group != FTS_GROUP_NPU || v->pinned[l])
-			continue;
-		if (!has_npu++)
-			v->disp[n++] = DISP_NPU;
-		v->disp[n++] = l;
-	}
+	n = view_npu_disp(v, n);
 	for (uint32_t l = 0; l < v->nlanes; l++) {
 		if (fts_store_lane(v->store, l)->group != FTS_GROUP_CPU || v->pinned[l])
 			continue;
@@ -306,6 +303,7 @@ void view_search_apply(struct fts_view *v, const char *q)
 {
 	long pid = all_digits(q) ? strtol(q, NULL, 10) : -1;
 	int64_t first = -1;
+	int revealed;
 
 	snprintf(v->query, sizeof(v->query), "%s", q);
 	v->nmatch = 0;
@@ -322,6 +320,7 @@ void view_search_apply(struct fts_view *v, const char *q)
 		v->match[l] = (uint8_t)m;
 		v->nmatch += (uint32_t)m;
 	}
+	revealed = view_npu_reveal(v); /* "HCCL", "stream 7": a folded lane is found too */
 	view_lanes_rebuild(v);
 	/* jump: the first match in display order */
 	for (uint32_t i = 0; i < v->ndisp && first < 0; i++) {
@@ -334,7 +333,8 @@ void view_search_apply(struct fts_view *v, const char *q)
 		view_message(v, "no task matches '%s'", q);
 	else {
 		v->sel = (uint32_t)first;
-		view_message(v, "%u task%s match '%s'", v->nmatch, v->nmatch == 1 ? "" : "s", q);
+		view_message(v, "%u task%s match '%s'%s", v->nmatch, v->nmatch == 1 ? "" : "s", q,
+			     revealed ? " (NPU lanes unfolded; z folds)" : "");
 	}
 }
 
