@@ -60,6 +60,7 @@ static int lit(struct jd_in *in, const char *word)
 	return 1;
 }
 
+/* Four hex digits at @p; any other character makes it 0, as cJSON's parse_hex4. */
 static int hex4(const unsigned char *p, unsigned *out)
 {
 	*out = 0;
@@ -67,8 +68,10 @@ static int hex4(const unsigned char *p, unsigned *out)
 		int c = p[i], v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
 				 c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 
-		if (v < 0)
-			return -1;
+		if (v < 0) {
+			*out = 0;   /* cJSON reads a bad hex digit as the code point 0 */
+			return 0;
+		}
 		*out = *out << 4 | (unsigned)v;
 	}
 	return 0;
@@ -311,6 +314,14 @@ static struct fts_jd *get_case(const struct fts_jd *o, const char *key, int case
 	return NULL;
 }
 
+/* cJSON's compare_double: equal within the larger magnitude's epsilon. */
+static int close_double(double a, double b)
+{
+	double m = fabs(a), n = fabs(b);
+
+	return fabs(a - b) <= (m > n ? m : n) * DBL_EPSILON;
+}
+
 /* Every member of @a is in @b with an equal value. */
 static int members_in(const struct fts_jd *a, const struct fts_jd *b, int cs)
 {
@@ -336,12 +347,8 @@ int fts_jd_equal(const struct fts_jd *a, const struct fts_jd *b, int case_sensit
 	case FTS_JD_TRUE:
 	case FTS_JD_NULL:
 		return 1;
-	case FTS_JD_NUMBER: {
-		/* cJSON's compare_double: equal within the larger magnitude's epsilon */
-		double m = fabs(a->valuedouble), n = fabs(b->valuedouble);
-
-		return fabs(a->valuedouble - b->valuedouble) <= (m > n ? m : n) * DBL_EPSILON;
-	}
+	case FTS_JD_NUMBER:
+		return close_double(a->valuedouble, b->valuedouble);
 	case FTS_JD_STRING:
 		return a->valuestring && b->valuestring && !strcmp(a->valuestring, b->valuestring);
 	case FTS_JD_ARRAY:
@@ -416,6 +423,7 @@ static void print_str(struct fts_buf *o, const char *s)
 	fts_buf_put(o, "\"", 1);
 }
 
+/* As cJSON 1.7.15 prints a number: 15 digits, or 17 when 15 do not read back. */
 static void print_num(struct fts_buf *o, const struct fts_jd *n)
 {
 	char tmp[32];
@@ -423,11 +431,9 @@ static void print_num(struct fts_buf *o, const struct fts_jd *n)
 
 	if (isnan(d) || isinf(d))
 		snprintf(tmp, sizeof(tmp), "null");
-	else if (d == (double)n->valueint)
-		snprintf(tmp, sizeof(tmp), "%d", n->valueint);
 	else {
 		snprintf(tmp, sizeof(tmp), "%1.15g", d);
-		if (strtod(tmp, NULL) != d)
+		if (!close_double(strtod(tmp, NULL), d))
 			snprintf(tmp, sizeof(tmp), "%1.17g", d);
 	}
 	fts_buf_put(o, tmp, strlen(tmp));
@@ -459,8 +465,9 @@ static void print_value(struct fts_buf *o, const struct fts_jd *n, int depth)
 		break;
 	case FTS_JD_ARRAY:
 		fts_buf_put(o, "[", 1);
+		/* an array is a level of depth too, as cJSON counts them */
 		for (const struct fts_jd *c = n->child; c; c = c->next) {
-			print_value(o, c, depth);
+			print_value(o, c, depth + 1);
 			if (c->next)
 				fts_buf_put(o, ", ", 2);
 		}
