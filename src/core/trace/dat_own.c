@@ -64,6 +64,7 @@ struct fts_tc_input {
 	const char *refusal;
 	int compressed;             /* its data is read by dat_zread.c */
 	int v7;
+	int light;                  /* fts_tc_refusal: the layout only, no format parsed */
 };
 
 /*
@@ -142,7 +143,7 @@ static void rd_text(struct own_rd *r, uint64_t n, struct tep_handle *tep,
 {
 	char *p = rd_bytes(r, n);
 
-	if (p && n)
+	if (p && n && tep)
 		(void)fn(tep, p);
 	free(p);
 }
@@ -152,7 +153,7 @@ static void rd_format(struct own_rd *r, uint64_t n, struct tep_handle *tep, cons
 {
 	char *p = rd_bytes(r, n);
 
-	if (p)
+	if (p && tep)
 		(void)tep_parse_event(tep, p, (unsigned long)n, system);
 	free(p);
 }
@@ -188,6 +189,13 @@ static int rd_fixed(struct own_rd *r, struct fts_tc_input *h)
 	return 0;
 }
 
+/*
+ * The tep to parse into, or none for fts_tc_refusal's walk: libtraceevent's
+ * parsers crash on some corrupt formats, so the caller's own process only
+ * walks the layout before the probe's helper has parsed them (dat_probe.c).
+ */
+#define TEP(h) ((h)->light ? NULL : (h)->tep)
+
 /* "header_page" and "header_event" with their texts (v6 in line, v7 section 16). */
 static int rd_headers(struct own_rd *r, struct fts_tc_input *h)
 {
@@ -200,12 +208,13 @@ static int rd_headers(struct own_rd *r, struct fts_tc_input *h)
 		return -1;
 	n = rd_num(r, 8);
 	p = rd_bytes(r, n);
-	if (!p || tep_parse_header_page(h->tep, p, (unsigned long)n, h->pf.commit_size)) {
+	if (!p || (!h->light && tep_parse_header_page(h->tep, p, (unsigned long)n, h->pf.commit_size))) {
 		free(p);
 		return -1;
 	}
 	free(p);
-	h->pf.commit_size = tep_get_header_page_size(h->tep);
+	if (!h->light)
+		h->pf.commit_size = tep_get_header_page_size(h->tep);
 	rd_str(r, tag, sizeof(tag));
 	if (r->bad || strcmp(tag, "header_event"))
 		return -1;
@@ -220,7 +229,7 @@ static int rd_ftrace(struct own_rd *r, struct fts_tc_input *h)
 	uint64_t n = rd_num(r, 4);
 
 	for (uint64_t i = 0; i < n && !r->bad; i++)
-		rd_format(r, rd_num(r, 8), h->tep, "ftrace");
+		rd_format(r, rd_num(r, 8), TEP(h), "ftrace");
 	return r->bad ? -1 : 0;
 }
 
@@ -234,7 +243,7 @@ static int rd_events(struct own_rd *r, struct fts_tc_input *h)
 		rd_str(r, sys, sizeof(sys));
 		m = rd_num(r, 4);
 		for (uint64_t j = 0; j < m && !r->bad; j++)
-			rd_format(r, rd_num(r, 8), h->tep, sys);
+			rd_format(r, rd_num(r, 8), TEP(h), sys);
 	}
 	return r->bad ? -1 : 0;
 }
@@ -242,19 +251,19 @@ static int rd_events(struct own_rd *r, struct fts_tc_input *h)
 /* kallsyms and printk formats (4-byte sizes), cmdlines (8-byte): v7 sections 19, 20, 21. */
 static int rd_kallsyms(struct own_rd *r, struct fts_tc_input *h)
 {
-	rd_text(r, rd_num(r, 4), h->tep, tep_parse_kallsyms);
+	rd_text(r, rd_num(r, 4), TEP(h), tep_parse_kallsyms);
 	return r->bad ? -1 : 0;
 }
 
 static int rd_printk(struct own_rd *r, struct fts_tc_input *h)
 {
-	rd_text(r, rd_num(r, 4), h->tep, tep_parse_printk_formats);
+	rd_text(r, rd_num(r, 4), TEP(h), tep_parse_printk_formats);
 	return r->bad ? -1 : 0;
 }
 
 static int rd_cmdlines(struct own_rd *r, struct fts_tc_input *h)
 {
-	rd_text(r, rd_num(r, 8), h->tep, tep_parse_saved_cmdlines);
+	rd_text(r, rd_num(r, 8), TEP(h), tep_parse_saved_cmdlines);
 	return r->bad ? -1 : 0;
 }
 
@@ -511,7 +520,7 @@ static int rd_v7(struct fts_tc_input *h)
 	}
 	ret = fts_dat_v7_options(h->fd, &v, v7_opt, &o);
 	if (!ret)
-		ret = v7_sections(h, &v, &o);
+		ret = h->light ? 0 : v7_sections(h, &v, &o);
 	if (!ret)
 		ret = set_cpus(h, o.cpus);
 	if (!ret)
@@ -521,7 +530,7 @@ static int rd_v7(struct fts_tc_input *h)
 }
 
 /* Parses the file on @fd into a new top handle; @h->refusal set when it is a format left out. */
-static struct fts_tc_input *own_parse(int fd, const char **refusal)
+static struct fts_tc_input *own_parse(int fd, int light, const char **refusal)
 {
 	struct fts_tc_input *h = calloc(1, sizeof(*h));
 	struct own_rd r = { .fd = fd };
@@ -532,13 +541,14 @@ static struct fts_tc_input *own_parse(int fd, const char **refusal)
 	if (!h)
 		return NULL;
 	h->fd = fd;
+	h->light = light;
 	h->tep = tep_alloc();
 	ok = h->tep && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
 	if (ok) {
 		h->file_size = r.size = (uint64_t)sb.st_size;
 		ok = !rd_fixed(&r, h) && (h->v7 ? !rd_v7(h) : !rd_meta(&r, h) && !rd_options(&r, h));
 	}
-	if (ok && (tep_is_old_format(h->tep) || (h->pf.commit_size != 4 && h->pf.commit_size != 8))) {
+	if (ok && !light && (tep_is_old_format(h->tep) || (h->pf.commit_size != 4 && h->pf.commit_size != 8))) {
 		h->refusal = "the pre-2.6.31 ring-buffer format";
 		ok = 0;
 	}
@@ -558,7 +568,7 @@ struct fts_tc_input *fts_tc_open_fd(int fd, int flags)
 	struct fts_tc_input *h;
 
 	(void)flags;
-	h = own_parse(fd, &why);
+	h = own_parse(fd, 0, &why);
 	if (!h)
 		close(fd);
 	return h;
@@ -574,7 +584,7 @@ struct fts_tc_input *fts_tc_open(const char *path, int flags)
 const char *fts_tc_refusal(int fd)
 {
 	const char *why;
-	struct fts_tc_input *h = own_parse(fd, &why);
+	struct fts_tc_input *h = own_parse(fd, 1, &why);
 
 	if (h) {
 		tep_free(h->tep);

@@ -52,8 +52,10 @@ struct fts_tc_input *fts_tc_open(const char *path, int flags);
 
 /*
  * fts_tc_refusal - NULL when @fd (not moved) holds a trace.dat this reader
- * can read, else a static phrase naming what it leaves out ("version 7",
- * "a latency trace", ...) for the caller's error.
+ * can read (or one too corrupt to tell), else a static phrase naming what it
+ * leaves out ("a latency trace", ...) for the caller's error. It walks the
+ * layout and options only: no format is parsed (that is the probe's helper's
+ * job, where a crash of libtraceevent's parser is contained).
  */
 const char *fts_tc_refusal(int fd);
 
