@@ -23,6 +23,16 @@ function(fts_static_pkg prefix module)
   add_library(PkgConfig::${prefix} INTERFACE IMPORTED GLOBAL)
   set(libs)
   foreach(l ${${prefix}_STATIC_LIBRARIES})
+    # A Libs.private entry without an .a here (sqlite3.pc names zlib, which
+    # libsqlite3.a does not use; arm64 has no zlib1g-dev) is left out: if
+    # it was needed after all, the static link says so.
+    if(NOT l MATCHES "^(m|dl|pthread|rt|c)$")
+      find_library(FTS_STATIC_A_${l} NAMES lib${l}.a HINTS ${${prefix}_STATIC_LIBRARY_DIRS})
+      if(NOT FTS_STATIC_A_${l})
+        message(STATUS "ftscope: lib${l}.a not found, left out of the static link (${module})")
+        continue()
+      endif()
+    endif()
     list(APPEND libs "-l${l}")
   endforeach()
   set_target_properties(PkgConfig::${prefix} PROPERTIES

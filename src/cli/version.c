@@ -22,8 +22,8 @@ int fts_cmd_version(void)
 #ifdef FTS_STATIC_BUILD
 	printf("build: static, glibc %d.%d linked in, commit " FTS_COMMIT ", %s\n", __GLIBC__,
 	       __GLIBC_MINOR__, sizeof(void *) == 8 ? "64-bit" : "32-bit");
-	printf("left out: libtracecmd (trace.dat version 6 is read by ftscope's own reader; "
-	       "version 7, latency traces and time-offset options are refused), "
+	printf("left out: libtracecmd (trace.dat v6/v7 read by ftscope's own reader; latency traces, "
+	       "big-endian v7, codecs other than zstd and time-offset options are refused), "
 	       "cJSON (ftscope's own JSON tree), libftscope.so\n");
 #elif defined(__GLIBC__)
 	printf("build: dynamic, glibc %s (built against %d.%d), commit " FTS_COMMIT "\n",
