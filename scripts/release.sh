@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The release binaries: one fully static ftscope per architecture (x86_64,
 # aarch64 cross-built with Debian's toolchain), built from a clean clone of
-# HEAD into dist/ (docs/static.md).
+# HEAD into dist/, and their RPMs when rpmbuild is installed (docs/static.md).
 #   scripts/release.sh [dist-dir]        default dist/
 # Needs scripts/deps.sh --all (the .a files of libtracefs, libtraceevent,
 # sqlite3, ncursesw/tinfo, zstd for amd64 and arm64; gcc-aarch64-linux-gnu).
@@ -25,7 +25,7 @@ build() {
 	shift 2
 	cmake -S "$tmp/src" -B "$tmp/$arch" -DCMAKE_BUILD_TYPE=Release -DFTS_STATIC=ON -DBUILD_TESTING=OFF "$@" \
 		> "$tmp/$arch.configure.log" 2>&1 || { cat "$tmp/$arch.configure.log"; exit 1; }
-	cmake --build "$tmp/$arch" -j "$(nproc)" --target ftscope > "$tmp/$arch.build.log" 2>&1 ||
+	cmake --build "$tmp/$arch" -j "$(nproc)" --target ftscope man > "$tmp/$arch.build.log" 2>&1 ||
 		{ cat "$tmp/$arch.build.log"; exit 1; }
 	"$strip" -o "$out" "$tmp/$arch/ftscope"
 	if readelf -d "$out" | grep -q NEEDED || readelf -l "$out" | grep -q 'program interpreter'; then
@@ -44,5 +44,15 @@ if command -v qemu-aarch64-static > /dev/null; then
 	qemu-aarch64-static -L "$tmp/empty" "$dist/ftscope-$ver-linux-aarch64" --version | grep -q '^build: static' ||
 		{ echo "release: the aarch64 binary does not run under qemu with an empty sysroot" >&2; exit 1; }
 fi
-(cd "$dist" && sha256sum "ftscope-$ver-linux-x86_64" "ftscope-$ver-linux-aarch64" > "SHA256SUMS-$ver")
+# the RPMs (rpm/ftscope.spec), when rpmbuild is installed
+rpms=()
+if command -v rpmbuild > /dev/null; then
+	for arch in x86_64 aarch64; do
+		"$top/scripts/rpm.sh" "$tmp/$arch" "$dist" > /dev/null
+	done
+	rpms=("ftscope-$ver-1.x86_64.rpm" "ftscope-$ver-1.aarch64.rpm")
+else
+	echo "release: rpmbuild missing (apt-get install rpm): no RPMs" >&2
+fi
+(cd "$dist" && sha256sum "ftscope-$ver-linux-x86_64" "ftscope-$ver-linux-aarch64" "${rpms[@]}" > "SHA256SUMS-$ver")
 ls -l "$dist"
