@@ -81,6 +81,22 @@ else
 	bad "preview --print: $(head -3 "$WORK/screen")"
 fi
 
+# The TUI with no terminfo entry in the root at all: the built-in one
+# (tui/term/ti_fallback.c) must give it a screen (smcup, 256 colours), 'q'
+# ends it, and its private terminfo directory is gone afterwards.
+if command -v script > /dev/null; then
+	mv "$R/usr/share/terminfo" "$WORK/terminfo.away"
+	(sleep 2; printf q) | timeout 30 script -qec "env -i TERM=xterm-256color LANG=C.UTF-8 $CHROOT $R /ftscope preview data/sample.dat --no_cache" /dev/null > "$WORK/tui.out" 2>&1
+	rc=$?
+	mv "$WORK/terminfo.away" "$R/usr/share/terminfo"
+	if [ "$rc" = 0 ] && grep -q $'\e\[?1049h' "$WORK/tui.out" && grep -q '38;5;' "$WORK/tui.out" &&
+		[ -z "$(ls -A "$R/tmp")" ]; then
+		pass "TUI without any terminfo in the root: the built-in xterm-256color, cleaned up after"
+	else
+		bad "TUI without terminfo (exit $rc): $(tr -cd '[:print:]\n' < "$WORK/tui.out" | head -3)"
+	fi
+fi
+
 if [ -d /sys/kernel/tracing/events ] || [ -d /sys/kernel/debug/tracing/events ]; then
 	if python3 "$SRC/scripts/tracefs_lock.py" env -i PATH=/ "$CHROOT" "$R" /ftscope record -q -t 2 \
 		-o /data/rec.dat > "$WORK/rec.log" 2>&1 &&
