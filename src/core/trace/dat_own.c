@@ -317,18 +317,18 @@ static int rd_option(struct own_rd *r, struct fts_tc_input *h, unsigned id, uint
 	return 0;
 }
 
-/* Room to read @h->cpus CPUs (their extents filled by the caller). */
+/*
+ * The table of @h->cpus CPUs (their extents filled by the caller); each
+ * CPU's page and walk are allocated when it is first read, so a file that
+ * claims many CPUs costs nothing for the ones without data.
+ */
 static int cpu_alloc(struct fts_tc_input *h)
 {
 	h->cpu = calloc((size_t)h->cpus + 1, sizeof(*h->cpu));
 	if (!h->cpu)
 		return -1;
-	for (int i = 0; i < h->cpus; i++) {
+	for (int i = 0; i < h->cpus; i++)
 		h->cpu[i].rec.cpu = i;
-		if (fts_dat_page_walk_init(&h->cpu[i].w, h->pf.page_size) ||
-		    !(h->cpu[i].page = malloc((size_t)h->pf.page_size)))
-			return -1;
-	}
 	return 0;
 }
 
@@ -702,12 +702,19 @@ struct tep_record *fts_tc_read_cpu_first(struct fts_tc_input *h, int cpu)
 	c = &h->cpu[cpu];
 	c->at = c->off;
 	c->loaded = 0;
+	if (!c->size)
+		return NULL;
+	if (!c->page && (fts_dat_page_walk_init(&c->w, h->pf.page_size) ||
+			 !(c->page = malloc((size_t)h->pf.page_size))))
+		return NULL;
 	return cpu_next(h, c);
 }
 
 struct tep_record *fts_tc_read_data(struct fts_tc_input *h, int cpu)
 {
-	return cpu >= 0 && cpu < h->cpus && !h->compressed ? cpu_next(h, &h->cpu[cpu]) : NULL;
+	/* a CPU not rewound by fts_tc_read_cpu_first has no page yet: nothing to read */
+	return cpu >= 0 && cpu < h->cpus && !h->compressed && h->cpu[cpu].page ?
+	       cpu_next(h, &h->cpu[cpu]) : NULL;
 }
 
 int fts_tc_compressed(const struct fts_tc_input *h)
