@@ -28,10 +28,11 @@ if ! command -v aarch64-linux-gnu-gcc > /dev/null || ! command -v qemu-aarch64-s
 	exit 0
 fi
 a64=$top/build-static-arm64
+mkdir -p "$a64"
 cmake -S "$top" -B "$a64" -DFTS_WERROR=ON -DFTS_STATIC=ON -DBUILD_TESTING=OFF \
-	-DCMAKE_TOOLCHAIN_FILE="$top/cmake/toolchain-aarch64-linux-gnu.cmake" > "$a64.configure.log" 2>&1 ||
-	{ cat "$a64.configure.log"; exit 1; }
-cmake --build "$a64" -j "$(nproc)" --target ftscope > "$a64.build.log" 2>&1 || { cat "$a64.build.log"; exit 1; }
+	-DCMAKE_TOOLCHAIN_FILE="$top/cmake/toolchain-aarch64-linux-gnu.cmake" > "$a64/configure.log" 2>&1 ||
+	{ cat "$a64/configure.log"; exit 1; }
+cmake --build "$a64" -j "$(nproc)" --target ftscope > "$a64/build.log" 2>&1 || { cat "$a64/build.log"; exit 1; }
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 mkdir "$w/empty"
