@@ -285,7 +285,7 @@ static int rd_meta(struct own_rd *r, struct fts_tc_input *h)
 	return set_cpus(h, rd_num(r, 4)) || r->bad ? -1 : 0;
 }
 
-/* One option: buffers and time offsets kept, time conversions refused. */
+/* One v6 option: a buffer instance kept; time offsets and conversions refused. */
 static int rd_option(struct own_rd *r, struct fts_tc_input *h, unsigned id, uint64_t size)
 {
 	uint64_t end = r->pos + size;
