@@ -21,7 +21,7 @@ dyn=${1:-$top/build}
 st=$top/build-static
 [ -x "$dyn/ftscope" ] || { echo "test-static: build the dynamic ftscope first (scripts/build.sh $dyn)" >&2; exit 1; }
 "$top/scripts/build.sh" "$st" -DFTS_WERROR=ON -DFTS_STATIC=ON -DFTS_REFERENCE_BIN="$dyn/ftscope"
-(cd "$st" && ctest --output-on-failure -R '^(static_chroot|static_rpm|test_dat_read|test_dat_detect|dat_corrupt_pages|test_dat_pages|golden_convert|contract_dat_vs_text|test_probe|fuzz_replay_dat|fuzz_replay_dat_pages|unit_timemap|unit_profinfo|unit_pidmap|test_stats_hosts|test_pidscan|convert_profinfo)$')
+(cd "$st" && ctest --output-on-failure -R '^(static_chroot|static_rpm|static_refusals|test_dat_read|test_dat_detect|dat_corrupt_pages|test_dat_pages|golden_convert|contract_dat_vs_text|test_probe|fuzz_replay_dat|fuzz_replay_dat_pages|unit_timemap|unit_profinfo|unit_pidmap|test_stats_hosts|test_pidscan|convert_profinfo)$')
 
 if ! command -v aarch64-linux-gnu-gcc > /dev/null || ! command -v qemu-aarch64-static > /dev/null; then
 	echo "test-static: no arm64 cross toolchain or qemu-aarch64-static: the aarch64 pass is skipped"
