@@ -9,6 +9,8 @@ int fts_cmd_pidmap(int argc, char **argv);
 int fts_cmd_snapshot(int argc, char **argv);
 int fts_cmd_stats(int argc, char **argv);
 int fts_cmd_hostbound(int argc, char **argv);
+/* fts_cmd_version - the version and how this binary was built (version.c). */
+int fts_cmd_version(void);
 #ifdef FTS_HAVE_TUI
 int fts_cmd_preview(int argc, char **argv);
 int fts_cmd_tui(int argc, char **argv);

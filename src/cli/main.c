@@ -81,8 +81,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
-		printf("ftscope " FTS_VERSION "\n");
-		return 0;
+		return fts_cmd_version();
 	}
 	for (const struct command *c = commands; c->name; c++) {
 		if (!strcmp(c->name, argv[1]))

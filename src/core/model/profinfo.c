@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/profinfo.h"
 
+#ifdef FTS_NO_CJSON
+#include "core/util/json_dom.h"   /* the static build's own JSON tree */
+#else
 #include <cjson/cJSON.h>
+#endif
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>

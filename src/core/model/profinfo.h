@@ -21,7 +21,11 @@ struct fts__profinfo {
 	int export_db;         /* it names "db" */
 };
 
+#ifdef FTS_NO_CJSON
+#include "core/util/json_dom.h"   /* struct cJSON is ours there */
+#else
 struct cJSON;
+#endif
 
 /*
  * fts__json_pos_int - @obj's @key as a positive integer (a JSON number or a

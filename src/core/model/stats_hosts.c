@@ -11,7 +11,11 @@
  */
 #include "ftscope/stats.h"
 
+#ifdef FTS_NO_CJSON
+#include "core/util/json_dom.h"   /* the static build's own JSON tree */
+#else
 #include <cjson/cJSON.h>
+#endif
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ftscope/timemap.h"
 
+#ifdef FTS_NO_CJSON
+#include "core/util/json_dom.h"   /* the static build's own JSON tree */
+#else
 #include <cjson/cJSON.h>
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,11 @@
 #include "core/util/outfile.h"
 
 #include <assert.h>
+#ifdef FTS_NO_CJSON
+#include "core/util/json_dom.h"   /* the static build's own JSON tree */
+#else
 #include <cjson/cJSON.h>
+#endif
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>

@@ -14,7 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef FTS_NO_TRACECMD
+#include "core/trace/dat_own.h"   /* the static build's own reader */
+#else
 #include <trace-cmd/trace-cmd.h>
+#endif
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 #include <unistd.h>

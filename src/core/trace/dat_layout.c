@@ -43,8 +43,7 @@ int fts_dat_grow(unsigned char **buf, size_t *cap, size_t need)
 	return 0;
 }
 
-/* Reads one option section at @off into *@out (decompressed). */
-static int v7_section(int fd, const struct dat_v7 *v, uint64_t off, unsigned char **out,
+int fts_dat_v7_section(int fd, const struct dat_v7 *v, uint64_t off, unsigned char **out,
 		      size_t *len, uint16_t *id, uint16_t *flags)
 {
 	unsigned char h[16], *z = NULL;
@@ -192,7 +191,7 @@ int fts_dat_codec_missing(int fd, uint64_t file_size)
 }
 
 /* One option of a v7 options section: 0 to go on, -1 to fail the walk. */
-typedef int (*v7_opt_fn)(void *ctx, uint16_t id, const unsigned char *p, uint32_t n);
+typedef fts_dat_v7_opt_fn v7_opt_fn;
 
 /* Walks the chain of option sections from @off, each option to @fn. 0, or -1 when cut or corrupt. */
 static int v7_walk_options(int fd, const struct dat_v7 *v, uint64_t off, v7_opt_fn fn, void *ctx)
@@ -205,7 +204,7 @@ static int v7_walk_options(int fd, const struct dat_v7 *v, uint64_t off, v7_opt_
 		size_t len = 0;
 		const unsigned char *q, *qend;
 
-		if (v7_section(fd, v, off, &sec, &len, &id, &flags) || id != 0)
+		if (fts_dat_v7_section(fd, v, off, &sec, &len, &id, &flags) || id != 0)
 			goto out;
 		off = 0;
 		for (q = sec, qend = sec + len; qend - q >= 6;) {
@@ -248,6 +247,15 @@ static int load_opt(void *ctx, uint16_t id, const unsigned char *p, uint32_t n)
  * NULL) or compressed with zstd and built with libzstd; returns -1 (and
  * reading falls back to libtracecmd) otherwise.
  */
+int fts_dat_v7_options(int fd, const struct dat_v7 *v, fts_dat_v7_opt_fn fn, void *ctx)
+{
+	struct v7_head vh;
+
+	if (v7_head_read(fd, v->file_size, &vh))
+		return -1;
+	return v7_walk_options(fd, v, vh.first_opt, fn, ctx);
+}
+
 int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v)
 {
 	struct v7_head vh;

@@ -91,6 +91,20 @@ int fts_dat_v7_load(int fd, uint64_t file_size, struct dat_v7 *v);
  */
 int fts_dat_codec_missing(int fd, uint64_t file_size);
 
+/*
+ * fts_dat_v7_section - read the section at @off of the v7 file on @fd (@v
+ * loaded) into *@out (grown with realloc; decompressed when the section is),
+ * its length, id and flags. 0, or -1 when cut, too big or undecodable.
+ */
+int fts_dat_v7_section(int fd, const struct dat_v7 *v, uint64_t off, unsigned char **out,
+		       size_t *len, uint16_t *id, uint16_t *flags);
+
+/* One option of a v7 options section: 0 to go on, -1 to stop the walk (failed). */
+typedef int (*fts_dat_v7_opt_fn)(void *ctx, uint16_t id, const unsigned char *p, uint32_t n);
+
+/* fts_dat_v7_options - every option of the v7 file on @fd (@v loaded) to @fn. 0 or -1. */
+int fts_dat_v7_options(int fd, const struct dat_v7 *v, fts_dat_v7_opt_fn fn, void *ctx);
+
 /* fts_dat_v7_free - release what fts_dat_v7_load allocated. */
 void fts_dat_v7_free(struct dat_v7 *v);
 

@@ -38,7 +38,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifdef FTS_NO_TRACECMD
+#include "core/trace/dat_own.h"   /* the static build's own reader */
+#else
 #include <trace-cmd/trace-cmd.h>
+#endif
 
 #define PROBE_FD 3                 /* the pipe's write end in the helper */
 #define PROBE_IN_FD 4              /* the file, opened and checked by the caller */

@@ -178,7 +178,12 @@ void fts_dat_src_try_z(struct dat_ctx *c, struct dat_src *s, const char *name)
 			z->pos = ci->off + 4;
 		}
 		own = fts_dat_z_next(c, z);
+#ifdef FTS_NO_TRACECMD
+		/* the static build has no other reader to hold this one to */
+		lib = own;
+#else
 		lib = tracecmd_read_cpu_first(s->handle, i);
+#endif
 		ok = !c->zerr && !own == !lib;
 		if (ok && own) {
 			ok = lib->cpu == own->cpu && lib->size == own->size &&

@@ -6,7 +6,9 @@
 #include "ftscope/log.h"
 
 #include <tracefs.h>
+#ifndef FTS_NO_TRACECMD
 #include <trace-cmd/trace-cmd.h>
+#endif
 #include <traceevent/event-parse.h>
 
 /* The two enums share their order; the checks keep it so. */
@@ -20,5 +22,7 @@ void fts_set_loglevel(enum fts_loglevel level)
 
 	tep_set_loglevel(l);
 	tracefs_set_loglevel(l);
+#ifndef FTS_NO_TRACECMD
 	tracecmd_set_loglevel(l);
+#endif
 }

@@ -230,6 +230,27 @@ static int check_version(const char *path, uint64_t size, char *version,
 			   path);
 }
 
+/*
+ * The static build reads version 6 files itself (dat_own.c) and refuses the
+ * rest by name before anything parses them further.
+ */
+static int check_readable(const char *path, int fd, struct fts_err *err)
+{
+#ifdef FTS_NO_TRACECMD
+	const char *why = fts_tc_refusal(fd);
+
+	if (why)
+		return fts_err_set(err, -ENOTSUP,
+				   "%s: this static ftscope (built without libtracecmd) cannot read %s; convert the file with a dynamically linked ftscope",
+				   path, why);
+#else
+	(void)path;
+	(void)fd;
+	(void)err;
+#endif
+	return 0;
+}
+
 static int page_fault(struct dat_ctx *c, const char *buffer, int cpu,
 		      const struct dat_page_fault *f, struct fts_err *err)
 {
@@ -373,6 +394,14 @@ static int open_sources(struct dat_ctx *c, struct fts_err *err)
 	}
 	if (ret)
 		return fts_err_set(err, ret, "%s: out of memory opening trace.dat", c->path);
+#ifdef FTS_NO_TRACECMD
+	/* compressed data has no reader here but dat_zread.c's */
+	for (int i = 0; i < c->nr_srcs; i++)
+		if (fts_tc_compressed(c->srcs[i].handle) && !c->srcs[i].z)
+			return fts_err_set(err, -EIO,
+					   "%s: cannot read the compressed data of buffer %d (corrupt, or a layout only libtracecmd reads); re-extract the trace or convert it with a dynamically linked ftscope",
+					   c->path, i);
+#endif
 	return 0;
 }
 
@@ -411,6 +440,8 @@ int fts_dat_probe_scan(const char *path, const char *helper, int need_stop,
 		if (c.fd < 0)
 			ret = c.fd;
 	}
+	if (!ret)
+		ret = check_readable(path, c.fd, err);
 	if (!ret) {
 		if (fts_dat_v7_load(c.fd, st.bytes_total, &v7) == 0)
 			c.v7 = &v7;
@@ -454,6 +485,9 @@ static int prepare(struct dat_ctx *c, struct dat_v7 *v7, const char *path, const
 		if (c->fd < 0)
 			return c->fd;
 	}
+	ret = check_readable(path, c->fd, err);
+	if (ret)
+		return ret;
 	if (fts_dat_v7_load(c->fd, st->bytes_total, v7) == 0)
 		c->v7 = v7;
 	c->pre_commit_size = c->pfmt.commit_size;

@@ -16,7 +16,11 @@
 #include "core/trace/dat_pages.h"
 #include "core/trace/timecheck.h"
 
+#ifdef FTS_NO_TRACECMD
+#include "core/trace/dat_own.h"   /* the static build's own reader */
+#else
 #include <trace-cmd/trace-cmd.h>
+#endif
 
 /* One CPU of a compressed buffer, read chunk by chunk (see top comment). */
 struct dat_zcpu {

@@ -35,6 +35,9 @@
 #include "front/tty.h"
 #include "tui/kit/keys.h"
 #include "tui/term/term.h"
+#ifdef FTS_BUILTIN_TERMINFO
+#include "tui/term/ti_fallback.h"
+#endif
 
 static struct termios saved_tio;
 static int saved_tio_ok;
@@ -145,6 +148,14 @@ int fts_term_open(int *colors, char *why, size_t whylen)
 	}
 	install_handlers();
 	screen = newterm(NULL, stdout, stdin);
+#ifdef FTS_BUILTIN_TERMINFO
+	/* the static binary on a host without this entry: a built-in one (ti_fallback.c) */
+	if (!screen) {
+		const char *tmp = getenv("TMPDIR");
+
+		screen = fts_ti_fallback_newterm(term, tmp && *tmp == '/' ? tmp : "/tmp", stdout, stdin, NULL);
+	}
+#endif
 	if (!screen) {
 		default_handlers();
 		close_pipe();
