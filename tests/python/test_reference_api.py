@@ -14,6 +14,7 @@ kernel-thread rule, tran) and issue 33 item 5's wrong argument types.
 """
 import glob
 import shutil
+import signal
 import logging
 import os
 import subprocess
@@ -484,14 +485,16 @@ def test_a_lossy_capture_warns_as_the_reference(tracefs, tmp_path, caplog):
     own per-CPU counters: an 8 KB buffer under hackbench loses events."""
     if not shutil.which("hackbench"):
         pytest.skip("hackbench (rt-tests) is not installed")
+    # its own process group, killed whole: killing `timeout` alone leaves hackbench's
+    # workers running (1M loops: an hour of load for every later test)
     load = subprocess.Popen(["timeout", "4", "hackbench", "-g", "4", "-l", "1000000"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         assert TR.ftrace_record_start(output=str(tmp_path / "l.dat"), bf_size=8)
         time.sleep(2)
         assert TR.ftrace_record_stop() == str(tmp_path / "l.dat")
     finally:
-        load.kill()
+        os.killpg(load.pid, signal.SIGKILL)
         load.wait()
     lost = [w for w in warnings(caplog) if "total_loss_counters=" in w]
     assert len(lost) == 1 and "consider increasing --bf-size" in lost[0], warnings(caplog)
