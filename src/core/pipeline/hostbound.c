@@ -378,6 +378,9 @@ int fts_hostbound_finish(struct fts_hostbound *hb, struct fts_err *err)
 		return nomem(err);
 	if (make_blame(hb, err))
 		return err->code;
+	/* the steps and the advice read the gaps in time order: before the sort */
+	if (hb_make_steps(hb) || hb_make_advice(hb))
+		return nomem(err);
 	qsort(hb->sorted, hb->ngaps, sizeof(*hb->sorted), cmp_gap);
 	return 0;
 }
@@ -520,6 +523,8 @@ void fts_hostbound_free(struct fts_hostbound *hb)
 	free(hb->runs);
 	free(hb->op_maxend);
 	free(hb->blame);
+	free(hb->steps);
+	free(hb->advice);
 	fts_inthash_free(&hb->by_tid);
 	fts_strtab_free(&hb->strs);
 	free(hb);
