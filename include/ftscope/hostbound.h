@@ -167,7 +167,7 @@ struct fts_hb_step {
 	uint32_t culprit;               /* the task that held the CPUs waited for most (gap culprits), FTS_HB_NONE */
 	int32_t culprit_cpu;
 	double culprit_ns;
-	int slowest;                    /* 1 on the longest step (of two or more) */
+	int slowest;                    /* 1 on the longest step, when longer than every other */
 };
 
 /* What a piece of advice is about. */

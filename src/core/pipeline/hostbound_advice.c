@@ -117,18 +117,21 @@ static int advise_cpus(struct fts_hostbound *hb, const struct cpus *c, enum fts_
 		}
 	}
 	cpu_list(list, sizeof(list), free_cpus, nfree);
-	for (size_t t = 0, k = 0; nfree && t < hb->nthreads && k < MAX_THREADS && !rc; t++) {
-		const struct hb_thread *th = &hb->threads[t];
+	/* the dispatch threads first, then the main ones */
+	for (size_t pass = 0, k = 0; pass < 2 && nfree && !rc; pass++) {
+		for (size_t t = 0; t < hb->nthreads && k < MAX_THREADS && !rc; t++) {
+			const struct hb_thread *th = &hb->threads[t];
 
-		if (th->role == FTS_HB_ROLE_OTHER)
-			continue;
-		k++;
-		snprintf(text, sizeof(text), "CPU%s %s %s idle %.0f%% of the gaps' traced time (%zu CPUs in the capture): "
-			 "move the %s thread %s there", nfree > 1 ? "s" : "", list, nfree > 1 ? "were" : "was",
-			 100.0 * idle / (double)nfree, c->n, fts_hostbound_role_name(th->role),
-			 fts_hostbound_str(hb, th->name));
-		snprintf(cmd, sizeof(cmd), "taskset -cp %s %d", list, th->tid);
-		rc = add(hb, FTS_HB_ADV_CPUS, cause, ns, text, cmd);
+			if (th->role != (pass ? FTS_HB_ROLE_MAIN : FTS_HB_ROLE_DISPATCH))
+				continue;
+			k++;
+			snprintf(text, sizeof(text), "CPU%s %s %s idle %.0f%% of the gaps' traced time (%zu CPUs in the "
+				 "capture): move the %s thread %s there", nfree > 1 ? "s" : "", list,
+				 nfree > 1 ? "were" : "was", 100.0 * idle / (double)nfree, c->n,
+				 fts_hostbound_role_name(th->role), fts_hostbound_str(hb, th->name));
+			snprintf(cmd, sizeof(cmd), "taskset -cp %s %d", list, th->tid);
+			rc = add(hb, FTS_HB_ADV_CPUS, cause, ns, text, cmd);
+		}
 	}
 	free(free_cpus);
 	return rc;

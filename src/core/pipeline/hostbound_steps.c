@@ -73,11 +73,15 @@ static void settle(struct fts_hb_step *st, struct tally *t)
 	t->n = 0;
 }
 
-/* Steps [i] of the profile into the output's time, each ending by the next's start. */
+/*
+ * The profile's steps in the output's time, each ending by the next's
+ * start; the longest marked when it is longer than every other.
+ */
 static void place(struct fts_hostbound *hb)
 {
 	const struct fts_npu_trace *n = hb->npu;
-	uint64_t longest = 0;
+	size_t longest = 0;
+	int unique = n->nsteps > 1;
 
 	for (size_t i = 0; i < n->nsteps; i++) {
 		struct fts_hb_step *st = &hb->steps[i];
@@ -87,15 +91,14 @@ static void place(struct fts_hostbound *hb)
 		st->dur = n->steps[i].dur;
 		if (i + 1 < n->nsteps && n->steps[i + 1].ts < n->steps[i].ts + st->dur)
 			st->dur = n->steps[i + 1].ts - n->steps[i].ts;
-		if (n->nsteps > 1 && st->dur > longest)
-			longest = st->dur;
-	}
-	for (size_t i = 0; longest && i < n->nsteps; i++) {
-		if (hb->steps[i].dur == longest) {
-			hb->steps[i].slowest = 1;
-			break;
+		if (i && st->dur == hb->steps[longest].dur)
+			unique = 0;
+		else if (st->dur > hb->steps[longest].dur) {
+			longest = i;
+			unique = 1;
 		}
 	}
+	hb->steps[longest].slowest = unique;
 }
 
 int hb_make_steps(struct fts_hostbound *hb)
