@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd_hostbound.c - `ftscope hostbound CAPTURE -p PROFILING_DIR`: why was the
- * NPU idle. Reads every card's trace_view.json (npu.h), runs the capture
- * once through the pipeline into one Host Bound sink per card (hostbound.h),
- * and prints per card the totals, who preempted the dispatch threads, and
- * the worst gaps.
+ * NPU idle. Reads every card's trace_view.json or profiler DB (npu.h), runs
+ * the capture once through the pipeline into one Host Bound sink per card
+ * (hostbound.h), and prints per card the totals, who preempted the dispatch
+ * threads, the worst gaps, the idle time per step and the advice.
  * The whole report is made in memory first, so a failure leaves no partial
  * output (on stdout or in --output).
  */
@@ -375,13 +375,13 @@ static int write_file(const char *path, const char *data, size_t len)
 }
 
 struct card {
-	const char *path;             /* its trace_view.json */
+	const char *path;             /* its trace_view.json or profiler DB */
 	char name[256];               /* its rank directory's name */
 	struct fts_npu_trace *npu;
 	struct fts_hostbound *hb;
 };
 
-/* X/<rank>/ASCEND_PROFILER_OUTPUT/trace_view.json -> <rank> */
+/* X/<rank>/ASCEND_PROFILER_OUTPUT/trace_view.json (or its .db) -> <rank> */
 static void card_name(const char *path, char *name, size_t len)
 {
 	char *copy = strdup(path), *d;
@@ -395,7 +395,7 @@ static void card_name(const char *path, char *name, size_t len)
 	free(copy);
 }
 
-/* Each card's trace_view.json read and its analysis made. Returns 0 or 1 (reported). */
+/* Each card's trace_view.json or DB read and its analysis made. Returns 0 or 1 (reported). */
 static int load_cards(struct card *c, size_t n, char **paths, uint64_t threshold_ns)
 {
 	struct fts_hb_opts ho = { .threshold_ns = threshold_ns };
