@@ -88,6 +88,13 @@ struct fts_hb_opts {
 	uint64_t threshold_ns;   /* gaps shorter than this are left out; 0: 50 us */
 	/* added to the profiler's times to get the items' (output ns): 0 when both are epoch ns */
 	int64_t offset_ns;
+	/*
+	 * 1: the run has a pid mapping, so the items name tasks by their
+	 * container pid; a task that ran on a CPU and that the mapping does not
+	 * know (its pid is its "host_pid") is named "host:comm:pid", so that one
+	 * report holds one pid namespace and the host's tasks stand out
+	 */
+	int pid_mapping;
 };
 
 /* One piece of a gap's causes: a thread in one state (the chain followed). */

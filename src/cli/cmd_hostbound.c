@@ -396,9 +396,9 @@ static void card_name(const char *path, char *name, size_t len)
 }
 
 /* Each card's trace_view.json or DB read and its analysis made. Returns 0 or 1 (reported). */
-static int load_cards(struct card *c, size_t n, char **paths, uint64_t threshold_ns)
+static int load_cards(struct card *c, size_t n, char **paths, uint64_t threshold_ns, int pidmap)
 {
-	struct fts_hb_opts ho = { .threshold_ns = threshold_ns };
+	struct fts_hb_opts ho = { .threshold_ns = threshold_ns, .pid_mapping = pidmap };
 	struct fts_err err = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
@@ -478,7 +478,7 @@ static int run(const struct hb_args *a)
 	c = calloc(n, sizeof(*c));
 	sinks = calloc(n, sizeof(*sinks));
 	rc = !c || !sinks ? fail("out of memory", NULL)
-			  : load_cards(c, n, paths, (uint64_t)a->threshold_us * 1000);
+			  : load_cards(c, n, paths, (uint64_t)a->threshold_us * 1000, a->pidmap != NULL);
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < n; i++)

@@ -73,6 +73,28 @@ PY
 		{ cat "s$type.txt"; fail "$type: step 52 not the one marked"; }
 	echo "ok: $type steps"
 done
+# -m: one pid namespace, the container's; the host's own tasks marked "host:"
+python3 - stext.json "$S/pid_mapping.json" <<'PY' || fail "-m: pid namespaces mixed"
+import json, sys
+r = json.load(open(sys.argv[1]))["cards"][0]
+m = json.load(open(sys.argv[2]))
+inner = {}   # container pid -> host pid, for the tasks in a container (NSpid: the innermost pid)
+for host, e in m.items():
+    ns = str(e.get("NSpid", "")).split()
+    if ns and ns[-1] != host:
+        inner[int(ns[-1])] = int(host)
+tasks = {c["task"] for g in r["worst_gaps"] for c in g["culprits"]} | {p["task"] for p in r["preempters"]}
+host = {t for t in tasks if t.startswith("host:")}
+cont = tasks - host
+assert host and cont, tasks
+for t in cont:
+    assert int(t.rsplit(":", 1)[1]) in inner, ("a host pid left unmarked", t)
+for t in host:
+    pid = int(t.rsplit(":", 1)[1])
+    assert str(pid) not in m or str(m[str(pid)].get("NSpid", "")).split()[-1:] == [str(pid)], ("a container task marked host", t)
+print("ok: -m: %d container tasks, %d host tasks" % (len(cont), len(host)))
+PY
+"$FTS" hostbound "$S/sample.dat" -p stext -f json 2>/dev/null | grep -q '"host:' && fail "host: marks without -m"
 # the default fixture (3 steps of one length): none marked
 mk even --steps 3
 "$FTS" hostbound "$S/sample.dat" -p even -m "$S/pid_mapping.json" > even.txt || fail "even text"

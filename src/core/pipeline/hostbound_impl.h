@@ -57,6 +57,7 @@ struct fts_hostbound {
 	struct fts_sink sink;          /* first: the sink callbacks get the hostbound */
 	const struct fts_npu_trace *npu;
 	int64_t offset_ns;             /* profiler time + this = output ns */
+	int pid_mapping;               /* fts_hb_opts.pid_mapping */
 	int from_free;
 	struct hb_gap *gaps;           /* ascending, disjoint */
 	size_t ngaps;

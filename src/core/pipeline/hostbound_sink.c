@@ -130,6 +130,22 @@ static int keep_seg(struct fts_hostbound *hb, const struct hb_seg *proto)
 	return 0;
 }
 
+/*
+ * A run slice's task, interned: "comm:pid"; with a pid mapping, one the
+ * mapping did not know (its pid is still the host's) as "host:comm:pid".
+ */
+static uint32_t run_name(struct fts_hostbound *hb, const struct fts_item *it)
+{
+	const char *name = it->name && *it->name ? it->name : "?";
+	int32_t pid = hb_pid_of(name);
+	char buf[128];
+
+	if (hb->pid_mapping && pid > 0 && pid == int_arg(it, "host_pid") &&
+	    (size_t)snprintf(buf, sizeof(buf), "host:%s", name) < sizeof(buf))
+		return hb_intern(hb, buf);
+	return hb_intern(hb, name);
+}
+
 /* A CPU's run slice clipped to every gap it overlaps. */
 static int keep_run(struct fts_hostbound *hb, const struct fts_item *it, int32_t cpu)
 {
@@ -146,7 +162,7 @@ static int keep_run(struct fts_hostbound *hb, const struct fts_item *it, int32_t
 		if (e <= s)
 			continue;
 		if (task == FTS_HB_NONE) {
-			task = hb_intern(hb, it->name && *it->name ? it->name : "?");
+			task = run_name(hb, it);
 			if (task == UINT32_MAX)
 				return -ENOMEM;
 			prio = int_arg(it, "prio");
