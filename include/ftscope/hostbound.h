@@ -88,6 +88,13 @@ struct fts_hb_opts {
 	uint64_t threshold_ns;   /* gaps shorter than this are left out; 0: 50 us */
 	/* added to the profiler's times to get the items' (output ns): 0 when both are epoch ns */
 	int64_t offset_ns;
+	/*
+	 * 1: the run has a pid mapping, so the items name tasks by their
+	 * container pid; a task that ran on a CPU and that the mapping does not
+	 * know (its pid is its "host_pid") is named "host:comm:pid", so that one
+	 * report holds one pid namespace and the host's tasks stand out
+	 */
+	int pid_mapping;
 };
 
 /* One piece of a gap's causes: a thread in one state (the chain followed). */
@@ -150,6 +157,41 @@ struct fts_hb_blame {
 	double ns;
 	uint32_t gaps;                  /* gaps in which it took time */
 	int ours;                       /* one of ftscope's own threads */
+};
+
+/*
+ * One training step's share of the idle time: each gap split between the
+ * steps by overlap (a step ends where the next begins), so that the steps
+ * and the row of idle time outside every step add up to the totals.
+ */
+struct fts_hb_step {
+	uint32_t number;                /* ProfilerStep#<n>, STEP_TIME's id; FTS_HB_NONE: outside every step */
+	uint64_t ts, dur;               /* output ns (0, 0 for the outside row) */
+	double idle_ns;                 /* NPU idle inside it (gaps >= the threshold) */
+	double cause_ns[FTS_HB__COUNT]; /* that time by cause; they add up to idle_ns */
+	uint32_t gaps;                  /* gaps that overlap it */
+	enum fts_hb_cat cause;          /* the largest of cause_ns */
+	uint32_t culprit;               /* the task that held the CPUs waited for most (gap culprits), FTS_HB_NONE */
+	int32_t culprit_cpu;
+	double culprit_ns;
+	int slowest;                    /* 1 on the longest step, when longer than every other */
+};
+
+/* What a piece of advice is about. */
+enum fts_hb_advice_kind {
+	FTS_HB_ADV_CPUS,        /* CPUs idle during the gaps: a taskset line for a dispatch or main thread */
+	FTS_HB_ADV_TASK,        /* the task that held the CPU waited for: its policy and priority */
+	FTS_HB_ADV_IRQ,         /* an irq or softirq that hit the profiler's threads' CPU */
+	FTS_HB_ADV_CROWD,       /* more runnable threads than CPUs */
+};
+
+/* One piece of advice, for one dominant cause, with the capture's numbers. */
+struct fts_hb_advice {
+	enum fts_hb_advice_kind kind;
+	enum fts_hb_cat cause;          /* the cause it answers */
+	double ns;                      /* the idle time of that cause */
+	uint32_t text;                  /* the finding in one line: fts_hostbound_str */
+	uint32_t command;               /* a command to check or apply it, FTS_HB_NONE */
 };
 
 struct fts_hostbound;
@@ -226,6 +268,32 @@ FTS_API uint64_t fts_hostbound_cause_totals(const struct fts_hostbound *hb, doub
 FTS_API const struct fts_hb_blame *fts_hostbound_blame(const struct fts_hostbound *hb, size_t *n);
 
 /**
+ * fts_hostbound_steps - the idle time per training step, in time order
+ * @hb: the analysis, finished
+ * @n: set to the number of rows: one per step of the profile, then one
+ *     (number FTS_HB_NONE) when some idle time lies outside every step;
+ *     0 when the profile marks no step
+ *
+ * Returns the array, valid until fts_hostbound_free.
+ */
+FTS_API const struct fts_hb_step *fts_hostbound_steps(const struct fts_hostbound *hb, size_t *n);
+
+/**
+ * fts_hostbound_advice - what to do about the dominant causes (>= 10% of the idle time)
+ * @hb: the analysis, finished
+ * @n: set to the number of entries
+ *
+ * Preempted or waiting: the CPUs idle for at least half of the gaps' traced
+ * time (a taskset line per dispatch and main thread), the task that held the
+ * CPU most with its policy and priority (from the scheduler's prio), and for
+ * waiting the number of threads that ran on the CPUs during those gaps. Irq:
+ * the interrupt that took most of it, its CPU and /proc/irq/N/smp_affinity.
+ *
+ * Returns the array, valid until fts_hostbound_free.
+ */
+FTS_API const struct fts_hb_advice *fts_hostbound_advice(const struct fts_hostbound *hb, size_t *n);
+
+/**
  * fts_hostbound_str - a task name the analysis kept
  * @hb: the analysis
  * @id: a string id from a gap or a blame entry
@@ -274,7 +342,8 @@ FTS_API int32_t fts_hostbound_lane_tid(const struct fts_hostbound *hb, uint32_t 
  * fts_hostbound_write - the totals, the blame list and the gaps as CSV or JSON
  * @hb: the analysis, finished
  * @f: where to write
- * @json: 1 for JSON (one object: the card, its totals, preempters and gaps),
+ * @json: 1 for JSON (one object: the card, its totals, preempters, gaps,
+ *        steps (fts_hostbound_steps) and advice (fts_hostbound_advice)),
  *        0 for CSV (one row per gap, worst first, the card in the first column)
  * @top: gaps to write, worst first; 0: all
  * @card: the card's name for the output (its rank directory's name)
@@ -287,6 +356,20 @@ FTS_API int32_t fts_hostbound_lane_tid(const struct fts_hostbound *hb, uint32_t 
  */
 FTS_API int fts_hostbound_write(const struct fts_hostbound *hb, FILE *f, int json, size_t top,
 				const char *card, int header);
+
+/**
+ * fts_hostbound_write_steps - the per-step table as CSV (fts_hostbound_steps)
+ * @hb: the analysis, finished
+ * @f: where to write
+ * @card: the card's name for the first column
+ * @header: 1 to write the header line first (the first card of several)
+ *
+ * One row per step in time order, its step number "outside" for the idle
+ * time outside every step; names quoted and escaped as fts_hostbound_write's.
+ *
+ * Returns 0, or -EIO when writing failed.
+ */
+FTS_API int fts_hostbound_write_steps(const struct fts_hostbound *hb, FILE *f, const char *card, int header);
 
 /**
  * fts_hostbound_free - release an analysis

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd_hostbound.c - `ftscope hostbound CAPTURE -p PROFILING_DIR`: why was the
- * NPU idle. Reads every card's trace_view.json (npu.h), runs the capture
- * once through the pipeline into one Host Bound sink per card (hostbound.h),
- * and prints per card the totals, who preempted the dispatch threads, and
- * the worst gaps.
+ * NPU idle. Reads every card's trace_view.json or profiler DB (npu.h), runs
+ * the capture once through the pipeline into one Host Bound sink per card
+ * (hostbound.h), and prints per card the totals, who preempted the dispatch
+ * threads, the worst gaps, the idle time per step and the advice.
  * The whole report is made in memory first, so a failure leaves no partial
  * output (on stdout or in --output).
  */
@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { O_PROFILING, O_PIDMAP, O_THRESHOLD, O_FORMAT, O_OUTPUT, O_TOP, O_HELP };
+enum { O_PROFILING, O_PIDMAP, O_THRESHOLD, O_FORMAT, O_OUTPUT, O_TOP, O_STEPS, O_HELP };
 
 static const struct fts_opt_spec spec[] = {
 	{ "profiling_data", 'p', 1, O_PROFILING },
@@ -37,6 +37,7 @@ static const struct fts_opt_spec spec[] = {
 	{ "format", 'f', 1, O_FORMAT },
 	{ "output", 'o', 1, O_OUTPUT },
 	{ "top", 'n', 1, O_TOP },
+	{ "steps", 's', 0, O_STEPS },
 	{ "help", 'h', 0, O_HELP },
 	{ NULL, 0, 0, 0 },
 };
@@ -45,13 +46,14 @@ struct hb_args {
 	const char *input, *profiling, *pidmap, *format, *output;
 	long long threshold_us, top;
 	int top_set;             /* -n given: else 10 for text, every gap for CSV/JSON */
+	int steps;               /* CSV: the per-step table instead of the gaps */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: ftscope hostbound CAPTURE -p PROFILING_DIR [-m PID_MAPPING] [-t US]\n"
-"                         [-f text|csv|json] [-o FILE] [-n N]\n"
+"                         [-f text|csv|json] [-o FILE] [-n N] [-s]\n"
 "\n"
 "Why was the NPU idle: every device idle interval of each card (the Ascend\n"
 "profiler's \"Free\" intervals, or where no stream is busy) blamed on what the\n"
@@ -59,12 +61,15 @@ static void usage(FILE *f)
 "scheduler events: running, preempted or waiting for a CPU (behind the tasks\n"
 "that held it), sleeping, blocked (D), hit by irq/softirq, or unknown (no\n"
 "trace coverage). Where the dispatch thread slept until the main thread woke\n"
-"it (no work queued), the main thread's state counts instead.\n"
+"it (no work queued), the main thread's state counts instead. Then the idle\n"
+"time per training step, and advice with the capture's numbers.\n"
 "\n"
 "  -p, --profiling_data DIR   the profiling directory: a rank's *_ascend_pt, or\n"
 "                             the directory holding the ranks (one report per\n"
 "                             card); its ASCEND_PROFILER_OUTPUT/trace_view.json\n"
-"                             and start_info/end_info (to align the clocks)\n"
+"                             or ascend_pytorch_profiler_<rank>.db (the DB\n"
+"                             export type), and start_info/end_info (to align\n"
+"                             the clocks)\n"
 "  -m, --pid_mapping FILE     pid_mapping.json (the profiler sees container pids)\n"
 "  -t, --threshold US         gaps shorter than US microseconds are left out\n"
 "                             (default 50)\n"
@@ -72,6 +77,7 @@ static void usage(FILE *f)
 "  -o, --output FILE          write there (whole, or not at all) instead of stdout\n"
 "  -n, --top N                the N worst gaps (default: 10 in text, all in\n"
 "                             CSV/JSON; 0: all)\n"
+"  -s, --steps                CSV: one row per training step instead of per gap\n"
 "  -h, --help                 this text ('man ftscope-hostbound' for more)\n"
 "\n"
 "Dispatch thread of a gap: the host thread of the launch that ended it (its\n"
@@ -113,12 +119,17 @@ static int parse_args(int argc, char **argv, struct hb_args *a)
 			}
 			a->top_set = 1;
 			break;
+		case O_STEPS: a->steps = 1; break;
 		case O_HELP: usage(stdout); return -1;
 		default: return 2;
 		}
 	}
 	if (strcmp(a->format, "text") && strcmp(a->format, "csv") && strcmp(a->format, "json")) {
 		fprintf(stderr, "ftscope hostbound: --format must be text, csv or json\n");
+		return 2;
+	}
+	if (a->steps && strcmp(a->format, "csv")) {
+		fprintf(stderr, "ftscope hostbound: --steps is for -f csv (text and JSON always hold the steps)\n");
 		return 2;
 	}
 	if (!a->profiling) {
@@ -220,6 +231,58 @@ static void text_totals(FILE *f, const struct fts_hostbound *hb, size_t n, const
 	fputc('\n', f);
 }
 
+/* The idle time per training step; the slowest marked. */
+static void text_steps(FILE *f, const struct fts_hostbound *hb)
+{
+	size_t n;
+	const struct fts_hb_step *st = fts_hostbound_steps(hb, &n);
+	char b1[32], b2[32], b3[32];
+
+	if (!n)
+		return;
+	fprintf(f, "\nper step (* the slowest):\n  %-10s %10s %10s %6s  %-10s %s\n", "step", "time", "NPU idle",
+		"gaps", "cause", "top culprit");
+	for (size_t i = 0; i < n; i++) {
+		if (st[i].number != FTS_HB_NONE)
+			fprintf(f, "%c %-10u %10s", st[i].slowest ? '*' : ' ', st[i].number,
+				ms((double)st[i].dur, b1, sizeof(b1)));
+		else
+			fprintf(f, "  %-10s %10s", "(outside)", "");
+		fprintf(f, " %10s %6u  %-10s ", ms(st[i].idle_ns, b2, sizeof(b2)), st[i].gaps,
+			st[i].idle_ns > 0 ? fts_hostbound_cat_name(st[i].cause) : "-");
+		if (st[i].culprit != FTS_HB_NONE) {
+			fts_fputs_safe(f, fts_hostbound_str(hb, st[i].culprit));
+			if (st[i].culprit_cpu >= 0)
+				fprintf(f, " on CPU %d", st[i].culprit_cpu);
+			fprintf(f, " %s", ms(st[i].culprit_ns, b3, sizeof(b3)));
+		} else {
+			fputc('-', f);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* What to do about the dominant causes, with a command each where there is one. */
+static void text_advice(FILE *f, const struct fts_hostbound *hb)
+{
+	size_t n;
+	const struct fts_hb_advice *ad = fts_hostbound_advice(hb, &n);
+
+	if (!n)
+		return;
+	fputs("\nadvice:\n", f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "  [%s] ", fts_hostbound_cat_name(ad[i].cause));
+		fts_fputs_safe(f, fts_hostbound_str(hb, ad[i].text));
+		fputc('\n', f);
+		if (ad[i].command != FTS_HB_NONE) {
+			fputs("      ", f);
+			fts_fputs_safe(f, fts_hostbound_str(hb, ad[i].command));
+			fputc('\n', f);
+		}
+	}
+}
+
 static void text_report(FILE *f, const struct fts_hostbound *hb, const struct fts_npu_trace *npu,
 			const char *tv, const struct hb_args *a, const struct fts_pipeline_result *res)
 {
@@ -254,6 +317,8 @@ static void text_report(FILE *f, const struct fts_hostbound *hb, const struct ft
 		fts_fputs_safe(f, fts_hostbound_str(hb, g[i].line));
 		fputc('\n', f);
 	}
+	text_steps(f, hb);
+	text_advice(f, hb);
 }
 
 /* @len bytes into @path through a temporary file beside it, renamed over it when whole. */
@@ -310,13 +375,13 @@ static int write_file(const char *path, const char *data, size_t len)
 }
 
 struct card {
-	const char *path;             /* its trace_view.json */
+	const char *path;             /* its trace_view.json or profiler DB */
 	char name[256];               /* its rank directory's name */
 	struct fts_npu_trace *npu;
 	struct fts_hostbound *hb;
 };
 
-/* X/<rank>/ASCEND_PROFILER_OUTPUT/trace_view.json -> <rank> */
+/* X/<rank>/ASCEND_PROFILER_OUTPUT/trace_view.json (or its .db) -> <rank> */
 static void card_name(const char *path, char *name, size_t len)
 {
 	char *copy = strdup(path), *d;
@@ -330,10 +395,10 @@ static void card_name(const char *path, char *name, size_t len)
 	free(copy);
 }
 
-/* Each card's trace_view.json read and its analysis made. Returns 0 or 1 (reported). */
-static int load_cards(struct card *c, size_t n, char **paths, uint64_t threshold_ns)
+/* Each card's trace_view.json or DB read and its analysis made. Returns 0 or 1 (reported). */
+static int load_cards(struct card *c, size_t n, char **paths, uint64_t threshold_ns, int pidmap)
 {
-	struct fts_hb_opts ho = { .threshold_ns = threshold_ns };
+	struct fts_hb_opts ho = { .threshold_ns = threshold_ns, .pid_mapping = pidmap };
 	struct fts_err err = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
@@ -386,7 +451,10 @@ static void render(FILE *f, const struct card *c, size_t n, const struct hb_args
 	for (size_t i = 0; i < n; i++) {
 		if (json && i)
 			fputs(",\n", f);
-		fts_hostbound_write(c[i].hb, f, json, (size_t)a->top, c[i].name, i == 0);
+		if (a->steps)
+			fts_hostbound_write_steps(c[i].hb, f, c[i].name, i == 0);
+		else
+			fts_hostbound_write(c[i].hb, f, json, (size_t)a->top, c[i].name, i == 0);
 	}
 	if (json)
 		fputs("\n]}\n", f);
@@ -410,7 +478,7 @@ static int run(const struct hb_args *a)
 	c = calloc(n, sizeof(*c));
 	sinks = calloc(n, sizeof(*sinks));
 	rc = !c || !sinks ? fail("out of memory", NULL)
-			  : load_cards(c, n, paths, (uint64_t)a->threshold_us * 1000);
+			  : load_cards(c, n, paths, (uint64_t)a->threshold_us * 1000, a->pidmap != NULL);
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < n; i++)

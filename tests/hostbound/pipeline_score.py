@@ -32,11 +32,16 @@ OWN = "--own" in sys.argv
 ARGS = [a for a in sys.argv[1:] if a != "--own"]
 
 
+def comm(task):
+    """The comm of "comm:pid" (with a pid mapping, a host-only task is "host:comm:pid")."""
+    return task[5:].split(":")[0] if task.startswith("host:") else task.split(":")[0]
+
+
 def own_pools(g):
     """The states-only answer: the dispatch thread's own split, its top preempter, the gap's op."""
     p = {"runnable": sum(g["ns"][c] for c in CATS["runnable"]), "sleeping": g["ns"]["sleeping"]}
     if g["top_preempter"]:
-        p["task:" + g["top_preempter"].split(":")[0]] = g["top_preempter_ns"]
+        p["task:" + comm(g["top_preempter"])] = g["top_preempter_ns"]
     if g["op"]:
         p["op:" + g["op"]] = g["ns"]["sleeping"]
     return p
@@ -48,7 +53,7 @@ def pools(g):
         return own_pools(g)
     p = {"runnable": sum(g["cause_ns"][c] for c in CATS["runnable"]), "sleeping": g["cause_ns"]["sleeping"]}
     for c in g["culprits"]:
-        key = "task:" + c["task"].split(":")[0]
+        key = "task:" + comm(c["task"])
         p[key] = p.get(key, 0) + c["ns"]
     for part in g["parts"]:
         if part["category"] == "sleeping" and part["op"]:

@@ -26,7 +26,7 @@ whole ns; a float dur's digits past the ns are what the reader drops.
 
 usage: gen.py RANK_DIR --t0-ns NS [--type text|db|both] [--level 0|1|2]
               [--rank N] [--pid P] [--main-tid T] [--disp-tid T]
-              [--shuffle SEED] [--steps N]
+              [--shuffle SEED] [--steps N] [--slow-step K --slow-ms MS]
 """
 import argparse
 import json
@@ -43,18 +43,21 @@ COUNTER_PID = 3170820834
 MS = 1000000
 
 
-def scenario(t0, steps, pid, main, disp, first=0):
+def scenario(t0, steps, pid, main, disp, first=0, slow=None, slow_ns=0):
     """The timeline in ns: dict of lists (shared by both writers); steps
-    @first .. @first + @steps - 1 (bench/npu_profiles.py writes it in pieces)."""
+    @first .. @first + @steps - 1 (bench/npu_profiles.py writes it in pieces).
+    Step index @slow (counted from 0) is @slow_ns longer: its last launch
+    comes that much later (one long gap), the steps after it shift."""
     s = {"busy": [], "comm": [], "ops": [], "launch": [], "async": [], "steps": [],
          "pid": pid, "main": main, "disp": disp}
     conn = 1000 + first * 4
     for k in range(first, first + steps):
-        base = t0 + k * 40 * MS
-        s["steps"].append((50 + k, base, 39 * MS + 500000))
-        s["ops"].append((main, base, 39 * MS + 500000, "ProfilerStep#%d" % (50 + k)))
+        base = t0 + k * 40 * MS + (slow_ns if slow is not None and k > slow else 0)
+        extra = slow_ns if k == slow else 0
+        s["steps"].append((50 + k, base, 39 * MS + 500000 + extra))
+        s["ops"].append((main, base, 39 * MS + 500000 + extra, "ProfilerStep#%d" % (50 + k)))
         for j in range(4):
-            at = base + j * 10 * MS
+            at = base + j * 10 * MS + (extra if j == 3 else 0)
             conn += 1
             s["ops"].append((main, at + 100000, 500000, "aten::op%d" % j))
             s["ops"].append((main, at + 150000, 20000, "Enqueue"))
@@ -340,6 +343,9 @@ def main():
     ap.add_argument("--main-tid", type=int, default=1)
     ap.add_argument("--disp-tid", type=int, default=3)
     ap.add_argument("--steps", type=int, default=3)
+    ap.add_argument("--slow-step", type=int, default=None,
+                    help="make step K (from 0) --slow-ms longer: one long gap before its last launch")
+    ap.add_argument("--slow-ms", type=int, default=0)
     ap.add_argument("--dev-pid", type=int, default=DEV_PID, help="the device process's pid")
     ap.add_argument("--shuffle", type=int, default=None,
                     help="shuffle every event's keys with this seed (the property test)")
@@ -347,7 +353,7 @@ def main():
     DEV_PID = a.dev_pid
     out = os.path.join(a.rank_dir, "ASCEND_PROFILER_OUTPUT")
     os.makedirs(out, exist_ok=True)
-    s = scenario(a.t0_ns, a.steps, a.pid, a.main_tid, a.disp_tid)
+    s = scenario(a.t0_ns, a.steps, a.pid, a.main_tid, a.disp_tid, slow=a.slow_step, slow_ns=a.slow_ms * MS)
     rng = random.Random(a.shuffle if a.shuffle is not None else a.level * 7 + a.rank)
     if a.type in ("text", "both"):
         write_text(os.path.join(out, "trace_view.json"), s, a.level, rng, a.shuffle is not None)

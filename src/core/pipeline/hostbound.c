@@ -43,6 +43,8 @@ struct hb_thread *hb_thread_by_tid(const struct fts_hostbound *hb, int32_t tid)
 int hb_ours(const char *task)
 {
 	/* the recorder's threads (src/core/record: fts-read<k>, fts-flight, fts-sampler, fts-top) */
+	if (!strncmp(task, "host:", 5))
+		task += 5;
 	return !strncmp(task, "ftscope:", 8) || !strncmp(task, "fts-", 4);
 }
 
@@ -378,6 +380,9 @@ int fts_hostbound_finish(struct fts_hostbound *hb, struct fts_err *err)
 		return nomem(err);
 	if (make_blame(hb, err))
 		return err->code;
+	/* the steps and the advice read the gaps in time order: before the sort */
+	if (hb_make_steps(hb) || hb_make_advice(hb))
+		return nomem(err);
 	qsort(hb->sorted, hb->ngaps, sizeof(*hb->sorted), cmp_gap);
 	return 0;
 }
@@ -395,6 +400,7 @@ int fts_hostbound_create(const struct fts_npu_trace *npu, const struct fts_hb_op
 		return nomem(err);
 	hb->npu = npu;
 	hb->offset_ns = opts ? opts->offset_ns : 0;
+	hb->pid_mapping = opts ? opts->pid_mapping : 0;
 	hb->first_ts = UINT64_MAX;
 	fts_strtab_init(&hb->strs);
 	fts_inthash_init(&hb->by_tid);
@@ -520,6 +526,8 @@ void fts_hostbound_free(struct fts_hostbound *hb)
 	free(hb->runs);
 	free(hb->op_maxend);
 	free(hb->blame);
+	free(hb->steps);
+	free(hb->advice);
 	fts_inthash_free(&hb->by_tid);
 	fts_strtab_free(&hb->strs);
 	free(hb);

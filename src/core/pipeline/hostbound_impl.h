@@ -40,6 +40,8 @@ struct hb_seg {
 	uint32_t lname;       /* its lane's "comm:pid" (the name at that time) */
 	int32_t cpu;          /* Runnable: the CPU it waited for; irq: the CPU hit */
 	int32_t waker;        /* Runnable after a wakeup: the waker's pid, else -1 */
+	int32_t irq;          /* irq: its number, -1 for a softirq or unknown */
+	uint32_t irqname;     /* irq: its name (softirq: its action), FTS_HB_NONE */
 	uint8_t cat;          /* enum fts_hb_cat */
 };
 
@@ -48,12 +50,14 @@ struct hb_run {
 	uint64_t s, e;
 	uint32_t gap, task;   /* task: "comm:pid" string id */
 	int32_t cpu, pid;
+	int32_t prio;         /* the kernel's prio (0-99 real-time, 100-139 normal), -1 unknown */
 };
 
 struct fts_hostbound {
 	struct fts_sink sink;          /* first: the sink callbacks get the hostbound */
 	const struct fts_npu_trace *npu;
 	int64_t offset_ns;             /* profiler time + this = output ns */
+	int pid_mapping;               /* fts_hb_opts.pid_mapping */
 	int from_free;
 	struct hb_gap *gaps;           /* ascending, disjoint */
 	size_t ngaps;
@@ -74,6 +78,10 @@ struct fts_hostbound {
 	uint64_t *op_maxend;           /* per npu op: the latest end of its thread's ops up to it */
 	struct fts_hb_blame *blame;
 	size_t nblame;
+	struct fts_hb_step *steps;     /* fts_hostbound_steps */
+	size_t nsteps;
+	struct fts_hb_advice *advice;  /* fts_hostbound_advice */
+	size_t nadvice, cadvice;
 	struct fts_strtab strs;
 };
 
@@ -98,6 +106,16 @@ int hb_ours(const char *task);
 
 /* The verdicts, culprits and one-line causes of every gap, into hb->sorted (hostbound_cause.c). */
 int hb_settle(struct fts_hostbound *hb);
+
+/*
+ * The per-step table and the advice (hostbound_steps.c, hostbound_advice.c),
+ * from hb->sorted while it is still in gap order. 0 or -ENOMEM.
+ */
+int hb_make_steps(struct fts_hostbound *hb);
+int hb_make_advice(struct fts_hostbound *hb);
+
+/* The pid of "comm:pid", -1 when there is none. */
+int32_t hb_pid_of(const char *task);
 
 /* The sink callbacks (hostbound_sink.c). */
 int hb_sink_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *err);

@@ -160,6 +160,52 @@ static void json_causes(const struct fts_hostbound *hb, FILE *f, const struct ft
 	fputc('}', f);
 }
 
+static void json_steps(const struct fts_hostbound *hb, FILE *f)
+{
+	size_t n;
+	const struct fts_hb_step *st = fts_hostbound_steps(hb, &n);
+
+	fputs(",\n \"steps\": [", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",\n  {\"step\": " : "\n  {\"step\": ", f);
+		if (st[i].number != FTS_HB_NONE)
+			fprintf(f, "%u", st[i].number);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"start_ns\": %llu, \"dur_ns\": %llu, \"idle_ns\": %.0f, \"gaps\": %u, \"cause\": \"%s\", \"cause_ns\": ",
+			(unsigned long long)st[i].ts, (unsigned long long)st[i].dur, st[i].idle_ns, st[i].gaps,
+			fts_hostbound_cat_name(st[i].cause));
+		json_cats(f, st[i].cause_ns);
+		fputs(", \"culprit\": ", f);
+		json_str(f, hb, st[i].culprit);
+		fprintf(f, ", \"culprit_cpu\": %d, \"culprit_ns\": %.0f, \"slowest\": %s}", st[i].culprit_cpu,
+			st[i].culprit_ns, st[i].slowest ? "true" : "false");
+	}
+	fputc(']', f);
+}
+
+static const char *const advice_kinds[] = {
+	[FTS_HB_ADV_CPUS] = "cpus", [FTS_HB_ADV_TASK] = "task", [FTS_HB_ADV_IRQ] = "irq",
+	[FTS_HB_ADV_CROWD] = "crowd",
+};
+
+static void json_advice(const struct fts_hostbound *hb, FILE *f)
+{
+	size_t n;
+	const struct fts_hb_advice *a = fts_hostbound_advice(hb, &n);
+
+	fputs(",\n \"advice\": [", f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s\n  {\"kind\": \"%s\", \"cause\": \"%s\", \"cause_ns\": %.0f, \"text\": ", i ? "," : "",
+			advice_kinds[a[i].kind], fts_hostbound_cat_name(a[i].cause), a[i].ns);
+		json_str(f, hb, a[i].text);
+		fputs(", \"command\": ", f);
+		json_str(f, hb, a[i].command);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
 static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top, const char *card)
 {
 	double tot[FTS_HB__COUNT], queued, out;
@@ -208,7 +254,38 @@ static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top, cons
 		fprintf(f, ", \"wait_cpu\": %d, \"wait_cpu_ns\": %.0f", g[i].wait_cpu, g[i].wait_cpu_ns);
 		json_causes(hb, f, &g[i]);
 	}
-	fputs("]}", f);
+	fputc(']', f);
+	json_steps(hb, f);
+	json_advice(hb, f);
+	fputc('}', f);
+}
+
+int fts_hostbound_write_steps(const struct fts_hostbound *hb, FILE *f, const char *card, int header)
+{
+	size_t n;
+	const struct fts_hb_step *st = fts_hostbound_steps(hb, &n);
+
+	if (header) {
+		fputs("card,step,start_ns,dur_ns,idle_ns,gaps,cause", f);
+		for (int c = 0; c < FTS_HB__COUNT; c++)
+			fprintf(f, ",cause_%s_ns", fts_hostbound_cat_name((enum fts_hb_cat)c));
+		fputs(",culprit,culprit_cpu,culprit_ns,slowest\n", f);
+	}
+	for (size_t i = 0; i < n; i++) {
+		csv_field(f, card ? card : "");
+		if (st[i].number != FTS_HB_NONE)
+			fprintf(f, ",%u", st[i].number);
+		else
+			fputs(",outside", f);
+		fprintf(f, ",%llu,%llu,%.0f,%u,%s", (unsigned long long)st[i].ts, (unsigned long long)st[i].dur,
+			st[i].idle_ns, st[i].gaps, fts_hostbound_cat_name(st[i].cause));
+		for (int c = 0; c < FTS_HB__COUNT; c++)
+			fprintf(f, ",%.0f", st[i].cause_ns[c]);
+		fputc(',', f);
+		csv_field(f, fts_hostbound_str(hb, st[i].culprit));
+		fprintf(f, ",%d,%.0f,%d\n", st[i].culprit_cpu, st[i].culprit_ns, st[i].slowest);
+	}
+	return ferror(f) ? -EIO : 0;
 }
 
 int fts_hostbound_write(const struct fts_hostbound *hb, FILE *f, int json, size_t top,

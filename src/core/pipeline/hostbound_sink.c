@@ -30,7 +30,7 @@ static const char *arg_of(const struct fts_item *it, const char *key)
 }
 
 /* The pid of "comm:pid" (the comm may hold ':' itself), -1 when there is none. */
-static int32_t pid_of(const char *tid)
+int32_t hb_pid_of(const char *tid)
 {
 	const char *c = tid ? strrchr(tid, ':') : NULL;
 	char *end;
@@ -64,7 +64,7 @@ int hb_sink_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *e
 		v = HB_LANE_CPU;
 		name = (uint32_t)l->sort_index;   /* a CPU lane's "name" is its CPU */
 	} else {
-		struct hb_thread *t = hb_thread_by_tid(hb, pid_of(l->tid));
+		struct hb_thread *t = hb_thread_by_tid(hb, hb_pid_of(l->tid));
 
 		if (t) {
 			name = hb_intern(hb, l->tid);
@@ -130,11 +130,28 @@ static int keep_seg(struct fts_hostbound *hb, const struct hb_seg *proto)
 	return 0;
 }
 
+/*
+ * A run slice's task, interned: "comm:pid"; with a pid mapping, one the
+ * mapping did not know (its pid is still the host's) as "host:comm:pid".
+ */
+static uint32_t run_name(struct fts_hostbound *hb, const struct fts_item *it)
+{
+	const char *name = it->name && *it->name ? it->name : "?";
+	int32_t pid = hb_pid_of(name);
+	char buf[128];
+
+	if (hb->pid_mapping && pid > 0 && pid == int_arg(it, "host_pid") &&
+	    (size_t)snprintf(buf, sizeof(buf), "host:%s", name) < sizeof(buf))
+		return hb_intern(hb, buf);
+	return hb_intern(hb, name);
+}
+
 /* A CPU's run slice clipped to every gap it overlaps. */
 static int keep_run(struct fts_hostbound *hb, const struct fts_item *it, int32_t cpu)
 {
 	uint64_t a = it->ts, b = it->ts + it->dur;
 	uint32_t task = FTS_HB_NONE;
+	int32_t prio = -1;
 
 	for (size_t g = first_gap(hb, a); g < hb->ngaps; g++) {
 		const struct fts_hb_gap *p = &hb->gaps[g].pub;
@@ -144,11 +161,15 @@ static int keep_run(struct fts_hostbound *hb, const struct fts_item *it, int32_t
 			break;
 		if (e <= s)
 			continue;
-		if (task == FTS_HB_NONE && (task = hb_intern(hb, it->name && *it->name ? it->name : "?")) == UINT32_MAX)
-			return -ENOMEM;
+		if (task == FTS_HB_NONE) {
+			task = run_name(hb, it);
+			if (task == UINT32_MAX)
+				return -ENOMEM;
+			prio = int_arg(it, "prio");
+		}
 		if (hb_grow((void **)&hb->runs, &hb->cruns, hb->nruns + 1, sizeof(*hb->runs)))
 			return -ENOMEM;
-		hb->runs[hb->nruns++] = (struct hb_run){ s, e, (uint32_t)g, task, cpu, pid_of(it->name) };
+		hb->runs[hb->nruns++] = (struct hb_run){ s, e, (uint32_t)g, task, cpu, hb_pid_of(it->name), prio };
 	}
 	return 0;
 }
@@ -158,23 +179,28 @@ static int cpu_item(struct fts_hostbound *hb, const struct fts_item *it, int32_t
 {
 	struct hb_thread *t;
 	struct hb_seg seg;
+	const char *name;
 
 	if (it->kind == FTS_ITEM_RUN)
 		return keep_run(hb, it, cpu);
 	if (it->kind != FTS_ITEM_IRQ && it->kind != FTS_ITEM_SOFTIRQ)
 		return 0;
-	t = hb_thread_by_tid(hb, pid_of(arg_of(it, "task")));
+	t = hb_thread_by_tid(hb, hb_pid_of(arg_of(it, "task")));
 	if (!t)
 		return 0;
+	name = arg_of(it, it->kind == FTS_ITEM_IRQ ? "name" : "action");
 	seg = (struct hb_seg){ it->ts, it->ts + it->dur, 0, (uint32_t)(t - hb->threads), FTS_HB_NONE,
-			       cpu, -1, FTS_HB_IRQ };
+			       cpu, -1, it->kind == FTS_ITEM_IRQ ? int_arg(it, "irq") : -1, FTS_HB_NONE, FTS_HB_IRQ };
+	if (name && *name && (seg.irqname = hb_intern(hb, name)) == UINT32_MAX)
+		return -ENOMEM;
 	return keep_seg(hb, &seg);
 }
 
 /* A task lane's state slice of one of the profiler's threads. */
 static int task_item(struct fts_hostbound *hb, const struct fts_item *it, uint32_t v)
 {
-	struct hb_seg seg = { it->ts, it->ts + it->dur, 0, v - 1, hb->lane_names[it->lane], -1, -1, 0 };
+	struct hb_seg seg = { it->ts, it->ts + it->dur, 0, v - 1, hb->lane_names[it->lane], -1, -1, -1,
+			      FTS_HB_NONE, 0 };
 	const char *why;
 
 	switch (it->kind) {
@@ -184,7 +210,7 @@ static int task_item(struct fts_hostbound *hb, const struct fts_item *it, uint32
 		seg.cat = why && !strcmp(why, "preempted") ? FTS_HB_PREEMPTED : FTS_HB_WAITING;
 		seg.cpu = int_arg(it, "cpu");
 		if (seg.cat == FTS_HB_WAITING)
-			seg.waker = pid_of(arg_of(it, "waker"));
+			seg.waker = hb_pid_of(arg_of(it, "waker"));
 		break;
 	case FTS_ITEM_SLEEPING: seg.cat = FTS_HB_SLEEPING; break;
 	case FTS_ITEM_BLOCKED: seg.cat = FTS_HB_BLOCKED; break;
