@@ -5,7 +5,7 @@
  * hostbound_sink.c, the verdicts hostbound_cause.c; the state they share
  * is hostbound_impl.h.
  */
-#include "hostbound_impl.h"
+#include "core/pipeline/hostbound_impl.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
  *   irq: the interrupt that took most of it, and the CPU it hit.
  * Names in the texts are raw: the writers escape them.
  */
-#include "hostbound_impl.h"
+#include "core/pipeline/hostbound_impl.h"
 
 #include <errno.h>
 #include <stdio.h>

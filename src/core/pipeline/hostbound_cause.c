@@ -11,7 +11,7 @@
  *   - the culprits: for preempted and waiting time, the run slices of the
  *     CPU waited for, over exactly that time, by task.
  */
-#include "hostbound_impl.h"
+#include "core/pipeline/hostbound_impl.h"
 
 #include <errno.h>
 #include <stdio.h>

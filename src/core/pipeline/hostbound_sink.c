@@ -9,7 +9,7 @@
  * them, and every CPU's run slices (the occupancy culprits). Nothing is
  * kept outside the gaps.
  */
-#include "hostbound_impl.h"
+#include "core/pipeline/hostbound_impl.h"
 
 #include <errno.h>
 #include <stdlib.h>

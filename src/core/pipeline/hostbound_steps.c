@@ -7,7 +7,7 @@
  * row, so the rows add up to the totals. A step's culprit is the task its
  * gaps' culprits name most, weighted the same way.
  */
-#include "hostbound_impl.h"
+#include "core/pipeline/hostbound_impl.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -24,6 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* what needs libtracecmd's time arithmetic: refused in one line */
+#define TIME_OPTS_REFUSAL "time offsets or conversions (trace-cmd record's date option, host/guest, TSC options)"
+
 #define OWN_META_MAX (256u << 20)   /* bound on one header section */
 #define OWN_OPT_DATE 1
 #define OWN_OPT_OFFSET 7
@@ -309,8 +312,8 @@ static int rd_option(struct own_rd *r, struct fts_tc_input *h, unsigned id, uint
 		h->nr_bufs++;
 	} else if (id == OWN_OPT_DATE || id == OWN_OPT_OFFSET || id == DAT_OPT_TIME_SHIFT ||
 		   id == DAT_OPT_TSC2NSEC || id == OWN_OPT_GUEST) {
-		/* libtracecmd's time arithmetic (trace-cmd --date, guest offsets, TSC) is not redone here */
-		h->refusal = "time offsets or conversions (trace-cmd --date, host/guest, TSC options)";
+		/* libtracecmd's time arithmetic (trace-cmd's date option, guest offsets, TSC) is not redone here */
+		h->refusal = TIME_OPTS_REFUSAL;
 		return -1;
 	}
 	r->pos = end;
@@ -430,7 +433,7 @@ static int v7_opt(void *ctx, uint16_t id, const unsigned char *p, uint32_t n)
 		o->cpus = fts_le32(p);
 	} else if (id == OWN_OPT_DATE || id == OWN_OPT_OFFSET || id == DAT_OPT_TIME_SHIFT ||
 		   id == DAT_OPT_TSC2NSEC || id == OWN_OPT_GUEST) {
-		o->h->refusal = "time offsets or conversions (trace-cmd --date, host/guest, TSC options)";
+		o->h->refusal = TIME_OPTS_REFUSAL;
 		return -1;
 	} else if (id == OWN_OPT_BUFFER_TEXT) {
 		o->h->refusal = "a latency trace (no per-CPU data)";
