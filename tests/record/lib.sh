@@ -38,9 +38,11 @@ cd "$WORK" || exit 1
 # after its own pid, so every ftscope this test runs goes through a wrapper
 # that notes its pid and execs the binary (same pid). An instance of another
 # process (another user's recorder, SIGKILLed beside us) is not ours to judge.
-OUR_PIDS=$WORK/.ftscope-pids
+# (beside $WORK, not in it: tests list what is left in their directories)
+rm -rf "$WORK.own" && mkdir -p "$WORK.own" || fail "cannot create $WORK.own"
+OUR_PIDS=$WORK.own/pids
 REAL_FTS=$FTS
-FTS=$WORK/.ftscope
+FTS=$WORK.own/ftscope
 printf '#!/bin/sh\necho $$ >>%q\nexec %q "$@"\n' "$OUR_PIDS" "$REAL_FTS" >"$FTS" && chmod +x "$FTS" ||
 	fail "cannot write the ftscope wrapper"
 : >"$OUR_PIDS"
