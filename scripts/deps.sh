@@ -22,6 +22,8 @@ EXTRA=(
 	python3-all pdsh openssh-server openssh-client
 	# arm64 (Kunpeng) cross build, run under qemu-user
 	crossbuild-essential-arm64 qemu-user-static
+	# the static release binary's RPM (scripts/rpm.sh, tests/static/rpm.sh)
+	rpm
 )
 # the arm64 -dev packages of the libraries above (multiarch). Not
 # libtracecmd-dev:arm64: Debian 12's libtracecmd1/-dev are not Multi-Arch: same,

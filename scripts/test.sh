@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Build and run every test (ctest: cmocka units, golden and contract tests,
 # real-tracefs recording tests when root).
-#   scripts/test.sh          the whole suite, warnings as errors
+#   scripts/test.sh          the whole suite, warnings as errors: the quick tier
+#                            first (stops there on a failure), then the rest
+#   scripts/test.sh --quick  the quick tier alone: ctest label "offline" (no root,
+#                            no tracefs, no recording; a few minutes)
 #   scripts/test.sh --asan   the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   scripts/test.sh --tsan   the tests that run library threads (the SQLite and JSON
 #                            writers, the recorder's readers, sampler and top,
@@ -12,7 +15,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$top/build
 args=(-DFTS_WERROR=ON)
 select=()
+tiered=1
 case "${1:-}" in
+--quick)
+	select=(-L '^offline$')
+	tiered=0
+	;;
 --asan)
 	dir=$top/build-asan
 	args+=(-DFTS_SANITIZE=ON)
@@ -27,14 +35,23 @@ case "${1:-}" in
 	# record_top measures its own CPU cost, which TSan multiplies: not here;
 	# unit_tui_view: a frame asks the store for its rows on two threads;
 	# unit_json_sink: items through the JSON writer thread, keys by slot
+	tiered=0
 	select=(-R '^(unit_pipeline|unit_store|unit_stats|test_record_api|record_stream|record_convert|record_outputs|convert_signals|contract_insight|golden_convert|with_summary|json_writer|unit_tui_view|unit_json_sink)$')
 	;;
 "") ;;
 *)
-	echo "usage: scripts/test.sh [--asan|--tsan]" >&2
+	echo "usage: scripts/test.sh [--quick|--asan|--tsan]" >&2
 	exit 2
 	;;
 esac
 "$top/scripts/build.sh" "$dir" "${args[@]}"
 cd "$dir"
-ctest --output-on-failure -j "$(nproc)" "${select[@]}"
+if [ $tiered = 1 ]; then
+	# The same tests as one run, in two: what needs no machine first, so a
+	# broken build fails in minutes; then recording (ctest's RESOURCE_LOCK and
+	# each test's own tracefs lock keep those apart) and the slow ones.
+	ctest --output-on-failure -j "$(nproc)" -L '^offline$'
+	ctest --output-on-failure -j "$(nproc)" -LE '^offline$'
+else
+	ctest --output-on-failure -j "$(nproc)" "${select[@]}"
+fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Golden tests: real captures in tests/data convert to exactly the rows in
-# tests/golden/*.slices (lane | name | ts | dur | args). A change in the model
+# tests/golden/*.slices (lane | name | ts | dur | args), and each DB agrees
+# with libsqlite3 writing the same rows (sqlite_oracle.py). A change in the model
 # shows up here as a diff to review; after a deliberate change regenerate with
 #   FTS_REGEN=1 ctest -R golden_convert
 source "$(dirname "$0")/lib.sh"
@@ -25,6 +26,13 @@ golden() {
 		pass "$name: integrity_check ok"
 	else
 		bad "$name: integrity_check: $(printf '%s' "$check" | head -5)"
+	fi
+	# libsqlite3 as the oracle: the same rows written through it compare
+	# equal, value and storage class; every index scans in ORDER BY's order
+	if python3 "$SRC/tests/contract/sqlite_oracle.py" "$WORK/$name/ftrace_data.db" "$WORK" > "$WORK/$name.oracle" 2>&1; then
+		pass "$name: libsqlite3 oracle: $(grep -c '^ok' "$WORK/$name.oracle") checks ($(sed -n 's/.*: \([0-9]* rows in [0-9]* tables\).*/\1/p' "$WORK/$name.oracle"))"
+	else
+		bad "$name: libsqlite3 oracle: $(grep -v '^ok' "$WORK/$name.oracle" | head -3)"
 	fi
 	dump "$WORK/$name/ftrace_data.db" > "$WORK/$name.slices"
 	if [ "${FTS_REGEN:-0}" = 1 ]; then

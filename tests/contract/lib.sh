@@ -37,6 +37,9 @@ slices() {
 	sqlite3 -separator '|' "$1" "SELECT t.tid, s.name, s.timestamp, s.duration FROM slice s JOIN thread t ON t.track_id = s.track_id ORDER BY 1, 3, 2, 4"
 }
 
+# time_scale: how many times slower this machine runs now (tests/time_scale.sh)
+source "$SRC/tests/contract/time_scale.sh"
+
 finish() {
 	echo "$passes passed, $failures failed"
 	[ "$failures" -eq 0 ]

@@ -31,6 +31,29 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 77
 
 
+# Which tracefs instances are ours: a recorder names its instance
+# ftscope-<pid>[-n] after the process that started it, this interpreter or a
+# child a test started (every child goes through subprocess.Popen). Another
+# process's instance (another user's recorder, SIGKILLed beside us) is not
+# ours to judge.
+STARTED = {os.getpid()}
+_popen_init = subprocess.Popen.__init__
+
+
+def _noting_init(self, *args, **kwargs):
+    _popen_init(self, *args, **kwargs)
+    STARTED.add(self.pid)
+
+
+subprocess.Popen.__init__ = _noting_init
+
+
+def ours(instance):
+    """True when tracefs instance @instance was made by this session or a child of it."""
+    pid = instance[len("ftscope-"):].split("-")[0]
+    return pid.isdigit() and int(pid) in STARTED
+
+
 def env_for_child(**extra):
     """The environment a child Python needs to import the package from the tree."""
     env = dict(os.environ)

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from conftest import env_for_child
+from conftest import env_for_child, ours
 
 import ftscope
 import trace_record
@@ -29,7 +29,7 @@ STATE_FILES = ("tracing_on", "current_tracer", "trace_clock", "buffer_size_kb",
 
 
 def state(t):
-    """What recording promises to leave as it was; instances nobody holds open are leaked."""
+    """What recording promises to leave as it was; our instances nobody holds open are leaked."""
     s = {f: open(os.path.join(t, f)).read() for f in STATE_FILES}
     held = set()
     for pid in filter(str.isdigit, os.listdir("/proc")):
@@ -41,7 +41,7 @@ def state(t):
         except OSError:
             continue
     s["leaked"] = sorted(i for i in os.listdir(os.path.join(t, "instances"))
-                         if i.startswith("ftscope-") and i not in held)
+                         if i.startswith("ftscope-") and ours(i) and i not in held)
     return s
 
 

@@ -7,11 +7,12 @@
 # cut the file short, still valid.
 source "$(dirname "$0")/lib.sh" "$@"
 before=$(state)
+SCALE=$(time_scale)
 check_state() {
 	[ "$before" = "$(state)" ] || { diff <(echo "$before") <(state); fail "tracing state changed after $1"; }
 }
 
-# refused "what" "pattern" args...: exit 1 within 5 s although 10 s were asked
+# refused "what" "pattern" args...: exit 1 within 5 s (scaled) although 10 s were asked
 # (sanitizer builds on a loaded machine take a second or two to start).
 refused() {
 	what=$1 pat=$2; shift 2
@@ -21,7 +22,7 @@ refused() {
 	[ $rc = 1 ] || { cat err; fail "$what: exit $rc, want 1"; }
 	[ "$(wc -l < err)" = 1 ] || { cat err; fail "$what: not one line"; }
 	grep -qi "$pat" err || { cat err; fail "$what: no '$pat' in: $(cat err)"; }
-	[ $ms -lt 5000 ] || fail "$what: refused only after $ms ms (after recording?)"
+	[ $ms -lt $((5000 * SCALE)) ] || fail "$what: refused only after $ms ms (after recording?)"
 	echo "ok: $what refused at once ($ms ms): $(cat err)"
 }
 mkdir adir.dat

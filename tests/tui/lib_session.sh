@@ -6,6 +6,7 @@ SRC=$2
 WORK=$3
 T=/sys/kernel/tracing
 SOCK=fts-sess-$$
+FTS_ARGS=("$@")
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; echo "--- screen:"; screen; exit 1; }
 ok() { echo "ok: $*"; }
@@ -18,6 +19,12 @@ need_root_tracefs() {
 		mount -t tracefs nodev $T 2>/dev/null || skip "tracefs is not mounted and cannot be mounted at $T"
 	fi
 	[ -w $T/instances ] || skip "tracefs at $T has no writable instances/ directory"
+	# the machine-wide tracefs lock, taken by the test itself (as
+	# tests/record/lib.sh): run again holding it, at once when an ancestor does
+	if [ "${FTS_LOCKED_PID:-}" != "$$" ]; then
+		export FTS_LOCKED_PID=$$
+		exec python3 "$SRC/scripts/tracefs_lock.py" bash "$0" "${FTS_ARGS[@]}"
+	fi
 }
 
 # Global tracing state the session must leave as it found it. Other helpers'

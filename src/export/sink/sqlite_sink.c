@@ -503,9 +503,19 @@ static int open_pages(struct sqlite_sink *s, const uint32_t root[FTS_SQLW_NOBJ],
 		return fts_err_set(err, -EIO, "%s: the temp file was replaced", s->out.tmp);
 	rc = fts_sqlw_tables_open(&s->pages, s->fd, root, s->out.tmp);
 	s->pages_open = 1;
+	/*
+	 * SQLite made the header from its build's defaults (auto-vacuum,
+	 * reserved bytes, the legacy file format): the user's fix is another
+	 * libsqlite3 or another format, and the temp file is gone by the time
+	 * this is read, so the message names the output.
+	 */
 	if (rc == -EINVAL)
-		return fts_err_set(err, rc, "%s: not a database file the page writer can extend",
-				   s->out.tmp);
+		return fts_err_set(err, rc,
+				   "%s: not written: SQLite %s made a database header the page writer "
+				   "cannot extend (auto-vacuum, reserved bytes or the legacy file "
+				   "format in its build's defaults); write the JSON format instead, "
+				   "or use a libsqlite3 built with its default options",
+				   s->out.target, sqlite3_libversion());
 	return rc ? page_error(s, err, rc) : 0;
 }
 
