@@ -47,6 +47,7 @@ int fts_xlsx_write(const struct fts_xlsx_report *r)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xlsxwriter.h>
@@ -798,32 +799,52 @@ static void put_rel_s(struct sheet *s, lxw_col_t c, uint64_t ns, uint64_t t0)
 					   ns >= t0 ? (double)(ns - t0) / 1e9 : -(double)(t0 - ns) / 1e9, NULL));
 }
 
+/* "<base>_<card>" with the characters a sheet name refuses made '_', cut to Excel's 31. */
+static void cut_name(const char *base, const char *card, char *name, size_t len)
+{
+	if (snprintf(name, len, "%s_%s", base, card) < 0)
+		name[0] = '\0';
+	name[len > 31 ? 31 : len - 1] = '\0';
+	for (size_t k = strlen(base); name[k]; k++)
+		if (strchr("[]:*?/\\'", name[k]) || (unsigned char)name[k] < 0x20 || (unsigned char)name[k] > 0x7e)
+			name[k] = '_';
+}
+
+/* Do two cards' cut names clash (Excel compares sheet names ignoring case)? */
+static int names_clash(const struct fts_hb_cards *cs)
+{
+	char x[300], y[300];
+
+	for (size_t i = 0; i < cs->n; i++) {
+		cut_name("hostbound_steps", cs->c[i].name, x, sizeof(x));
+		for (size_t k = i + 1; k < cs->n; k++) {
+			cut_name("hostbound_steps", cs->c[k].name, y, sizeof(y));
+			if (!strcasecmp(x, y))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /*
- * "<base>" for the only card, else "<base>_<card>" with the characters a
- * sheet name refuses made '_', cut to Excel's 31; "<base>_<i>" when that is
- * still refused (two cards cut to the same name).
+ * "<base>" for the only card, else "<base>_<card>" cut as cut_name does, or
+ * "<base>_<i>" (the card's place in `hostbound`'s list, from 0) for every
+ * card when two of those clash; the sheets' card column names the card.
  */
 static void hb_sheet_name(lxw_workbook *wb, const char *base, const struct fts_hb_cards *cs, size_t i,
 			  char *name, size_t len)
 {
-	size_t k;
-
 	if (cs->n == 1) {
 		snprintf(name, len, "%s", base);
 		return;
 	}
-	if (snprintf(name, len, "%s_%s", base, cs->c[i].name) < 0)
-		name[0] = '\0';
-	name[len > 31 ? 31 : len - 1] = '\0';
-	for (k = strlen(base); name[k]; k++)
-		if (strchr("[]:*?/\\'", name[k]) || (unsigned char)name[k] < 0x20 || (unsigned char)name[k] > 0x7e)
-			name[k] = '_';
-	if (workbook_validate_sheet_name(wb, name) != LXW_NO_ERROR)
+	cut_name(base, cs->c[i].name, name, len);
+	if (names_clash(cs) || workbook_validate_sheet_name(wb, name) != LXW_NO_ERROR)
 		snprintf(name, len, "%s_%zu", base, i);
 }
 
 static void step_row(struct sheet *s, const struct fts_hostbound *hb, const struct fts_hb_step *st,
-		     uint64_t t0)
+		     uint64_t t0, const char *card)
 {
 	if (st->number != FTS_HB_NONE) {
 		put_n(s, 0, st->number);
@@ -843,6 +864,7 @@ static void step_row(struct sheet *s, const struct fts_hostbound *hb, const stru
 		put_usd(s, 8 + FTS_HB__COUNT, st->culprit_ns);
 	}
 	keep_err(s, worksheet_write_boolean(s->ws, s->row, 9 + FTS_HB__COUNT, st->slowest, NULL));
+	put_str(s, 10 + FTS_HB__COUNT, card);
 	s->row++;
 }
 
@@ -852,7 +874,7 @@ static int sheet_hb_steps(lxw_workbook *wb, const struct fmts *f, const struct f
 	static const char *const head[] = {
 		"step", "start_s", "step_us", "npu_idle_us", "gaps", "cause", "running_us",
 		"preempted_us", "waiting_us", "sleeping_us", "blocked_us", "irq_us", "unknown_us",
-		"top_culprit", "top_culprit_cpu", "top_culprit_us", "slowest",
+		"top_culprit", "top_culprit_cpu", "top_culprit_us", "slowest", "card",
 	};
 	const struct fts_hostbound *hb = r->hb->c[i].hb;
 	uint64_t t0 = fts_stats_info(r->st)->t_begin;
@@ -863,11 +885,11 @@ static int sheet_hb_steps(lxw_workbook *wb, const struct fmts *f, const struct f
 
 	_Static_assert(FTS_HB__COUNT == 7, "one column per cause");
 	hb_sheet_name(wb, "hostbound_steps", r->hb, i, name, sizeof(name));
-	if (sheet_new(wb, &s, name, f, head, 17))
+	if (sheet_new(wb, &s, name, f, head, 18))
 		return -1;
 	keep_err(&s, worksheet_set_column(s.ws, 13, 13, 28, NULL));
 	for (size_t k = 0; k < n; k++)
-		step_row(&s, hb, &st[k], t0);
+		step_row(&s, hb, &st[k], t0, r->hb->c[i].name);
 	add_chart(wb, &s, n && st[n - 1].number == FTS_HB_NONE ? n - 1 : n, 0, 3, "NPU idle per step",
 		  "step", "npu_idle_us", (lxw_row_t)n + 2, 0, 0);
 	return s.err ? -1 : 0;
@@ -877,7 +899,7 @@ static int sheet_hb_steps(lxw_workbook *wb, const struct fmts *f, const struct f
 static int sheet_hb_gaps(lxw_workbook *wb, const struct fmts *f, const struct fts_xlsx_report *r, size_t i)
 {
 	static const char *const head[] = {
-		"start_s", "idle_us", "dispatch_thread", "cause", "cause_thread", "why",
+		"start_s", "idle_us", "dispatch_thread", "cause", "cause_thread", "why", "card",
 	};
 	const struct fts_hostbound *hb = r->hb->c[i].hb;
 	uint64_t t0 = fts_stats_info(r->st)->t_begin;
@@ -887,7 +909,7 @@ static int sheet_hb_gaps(lxw_workbook *wb, const struct fmts *f, const struct ft
 	char name[300];
 
 	hb_sheet_name(wb, "hostbound_gaps", r->hb, i, name, sizeof(name));
-	if (sheet_new(wb, &s, name, f, head, 6))
+	if (sheet_new(wb, &s, name, f, head, 7))
 		return -1;
 	keep_err(&s, worksheet_set_column(s.ws, 2, 2, 28, NULL));
 	keep_err(&s, worksheet_set_column(s.ws, 4, 4, 28, NULL));
@@ -899,6 +921,7 @@ static int sheet_hb_gaps(lxw_workbook *wb, const struct fmts *f, const struct ft
 		put_str(&s, 3, fts_hostbound_cat_name(g[k].cause));
 		put_str(&s, 4, fts_hostbound_str(hb, g[k].cause_thread));
 		put_str(&s, 5, fts_hostbound_str(hb, g[k].line));
+		put_str(&s, 6, r->hb->c[i].name);
 	}
 	return s.err ? -1 : 0;
 }

@@ -433,7 +433,7 @@ def test_hostbound_sheets_equal_hostbound_json(tmp_path, typ):
     t0 = info["window_begin_ns"]
     head, got = rows(wb["hostbound_steps"])
     assert head == ["step", "start_s", "step_us", "npu_idle_us", "gaps", "cause"] + \
-        [c + "_us" for c in CATS] + ["top_culprit", "top_culprit_cpu", "top_culprit_us", "slowest"]
+        [c + "_us" for c in CATS] + ["top_culprit", "top_culprit_cpu", "top_culprit_us", "slowest", "card"]
     want = card["steps"]
     assert len(want) >= 5 and len(got) == len(want)
     for g, w in zip(got, want):
@@ -452,10 +452,10 @@ def test_hostbound_sheets_equal_hostbound_json(tmp_path, typ):
         if w["culprit"]:
             assert g["top_culprit_cpu"] == (w["culprit_cpu"] if w["culprit_cpu"] >= 0 else None)
             assert abs(g["top_culprit_us"] * 1000 - w["culprit_ns"]) <= 1
-        assert g["slowest"] is w["slowest"]
+        assert g["slowest"] is w["slowest"] and g["card"] == card["card"]
     assert [g["step"] for g in got if g["slowest"]] == [52]
     head, gaps = rows(wb["hostbound_gaps"])
-    assert head == ["start_s", "idle_us", "dispatch_thread", "cause", "cause_thread", "why"]
+    assert head == ["start_s", "idle_us", "dispatch_thread", "cause", "cause_thread", "why", "card"]
     want = card["worst_gaps"]
     assert len(gaps) == len(want) == card["gaps"] > 0
     for g, w in zip(gaps, want):
@@ -463,7 +463,7 @@ def test_hostbound_sheets_equal_hostbound_json(tmp_path, typ):
         assert ns(g["idle_us"]) == w["dur_ns"]
         assert g["dispatch_thread"] == (w["dispatch_thread"] if w["dispatch_tid"] >= 0
                                         else "(the Python threads)")
-        assert g["cause"] == w["cause"] and g["why"] == w["explanation"]
+        assert g["cause"] == w["cause"] and g["why"] == w["explanation"] and g["card"] == card["card"]
 
 
 def test_hostbound_unreadable_profiling(tmp_path):
@@ -475,3 +475,37 @@ def test_hostbound_unreadable_profiling(tmp_path):
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("ftscope stats: ")
     assert r.stderr.split(": ", 1)[1] == h.stderr.split(": ", 1)[1]
     assert os.listdir(tmp_path) == []
+
+
+def test_hostbound_sheets_per_card(tmp_path):
+    """Two cards: a pair of sheets each, named by card (or by place when the cut names clash)."""
+    import glob
+    import json
+    import shutil
+    prof = make_profile(str(tmp_path / "prof"), "text")
+    rank = glob.glob(os.path.join(prof, "*_ascend_pt"))[0]
+    two = tmp_path / "two"
+    two.mkdir()
+    shutil.copytree(rank, str(two / "a_ascend_pt"))
+    shutil.copytree(rank, str(two / "b_ascend_pt"))
+    pidmap = os.path.join(SAMPLE_DIR, "pid_mapping.json")
+    out = tmp_path / "two.xlsx"
+    r = run("stats", SAMPLE, "-p", str(two), "-m", pidmap, "--format", "xlsx", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    h = run("hostbound", SAMPLE, "-p", str(two), "-m", pidmap, "-f", "json")
+    cards = json.loads(h.stdout)["cards"]
+    wb = openpyxl.load_workbook(str(out))
+    assert wb.sheetnames[9:] == ["hostbound_steps_a_ascend_pt", "hostbound_gaps_a_ascend_pt",
+                                 "hostbound_steps_b_ascend_pt", "hostbound_gaps_b_ascend_pt"]
+    for c in cards:
+        _, got = rows(wb["hostbound_steps_" + c["card"]])
+        assert {g["card"] for g in got} == {c["card"]}
+        assert len(got) == len(c["steps"])
+        for g, s in zip(got, c["steps"]):
+            assert abs(g["npu_idle_us"] * 1000 - s["idle_ns"]) <= 1 and g["gaps"] == s["gaps"]
+    shutil.move(str(two / "b_ascend_pt"), str(two / "a_ascend_ptx_with_a_much_longer_name_ascend_pt"))
+    shutil.move(str(two / "a_ascend_pt"), str(two / "a_ascend_ptx_with_a_much_longer_name_too_ascend_pt"))
+    r = run("stats", SAMPLE, "-p", str(two), "-m", pidmap, "--format", "xlsx", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert openpyxl.load_workbook(str(out)).sheetnames[9:] == [
+        "hostbound_steps_0", "hostbound_gaps_0", "hostbound_steps_1", "hostbound_gaps_1"]
