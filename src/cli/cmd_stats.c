@@ -750,11 +750,15 @@ static int run_sinks(struct stats_args *a, struct fts_stats *st)
 		sinks[n++] = a->hb.sinks[i];
 	rc = fts_pipeline_run(&a->po, sinks, n, &res, &err);
 	free(sinks);
-	if (!rc && a->hb.n && res.time.base == FTS_TIME_RAW)
-		rc = fts_err_set(&err, -EINVAL,
-				 "%s: no clock pair in the capture and no start_info/end_info in the profiling: its times cannot be put next to the profiler's",
-				 a->po.input);
-	return rc ? fail(NULL, &err) : 0;
+	if (rc)
+		return fail(NULL, &err);
+	if (a->hb.n && res.time.base == FTS_TIME_RAW) {
+		/* hostbound refuses this input (a DB, or no clock at all); the workbook goes without */
+		fts_msg_warn("stats", "%s: no clock pair in the capture and no start_info/end_info in the profiling: its times cannot be put next to the profiler's; no hostbound sheets",
+			     a->po.input);
+		fts_hb_cards_free(&a->hb);
+	}
+	return 0;
 }
 
 /* The input's numbers, in *@out. Returns 0, or 1 after reporting the failure. */

@@ -509,3 +509,13 @@ def test_hostbound_sheets_per_card(tmp_path):
     assert r.returncode == 0, r.stderr
     assert openpyxl.load_workbook(str(out)).sheetnames[9:] == [
         "hostbound_steps_0", "hostbound_gaps_0", "hostbound_steps_1", "hostbound_gaps_1"]
+
+
+def test_hostbound_db_input_warns(tmp_path, sample_db):
+    """A DB (read back as it is: no clock to align) gets the workbook without the Host Bound sheets."""
+    prof = make_profile(str(tmp_path / "prof"), "text")
+    out = tmp_path / "db.xlsx"
+    r = run("stats", str(sample_db), "-p", prof, "--format", "xlsx", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "no hostbound sheets" in r.stderr and r.stderr.count("\n") == 1
+    assert not any(n.startswith("hostbound") for n in openpyxl.load_workbook(str(out)).sheetnames)
