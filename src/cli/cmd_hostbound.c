@@ -9,6 +9,7 @@
  * output (on stdout or in --output).
  */
 #include "cli/commands.h"
+#include "cli/hostbound_cards.h"
 #include "cli/opts.h"
 #include "front/fmt.h"
 #include "front/msg.h"
@@ -21,7 +22,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,48 +374,11 @@ static int write_file(const char *path, const char *data, size_t len)
 	return rc ? 1 : 0;
 }
 
-struct card {
-	const char *path;             /* its trace_view.json or profiler DB */
-	char name[256];               /* its rank directory's name */
-	struct fts_npu_trace *npu;
-	struct fts_hostbound *hb;
-};
-
-/* X/<rank>/ASCEND_PROFILER_OUTPUT/trace_view.json (or its .db) -> <rank> */
-static void card_name(const char *path, char *name, size_t len)
-{
-	char *copy = strdup(path), *d;
-
-	if (!copy) {
-		snprintf(name, len, "?");
-		return;
-	}
-	d = dirname(dirname(copy));
-	snprintf(name, len, "%s", basename(d));
-	free(copy);
-}
-
-/* Each card's trace_view.json or DB read and its analysis made. Returns 0 or 1 (reported). */
-static int load_cards(struct card *c, size_t n, char **paths, uint64_t threshold_ns, int pidmap)
-{
-	struct fts_hb_opts ho = { .threshold_ns = threshold_ns, .pid_mapping = pidmap };
-	struct fts_err err = { 0 };
-
-	for (size_t i = 0; i < n; i++) {
-		c[i].path = paths[i];
-		card_name(paths[i], c[i].name, sizeof(c[i].name));
-		if (fts_npu_trace_read(paths[i], &c[i].npu, &err) ||
-		    fts_hostbound_create(c[i].npu, &ho, &c[i].hb, &err))
-			return fail(NULL, &err);
-	}
-	return 0;
-}
-
 /*
  * The usual cause of a card with nothing known: container tids matched
  * against host pids; and idle time the capture did not cover.
  */
-static void warn_unknown(const struct card *c, size_t n, const struct hb_args *a)
+static void warn_unknown(const struct fts_hb_card *c, size_t n, const struct hb_args *a)
 {
 	for (size_t i = 0; i < n; i++) {
 		double tot[FTS_HB__COUNT], queued, out;
@@ -433,7 +396,7 @@ static void warn_unknown(const struct card *c, size_t n, const struct hb_args *a
 	}
 }
 
-static void render(FILE *f, const struct card *c, size_t n, const struct hb_args *a,
+static void render(FILE *f, const struct fts_hb_card *c, size_t n, const struct hb_args *a,
 		   const struct fts_pipeline_result *res)
 {
 	int json = !strcmp(a->format, "json");
@@ -466,23 +429,15 @@ static int run(const struct hb_args *a)
 	struct fts_pipeline_result res;
 	struct fts_err err = { 0 };
 	struct fts_timemap tm;
-	struct fts_sink **sinks = NULL;
-	struct card *c = NULL;
-	char **paths = NULL, *buf = NULL;
-	size_t n = 0, len = 0;
+	struct fts_hb_cards cs;
+	char *buf = NULL;
+	size_t len = 0;
 	FILE *f;
-	int rc;
+	int rc = fts_hb_cards_load(&cs, a->profiling, (uint64_t)a->threshold_us * 1000, a->pidmap != NULL,
+				   "hostbound");
 
-	if (fts_npu_trace_list(a->profiling, &paths, &n, &err))
-		return fail(NULL, &err);
-	c = calloc(n, sizeof(*c));
-	sinks = calloc(n, sizeof(*sinks));
-	rc = !c || !sinks ? fail("out of memory", NULL)
-			  : load_cards(c, n, paths, (uint64_t)a->threshold_us * 1000, a->pidmap != NULL);
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		sinks[i] = fts_hostbound_sink(c[i].hb);
 	po.input = a->input;
 	po.pid_mapping = a->pidmap;
 	po.probe_helper = fts_front_probe_helper();
@@ -492,7 +447,7 @@ static int run(const struct hb_args *a)
 	else
 		fts_msg_warn("hostbound", "no usable start_info/end_info or profiler_info (%s): aligning by the capture's clock pair",
 			     err.msg);
-	rc = fts_pipeline_run(&po, sinks, (int)n, &res, &err);
+	rc = fts_pipeline_run(&po, cs.sinks, (int)cs.n, &res, &err);
 	if (!rc && res.time.base == FTS_TIME_RAW)
 		rc = fts_err_set(&err, -EINVAL,
 				 "%s: no clock pair in the capture and no start_info/end_info in the profiling: its times cannot be put next to the profiler's",
@@ -501,13 +456,13 @@ static int run(const struct hb_args *a)
 		rc = fail(NULL, &err);
 		goto out;
 	}
-	warn_unknown(c, n, a);
+	warn_unknown(cs.c, cs.n, a);
 	f = open_memstream(&buf, &len);
 	if (!f) {
 		rc = fail("out of memory", NULL);
 		goto out;
 	}
-	render(f, c, n, a, &res);
+	render(f, cs.c, cs.n, a, &res);
 	if (fclose(f) || !buf) {
 		rc = fail("out of memory", NULL);
 		goto out;
@@ -517,14 +472,8 @@ static int run(const struct hb_args *a)
 	else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
 		rc = fail("writing the report failed", NULL);
 out:
-	for (size_t i = 0; c && i < n; i++) {
-		fts_hostbound_free(c[i].hb);
-		fts_npu_trace_free(c[i].npu);
-	}
-	free(c);
-	free(sinks);
+	fts_hb_cards_free(&cs);
 	free(buf);
-	fts_npu_list_free(paths, n);
 	return rc;
 }
 

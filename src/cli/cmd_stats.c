@@ -19,6 +19,7 @@
 #include "front/msg.h"
 #include "front/process.h"
 #include "front/term_safe.h"
+#include "cli/hostbound_cards.h"
 #include "cli/stats_xlsx.h"
 #include <ftscope/pipeline.h>
 #include <ftscope/stats.h>
@@ -56,7 +57,8 @@ static void usage(FILE *f)
 "ftrace DB: ftscope's or the reference converter's): which tasks waited, how\n"
 "long, why, and who took their CPU.\n"
 "\n"
-"  -p, --profiling_data DIR   align with Ascend profiling and count only its window\n"
+"  -p, --profiling_data DIR   align with Ascend profiling and count only its window;\n"
+"                             xlsx: also its cards' Host Bound sheets per step and gap\n"
 "  -m, --pid_mapping FILE     show container pids (pid_mapping.json)\n"
 "  -n, --top N                the N first tasks after sorting (default 20; 0: all)\n"
 "  -t, --task NAME|PID[,...]  only tasks with one of these comms (exact, or a\n"
@@ -565,6 +567,7 @@ struct stats_args {
 	const char *manifest;        /* several inputs: the host manifest (--manifest) */
 	const char *output;          /* --format xlsx: the report (-o) */
 	struct fts_detail *detail;   /* --format xlsx: per CPU and irq name, fed beside the stats */
+	struct fts_hb_cards hb;      /* --format xlsx -p: each card's Host Bound analysis, fed beside them */
 	int top_given;
 	long long top;
 	struct window win;
@@ -717,12 +720,52 @@ static int get_args(int argc, char **argv, const char *input, struct stats_args 
 	return 0;
 }
 
+/*
+ * --format xlsx -p DIR: each card's Host Bound analysis, made as `ftscope
+ * hostbound` makes it (same threshold), for the workbook's hostbound sheets.
+ * Returns 0, or 1 after reporting the failure (an unreadable DIR: hostbound's line).
+ */
+static int hostbound_cards(struct stats_args *a)
+{
+	if (strcmp(a->format, "xlsx") || !a->po.profiling_data)
+		return 0;
+	return fts_hb_cards_load(&a->hb, a->po.profiling_data, 50 * 1000, a->po.pid_mapping != NULL,
+				 "stats");
+}
+
+/* The statistics' sink, then the detail's and the cards' (xlsx): one pipeline run. */
+static int run_sinks(struct stats_args *a, struct fts_stats *st)
+{
+	struct fts_pipeline_result res;
+	struct fts_err err = { 0 };
+	struct fts_sink **sinks = calloc(2 + a->hb.n, sizeof(*sinks));
+	int n = 0, rc;
+
+	if (!sinks)
+		return fail("out of memory", NULL);
+	sinks[n++] = fts_stats_sink(st);
+	if (a->detail)
+		sinks[n++] = fts_detail_sink(a->detail);
+	for (size_t i = 0; i < a->hb.n; i++)
+		sinks[n++] = a->hb.sinks[i];
+	rc = fts_pipeline_run(&a->po, sinks, n, &res, &err);
+	free(sinks);
+	if (rc)
+		return fail(NULL, &err);
+	if (a->hb.n && res.time.base == FTS_TIME_RAW) {
+		/* hostbound refuses this input (a DB, or no clock at all); the workbook goes without */
+		fts_msg_warn("stats", "%s: no clock pair in the capture and no start_info/end_info in the profiling: its times cannot be put next to the profiler's; no hostbound sheets",
+			     a->po.input);
+		fts_hb_cards_free(&a->hb);
+	}
+	return 0;
+}
+
 /* The input's numbers, in *@out. Returns 0, or 1 after reporting the failure. */
 static int collect(struct stats_args *a, struct fts_stats **out)
 {
 	struct fts_stats_opts so = { 0 };
 	struct fts_err err = { 0 };
-	struct fts_sink *sinks[2];
 	struct fts_stats *st;
 	int rc;
 
@@ -735,22 +778,20 @@ static int collect(struct stats_args *a, struct fts_stats **out)
 			fts_msg_err("stats", "note: reading %d segments of %s as one trace, in time order: %s", n,
 				    a->po.input, segs);
 	}
+	if (hostbound_cards(a))
+		return 1;
 	if (a->win.set && resolve_window(a, &so))
 		return 1;
 	rc = fts_stats_create(&so, &st, &err);
 	if (rc)
 		return fail(a->cpu_list && rc == -EINVAL ? "--cpu: " : NULL, &err);
-	sinks[0] = fts_stats_sink(st);
 	if (!strcmp(a->format, "xlsx") && !(a->detail = fts_detail_new(&so))) {
 		fts_stats_free(st);
 		return fail("out of memory", NULL);
 	}
-	if (a->detail)
-		sinks[1] = fts_detail_sink(a->detail);
-	rc = fts_pipeline_run(&a->po, sinks, a->detail ? 2 : 1, NULL, &err);
-	if (rc) {
+	if (run_sinks(a, st)) {
 		fts_stats_free(st);
-		return fail(NULL, &err);
+		return 1;
 	}
 	*out = st;
 	return 0;
@@ -1556,7 +1597,7 @@ int fts_cmd_stats(int argc, char **argv)
 	}
 	if (!strcmp(a.format, "xlsx")) {
 		struct fts_xlsx_report r = { input, a.output, st, keep_task, a.task, a.top, a.detail,
-					     a.cpu_list != NULL };
+					     a.cpu_list != NULL, a.hb.n ? &a.hb : NULL };
 
 		rc = fts_xlsx_write(&r);
 		if (!rc)
@@ -1573,6 +1614,7 @@ int fts_cmd_stats(int argc, char **argv)
 out:
 	free(rows);
 	fts_detail_free(a.detail);
+	fts_hb_cards_free(&a.hb);
 	fts_stats_free(st);
 	free(a.task);
 	return rc;

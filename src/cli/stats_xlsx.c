@@ -11,6 +11,8 @@
  *                         comm:pid@cpu label; charts: top-10 IRQ time and count
  *                         per comm:pid@cpu (every name summed, tables J:K, M:N)
  *   wait_latency, preempters, cpu_summary, no_data, info   (ftscope's own)
+ *   hostbound_steps, hostbound_gaps  with -p, per card (hostbound_cards.h):
+ *                         `ftscope hostbound`'s steps and gaps, worst first
  * Every number is the one `stats --format csv` prints, in us (ns / 1000)
  * where the name says so; sleeping_us counts S and D as the reference does
  * (its "Sleeping" slices), blocked_us is the D part of it.
@@ -45,6 +47,7 @@ int fts_xlsx_write(const struct fts_xlsx_report *r)
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xlsxwriter.h>
@@ -782,6 +785,155 @@ static int sheet_info(lxw_workbook *wb, const struct fmts *f, const struct fts_x
 	return s.err ? -1 : 0;
 }
 
+/* ---- hostbound_steps and hostbound_gaps (-p: the Host Bound report's numbers) ---- */
+
+static void put_usd(struct sheet *s, lxw_col_t c, double ns)
+{
+	keep_err(s, worksheet_write_number(s->ws, s->row, c, ns / 1e3, s->f->us));
+}
+
+/* Output ns as seconds from the start of the data (the info sheet's window_begin_ns). */
+static void put_rel_s(struct sheet *s, lxw_col_t c, uint64_t ns, uint64_t t0)
+{
+	keep_err(s, worksheet_write_number(s->ws, s->row, c,
+					   ns >= t0 ? (double)(ns - t0) / 1e9 : -(double)(t0 - ns) / 1e9, NULL));
+}
+
+/* "<base>_<card>" with the characters a sheet name refuses made '_', cut to Excel's 31. */
+static void cut_name(const char *base, const char *card, char *name, size_t len)
+{
+	if (snprintf(name, len, "%s_%s", base, card) < 0)
+		name[0] = '\0';
+	name[len > 31 ? 31 : len - 1] = '\0';
+	for (size_t k = strlen(base); name[k]; k++)
+		if (strchr("[]:*?/\\'", name[k]) || (unsigned char)name[k] < 0x20 || (unsigned char)name[k] > 0x7e)
+			name[k] = '_';
+}
+
+/* Do two cards' cut names clash (Excel compares sheet names ignoring case)? */
+static int names_clash(const struct fts_hb_cards *cs)
+{
+	char x[300], y[300];
+
+	for (size_t i = 0; i < cs->n; i++) {
+		cut_name("hostbound_steps", cs->c[i].name, x, sizeof(x));
+		for (size_t k = i + 1; k < cs->n; k++) {
+			cut_name("hostbound_steps", cs->c[k].name, y, sizeof(y));
+			if (!strcasecmp(x, y))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * "<base>" for the only card, else "<base>_<card>" cut as cut_name does, or
+ * "<base>_<i>" (the card's place in `hostbound`'s list, from 0) for every
+ * card when two of those clash; the sheets' card column names the card.
+ */
+static void hb_sheet_name(lxw_workbook *wb, const char *base, const struct fts_hb_cards *cs, size_t i,
+			  char *name, size_t len)
+{
+	if (cs->n == 1) {
+		snprintf(name, len, "%s", base);
+		return;
+	}
+	cut_name(base, cs->c[i].name, name, len);
+	if (names_clash(cs) || workbook_validate_sheet_name(wb, name) != LXW_NO_ERROR)
+		snprintf(name, len, "%s_%zu", base, i);
+}
+
+static void step_row(struct sheet *s, const struct fts_hostbound *hb, const struct fts_hb_step *st,
+		     uint64_t t0, const char *card)
+{
+	if (st->number != FTS_HB_NONE) {
+		put_n(s, 0, st->number);
+		put_rel_s(s, 1, st->ts, t0);
+		put_us(s, 2, st->dur);
+	} else {
+		put_str(s, 0, "outside");
+	}
+	put_usd(s, 3, st->idle_ns);
+	put_n(s, 4, st->gaps);
+	put_str(s, 5, st->idle_ns > 0 ? fts_hostbound_cat_name(st->cause) : "");
+	for (int c = 0; c < FTS_HB__COUNT; c++)
+		put_usd(s, (lxw_col_t)(6 + c), st->cause_ns[c]);
+	if (st->culprit != FTS_HB_NONE) {
+		put_str(s, 6 + FTS_HB__COUNT, fts_hostbound_str(hb, st->culprit));
+		put_cpu(s, 7 + FTS_HB__COUNT, st->culprit_cpu);
+		put_usd(s, 8 + FTS_HB__COUNT, st->culprit_ns);
+	}
+	keep_err(s, worksheet_write_boolean(s->ws, s->row, 9 + FTS_HB__COUNT, st->slowest, NULL));
+	put_str(s, 10 + FTS_HB__COUNT, card);
+	s->row++;
+}
+
+/* One card's idle time per training step, as `hostbound` prints it (fts_hostbound_steps). */
+static int sheet_hb_steps(lxw_workbook *wb, const struct fmts *f, const struct fts_xlsx_report *r, size_t i)
+{
+	static const char *const head[] = {
+		"step", "start_s", "step_us", "npu_idle_us", "gaps", "cause", "running_us",
+		"preempted_us", "waiting_us", "sleeping_us", "blocked_us", "irq_us", "unknown_us",
+		"top_culprit", "top_culprit_cpu", "top_culprit_us", "slowest", "card",
+	};
+	const struct fts_hostbound *hb = r->hb->c[i].hb;
+	uint64_t t0 = fts_stats_info(r->st)->t_begin;
+	struct sheet s;
+	size_t n;
+	const struct fts_hb_step *st = fts_hostbound_steps(hb, &n);
+	char name[300];
+
+	_Static_assert(FTS_HB__COUNT == 7, "one column per cause");
+	hb_sheet_name(wb, "hostbound_steps", r->hb, i, name, sizeof(name));
+	if (sheet_new(wb, &s, name, f, head, 18))
+		return -1;
+	keep_err(&s, worksheet_set_column(s.ws, 13, 13, 28, NULL));
+	for (size_t k = 0; k < n; k++)
+		step_row(&s, hb, &st[k], t0, r->hb->c[i].name);
+	add_chart(wb, &s, n && st[n - 1].number == FTS_HB_NONE ? n - 1 : n, 0, 3, "NPU idle per step",
+		  "step", "npu_idle_us", (lxw_row_t)n + 2, 0, 0);
+	return s.err ? -1 : 0;
+}
+
+/* One card's gaps, worst first: when, how long, whose launch ended it, why. */
+static int sheet_hb_gaps(lxw_workbook *wb, const struct fmts *f, const struct fts_xlsx_report *r, size_t i)
+{
+	static const char *const head[] = {
+		"start_s", "idle_us", "dispatch_thread", "cause", "cause_thread", "why", "card",
+	};
+	const struct fts_hostbound *hb = r->hb->c[i].hb;
+	uint64_t t0 = fts_stats_info(r->st)->t_begin;
+	struct sheet s;
+	size_t n;
+	const struct fts_hb_gap *g = fts_hostbound_gaps(hb, &n);
+	char name[300];
+
+	hb_sheet_name(wb, "hostbound_gaps", r->hb, i, name, sizeof(name));
+	if (sheet_new(wb, &s, name, f, head, 7))
+		return -1;
+	keep_err(&s, worksheet_set_column(s.ws, 2, 2, 28, NULL));
+	keep_err(&s, worksheet_set_column(s.ws, 4, 4, 28, NULL));
+	keep_err(&s, worksheet_set_column(s.ws, 5, 5, 100, NULL));
+	for (size_t k = 0; k < n; k++, s.row++) {
+		put_rel_s(&s, 0, g[k].ts, t0);
+		put_us(&s, 1, g[k].dur);
+		put_str(&s, 2, g[k].tid >= 0 ? fts_hostbound_str(hb, g[k].thread) : "(the Python threads)");
+		put_str(&s, 3, fts_hostbound_cat_name(g[k].cause));
+		put_str(&s, 4, fts_hostbound_str(hb, g[k].cause_thread));
+		put_str(&s, 5, fts_hostbound_str(hb, g[k].line));
+		put_str(&s, 6, r->hb->c[i].name);
+	}
+	return s.err ? -1 : 0;
+}
+
+static int sheets_hostbound(lxw_workbook *wb, const struct fmts *f, const struct fts_xlsx_report *r)
+{
+	for (size_t i = 0; r->hb && i < r->hb->n; i++)
+		if (sheet_hb_steps(wb, f, r, i) || sheet_hb_gaps(wb, f, r, i))
+			return -1;
+	return 0;
+}
+
 /* ---- the workbook ---- */
 
 static int write_sheets(lxw_workbook *wb, const struct fts_xlsx_report *r,
@@ -801,7 +953,7 @@ static int write_sheets(lxw_workbook *wb, const struct fts_xlsx_report *r,
 	    sheet_task_cpu(wb, &f, l, r) || sheet_irq(wb, &f, l, r))
 		return -1;
 	if (sheet_latency(wb, &f, l) || sheet_preempters(wb, &f, l) || sheet_cpus(wb, &f, r->st) ||
-	    sheet_nodata(wb, &f, r->st) || sheet_info(wb, &f, r, l))
+	    sheet_nodata(wb, &f, r->st) || sheet_info(wb, &f, r, l) || sheets_hostbound(wb, &f, r))
 		return -1;
 	return 0;
 }

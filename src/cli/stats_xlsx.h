@@ -12,6 +12,7 @@
 
 #include <ftscope/stats.h>
 
+#include "cli/hostbound_cards.h"
 #include "cli/stats_detail.h"
 
 struct fts_xlsx_report {
@@ -23,6 +24,7 @@ struct fts_xlsx_report {
 	long long top;                  /* at most this many tasks; 0: all */
 	const struct fts_detail *detail; /* per CPU and per irq name, fed beside @st */
 	int cpu_filtered;               /* --cpu: only @st's CPU rows count (@detail has them all) */
+	const struct fts_hb_cards *hb;  /* -p: the cards' Host Bound analyses, finished; NULL: none */
 };
 
 /* 1 when this ftscope was built with libxlsxwriter. */

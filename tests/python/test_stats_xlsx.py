@@ -393,3 +393,129 @@ def test_hostile_task_names(tmp_path):
     assert "=<&\\x01\\xff" in comms and "\\uFFFEab<a" in comms
     labels = {x["label"] for x in rows(wb["proc_irq_detail"])[1]}
     assert all("\x01" not in lab for lab in labels)
+
+
+# ---- -p: the Host Bound sheets, equal to `ftscope hostbound -f json` ----
+
+SAMPLE_DIR = os.path.join(SRC, "assets", "sample")
+GEN = os.path.join(SRC, "tests", "profiling", "gen.py")
+CATS = ["running", "preempted", "waiting", "sleeping", "blocked", "irq", "unknown"]
+
+
+def make_profile(dest, typ):
+    """tests/hostbound/advice.sh's card: 5 steps on the sample capture, the third 25 ms slower."""
+    import glob
+    import json
+    import shutil
+    start = glob.glob(os.path.join(SAMPLE_DIR, "profiling", "*", "PROF_*", "host", "start_info"))[0]
+    t0 = int(json.load(open(start))["collectionTimeBegin"]) * 1000 + 50000000
+    shutil.copytree(os.path.join(SAMPLE_DIR, "profiling"), dest)
+    rank = glob.glob(os.path.join(dest, "*_ascend_pt"))
+    subprocess.run([sys.executable, GEN, *rank, "--t0-ns", str(t0), "--type", typ, "--steps", "5",
+                    "--slow-step", "2", "--slow-ms", "25"], check=True)
+    return dest
+
+
+@pytest.mark.parametrize("typ", ["text", "db"])
+def test_hostbound_sheets_equal_hostbound_json(tmp_path, typ):
+    import json
+    prof = make_profile(str(tmp_path / "prof"), typ)
+    pidmap = os.path.join(SAMPLE_DIR, "pid_mapping.json")
+    out = tmp_path / "hb.xlsx"
+    r = run("stats", SAMPLE, "-p", prof, "-m", pidmap, "--format", "xlsx", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    h = run("hostbound", SAMPLE, "-p", prof, "-m", pidmap, "-f", "json")
+    assert h.returncode == 0, h.stderr
+    card = json.loads(h.stdout)["cards"][0]
+    wb = openpyxl.load_workbook(str(out))
+    assert wb.sheetnames[-2:] == ["hostbound_steps", "hostbound_gaps"]
+    info = {k: v for k, v in wb["info"].iter_rows(min_row=2, values_only=True)}
+    t0 = info["window_begin_ns"]
+    head, got = rows(wb["hostbound_steps"])
+    assert head == ["step", "start_s", "step_us", "npu_idle_us", "gaps", "cause"] + \
+        [c + "_us" for c in CATS] + ["top_culprit", "top_culprit_cpu", "top_culprit_us", "slowest", "card"]
+    want = card["steps"]
+    assert len(want) >= 5 and len(got) == len(want)
+    for g, w in zip(got, want):
+        if w["step"] is None:
+            assert g["step"] == "outside" and g["start_s"] is None and g["step_us"] is None
+        else:
+            assert g["step"] == w["step"]
+            assert abs(g["start_s"] * 1e9 + t0 - w["start_ns"]) < 1000, (g, w)
+            assert ns(g["step_us"]) == w["dur_ns"]
+        assert abs(g["npu_idle_us"] * 1000 - w["idle_ns"]) <= 1, (g, w)
+        assert g["gaps"] == w["gaps"]
+        assert g["cause"] == (w["cause"] if w["idle_ns"] > 0 else None)
+        for c in CATS:
+            assert abs(g[c + "_us"] * 1000 - w["cause_ns"][c]) <= 1, (c, g, w)
+        assert (g["top_culprit"] or "") == w["culprit"]
+        if w["culprit"]:
+            assert g["top_culprit_cpu"] == (w["culprit_cpu"] if w["culprit_cpu"] >= 0 else None)
+            assert abs(g["top_culprit_us"] * 1000 - w["culprit_ns"]) <= 1
+        assert g["slowest"] is w["slowest"] and g["card"] == card["card"]
+    assert [g["step"] for g in got if g["slowest"]] == [52]
+    head, gaps = rows(wb["hostbound_gaps"])
+    assert head == ["start_s", "idle_us", "dispatch_thread", "cause", "cause_thread", "why", "card"]
+    want = card["worst_gaps"]
+    assert len(gaps) == len(want) == card["gaps"] > 0
+    for g, w in zip(gaps, want):
+        assert abs(g["start_s"] * 1e9 + t0 - w["start_ns"]) < 1000
+        assert ns(g["idle_us"]) == w["dur_ns"]
+        assert g["dispatch_thread"] == (w["dispatch_thread"] if w["dispatch_tid"] >= 0
+                                        else "(the Python threads)")
+        assert g["cause"] == w["cause"] and g["why"] == w["explanation"] and g["card"] == card["card"]
+
+
+def test_hostbound_unreadable_profiling(tmp_path):
+    out = tmp_path / "bad.xlsx"
+    missing = str(tmp_path / "no_such_profiling")
+    r = run("stats", SAMPLE, "-p", missing, "--format", "xlsx", "-o", str(out))
+    h = run("hostbound", SAMPLE, "-p", missing)
+    assert r.returncode == 1 and not out.exists()
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("ftscope stats: ")
+    assert r.stderr.split(": ", 1)[1] == h.stderr.split(": ", 1)[1]
+    assert os.listdir(tmp_path) == []
+
+
+def test_hostbound_sheets_per_card(tmp_path):
+    """Two cards: a pair of sheets each, named by card (or by place when the cut names clash)."""
+    import glob
+    import json
+    import shutil
+    prof = make_profile(str(tmp_path / "prof"), "text")
+    rank = glob.glob(os.path.join(prof, "*_ascend_pt"))[0]
+    two = tmp_path / "two"
+    two.mkdir()
+    shutil.copytree(rank, str(two / "a_ascend_pt"))
+    shutil.copytree(rank, str(two / "b_ascend_pt"))
+    pidmap = os.path.join(SAMPLE_DIR, "pid_mapping.json")
+    out = tmp_path / "two.xlsx"
+    r = run("stats", SAMPLE, "-p", str(two), "-m", pidmap, "--format", "xlsx", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    h = run("hostbound", SAMPLE, "-p", str(two), "-m", pidmap, "-f", "json")
+    cards = json.loads(h.stdout)["cards"]
+    wb = openpyxl.load_workbook(str(out))
+    assert wb.sheetnames[9:] == ["hostbound_steps_a_ascend_pt", "hostbound_gaps_a_ascend_pt",
+                                 "hostbound_steps_b_ascend_pt", "hostbound_gaps_b_ascend_pt"]
+    for c in cards:
+        _, got = rows(wb["hostbound_steps_" + c["card"]])
+        assert {g["card"] for g in got} == {c["card"]}
+        assert len(got) == len(c["steps"])
+        for g, s in zip(got, c["steps"]):
+            assert abs(g["npu_idle_us"] * 1000 - s["idle_ns"]) <= 1 and g["gaps"] == s["gaps"]
+    shutil.move(str(two / "b_ascend_pt"), str(two / "a_ascend_ptx_with_a_much_longer_name_ascend_pt"))
+    shutil.move(str(two / "a_ascend_pt"), str(two / "a_ascend_ptx_with_a_much_longer_name_too_ascend_pt"))
+    r = run("stats", SAMPLE, "-p", str(two), "-m", pidmap, "--format", "xlsx", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert openpyxl.load_workbook(str(out)).sheetnames[9:] == [
+        "hostbound_steps_0", "hostbound_gaps_0", "hostbound_steps_1", "hostbound_gaps_1"]
+
+
+def test_hostbound_db_input_warns(tmp_path, sample_db):
+    """A DB (read back as it is: no clock to align) gets the workbook without the Host Bound sheets."""
+    prof = make_profile(str(tmp_path / "prof"), "text")
+    out = tmp_path / "db.xlsx"
+    r = run("stats", str(sample_db), "-p", prof, "--format", "xlsx", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "no hostbound sheets" in r.stderr and r.stderr.count("\n") == 1
+    assert not any(n.startswith("hostbound") for n in openpyxl.load_workbook(str(out)).sheetnames)
