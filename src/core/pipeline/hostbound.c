@@ -432,36 +432,40 @@ const struct fts_hb_gap *fts_hostbound_gaps(const struct fts_hostbound *hb, size
 	return hb->sorted;
 }
 
-uint64_t fts_hostbound_totals(const struct fts_hostbound *hb, double ns[FTS_HB__COUNT])
+/* The gaps' idle time; @ns by state (@causes 0) or by cause (1); the queued and outside sums when asked. */
+static uint64_t sum_gaps(const struct fts_hostbound *hb, int causes, double ns[FTS_HB__COUNT],
+			 double *queued_ns, double *outside_ns)
 {
 	uint64_t idle = 0;
+	double queued = 0, outside = 0;
 
 	for (int c = 0; c < FTS_HB__COUNT; c++)
 		ns[c] = 0;
 	for (size_t g = 0; hb->sorted && g < hb->ngaps; g++) {
-		idle += hb->sorted[g].dur;
+		const struct fts_hb_gap *p = &hb->sorted[g];
+
+		idle += p->dur;
 		for (int c = 0; c < FTS_HB__COUNT; c++)
-			ns[c] += hb->sorted[g].ns[c];
+			ns[c] += causes ? p->cause_ns[c] : p->ns[c];
+		queued += p->queued_ns;
+		outside += p->outside_ns;
 	}
+	if (queued_ns)
+		*queued_ns = queued;
+	if (outside_ns)
+		*outside_ns = outside;
 	return idle;
+}
+
+uint64_t fts_hostbound_totals(const struct fts_hostbound *hb, double ns[FTS_HB__COUNT])
+{
+	return sum_gaps(hb, 0, ns, NULL, NULL);
 }
 
 uint64_t fts_hostbound_cause_totals(const struct fts_hostbound *hb, double ns[FTS_HB__COUNT],
 				    double *queued_ns, double *outside_ns)
 {
-	uint64_t idle = 0;
-
-	for (int c = 0; c < FTS_HB__COUNT; c++)
-		ns[c] = 0;
-	*queued_ns = *outside_ns = 0;
-	for (size_t g = 0; hb->sorted && g < hb->ngaps; g++) {
-		idle += hb->sorted[g].dur;
-		for (int c = 0; c < FTS_HB__COUNT; c++)
-			ns[c] += hb->sorted[g].cause_ns[c];
-		*queued_ns += hb->sorted[g].queued_ns;
-		*outside_ns += hb->sorted[g].outside_ns;
-	}
-	return idle;
+	return sum_gaps(hb, 1, ns, queued_ns, outside_ns);
 }
 
 const struct fts_hb_blame *fts_hostbound_blame(const struct fts_hostbound *hb, size_t *n)

@@ -294,8 +294,8 @@ static int add_flow(struct ndb *n, sqlite3_stmt *st, int i, uint64_t host_ts, in
 	return 0;
 }
 
-/* startNs, globalTid, connectionId */
-static int on_cann(struct ndb *n, sqlite3_stmt *st, struct fts_err *err)
+/* startNs, globalTid, connectionId: a launch of @kind (0 HostToDevice, 1 async_npu) */
+static int on_launch(struct ndb *n, sqlite3_stmt *st, uint32_t kind, struct fts_err *err)
 {
 	uint64_t ts;
 	int64_t pid;
@@ -306,22 +306,19 @@ static int on_cann(struct ndb *n, sqlite3_stmt *st, struct fts_err *err)
 		return bad_row(n, "startNs is not an epoch time in ns", err);
 	if ((rc = tid_of(n, st, 1, &pid, &tid, err)))
 		return rc;
-	return add_flow(n, st, 2, ts, tid, 0, err);
+	return add_flow(n, st, 2, ts, tid, kind, err);
 }
 
-/* startNs, globalTid, CONNECTION_IDS.connectionId */
+/* CANN_API's launches: the text type's HostToDevice flows */
+static int on_cann(struct ndb *n, sqlite3_stmt *st, struct fts_err *err)
+{
+	return on_launch(n, st, 0, err);
+}
+
+/* PYTORCH_API ops joined to CONNECTION_IDS: the text type's async_npu flows */
 static int on_async(struct ndb *n, sqlite3_stmt *st, struct fts_err *err)
 {
-	uint64_t ts;
-	int64_t pid;
-	int32_t tid;
-	int rc;
-
-	if (col_u64(st, 0, FTS_NPU_NS_MAX, &ts))
-		return bad_row(n, "startNs is not an epoch time in ns", err);
-	if ((rc = tid_of(n, st, 1, &pid, &tid, err)))
-		return rc;
-	return add_flow(n, st, 2, ts, tid, 1, err);
+	return on_launch(n, st, 1, err);
 }
 
 /* A thread of the Python process, named as the text type names it. */
