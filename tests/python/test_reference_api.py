@@ -480,26 +480,47 @@ def test_reference_helpers():
         assert trace_convert.is_kernel_process(comm) is kernel
 
 
-def test_a_lossy_capture_warns_as_the_reference(tracefs, tmp_path, caplog):
+def test_a_lossy_capture_warns_as_the_reference(tracefs, tmp_path):
     """The reference's loss warning (total_loss_counters=N ... --bf-size), from our capture's
-    own per-CPU counters: an 8 KB buffer under hackbench loses events."""
+    own per-CPU counters. The loss is made certain, not hoped for: the recording process is
+    stopped (SIGSTOP) for 1.5 s under hackbench, so its 8 KB per-CPU rings must overflow;
+    a fast reader alone keeps up with hackbench on some machines."""
     if not shutil.which("hackbench"):
         pytest.skip("hackbench (rt-tests) is not installed")
+    out = str(tmp_path / "l.dat")
+    code = ("import sys, time, trace_record as TR\n"
+            "assert TR.ftrace_record_start(output=%r, bf_size=8)\n"
+            "print('started', flush=True)\n"
+            "sys.stdin.readline()\n"
+            "assert TR.ftrace_record_stop() == %r\n" % (out, out))
+    rec = subprocess.Popen([sys.executable, "-c", code], env=env_for_child(), stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd="/")
     # its own process group, killed whole: killing `timeout` alone leaves hackbench's
     # workers running (1M loops: an hour of load for every later test)
-    load = subprocess.Popen(["timeout", "4", "hackbench", "-g", "4", "-l", "1000000"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    load = None
     try:
-        assert TR.ftrace_record_start(output=str(tmp_path / "l.dat"), bf_size=8)
-        time.sleep(2)
-        assert TR.ftrace_record_stop() == str(tmp_path / "l.dat")
+        assert rec.stdout.readline().strip() == "started", rec.stderr.read()
+        load = subprocess.Popen(["timeout", "6", "hackbench", "-g", "4", "-l", "1000000"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        time.sleep(0.5)
+        rec.send_signal(signal.SIGSTOP)
+        time.sleep(1.5)
+        rec.send_signal(signal.SIGCONT)
+        time.sleep(0.5)
+        _, err = rec.communicate("\n", timeout=60)
     finally:
-        os.killpg(load.pid, signal.SIGKILL)
-        load.wait()
-    lost = [w for w in warnings(caplog) if "total_loss_counters=" in w]
-    assert len(lost) == 1 and "consider increasing --bf-size" in lost[0], warnings(caplog)
+        if load:
+            os.killpg(load.pid, signal.SIGKILL)
+            load.wait()
+        if rec.poll() is None:
+            rec.kill()
+            rec.wait()
+    assert rec.returncode == 0, err
+    lines = err.splitlines()
+    lost = [w for w in lines if "total_loss_counters=" in w]
+    assert len(lost) == 1 and "consider increasing --bf-size" in lost[0], err
     n = int(lost[0].split("total_loss_counters=")[1].split(".")[0])
-    assert n > 0 and any(w.startswith("lost per CPU: cpu") for w in warnings(caplog))
+    assert n > 0 and any("lost per CPU: cpu" in w for w in lines), err
 
 
 def test_reference_event_helpers():
