@@ -22,7 +22,7 @@
 
 #include <ftscope/preview.h>
 
-#include "tui/kit/keys.h"
+#include "tui/widgets/keys.h"
 #include "tui/preview/view.h"
 
 #define HDR 12

@@ -12,15 +12,15 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
-#include "kit/kit.h"
-#include "front/fmt.h"
-#include "front/msg.h"
+#include "core/internal.h"
+#include "app/fmt.h"
+#include "app/msg.h"
 #include "cli/opts.h"
-#include "front/insight.h"
-#include "front/inputs.h"
-#include "front/process.h"
-#include "front/sigcleanup.h"
-#include "front/term_safe.h"
+#include "app/insight.h"
+#include "app/inputs.h"
+#include "app/process.h"
+#include "app/sigcleanup.h"
+#include "app/term_safe.h"
 #include <ftscope/cleanup.h>
 #include <ftscope/ftscope.h>
 

@@ -11,10 +11,10 @@
 #include "cli/commands.h"
 #include "cli/hostbound_cards.h"
 #include "cli/opts.h"
-#include "front/fmt.h"
-#include "front/msg.h"
-#include "front/process.h"
-#include "front/term_safe.h"
+#include "app/fmt.h"
+#include "app/msg.h"
+#include "app/process.h"
+#include "app/term_safe.h"
 #include <ftscope/hostbound.h>
 #include <ftscope/npu.h>
 #include <ftscope/pipeline.h>

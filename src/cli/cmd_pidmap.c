@@ -4,13 +4,13 @@
  * updated every --interval seconds until Ctrl+C/SIGTERM/SIGHUP.
  */
 #include "cli/commands.h"
-#include "front/msg.h"
-#include "front/process.h"
+#include "app/msg.h"
+#include "app/process.h"
 #include "cli/opts.h"
-#include "front/term_safe.h"
+#include "app/term_safe.h"
 #include <ftscope/error.h>
 #include <ftscope/record.h>
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <signal.h>

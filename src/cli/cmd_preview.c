@@ -7,9 +7,9 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "front/inputs.h"
-#include "front/msg.h"
-#include "front/term_safe.h"
+#include "app/inputs.h"
+#include "app/msg.h"
+#include "app/term_safe.h"
 #include "tui/tui.h"
 
 enum { O_INPUT, O_PROFILING, O_PIDMAP, O_PRINT, O_KEYS, O_COLOR, O_TIMING, O_NOCACHE, O_HELP };

@@ -11,20 +11,20 @@
  * parse_args -> start -> status_loop -> finish_and_report.
  */
 #include "cli/commands.h"
-#include "front/fmt.h"
-#include "front/msg.h"
-#include "front/process.h"
+#include "app/fmt.h"
+#include "app/msg.h"
+#include "app/process.h"
 #include "cli/opts.h"
 #include "cli/record_loss.h"
-#include "front/flight_trigger.h"
-#include "front/term_safe.h"
+#include "app/flight_trigger.h"
+#include "app/term_safe.h"
 #ifdef FTS_HAVE_TUI
 #include "tui/tui.h"
 #endif
 #include <ftscope/error.h>
 #include <ftscope/event.h>
 #include <ftscope/record.h>
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <limits.h>

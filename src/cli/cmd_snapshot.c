@@ -8,10 +8,10 @@
  */
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "front/flight_trigger.h"
-#include "front/msg.h"
-#include "front/term_safe.h"
-#include "kit/kit.h"
+#include "app/flight_trigger.h"
+#include "app/msg.h"
+#include "app/term_safe.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,16 +14,16 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "front/fmt.h"
-#include "front/inputs.h"
-#include "front/msg.h"
-#include "front/process.h"
-#include "front/term_safe.h"
+#include "app/fmt.h"
+#include "app/inputs.h"
+#include "app/msg.h"
+#include "app/process.h"
+#include "app/term_safe.h"
 #include "cli/hostbound_cards.h"
 #include "cli/stats_xlsx.h"
 #include <ftscope/pipeline.h>
 #include <ftscope/stats.h>
-#include "kit/kit.h"
+#include "core/internal.h"
 
 enum { O_PROFILING, O_PIDMAP, O_TOP, O_TASK, O_CPU, O_SORT, O_FORMAT, O_WINDOW, O_HELP,
        O_MANIFEST, O_OUTPUT };

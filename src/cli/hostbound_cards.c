@@ -5,7 +5,7 @@
  */
 #include "cli/hostbound_cards.h"
 
-#include "front/msg.h"
+#include "app/msg.h"
 
 #include <libgen.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* main.c - ftscope entry point: dispatch to one subcommand. */
 #include "cli/commands.h"
-#include "front/msg.h"
-#include "front/process.h"
-#include "front/sigcleanup.h"
-#include "front/tty.h"
+#include "app/msg.h"
+#include "app/process.h"
+#include "app/sigcleanup.h"
+#include "app/tty.h"
 
 #include <stdio.h>
 #include <stdlib.h>

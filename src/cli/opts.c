@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/opts.h"
-#include "front/msg.h"
+#include "app/msg.h"
 #include <ftscope/event.h>
 
 #include <ctype.h>

@@ -23,7 +23,7 @@
  */
 #include "cli/stats_xlsx.h"
 
-#include "front/msg.h"
+#include "app/msg.h"
 
 #ifndef FTS_HAVE_XLSX
 
@@ -52,9 +52,9 @@ int fts_xlsx_write(const struct fts_xlsx_report *r)
 #include <unistd.h>
 #include <xlsxwriter.h>
 
-#include "front/process.h"
-#include "front/term_safe.h"
-#include "kit/kit.h"
+#include "app/process.h"
+#include "app/term_safe.h"
+#include "core/internal.h"
 #include <ftscope/output.h>
 
 int fts_xlsx_available(void)

@@ -18,7 +18,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-#include "api/api_local.h"
+#include "core/api/api_local.h"
 #include "ftscope/api.h"
 #include "ftscope/version.h"
 

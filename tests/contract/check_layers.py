@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: MIT
 """The source tree's layering, checked on what the objects really call.
 
-  core:   util < trace < model < readback < pipeline;  record uses util, trace, model
+The library (src/core, src/export):
+  core:   util < trace < model < readback < pipeline < hostbound;  record uses util, trace, model
   export: sink, preview use core;  export (convert.c) uses core, sink, preview
-  api:    the opaque-handle binding API (ftscope/api.h) over all of the above
-  front:  the public API (include/ftscope/) and the internal kit (src/kit/kit.h)
-  tui:    kit < term;  kit < preview < session;  loop uses them all
-  cli:    front, the public API, the kit, and tui/tui.h only
+  core/api: the opaque-handle binding API (ftscope/api.h) over all of the above
+The programs (src/app, src/tui, src/cli):
+  app:    the public API (include/ftscope/) and the internal kit (src/core/internal.h)
+  tui:    widgets < term;  widgets < preview < session;  loop uses them all
+  cli:    app, the public API, the kit, and tui/tui.h only
 
 Two checks:
   symbols  every undefined symbol of every object (nm) that some in-tree
@@ -25,8 +27,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-CORE = ['core/util', 'core/trace', 'core/model', 'core/readback', 'core/pipeline', 'core/record']
-LIB = CORE + ['export/sink', 'export/preview', 'export', 'api']
+CORE = ['core/util', 'core/trace', 'core/model', 'core/readback', 'core/pipeline', 'core/hostbound',
+        'core/record']
+LIB = CORE + ['export/sink', 'export/preview', 'export', 'core/api']
 # folder -> the folders whose symbols it may use (its own is always allowed)
 USES = {
     'core/util': [],
@@ -34,24 +37,25 @@ USES = {
     'core/model': ['core/util', 'core/trace'],
     'core/readback': ['core/util', 'core/trace', 'core/model'],
     'core/pipeline': ['core/util', 'core/trace', 'core/model', 'core/readback'],
+    'core/hostbound': ['core/util', 'core/trace', 'core/model', 'core/readback', 'core/pipeline'],
     'core/record': ['core/util', 'core/trace', 'core/model'],
     'export/sink': CORE,
     'export/preview': CORE,
     'export': CORE + ['export/sink', 'export/preview'],
-    'api': CORE + ['export/sink', 'export/preview', 'export'],
-    'front': LIB,
-    'tui/kit': LIB + ['front'],
-    'tui/term': LIB + ['front', 'tui/kit'],
-    'tui/preview': LIB + ['front', 'tui/kit'],
-    'tui/session': LIB + ['front', 'tui/kit', 'tui/preview'],
-    'tui/loop': LIB + ['front', 'tui/kit', 'tui/preview', 'tui/session', 'tui/term'],
-    'tui': LIB + ['front', 'tui/kit'],
-    'cli': LIB + ['front', 'tui/kit', 'tui/preview', 'tui/session', 'tui/loop'],
+    'core/api': CORE + ['export/sink', 'export/preview', 'export'],
+    'app': LIB,
+    'tui/widgets': LIB + ['app'],
+    'tui/term': LIB + ['app', 'tui/widgets'],
+    'tui/preview': LIB + ['app', 'tui/widgets'],
+    'tui/session': LIB + ['app', 'tui/widgets', 'tui/preview'],
+    'tui/loop': LIB + ['app', 'tui/widgets', 'tui/preview', 'tui/session', 'tui/term'],
+    'tui': LIB + ['app', 'tui/widgets'],
+    'cli': LIB + ['app', 'tui/widgets', 'tui/preview', 'tui/session', 'tui/loop'],
 }
 FRONTS = {f for f in USES if f not in LIB}
 # headers that are not in a folder of their own
 # tui/tui.h is the TUI's front door: any tui folder and cli may include it
-HEADER_FOLDERS = {'tui/tui.h': 'tui', 'kit/kit.h': 'kit'}
+HEADER_FOLDERS = {'tui/tui.h': 'tui', 'core/internal.h': 'internal'}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 DECL = re.compile(r'\b(fts_\w+|fts__\w+)\s*\(')
 
@@ -100,7 +104,7 @@ def check_symbols(src, build, problems):
         problems.append(f'{build}: no objects found (build the tree first)')
         return 0
     public = declared((src.parent / 'include' / 'ftscope').glob('*.h'))
-    kit = declared([src / 'kit' / 'kit.h']) if (src / 'kit' / 'kit.h').exists() else set()
+    kit = declared([src / 'core' / 'internal.h']) if (src / 'core' / 'internal.h').exists() else set()
     tui_api = declared([src / 'tui' / 'tui.h'])
     for folder, obj, name in undefined:
         owner = defined.get(name)
@@ -127,7 +131,7 @@ def check_includes(src, problems):
             problems.append(f'{path}: source files live in a folder')
             continue
         files += 1
-        if folder not in USES and folder not in ('kit', 'tui'):
+        if folder not in USES and folder not in ('internal', 'tui'):
             problems.append(f'{path}: src/{folder} is not a known folder')
             continue
         for target in INCLUDE.findall(path.read_text(errors='replace')):
@@ -137,14 +141,14 @@ def check_includes(src, problems):
                 problems.append(f'{path}: "{target}" is not a path from src/ (write the full path)')
                 continue
             tfolder = folder_of(target)
-            if tfolder in (folder, 'kit') or (tfolder == 'tui' and folder.split('/')[0] in ('tui', 'cli')):
+            if tfolder in (folder, 'internal') or (tfolder == 'tui' and folder.split('/')[0] in ('tui', 'cli')):
                 continue
-            if folder.split('/')[0] in ('front', 'cli', 'tui') and tfolder in LIB:
+            if folder.split('/')[0] in ('app', 'cli', 'tui') and tfolder in LIB:
                 problems.append(f'{path}: {folder} includes the library\'s private "{target}" '
-                                '(fronts use include/ftscope/ and src/kit/kit.h)')
+                                '(programs use include/ftscope/ and src/core/internal.h)')
             elif folder == 'cli' and tfolder.startswith('tui/') and target != 'tui/tui.h':
                 problems.append(f'{path}: cli includes "{target}"; it may include only "tui/tui.h"')
-            elif folder == 'kit' or tfolder not in USES.get(folder, []):
+            elif folder == 'internal' or tfolder not in USES.get(folder, []):
                 problems.append(f'{path}: {folder} must not include "{target}"')
     return files
 

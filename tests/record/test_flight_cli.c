@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The flight recorder's command-line side (front/flight_trigger.c) without
+ * The flight recorder's command-line side (app/flight_trigger.c) without
  * tracefs: --segment values, the lost-events trigger's timing and rate
  * limit, the pid file refused when stale (a dead pid, a pid that is not
  * ftscope, garbage), and the snapshot requests taken lowest asker pid first;
@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "front/flight_trigger.h"
+#include "app/flight_trigger.h"
 
 static void test_segment(void **state)
 {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "front/fmt.h"
+#include "app/fmt.h"
 
 static void test_count(void **state)
 {

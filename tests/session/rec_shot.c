@@ -21,8 +21,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "tui/kit/keys.h"
-#include "tui/kit/locale.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/locale.h"
 #include "tui/session/session.h"
 
 /* The fake machine's CPUs: $REC_SHOT_NCPUS, else 2. */

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "tui/kit/keys.h"
-#include "tui/kit/locale.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/locale.h"
 #include "tui/session/session.h"
 
 /* The fake host's CPUs and live-top tasks: 16 and 5, or FTS_SHOT_NCPUS and

@@ -20,8 +20,8 @@
 #include <ftscope/ftscope.h>
 #include <ftscope/preview.h>
 
-#include "tui/kit/keys.h"
-#include "tui/kit/line_edit.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/line_edit.h"
 #include "tui/session/export_job.h"
 #include "tui/session/export_plan.h"
 #include "tui/session/home_model.h"

@@ -26,8 +26,8 @@
 #include "tui/session/export_job.h"
 #include "tui/session/export_plan.h"
 #include "tui/session/home_model.h"
-#include "tui/kit/keys.h"
-#include "tui/kit/line_edit.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/line_edit.h"
 #include "tui/session/record_top.h"
 #include "tui/session/setup_model.h"
 
@@ -122,7 +122,7 @@ static void test_home_scan(void **state)
 static void test_insight_names(void **state)
 {
 	(void)state;
-	/* the rules are src/front's; the plan turns them into notes */
+	/* the rules are src/app's; the plan turns them into notes */
 	struct fts_export_plan p;
 
 	memset(&p, 0, sizeof(p));

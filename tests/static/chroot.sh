@@ -43,7 +43,7 @@ mount -t proc proc "$R/proc" || { echo "skip: cannot mount proc"; exit 77; }
 # recursive, so tracefs under /sys/kernel/tracing comes along; slave, so nothing propagates back
 mount --rbind /sys "$R/sys" && mount --make-rslave "$R/sys" || { echo "skip: cannot bind /sys"; exit 77; }
 CHROOT=$(command -v chroot)
-# en_US.UTF-8 is not in the root: the static build falls back to C.UTF-8 (tui/kit/locale.c)
+# en_US.UTF-8 is not in the root: the static build falls back to C.UTF-8 (tui/widgets/locale.c)
 run() { env -i TERM=xterm-256color LANG=en_US.UTF-8 PATH=/ "$CHROOT" "$R" /ftscope "$@"; }
 
 out=$(run --version 2>&1)

@@ -11,10 +11,10 @@
 #include <cmocka.h>
 #include <wchar.h>
 
-#include "tui/kit/grid.h"
-#include "tui/kit/bind.h"
-#include "tui/kit/keys.h"
-#include "tui/kit/theme.h"
+#include "tui/widgets/grid.h"
+#include "tui/widgets/bind.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/theme.h"
 
 static const struct fts_style plain = { -1, -1, 0 };
 

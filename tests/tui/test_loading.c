@@ -17,8 +17,8 @@
 
 #include <ftscope/preview.h>
 
-#include "tui/kit/grid.h"
-#include "tui/kit/theme.h"
+#include "tui/widgets/grid.h"
+#include "tui/widgets/theme.h"
 #include "tui/preview/loading.h"
 
 #ifndef FTS_SRCDIR

@@ -18,8 +18,8 @@
 #include <ftscope/preview.h>
 #include <ftscope/stats.h>
 
-#include "tui/kit/keys.h"
-#include "tui/kit/theme.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/theme.h"
 #include "tui/preview/view.h"
 #include "tui/preview/view_impl.h"
 

@@ -21,8 +21,8 @@
 
 #include <ftscope/preview.h>
 
-#include "tui/kit/keys.h"
-#include "tui/kit/theme.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/theme.h"
 #include "tui/preview/view.h"
 
 #define META(tid, grp) \

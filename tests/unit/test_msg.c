@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for the CLI's one message path (src/front/msg.c): every byte of
+ * Unit tests for the CLI's one message path (src/app/msg.c): every byte of
  * a message is escaped. (The trace libraries' own log output is switched
  * off instead: tests/library/test_loglevel.c.)
  */
@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "front/msg.h"
+#include "app/msg.h"
 
 /* Runs @fn with stderr sent to a temp file; returns what it wrote (static). */
 static const char *capture(void (*fn)(void))

@@ -18,7 +18,7 @@
 #include <sqlite3.h>
 
 #include "core/readback/readback.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 struct counts {
 	uint64_t lanes, rows, reports;

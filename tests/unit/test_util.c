@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kit/kit.h"
+#include "core/internal.h"
 
 static int len(const char *s)
 {

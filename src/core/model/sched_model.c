@@ -25,7 +25,7 @@
  * slices share their boundary exactly.
  */
 #include "ftscope/sched_model.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "ftscope/loss.h"
 
 #include "core/util/cpuset.h"

@@ -5,7 +5,7 @@
 
 #include "ftscope/pipeline.h"
 #include "core/trace/clock_scan.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 /* Sits in front of the caller's sinks and counts items for progress. */
 struct fts_pipe_count {

@@ -10,8 +10,8 @@
 #include "ftscope/error.h"
 #include "ftscope/reader.h"
 #include "core/trace/read_dats.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
-/* fts__segments_is_dir, fts__segments_list, fts__segments_free: in kit/kit.h (the fronts name segments too). */
+/* fts__segments_is_dir, fts__segments_list, fts__segments_free: in core/internal.h (the fronts name segments too). */
 
 #endif

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "core/util/file_util.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 /* progress-handler period in VM steps; the budget counts these */
 #define GUARD_STEPS 1000

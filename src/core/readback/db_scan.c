@@ -23,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kit/kit.h"
+#include "core/internal.h"
 
 /* 8 x 4096 rows: each side wakes the other once per half ring, not per batch */
 #define NBATCH 8

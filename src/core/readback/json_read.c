@@ -26,7 +26,7 @@
 #include "core/util/buf.h"
 #include "core/util/file_util.h"
 #include "core/util/strtab.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #define IN_BUF 65536
 #define EVENT_MAX (16u << 20)   /* one event's text; ours are a few hundred bytes */

@@ -24,7 +24,7 @@
  */
 #include "core/record/record_local.h"
 #include "core/util/tempfile.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #include <dirent.h>
 #include <errno.h>

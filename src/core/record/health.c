@@ -18,8 +18,8 @@
  * the cause.
  */
 #include "core/record/record_local.h"
-#include "kit/kit.h"
-#include "kit/kit.h"
+#include "core/internal.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <pthread.h>

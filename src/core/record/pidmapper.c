@@ -7,7 +7,7 @@
 #include "ftscope/error.h"
 #include "core/record/pidscan.h"
 #include "core/record/record_local.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "ftscope/record.h"
 
 #include <errno.h>

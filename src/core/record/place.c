@@ -20,7 +20,7 @@
  * output) follows that one, so both land in the same directory.
  */
 #include "core/record/record_local.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,7 +7,7 @@
  * stop with progress: end, drain, remove the instance, assemble.
  */
 #include "core/record/record_local.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "core/util/outfile.h"
 #include "core/util/tempfile.h"
 

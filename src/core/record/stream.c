@@ -17,7 +17,7 @@
  * of a slow CPU's data, and a big buffer lets an idle reader sleep longer.
  */
 #include "core/record/record_local.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "core/util/tempfile.h"
 
 #include <errno.h>

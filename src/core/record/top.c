@@ -29,7 +29,7 @@
  */
 #include "core/record/record_local.h"
 #include "ftscope/event.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  * drop points, and the words every front end prints for them.
  */
 #include "ftscope/loss.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <inttypes.h>

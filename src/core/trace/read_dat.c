@@ -20,7 +20,7 @@
  */
 #include "core/trace/read_dat_local.h"
 #include "core/trace/read_dats.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "core/util/file_util.h"
 
 #include <errno.h>

@@ -17,7 +17,7 @@
  * Input is read in large blocks; lines are parsed in place, never copied.
  */
 #include "ftscope/reader.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "core/trace/timecheck.h"
 #include "core/util/file_util.h"
 

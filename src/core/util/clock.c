@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* clock.c - the one monotonic clock reader (see kit/kit.h). */
-#include "kit/kit.h"
+/* clock.c - the one monotonic clock reader (see core/internal.h). */
+#include "core/internal.h"
 
 #include <time.h>
 

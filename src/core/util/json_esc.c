@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * json_esc.c - the one JSON string escaper (see kit/kit.h): the sinks'
+ * json_esc.c - the one JSON string escaper (see core/internal.h): the sinks'
  * strings (into a buffer) and the CLI's JSON (onto a stream) both go
  * through esc_one(), and differ only by the flags they pass.
  */
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #include <string.h>
 

@@ -17,7 +17,7 @@
 #include "ftscope/cleanup.h"
 #include "core/util/outfile.h"
 #include "core/util/file_util.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #include <dirent.h>
 #include <errno.h>

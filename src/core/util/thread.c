@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* thread.c - library threads start with every signal blocked (see thread.h). */
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #include <signal.h>
 

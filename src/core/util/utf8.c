@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* utf8.c - the one UTF-8 decoder (see kit/kit.h). */
-#include "kit/kit.h"
+/* utf8.c - the one UTF-8 decoder (see core/internal.h). */
+#include "core/internal.h"
 
 #include <string.h>
 

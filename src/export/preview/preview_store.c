@@ -7,7 +7,7 @@
  */
 #include "export/preview/store_local.h"
 #include "export/preview/store_cache.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "ftscope/npu.h"
 
 #include <errno.h>

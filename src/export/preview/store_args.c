@@ -19,7 +19,7 @@
  */
 #include "export/preview/store_local.h"
 
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "core/util/decimal.h"
 
 #include <errno.h>

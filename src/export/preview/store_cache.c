@@ -25,7 +25,7 @@
  * store_stats.c).
  */
 #include "export/preview/store_cache_local.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "core/util/self_image.h"
 
 #include <elf.h>

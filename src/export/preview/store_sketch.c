@@ -12,7 +12,7 @@
  * loader never reads what the screen holds.
  */
 #include "export/preview/store_local.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -29,7 +29,7 @@
 
 #include "core/util/file_util.h"
 #include "core/util/outfile.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "core/util/batchq.h"
 #include "core/util/decimal.h"
 #include "export/sink/json_keys.h"

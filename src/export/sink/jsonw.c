@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "export/sink/jsonw.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "core/util/decimal.h"
 
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 
 #include "ftscope/lane.h"
 #include "core/util/buf.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 /* A string with its length (strlen), so the writer never measures it again. */
 struct fts_strn {

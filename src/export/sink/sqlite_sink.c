@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "core/util/outfile.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "core/util/batchq.h"
 #include "export/sink/jsonw.h"
 #include "export/sink/sqlw_tables.h"

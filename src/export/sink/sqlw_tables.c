@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "export/sink/sqlw_record.h"
-#include "kit/kit.h"
+#include "core/internal.h"
 
 /* Keys per in-memory chunk of each sort: about 4 MiB each. */
 #define TIME_CHUNK (128u << 10)

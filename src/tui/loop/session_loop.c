@@ -22,10 +22,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "front/term_safe.h"
-#include "kit/kit.h"
-#include "tui/kit/keys.h"
-#include "tui/kit/locale.h"
+#include "app/term_safe.h"
+#include "core/internal.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/locale.h"
 #include "tui/session/session.h"
 #include "tui/term/term.h"
 #include "tui/tui.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "front/fmt.h"
+#include "app/fmt.h"
 #include "tui/preview/loading.h"
 
 void fts_load_view_init(struct fts_load_view *lv, const char *path, double now)
@@ -55,7 +55,7 @@ char *fts_load_estimate_text(const struct fts_load_view *lv, char *buf, size_t n
 	return buf;
 }
 
-/* "12.3 MiB" or "1.2M rows": the units every other screen shows (front/fmt.c) */
+/* "12.3 MiB" or "1.2M rows": the units every other screen shows (app/fmt.c) */
 static void amount(char *buf, size_t n, double v, const char *unit)
 {
 	char num[FTS_FMT_LEN];

@@ -6,8 +6,8 @@
 #include <ftscope/pipeline.h>
 #include <ftscope/preview.h>
 
-#include "tui/kit/grid.h"
-#include "tui/kit/theme.h"
+#include "tui/widgets/grid.h"
+#include "tui/widgets/theme.h"
 
 /* What the loading screen knows besides the progress reports: the file, its cost, the start. */
 struct fts_load_view {

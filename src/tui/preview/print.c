@@ -11,13 +11,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "kit/kit.h"
-#include "front/fmt.h"
+#include "core/internal.h"
+#include "app/fmt.h"
 #include "tui/preview/loading.h"
-#include "tui/kit/keys.h"
-#include "front/process.h"
-#include "front/term_safe.h"
-#include "tui/kit/locale.h"
+#include "tui/widgets/keys.h"
+#include "app/process.h"
+#include "app/term_safe.h"
+#include "tui/widgets/locale.h"
 #include "tui/tui.h"
 #include "tui/preview/view.h"
 

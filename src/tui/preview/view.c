@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kit/kit.h"
-#include "tui/kit/keys.h"
+#include "core/internal.h"
+#include "tui/widgets/keys.h"
 #include "tui/preview/view_impl.h"
 
 /* Kinds [ and ] step through, per lane group (markers and switches are not items to visit). */

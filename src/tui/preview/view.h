@@ -11,9 +11,9 @@
 
 #include <ftscope/preview.h>
 
-#include "tui/kit/bind.h"
-#include "tui/kit/grid.h"
-#include "tui/kit/keys.h"
+#include "tui/widgets/bind.h"
+#include "tui/widgets/grid.h"
+#include "tui/widgets/keys.h"
 
 struct fts_view_opts {
 	const char *title;      /* shown in the top bar (the file), untrusted */

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "front/fmt.h"
-#include "kit/kit.h"
-#include "tui/kit/keys.h"
+#include "app/fmt.h"
+#include "core/internal.h"
+#include "tui/widgets/keys.h"
 #include "tui/preview/view_impl.h"
 
 void view_fmt_dur(const struct fts_view *v, uint64_t ns, char *buf, size_t n)

@@ -12,7 +12,7 @@
 
 #include <ftscope/hostbound.h>
 
-#include "tui/kit/keys.h"
+#include "tui/widgets/keys.h"
 #include "tui/preview/view_impl.h"
 
 struct view_gap {

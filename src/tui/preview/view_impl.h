@@ -16,8 +16,8 @@
 
 #include <ftscope/stats.h>
 
-#include "tui/kit/grid.h"
-#include "tui/kit/theme.h"
+#include "tui/widgets/grid.h"
+#include "tui/widgets/theme.h"
 #include "tui/preview/view.h"
 
 /* the first is the default: the busiest tasks on top */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tui/kit/keys.h"
+#include "tui/widgets/keys.h"
 #include "tui/preview/view_impl.h"
 
 #define MAX_LINES 40

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kit/kit.h"
+#include "core/internal.h"
 #include "tui/preview/view_impl.h"
 
 /* Fewer new rows than this are asked on this thread alone: a thread costs more. */

@@ -13,8 +13,8 @@
 
 #include <ftscope/stats.h>
 
-#include "tui/kit/keys.h"
-#include "front/fmt.h"
+#include "tui/widgets/keys.h"
+#include "app/fmt.h"
 #include "tui/preview/view_impl.h"
 
 struct col {

@@ -28,11 +28,11 @@
 
 #include "tui/session/export_job.h"
 #include "tui/session/export_plan.h"
-#include "front/fmt.h"
-#include "front/insight.h"
+#include "app/fmt.h"
+#include "app/insight.h"
 #include "tui/session/home_model.h"
-#include "tui/kit/keys.h"
-#include "tui/kit/line_edit.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/line_edit.h"
 #include "tui/session/session.h"
 #include "tui/session/setup_model.h"
 

@@ -18,8 +18,8 @@
 
 #include <ftscope/ftscope.h>
 
-#include "front/process.h"
-#include "kit/kit.h"
+#include "app/process.h"
+#include "core/internal.h"
 
 struct fts_export_job {
 	pthread_t th;

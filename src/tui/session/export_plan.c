@@ -12,8 +12,8 @@
 #include <ftscope/ftscope.h>
 
 #include "tui/session/export_plan.h"
-#include "front/fmt.h"
-#include "front/insight.h"
+#include "app/fmt.h"
+#include "app/insight.h"
 #include "tui/session/setup_model.h"
 
 static int ends_with(const char *s, const char *sfx)

@@ -48,7 +48,7 @@ struct fts_export_plan {
  * fts_export_check - fill the plan's notes and cards from its fields
  * @p: the plan
  *
- * The name and path rules are src/front's (insight.h), shared with convert.
+ * The name and path rules are src/app's (insight.h), shared with convert.
  */
 void fts_export_check(struct fts_export_plan *p);
 

@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "front/fmt.h"
-#include "kit/kit.h"
-#include "tui/kit/keys.h"
-#include "tui/kit/line_edit.h"
+#include "app/fmt.h"
+#include "core/internal.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/line_edit.h"
 #include "tui/session/export_plan.h"
 #include "tui/session/home_model.h"
 #include "tui/session/session.h"

@@ -18,7 +18,7 @@
 #include <ftscope/reader.h>
 
 #include "tui/session/home_model.h"
-#include "front/insight.h"
+#include "app/insight.h"
 
 const char *fts_home_kind_name(enum fts_home_kind k)
 {

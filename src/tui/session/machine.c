@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <sys/statvfs.h>
 
-#include "front/process.h"
+#include "app/process.h"
 #include "tui/session/session.h"
 
 static int disk_free(const char *dir, double *bytes)

@@ -18,8 +18,8 @@
 
 #include <ftscope/preview.h>
 
-#include "kit/kit.h"
-#include "tui/kit/keys.h"
+#include "core/internal.h"
+#include "tui/widgets/keys.h"
 #include "tui/preview/loading.h"
 #include "tui/preview/view.h"
 #include "tui/session/session.h"

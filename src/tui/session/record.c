@@ -35,11 +35,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "front/flight_ctl.h"
-#include "front/flight_trigger.h"
-#include "front/fmt.h"
-#include "kit/kit.h"
-#include "tui/kit/keys.h"
+#include "app/flight_ctl.h"
+#include "app/flight_trigger.h"
+#include "app/fmt.h"
+#include "core/internal.h"
+#include "tui/widgets/keys.h"
 #include "tui/session/record_top.h"
 #include "tui/session/saved.h"
 #include "tui/session/session.h"

@@ -5,7 +5,7 @@
  * the next one is matched with a merge, not a hash; names are read only for
  * the few threads shown.
  */
-#include "kit/kit.h"
+#include "core/internal.h"
 
 #include <dirent.h>
 #include <errno.h>

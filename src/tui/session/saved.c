@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "front/fmt.h"
-#include "front/inputs.h"
-#include "tui/kit/keys.h"
+#include "app/fmt.h"
+#include "app/inputs.h"
+#include "tui/widgets/keys.h"
 #include "tui/session/saved.h"
 #include "tui/session/setup_model.h"
 

@@ -21,10 +21,10 @@
 
 #include <ftscope/record.h>
 
-#include "tui/kit/bind.h"
-#include "tui/kit/grid.h"
-#include "tui/kit/keys.h"
-#include "tui/kit/theme.h"
+#include "tui/widgets/bind.h"
+#include "tui/widgets/grid.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/theme.h"
 
 
 enum fts_scr {

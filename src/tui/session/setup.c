@@ -17,11 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "front/fmt.h"
-#include "front/process.h"
-#include "kit/kit.h"
-#include "tui/kit/keys.h"
-#include "tui/kit/line_edit.h"
+#include "app/fmt.h"
+#include "app/process.h"
+#include "core/internal.h"
+#include "tui/widgets/keys.h"
+#include "tui/widgets/line_edit.h"
 #include "tui/session/session.h"
 #include "tui/session/rate_probe.h"
 #include "tui/session/setup_model.h"

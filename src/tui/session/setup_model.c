@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
-#include "front/flight_segment.h"
+#include "app/flight_segment.h"
 #include "tui/session/setup_model.h"
 
 int fts_cpustat_read(const char *path, struct fts_cpustat *st)

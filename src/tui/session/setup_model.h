@@ -64,7 +64,7 @@ struct fts_setup {
 	int reader_nice;         /* the readers' nice, -20..-1; 0: the recorder's default (no row: a record flag) */
 	/* flight recorder (record --flight): segments kept in a ring until stopped */
 	int flight;              /* 1: flight recorder mode; the duration is then "until stopped" */
-	char segment[32];        /* as typed, "30s" or "64M" (front/flight_segment.h) */
+	char segment[32];        /* as typed, "30s" or "64M" (app/flight_segment.h) */
 	double segment_s;        /* parsed from it: seconds, or 0 */
 	uint64_t segment_bytes;  /* ... or bytes, or 0 */
 	int keep;                /* segments kept, 1..FTS_FLIGHT_KEEP_MAX */

@@ -32,8 +32,8 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "front/tty.h"
-#include "tui/kit/keys.h"
+#include "app/tty.h"
+#include "tui/widgets/keys.h"
 #include "tui/term/term.h"
 #ifdef FTS_BUILTIN_TERMINFO
 #include "tui/term/ti_fallback.h"

@@ -15,8 +15,8 @@
 
 #include <stddef.h>
 
-#include "tui/kit/grid.h"
-#include "tui/kit/keys.h"
+#include "tui/widgets/grid.h"
+#include "tui/widgets/keys.h"
 
 /* fts_term_read results besides key codes */
 #define FTS_TERM_NONE    (-1)  /* timeout, nothing read */
