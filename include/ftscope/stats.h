@@ -300,6 +300,40 @@ FTS_API int fts_task_col_parse(const char *name, enum fts_task_col *col);
  */
 FTS_API uint64_t fts_task_col_value(const struct fts_task_stats *t, enum fts_task_col col);
 
+/* ---- the one stats JSON (ftscope stats -f json, fts_st_run, Python) ---- */
+
+/**
+ * fts_stats_task_json - one task row as a JSON object
+ * @t: the row
+ *
+ * Members: "task", "comm", "pid", every other column under its CLI name
+ * (fts_task_col_name), then "top_irq_ns", "top_preempter_count", "first_ns",
+ * "last_ns". Strings are escaped for JSON and for a terminal (controls, DEL
+ * and C1 as \u escapes; invalid UTF-8 bytes as \u00XX).
+ *
+ * Returns a malloc'd NUL-terminated text (free() it), or NULL when out of memory.
+ */
+FTS_API char *fts_stats_task_json(const struct fts_task_stats *t);
+
+/**
+ * fts_stats_json - the statistics of one input as one JSON document
+ * @st: finished statistics
+ * @tasks: the task rows to list, in order (a selection of @st's); NULL: all of
+ *         @st's in its current order (fts_stats_sort_tasks)
+ * @ntasks: how many of @tasks (ignored when @tasks is NULL)
+ *
+ * The document: "window" {begin_ns, end_ns}, "info" {t_begin, t_end, items,
+ * items_counted, lost_text}, "tasks" [fts_stats_task_json objects], "cpus"
+ * [{cpu, util, busy_ns, wall_ns, irq_count, irq_ns, softirq_count,
+ * softirq_ns, switches, lost_events, lost_exact, lost_unsized, lost_text,
+ * lost_markers, nodata_ns}], "holes" [{cpu, begin_ns, end_ns}]. The command
+ * line, the binding API and Python all print this one text.
+ *
+ * Returns a malloc'd NUL-terminated text (free() it), or NULL when out of memory.
+ */
+FTS_API char *fts_stats_json(const struct fts_stats *st, const struct fts_task_stats *const *tasks,
+			     size_t ntasks);
+
 /* ---- many hosts: one row per input, and the host manifest ---- */
 
 /*

@@ -497,65 +497,24 @@ static void print_cpu_csv(const struct fts_stats *st)
 	}
 }
 
-/* The members of @t's JSON object, without the braces. */
-static void json_task_fields(const struct fts_task_stats *t)
+/* The library's one stats JSON (fts_stats_json) of @rows, on stdout. */
+static int print_json(const struct fts_stats *st, struct out_row *rows, size_t n)
 {
-	for (int c = 0; c < FTS_TCOL__COUNT; c++) {
-		printf("%s\"%s\": ", c ? ", " : "", fts_task_col_name((enum fts_task_col)c));
-		if (c == FTS_TCOL_TASK)
-			json_str(t->tid);
-		else if (c == FTS_TCOL_TOP_IRQ)
-			json_str(t->top_irq);
-		else if (c == FTS_TCOL_PREEMPTER)
-			json_str(t->top_preempter);
-		else if (c == FTS_TCOL_PID)
-			printf("%lld", (long long)t->pid);
-		else
-			printf("%llu", (unsigned long long)fts_task_col_value(t, (enum fts_task_col)c));
+	const struct fts_task_stats **t = malloc((n ? n : 1) * sizeof(*t));
+	char *json = NULL;
+
+	for (size_t i = 0; t && i < n; i++)
+		t[i] = rows[i].t;
+	if (t)
+		json = fts_stats_json(st, t, n);
+	free(t);
+	if (!json) {
+		fprintf(stderr, "ftscope stats: out of memory writing JSON\n");
+		return 1;
 	}
-	fputs(", \"comm\": ", stdout);
-	json_str(t->comm);
-	printf(", \"top_irq_ns\": %llu, \"top_preempter_count\": %llu, \"first_ns\": %llu, \"last_ns\": %llu",
-	       (unsigned long long)t->top_irq_ns, (unsigned long long)t->top_preempter_count,
-	       (unsigned long long)t->first_ns, (unsigned long long)t->last_ns);
-}
-
-static void print_json(const struct fts_stats *st, struct out_row *rows, size_t n)
-{
-	const struct fts_stats_info *in = fts_stats_info(st);
-
-	printf("{\"window\": {\"begin_ns\": %llu, \"end_ns\": %llu},\n \"tasks\": [",
-	       (unsigned long long)in->t_begin, (unsigned long long)in->t_end);
-	for (size_t i = 0; i < n; i++) {
-		const struct fts_task_stats *t = rows[i].t;
-
-		printf("%s\n  {", i ? "," : "");
-		json_task_fields(t);
-		fputc('}', stdout);
-	}
-	printf("\n ],\n \"cpus\": [");
-	for (size_t i = 0; i < fts_stats_ncpus(st); i++) {
-		const struct fts_cpu_stats *c = fts_stats_cpu(st, i);
-
-		printf("%s\n  {\"cpu\": %d, \"util\": %.6f, \"busy_ns\": %llu, \"wall_ns\": %llu, "
-		       "\"irq_count\": %llu, \"irq_ns\": %llu, \"softirq_count\": %llu, "
-		       "\"softirq_ns\": %llu, \"switches\": %llu, \"lost_events\": %llu, "
-		       "\"lost_exact\": %s, \"lost_unsized\": %llu, \"nodata_ns\": %llu}",
-		       i ? "," : "", c->cpu, c->util, (unsigned long long)c->busy_ns,
-		       (unsigned long long)c->wall_ns, (unsigned long long)c->irq_count,
-		       (unsigned long long)c->irq_ns, (unsigned long long)c->softirq_count,
-		       (unsigned long long)c->softirq_ns, (unsigned long long)c->switches,
-		       (unsigned long long)c->lost_events, c->lost_exact ? "true" : "false",
-		       (unsigned long long)c->lost_unsized, (unsigned long long)c->nodata_ns);
-	}
-	printf("\n ],\n \"holes\": [");
-	for (size_t i = 0; i < fts_stats_nholes(st); i++) {
-		const struct fts_stats_hole *h = fts_stats_hole(st, i);
-
-		printf("%s\n  {\"cpu\": %d, \"begin_ns\": %llu, \"end_ns\": %llu}", i ? "," : "",
-		       h->cpu, (unsigned long long)h->begin, (unsigned long long)h->end);
-	}
-	printf("\n ]}\n");
+	puts(json);
+	free(json);
+	return 0;
 }
 
 /* ---- the command ---- */
@@ -830,10 +789,8 @@ static int print_all(const struct fts_stats *st, const char *format, struct out_
 		print_cpu_csv(st);
 		return 0;
 	}
-	if (!strcmp(format, "json")) {
-		print_json(st, rows, n);
-		return 0;
-	}
+	if (!strcmp(format, "json"))
+		return print_json(st, rows, n);
 	printf("window %.6f s (%llu .. %llu ns), %zu tasks shown of %zu\n\n",
 	       (double)(in->t_end - in->t_begin) / 1e9, (unsigned long long)in->t_begin,
 	       (unsigned long long)in->t_end, n, fts_stats_ntasks(st));
@@ -1423,11 +1380,13 @@ static void print_hosts_json(const struct hosts_run *r)
 	}
 	printf("\n ],\n \"tasks_matching\": %zu,\n \"tasks\": [", r->nmatch);
 	for (size_t i = 0; i < r->nrows; i++) {
+		char *task = fts_stats_task_json(r->rows[i].t);
+
 		printf("%s\n  {\"host\": ", i ? "," : "");
 		json_str(r->rows[i].h->name);
-		fputs(", ", stdout);
-		json_task_fields(r->rows[i].t);
-		fputc('}', stdout);
+		/* the library's task object, its members after the host's */
+		printf(", %s", task ? task + 1 : "\"error\": \"out of memory\"}");
+		free(task);
 	}
 	printf("\n ]}\n");
 }

@@ -9,6 +9,16 @@ D=$SRC/tests/data
 S=$SRC/assets/sample
 SCHECK="python3 $SRC/tests/contract/stats_check.py"
 
+same_stats() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for d in (a, b):
+    d["info"].pop("items")
+    d["info"].pop("items_counted")
+sys.exit(a != b)
+PY
+}
 consistent() {
 	local name=$1 input=$2; shift 2
 	mkdir -p "$WORK/$name"
@@ -17,10 +27,11 @@ consistent() {
 		{ bad "$name: stats failed"; cat "$WORK/$name/err"; return; }
 	expect_ok "$name: numbers agree with the DB" $SCHECK "$WORK/$name/trace.json" "$WORK/$name/ftrace_data.db"
 	"$FTSCOPE" stats "$WORK/$name/ftrace_data.db" --format json --top 0 > "$WORK/$name/db.json" 2> "$WORK/$name/dberr"
-	if cmp -s "$WORK/$name/trace.json" "$WORK/$name/db.json" && cmp -s "$WORK/$name/err" "$WORK/$name/dberr"; then
+	# every statistic the same; "info.items" counts what was read (a DB holds more rows: flows)
+	if same_stats "$WORK/$name/trace.json" "$WORK/$name/db.json" && cmp -s "$WORK/$name/err" "$WORK/$name/dberr"; then
 		pass "$name: the trace and its DB give the same statistics"
 	else
-		bad "$name: trace and DB statistics differ"; diff "$WORK/$name/trace.json" "$WORK/$name/db.json" | head -5
+		bad "$name: trace and DB statistics differ"; diff <(tr , '\n' < "$WORK/$name/trace.json") <(tr , '\n' < "$WORK/$name/db.json") | head -8
 	fi
 }
 

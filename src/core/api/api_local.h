@@ -19,6 +19,7 @@
 struct api_jw {
 	struct fts_buf b;
 	int comma;        /* the next value or key needs a ',' first */
+	unsigned flags;   /* string escaping: 0, or FTS__JSON_TERM for text a terminal may show */
 };
 
 void api_jw_open(struct api_jw *w, char c);                 /* '{' or '[' */

@@ -48,7 +48,7 @@ void api_jw_str(struct api_jw *w, const char *s)
 	n = FTS__JSON_ESC_MAX(strlen(s));
 	if (fts_buf_reserve(&w->b, n))
 		return;
-	w->b.len += fts__json_escape(w->b.p + w->b.len, s, 0);
+	w->b.len += fts__json_escape(w->b.p + w->b.len, s, w->flags);
 }
 
 static void raw(struct api_jw *w, const char *text)

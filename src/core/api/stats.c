@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The statistics handle (fts_st): ftscope stats's tables (stats.h, fed by
- * one pipeline run) as JSON, every task column under its CLI name.
+ * one pipeline run) as the library's one stats JSON (stats_json.c).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -10,7 +10,6 @@
 
 #include "core/api/api_local.h"
 #include "ftscope/api.h"
-#include "ftscope/loss.h"
 #include "ftscope/pipeline.h"
 #include "ftscope/stats.h"
 
@@ -60,56 +59,12 @@ static int is_text(enum fts_task_col c)
 	return c == FTS_TCOL_TASK || c == FTS_TCOL_TOP_IRQ || c == FTS_TCOL_PREEMPTER;
 }
 
-static void task_json(struct api_jw *w, const struct fts_task_stats *t)
-{
-	api_jw_open(w, '{');
-	api_jw_kstr(w, fts_task_col_name(FTS_TCOL_TASK), t->tid);
-	api_jw_kstr(w, "comm", t->comm);
-	for (int c = 0; c < FTS_TCOL__COUNT; c++) {
-		if (c == FTS_TCOL_TASK)
-			continue;
-		if (c == FTS_TCOL_PID)
-			api_jw_ki64(w, fts_task_col_name(c), t->pid);
-		else if (c == FTS_TCOL_TOP_IRQ)
-			api_jw_kstr(w, fts_task_col_name(c), t->top_irq);
-		else if (c == FTS_TCOL_PREEMPTER)
-			api_jw_kstr(w, fts_task_col_name(c), t->top_preempter);
-		else
-			api_jw_ku64(w, fts_task_col_name(c), fts_task_col_value(t, c));
-	}
-	api_jw_close(w, '}');
-}
-
-static void cpu_json(struct api_jw *w, const struct fts_cpu_stats *c, const struct fts_loss *loss)
-{
-	char text[160];
-
-	api_jw_open(w, '{');
-	api_jw_ki64(w, "cpu", c->cpu);
-	api_jw_ku64(w, "busy_ns", c->busy_ns);
-	api_jw_ku64(w, "wall_ns", c->wall_ns);
-	api_jw_knum(w, "util", c->util);
-	api_jw_ku64(w, "irq_count", c->irq_count);
-	api_jw_ku64(w, "irq_ns", c->irq_ns);
-	api_jw_ku64(w, "softirq_count", c->softirq_count);
-	api_jw_ku64(w, "softirq_ns", c->softirq_ns);
-	api_jw_ku64(w, "switches", c->switches);
-	api_jw_ku64(w, "lost_events", c->lost_events);
-	api_jw_kbool(w, "lost_exact", c->lost_exact);
-	api_jw_kstr(w, "lost_text", loss && c->cpu >= 0 && c->cpu < loss->ncpu ?
-		    fts_loss_cpu_text(&loss->cpu[c->cpu], text, sizeof(text)) : "0");
-	api_jw_ku64(w, "lost_markers", c->lost_markers);
-	api_jw_ku64(w, "nodata_ns", c->nodata_ns);
-	api_jw_close(w, '}');
-}
-
+/* The rows @h asks for (sorted, the first "top"), in the library's one stats JSON. */
 static char *tables_json(struct fts_st *h, struct fts_stats *st)
 {
-	const struct fts_stats_info *in = fts_stats_info(st);
-	const struct fts_loss *loss = fts_stats_loss(st);
 	enum fts_task_col col = FTS_TCOL_RUNNABLE;
-	char text[512];
-	struct api_jw w = { 0 };
+	const struct fts_task_stats **rows;
+	char *json;
 	size_t n;
 
 	if (h->o.sort)
@@ -118,27 +73,14 @@ static char *tables_json(struct fts_st *h, struct fts_stats *st)
 	n = fts_stats_ntasks(st);
 	if (h->o.top && h->o.top < n)
 		n = h->o.top;
-	api_jw_open(&w, '{');
-	api_jw_key(&w, "info");
-	api_jw_open(&w, '{');
-	api_jw_ku64(&w, "t_begin", in->t_begin);
-	api_jw_ku64(&w, "t_end", in->t_end);
-	api_jw_ku64(&w, "items", in->items);
-	api_jw_ku64(&w, "items_counted", in->items_counted);
-	api_jw_kstr(&w, "lost_text", fts_loss_text(loss, 8, text, sizeof(text)));
-	api_jw_close(&w, '}');
-	api_jw_key(&w, "tasks");
-	api_jw_open(&w, '[');
+	rows = malloc((n ? n : 1) * sizeof(*rows));
+	if (!rows)
+		return NULL;
 	for (size_t i = 0; i < n; i++)
-		task_json(&w, fts_stats_task(st, i));
-	api_jw_close(&w, ']');
-	api_jw_key(&w, "cpus");
-	api_jw_open(&w, '[');
-	for (size_t i = 0; i < fts_stats_ncpus(st); i++)
-		cpu_json(&w, fts_stats_cpu(st, i), loss);
-	api_jw_close(&w, ']');
-	api_jw_close(&w, '}');
-	return api_jw_take(&w);
+		rows[i] = fts_stats_task(st, i);
+	json = fts_stats_json(st, rows, n);
+	free(rows);
+	return json;
 }
 
 int fts_st_run(struct fts_st *h, char **json)
