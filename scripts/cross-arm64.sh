@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Cross build for arm64 (Kunpeng) with Debian's cross toolchain, and its tests
-# run under qemu-user (issue 19; README "arm64").
+# run under qemu-user (issue 19; docs/arm64.md).
 #   scripts/cross-arm64.sh [build-dir]     default build-arm64/
 # Needs scripts/deps.sh --all (gcc-aarch64-linux-gnu, qemu-user-static, the
 # arm64 -dev packages). libtracecmd is the exception: Debian 12's libtracecmd1

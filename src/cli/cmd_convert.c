@@ -70,7 +70,7 @@ static void usage(FILE *f)
 "      --with_summary         DB only: write Insight's Ftrace Task Summary\n"
 "                             tables ourselves, with context switches per CPU\n"
 "                             and no marker rows; relies on Insight's internal\n"
-"                             behaviour (see README)\n"
+"                             behaviour (man ftscope-convert)\n"
 "  -q, --quiet                no progress line and no summary\n"
 "  -h, --help                 this text\n"
 "\n"

@@ -130,7 +130,7 @@ static void test_symlink_not_followed(void **state)
 	put("top/end_info", "{\"clockMonotonicRaw\": \"200\"}");
 	assert_int_equal(fts_timemap_from_profiling(at("top"), &tm, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "top/start_info: is not a regular file"));
-	/* nor a symlinked end_info beside a real start_info (the README promises it) */
+	/* nor a symlinked end_info beside a real start_info (docs/insight.md promises it) */
 	snprintf(target, sizeof(target), "%s", at("real/PROF_1/host/end_info"));
 	put("own/start_info", "{\"clockMonotonicRaw\": \"100\", \"collectionTimeBegin\": \"7\"}");
 	assert_int_equal(symlink(target, at("own/end_info")), 0);

@@ -2,7 +2,7 @@
 /*
  * print.c - `ftscope preview --print WxH [--keys K] [--color] [--timing]`:
  * the same view as the terminal, replayed from keys and written as text.
- * For bug reports, README captures, scripts and the golden tests.
+ * For bug reports, the screens in docs/preview.md, scripts and the golden tests.
  */
 #include <errno.h>
 #include <inttypes.h>
