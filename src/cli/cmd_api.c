@@ -27,8 +27,10 @@
  * stdin, or PR_SET_PDEATHSIG once the parent process itself is gone), or on
  * SIGTERM, a running capture or pid mapper is stopped as the guard would
  * stop it ("drain": the file is saved, the tracefs instance removed), a
- * conversion is cancelled, and the server exits. SIGINT and SIGQUIT are
- * ignored: Ctrl+C belongs to the Python process, whose guard stops captures.
+ * conversion is cancelled, and the server exits. The server leaves the
+ * Python process's process group, and ignores SIGINT and SIGQUIT: Ctrl+C
+ * and group-wide signals belong to the Python process, whose guard stops
+ * captures through the pipe.
  */
 #include "cli/commands.h"
 #include "front/msg.h"
@@ -353,9 +355,16 @@ static int srv_setup(struct api_srv *s, int argc, char **argv)
 		fts_msg_err("api-serve", "the process that started this server (%s) is gone", argv[2]);
 		return 1;
 	}
+	/*
+	 * Out of the Python process's group: a terminal's Ctrl+C or hangup, or
+	 * a scheduler's `kill -TERM -PGID`, reaches Python, whose guard stops the
+	 * capture through us; had it reached us too, we would end under it.
+	 */
+	setpgid(0, 0);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGTTOU, SIG_IGN);  /* a background group may still write its stderr */
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR2);
 	sigaddset(&set, SIGTERM);
