@@ -69,6 +69,10 @@ def import_time(env):
     return statistics.median(runs)
 
 
+def fmt(t):
+    return "%.1f us" % (t * 1e6) if t < 1e-3 else "%.1f ms" % (t * 1e3)
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__.strip().splitlines()[2])
@@ -92,8 +96,7 @@ def main():
              "one call (fts_rec_running)", "handle new+free", "convert sample.dat -> DB"]
     for i, name in enumerate(names):
         c, p = res["ctypes"][i], res["binary"][i]
-        unit, scale = ("us", 1e6) if max(c, p) < 1e-3 else ("ms", 1e3)
-        print("%-34s %9.1f %s %9.1f %s   x%.1f" % (name, c * scale, unit, p * scale, unit, p / c if c else 0))
+        print("%-34s %12s %12s   x%.1f" % (name, fmt(c), fmt(p), p / c if c else 0))
     for w in wheels:
         print("wheel %s: %.2f MB" % (os.path.basename(w), os.path.getsize(w) / 1e6))
 
