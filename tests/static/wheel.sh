@@ -8,8 +8,9 @@
 # backend), the drop-ins' signatures, the sample converted to DB and JSON
 # (identical to the dynamic build's), the `ftscope` command (version, exit
 # statuses), and as root with tracefs a 2 s recording through the drop-ins
-# and a recorder whose Python process is killed (the server stops the
-# capture: its tracefs instance removed, tracing_on as found).
+# and a recorder whose Python process is killed while a forked worker holds
+# its pipe (the server stops the capture on PR_SET_PDEATHSIG: its tracefs
+# instance removed, the file saved, tracing_on as found).
 #   wheel.sh STATIC_FTSCOPE SRC WORK [DYNAMIC_FTSCOPE]
 set -u
 BIN=$1 SRC=$2 WORK=$3 REF=${4:-}
@@ -131,30 +132,48 @@ path = ftrace_record_stop()
 s = ftscope.convert(input=path, output="rec.json", owner=None)
 print("recorded", path, s["events"])
 assert s["events"] > 0
-# a Recorder's process killed: its server stops the capture, saving it
+# A Recorder's process killed, while a forked worker (a DataLoader's) still
+# holds the pipe, so the server's stdin does not end: PR_SET_PDEATHSIG must
+# make it stop the capture, saving it, within 10 s (the worker lives 60 s).
 child = subprocess.Popen([sys.executable, "-I", "-c", """
 import os, signal, sys, time, ftscope
 r = ftscope.Recorder(output="killed.dat", cpus="0", guard=False).start()
 lib = r._h._lib
-print(lib._servers[r._h._h.value].proc.pid, flush=True)
+worker = os.fork()
+if worker == 0:
+    fd = os.open(os.devnull, os.O_RDWR)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    time.sleep(60)
+    os._exit(0)
+print(lib._servers[r._h._h.value].proc.pid, worker, flush=True)
 time.sleep(0.5)
 os.kill(os.getpid(), signal.SIGKILL)
 """], stdout=subprocess.PIPE)
-server = int(child.stdout.readline())
+server, worker = map(int, child.stdout.readline().split())
 child.wait()
-for _ in range(100):
-    if not os.path.exists("/sys/kernel/tracing/instances/ftscope-%d" % server):
-        break
-    time.sleep(0.1)
-else:
-    sys.exit("the killed recorder's instance ftscope-%d is still there" % server)
-for _ in range(100):
-    if not os.path.exists("/proc/%d" % server):
-        break
-    time.sleep(0.1)
-else:
-    sys.exit("the killed recorder's server %d still runs" % server)
-assert os.path.getsize("killed.dat") > 0
+try:
+    for _ in range(100):
+        if not os.path.exists("/sys/kernel/tracing/instances/ftscope-%d" % server):
+            break
+        time.sleep(0.1)
+    else:
+        sys.exit("the killed recorder's instance ftscope-%d is still there" % server)
+    def alive(pid):  # an exited server nobody reaped yet (PID 1 of a container may not) is a zombie
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+    for _ in range(100):
+        if not alive(server):
+            break
+        time.sleep(0.1)
+    else:
+        sys.exit("the killed recorder's server %d still runs" % server)
+    assert os.path.getsize("killed.dat") > 0
+finally:
+    os.kill(worker, signal.SIGKILL)
 print("killed", server)
 EOF
 )
