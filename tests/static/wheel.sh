@@ -65,6 +65,19 @@ else
 	exit 1
 fi
 
+# pip takes the wheel for a glibc host of any manylinux level, and for a musl host
+# (--platform: the tag pip would match on such a host; a real host also accepts lower levels)
+for plat in manylinux1_x86_64 manylinux_2_17_x86_64 musllinux_1_1_x86_64; do
+	rm -rf "$WORK/dl"
+	if "$venv/bin/pip" download -q --no-index --find-links "$WORK/dist" --only-binary=:all: --no-deps \
+		--disable-pip-version-check --platform "$plat" --python-version 3.8 -d "$WORK/dl" ftscope > /dev/null 2>&1 &&
+		[ -f "$WORK/dl/$(basename "$whl")" ]; then
+		pass "pip accepts the wheel for a $plat host (Python 3.8)"
+	else
+		bad "pip refuses the wheel for a $plat host"
+	fi
+done
+
 # Everything below runs in the venv with a clean environment: nothing of the tree is reachable.
 vrun() { (cd "$WORK" && env -i PATH="$venv/bin:/usr/sbin:/usr/bin:/sbin:/bin" HOME="$WORK" LANG=C.UTF-8 "$@"); }
 ver=$(sed -n 's/^#define FTS_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' "$SRC/include/ftscope/version.h" | paste -sd.)
