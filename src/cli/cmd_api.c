@@ -59,6 +59,7 @@ struct api_srv {
 		struct fts_pm *pm;
 	} h;
 	pthread_mutex_t lock;   /* around every call on the handle: the main loop's and the ending's */
+	int freed;              /* "free" was served: a late signal must not touch the handle */
 	pid_t parent;
 	FILE *out;              /* the replies (our stdout); fd 1 itself goes to stderr */
 };
@@ -191,6 +192,8 @@ static void h_free(struct api_srv *s)
  */
 static void h_end(struct api_srv *s)
 {
+	if (s->freed)
+		return;
 	if (s->kind == K_REC && fts_rec_running(s->h.rec))
 		fts_rec_stop(s->h.rec, "drain", NULL);
 	h_free(s);
@@ -278,6 +281,7 @@ static int serve_one(struct api_srv *s, const struct api_req *q)
 		field = 1;
 	} else if (!strcmp(verb, "free") && q->n == 1) {
 		h_free(s);
+		s->freed = 1;
 		pthread_mutex_unlock(&s->lock);
 		reply(s, 0, 0, NULL);
 		return 1;
