@@ -59,6 +59,7 @@ struct api_srv {
 		struct fts_pm *pm;
 	} h;
 	pthread_mutex_t lock;   /* around every call on the handle: the main loop's and the ending's */
+	pthread_mutex_t cancel_lock; /* around cancelling (never waits for a run) and freeing */
 	int freed;              /* "free" was served: a late signal must not touch the handle */
 	pid_t parent;
 	FILE *out;              /* the replies (our stdout); fd 1 itself goes to stderr */
@@ -280,8 +281,10 @@ static int serve_one(struct api_srv *s, const struct api_req *q)
 		rc = s->kind == K_CONV ? fts_conv_run(s->h.conv, &text) : fts_st_run(s->h.st, &text);
 		field = 1;
 	} else if (!strcmp(verb, "free") && q->n == 1) {
+		pthread_mutex_lock(&s->cancel_lock);
 		h_free(s);
 		s->freed = 1;
+		pthread_mutex_unlock(&s->cancel_lock);
 		pthread_mutex_unlock(&s->lock);
 		reply(s, 0, 0, NULL);
 		return 1;
@@ -294,11 +297,19 @@ static int serve_one(struct api_srv *s, const struct api_req *q)
 	return reply_take(s, rc, field, text) < 0 ? -1 : 0;
 }
 
+/* fts_conv_cancel from the signal thread, while a run may hold s->lock. */
+static void conv_cancel(struct api_srv *s)
+{
+	pthread_mutex_lock(&s->cancel_lock);
+	if (s->kind == K_CONV && !s->freed)
+		fts_conv_cancel(s->h.conv);
+	pthread_mutex_unlock(&s->cancel_lock);
+}
+
 /* The end for every reason but "free": stop what runs, free, exit. */
 static void __attribute__((noreturn)) srv_end(struct api_srv *s, int status)
 {
-	if (s->kind == K_CONV)
-		fts_conv_cancel(s->h.conv);  /* a run in the main loop returns soon, leaving nothing */
+	conv_cancel(s);  /* a run in the main loop returns soon, leaving nothing */
 	pthread_mutex_lock(&s->lock);
 	h_end(s);
 	_exit(status);
@@ -323,8 +334,8 @@ static void *signal_thread(void *arg)
 	for (;;) {
 		if (sigwait(&set, &sig))
 			continue;
-		if (sig == SIGUSR2 && s->kind == K_CONV)
-			fts_conv_cancel(s->h.conv);
+		if (sig == SIGUSR2)
+			conv_cancel(s);
 		else if (sig == SIGTERM || (sig == SIGHUP && getppid() != s->parent))
 			srv_end(s, 0);
 	}
@@ -374,8 +385,8 @@ static int srv_setup(struct api_srv *s, int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (pthread_mutex_init(&s->lock, NULL) || srv_streams(s) ||
-	    pthread_create(&t, NULL, signal_thread, s)) {
+	if (pthread_mutex_init(&s->lock, NULL) || pthread_mutex_init(&s->cancel_lock, NULL) ||
+	    srv_streams(s) || pthread_create(&t, NULL, signal_thread, s)) {
 		fts_msg_err("api-serve", "cannot set up: %s", strerror(errno));
 		return 1;
 	}
