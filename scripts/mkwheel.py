@@ -116,6 +116,11 @@ def main():
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     meta, scripts = pyproject(a.src)
+    with open(os.path.join(a.src, "python", "ftscope", "__init__.py"), encoding="utf-8") as f:
+        m = re.search(r'^__version__ = "(.*)"$', f.read(), re.M)
+    if not m or m.group(1) != meta["version"]:
+        fail("python/pyproject.toml says version %s, ftscope/__init__.py %s"
+             % (meta["version"], m.group(1) if m else "nothing"))
     binary = check_binary(a.binary, a.arch)
     name, ver = meta["name"], meta["version"]
     di = "%s-%s.dist-info" % (name, ver)
