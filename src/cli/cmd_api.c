@@ -413,7 +413,12 @@ int fts_cmd_api_serve(int argc, char **argv)
 	while ((n = getline(&line, &cap, stdin)) > 0) {
 		if (line[n - 1] == '\n')
 			line[n - 1] = '\0';
-		rc = req_parse(line, &q) < 0 ? -1 : serve_one(&srv, &q);
+		if (req_parse(line, &q) < 0) {
+			fts_msg_err("api-serve", "malformed request: a bad %%XX escape, a NUL byte, or too many fields");
+			rc = -1;
+		} else {
+			rc = serve_one(&srv, &q);
+		}
 		if (rc == 1) {
 			free(line);
 			return 0;
