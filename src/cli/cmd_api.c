@@ -385,6 +385,10 @@ static int srv_setup(struct api_srv *s, int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	/* taken by sigwait; a SIG_IGN inherited from the Python process (nohup) must not drop them */
+	signal(SIGUSR2, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	if (pthread_mutex_init(&s->lock, NULL) || pthread_mutex_init(&s->cancel_lock, NULL) ||
 	    srv_streams(s) || pthread_create(&t, NULL, signal_thread, s)) {
 		fts_msg_err("api-serve", "cannot set up: %s", strerror(errno));
