@@ -100,11 +100,17 @@ EOF
 in=$SRC/assets/sample/sample.dat
 if vrun python -I -c '
 import sys, ftscope
+import os
 for f in ("db", "json"):
     s = ftscope.convert(input=sys.argv[1], output="wheel." + f, owner=None)
     assert s["events"] > 0 and s["format"] == f, s
+# any bytes but NUL cross the pipe as they are: a space, a newline, %, ~ and a byte that is not UTF-8
+odd = os.fsdecode(b"odd %41~ name\n\xff.db")
+s = ftscope.convert(input=sys.argv[1], output=odd, owner=None)
+assert os.fsencode(odd) in os.listdir(b"."), os.listdir(b".")
+os.unlink(odd)
 ' "$in" > "$WORK/convert.log" 2>&1; then
-	pass "ftscope.convert of the bundled sample to DB and JSON"
+	pass "ftscope.convert of the bundled sample to DB and JSON; an output name with a newline, % and a non-UTF-8 byte kept exact"
 	if [ -n "$REF" ]; then
 		"$REF" convert -q -i "$in" -o "$WORK/ref.db" && "$REF" convert -q -i "$in" -o "$WORK/ref.json"
 		cmp -s "$WORK/ref.json" "$WORK/wheel.json" && pass "JSON identical to the dynamic build's" ||
