@@ -15,8 +15,9 @@ log = logging.getLogger("ftscope")
 
 def probe_helper():
     """The program that opens a trace.dat's headers in isolation: $FTSCOPE_BINARY, else
-    `ftscope` on PATH; None (headers parsed in this process) when there is none."""
-    return os.environ.get("FTSCOPE_BINARY") or shutil.which("ftscope")
+    the wheel's bundled binary, else `ftscope` on PATH; None (headers parsed in this
+    process) when there is none."""
+    return os.environ.get("FTSCOPE_BINARY") or _lib.bundled_binary() or shutil.which("ftscope")
 
 
 def default_input(directory="."):

@@ -1,15 +1,21 @@
 # SPDX-License-Identifier: MIT
-"""Finding and declaring libftscope.so.0 for ctypes.
+"""Finding libftscope: the shared library through ctypes, or the bundled binary.
 
-Search order: $FTSCOPE_LIBRARY (a path; when set, nothing else is tried), the
-package's own directory, then the system loader (ld.so.cache, LD_LIBRARY_PATH).
+Search order: $FTSCOPE_LIBRARY (a path; when set, nothing else is tried),
+libftscope.so.0 in the package's own directory, the static ftscope binary
+the wheel puts there (bin/ftscope: the binding API over a pipe, _pipe.py),
+then the system loader (ld.so.cache, LD_LIBRARY_PATH).
+$FTSCOPE_BACKEND forces one: "ctypes" (the library only) or "binary" (the
+pipe, to $FTSCOPE_BINARY, else the bundled binary, else `ftscope` on PATH).
 Every function used is declared here with its C signature (ftscope/api.h);
-ctypes releases the GIL around each call.
+ctypes releases the GIL around each call, as the pipe's reads do.
 """
 import ctypes
 import os
+import shutil
 
 SONAME = "libftscope.so.0"
+BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "ftscope")
 _lib = None
 
 
@@ -17,13 +23,31 @@ class LibraryNotFound(ImportError):
     """libftscope.so.0 could not be loaded; the message lists every place tried."""
 
 
+def bundled_binary():
+    """The wheel's static ftscope beside the package, or None."""
+    return BUNDLED if os.access(BUNDLED, os.X_OK) else None
+
+
 def _candidates():
+    """(where, kind, path) to try in order; kind "lib" (ctypes) or "bin" (the pipe)."""
     env = os.environ.get("FTSCOPE_LIBRARY")
     if env:
-        return [("$FTSCOPE_LIBRARY", env)]
+        return [("$FTSCOPE_LIBRARY", "lib", env)]
+    backend = os.environ.get("FTSCOPE_BACKEND", "")
     here = os.path.dirname(os.path.abspath(__file__))
-    return [("beside the package", os.path.join(here, SONAME)),
-            ("the system loader", SONAME)]
+    libs = [("beside the package", "lib", os.path.join(here, SONAME)),
+            ("the system loader", "lib", SONAME)]
+    if backend == "ctypes":
+        return libs
+    bins = [("the bundled binary", "bin", BUNDLED)]
+    if backend == "binary":
+        prog = os.environ.get("FTSCOPE_BINARY")
+        if prog:
+            return [("$FTSCOPE_BINARY", "bin", prog)]
+        return bins + [("ftscope on PATH", "bin", shutil.which("ftscope") or "ftscope")]
+    if backend:
+        raise LibraryNotFound("FTSCOPE_BACKEND is %r; it takes ctypes or binary" % backend)
+    return libs[:1] + bins + libs[1:]
 
 
 def _declare(lib):
@@ -66,10 +90,17 @@ def load():
     if _lib is not None:
         return _lib
     tried = []
-    for where, path in _candidates():
+    for where, kind, path in _candidates():
         if os.sep in path and not os.path.exists(path):
             tried.append("%s: %s (no such file)" % (where, path))
             continue
+        if kind == "bin":
+            from ._pipe import PipeLibrary
+            if not os.access(path, os.X_OK) or os.path.isdir(path):
+                tried.append("%s: %s (not an executable file)" % (where, path))
+                continue
+            _lib = PipeLibrary(path)
+            return _lib
         try:
             lib = ctypes.CDLL(path)
         except OSError as e:
@@ -86,10 +117,19 @@ def load():
                           % (SONAME, "; ".join(tried)))
 
 
+def backend():
+    """("ctypes" or "binary", the library's or the binary's path) of the loaded backend."""
+    lib = load()
+    return ("binary", lib.path) if hasattr(lib, "take") else ("ctypes", lib._name)
+
+
 def take_string(lib, ptr):
     """The text of a string the library allocated, then freed; None for NULL."""
     if not ptr:
         return None
+    if hasattr(lib, "take"):  # the pipe: @ptr stands for a string it holds
+        text = lib.take(ptr)
+        return None if text is None else text.decode("utf-8", "surrogateescape")
     try:
         return ctypes.string_at(ptr).decode("utf-8", "surrogateescape")
     finally:

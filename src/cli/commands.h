@@ -9,6 +9,8 @@ int fts_cmd_pidmap(int argc, char **argv);
 int fts_cmd_snapshot(int argc, char **argv);
 int fts_cmd_stats(int argc, char **argv);
 int fts_cmd_hostbound(int argc, char **argv);
+/* fts_cmd_api_serve - the binding API over a pipe, for the Python package (cmd_api.c; internal). */
+int fts_cmd_api_serve(int argc, char **argv);
 /* fts_cmd_version - the version and how this binary was built (version.c). */
 int fts_cmd_version(void);
 #ifdef FTS_HAVE_TUI

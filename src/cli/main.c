@@ -58,6 +58,9 @@ int main(int argc, char **argv)
 	/* the trace.dat probe's helper: not a command a user runs, not in help */
 	if (argc >= 2 && !strcmp(argv[1], FTS_FRONT_PROBE_CMD))
 		return fts_front_probe_main(argc - 1, argv + 1);
+	/* the Python package's server (the wheel carries this binary, not the library): not in help */
+	if (argc >= 2 && !strcmp(argv[1], "api-serve"))
+		return fts_cmd_api_serve(argc - 1, argv + 1);
 	if (argc < 2) {
 #ifdef FTS_HAVE_TUI
 		/* on a terminal, no command means the interactive session */
