@@ -33,7 +33,7 @@
  * captures through the pipe.
  */
 #include "cli/commands.h"
-#include "front/msg.h"
+#include "app/msg.h"
 #include <ftscope/api.h>
 #include <ftscope/version.h>
 
