@@ -36,7 +36,6 @@
 #include <time.h>
 
 #include "app/flight_ctl.h"
-#include "app/flight_trigger.h"
 #include "app/fmt.h"
 #include "core/internal.h"
 #include "tui/widgets/keys.h"
@@ -106,8 +105,7 @@ struct fts_record_state {
 	int pid_claimed;               /* ftscope-flight.pid in outdir is ours: `ftscope snapshot` reaches us */
 	struct fts_flight_claim claim;  /* that pid file, held */
 	struct sigaction old_usr1;     /* SIGUSR1's disposition before (ignored while we hold the pid file) */
-	char trig_note[1024];          /* the scheduling triggers' last note said */
-	struct fts_flight_trigger lost_trig;  /* "lost" among the triggers: record's own rule */
+	char trig_note[1024];          /* the triggers' last note said */
 };
 
 #define TOP_PERIOD_S 2.0
@@ -237,9 +235,6 @@ static void enter(struct fts_session *s)
 		snprintf(st->outdir, sizeof(st->outdir), ".");
 	fts_top_init(&st->top, s->mach->proc_root);
 	st->flight = s->rec_opts.flight_segment_s > 0 || s->rec_opts.flight_segment_bytes > 0;
-	if (st->flight && s->rec_lost_trigger)
-		fts_flight_trigger_arm(&st->lost_trig, s->rec_opts.flight_post_trigger_s,
-				       s->rec_opts.flight_segment_s, s->rec_opts.flight_keep);
 	s->msg[0] = 0;
 	if (s->mach->rec_start(&s->rec_opts, &st->r, &err)) {
 		snprintf(st->start_err, sizeof(st->start_err), "%s", err.msg[0] ? err.msg : "cannot start");
@@ -994,26 +989,6 @@ static void snapped(struct fts_session *s, const char *dir, const char *before, 
 			st->outdir);
 }
 
-/* The lost trigger, stepped on every health sample as record's loop steps it. */
-static void lost_trigger(struct fts_session *s, const struct fts_record_health *h)
-{
-	struct fts_record_state *st = s->rec;
-	struct fts_err err = { 0 };
-	char reason[64], dir[4096], said[64];
-	uint64_t lost;
-
-	if (!fts_flight_trigger_step(&st->lost_trig, fts__clock_mono_ms(), h->counters ? h->lost : 0, &lost) ||
-	    !s->mach->rec_snapshot)
-		return;
-	snprintf(reason, sizeof(reason), "lost-%llu-events", (unsigned long long)lost);
-	if (s->mach->rec_snapshot(st->r, reason, 0, dir, sizeof(dir), &err)) {
-		fts_session_say(s, 1, "trigger lost: snapshot failed: %s; recording goes on", err.msg);
-		return;
-	}
-	snprintf(said, sizeof(said), "trigger lost: %llu events lost: ", (unsigned long long)lost);
-	snapped(s, dir, said, "");
-}
-
 /* A new health snapshot: history, losses, the end of a timed capture. */
 static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 {
@@ -1034,12 +1009,11 @@ static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 	if (h->output_moved != st->moved_seen && h->output_note[0] && !h->failed)
 		fts_session_say(s, 1, "%s; recording goes on", h->output_note);
 	st->moved_seen = h->output_moved;
-	/* a scheduling trigger's snapshot (or its failure), once: its directory makes each note new */
+	/* a trigger's snapshot (or its failure), once: its directory makes each note new */
 	if (h->flight_trigger_note[0] && strcmp(h->flight_trigger_note, st->trig_note)) {
 		snprintf(st->trig_note, sizeof(st->trig_note), "%s", h->flight_trigger_note);
 		fts_session_say(s, 0, "%s; recording goes on", h->flight_trigger_note);
 	}
-	lost_trigger(s, h);
 	if (h->failed)
 		fts_session_say(s, 1, "%s; stopping and saving what was recorded", h->failure);
 	if (h->failed || h->done)
