@@ -159,23 +159,38 @@ static const struct fts_bindings *keys_now(const struct fts_session *s)
 }
 
 /*
+ * SIGUSR1 came: the one thing a handler may do is note it (a signal handler
+ * reaches no session); the tick takes the snapshot (serve_requests).
+ */
+static volatile sig_atomic_t usr1_seen;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_seen = 1;
+}
+
+/*
  * The pid file `ftscope snapshot` finds a flight recorder by, as `record
- * --flight` writes it. Its SIGUSR1 is ignored here (the default would end
- * the session): the tick reads the request files instead.
+ * --flight` writes it. SIGUSR1 is then what `record --flight` makes of it:
+ * the tick serves the request files it announces, or, with none (a plain
+ * `kill -USR1`), takes a snapshot with the reason "signal".
  */
 static void claim_pid(struct fts_session *s)
 {
 	struct fts_record_state *st = s->rec;
-	struct sigaction ign = { 0 };
+	struct sigaction sa = { 0 };
 	char why[600];
 
 	if (fts_flight_pid_claim(&st->claim, st->outdir, why, sizeof(why))) {
 		fts_session_say(s, 1, "%s; ftscope snapshot cannot reach this recording (s still takes one)", why);
 		return;
 	}
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGUSR1, &ign, &st->old_usr1);
+	usr1_seen = 0;
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, &st->old_usr1);
 	st->pid_claimed = 1;
 }
 
@@ -1063,7 +1078,13 @@ static void snapshot(struct fts_session *s)
 	snapped(s, dir, "", "");
 }
 
-/* `ftscope snapshot` asked (a request file beside the output): one snapshot each, answered. */
+/*
+ * SIGUSR1 came: `ftscope snapshot` asked (a request file beside the output,
+ * then the signal): one snapshot each, answered; no request: a plain `kill
+ * -USR1`, one snapshot with the reason "signal", as `record --flight` does.
+ * Only on the signal, so a request read before its signal arrives is never
+ * taken for a plain one.
+ */
 static unsigned serve_requests(struct fts_session *s)
 {
 	struct fts_record_state *st = s->rec;
@@ -1072,8 +1093,13 @@ static unsigned serve_requests(struct fts_session *s)
 	unsigned r = 0;
 	double last_s;
 	pid_t asker;
+	int any = 0;
 
+	if (!usr1_seen)
+		return 0;
+	usr1_seen = 0;
 	while (st->r && fts_flight_take_request(&st->claim, &asker, reason, sizeof(reason), &last_s)) {
+		any = 1;
 		int rc = s->mach->rec_snapshot(st->r, reason[0] ? reason : "request", last_s, dir, sizeof(dir), &err);
 
 		snprintf(answer, sizeof(answer), "%s%s\n", rc ? "error: " : "", rc ? err.msg : dir);
@@ -1084,6 +1110,13 @@ static unsigned serve_requests(struct fts_session *s)
 			continue;
 		}
 		snapped(s, dir, "", " (asked by ftscope snapshot)");
+	}
+	if (!any && st->r) {
+		if (s->mach->rec_snapshot(st->r, "signal", 0, dir, sizeof(dir), &err))
+			fts_session_say(s, 1, "snapshot on SIGUSR1 failed: %s; recording goes on", err.msg);
+		else
+			snapped(s, dir, "", " (on SIGUSR1)");
+		r = FTS_RX_REDRAW;
 	}
 	return r;
 }
