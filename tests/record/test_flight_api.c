@@ -10,6 +10,8 @@
  *  - "runnable>1us" fires at once; two of its snapshots a ring apart with
  *    flight_trigger_keep 1: the first is removed for the second, whose
  *    manifest says so; the decoder's delay is in the manifest;
+ *  - a ring of one 1 s segment and --post_trigger 3: the snapshot cannot
+ *    hold its trigger, and its manifest and the health note say so;
  *  - bad trigger and cap values are refused by fts_rec_set / fts_rec_start.
  */
 #include <dirent.h>
@@ -265,12 +267,50 @@ static void test_runnable_cap(void **state)
 	assert_non_null(strstr(m, "\"removed\": true}]"));
 }
 
+/* A ring of one 1 s segment and 3 s after the trigger: the snapshot cannot hold it, and says so. */
+static void test_not_held(void **state)
+{
+	char d[256], name[256], path[600], note[1200] = "", *m;
+	struct fts_rec *h;
+	pid_t load;
+	int fired;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	h = flight("late", "runnable>1us");
+	assert_int_equal(fts_rec_set(h, "flight_keep", "1"), 0);
+	assert_int_equal(fts_rec_set(h, "flight_post_trigger", "3"), 0);
+	started(h, fts_rec_start(h));
+	load = pingpong();
+	fired = wait_triggered(h, 1, 15);
+	if (fired) {
+		char *js = fts_rec_health_json(h);
+		const char *n = js ? strstr(js, "\"flight_trigger_note\":") : NULL;
+
+		snprintf(note, sizeof(note), "%s", n ? n : "");
+		fts_api_free(js);
+	}
+	stop_pingpong(load);
+	stop(h);
+	assert_true(fired);
+	assert_non_null(strstr(note, "it does not hold the trigger: the event is "));
+	snprintf(d, sizeof(d), "%s/late", dir);
+	assert_true(find(d, "snapshot-", "runnable_1us", name, sizeof(name)));
+	snprintf(path, sizeof(path), "%s/%s/manifest.json", d, name);
+	m = slurp(path);
+	assert_non_null(m);
+	assert_non_null(strstr(m, "\"trigger_held\": false"));
+	assert_non_null(strstr(m, "\"trigger_not_held\": \"the trigger's event is "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_runnable_cap),
+		cmocka_unit_test(test_not_held),
 	};
 	char cmd[128];
 	int rc;
