@@ -55,8 +55,10 @@ FTS_API void fts_api_free(char *s);
  * the output), pidmap_interval (s, 1), duration (s; <= 0: until stopped),
  * live_top (0), owner, flight_segment (s; > 0: a flight recording of
  * trace.dat segments, see fts_record_opts), flight_keep (segments kept, 4),
- * flight_triggers ("runnable>5ms:comm=python*;wakeup>2ms": automatic
- * snapshots, see fts_record_trigger_check), flight_post_trigger (s, 0).
+ * flight_triggers ("lost;runnable>5ms:comm=python*;wakeup>2ms": automatic
+ * snapshots, see fts_record_trigger_check), flight_post_trigger (s, 0),
+ * flight_trigger_keep (trigger snapshots kept, 10), flight_trigger_bytes
+ * (their bytes at most, 4 GiB).
  *
  * Returns the handle, or NULL when out of memory.
  */

@@ -54,10 +54,13 @@ struct fts_record_opts {
 	double flight_segment_s;   /* > 0: close a segment <stem>.NNNNNN.dat after this many seconds */
 	uint64_t flight_segment_bytes;  /* > 0: ... or once this many bytes streamed */
 	int flight_keep;           /* segments kept, older ones deleted; 0 = 4 */
-	/* Automatic snapshots (flight only, needs sched): "runnable>5ms:comm=python*;wakeup>2ms",
-	   triggers separated by ';' (fts_record_trigger_check); NULL or "" = none. */
+	/* Automatic snapshots (flight only): "lost;runnable>5ms:comm=python*;wakeup>2ms",
+	   triggers separated by ';' (fts_record_trigger_check; all but "lost" need sched);
+	   NULL or "" = none. */
 	const char *flight_triggers;
 	double flight_post_trigger_s;  /* seconds recorded after a trigger before its snapshot, 0..3600 */
+	int flight_trigger_keep;   /* trigger snapshots kept, the oldest removed first; 0 = 10 */
+	uint64_t flight_trigger_bytes;  /* ... and their bytes at most; 0 = 4 GiB */
 };
 
 /* One event of the reference set and whether this kernel has it. */
@@ -191,8 +194,8 @@ struct fts_record_health {
 	/* Flight recorder (0 otherwise): */
 	int flight_segments;       /* complete segments kept on disk */
 	uint64_t flight_disk_bytes;  /* their bytes plus what the streaming segment holds so far */
-	int flight_triggered;      /* snapshots the scheduling triggers took */
-	uint64_t flight_trigger_hits;  /* waits over a trigger's threshold (rate-limited ones too) */
+	int flight_triggered;      /* snapshots the triggers took ("lost" too) */
+	uint64_t flight_trigger_hits;  /* waits over a scheduling trigger's threshold (rate-limited ones too) */
 	char flight_trigger_note[1024];  /* the last trigger snapshot (printable ASCII), or "" */
 };
 
@@ -468,12 +471,19 @@ FTS_API int fts_record_snapshot(struct fts_recorder *r, const char *reason, doub
 				size_t len, struct fts_err *err);
 
 /**
- * fts_record_trigger_check - whether @spec is one valid scheduling trigger
- * @spec: "runnable>5ms[:comm=GLOB|:pid=N]" (any Runnable wait longer than
- *        the threshold) or "wakeup>2ms[:...]" (the wait after a wakeup);
- *        units ns, us, ms, s
+ * fts_record_trigger_check - whether @spec is one valid flight trigger
+ * @spec: "lost" (events lost, by the kernel's counters), or a scheduling
+ *        trigger: "runnable>5ms[:comm=GLOB|:pid=N]" (any Runnable wait
+ *        longer than the threshold) or "wakeup>2ms[:...]" (the wait after a
+ *        wakeup); units ns, us, ms, s
  * @why: receives what is wrong (may be NULL)
  * @len: the room in @why
+ *
+ * A trigger that fires takes a snapshot (as fts_record_snapshot, reason the
+ * rule; "lost-N-events" for "lost") opts.flight_post_trigger_s after its
+ * event, then none for a ring of segments (10 s at least). Its manifest says
+ * whether its segments hold the event ("trigger_held") and the trigger
+ * snapshots dropped for the cap (opts.flight_trigger_keep and _bytes).
  *
  * Returns 0 or -EINVAL.
  */

@@ -44,8 +44,10 @@ class Recorder:
     @flight_segment seconds (None: off) makes it a flight recorder: trace.dat
     segments <stem>.NNNNNN.dat, the newest @flight_keep (default 4) kept;
     snapshot(reason) keeps them in a snapshot directory. @flight_triggers (a
-    rule or a list of them, as `record --trigger`: "runnable>5ms:comm=python*",
-    "wakeup>2ms") takes snapshots by itself, @post_trigger seconds after.
+    rule or a list of them, as `record --trigger`: "lost", "runnable>5ms:comm=python*",
+    "wakeup>2ms") takes snapshots by itself, @post_trigger seconds after; at
+    most @trigger_keep of them (default 10) and @trigger_bytes bytes (default
+    4 GiB) stay on disk, the oldest removed first (`record --trigger_cap`).
 
     Use as a context manager, or start()/stop(). Until stop, the capture is
     stopped and saved at interpreter exit and on SIGINT/SIGTERM (guard=False:
@@ -59,7 +61,7 @@ class Recorder:
                  sched=True, irq=True, futex=False, exclude=None, nspid=False,
                  pid_mapping=None, pidmap_interval=None, duration=None, live_top=False,
                  owner="sudo", guard=True, flight_segment=None, flight_keep=None,
-                 flight_triggers=None, post_trigger=2):
+                 flight_triggers=None, post_trigger=2, trigger_keep=None, trigger_bytes=None):
         self.options = {
             "output": output, "cpus": cpu_list(cpus), "bf_size": int(bf_size), "backend": backend,
             "sched": bool(sched), "irq": bool(irq), "futex": bool(futex), "exclude": exclude,
@@ -69,7 +71,8 @@ class Recorder:
             "flight_segment": flight_segment, "flight_keep": flight_keep,
             "flight_triggers": flight_triggers if flight_triggers is None or isinstance(flight_triggers, str)
             else ";".join(flight_triggers),
-            "flight_post_trigger": post_trigger if flight_triggers else None}
+            "flight_post_trigger": post_trigger if flight_triggers else None,
+            "flight_trigger_keep": trigger_keep, "flight_trigger_bytes": trigger_bytes}
         self.guard = guard
         self.output = None    # the file written, after stop
         self.summary = None   # stop's summary

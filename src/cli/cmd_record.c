@@ -16,7 +16,8 @@
 #include "app/process.h"
 #include "cli/opts.h"
 #include "cli/record_loss.h"
-#include "app/flight_trigger.h"
+#include "app/flight_ctl.h"
+#include "app/flight_segment.h"
 #include "app/term_safe.h"
 #ifdef FTS_HAVE_TUI
 #include "tui/tui.h"
@@ -72,7 +73,7 @@ static void on_signal(int sig)
 
 enum { O_CPU = 1, O_OUTPUT, O_TIME, O_BF, O_BACKEND, O_SCHED, O_IRQ, O_FUTEX, O_NSPID,
        O_PIDMAP, O_QUIET, O_TOP, O_TUI, O_HELP, O_EVENTS, O_READER_NICE, O_FLIGHT, O_SEGMENT,
-       O_KEEP, O_TRIGGER, O_POST };
+       O_KEEP, O_TRIGGER, O_POST, O_TRIGGER_CAP };
 
 static const struct fts_opt_spec record_opts[] = {
 	{ "cpu", 0, 1, O_CPU },
@@ -96,6 +97,7 @@ static const struct fts_opt_spec record_opts[] = {
 	{ "keep", 0, 1, O_KEEP },
 	{ "trigger", 0, 1, O_TRIGGER },
 	{ "post_trigger", 0, 1, O_POST },
+	{ "trigger_cap", 0, 1, O_TRIGGER_CAP },
 	{ "help", 'h', 0, O_HELP },
 	{ NULL, 0, 0, 0 },
 };
@@ -116,8 +118,8 @@ struct record_args {
 	const char *segment;          /* --segment as given */
 	char flight_dir[PATH_MAX];    /* the output's directory: pid file, requests, snapshots */
 	struct fts_flight_claim claim;/* its pid file, held while recording */
-	int trigger;                  /* --trigger lost */
-	char triggers[1024];          /* the scheduling --trigger specs, ';' between them */
+	char triggers[1024];          /* the --trigger rules, ';' between them ("lost" among them) */
+	int cap_given;                /* --trigger_cap */
 	double post_s;                /* --post_trigger */
 	int post_given;
 	char txtbuf[4096];
@@ -162,6 +164,9 @@ static void usage(FILE *f)
 		"                      wakeup latency over it); repeatable; decoded live\n"
 		"  --post_trigger S    seconds recorded after the trigger before the snapshot\n"
 		"                      (default 2)\n"
+		"  --trigger_cap N[,SIZE]  trigger snapshots kept on disk, the oldest removed\n"
+		"                      first: at most N, and at most SIZE in all (64M, 2G)\n"
+		"                      (default 10,4G)\n"
 		"  --list-events [LIST...]  print the tracefs events (system/event, one a line)\n"
 		"                      that --events LIST would record (a group name is a LIST;\n"
 		"                      default: sched irq, what a default recording enables) and\n"
@@ -216,6 +221,27 @@ static const char *rewrite_txt(const char *out, char *buf, size_t len)
 		return buf;
 	}
 	return out;
+}
+
+/* --trigger_cap N[,SIZE]: "10" or "10,4G" (the size as --segment takes one). 0 or -1. */
+static int parse_trigger_cap(const char *v, struct fts_record_opts *o)
+{
+	const char *comma = strchr(v, ',');
+	char n[24];
+	long long k;
+	double s;
+	uint64_t b = 0;
+
+	if ((size_t)(comma ? comma - v : (ptrdiff_t)strlen(v)) >= sizeof(n))
+		return -1;
+	snprintf(n, sizeof(n), "%.*s", comma ? (int)(comma - v) : (int)strlen(v), v);
+	if (fts_parse_int(n, &k) || k < 1 || k > FTS_FLIGHT_KEEP_MAX)
+		return -1;
+	if (comma && (fts_flight_parse_segment(comma + 1, &s, &b) || !b))
+		return -1;
+	o->flight_trigger_keep = (int)k;
+	o->flight_trigger_bytes = b;
+	return 0;
 }
 
 /* Returns 0 to go on, or the exit status (0 after --help, 2 on bad arguments). */
@@ -302,10 +328,6 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 			char why[256];
 			size_t tl = strlen(a->triggers);
 
-			if (!strcmp(p.arg, "lost")) {
-				a->trigger = 1;
-				break;
-			}
 			if (fts_record_trigger_check(p.arg, why, sizeof(why))) {
 				say("--trigger takes lost, runnable>5ms[:comm=GLOB|:pid=N] or wakeup>2ms[:...]: %s", why);
 				*exit_now = 1;
@@ -327,6 +349,15 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 				return 2;
 			}
 			a->post_given = 1;
+			break;
+		case O_TRIGGER_CAP:
+			if (parse_trigger_cap(p.arg, &a->o)) {
+				say("--trigger_cap takes a number of snapshots (1..100000) and optionally a size "
+				    "after a comma (10,4G), not '%s'", p.arg);
+				*exit_now = 1;
+				return 2;
+			}
+			a->cap_given = 1;
 			break;
 		case O_KEEP:
 			if (fts_parse_int(p.arg, &v) || v < 1 || v > FTS_FLIGHT_KEEP_MAX) {
@@ -362,8 +393,8 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 	}
 	if (a->events && a->exclude[0])
 		a->o.exclude = a->exclude;
-	if (!a->flight && (a->segment || a->o.flight_keep || a->trigger || a->triggers[0] || a->post_given)) {
-		say("--segment, --keep, --trigger and --post_trigger belong to --flight");
+	if (!a->flight && (a->segment || a->o.flight_keep || a->triggers[0] || a->post_given || a->cap_given)) {
+		say("--segment, --keep, --trigger, --post_trigger and --trigger_cap belong to --flight");
 		*exit_now = 1;
 		return 2;
 	}
@@ -373,23 +404,16 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 			*exit_now = 1;
 			return 2;
 		}
-		if (a->tui && a->trigger) {
-			/* the setup takes its triggers as typed: "lost" among them */
-			size_t tl = strlen(a->triggers);
-
-			if (tl + 6 > sizeof(a->triggers)) {
-				say("too many --trigger (their text exceeds %zu bytes)", sizeof(a->triggers) - 1);
-				*exit_now = 1;
-				return 2;
-			}
-			memmove(a->triggers + (tl ? 5 : 4), a->triggers, tl + 1);
-			memcpy(a->triggers, tl ? "lost;" : "lost", tl ? 5 : 4);
-			a->o.flight_triggers = a->triggers;
+		if (a->tui && a->cap_given) {
+			say("--trigger_cap is not in the setup screen (it keeps 10 trigger snapshots, 4 GiB); leave it "
+			    "out with --tui");
+			*exit_now = 1;
+			return 2;
 		}
 		if (!a->segment)
 			a->o.flight_segment_s = 30;
-		if (a->post_given && !a->trigger && !a->triggers[0]) {
-			say("--post_trigger belongs to --trigger");
+		if ((a->post_given || a->cap_given) && !a->triggers[0]) {
+			say("--post_trigger and --trigger_cap belong to --trigger");
 			*exit_now = 1;
 			return 2;
 		}
@@ -663,8 +687,7 @@ struct live {
 	uint64_t last_sample;
 	int moved;                    /* output_moved said so far */
 	int flight;                   /* a flight recording: one more status line */
-	struct fts_flight_trigger trig;
-	char trigger_note[1024];      /* the scheduling triggers' last note said */
+	char trigger_note[1024];      /* the triggers' last note said */
 };
 
 /*
@@ -754,22 +777,6 @@ static void take_snapshots(struct fts_recorder *r, const struct record_args *a, 
 	}
 }
 
-/* The lost-events trigger fired (@post_s after the loss): a snapshot named after it. */
-static void auto_snapshot(struct fts_recorder *r, struct live *lv, uint64_t lost, double post_s)
-{
-	char reason[128], dir[PATH_MAX];
-	struct fts_err err = { 0 };
-
-	snprintf(reason, sizeof(reason), "lost-%llu-events", (unsigned long long)lost);
-	if (lv->tty)
-		fprintf(stderr, "\r\033[J");
-	if (fts_record_snapshot(r, reason, 0, dir, sizeof(dir), &err))
-		say("trigger: snapshot failed: %s; recording goes on", err.msg);
-	else if (!g_hangup)
-		say("trigger: %llu events lost (and %.1f s after): snapshot %s", (unsigned long long)lost, post_s,
-		    dir);
-}
-
 /*
  * Until a signal, the recorder's own deadline or a failure: loss as it is
  * sampled (rate-limited), the status every 0.5 s on a terminal and every
@@ -778,9 +785,6 @@ static void auto_snapshot(struct fts_recorder *r, struct live *lv, uint64_t lost
 static void status_loop(struct fts_recorder *r, const struct record_args *a)
 {
 	struct live lv = { .term = isatty(2) && !a->quiet, .flight = a->flight };
-
-	if (a->trigger)
-		fts_flight_trigger_arm(&lv.trig, a->post_s, a->o.flight_segment_s, a->o.flight_keep);
 	uint64_t next_status = fts__clock_mono_ms();
 
 	lv.warn.bf_kb = a->o.bf_size_kb ? a->o.bf_size_kb : 40960;
@@ -812,12 +816,6 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 				say("%s", h.flight_trigger_note);   /* printable ASCII: the library made it so */
 			}
 			snprintf(lv.trigger_note, sizeof(lv.trigger_note), "%s", h.flight_trigger_note);
-		}
-		{
-			uint64_t lost;
-
-			if (fts_flight_trigger_step(&lv.trig, fts__clock_mono_ms(), h.counters ? h.lost : 0, &lost))
-				auto_snapshot(r, &lv, lost, a->post_s);
 		}
 		/* Continued after a stop: the terminal may have been used meanwhile; redraw now. */
 		if (g_cont) {
@@ -1010,7 +1008,7 @@ static int finish_and_report(struct fts_recorder *r, struct record_args *a)
 				sum.health.flight_segments,
 				fts_fmt_bytes((double)sum.health.flight_disk_bytes, d2, sizeof(d2)));
 		if (!g_hangup && !rc && a->triggers[0])
-			fprintf(stderr, "flight: the scheduling triggers took %d snapshots (%llu waits over a "
+			fprintf(stderr, "flight: the triggers took %d snapshots (%llu waits over a "
 				"threshold, the rest within a ring of the one before)\n", sum.health.flight_triggered,
 				(unsigned long long)sum.health.flight_trigger_hits);
 		fts_flight_pid_release(&a->claim);

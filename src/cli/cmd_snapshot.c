@@ -8,7 +8,8 @@
  */
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "app/flight_trigger.h"
+#include "app/flight_ctl.h"
+#include "app/flight_segment.h"
 #include "app/msg.h"
 #include "app/term_safe.h"
 #include "core/internal.h"

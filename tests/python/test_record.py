@@ -312,6 +312,41 @@ def test_flight_triggers(tracefs, tmp_path):
     assert state(tracefs) == before
 
 
+
+def test_flight_trigger_fires(tracefs, tmp_path):
+    """Every trigger is the library's (issue 34 item 1): "lost" is taken as
+    record --trigger takes it, and a trigger set from Python fires and writes
+    its snapshot, whose manifest carries the decoder's delay and the trigger
+    snapshots' cap (trigger_keep, issue 33 item 9)."""
+    before = state(tracefs)
+    load = subprocess.Popen(["sh", "-c", "yes | head -c 3000000000 >/dev/null"], start_new_session=True)
+    try:
+        rec = ftscope.Recorder(output=str(tmp_path / "t.dat"), bf_size=1024, owner=None, irq=False,
+                               flight_segment=1, flight_triggers=["lost", "runnable>1us"], post_trigger=0,
+                               trigger_keep=2, trigger_bytes=1 << 30).start()
+        try:
+            for _ in range(100):
+                if rec.health()["flight_triggered"] >= 1:
+                    break
+                time.sleep(0.1)
+            h = rec.health()
+        finally:
+            rec.stop()
+    finally:
+        os.killpg(load.pid, signal.SIGKILL)
+        load.wait()
+    assert h["flight_triggered"] == 1, h
+    snaps = [d for d in os.listdir(tmp_path) if d.startswith("snapshot-")]
+    assert len(snaps) == 1, snaps
+    m = json.load(open(tmp_path / snaps[0] / "manifest.json"))
+    assert m["trigger"]["kind"] in ("runnable", "lost"), m["trigger"]
+    assert m["trigger_held"] is True, m
+    assert m["trigger_snapshots"]["keep"] == 2 and m["trigger_snapshots"]["max_bytes"] == 1 << 30, m
+    if m["trigger"]["kind"] == "runnable":
+        assert m["trigger"]["delay_ms"] >= 0, m["trigger"]
+    assert state(tracefs) == before
+
+
 FORK_SCRIPT = r'''
 import multiprocessing, os, signal, sys, time, ftscope
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The flight recorder's command-line side (app/flight_trigger.c) without
- * tracefs: --segment values, the lost-events trigger's timing and rate
- * limit, the pid file refused when stale (a dead pid, a pid that is not
- * ftscope, garbage), and the snapshot requests taken lowest asker pid first;
+ * The flight recorder's command-line side (app/flight_ctl.c,
+ * app/flight_segment.c) without tracefs: --segment values, the pid file
+ * refused when stale (a dead pid, a pid that is not ftscope, garbage), and the snapshot requests taken lowest asker pid first;
  * FIFOs, pid files others may write, one claim at a time, bounded requests.
  */
 #include <setjmp.h>
@@ -18,7 +17,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "app/flight_trigger.h"
+#include "app/flight_ctl.h"
+#include "app/flight_segment.h"
 
 static void test_segment(void **state)
 {
@@ -39,51 +39,6 @@ static void test_segment(void **state)
 	const char *bad[] = { "", "0", "-1s", "30x", "s", "1e30", "nan", " 5", "5 s", "64Mi", NULL };
 	for (int i = 0; bad[i]; i++)
 		assert_int_equal(fts_flight_parse_segment(bad[i], &s, &b), -1);
-}
-
-static void test_trigger(void **state)
-{
-	struct fts_flight_trigger t = { .armed = 1, .post_ms = 2000, .gap_ms = 10000 };
-	uint64_t lost;
-
-	(void)state;
-	assert_int_equal(fts_flight_trigger_step(&t, 1000, 0, &lost), 0);
-	/* loss at 1.5 s: due 2 s later, not before */
-	assert_int_equal(fts_flight_trigger_step(&t, 1500, 10, &lost), 0);
-	assert_int_equal(fts_flight_trigger_step(&t, 3000, 25, &lost), 0);
-	assert_int_equal(fts_flight_trigger_step(&t, 3500, 25, &lost), 1);
-	assert_int_equal(lost, 25);
-	/* more loss within the gap: quiet */
-	assert_int_equal(fts_flight_trigger_step(&t, 4000, 40, &lost), 0);
-	assert_int_equal(fts_flight_trigger_step(&t, 12000, 41, &lost), 0);
-	assert_int_equal(fts_flight_trigger_step(&t, 14000, 41, &lost), 0);
-	/* after the gap, new loss triggers again, counting from there */
-	assert_int_equal(fts_flight_trigger_step(&t, 14500, 50, &lost), 0);
-	assert_int_equal(fts_flight_trigger_step(&t, 16500, 50, &lost), 1);
-	assert_int_equal(lost, 9);
-	assert_int_equal(t.fired, 2);
-	/* not armed: never */
-	struct fts_flight_trigger off = { .post_ms = 0 };
-	assert_int_equal(fts_flight_trigger_step(&off, 1, 100, &lost), 0);
-}
-
-/* The quiet gap is a ring of segments, 10 s at least, 60 s for segments by size. */
-static void test_trigger_arm(void **state)
-{
-	struct fts_flight_trigger t;
-
-	(void)state;
-	fts_flight_trigger_arm(&t, 2.5, 30, 4);
-	assert_true(t.armed);
-	assert_int_equal(t.post_ms, 2500);
-	assert_int_equal(t.gap_ms, 120000);
-	fts_flight_trigger_arm(&t, 2, 2, 3);
-	assert_int_equal(t.gap_ms, 10000);
-	fts_flight_trigger_arm(&t, 2, 0, 4);
-	assert_int_equal(t.gap_ms, 60000);
-	fts_flight_trigger_arm(&t, 0, 5, 0);   /* keep 0: the default 4 */
-	assert_int_equal(t.gap_ms, 20000);
-	assert_int_equal(t.fired, 0);
 }
 
 static void put(const char *dir, const char *name, const char *text)
@@ -223,8 +178,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_segment),
-		cmocka_unit_test(test_trigger),
-		cmocka_unit_test(test_trigger_arm),
 		cmocka_unit_test(test_pidfile),
 		cmocka_unit_test(test_pidfile_hostile),
 	};

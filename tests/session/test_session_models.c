@@ -359,18 +359,16 @@ static void test_setup_triggers(void **state)
 		assert_true(err.msg[0] != 0);
 		assert_string_equal(s.triggers, "runnable>5ms:comm=python*;wakeup>2ms");   /* unchanged */
 	}
-	/* lost is the front's rule: shown and on the command line, not handed to the library */
+	/* lost is the library's rule as the others: shown, on the command line and handed over */
 	assert_int_equal(fts_setup_set_triggers(&s, "wakeup>2ms; lost", &err), 0);
 	assert_string_equal(s.triggers, "wakeup>2ms;lost");
-	assert_int_equal(s.lost_trigger, 1);
 	fts_setup_opts(&s, &o, buf, sizeof(buf));
-	assert_string_equal(o.flight_triggers, "wakeup>2ms");
+	assert_string_equal(o.flight_triggers, "wakeup>2ms;lost");
 	assert_non_null(strstr(fts_setup_cmdline(&s, cmd, sizeof(cmd)), "--trigger 'wakeup>2ms' --trigger lost"));
 	assert_int_equal(fts_setup_set_triggers(&s, "lost", &err), 0);
 	fts_setup_opts(&s, &o, buf, sizeof(buf));
-	assert_null(o.flight_triggers);
+	assert_string_equal(o.flight_triggers, "lost");
 	assert_int_equal(fts_setup_set_triggers(&s, "", &err), 0);
-	assert_int_equal(s.lost_trigger, 0);
 	fts_setup_opts(&s, &o, buf, sizeof(buf));
 	assert_null(o.flight_triggers);
 

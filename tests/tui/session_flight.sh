@@ -10,7 +10,8 @@
 # The Trigger row refuses a bad rule with why and arms a good one (on the
 # command line as --trigger, lost among them); the Snapshot row takes "last N s"; while it
 # records, `ftscope snapshot --dir fl` reaches the session through the same
-# ftscope-flight.pid as a CLI recorder's, and the file goes at the stop.
+# ftscope-flight.pid as a CLI recorder's, and the file goes at the stop; a
+# plain SIGUSR1 takes a snapshot (reason "signal") as record --flight does.
 source "$(dirname "$0")/lib_session.sh" "$@"
 need_root_tracefs
 before=$(state)
@@ -94,6 +95,12 @@ python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); sys.exit(not (m["re
 	"$sdir/manifest.json" || fail "$sdir/manifest.json is not the request's snapshot"
 wait_for "asked by ftscope snapshot" 5
 ok "ftscope snapshot reached the session: $sdir"
+# a plain SIGUSR1 (kill -USR1, not through ftscope snapshot): a snapshot as record --flight takes one
+kill -USR1 "$pid"
+wait_for "snapshot snapshot-[^ ]*-signal .on SIGUSR1. kept in fl" 15
+ls -d fl/snapshot-*-signal >/dev/null 2>&1 || fail "SIGUSR1 made no fl/snapshot-*-signal"
+[ -d $T/instances/ftscope-$pid ] || fail "the session's recording ended on SIGUSR1"
+ok "a plain SIGUSR1 took $(ls -d fl/snapshot-*-signal), recording goes on"
 resize 80 24
 wait_for "snapshot snapshot-|last snapshot|Ring " 5
 [ "$(screen | wc -l)" -le 24 ] || fail "record screen at 80x24: more than 24 rows"

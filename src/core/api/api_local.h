@@ -44,6 +44,7 @@ enum api_kind {
 	API_STR,     /* char * (owned, NULL = default) */
 	API_BOOL,    /* int, 0 or 1 */
 	API_UINT,    /* unsigned int, up to @max */
+	API_U64,     /* uint64_t, up to @max (0: any) */
 	API_DOUBLE,  /* double */
 	API_OWNER,   /* struct fts_owner, "UID:GID" */
 };

@@ -116,6 +116,7 @@ static size_t kind_size(enum api_kind k)
 	case API_STR: return sizeof(char *);
 	case API_BOOL: return sizeof(int);
 	case API_UINT: return sizeof(unsigned int);
+	case API_U64: return sizeof(uint64_t);
 	case API_DOUBLE: return sizeof(double);
 	case API_OWNER: return sizeof(struct fts_owner);
 	}
@@ -137,6 +138,8 @@ static int parse_into(void *slot, const struct api_key *k, const char *v)
 		if (!rc)
 			*(unsigned int *)slot = (unsigned int)u;
 		return rc;
+	case API_U64:
+		return api_parse_u64(v, k->max ? k->max : UINT64_MAX, slot);
 	case API_DOUBLE:
 		return api_parse_double(v, slot);
 	case API_OWNER:

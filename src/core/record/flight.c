@@ -7,10 +7,13 @@
  * and deletes the oldest segment beyond `keep`. Snapshots hard-link (or
  * copy) the kept segments into a directory with a manifest.
  *
- * Scheduling triggers (trigger.c) are tested by the live top's decoder;
- * this thread takes their hits, waits post_s, rotates and snapshots, then
- * stays quiet for a whole ring (at least 10 s) so two automatic snapshots
- * never share a segment; hits meanwhile are only counted.
+ * Scheduling triggers (trigger.c) are tested by the live top's decoder,
+ * the lost-events trigger on the health sampler's lost total; this thread
+ * takes their hits, waits post_s, rotates and snapshots, then stays quiet
+ * for a whole ring (at least 10 s) so two automatic snapshots never share a
+ * segment; hits meanwhile are only counted. A trigger snapshot whose event
+ * is older than its oldest segment (the decoder came too late) says so;
+ * trigger snapshots are capped on disk (snapcap.c).
  *
  * The segment ring is the one shared state; `lock` guards it, never held
  * while a segment is assembled or a file copied.
@@ -80,6 +83,16 @@ struct rec_flight {
 	int trig_snaps;              /* snapshots the triggers took */
 	uint64_t trig_hits;          /* their hits, rate-limited ones too */
 	char trig_note[1024];        /* the last trigger snapshot, or why it failed */
+	int lost_rule;               /* the index of "lost" in the rules, or -1 */
+	struct rec_snapcap cap;      /* the trigger snapshots kept (the flight thread's) */
+};
+
+/* What a trigger adds to its snapshot; the manual ones have none. */
+struct snap_trig {
+	const char *json;            /* the manifest's "trigger" object */
+	uint64_t event_raw;          /* the trigger's event (trace ns, mono_raw) */
+	int held;                    /* out: the snapshot's segments hold the event */
+	double early_s;              /* out: when not, how much older than their oldest data it is */
 };
 
 static int64_t now_ns(clockid_t id)
@@ -318,29 +331,62 @@ struct trig_pace {
 	uint64_t due;                /* a snapshot is due then; 0: none pending */
 	uint64_t quiet_until;        /* no new one before */
 	struct rec_trig_hit hit;     /* what the pending one is for */
+	uint64_t lost_seen;          /* the lost total at the last step */
+	uint64_t lost_at;            /* ... when the pending "lost" hit came */
 };
 
-/* Take the top's hits; 1 when a trigger snapshot is due now. */
+/* New loss since the last step: a "lost" hit into @h (1), else 0. */
+static int lost_hit(struct rec_flight *f, struct trig_pace *p, struct rec_trig_hit *h)
+{
+	uint64_t lost;
+
+	if (f->lost_rule < 0 || !f->cfg.health)
+		return 0;
+	lost = rec_health_lost(f->cfg.health, NULL);
+	if (lost <= p->lost_seen)
+		return 0;
+	memset(h, 0, sizeof(*h));
+	h->rule = f->lost_rule;
+	h->ts = (uint64_t)now_ns(CLOCK_MONOTONIC_RAW);
+	h->count = 1;
+	h->lost = p->lost_seen;   /* the total before: the loss counts from here */
+	p->lost_seen = lost;
+	return 1;
+}
+
+/* Start the pending snapshot for @h, unless one is pending or it is quiet. */
+static void trig_arm(struct rec_flight *f, struct trig_pace *p, const struct rec_trig_hit *h, uint64_t now)
+{
+	if (p->due || now < p->quiet_until)
+		return;
+	p->hit = *h;
+	p->hit.seen = (uint64_t)now_ns(CLOCK_MONOTONIC_RAW);
+	p->lost_at = h->lost;
+	p->due = now + (uint64_t)(f->cfg.post_s * 1e9) + 1;
+}
+
+/* Take the top's hits and new loss; 1 when a trigger snapshot is due now. */
 static int trig_step(struct rec_flight *f, struct trig_pace *p)
 {
 	uint64_t now = fts__clock_mono_ns();
 	double ring_s = f->cfg.segment_s * f->cfg.keep;
 	struct rec_trig_hit h;
 
-	if (!f->cfg.top || !f->cfg.nrules)
+	if (!f->cfg.nrules)
 		return 0;
-	if (rec_top_take_hit(f->cfg.top, &h)) {
+	if (f->cfg.top && rec_top_take_hit(f->cfg.top, &h)) {
 		pthread_mutex_lock(&f->lock);
 		f->trig_hits += h.count;
 		pthread_mutex_unlock(&f->lock);
-		if (!p->due && now >= p->quiet_until) {
-			p->hit = h;
-			p->due = now + (uint64_t)(f->cfg.post_s * 1e9) + 1;
-		}
+		trig_arm(f, p, &h, now);
 	}
+	if (lost_hit(f, p, &h))
+		trig_arm(f, p, &h, now);
 	if (!p->due || now < p->due)
 		return 0;
 	p->due = 0;
+	if ((int)p->hit.rule == f->lost_rule)
+		p->hit.lost = p->lost_seen - p->lost_at;
 	/* a whole ring (10 s at least; 60 s when segments go by size) */
 	p->quiet_until = now + (uint64_t)((ring_s > 10 ? ring_s : f->cfg.segment_s > 0 ? 10 : 60) * 1e9);
 	return 1;
@@ -458,6 +504,8 @@ int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, 
 	f->bytes_at = calloc((size_t)f->n, sizeof(*f->bytes_at));
 	f->lost_at = calloc((size_t)f->n, sizeof(*f->lost_at));
 	f->ring = calloc((size_t)cfg->keep + 1, sizeof(*f->ring));
+	f->lost_rule = cfg->rules ? rec_trig_lost_rule(cfg->rules, cfg->nrules) : -1;
+	rec_snapcap_init(&f->cap, cfg->trig_keep, cfg->trig_bytes);
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->cond, NULL);
 	f->next_seq = first_seq(f);
@@ -637,7 +685,7 @@ static void utc_text(int64_t ns, char *buf, size_t len, int compact)
 }
 
 static void manifest_body(FILE *fp, const char *reason, int64_t trigger_rt, const char *trigger,
-			  const struct seg *s, int n, const char *pidmap)
+			  const char *extra, const struct seg *s, int n, const char *pidmap)
 {
 	char a[48], b[48];
 	uint64_t lost = 0;
@@ -651,6 +699,8 @@ static void manifest_body(FILE *fp, const char *reason, int64_t trigger_rt, cons
 		(long long)trigger_rt);
 	if (trigger)
 		fprintf(fp, "  \"trigger\": %s,\n", trigger);
+	if (extra)
+		fputs(extra, fp);
 	if (n) {
 		utc_text(s[0].rt_from, a, sizeof(a), 0);
 		utc_text(s[n - 1].rt_to, b, sizeof(b), 0);
@@ -680,7 +730,8 @@ static void manifest_body(FILE *fp, const char *reason, int64_t trigger_rt, cons
 
 /* manifest.json in the snapshot directory open as @sfd (temp + rename, both in @sfd). */
 static int write_manifest(int sfd, const char *shown, const char *reason, int64_t trigger_rt,
-			  const char *trigger, const struct seg *s, int n, const char *pidmap, struct fts_err *err)
+			  const char *trigger, const char *extra, const struct seg *s, int n, const char *pidmap,
+			  struct fts_err *err)
 {
 	static const char tmp[] = ".manifest.json.tmp";
 	FILE *fp;
@@ -694,7 +745,7 @@ static int write_manifest(int sfd, const char *shown, const char *reason, int64_
 			close(fd);
 		return fts_err_set(err, -e, "%s/%s: %s", shown, tmp, strerror(e));
 	}
-	manifest_body(fp, reason, trigger_rt, trigger, s, n, pidmap);
+	manifest_body(fp, reason, trigger_rt, trigger, extra, s, n, pidmap);
 	if (fflush(fp) || fsync(fileno(fp)) || ferror(fp)) {
 		int e = errno ? errno : EIO;
 
@@ -833,13 +884,47 @@ static const char *link_pidmap(const char *pidmap, int sfd)
 	return rc ? NULL : base;
 }
 
-/* The snapshot after the rotation: @trigger (may be NULL) is a JSON object for the manifest. */
+/*
+ * A trigger snapshot's manifest lines (malloc'ed, NULL without memory):
+ * whether its segments hold the trigger's event, and the cap of the trigger
+ * snapshots, the older ones it dropped to fit first (rec_snapcap_make_room).
+ */
+static char *trigger_extra(struct rec_flight *f, struct snap_trig *t, const struct seg *s, int n)
+{
+	uint64_t bytes = 0;
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *fp = open_memstream(&buf, &sz);
+
+	if (!fp)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		bytes += s[i].size;
+	t->held = n && (int64_t)t->event_raw >= s[0].raw_from;
+	t->early_s = n && !t->held ? (double)(s[0].raw_from - (int64_t)t->event_raw) / 1e9 : 0;
+	fprintf(fp, "  \"trigger_held\": %s,\n", t->held ? "true" : "false");
+	if (!t->held)
+		fprintf(fp, "  \"trigger_not_held\": \"the trigger's event is %.3f s older than the oldest data kept "
+			"(the ring holds %d segments; it fired that long after the event)\",\n", t->early_s, f->cfg.keep);
+	fprintf(fp, "  \"trigger_snapshots\": {\"keep\": %d, \"max_bytes\": %llu, \"bytes\": %llu, \"dropped\": [",
+		f->cap.keep, (unsigned long long)f->cap.bytes, (unsigned long long)bytes);
+	rec_snapcap_make_room(&f->cap, f->dfd, bytes, fp);
+	fprintf(fp, "], \"dropped_so_far\": %u},\n", f->cap.dropped);
+	if (fclose(fp)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The snapshot after the rotation; @t: a trigger's (NULL for a manual one). */
 static int snapshot_take(struct rec_flight *f, const char *reason, double last_s, const char *pidmap,
-			 int64_t trig, const char *trigger, int rotate_first, char *dir, size_t len,
+			 int64_t trig, struct snap_trig *t, int rotate_first, char *dir, size_t len,
 			 struct fts_err *err)
 {
-	char name[64], when[32], rel[NAME_MAX + 1];
+	char name[64], when[32], rel[NAME_MAX + 1], *extra = NULL;
 	struct seg *copy = NULL;
+	uint64_t bytes = 0;
 	int n = 0, rc = 0, sfd;
 
 	rec_flight_reason_name(reason, name, sizeof(name));
@@ -859,8 +944,14 @@ static int snapshot_take(struct rec_flight *f, const char *reason, double last_s
 		rc = link_segments(f, sfd, last_s, trig, copy, &n, err);
 	pthread_mutex_unlock(&f->lock);
 	pidmap = rc ? NULL : link_pidmap(pidmap, sfd);
+	if (!rc && t && !(extra = trigger_extra(f, t, copy, n)))
+		rc = fts_err_set(err, -ENOMEM, "out of memory");
 	if (!rc)
-		rc = write_manifest(sfd, dir, reason, trig, trigger, copy, n, pidmap, err);
+		rc = write_manifest(sfd, dir, reason, trig, t ? t->json : NULL, extra, copy, n, pidmap, err);
+	for (int i = 0; i < n; i++)
+		bytes += copy[i].size;
+	if (!rc && t)
+		(void)rec_snapcap_add(&f->cap, sfd, rel, bytes);   /* no memory: this one is never dropped */
 	if (!rc) {
 		/* complete: readable, and the sudo user's (on the descriptor, never the name) */
 		(void)fchmod(sfd, 0755);
@@ -872,6 +963,7 @@ static int snapshot_take(struct rec_flight *f, const char *reason, double last_s
 	}
 	close(sfd);
 	free(copy);
+	free(extra);
 	return rc;
 }
 
@@ -895,13 +987,24 @@ static char *trigger_json(const struct rec_flight *f, const struct rec_trig_hit 
 	utc_text(rt, when, sizeof(when), 0);
 	fputs("{\"rule\": ", fp);
 	fts__json_fputs(fp, r->text, 0);
+	if (r->kind == REC_TRIG_LOST) {
+		fprintf(fp, ", \"kind\": \"lost\", \"lost_events\": %llu, \"event_mono_raw_ns\": %llu, "
+			"\"event_realtime_ns\": %lld, \"event_time\": \"%s\", \"seen_mono_raw_ns\": %llu, "
+			"\"delay_ms\": %.3f, \"post_trigger_s\": %.3f}",
+			(unsigned long long)h->lost, (unsigned long long)h->ts, (long long)rt, when,
+			(unsigned long long)h->seen, (double)(h->seen - h->ts) / 1e6, f->cfg.post_s);
+		return fclose(fp) ? (free(buf), NULL) : buf;
+	}
 	fprintf(fp, ", \"kind\": \"%s\", \"threshold_ns\": %llu, \"task\": ",
 		r->kind == REC_TRIG_WAKEUP ? "wakeup" : "runnable", (unsigned long long)r->thr_ns);
 	fts__json_fputs(fp, h->task, 0);
+	/* delay_ms: from the wait's end to the flight thread seeing it (the decoder's lag) */
 	fprintf(fp, ", \"value_ns\": %llu, \"value_ms\": %.3f, \"event_mono_raw_ns\": %llu, "
-		"\"event_realtime_ns\": %lld, \"event_time\": \"%s\", \"hits\": %llu, \"post_trigger_s\": %.3f}",
+		"\"event_realtime_ns\": %lld, \"event_time\": \"%s\", \"hits\": %llu, \"seen_mono_raw_ns\": %llu, "
+		"\"delay_ms\": %.3f, \"post_trigger_s\": %.3f}",
 		(unsigned long long)h->value_ns, (double)h->value_ns / 1e6, (unsigned long long)h->ts,
-		(long long)rt, when, (unsigned long long)h->count, f->cfg.post_s);
+		(long long)rt, when, (unsigned long long)h->count, (unsigned long long)h->seen,
+		h->seen > h->ts ? (double)(h->seen - h->ts) / 1e6 : 0.0, f->cfg.post_s);
 	if (fclose(fp)) {
 		free(buf);
 		return NULL;
@@ -909,25 +1012,43 @@ static char *trigger_json(const struct rec_flight *f, const struct rec_trig_hit 
 	return buf;
 }
 
+/* What fired @h, for the note: "runnable>5ms (python:12 waited 7.1 ms)", "lost (1234 events lost ...)". */
+static void trigger_said(const struct rec_flight *f, const struct rec_trig_hit *h, char *buf, size_t len)
+{
+	const struct rec_trig_rule *r = &f->cfg.rules[h->rule];
+
+	if (r->kind == REC_TRIG_LOST)
+		snprintf(buf, len, "trigger lost (%llu events lost, and %.1f s after)", (unsigned long long)h->lost,
+			 f->cfg.post_s);
+	else
+		snprintf(buf, len, "trigger %s (%s waited %.1f ms)", r->text, h->task, (double)h->value_ns / 1e6);
+}
+
 /* In the flight thread, right after a rotation: the snapshot a trigger asked for. */
 static void trigger_snapshot(struct rec_flight *f, const struct rec_trig_hit *h)
 {
 	const struct rec_trig_rule *r = &f->cfg.rules[h->rule];
-	char dir[PATH_MAX], note[sizeof(f->trig_note)];
+	char dir[PATH_MAX], note[sizeof(f->trig_note)], said[256], reason[160], late[160] = "";
 	struct fts_err err = { 0 };
-	char *js = trigger_json(f, h);
+	struct snap_trig t = { .json = trigger_json(f, h), .event_raw = h->ts };
 	int rc;
 
-	rc = js ? snapshot_take(f, r->text, 0, f->cfg.pidmap, now_ns(CLOCK_REALTIME), js, 0, dir, sizeof(dir),
-				&err)
-		: fts_err_set(&err, -ENOMEM, "out of memory");
-	free(js);
-	if (rc)
-		snprintf(note, sizeof(note), "trigger %s (%s waited %.1f ms): snapshot failed: %.300s", r->text,
-			 h->task, (double)h->value_ns / 1e6, err.msg);
+	if (r->kind == REC_TRIG_LOST)
+		snprintf(reason, sizeof(reason), "lost-%llu-events", (unsigned long long)h->lost);
 	else
-		snprintf(note, sizeof(note), "trigger %s (%s waited %.1f ms): snapshot %.700s", r->text, h->task,
-			 (double)h->value_ns / 1e6, dir);
+		snprintf(reason, sizeof(reason), "%s", r->text);
+	rc = t.json ? snapshot_take(f, reason, 0, f->cfg.pidmap, now_ns(CLOCK_REALTIME), &t, 0, dir, sizeof(dir),
+				    &err)
+		: fts_err_set(&err, -ENOMEM, "out of memory");
+	free((char *)t.json);
+	trigger_said(f, h, said, sizeof(said));
+	if (!rc && !t.held)
+		snprintf(late, sizeof(late), " - it does not hold the trigger: the event is %.1f s older than its "
+			 "oldest data (fired too late for the ring)", t.early_s);
+	if (rc)
+		snprintf(note, sizeof(note), "%s: snapshot failed: %.300s", said, err.msg);
+	else
+		snprintf(note, sizeof(note), "%s: snapshot %.600s%s", said, dir, late);
 	pthread_mutex_lock(&f->lock);
 	if (!rc)
 		f->trig_snaps++;
@@ -953,6 +1074,7 @@ void rec_flight_free(struct rec_flight *f)
 	pthread_mutex_destroy(&f->lock);
 	pthread_cond_destroy(&f->cond);
 	free(f->ring);
+	rec_snapcap_free(&f->cap);
 	free(f->lost_at);
 	free(f->bytes_at);
 	free(f->cpu);

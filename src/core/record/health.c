@@ -327,6 +327,19 @@ int rec_health_snapshot(struct rec_health *hs, struct fts_record_health *h)
 	return 0;
 }
 
+uint64_t rec_health_lost(struct rec_health *hs, uint64_t *sample)
+{
+	uint64_t lost = 0;
+
+	pthread_mutex_lock(&hs->lock);
+	for (int i = 0; i < hs->n; i++)
+		lost += hs->cur[i].lost;
+	if (sample)
+		*sample = hs->sample;
+	pthread_mutex_unlock(&hs->lock);
+	return lost;
+}
+
 uint64_t rec_health_end(struct rec_health *hs)
 {
 	uint64_t end;

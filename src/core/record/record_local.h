@@ -28,6 +28,7 @@
 #include "core/util/cpuset.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define REC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -248,6 +249,12 @@ int rec_health_start(struct rec_instance *in, struct rec_stream *st, unsigned bf
 int rec_health_snapshot(struct rec_health *hs, struct fts_record_health *h);
 
 /*
+ * rec_health_lost - the lost events of every CPU at the latest sample (the
+ * kernel's counters since the start; any thread), its number in *@sample.
+ */
+uint64_t rec_health_lost(struct rec_health *hs, uint64_t *sample);
+
+/*
  * rec_health_end - end the capture once (the deadline or the caller's stop,
  * whichever comes first): the closing clock marker, then tracing off.
  * Returns when it ended (CLOCK_MONOTONIC ns).
@@ -262,9 +269,9 @@ void rec_health_free(struct rec_health *hs);
 
 /* ---- trigger.c --------------------------------------------------------------- */
 
-enum rec_trig_kind { REC_TRIG_RUNNABLE, REC_TRIG_WAKEUP };
+enum rec_trig_kind { REC_TRIG_RUNNABLE, REC_TRIG_WAKEUP, REC_TRIG_LOST };
 
-/* One scheduling trigger: "runnable>5ms:comm=python*" (see trigger.c). */
+/* One trigger: "runnable>5ms:comm=python*" or "lost" (see trigger.c). */
 struct rec_trig_rule {
 	enum rec_trig_kind kind;
 	uint64_t thr_ns;            /* fires on a wait strictly longer */
@@ -280,6 +287,8 @@ struct rec_trig_hit {
 	uint64_t value_ns;          /* the wait */
 	char task[64];              /* "comm:pid", printable ASCII only */
 	uint64_t count;             /* hits since the last take (this one included) */
+	uint64_t lost;              /* "lost": the events lost from the loss seen to the snapshot */
+	uint64_t seen;              /* trace ns when the flight thread took it: @seen - @ts is the delay */
 };
 
 /* rec_trig_parse - one trigger @spec into @out; -EINVAL with why in @why. */
@@ -287,6 +296,12 @@ int rec_trig_parse(const char *spec, struct rec_trig_rule *out, char *why, size_
 
 /* rec_trig_parse_list - "spec;spec" into a malloc'ed array (*@n, 0 for NULL/""); -EINVAL with @err. */
 int rec_trig_parse_list(const char *list, struct rec_trig_rule **rules, int *n, struct fts_err *err);
+
+/* rec_trig_sched_count - how many of @rules need the decoder (all but "lost"). */
+int rec_trig_sched_count(const struct rec_trig_rule *rules, int n);
+
+/* rec_trig_lost_rule - the index of the "lost" rule in @rules, or -1. */
+int rec_trig_lost_rule(const struct rec_trig_rule *rules, int n);
 
 /* rec_trig_match - 1 when task-lane item @it (lane tid "comm:pid" @tid) fires rule @r. */
 struct fts_item;
@@ -468,6 +483,44 @@ void rec_pidmapper_retarget(struct fts_pidmapper *m, const char *path);
 
 /* ---- flight.c -------------------------------------------------------------- */
 
+/* ---- snapcap.c ------------------------------------------------------------- */
+
+#define REC_SNAPCAP_KEEP 10                  /* trigger snapshots kept by default */
+#define REC_SNAPCAP_BYTES (4ull << 30)       /* ... and their bytes (4 GiB) */
+
+/* One trigger snapshot of this run, as made (its directory's identity). */
+struct rec_snapcap_ent {
+	char name[256];             /* in the output directory */
+	dev_t dev;
+	ino_t ino;
+	uint64_t bytes;
+};
+
+/* The trigger snapshots kept, oldest first, and their cap (the flight thread's only). */
+struct rec_snapcap {
+	int keep;
+	uint64_t bytes;
+	struct rec_snapcap_ent *v;
+	int n;
+	unsigned dropped;           /* removed for the cap so far */
+};
+
+/* rec_snapcap_init - no snapshot yet; @keep / @bytes 0: the defaults. */
+void rec_snapcap_init(struct rec_snapcap *c, int keep, uint64_t bytes);
+
+/*
+ * rec_snapcap_make_room - drop the oldest trigger snapshots in @dfd until one
+ * more of @bytes fits (the newest is kept even alone over the bytes); each
+ * dropped one as a JSON object into @json (may be NULL), ", " between.
+ */
+void rec_snapcap_make_room(struct rec_snapcap *c, int dfd, uint64_t bytes, FILE *json);
+
+/* rec_snapcap_add - count snapshot @name (open as @sfd) of @bytes. 0 or -errno. */
+int rec_snapcap_add(struct rec_snapcap *c, int sfd, const char *name, uint64_t bytes);
+
+/* rec_snapcap_free - forget them (the directories stay). */
+void rec_snapcap_free(struct rec_snapcap *c);
+
 struct rec_flight;
 
 /* What the flight recorder rotates and how (borrowed: they outlive it). */
@@ -482,11 +535,18 @@ struct rec_flight_cfg {
 	const char *tracing_dir;
 	const char *const *events;
 	const struct fts_owner *owner;
-	/* Scheduling triggers (none: rules NULL): the top decodes, the flight thread snapshots. */
+	/*
+	 * Triggers (none: rules NULL): the top decodes for the scheduling ones,
+	 * the health sampler counts the loss "lost" fires on; the flight thread
+	 * snapshots.
+	 */
 	struct rec_top *top;
+	struct rec_health *health;
 	const struct rec_trig_rule *rules;  /* borrowed */
 	int nrules;
 	double post_s;                 /* seconds recorded after a trigger before its snapshot */
+	int trig_keep;                 /* trigger snapshots kept at most (oldest dropped first) */
+	uint64_t trig_bytes;           /* ... and their bytes at most */
 	const char *pidmap;            /* linked into trigger snapshots, or NULL */
 };
 

@@ -84,6 +84,19 @@ static int flight_stem_ok(const char *output)
  * neither trace-cmd nor a text output can do that. The live top follows
  * the rotation (rec_top_rotated), so it and the triggers work there.
  */
+/* Whether @list holds a trigger other than "lost" (a bad list is refused later, parsed). */
+static int sched_triggers(const char *list)
+{
+	struct rec_trig_rule *rules;
+	int n, k;
+
+	if (!list || !*list || rec_trig_parse_list(list, &rules, &n, NULL))
+		return list && *list;
+	k = rec_trig_sched_count(rules, n);
+	free(rules);
+	return k > 0;
+}
+
 static int check_flight(const struct fts_record_opts *o, struct fts_err *err)
 {
 	size_t n = o->output ? strlen(o->output) : 0;
@@ -95,13 +108,16 @@ static int check_flight(const struct fts_record_opts *o, struct fts_err *err)
 				   o->flight_keep);
 	if (!isfinite(o->flight_post_trigger_s) || o->flight_post_trigger_s < 0 || o->flight_post_trigger_s > 3600)
 		return fts_err_set(err, -EINVAL, "the seconds recorded after a trigger are 0..3600");
+	if (o->flight_trigger_keep < 0 || o->flight_trigger_keep > 100000)
+		return fts_err_set(err, -EINVAL, "the flight recorder keeps 1..100000 trigger snapshots, not %d",
+				   o->flight_trigger_keep);
 	if (!flight_on(o)) {
 		if (o->flight_triggers && *o->flight_triggers)
-			return fts_err_set(err, -EINVAL, "the scheduling triggers need a flight recording "
+			return fts_err_set(err, -EINVAL, "the triggers need a flight recording "
 					   "(a segment length or size)");
 		return 0;
 	}
-	if (o->flight_triggers && *o->flight_triggers && !o->sched)
+	if (!o->sched && sched_triggers(o->flight_triggers))
 		return fts_err_set(err, -EINVAL, "the scheduling triggers need the sched events");
 	if (o->flight_segment_s > 0 && o->flight_segment_s < 0.5)
 		return fts_err_set(err, -EINVAL, "a flight segment lasts at least 0.5 s");
@@ -245,14 +261,14 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 			      SAMPLE_NS, reader_nice(&r->o), &r->hs, err);
 	if (!rc)
 		rc = rec_stream_start(r->st, err);
-	/* the triggers are tested by the live top's decoder: it runs for them even unshown */
-	if (!rc && (r->o.live_top || r->nrules)) {
+	/* the scheduling triggers are tested by the live top's decoder: it runs for them even unshown */
+	if (!rc && (r->o.live_top || rec_trig_sched_count(r->rules, r->nrules))) {
 		if (!r->o.sched)
 			rc = fts_err_set(err, -EINVAL, r->o.live_top ? "the live top needs the sched events"
 					 : "the scheduling triggers need the sched events");
 		else
 			rc = rec_top_start(r->tracing_dir, r->st, rec_instance_subbuf(r->in), &r->top, err);
-		if (!rc && r->nrules)
+		if (!rc && rec_trig_sched_count(r->rules, r->nrules))
 			rec_top_triggers(r->top, r->rules, r->nrules, r->o.live_top);
 	}
 	if (!rc && flight_on(&r->o)) {
@@ -262,8 +278,9 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 			.segment_bytes = r->o.flight_segment_bytes,
 			.keep = r->o.flight_keep > 0 ? r->o.flight_keep : 4, .in = r->in, .st = r->st,
 			.tracing_dir = r->tracing_dir, .events = (const char *const *)r->ev.names,
-			.owner = &r->o.owner, .top = r->top, .rules = r->rules,
+			.owner = &r->o.owner, .top = r->top, .health = r->hs, .rules = r->rules,
 			.nrules = r->nrules, .post_s = r->o.flight_post_trigger_s,
+			.trig_keep = r->o.flight_trigger_keep, .trig_bytes = r->o.flight_trigger_bytes,
 			.pidmap = r->o.nspid ? r->map_held : NULL,
 		};
 		rc = rec_flight_start(&fc, &r->fl, err);

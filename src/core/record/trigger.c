@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * trigger.c - the flight recorder's scheduling triggers: their syntax and
- * the test of one model item against them. The live top's decoder
- * (top_engine.c) hands every task-lane item here, so a trigger sees exactly
- * the Runnable slices `ftscope stats` would count, no second decoder.
+ * trigger.c - the flight recorder's triggers: their syntax and the test of
+ * one model item against them. The live top's decoder (top_engine.c) hands
+ * every task-lane item here, so a scheduling trigger sees exactly the
+ * Runnable slices `ftscope stats` would count, no second decoder. The
+ * lost-events trigger ("lost") needs no decoder: the flight thread steps it
+ * on the health sampler's lost total (flight.c).
  *
+ *   lost                 new lost events (the kernel's counters)
  *   KIND>THRESHOLD[:FILTER]
  *   KIND       runnable (any wait on a run queue) or wakeup (the wait after
  *              a wakeup or fork: the wakeup latency)
@@ -74,14 +77,18 @@ int rec_trig_parse(const char *spec, struct rec_trig_rule *out, char *why, size_
 	if (strlen(spec) >= sizeof(out->text))
 		return bad(why, len, "the trigger '%.60s...' is too long", spec);
 	snprintf(out->text, sizeof(out->text), "%s", spec);
+	if (!strcmp(spec, "lost")) {
+		out->kind = REC_TRIG_LOST;
+		return 0;
+	}
 	gt = strchr(spec, '>');
 	if (gt && (size_t)(gt - spec) == 8 && !strncmp(spec, "runnable", 8))
 		out->kind = REC_TRIG_RUNNABLE;
 	else if (gt && (size_t)(gt - spec) == 6 && !strncmp(spec, "wakeup", 6))
 		out->kind = REC_TRIG_WAKEUP;
 	else
-		return bad(why, len, "the trigger '%s' does not start with runnable> or wakeup> "
-			   "(runnable>5ms:comm=python*, wakeup>2ms)", spec);
+		return bad(why, len, "the trigger '%s' is not lost and does not start with runnable> or wakeup> "
+			   "(lost, runnable>5ms:comm=python*, wakeup>2ms)", spec);
 	thr = gt + 1;
 	colon = strchr(thr, ':');
 	tl = colon ? (size_t)(colon - thr) : strlen(thr);
@@ -152,6 +159,23 @@ int rec_trig_parse_list(const char *list, struct rec_trig_rule **rules, int *n, 
 	return 0;
 }
 
+int rec_trig_sched_count(const struct rec_trig_rule *rules, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += rules[i].kind != REC_TRIG_LOST;
+	return k;
+}
+
+int rec_trig_lost_rule(const struct rec_trig_rule *rules, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (rules[i].kind == REC_TRIG_LOST)
+			return i;
+	return -1;
+}
+
 static const char *arg_of(const struct fts_item *it, const char *key)
 {
 	for (int i = 0; i < it->nargs; i++)
@@ -166,7 +190,7 @@ int rec_trig_match(const struct rec_trig_rule *r, const struct fts_item *it, con
 	char comm[64];
 	size_t cl;
 
-	if (it->kind != FTS_ITEM_RUNNABLE || it->dur <= r->thr_ns || !tid)
+	if (r->kind == REC_TRIG_LOST || it->kind != FTS_ITEM_RUNNABLE || it->dur <= r->thr_ns || !tid)
 		return 0;
 	if (r->kind == REC_TRIG_WAKEUP) {
 		reason = arg_of(it, "reason");

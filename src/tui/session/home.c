@@ -284,8 +284,8 @@ static void draw_entry(const struct fts_session *s, struct fts_grid *g, int y, i
 	fts_grid_fill(g, 0, y, g->w, ' ', rs);
 	if (e->kind == FTS_HOME_DIR) {
 		snprintf(name, sizeof(name), "%s/", e->name);
-		x = fts_grid_printf(g, 2, y, g->w - 2, rs, "%-9s %10s  %-16s  ", "dir", "",
-				    strcmp(e->name, "..") ? "" : "(parent)");
+		x = fts_grid_printf(g, 2, y, g->w - 2, rs, "%-9s %10s  %-16s  ", e->snapshot ? "snapshot" : "dir", "",
+				    strcmp(e->name, "..") ? e->snapshot ? "(one capture)" : "" : "(parent)");
 		fts_grid_text(g, 2 + x, y, g->w - 2 - x, name, rs);
 		return;
 	}
@@ -358,7 +358,7 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 		fts_grid_text(g, 2, y++, g->w - 2, "No trace.dat, trace text, ftrace DB or JSON here.", st);
 		fts_grid_text(g, 2, y++, g->w - 2, "Press r to record one, or d to list another directory.", dim);
 	}
-	if (h->list.n && h->list.e[h->sel].kind != FTS_HOME_DIR) {
+	if (h->list.n && (h->list.e[h->sel].kind != FTS_HOME_DIR || h->list.e[h->sel].snapshot)) {
 		snprintf(cmd, sizeof(cmd), "ftscope preview %s",
 			 fts_shell_quote(entry_path(s, h->sel, path, sizeof(path)), q, sizeof(q)));
 		fts_session_cmdline(s, g, cmd);
@@ -402,7 +402,8 @@ static unsigned act_on(struct fts_session *s, int a)
 		return FTS_RX_REDRAW;
 	}
 	e = &h->list.e[h->sel];
-	if (e->kind == FTS_HOME_DIR) {
+	/* a flight snapshot is its segments read as one trace: it opens and exports as a capture */
+	if (e->kind == FTS_HOME_DIR && !e->snapshot) {
 		if (a == A_OPEN)
 			open_dir(s, e);
 		else

@@ -149,6 +149,17 @@ static int by_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Directory @name in @dfd is a flight snapshot: its manifest.json, a regular file, beside segments. */
+static int is_snapshot(int dfd, const char *name)
+{
+	char p[300];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/manifest.json", name);
+	return strncmp(name, "snapshot-", 9) == 0 && fstatat(dfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISREG(st.st_mode);
+}
+
 /* The subdirectories of @dir: "..", then by name. */
 static int scan_dirs(const char *dir, struct fts_home_list *l, struct fts_err *err)
 {
@@ -182,6 +193,7 @@ static int scan_dirs(const char *dir, struct fts_home_list *l, struct fts_err *e
 		memset(&l->e[l->n], 0, sizeof(l->e[0]));
 		snprintf(l->e[l->n].name, sizeof(l->e[0].name), "%s", de->d_name);
 		l->e[l->n].kind = FTS_HOME_DIR;
+		l->e[l->n].snapshot = is_snapshot(dirfd(d), de->d_name);
 		l->e[l->n++].mtime = st.st_mtime;
 	}
 	closedir(d);

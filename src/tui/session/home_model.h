@@ -24,6 +24,8 @@ enum fts_home_kind {
 struct fts_home_entry {
 	char name[256];          /* file name inside the directory (untrusted bytes) */
 	enum fts_home_kind kind;
+	int snapshot;            /* a directory: a flight snapshot (manifest.json beside its
+				    segments), opened and exported as one capture */
 	uint64_t size;
 	time_t mtime;
 	int insight_name;        /* a DB whose name Insight recognises (insight.h: ftrace_data[0-9]*.db) */

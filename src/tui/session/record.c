@@ -36,7 +36,6 @@
 #include <time.h>
 
 #include "app/flight_ctl.h"
-#include "app/flight_trigger.h"
 #include "app/fmt.h"
 #include "core/internal.h"
 #include "tui/widgets/keys.h"
@@ -106,8 +105,7 @@ struct fts_record_state {
 	int pid_claimed;               /* ftscope-flight.pid in outdir is ours: `ftscope snapshot` reaches us */
 	struct fts_flight_claim claim;  /* that pid file, held */
 	struct sigaction old_usr1;     /* SIGUSR1's disposition before (ignored while we hold the pid file) */
-	char trig_note[1024];          /* the scheduling triggers' last note said */
-	struct fts_flight_trigger lost_trig;  /* "lost" among the triggers: record's own rule */
+	char trig_note[1024];          /* the triggers' last note said */
 };
 
 #define TOP_PERIOD_S 2.0
@@ -161,23 +159,38 @@ static const struct fts_bindings *keys_now(const struct fts_session *s)
 }
 
 /*
+ * SIGUSR1 came: the one thing a handler may do is note it (a signal handler
+ * reaches no session); the tick takes the snapshot (serve_requests).
+ */
+static volatile sig_atomic_t usr1_seen;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_seen = 1;
+}
+
+/*
  * The pid file `ftscope snapshot` finds a flight recorder by, as `record
- * --flight` writes it. Its SIGUSR1 is ignored here (the default would end
- * the session): the tick reads the request files instead.
+ * --flight` writes it. SIGUSR1 is then what `record --flight` makes of it:
+ * the tick serves the request files it announces, or, with none (a plain
+ * `kill -USR1`), takes a snapshot with the reason "signal".
  */
 static void claim_pid(struct fts_session *s)
 {
 	struct fts_record_state *st = s->rec;
-	struct sigaction ign = { 0 };
+	struct sigaction sa = { 0 };
 	char why[600];
 
 	if (fts_flight_pid_claim(&st->claim, st->outdir, why, sizeof(why))) {
 		fts_session_say(s, 1, "%s; ftscope snapshot cannot reach this recording (s still takes one)", why);
 		return;
 	}
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGUSR1, &ign, &st->old_usr1);
+	usr1_seen = 0;
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, &st->old_usr1);
 	st->pid_claimed = 1;
 }
 
@@ -237,9 +250,6 @@ static void enter(struct fts_session *s)
 		snprintf(st->outdir, sizeof(st->outdir), ".");
 	fts_top_init(&st->top, s->mach->proc_root);
 	st->flight = s->rec_opts.flight_segment_s > 0 || s->rec_opts.flight_segment_bytes > 0;
-	if (st->flight && s->rec_lost_trigger)
-		fts_flight_trigger_arm(&st->lost_trig, s->rec_opts.flight_post_trigger_s,
-				       s->rec_opts.flight_segment_s, s->rec_opts.flight_keep);
 	s->msg[0] = 0;
 	if (s->mach->rec_start(&s->rec_opts, &st->r, &err)) {
 		snprintf(st->start_err, sizeof(st->start_err), "%s", err.msg[0] ? err.msg : "cannot start");
@@ -994,26 +1004,6 @@ static void snapped(struct fts_session *s, const char *dir, const char *before, 
 			st->outdir);
 }
 
-/* The lost trigger, stepped on every health sample as record's loop steps it. */
-static void lost_trigger(struct fts_session *s, const struct fts_record_health *h)
-{
-	struct fts_record_state *st = s->rec;
-	struct fts_err err = { 0 };
-	char reason[64], dir[4096], said[64];
-	uint64_t lost;
-
-	if (!fts_flight_trigger_step(&st->lost_trig, fts__clock_mono_ms(), h->counters ? h->lost : 0, &lost) ||
-	    !s->mach->rec_snapshot)
-		return;
-	snprintf(reason, sizeof(reason), "lost-%llu-events", (unsigned long long)lost);
-	if (s->mach->rec_snapshot(st->r, reason, 0, dir, sizeof(dir), &err)) {
-		fts_session_say(s, 1, "trigger lost: snapshot failed: %s; recording goes on", err.msg);
-		return;
-	}
-	snprintf(said, sizeof(said), "trigger lost: %llu events lost: ", (unsigned long long)lost);
-	snapped(s, dir, said, "");
-}
-
 /* A new health snapshot: history, losses, the end of a timed capture. */
 static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 {
@@ -1034,12 +1024,11 @@ static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 	if (h->output_moved != st->moved_seen && h->output_note[0] && !h->failed)
 		fts_session_say(s, 1, "%s; recording goes on", h->output_note);
 	st->moved_seen = h->output_moved;
-	/* a scheduling trigger's snapshot (or its failure), once: its directory makes each note new */
+	/* a trigger's snapshot (or its failure), once: its directory makes each note new */
 	if (h->flight_trigger_note[0] && strcmp(h->flight_trigger_note, st->trig_note)) {
 		snprintf(st->trig_note, sizeof(st->trig_note), "%s", h->flight_trigger_note);
 		fts_session_say(s, 0, "%s; recording goes on", h->flight_trigger_note);
 	}
-	lost_trigger(s, h);
 	if (h->failed)
 		fts_session_say(s, 1, "%s; stopping and saving what was recorded", h->failure);
 	if (h->failed || h->done)
@@ -1089,7 +1078,13 @@ static void snapshot(struct fts_session *s)
 	snapped(s, dir, "", "");
 }
 
-/* `ftscope snapshot` asked (a request file beside the output): one snapshot each, answered. */
+/*
+ * SIGUSR1 came: `ftscope snapshot` asked (a request file beside the output,
+ * then the signal): one snapshot each, answered; no request: a plain `kill
+ * -USR1`, one snapshot with the reason "signal", as `record --flight` does.
+ * Only on the signal, so a request read before its signal arrives is never
+ * taken for a plain one.
+ */
 static unsigned serve_requests(struct fts_session *s)
 {
 	struct fts_record_state *st = s->rec;
@@ -1098,8 +1093,13 @@ static unsigned serve_requests(struct fts_session *s)
 	unsigned r = 0;
 	double last_s;
 	pid_t asker;
+	int any = 0;
 
+	if (!usr1_seen)
+		return 0;
+	usr1_seen = 0;
 	while (st->r && fts_flight_take_request(&st->claim, &asker, reason, sizeof(reason), &last_s)) {
+		any = 1;
 		int rc = s->mach->rec_snapshot(st->r, reason[0] ? reason : "request", last_s, dir, sizeof(dir), &err);
 
 		snprintf(answer, sizeof(answer), "%s%s\n", rc ? "error: " : "", rc ? err.msg : dir);
@@ -1110,6 +1110,13 @@ static unsigned serve_requests(struct fts_session *s)
 			continue;
 		}
 		snapped(s, dir, "", " (asked by ftscope snapshot)");
+	}
+	if (!any && st->r) {
+		if (s->mach->rec_snapshot(st->r, "signal", 0, dir, sizeof(dir), &err))
+			fts_session_say(s, 1, "snapshot on SIGUSR1 failed: %s; recording goes on", err.msg);
+		else
+			snapped(s, dir, "", " (on SIGUSR1)");
+		r = FTS_RX_REDRAW;
 	}
 	return r;
 }

@@ -117,8 +117,7 @@ struct fts_session {
 	struct fts_record_opts rec_opts; /* what setup hands to record; strings below */
 	char rec_cpus[1024];
 	char rec_output[4096];
-	char rec_triggers[512];          /* the flight recorder's scheduling triggers ("" none) */
-	int rec_lost_trigger;            /* a flight recording snapshots on new loss ("lost") */
+	char rec_triggers[512];          /* the flight recorder's triggers, "lost" too ("" none) */
 	double rec_snap_last_s;          /* s keeps the last this many seconds (0: all kept) */
 	unsigned setup_raise_kb;         /* the saved screen asks the setup for this buffer (0: none) */
 	unsigned suspends;               /* times the loop was stopped by Ctrl+Z and continued */

@@ -710,9 +710,8 @@ static void fill_opts(struct fts_session *s, const char *output)
 	snprintf(s->rec_output, sizeof(s->rec_output), "%s", output);
 	s->rec_opts.output = s->rec_output;
 	/* the session's copies: the setup's state goes when its screen does */
-	snprintf(s->rec_triggers, sizeof(s->rec_triggers), "%s", st->m.sched_triggers);
+	snprintf(s->rec_triggers, sizeof(s->rec_triggers), "%s", st->m.triggers);
 	s->rec_opts.flight_triggers = st->m.flight && s->rec_triggers[0] ? s->rec_triggers : NULL;
-	s->rec_lost_trigger = st->m.flight && st->m.lost_trigger;
 	s->rec_snap_last_s = st->m.snap_last_s;
 	fts_front_output_owner(&s->rec_opts.owner);
 }

@@ -313,17 +313,16 @@ void fts_setup_opts(const struct fts_setup *s, struct fts_record_opts *o, char *
 		o->flight_segment_bytes = s->segment_bytes;
 		o->flight_keep = s->keep;
 		o->duration_s = 0;
-		o->flight_triggers = s->sched_triggers[0] ? s->sched_triggers : NULL;
+		o->flight_triggers = s->triggers[0] ? s->triggers : NULL;
 		o->flight_post_trigger_s = 2;   /* record --post_trigger's default */
 	}
 }
 
 int fts_setup_set_triggers(struct fts_setup *s, const char *text, struct fts_err *err)
 {
-	char out[sizeof(s->triggers)] = "", sched[sizeof(s->sched_triggers)] = "", why[256];
-	size_t off = 0, soff = 0;
+	char out[sizeof(s->triggers)] = "", why[256];
+	size_t off = 0;
 	const char *p = text;
-	int lost = 0;
 
 	while (*p) {
 		const char *semi = strchr(p, ';'), *e = semi ? semi : p + strlen(p);
@@ -339,20 +338,14 @@ int fts_setup_set_triggers(struct fts_setup *s, const char *text, struct fts_err
 						   sizeof(out) - 1);
 			memcpy(one, p, (size_t)(e - p));
 			one[e - p] = 0;
-			if (!strcmp(one, "lost")) {
-				lost = 1;   /* stepped by the record screen, as record's loop steps it */
-			} else if (fts_record_trigger_check(one, why, sizeof(why))) {
+			/* "lost" too: every trigger is the library's, as record --trigger hands it over */
+			if (fts_record_trigger_check(one, why, sizeof(why)))
 				return fts_err_set(err, -EINVAL, "%s", why);
-			} else {
-				soff += (size_t)snprintf(sched + soff, sizeof(sched) - soff, "%s%s", soff ? ";" : "", one);
-			}
 			off += (size_t)snprintf(out + off, sizeof(out) - off, "%s%s", off ? ";" : "", one);
 		}
 		p = semi ? semi + 1 : p + strlen(p);
 	}
 	memcpy(s->triggers, out, sizeof(out));
-	memcpy(s->sched_triggers, sched, sizeof(sched));
-	s->lost_trigger = lost;
 	return 0;
 }
 

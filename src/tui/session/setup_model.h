@@ -69,8 +69,6 @@ struct fts_setup {
 	uint64_t segment_bytes;  /* ... or bytes, or 0 */
 	int keep;                /* segments kept, 1..FTS_FLIGHT_KEEP_MAX */
 	char triggers[512];      /* the triggers as typed, ';' between ("lost;runnable>5ms:comm=python*"); "" none */
-	char sched_triggers[512];/* the scheduling ones among them, for the library */
-	int lost_trigger;        /* "lost" among them: the front's health loop steps it */
 	double snap_last_s;      /* a snapshot keeps the segments of the last this many seconds; 0: all */
 };
 
