@@ -8,6 +8,7 @@
 #include "export/preview/store_local.h"
 #include "export/preview/store_cache.h"
 #include "core/internal.h"
+#include "core/pipeline/result_impl.h"
 #include "ftscope/npu.h"
 
 #include <errno.h>
