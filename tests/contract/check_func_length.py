@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 """No function in src/ is longer than 80 lines (docs/STYLE.md: functions that do one thing).
 
-A function's length is its body's: from the line of its opening brace to the
-line of its closing brace, both counted. The tree's style (kernel style,
-checked by review) puts both braces of a function alone in column 0, which
-is what this finds; a brace in column 0 opens nothing else here.
+A function's length runs from the first line of its definition (the return
+type, or the name) to its closing brace, both counted. The tree's style
+(kernel style, checked by review) puts both braces of a function alone in
+column 0, which is what this finds; a brace in column 0 opens nothing else
+here.
 
 ALLOW names a function that may stay longer, with the reason; keep it empty.
 
@@ -40,7 +41,7 @@ def functions(path):
         k = i + 1
         while k < len(lines) and lines[k] != "}":
             k += 1
-        out.append((m.group(1) if m else "?", i + 1, k - i + 1))
+        out.append((m.group(1) if m else "?", j + 1, k - j + 1))
         i = k + 1
     return out
 
