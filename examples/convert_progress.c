@@ -40,9 +40,11 @@ static int on_progress(void *ctx, const struct fts_progress *p)
 int main(int argc, char **argv)
 {
 	struct fts_convert_opts o = { .format = FTS_OUT_DB, .cs_rows = 1 };
-	struct fts_pipeline_result res;
+	struct fts_pipeline_result *res;
 	struct fts_err err = { 0 };
 	struct sigaction sa;
+	uint64_t lo, hi, items;
+	double seconds;
 	int rc;
 
 	if (argc != 3) {
@@ -55,7 +57,15 @@ int main(int argc, char **argv)
 	o.input = argv[1];
 	o.output = argv[2];
 	o.progress = on_progress;
-	rc = fts_convert(&o, &res, &err);
+	res = fts_pipeline_result_new();   /* opaque: read through its accessors */
+	if (!res) {
+		fprintf(stderr, "out of memory\n");
+		return 1;
+	}
+	rc = fts_convert(&o, res, &err);
+	items = fts_pipeline_result_items(res, &lo, &hi);
+	seconds = fts_pipeline_result_seconds(res);
+	fts_pipeline_result_free(res);
 	fputc('\n', stderr);
 	if (rc == -ECANCELED) {
 		fprintf(stderr, "cancelled: nothing written\n");
@@ -69,7 +79,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("%s: %llu items, %.3f s of trace, in %.2f s\n", o.output,
-	       (unsigned long long)res.items, (double)(res.span_hi - res.span_lo) / 1e9,
-	       res.seconds);
+	       (unsigned long long)items, (double)(hi - lo) / 1e9, seconds);
 	return 0;
 }

@@ -101,8 +101,9 @@ int main(int argc, char **argv)
 	};
 	struct fts_sink *sinks[] = { &w.sink };
 	struct fts_pipeline_opts opts = { 0 };
-	struct fts_pipeline_result res;
+	struct fts_pipeline_result *res;
 	struct fts_err err = { 0 };
+	uint64_t lo, hi, items;
 	int rc;
 
 	if (argc != 2) {
@@ -110,15 +111,21 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	opts.input = argv[1];
-	rc = fts_pipeline_run(&opts, sinks, 1, &res, &err);
+	res = fts_pipeline_result_new();   /* opaque: read through its accessors */
+	if (!res) {
+		fprintf(stderr, "error: out of memory\n");
+		return 1;
+	}
+	rc = fts_pipeline_run(&opts, sinks, 1, res, &err);
 	w.sink.destroy(&w.sink);
+	items = fts_pipeline_result_items(res, &lo, &hi);
+	fts_pipeline_result_free(res);
 	if (rc) {
 		fprintf(stderr, "error: ");
 		print_name(stderr, err.msg);
 		fputc('\n', stderr);
 		return 1;
 	}
-	printf("%llu items over %.3f s\n", (unsigned long long)res.items,
-	       (double)(res.span_hi - res.span_lo) / 1e9);
+	printf("%llu items over %.3f s\n", (unsigned long long)items, (double)(hi - lo) / 1e9);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "ftscope/reader.h"
 #include "ftscope/sched_model.h"
 #include "fuzz_util.h"
+#include "core/model/timemap_impl.h"
 
 struct check_sink {
 	struct fts_sink base;

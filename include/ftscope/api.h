@@ -18,6 +18,16 @@
  * "UID:GID", or "" for the writer's. Strings in the JSON are always valid
  * UTF-8 (task names are escaped byte by byte where they are not).
  *
+ * Two vocabularies, one per layer. fts_record_*, fts_convert, fts_stats_*,
+ * fts_pidmapper_* (record.h, ftscope.h, stats.h) are the C library
+ * API: typed option structs, callbacks and results a C program compiles
+ * against. fts_rec_*, fts_conv_*, fts_st_*, fts_pm_* (this header, short
+ * object names) are the binding layer built on them: every argument is a
+ * handle, a string or a number, so a binding declares functions only
+ * (python/ftscope/_lib.py; tests/contract/check_ctypes.py holds it to these
+ * prototypes) and no C layout can drift under it. A C program uses the
+ * first; a language binding the second. See docs/library.md.
+ *
  * Nothing here prints, forks the caller, exits or installs signal handlers;
  * threads the library starts block every signal. One thread uses a handle at
  * a time, except fts_rec_health_json and fts_conv_cancel, which may be called

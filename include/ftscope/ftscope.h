@@ -67,8 +67,8 @@ struct fts_convert_opts {
  * @opts: input, output, format, maps; @opts->input may also be an ftrace DB or
  *        our JSON, which is read back and rewritten (see fts_pipeline_run);
  *        what fts_convert_check refuses is refused first
- * @res: may be NULL; filled as by fts_pipeline_run (counters and the item
- *       span for a summary), also on error
+ * @res: from fts_pipeline_result_new, or NULL; filled as by fts_pipeline_run
+ *       (counters and the item span for a summary), also on error
  * @err: filled on error
  *
  * A thin wrapper over fts_pipeline_run with one SQLite or JSON sink, so it

@@ -161,30 +161,116 @@ FTS_API int fts_sqlite_sink_create_summary(const char *path, const struct fts_ow
 FTS_API int fts_json_sink_create(const char *path, const struct fts_owner *owner, struct fts_sink **out,
 			 struct fts_err *err);
 
-struct fts_pipeline_result {
-	enum fts_input_format input_format;
-	struct fts_read_stats read;
-	struct fts_model_stats model;
-	struct fts_timemap time;
-	uint32_t pidmap_entries;     /* entries in the pid mapping file */
-	uint32_t pidmap_mapped;      /* of which map to another pid */
-	double seconds;
-	/*
-	 * what @opts->input turned out to be; read back: no read counters, and
-	 * of the model counters only the lanes and items by kind
-	 */
-	enum fts_pipeline_input input_kind;
-	uint64_t rows;               /* DB/JSON: rows read back */
-	uint64_t items;              /* lane items handed to the sinks */
-	/*
-	 * The span of those items, in output ns: the earliest start and the
-	 * latest end (ts + dur). Both 0 when @items is 0.
-	 */
-	uint64_t span_lo;
-	uint64_t span_hi;
-	/* what the items say was lost (the one loss model, loss.h), any input kind */
-	struct fts_loss_summary loss;
-};
+/*
+ * What a run found: opaque, made by fts_pipeline_result_new and filled by
+ * fts_pipeline_run or fts_convert (also on error). It was a caller-allocated
+ * struct of 42 KB that grew with every release; behind accessors it can grow
+ * without breaking programs built against an older library. The structs
+ * the accessors return by pointer are the result's: valid until it is
+ * freed or filled again; read them through the pointer and never copy one
+ * by value, since they may grow at their end.
+ */
+struct fts_pipeline_result;
+
+/**
+ * fts_pipeline_result_new - an empty result (every count 0)
+ *
+ * Returns the result, freed with fts_pipeline_result_free, or NULL (out of memory).
+ */
+FTS_API struct fts_pipeline_result *fts_pipeline_result_new(void);
+
+/**
+ * fts_pipeline_result_free - free a result from fts_pipeline_result_new
+ * @res: the result; NULL does nothing
+ */
+FTS_API void fts_pipeline_result_free(struct fts_pipeline_result *res);
+
+/**
+ * fts_pipeline_result_input - what the run's input turned out to be
+ * @res: the result
+ *
+ * Read back (a DB or JSON): no read counters, and of the model counters
+ * only the lanes and items by kind.
+ *
+ * Returns FTS_PIPE_TRACE, FTS_PIPE_DB or FTS_PIPE_JSON.
+ */
+FTS_API enum fts_pipeline_input fts_pipeline_result_input(const struct fts_pipeline_result *res);
+
+/**
+ * fts_pipeline_result_format - a trace input's format (trace.dat or text)
+ * @res: the result
+ *
+ * Returns the format the reader detected.
+ */
+FTS_API enum fts_input_format fts_pipeline_result_format(const struct fts_pipeline_result *res);
+
+/**
+ * fts_pipeline_result_read - the reader's counters (a trace input)
+ * @res: the result
+ *
+ * Returns them; the result's (see struct fts_pipeline_result).
+ */
+FTS_API const struct fts_read_stats *fts_pipeline_result_read(const struct fts_pipeline_result *res);
+
+/**
+ * fts_pipeline_result_model - the sched model's counters
+ * @res: the result
+ *
+ * Returns them; the result's (see struct fts_pipeline_result).
+ */
+FTS_API const struct fts_model_stats *fts_pipeline_result_model(const struct fts_pipeline_result *res);
+
+/**
+ * fts_pipeline_result_time - the time map the run applied
+ * @res: the result
+ *
+ * Returns it (read with timemap.h's accessors); the result's.
+ */
+FTS_API const struct fts_timemap *fts_pipeline_result_time(const struct fts_pipeline_result *res);
+
+/**
+ * fts_pipeline_result_loss - what the items say was lost (the one loss model, loss.h), any input kind
+ * @res: the result
+ *
+ * Returns it; the result's (see struct fts_pipeline_result).
+ */
+FTS_API const struct fts_loss_summary *fts_pipeline_result_loss(const struct fts_pipeline_result *res);
+
+/**
+ * fts_pipeline_result_items - lane items handed to the sinks
+ * @res: the result
+ * @lo: set to the items' span in output ns, the earliest start (0 without items); may be NULL
+ * @hi: set to the latest end, ts + dur (0 without items); may be NULL
+ *
+ * Returns the number of items.
+ */
+FTS_API uint64_t fts_pipeline_result_items(const struct fts_pipeline_result *res, uint64_t *lo,
+					   uint64_t *hi);
+
+/**
+ * fts_pipeline_result_rows - a DB or JSON input's rows read back
+ * @res: the result
+ *
+ * Returns the count (0 for a trace).
+ */
+FTS_API uint64_t fts_pipeline_result_rows(const struct fts_pipeline_result *res);
+
+/**
+ * fts_pipeline_result_pidmap - the pid mapping file's entries
+ * @res: the result
+ * @mapped: set to how many of them map to another pid; may be NULL
+ *
+ * Returns the number of entries (0 without a mapping).
+ */
+FTS_API uint32_t fts_pipeline_result_pidmap(const struct fts_pipeline_result *res, uint32_t *mapped);
+
+/**
+ * fts_pipeline_result_seconds - how long the run took
+ * @res: the result
+ *
+ * Returns the wall-clock seconds.
+ */
+FTS_API double fts_pipeline_result_seconds(const struct fts_pipeline_result *res);
 
 /**
  * fts_pipeline_run - convert one trace into lane items for every sink in @sinks
@@ -192,7 +278,8 @@ struct fts_pipeline_result {
  * @sinks: @nsinks sinks, each fed every lane and item (through a tee when more than one)
  * @nsinks: 0 or more; with 0 (@sinks may be NULL) the run only fills @res,
  *          e.g. for the item span
- * @res: may be NULL; filled with counters and the item span, also on error
+ * @res: from fts_pipeline_result_new, or NULL; filled with counters and the
+ *       item span, also on error
  * @err: filled on error
  *
  * @opts->input may also be an ftrace DB (ours or the reference converter's) or

@@ -65,21 +65,90 @@ struct fts_card {
 	double slope_ppm;
 };
 
-struct fts_timemap {
-	enum fts_time_base base;
-	int64_t offset;          /* out = ts + offset */
-	int has_window;
-	uint64_t lo, hi;         /* window in trace-clock ns, inclusive */
-	int ncards;              /* cards listed in @cards: the first FTS_TIMEMAP_MAX_CARDS */
-	struct fts_card cards[FTS_TIMEMAP_MAX_CARDS];
-	int64_t offset_spread;   /* max - min card offset, ns */
-	int skipped_cards;       /* start_info without an end_info beside it (not written yet) */
-	int cards_total;         /* every card found: all set the window, the anchor and the spread */
-	int64_t offset_min;      /* the smallest card offset (the largest: + offset_spread) */
-	int profiler_info_cards; /* cards (of cards_total) taken from profiler_info_<rank>.json */
-	int64_t start_spread;    /* latest - earliest card start, ns (cards should agree) */
-	int64_t end_spread;      /* latest - earliest card end, ns */
+/*
+ * The time map: opaque, made by fts_timemap_new and filled by one of the
+ * fts_timemap_raw / _from_profiling / _from_clock calls below (a pipeline
+ * result holds one too: fts_pipeline_result_time). It was a caller-allocated
+ * struct of 41 KB that grew with every release; behind accessors it can grow
+ * without breaking programs built against an older library.
+ */
+struct fts_timemap;
+
+/* The counts and spreads of fts_timemap_stat, by name (more may follow). */
+enum fts_timemap_stat {
+	FTS_TM_CARDS_TOTAL,         /* every card found: all set the window, the anchor and the spread */
+	FTS_TM_CARDS_LISTED,        /* cards fts_timemap_card returns: the first FTS_TIMEMAP_MAX_CARDS */
+	FTS_TM_CARDS_SKIPPED,       /* start_info without an end_info beside it (not written yet) */
+	FTS_TM_CARDS_PROFILER_INFO, /* cards (of the total) taken from profiler_info_<rank>.json */
+	FTS_TM_OFFSET_MIN,          /* the smallest card offset, ns */
+	FTS_TM_OFFSET_SPREAD,       /* max - min card offset, ns */
+	FTS_TM_START_SPREAD,        /* latest - earliest card start, ns (cards should agree) */
+	FTS_TM_END_SPREAD,          /* latest - earliest card end, ns */
 };
+
+/**
+ * fts_timemap_new - an empty time map (the identity mapping, no window)
+ *
+ * Returns the map, freed with fts_timemap_free, or NULL (out of memory).
+ */
+FTS_API struct fts_timemap *fts_timemap_new(void);
+
+/**
+ * fts_timemap_free - free a time map from fts_timemap_new
+ * @tm: the map; NULL does nothing
+ */
+FTS_API void fts_timemap_free(struct fts_timemap *tm);
+
+/**
+ * fts_timemap_base - what the map places times on
+ * @tm: the map
+ *
+ * Returns FTS_TIME_RAW, FTS_TIME_PROFILING or FTS_TIME_CLOCK_PAIR.
+ */
+FTS_API enum fts_time_base fts_timemap_base(const struct fts_timemap *tm);
+
+/**
+ * fts_timemap_offset - the shift from trace-clock ns to output ns
+ * @tm: the map
+ *
+ * Returns the offset: output time = trace time + offset.
+ */
+FTS_API int64_t fts_timemap_offset(const struct fts_timemap *tm);
+
+/**
+ * fts_timemap_window - the profiling window, in trace-clock ns
+ * @tm: the map
+ * @lo: set to its first ns (inclusive) when there is one; may be NULL
+ * @hi: set to its last ns (inclusive) when there is one; may be NULL
+ *
+ * Returns 1 when the map has a window (profiling data), else 0.
+ */
+FTS_API int fts_timemap_window(const struct fts_timemap *tm, uint64_t *lo, uint64_t *hi);
+
+/**
+ * fts_timemap_stat - one of the map's card counts or spreads
+ * @tm: the map
+ * @what: which (enum fts_timemap_stat)
+ *
+ * As sqlite3_db_status does, one call for every figure, so a new one is a
+ * new enum value rather than a new field in a struct the caller allocates.
+ *
+ * Returns the figure; 0 for a map without cards or an unknown @what.
+ */
+FTS_API int64_t fts_timemap_stat(const struct fts_timemap *tm, enum fts_timemap_stat what);
+
+/**
+ * fts_timemap_card - one card of the profiling data
+ * @tm: the map
+ * @i: 0 to fts_timemap_stat(@tm, FTS_TM_CARDS_LISTED) - 1
+ *
+ * The card is the map's: valid until the map is freed or filled again. Read
+ * it through the pointer and never copy the struct by value: it may grow at
+ * its end in a later release.
+ *
+ * Returns the card, or NULL when @i is out of range.
+ */
+FTS_API const struct fts_card *fts_timemap_card(const struct fts_timemap *tm, int i);
 
 /* Cards of one run disagree when their offsets or windows differ by more than these. */
 #define FTS_TIMEMAP_OFFSET_TOLERANCE_NS INT64_C(1000000)

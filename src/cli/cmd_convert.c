@@ -292,18 +292,19 @@ static void line(const char *fmt, ...)
 /* What was read: a trace's events by type, or the rows of a DB/JSON read back. */
 static void print_input(const struct fts_convert_opts *o, const struct fts_pipeline_result *r)
 {
-	const struct fts_read_stats *rd = &r->read;
+	const struct fts_read_stats *rd = fts_pipeline_result_read(r);
+	enum fts_pipeline_input kind = fts_pipeline_result_input(r);
 	struct stat sb;
 
-	if (r->input_kind != FTS_PIPE_TRACE) {
+	if (kind != FTS_PIPE_TRACE) {
 		line("input     %s (%s, read back, %.1f MB)", o->input,
-		     r->input_kind == FTS_PIPE_DB ? "ftrace DB" : "Chrome JSON",
+		     kind == FTS_PIPE_DB ? "ftrace DB" : "Chrome JSON",
 		     stat(o->input, &sb) ? 0.0 : (double)sb.st_size / 1e6);
 		line("read      %llu rows; times and pids as stored (no time or pid map applies)",
-		     (unsigned long long)r->rows);
+		     (unsigned long long)fts_pipeline_result_rows(r));
 		return;
 	}
-	line("input     %s (%s, %.1f MB)", o->input, fts_input_format_name(r->input_format),
+	line("input     %s (%s, %.1f MB)", o->input, fts_input_format_name(fts_pipeline_result_format(r)),
 	       (double)rd->bytes_total / 1e6);
 	printf("events    %llu:", (unsigned long long)rd->events);
 	for (int t = 0; t < FTS_EV__COUNT; t++) {
@@ -345,33 +346,45 @@ static void print_card(const struct fts_card *c)
 		     c->dir, c->file, fts_fmt_ns((uint64_t)c->error_ns, FTS_DUR_SPACED, 0, d, sizeof(d)));
 }
 
+/* The profiling cards the time map used, and where they disagree. */
+static void print_cards(const struct fts_timemap *tm)
+{
+	int64_t total = fts_timemap_stat(tm, FTS_TM_CARDS_TOTAL);
+	int64_t listed = fts_timemap_stat(tm, FTS_TM_CARDS_LISTED);
+	int64_t start_spread = fts_timemap_stat(tm, FTS_TM_START_SPREAD);
+	int64_t end_spread = fts_timemap_stat(tm, FTS_TM_END_SPREAD);
+	uint64_t lo = 0, hi = 0;
+
+	fts_timemap_window(tm, &lo, &hi);
+	line("time      aligned with %lld profiling card%s, window %.6f s", (long long)total,
+	     total == 1 ? "" : "s", (double)(hi - lo) / 1e9);
+	for (int i = 0; i < listed; i++)
+		print_card(fts_timemap_card(tm, i));
+	if (total > listed)
+		line("          ... and %lld more card%s (all used for the window)",
+		     (long long)(total - listed), total - listed == 1 ? "" : "s");
+	if (fts_timemap_stat(tm, FTS_TM_OFFSET_SPREAD) > FTS_TIMEMAP_OFFSET_TOLERANCE_NS)
+		line("warning   the cards' clock offsets differ by %.3f ms; times follow the earliest card",
+		     (double)fts_timemap_stat(tm, FTS_TM_OFFSET_SPREAD) / 1e6);
+	if (start_spread > FTS_TIMEMAP_WINDOW_TOLERANCE_NS || end_spread > FTS_TIMEMAP_WINDOW_TOLERANCE_NS)
+		line("warning   the cards' windows differ: starts %.3f s apart, ends %.3f s apart (more than %.0f s: one run?); the window is their union",
+		     (double)start_spread / 1e9, (double)end_spread / 1e9,
+		     (double)FTS_TIMEMAP_WINDOW_TOLERANCE_NS / 1e9);
+	if (fts_timemap_stat(tm, FTS_TM_CARDS_SKIPPED))
+		line("warning   %lld start_info without an end_info beside it ignored (profiling still running or killed?)",
+		     (long long)fts_timemap_stat(tm, FTS_TM_CARDS_SKIPPED));
+}
+
 static void print_time(const struct fts_pipeline_result *r)
 {
-	const struct fts_timemap *tm = &r->time;
-	const struct fts_model_stats *m = &r->model;
+	const struct fts_timemap *tm = fts_pipeline_result_time(r);
+	const struct fts_model_stats *m = fts_pipeline_result_model(r);
 
-	if (r->input_kind != FTS_PIPE_TRACE)
+	if (fts_pipeline_result_input(r) != FTS_PIPE_TRACE)
 		return;
-	switch (tm->base) {
+	switch (fts_timemap_base(tm)) {
 	case FTS_TIME_PROFILING:
-		line("time      aligned with %d profiling card%s, window %.6f s", tm->cards_total,
-		       tm->cards_total == 1 ? "" : "s", (double)(tm->hi - tm->lo) / 1e9);
-		for (int i = 0; i < tm->ncards; i++)
-			print_card(&tm->cards[i]);
-		if (tm->cards_total > tm->ncards)
-			line("          ... and %d more card%s (all used for the window)",
-			     tm->cards_total - tm->ncards, tm->cards_total - tm->ncards == 1 ? "" : "s");
-		if (tm->offset_spread > FTS_TIMEMAP_OFFSET_TOLERANCE_NS)
-			line("warning   the cards' clock offsets differ by %.3f ms; times follow the earliest card",
-			       (double)tm->offset_spread / 1e6);
-		if (tm->start_spread > FTS_TIMEMAP_WINDOW_TOLERANCE_NS ||
-		    tm->end_spread > FTS_TIMEMAP_WINDOW_TOLERANCE_NS)
-			line("warning   the cards' windows differ: starts %.3f s apart, ends %.3f s apart (more than %.0f s: one run?); the window is their union",
-			     (double)tm->start_spread / 1e9, (double)tm->end_spread / 1e9,
-			     (double)FTS_TIMEMAP_WINDOW_TOLERANCE_NS / 1e9);
-		if (tm->skipped_cards)
-			line("warning   %d start_info without an end_info beside it ignored (profiling still running or killed?)",
-			       tm->skipped_cards);
+		print_cards(tm);
 		line("          %llu events before the window, %llu after it (not shown)",
 		       (unsigned long long)m->before_window, (unsigned long long)m->after_window);
 		break;
@@ -387,7 +400,7 @@ static void print_time(const struct fts_pipeline_result *r)
 /* The lanes and items written, by kind (a read-back input counts them as it replays). */
 static void print_written(const struct fts_pipeline_result *r)
 {
-	const struct fts_model_stats *m = &r->model;
+	const struct fts_model_stats *m = fts_pipeline_result_model(r);
 	uint64_t cpu_items = m->cpu_slices + m->switch_markers + m->irq_slices + m->softirq_slices +
 			     m->lost_markers;
 	uint64_t task_items = m->task_running + m->task_runnable + m->task_sleeping + m->cs_markers;
@@ -399,20 +412,23 @@ static void print_written(const struct fts_pipeline_result *r)
 	line("          Process Scheduling: %u lanes, %llu items (%llu Running, %llu Runnable, %llu Sleeping)",
 	       m->task_lanes, (unsigned long long)task_items, (unsigned long long)m->task_running,
 	       (unsigned long long)m->task_runnable, (unsigned long long)m->task_sleeping);
-	if (r->input_kind == FTS_PIPE_TRACE)
+	if (fts_pipeline_result_input(r) == FTS_PIPE_TRACE)
 		line("          %llu tasks seen on %d CPUs, %llu migrations (Runnable slices carry migrated_from)",
-		     (unsigned long long)m->tasks_seen, r->read.cpus, (unsigned long long)m->migrations);
+		     (unsigned long long)m->tasks_seen, fts_pipeline_result_read(r)->cpus,
+		     (unsigned long long)m->migrations);
 	else
-		line("          %llu items in all", (unsigned long long)r->items);
+		line("          %llu items in all", (unsigned long long)fts_pipeline_result_items(r, NULL, NULL));
 }
 
 /* Options the read-back input made moot, said rather than ignored. */
 static void print_moot(const struct fts_convert_opts *o, const struct fts_pipeline_result *r)
 {
-	if (r->input_kind == FTS_PIPE_TRACE || !r->model.cs_markers || (o->cs_rows && !o->with_summary))
+	uint64_t cs_markers = fts_pipeline_result_model(r)->cs_markers;
+
+	if (fts_pipeline_result_input(r) == FTS_PIPE_TRACE || !cs_markers || (o->cs_rows && !o->with_summary))
 		return;
 	line("note      %s does not remove what the input already holds: its %llu context-switch marker rows were copied (cpu -1 rows in Insight's summary)",
-	     o->with_summary ? "--with_summary" : "--no_cs_rows", (unsigned long long)r->model.cs_markers);
+	     o->with_summary ? "--with_summary" : "--no_cs_rows", (unsigned long long)cs_markers);
 }
 
 /*
@@ -439,15 +455,16 @@ static void print_profiling_kind(const struct fts_convert_opts *o)
 
 static void print_summary(const struct fts_convert_opts *o, const struct fts_pipeline_result *r)
 {
-	const struct fts_model_stats *m = &r->model;
+	const struct fts_model_stats *m = fts_pipeline_result_model(r);
+	const struct fts_loss_summary *loss = fts_pipeline_result_loss(r);
+	uint32_t mapped, entries = fts_pipeline_result_pidmap(r, &mapped);
 	char nodata[32];
 
 	print_input(o, r);
 	print_time(r);
 	print_profiling_kind(o);
 	if (o->pid_mapping)
-		line("pids      %u of %u mapping entries map to container pids", r->pidmap_mapped,
-		       r->pidmap_entries);
+		line("pids      %u of %u mapping entries map to container pids", mapped, entries);
 	print_written(r);
 	print_moot(o, r);
 	if (m->cpu_out_of_range)
@@ -458,102 +475,126 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_pip
 		line("irq       %llu exits without entry, %llu entries without exit, %llu longer than 1 s: dropped",
 		       (unsigned long long)m->irq_unmatched_exit,
 		       (unsigned long long)m->irq_unmatched_entry, (unsigned long long)m->irq_too_long);
-	if (r->read.overwritten)
+	if (fts_pipeline_result_read(r)->overwritten)
 		line("warning   the ring buffer overwrote %llu older events before this text was copied (the capture keeps only its newest part); record with ftscope record, which streams to disk",
-		       (unsigned long long)r->read.overwritten);
-	if (r->loss.any) {
+		       (unsigned long long)fts_pipeline_result_read(r)->overwritten);
+	if (loss->any) {
 		line("warning   the kernel lost %s in this capture (%llu drop point%s, marked 'lost events' on the CPU lanes)",
-		     r->loss.text, (unsigned long long)r->loss.drops, r->loss.drops == 1 ? "" : "s");
-		if (r->loss.nodata_ns)
+		     loss->text, (unsigned long long)loss->drops, loss->drops == 1 ? "" : "s");
+		if (loss->nodata_ns)
 			line("          nothing is known for %s of CPU time after those drops: drawn as 'no data', left out of the statistics",
-			     fts_fmt_ns(r->loss.nodata_ns, FTS_DUR_SPACED, 0, nodata, sizeof(nodata)));
+			     fts_fmt_ns(loss->nodata_ns, FTS_DUR_SPACED, 0, nodata, sizeof(nodata)));
 		line("          record with a larger --bf_size or fewer CPUs/events");
 	}
 	line("output    %s (%s) in %.2f s", o->output, o->format == FTS_OUT_JSON ? "json" : "db",
-	       r->seconds);
+	       fts_pipeline_result_seconds(r));
 }
 
-int fts_cmd_convert(int argc, char **argv)
+/*
+ * The options into @o, then the checks a usage error fails (exit 2) before
+ * anything is read. Returns -1 to go on, else the exit code (0 for --help).
+ */
+static int parse_convert_args(int argc, char **argv, struct fts_convert_opts *o, int *quiet)
 {
-	struct fts_convert_opts o = { .cs_rows = 1 };
-	struct fts_pipeline_result res;
 	struct fts_err err = { 0 };
-	struct progress prog = { 0 };
 	const char *format = NULL;
 	struct fts_opts op;
-	int quiet = 0, id, rc;
+	int id;
 
 	fts_opts_init(&op, "convert", argc, argv);
 	while ((id = fts_opts_next(&op, spec)) != -1) {
 		switch (id) {
-		case O_INPUT: o.input = op.arg; break;
-		case O_OUTPUT: o.output = op.arg; break;
+		case O_INPUT: o->input = op.arg; break;
+		case O_OUTPUT: o->output = op.arg; break;
 		case O_FORMAT: format = op.arg; break;
-		case O_PROFILING: o.profiling_data = op.arg; break;
-		case O_PIDMAP: o.pid_mapping = op.arg; break;
-		case O_NO_CS_ROWS: o.cs_rows = 0; break;
-		case O_WITH_SUMMARY: o.with_summary = 1; break;
-		case O_QUIET: quiet = 1; break;
+		case O_PROFILING: o->profiling_data = op.arg; break;
+		case O_PIDMAP: o->pid_mapping = op.arg; break;
+		case O_NO_CS_ROWS: o->cs_rows = 0; break;
+		case O_WITH_SUMMARY: o->with_summary = 1; break;
+		case O_QUIET: *quiet = 1; break;
 		case O_HELP: usage(stdout); return 0;
 		default: return 2;
 		}
 	}
-	switch (fts_output_choose(format, o.output, &o.format, &o.output)) {
+	switch (fts_output_choose(format, o->output, &o->format, &o->output)) {
 	case FTS_OUT_BAD_FORMAT:
 		fts_msg_err("convert", "--format must be db or json, not '%s'", format);
 		return 2;
 	case FTS_OUT_SUFFIX_MISMATCH:
-		format = o.format == FTS_OUT_JSON ? "json" : "db";
+		format = o->format == FTS_OUT_JSON ? "json" : "db";
 		fts_msg_err("convert", "--output '%s' must end in .%s for --format %s",
-			o.output, format, format);
+			o->output, format, format);
 		return 2;
 	case FTS_OUT_OK:
 		break;
 	}
-	if (o.with_summary && o.format != FTS_OUT_DB) {
+	if (o->with_summary && o->format != FTS_OUT_DB) {
 		fts_msg_err("convert", "--with-summary writes tables into a DB: it cannot be used with --format json");
 		return 2;
 	}
-	if (o.format == FTS_OUT_DB && !fts_insight_db_name_ok(o.output) && !quiet)
+	if (o->format == FTS_OUT_DB && !fts_insight_db_name_ok(o->output) && !*quiet)
 		fts_msg_err("convert", "note: MindStudio Insight only recognises DBs named " FTS_INSIGHT_DB_RULE "; '%s' will not import as ftrace",
-			fts_base_name(o.output));
-	if (!quiet)
-		check_insight_path(o.output);
-	if (!o.input && !(o.input = default_input()))
+			fts_base_name(o->output));
+	if (!*quiet)
+		check_insight_path(o->output);
+	if (!o->input && !(o->input = default_input()))
 		return 2;
-	if (fts_convert_check(&o, &err)) {
+	if (fts_convert_check(o, &err)) {
 		fts_msg_err("convert", "%s", err.msg);
 		return 2;
 	}
-	{
-		char segs[600];
-		int n = fts_input_segments(o.input, segs, sizeof(segs));
+	return -1;
+}
 
-		if (n && !quiet)
-			fts_msg_err("convert", "note: reading %d segments of %s as one trace, in time order: %s", n,
-				    o.input, segs);
-	}
+/* The conversion itself, with progress and signals, and its summary. Returns the exit code. */
+static int run_convert(struct fts_convert_opts *o, int quiet, struct fts_pipeline_result *res)
+{
+	struct fts_err err = { 0 };
+	struct progress prog = { 0 };
+	char segs[600];
+	int n = fts_input_segments(o->input, segs, sizeof(segs)), rc;
 
+	if (n && !quiet)
+		fts_msg_err("convert", "note: reading %d segments of %s as one trace, in time order: %s", n,
+			    o->input, segs);
 	fts_front_cleanup_on_signals();   /* a signal leaves no temp output behind */
 	cancel_on_signals();              /* SIGINT/SIGTERM: through the progress callback */
 	prog.on = !quiet && isatty(STDERR_FILENO);
-	o.progress = on_progress;
-	o.progress_ctx = &prog;
+	o->progress = on_progress;
+	o->progress_ctx = &prog;
 	progress_start(&prog);
-	o.probe_helper = fts_front_probe_helper();
-	fts_front_output_owner(&o.owner);
+	o->probe_helper = fts_front_probe_helper();
+	fts_front_output_owner(&o->owner);
 	polled = 1;
-	rc = fts_convert(&o, &res, &err);
+	rc = fts_convert(o, res, &err);
 	polled = 0;
 	progress_end(&prog);
 	/* no output after a signal: die by it; a run that completed first stands */
 	if (rc && stop_sig)
 		die_by(stop_sig);
 	if (rc) {
-		fts_msg_err("convert", "%s%s", err.msg, fts_opts_output_hint(rc, err.msg, o.output));
+		fts_msg_err("convert", "%s%s", err.msg, fts_opts_output_hint(rc, err.msg, o->output));
 		return 1;
 	}
 	if (!quiet)
-		print_summary(&o, &res);
+		print_summary(o, res);
 	return 0;
+}
+
+int fts_cmd_convert(int argc, char **argv)
+{
+	struct fts_convert_opts o = { .cs_rows = 1 };
+	struct fts_pipeline_result *res;
+	int quiet = 0, rc = parse_convert_args(argc, argv, &o, &quiet);
+
+	if (rc >= 0)
+		return rc;
+	res = fts_pipeline_result_new();
+	if (!res) {
+		fts_msg_err("convert", "out of memory");
+		return 1;
+	}
+	rc = run_convert(&o, quiet, res);
+	fts_pipeline_result_free(res);
+	return rc;
 }

@@ -289,6 +289,8 @@ static void text_report(FILE *f, const struct fts_hostbound *hb, const struct ft
 	size_t n;
 	const struct fts_hb_gap *g = fts_hostbound_gaps(hb, &n);
 	uint64_t t0 = UINT64_MAX;
+	const struct fts_timemap *tm = fts_pipeline_result_time(res);
+	int64_t from_info = fts_timemap_stat(tm, FTS_TM_CARDS_PROFILER_INFO);
 	char b1[32];
 
 	fputs("card: ", f);
@@ -297,10 +299,10 @@ static void text_report(FILE *f, const struct fts_hostbound *hb, const struct ft
 		"gaps from %s\n", npu->nstreams, npu->nbusy, npu->nflows, npu->nthreads,
 		fts_hostbound_gaps_from_free(hb) ? "the profiler's Free lane" : "the streams (no Free lane)");
 	fprintf(f, "  time alignment: %s\n",
-		res->time.base != FTS_TIME_PROFILING ?
+		fts_timemap_base(tm) != FTS_TIME_PROFILING ?
 		"the capture's clock pair (realtime): may be off by the clocks' drift" :
-		!res->time.profiler_info_cards ? "the profiling's start_info/end_info" :
-		res->time.profiler_info_cards < res->time.cards_total ?
+		!from_info ? "the profiling's start_info/end_info" :
+		from_info < fts_timemap_stat(tm, FTS_TM_CARDS_TOTAL) ?
 		"the profiling's start_info/end_info, and profiler_info_<rank>.json where no PROF_* pair is" :
 		"the profiling's profiler_info_<rank>.json (no PROF_* start_info/end_info; see convert's summary for the clock error)");
 	if (!n) {
@@ -426,9 +428,9 @@ static void render(FILE *f, const struct fts_hb_card *c, size_t n, const struct 
 static int run(const struct hb_args *a)
 {
 	struct fts_pipeline_opts po = { 0 };
-	struct fts_pipeline_result res;
+	struct fts_pipeline_result *res = NULL;
 	struct fts_err err = { 0 };
-	struct fts_timemap tm;
+	struct fts_timemap *tm = NULL;
 	struct fts_hb_cards cs;
 	char *buf = NULL;
 	size_t len = 0;
@@ -438,17 +440,23 @@ static int run(const struct hb_args *a)
 
 	if (rc)
 		goto out;
+	res = fts_pipeline_result_new();
+	tm = fts_timemap_new();
+	if (!res || !tm) {
+		rc = fail("out of memory", NULL);
+		goto out;
+	}
 	po.input = a->input;
 	po.pid_mapping = a->pidmap;
 	po.probe_helper = fts_front_probe_helper();
 	/* start_info/end_info align the capture; without them, the recorder's clock pair */
-	if (!fts_timemap_from_profiling(a->profiling, &tm, &err))
+	if (!fts_timemap_from_profiling(a->profiling, tm, &err))
 		po.profiling_data = a->profiling;
 	else
 		fts_msg_warn("hostbound", "no usable start_info/end_info or profiler_info (%s): aligning by the capture's clock pair",
 			     err.msg);
-	rc = fts_pipeline_run(&po, cs.sinks, (int)cs.n, &res, &err);
-	if (!rc && res.time.base == FTS_TIME_RAW)
+	rc = fts_pipeline_run(&po, cs.sinks, (int)cs.n, res, &err);
+	if (!rc && fts_timemap_base(fts_pipeline_result_time(res)) == FTS_TIME_RAW)
 		rc = fts_err_set(&err, -EINVAL,
 				 "%s: no clock pair in the capture and no start_info/end_info in the profiling: its times cannot be put next to the profiler's",
 				 a->input);
@@ -462,7 +470,7 @@ static int run(const struct hb_args *a)
 		rc = fail("out of memory", NULL);
 		goto out;
 	}
-	render(f, cs.c, cs.n, a, &res);
+	render(f, cs.c, cs.n, a, res);
 	if (fclose(f) || !buf) {
 		rc = fail("out of memory", NULL);
 		goto out;
@@ -473,6 +481,8 @@ static int run(const struct hb_args *a)
 		rc = fail("writing the report failed", NULL);
 out:
 	fts_hb_cards_free(&cs);
+	fts_pipeline_result_free(res);
+	fts_timemap_free(tm);
 	free(buf);
 	return rc;
 }

@@ -223,6 +223,41 @@ static const char *rewrite_txt(const char *out, char *buf, size_t len)
 	return out;
 }
 
+/* A numeric option's value, range-checked. Returns 0, or -1 after saying what is wrong. */
+static int parse_number(int id, const char *arg, struct record_args *a)
+{
+	long long v;
+
+	switch (id) {
+	case O_TIME:
+		a->time_given = 1;
+		if (fts_parse_int(arg, &a->record_time) || a->record_time > 1000000000LL)
+			return say("--record_time takes whole seconds, not '%s'", arg), -1;
+		return 0;
+	case O_BF:
+		if (fts_parse_int(arg, &v) || v <= 0 || v > (1 << 22))
+			return say("--bf_size takes KB per CPU (1..4194304), not '%s'", arg), -1;
+		a->o.bf_size_kb = (unsigned)v;
+		return 0;
+	case O_READER_NICE:
+		if (fts_parse_int(arg, &v) || v < -20 || v > -1)
+			return say("--reader_nice takes -20..-1 (lower gives the readers more CPU), not '%s'", arg), -1;
+		a->o.reader_nice = (int)v;
+		return 0;
+	case O_POST:
+		if (fts_parse_seconds(arg, 3600, &a->post_s))
+			return say("--post_trigger takes seconds (0 to 3600), not '%s'", arg), -1;
+		a->post_given = 1;
+		return 0;
+	case O_KEEP:
+		if (fts_parse_int(arg, &v) || v < 1 || v > FTS_FLIGHT_KEEP_MAX)
+			return say("--keep takes a number of segments (1..100000), not '%s'", arg), -1;
+		a->o.flight_keep = (int)v;
+		return 0;
+	}
+	return 0;
+}
+
 /* --trigger_cap N[,SIZE]: "10" or "10,4G" (the size as --segment takes one). 0 or -1. */
 static int parse_trigger_cap(const char *v, struct fts_record_opts *o)
 {
@@ -244,11 +279,115 @@ static int parse_trigger_cap(const char *v, struct fts_record_opts *o)
 	return 0;
 }
 
+/*
+ * One --trigger ("lost" or a scheduling rule), appended to the list the
+ * library evaluates. Returns 0, or -1 after saying why not.
+ */
+static int parse_trigger(const char *arg, struct record_args *a)
+{
+	char why[256];
+	size_t tl = strlen(a->triggers);
+
+	if (fts_record_trigger_check(arg, why, sizeof(why)))
+		return say("--trigger takes lost, runnable>5ms[:comm=GLOB|:pid=N] or wakeup>2ms[:...]: %s", why), -1;
+	if (tl + strlen(arg) + 2 > sizeof(a->triggers))
+		return say("too many --trigger (their text exceeds %zu bytes)", sizeof(a->triggers) - 1), -1;
+	snprintf(a->triggers + tl, sizeof(a->triggers) - tl, "%s%s", tl ? ";" : "", arg);
+	a->o.flight_triggers = a->triggers;
+	return 0;
+}
+
+/* One option with its value into @a. Returns 0, or -1 after saying what is wrong. */
+static int parse_option(int id, const char *arg, struct record_args *a, int *debugfs)
+{
+	char msg[512];
+
+	switch (id) {
+	case O_CPU: a->o.cpus = arg; break;
+	case O_OUTPUT: a->o.output = arg; break;
+	case O_TIME: case O_BF: case O_READER_NICE: case O_POST: case O_KEEP:
+		return parse_number(id, arg, a);
+	case O_BACKEND:
+		return parse_backend(arg, a, debugfs);
+	case O_EVENTS:
+		if (fts_parse_events(arg, &a->ev, msg, sizeof(msg)))
+			return say("--events: %s", msg), -1;
+		a->events = 1;
+		break;
+	case O_SCHED: case O_IRQ: case O_FUTEX:
+		a->groups = 1;
+		return parse_bool(id == O_SCHED ? "sched" : id == O_IRQ ? "irq" : "futex", arg,
+				  id == O_SCHED ? &a->o.sched : id == O_IRQ ? &a->o.irq : &a->o.futex);
+	case O_NSPID: a->o.nspid = 1; break;
+	case O_PIDMAP: a->o.pid_mapping = arg; break;
+	case O_QUIET: a->quiet = 1; break;
+	case O_TOP: a->o.live_top = 1; break;
+	case O_TUI: a->tui = 1; break;
+	case O_FLIGHT: a->flight = 1; break;
+	case O_SEGMENT:
+		a->segment = arg;
+		if (fts_flight_parse_segment(arg, &a->o.flight_segment_s, &a->o.flight_segment_bytes))
+			return say("--segment takes a length (30s, 2m, 1h) or a size (64M, 1G), not '%s'", arg), -1;
+		break;
+	case O_TRIGGER:
+		return parse_trigger(arg, a);
+	case O_TRIGGER_CAP:
+		if (parse_trigger_cap(arg, &a->o))
+			return say("--trigger_cap takes a number of snapshots (1..100000) and optionally a size "
+				   "after a comma (10,4G), not '%s'", arg), -1;
+		a->cap_given = 1;
+		break;
+	}
+	return 0;
+}
+
+/* What the options say together (empty names, --events with the groups). Returns 0 or -1 (said). */
+static int check_args(struct record_args *a)
+{
+	if (a->o.output && !*a->o.output)
+		return say("--output is empty; give a file name"), -1;
+	if (a->o.pid_mapping && !*a->o.pid_mapping)
+		return say("--pid_mapping is empty; give a file name"), -1;
+	if (a->events && a->groups)
+		return say("--events replaces --sched, --irq and --futex; give one or the other"), -1;
+	if (a->events && fts_events_apply(&a->ev, &a->o.sched, &a->o.irq, &a->o.futex, a->exclude,
+					  sizeof(a->exclude)))
+		return say("--events selects no events"), -1;
+	if (a->events && a->exclude[0])
+		a->o.exclude = a->exclude;
+	if (!a->flight && (a->segment || a->o.flight_keep || a->triggers[0] || a->post_given || a->cap_given))
+		return say("--segment, --keep, --trigger, --post_trigger and --trigger_cap belong to --flight"), -1;
+	return 0;
+}
+
+/* --flight's options checked and their defaults filled. Returns 0 or -1 (said). */
+static int settle_flight(struct record_args *a)
+{
+	if (a->tui && a->post_given)
+		return say("--post_trigger is not in the setup screen (it records 2 s after a trigger); leave it out with --tui"), -1;
+	if (a->tui && a->cap_given)
+		return say("--trigger_cap is not in the setup screen (it keeps 10 trigger snapshots, 4 GiB); leave it "
+			   "out with --tui"), -1;
+	if (!a->segment)
+		a->o.flight_segment_s = 30;
+	if ((a->post_given || a->cap_given) && !a->triggers[0])
+		return say("--post_trigger and --trigger_cap belong to --trigger"), -1;
+	if (!a->post_given)
+		a->post_s = 2;
+	a->o.flight_post_trigger_s = a->post_s;
+	/* a flight recorder runs until stopped unless a time is given */
+	if (!a->time_given)
+		a->record_time = 0;
+	if (!fts_flight_stem_ok(a->o.output ? a->o.output : "trace.dat"))
+		return say("--flight needs a name before .dat in --output (segments are NAME.NNNNNN.dat)"), -1;
+	fts_flight_dir(a->o.output ? a->o.output : "trace.dat", a->flight_dir, sizeof(a->flight_dir));
+	return 0;
+}
+
 /* Returns 0 to go on, or the exit status (0 after --help, 2 on bad arguments). */
 static int parse_args(int argc, char **argv, struct record_args *a, int *exit_now)
 {
 	struct fts_opts p;
-	long long v;
 	int id, debugfs = 0;
 
 	*exit_now = 0;
@@ -257,178 +396,19 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 	a->record_time = 30;
 	fts_opts_init(&p, "record", argc, argv);
 	while ((id = fts_opts_next(&p, record_opts)) != -1) {
-		switch (id) {
-		case -2: *exit_now = 1; return 2;
-		case O_CPU: a->o.cpus = p.arg; break;
-		case O_OUTPUT: a->o.output = p.arg; break;
-		case O_TIME:
-			a->time_given = 1;
-			if (fts_parse_int(p.arg, &a->record_time) || a->record_time > 1000000000LL) {
-				say("--record_time takes whole seconds, not '%s'", p.arg);
-				*exit_now = 1;
-				return 2;
-			}
-			break;
-		case O_BF:
-			if (fts_parse_int(p.arg, &v) || v <= 0 || v > (1 << 22)) {
-				say("--bf_size takes KB per CPU (1..4194304), not '%s'", p.arg);
-				*exit_now = 1;
-				return 2;
-			}
-			a->o.bf_size_kb = (unsigned)v;
-			break;
-		case O_BACKEND:
-			if (parse_backend(p.arg, a, &debugfs)) {
-				*exit_now = 1;
-				return 2;
-			}
-			break;
-		case O_EVENTS: {
-			char msg[512];
-
-			if (fts_parse_events(p.arg, &a->ev, msg, sizeof(msg))) {
-				say("--events: %s", msg);
-				*exit_now = 1;
-				return 2;
-			}
-			a->events = 1;
-			break;
+		if (id == O_HELP) {
+			usage(stdout);
+			*exit_now = 1;
+			return 0;
 		}
-		case O_READER_NICE:
-			if (fts_parse_int(p.arg, &v) || v < -20 || v > -1) {
-				say("--reader_nice takes -20..-1 (lower gives the readers more CPU), not '%s'", p.arg);
-				*exit_now = 1;
-				return 2;
-			}
-			a->o.reader_nice = (int)v;
-			break;
-		case O_SCHED: case O_IRQ: case O_FUTEX:
-			a->groups = 1;
-			if (parse_bool(id == O_SCHED ? "sched" : id == O_IRQ ? "irq" : "futex", p.arg,
-				       id == O_SCHED ? &a->o.sched : id == O_IRQ ? &a->o.irq : &a->o.futex)) {
-				*exit_now = 1;
-				return 2;
-			}
-			break;
-		case O_NSPID: a->o.nspid = 1; break;
-		case O_PIDMAP: a->o.pid_mapping = p.arg; break;
-		case O_QUIET: a->quiet = 1; break;
-		case O_TOP: a->o.live_top = 1; break;
-		case O_TUI: a->tui = 1; break;
-		case O_FLIGHT: a->flight = 1; break;
-		case O_SEGMENT:
-			a->segment = p.arg;
-			if (fts_flight_parse_segment(p.arg, &a->o.flight_segment_s, &a->o.flight_segment_bytes)) {
-				say("--segment takes a length (30s, 2m, 1h) or a size (64M, 1G), not '%s'", p.arg);
-				*exit_now = 1;
-				return 2;
-			}
-			break;
-		case O_TRIGGER: {
-			char why[256];
-			size_t tl = strlen(a->triggers);
-
-			if (fts_record_trigger_check(p.arg, why, sizeof(why))) {
-				say("--trigger takes lost, runnable>5ms[:comm=GLOB|:pid=N] or wakeup>2ms[:...]: %s", why);
-				*exit_now = 1;
-				return 2;
-			}
-			if (tl + strlen(p.arg) + 2 > sizeof(a->triggers)) {
-				say("too many --trigger (their text exceeds %zu bytes)", sizeof(a->triggers) - 1);
-				*exit_now = 1;
-				return 2;
-			}
-			snprintf(a->triggers + tl, sizeof(a->triggers) - tl, "%s%s", tl ? ";" : "", p.arg);
-			a->o.flight_triggers = a->triggers;
-			break;
-		}
-		case O_POST:
-			if (fts_parse_seconds(p.arg, 3600, &a->post_s)) {
-				say("--post_trigger takes seconds (0 to 3600), not '%s'", p.arg);
-				*exit_now = 1;
-				return 2;
-			}
-			a->post_given = 1;
-			break;
-		case O_TRIGGER_CAP:
-			if (parse_trigger_cap(p.arg, &a->o)) {
-				say("--trigger_cap takes a number of snapshots (1..100000) and optionally a size "
-				    "after a comma (10,4G), not '%s'", p.arg);
-				*exit_now = 1;
-				return 2;
-			}
-			a->cap_given = 1;
-			break;
-		case O_KEEP:
-			if (fts_parse_int(p.arg, &v) || v < 1 || v > FTS_FLIGHT_KEEP_MAX) {
-				say("--keep takes a number of segments (1..100000), not '%s'", p.arg);
-				*exit_now = 1;
-				return 2;
-			}
-			a->o.flight_keep = (int)v;
-			break;
-		case O_HELP: usage(stdout); *exit_now = 1; return 0;
-		}
-	}
-	if (a->o.output && !*a->o.output) {
-		say("--output is empty; give a file name");
-		*exit_now = 1;
-		return 2;
-	}
-	if (a->o.pid_mapping && !*a->o.pid_mapping) {
-		say("--pid_mapping is empty; give a file name");
-		*exit_now = 1;
-		return 2;
-	}
-	if (a->events && a->groups) {
-		say("--events replaces --sched, --irq and --futex; give one or the other");
-		*exit_now = 1;
-		return 2;
-	}
-	if (a->events && fts_events_apply(&a->ev, &a->o.sched, &a->o.irq, &a->o.futex, a->exclude,
-					  sizeof(a->exclude))) {
-		say("--events selects no events");
-		*exit_now = 1;
-		return 2;
-	}
-	if (a->events && a->exclude[0])
-		a->o.exclude = a->exclude;
-	if (!a->flight && (a->segment || a->o.flight_keep || a->triggers[0] || a->post_given || a->cap_given)) {
-		say("--segment, --keep, --trigger, --post_trigger and --trigger_cap belong to --flight");
-		*exit_now = 1;
-		return 2;
-	}
-	if (a->flight) {
-		if (a->tui && a->post_given) {
-			say("--post_trigger is not in the setup screen (it records 2 s after a trigger); leave it out with --tui");
+		if (id == -2 || parse_option(id, p.arg, a, &debugfs)) {
 			*exit_now = 1;
 			return 2;
 		}
-		if (a->tui && a->cap_given) {
-			say("--trigger_cap is not in the setup screen (it keeps 10 trigger snapshots, 4 GiB); leave it "
-			    "out with --tui");
-			*exit_now = 1;
-			return 2;
-		}
-		if (!a->segment)
-			a->o.flight_segment_s = 30;
-		if ((a->post_given || a->cap_given) && !a->triggers[0]) {
-			say("--post_trigger and --trigger_cap belong to --trigger");
-			*exit_now = 1;
-			return 2;
-		}
-		if (!a->post_given)
-			a->post_s = 2;
-		a->o.flight_post_trigger_s = a->post_s;
-		/* a flight recorder runs until stopped unless a time is given */
-		if (!a->time_given)
-			a->record_time = 0;
-		if (!fts_flight_stem_ok(a->o.output ? a->o.output : "trace.dat")) {
-			say("--flight needs a name before .dat in --output (segments are NAME.NNNNNN.dat)");
-			*exit_now = 1;
-			return 2;
-		}
-		fts_flight_dir(a->o.output ? a->o.output : "trace.dat", a->flight_dir, sizeof(a->flight_dir));
+	}
+	if (check_args(a) || (a->flight && settle_flight(a))) {
+		*exit_now = 1;
+		return 2;
 	}
 	if (debugfs)
 		a->o.output = a->o.output ? rewrite_txt(a->o.output, a->txtbuf, sizeof(a->txtbuf)) : "trace.txt";

@@ -541,16 +541,23 @@ static int fail(const char *what, const struct fts_err *err)
 /* Resolve a relative window against the data's span (a first pass, no sink). */
 static int resolve_window(struct stats_args *a, struct fts_stats_opts *so)
 {
-	struct fts_pipeline_result res;
+	struct fts_pipeline_result *res = fts_pipeline_result_new();
 	struct fts_err err = { 0 };
+	uint64_t lo, hi, items;
+	int rc;
 
-	if (fts_pipeline_run(&a->po, NULL, 0, &res, &err))
+	if (!res)
+		return fail("out of memory", NULL);
+	rc = fts_pipeline_run(&a->po, NULL, 0, res, &err);
+	items = fts_pipeline_result_items(res, &lo, &hi);
+	fts_pipeline_result_free(res);
+	if (rc)
 		return fail(NULL, &err);
-	if (!res.items)
+	if (!items)
 		return fail("the input holds no scheduling data", NULL);
 	so->has_window = 1;
-	so->win_begin = res.span_lo + (a->win.has_a ? a->win.a : 0);
-	so->win_end = a->win.has_b ? res.span_lo + a->win.b : res.span_hi + 1;
+	so->win_begin = lo + (a->win.has_a ? a->win.a : 0);
+	so->win_end = a->win.has_b ? lo + a->win.b : hi + 1;
 	if (so->win_begin >= so->win_end)
 		return fail("the window starts after the end of the data", NULL);
 	return 0;
@@ -695,23 +702,28 @@ static int hostbound_cards(struct stats_args *a)
 /* The statistics' sink, then the detail's and the cards' (xlsx): one pipeline run. */
 static int run_sinks(struct stats_args *a, struct fts_stats *st)
 {
-	struct fts_pipeline_result res;
+	struct fts_pipeline_result *res = fts_pipeline_result_new();
 	struct fts_err err = { 0 };
 	struct fts_sink **sinks = calloc(2 + a->hb.n, sizeof(*sinks));
-	int n = 0, rc;
+	int n = 0, rc, raw;
 
-	if (!sinks)
+	if (!sinks || !res) {
+		free(sinks);
+		fts_pipeline_result_free(res);
 		return fail("out of memory", NULL);
+	}
 	sinks[n++] = fts_stats_sink(st);
 	if (a->detail)
 		sinks[n++] = fts_detail_sink(a->detail);
 	for (size_t i = 0; i < a->hb.n; i++)
 		sinks[n++] = a->hb.sinks[i];
-	rc = fts_pipeline_run(&a->po, sinks, n, &res, &err);
+	rc = fts_pipeline_run(&a->po, sinks, n, res, &err);
+	raw = fts_timemap_base(fts_pipeline_result_time(res)) == FTS_TIME_RAW;
 	free(sinks);
+	fts_pipeline_result_free(res);
 	if (rc)
 		return fail(NULL, &err);
-	if (a->hb.n && res.time.base == FTS_TIME_RAW) {
+	if (a->hb.n && raw) {
 		/* hostbound refuses this input (a DB, or no clock at all); the workbook goes without */
 		fts_msg_warn("stats", "%s: no clock pair in the capture and no start_info/end_info in the profiling: its times cannot be put next to the profiler's; no hostbound sheets",
 			     a->po.input);

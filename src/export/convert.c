@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "core/readback/readback.h"
+#include "core/pipeline/result_impl.h"
 
 /*
  * A DB converted into a DB keeps every table: its task summary tables, when

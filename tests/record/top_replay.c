@@ -34,6 +34,7 @@
  * top's cost, repeatable and apart from tracefs (bench/top_engine.sh).
  */
 #include "core/record/record_local.h"
+#include "core/model/timemap_impl.h"
 #include "core/trace/dat_layout.h"
 #include "ftscope/reader.h"
 #include "ftscope/sched_model.h"

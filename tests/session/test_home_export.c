@@ -242,7 +242,7 @@ static void test_refusal(void **state)
 static void test_export_loss(void **state)
 {
 	struct fts_export_plan *p = calloc(1, sizeof(*p));
-	struct fts_pipeline_result *res = calloc(1, sizeof(*res));
+	struct fts_pipeline_result *res = NULL;
 	struct fts_store_open_opts so = { 0 };
 	struct fts_store *store = NULL;
 	struct fts_export_job *j;
@@ -251,22 +251,22 @@ static void test_export_loss(void **state)
 
 	(void)state;
 	assert_non_null(p);
-	assert_non_null(res);
 	snprintf(p->input, sizeof(p->input), "%s", FTS_TEST_DATA "/dat/lost.dat");
 	snprintf(p->output, sizeof(p->output), "%s/ftrace_data.db", tmpdir);
 	assert_int_equal(fts_export_job_start(FTS_JOB_EXPORT, p, NULL, &j), 0);
 	while (!fts_export_job_done(j))
 		usleep(10000);
-	assert_int_equal(fts_export_job_result(j, res, &err), 0);
-	assert_true(res->loss.any);
-	assert_string_not_equal(res->loss.text, "none");
+	assert_int_equal(fts_export_job_result(j, &res, &err), 0);
+	assert_non_null(res);
+	assert_true(fts_pipeline_result_loss(res)->any);
+	assert_string_not_equal(fts_pipeline_result_loss(res)->text, "none");
 	so.path = p->input;
 	assert_int_equal(fts_store_open(&so, &store, &err), 0);
 	fts_loss_text(fts_store_loss(store), 4, b, sizeof(b));
-	assert_string_equal(res->loss.text, b);
+	assert_string_equal(fts_pipeline_result_loss(res)->text, b);
 	fts_store_free(store);
 	fts_export_job_free(j);
-	free(res);
+	fts_pipeline_result_free(res);
 	free(p);
 }
 

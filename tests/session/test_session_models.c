@@ -30,6 +30,7 @@
 #include "tui/widgets/line_edit.h"
 #include "tui/session/record_top.h"
 #include "tui/session/setup_model.h"
+#include "core/pipeline/result_impl.h"
 
 static char tmpdir[256];
 
@@ -632,6 +633,7 @@ static int run_job(enum fts_export_job_kind kind, const struct fts_export_plan *
 		   struct fts_pipeline_result *res, struct fts_err *err)
 {
 	struct fts_export_job *j;
+	struct fts_pipeline_result *r = NULL;
 	int rc;
 
 	/* the sample is trusted: no probe helper (this binary is not ftscope) */
@@ -639,8 +641,11 @@ static int run_job(enum fts_export_job_kind kind, const struct fts_export_plan *
 	assert_int_equal(fts_export_job_kind(j), kind);
 	while (!fts_export_job_done(j))
 		usleep(10000);
-	rc = fts_export_job_result(j, res, err);
+	rc = fts_export_job_result(j, &r, err);
 	fts_export_job_free(j);
+	assert_non_null(r);
+	*res = *r;   /* the layout is in reach here (result_impl.h) */
+	fts_pipeline_result_free(r);
 	return rc;
 }
 

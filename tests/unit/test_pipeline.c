@@ -21,6 +21,7 @@
 
 #include "ftscope/ftscope.h"
 #include "ftscope/pipeline.h"
+#include "core/pipeline/result_impl.h"
 
 #define IRQ_TXT FTS_TEST_DATA "/irq/irq.txt"
 #define IRQ_DAT FTS_TEST_DATA "/irq/irq.dat"
@@ -306,34 +307,57 @@ static void sp_destroy(struct fts_sink *s)
 	(void)s;
 }
 
-/* The result carries the items' span, with sinks or with none at all. */
+/*
+ * The result carries the items' span, with sinks or with none at all; read
+ * through the public accessors, as a C caller must (the struct is opaque).
+ */
 static void test_span_in_result(void **state)
 {
 	struct span_sink sp = { .base = { sp_lane, sp_item, sp_finish, sp_destroy, NULL } };
 	struct fts_sink *sinks[1] = { &sp.base };
 	struct fts_pipeline_opts o = { .input = IRQ_DAT, .cs_rows = 1, .probed = 1 };
-	struct fts_pipeline_result r1, r2;
+	struct fts_pipeline_result *r1 = fts_pipeline_result_new(), *r2 = fts_pipeline_result_new();
 	struct fts_err err = { 0 };
+	uint64_t lo1, hi1, lo2, hi2;
+	uint32_t mapped = 7;
 
 	(void)state;
-	assert_int_equal(fts_pipeline_run(&o, sinks, 1, &r1, &err), 0);
+	assert_non_null(r1);
+	assert_non_null(r2);
+	/* a new result counts nothing */
+	assert_int_equal(fts_pipeline_result_items(r1, &lo1, &hi1), 0);
+	assert_int_equal(lo1, 0);
+	assert_int_equal(hi1, 0);
+	assert_int_equal(fts_pipeline_run(&o, sinks, 1, r1, &err), 0);
 	assert_true(sp.n > 100);
-	assert_int_equal(r1.items, sp.n);
-	assert_int_equal(r1.span_lo, sp.lo);
-	assert_int_equal(r1.span_hi, sp.hi);
-	assert_true(r1.span_lo < r1.span_hi);
+	assert_int_equal(fts_pipeline_result_items(r1, &lo1, &hi1), sp.n);
+	assert_int_equal(lo1, sp.lo);
+	assert_int_equal(hi1, sp.hi);
+	assert_true(lo1 < hi1);
+	assert_int_equal(fts_pipeline_result_input(r1), FTS_PIPE_TRACE);
+	assert_int_equal(fts_pipeline_result_format(r1), FTS_FMT_DAT);
+	assert_true(fts_pipeline_result_read(r1)->events > 0);
+	assert_int_equal(fts_pipeline_result_rows(r1), 0);
+	assert_int_equal(fts_pipeline_result_pidmap(r1, &mapped), 0);
+	assert_int_equal(mapped, 0);
+	assert_true(fts_pipeline_result_seconds(r1) > 0);
+	assert_int_equal(fts_timemap_base(fts_pipeline_result_time(r1)), FTS_TIME_RAW);   /* no clock pair in it */
+	assert_int_equal(fts_pipeline_result_loss(r1)->any, 0);
 	/* no sink: the same counters and span, nothing written anywhere */
-	assert_int_equal(fts_pipeline_run(&o, NULL, 0, &r2, &err), 0);
-	assert_int_equal(r2.items, r1.items);
-	assert_int_equal(r2.span_lo, r1.span_lo);
-	assert_int_equal(r2.span_hi, r1.span_hi);
-	assert_int_equal(r2.model.cpu_slices, r1.model.cpu_slices);
+	assert_int_equal(fts_pipeline_run(&o, NULL, 0, r2, &err), 0);
+	assert_int_equal(fts_pipeline_result_items(r2, &lo2, &hi2), fts_pipeline_result_items(r1, NULL, NULL));
+	assert_int_equal(lo2, lo1);
+	assert_int_equal(hi2, hi1);
+	assert_int_equal(fts_pipeline_result_model(r2)->cpu_slices, fts_pipeline_result_model(r1)->cpu_slices);
 	/* a failed run: no items, no span */
 	o.input = FTS_TEST_DATA "/bad/garbage.txt";
-	assert_true(fts_pipeline_run(&o, NULL, 0, &r2, &err) < 0);
-	assert_int_equal(r2.items, 0);
-	assert_int_equal(r2.span_lo, 0);
-	assert_int_equal(r2.span_hi, 0);
+	assert_true(fts_pipeline_run(&o, NULL, 0, r2, &err) < 0);
+	assert_int_equal(fts_pipeline_result_items(r2, &lo2, &hi2), 0);
+	assert_int_equal(lo2, 0);
+	assert_int_equal(hi2, 0);
+	fts_pipeline_result_free(r1);
+	fts_pipeline_result_free(r2);
+	fts_pipeline_result_free(NULL);
 }
 
 /* fts_convert reports the pipeline's stages, fills its result and cancels at any stage. */

@@ -20,6 +20,7 @@
 
 #include "ftscope/profkind.h"
 #include "ftscope/timemap.h"
+#include "core/model/timemap_impl.h"
 
 static char root[64];
 static struct fts_timemap tm;

@@ -13,6 +13,7 @@
 
 #include "ftscope/sched_model.h"
 #include "ftscope/stats.h"
+#include "core/model/timemap_impl.h"
 
 #define MAX_LANES 64
 #define MAX_ITEMS 512

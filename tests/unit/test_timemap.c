@@ -16,6 +16,7 @@
 #include "tmp_tree.h"
 
 #include "ftscope/timemap.h"
+#include "core/model/timemap_impl.h"
 
 static char root[64];
 static struct fts_timemap tm;
@@ -73,6 +74,41 @@ static void test_one_card(void **state)
 	assert_int_equal(tm.ncards, 1);
 }
 
+/* The public accessors (struct fts_timemap is opaque to callers) read what the fields hold. */
+static void check_accessors(const char *dir, const struct fts_timemap *want)
+{
+	struct fts_timemap *m = fts_timemap_new();
+	struct fts_err err = { 0 };
+	uint64_t lo = 1, hi = 1;
+
+	assert_non_null(m);
+	assert_int_equal(fts_timemap_base(m), FTS_TIME_RAW);
+	assert_int_equal(fts_timemap_window(m, &lo, &hi), 0);
+	assert_int_equal(lo, 1);
+	assert_null(fts_timemap_card(m, 0));
+	assert_int_equal(fts_timemap_from_profiling(dir, m, &err), 0);
+	assert_int_equal(fts_timemap_base(m), FTS_TIME_PROFILING);
+	assert_true(fts_timemap_offset(m) == want->offset);
+	assert_int_equal(fts_timemap_window(m, &lo, &hi), 1);
+	assert_int_equal(lo, want->lo);
+	assert_int_equal(hi, want->hi);
+	assert_int_equal(fts_timemap_stat(m, FTS_TM_CARDS_TOTAL), want->cards_total);
+	assert_int_equal(fts_timemap_stat(m, FTS_TM_CARDS_LISTED), want->ncards);
+	assert_int_equal(fts_timemap_stat(m, FTS_TM_CARDS_SKIPPED), want->skipped_cards);
+	assert_int_equal(fts_timemap_stat(m, FTS_TM_CARDS_PROFILER_INFO), want->profiler_info_cards);
+	assert_true(fts_timemap_stat(m, FTS_TM_OFFSET_MIN) == want->offset_min);
+	assert_true(fts_timemap_stat(m, FTS_TM_OFFSET_SPREAD) == want->offset_spread);
+	assert_true(fts_timemap_stat(m, FTS_TM_START_SPREAD) == want->start_spread);
+	assert_true(fts_timemap_stat(m, FTS_TM_END_SPREAD) == want->end_spread);
+	assert_int_equal(fts_timemap_stat(m, (enum fts_timemap_stat)999), 0);
+	for (int i = 0; i < want->ncards; i++)
+		assert_string_equal(fts_timemap_card(m, i)->dir, want->cards[i].dir);
+	assert_null(fts_timemap_card(m, want->ncards));
+	assert_null(fts_timemap_card(m, -1));
+	fts_timemap_free(m);
+	fts_timemap_free(NULL);
+}
+
 static void test_several_cards(void **state)
 {
 	struct fts_err err = { 0 };
@@ -104,6 +140,7 @@ static void test_several_cards(void **state)
 		    (1750000000002003000ll - 2000000ll) - (1750000000001000000ll - 1000000ll));
 	assert_true(tm.cards[0].offset == 1750000000002003000ll - 2000000ll);
 	assert_string_equal(tm.cards[1].dir, at("b_ascend_pt/PROF_2/device_0"));
+	check_accessors(root, &tm);
 }
 
 static void test_symlink_not_followed(void **state)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/api/api_local.h"
+#include "core/pipeline/result_impl.h"
 #include "ftscope/api.h"
 #include "ftscope/ftscope.h"
 

@@ -32,6 +32,7 @@
 #include "core/util/decimal.h"
 #include "core/model/task_index.h"
 #include "core/util/strtab.h"
+#include "core/model/timemap_impl.h"
 
 #include <assert.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ftscope/timemap.h"
+#include "core/model/timemap_impl.h"
 
 #ifdef FTS_NO_CJSON
 #include "core/util/json_dom.h"   /* the static build's own JSON tree */

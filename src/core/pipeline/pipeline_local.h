@@ -3,7 +3,7 @@
 #ifndef FTS_PIPELINE_LOCAL_H
 #define FTS_PIPELINE_LOCAL_H
 
-#include "ftscope/pipeline.h"
+#include "core/pipeline/result_impl.h"
 #include "core/trace/clock_scan.h"
 #include "core/internal.h"
 

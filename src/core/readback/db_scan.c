@@ -281,6 +281,35 @@ static int scan_inline(sqlite3_stmt *st, fts_rb_raw_fn fn, void *ctx, int *step,
 	return rc;
 }
 
+/*
+ * With @sc->mu held, the ring empty: sleep until half of it is filled (or the
+ * scan ends). Returns 0, or the non-zero of @wait (@sc->mu held again).
+ */
+static int wait_rows(struct scan *sc, fts_rb_wait_fn wait, void *ctx, struct fts_err *err)
+{
+	int rc;
+
+	while (sc->head == sc->tail && !sc->done) {
+		struct timespec ts;
+
+		deadline_in(&ts, WAIT_MS);
+		sc->want_rows = 1;
+		while (sc->tail - sc->head < NBATCH / 2 && !sc->done &&
+		       pthread_cond_timedwait(&sc->filled, &sc->mu, &ts) != ETIMEDOUT)
+			;
+		sc->want_rows = 0;
+		if (sc->head == sc->tail && !sc->done && wait) {
+			/* SQLite works without a row to show: the caller still reports, may cancel */
+			pthread_mutex_unlock(&sc->mu);
+			rc = wait(ctx, err);
+			pthread_mutex_lock(&sc->mu);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
 int fts_rb_scan(sqlite3_stmt *st, struct fts_rb_guard *g, fts_rb_raw_fn fn, fts_rb_wait_fn wait,
 		void *ctx, int *step, struct fts_err *err)
 {
@@ -307,25 +336,7 @@ int fts_rb_scan(sqlite3_stmt *st, struct fts_rb_guard *g, fts_rb_raw_fn fn, fts_
 		int last;
 
 		pthread_mutex_lock(&sc->mu);
-		/* empty: sleep until half the ring is filled (or the scan ends) */
-		while (sc->head == sc->tail && !sc->done) {
-			struct timespec ts;
-
-			deadline_in(&ts, WAIT_MS);
-			sc->want_rows = 1;
-			while (sc->tail - sc->head < NBATCH / 2 && !sc->done &&
-			       pthread_cond_timedwait(&sc->filled, &sc->mu, &ts) != ETIMEDOUT)
-				;
-			sc->want_rows = 0;
-			if (sc->head == sc->tail && !sc->done && wait) {
-				/* SQLite works without a row to show: the caller still reports, may cancel */
-				pthread_mutex_unlock(&sc->mu);
-				rc = wait(ctx, err);
-				pthread_mutex_lock(&sc->mu);
-				if (rc)
-					break;
-			}
-		}
+		rc = wait_rows(sc, wait, ctx, err);
 		last = sc->head == sc->tail;
 		pthread_mutex_unlock(&sc->mu);
 		if (rc || last)

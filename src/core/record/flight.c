@@ -228,6 +228,22 @@ int rec_flight_segment_name(const struct rec_flight *f, unsigned seq, char *buf,
 	return 0;
 }
 
+/* A new stream file per reader, beside the segments (@fds: -1 where none yet). Returns 0 or a negative errno. */
+static int new_streams(struct rec_flight *f, int *fds, struct fts_err *err)
+{
+	int rc = 0;
+
+	for (int i = 0; i < f->n; i++)
+		fds[i] = -1;
+	for (int i = 0; i < f->n && !rc; i++) {
+		fds[i] = fts_rec_tempfile_at(f->dfd);
+		if (fds[i] < 0)
+			rc = fts_err_set(err, fds[i], "cannot create a stream file beside %.200s: %s", f->stem,
+					 strerror(-fds[i]));
+	}
+	return rc;
+}
+
 /* Close the streaming segment: new files for the readers, the old ones assembled. */
 static int rotate(struct rec_flight *f)
 {
@@ -245,14 +261,7 @@ static int rotate(struct rec_flight *f)
 		fts_err_set(&err, rc, "out of memory");
 		goto out;
 	}
-	for (int i = 0; i < f->n; i++)
-		fds[i] = -1;
-	for (int i = 0; i < f->n && !rc; i++) {
-		fds[i] = fts_rec_tempfile_at(f->dfd);
-		if (fds[i] < 0)
-			rc = fts_err_set(&err, fds[i], "cannot create a stream file beside %.200s: %s", f->stem,
-					 strerror(-fds[i]));
-	}
+	rc = new_streams(f, fds, &err);
 	if (rc)
 		goto out;
 	rt = now_ns(CLOCK_REALTIME);

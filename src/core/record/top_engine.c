@@ -26,6 +26,7 @@
  */
 #include "core/record/record_local.h"
 #include "core/model/stats_lean.h"
+#include "core/model/timemap_impl.h"
 #include "core/trace/dat_decode.h"
 #include "core/trace/dat_pages.h"
 #include "core/util/strtab.h"

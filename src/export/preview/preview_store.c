@@ -8,6 +8,7 @@
 #include "export/preview/store_local.h"
 #include "export/preview/store_cache.h"
 #include "core/internal.h"
+#include "core/pipeline/result_impl.h"
 #include "ftscope/npu.h"
 
 #include <errno.h>
@@ -47,13 +48,48 @@ static enum fts_store_source source_of(const struct fts_pipeline_result *r)
 	return r->input_format == FTS_FMT_DAT ? FTS_SRC_TRACE_DAT : FTS_SRC_TRACE_TEXT;
 }
 
+/* One pipeline pass over the input into the store's sink @ss, the caller's extra sink and the cards' Host Bound sinks. */
+static int read_input(struct fts_store *s, const struct fts_store_open_opts *o, struct fts_sink *ss,
+		      struct fts_pipeline_result *res, struct fts_err *err)
+{
+	struct fts_pipeline_opts po;
+	struct fts_sink *sinks[2 + FTS_NPU_MAX_CARDS], **hb = NULL;
+	size_t nhb;
+
+	memset(&po, 0, sizeof(po));
+	po.input = o->path;
+	po.profiling_data = o->profiling_data;
+	po.pid_mapping = o->pid_mapping;
+	po.cs_rows = 1; /* what convert writes by default */
+	po.progress = o->progress;
+	po.progress_ctx = o->progress_ctx;
+	po.probe_helper = o->probe_helper;
+	sinks[0] = ss;
+	sinks[1] = o->extra;
+	/* each card's Host Bound analysis rides the same pass (store_npu.c) */
+	nhb = fts_store_npu_sinks(s->npu, &hb);
+	for (size_t i = 0; i < nhb; i++)
+		sinks[(o->extra ? 2 : 1) + i] = hb[i];
+	return fts_pipeline_run(&po, sinks, (o->extra ? 2 : 1) + (int)nhb, res, err);
+}
+
+/* What the store says of its input: the source, the events read, the profiling window in output ns. */
+static void note_source(struct fts_store *s, const struct fts_pipeline_result *res)
+{
+	s->info.source = source_of(res);
+	s->info.events = res->input_kind == FTS_PIPE_TRACE ? res->read.events : res->rows;
+	if (res->input_kind == FTS_PIPE_TRACE && res->time.has_window) {
+		s->info.has_window = 1;
+		s->info.win_begin = (uint64_t)((int64_t)res->time.lo + res->time.offset);
+		s->info.win_end = (uint64_t)((int64_t)res->time.hi + res->time.offset);
+	}
+}
+
 int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 		   struct fts_err *err)
 {
 	struct fts_pipeline_result res;
-	struct fts_pipeline_opts po;
-	struct fts_sink *sinks[2 + FTS_NPU_MAX_CARDS], *ss = NULL, **hb = NULL;
-	size_t nhb;
+	struct fts_sink *ss = NULL;
 	struct open_ctx oc = { o, &res };
 	struct fts_store *s;
 	double t0 = fts__clock_mono_s();
@@ -85,21 +121,7 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 			ss->destroy(ss);
 		goto fail;
 	}
-	memset(&po, 0, sizeof(po));
-	po.input = o->path;
-	po.profiling_data = o->profiling_data;
-	po.pid_mapping = o->pid_mapping;
-	po.cs_rows = 1; /* what convert writes by default */
-	po.progress = o->progress;
-	po.progress_ctx = o->progress_ctx;
-	po.probe_helper = o->probe_helper;
-	sinks[0] = ss;
-	sinks[1] = o->extra;
-	/* each card's Host Bound analysis rides the same pass (store_npu.c) */
-	nhb = fts_store_npu_sinks(s->npu, &hb);
-	for (size_t i = 0; i < nhb; i++)
-		sinks[(o->extra ? 2 : 1) + i] = hb[i];
-	rc = fts_pipeline_run(&po, sinks, (o->extra ? 2 : 1) + (int)nhb, &res, err);
+	rc = read_input(s, o, ss, &res, err);
 	/*
 	 * A DB or JSON is taken as aligned already (the export screen opens what
 	 * it wrote with the profiling directory it aligned it by): its times and
@@ -119,13 +141,7 @@ int fts_store_open(const struct fts_store_open_opts *o, struct fts_store **out,
 		rc = fts_err_set(err, -ENOMEM, "out of memory");
 	if (rc)
 		goto fail;
-	s->info.source = source_of(&res);
-	s->info.events = res.input_kind == FTS_PIPE_TRACE ? res.read.events : res.rows;
-	if (res.input_kind == FTS_PIPE_TRACE && res.time.has_window) {
-		s->info.has_window = 1;
-		s->info.win_begin = (uint64_t)((int64_t)res.time.lo + res.time.offset);
-		s->info.win_end = (uint64_t)((int64_t)res.time.hi + res.time.offset);
-	}
+	note_source(s, &res);
 	s->info.load_seconds = fts__clock_mono_s() - t0;
 	if (s->cache)
 		fts_store_cache_save(s->cache, s); /* from a second thread: the first frame does not wait */

@@ -337,6 +337,69 @@ static int str_ok(const struct fts_store *s, uint32_t id, int none_ok)
 	return id < s->strs.n || (none_ok && id == FTS_STR_NONE);
 }
 
+/* A lane's @l->pub.nitems items, column by column, each kind and string id checked. */
+static int read_columns(const struct fts_store *s, struct st_lane *l, struct rd *r, int aux, int aux2,
+			const char **bad)
+{
+	uint64_t n = l->pub.nitems;
+	const uint64_t *ts = take_n(r, n, 8);
+	const uint32_t *dur = take_n(r, n, 4), *name = take_n(r, n, 4), *args = take_n(r, n, 4);
+	const uint32_t *ax = aux ? take_n(r, n, 4) : NULL, *ax2 = aux2 ? take_n(r, n, 4) : NULL;
+	const uint8_t *kind = take_n(r, n, 1);
+
+	if (!kind || pad8(r, (size_t)n * (4 * (3 + !!aux + !!aux2) + 1)))
+		BAD("lane columns cut short");
+	memcpy(st_ts(l), ts, n * 8);
+	memcpy(st_dur(l), dur, n * 4);
+	memcpy(st_name(l), name, n * 4);
+	memcpy(st_args(l), args, n * 4);
+	if (aux)
+		memcpy(st_aux(l), ax, n * 4);
+	if (aux2)
+		memcpy(st_aux2(l), ax2, n * 4);
+	memcpy(st_kind(l), kind, n);
+	for (uint64_t i = 0; i < n; i++) {
+		/* item names feed fts_strtab_get (fts_store_actx, store_stats.c): a real id, on every lane */
+		if (st_kind(l)[i] >= FTS_ITEM__COUNT || !str_ok(s, st_args(l)[i], 0) ||
+		    !str_ok(s, st_name(l)[i], 0))
+			BAD("an item's kind or string");
+	}
+	return 0;
+}
+
+/* A lane's index: its @nbig long items (in item order) and its summary tree of 2 * @pow nodes. */
+static int read_index(struct st_lane *l, struct rd *r, uint64_t nbig, uint64_t pow, const char **bad)
+{
+	uint64_t n = l->pub.nitems;
+
+	if (nbig) {
+		const struct st_big *b = take_n(r, nbig, sizeof(struct st_big));
+
+		if (!b)
+			BAD("long items cut short");
+		l->x->big = malloc(nbig * sizeof(*b));
+		if (!l->x->big)
+			BAD("out of memory");
+		memcpy(l->x->big, b, nbig * sizeof(*b));
+		l->x->nbig = l->x->capbig = nbig;
+		for (uint64_t i = 0; i < nbig; i++)
+			if (b[i].item >= n || (i && b[i].item <= b[i - 1].item))
+				BAD("a long item's index");
+	}
+	if (pow) {
+		const struct st_node *t = take_n(r, 2 * pow, sizeof(struct st_node));
+
+		if (!t)
+			BAD("summary cut short");
+		l->x->tree = malloc(2 * pow * sizeof(*t));
+		if (!l->x->tree)
+			BAD("out of memory");
+		memcpy(l->x->tree, t, 2 * pow * sizeof(*t));
+		l->x->nleaf_pow = pow;
+	}
+	return 0;
+}
+
 static int read_lane(struct fts_store *s, struct st_lane *l, struct rd *r, const char **bad)
 {
 	uint64_t flags, n, base = 0, pow = 0, nbig = 0, leaves;
@@ -384,56 +447,9 @@ static int read_lane(struct fts_store *s, struct st_lane *l, struct rd *r, const
 	if (n && fts_store_relayout(s, l, n, aux2))
 		BAD("out of memory");
 	l->pub.nitems = n;
-	if (n) {
-		const uint64_t *ts = take_n(r, n, 8);
-		const uint32_t *dur = take_n(r, n, 4), *name = take_n(r, n, 4), *args = take_n(r, n, 4);
-		const uint32_t *ax = aux ? take_n(r, n, 4) : NULL, *ax2 = aux2 ? take_n(r, n, 4) : NULL;
-		const uint8_t *kind = take_n(r, n, 1);
-
-		if (!kind || pad8(r, (size_t)n * (4 * (3 + !!aux + !!aux2) + 1)))
-			BAD("lane columns cut short");
-		memcpy(st_ts(l), ts, n * 8);
-		memcpy(st_dur(l), dur, n * 4);
-		memcpy(st_name(l), name, n * 4);
-		memcpy(st_args(l), args, n * 4);
-		if (aux)
-			memcpy(st_aux(l), ax, n * 4);
-		if (aux2)
-			memcpy(st_aux2(l), ax2, n * 4);
-		memcpy(st_kind(l), kind, n);
-		for (uint64_t i = 0; i < n; i++) {
-			/* item names feed fts_strtab_get (fts_store_actx, store_stats.c): a real id, on every lane */
-			if (st_kind(l)[i] >= FTS_ITEM__COUNT || !str_ok(s, st_args(l)[i], 0) ||
-			    !str_ok(s, st_name(l)[i], 0))
-				BAD("an item's kind or string");
-		}
-	}
-	if (nbig) {
-		const struct st_big *b = take_n(r, nbig, sizeof(struct st_big));
-
-		if (!b)
-			BAD("long items cut short");
-		l->x->big = malloc(nbig * sizeof(*b));
-		if (!l->x->big)
-			BAD("out of memory");
-		memcpy(l->x->big, b, nbig * sizeof(*b));
-		l->x->nbig = l->x->capbig = nbig;
-		for (uint64_t i = 0; i < nbig; i++)
-			if (b[i].item >= n || (i && b[i].item <= b[i - 1].item))
-				BAD("a long item's index");
-	}
-	if (pow) {
-		const struct st_node *t = take_n(r, 2 * pow, sizeof(struct st_node));
-
-		if (!t)
-			BAD("summary cut short");
-		l->x->tree = malloc(2 * pow * sizeof(*t));
-		if (!l->x->tree)
-			BAD("out of memory");
-		memcpy(l->x->tree, t, 2 * pow * sizeof(*t));
-		l->x->nleaf_pow = pow;
-	}
-	return 0;
+	if (n && read_columns(s, l, r, aux, aux2, bad))
+		return -1;
+	return read_index(l, r, nbig, pow, bad);
 }
 
 static int read_payload(struct fts_store *s, const struct hdr *h, struct rd *r, const char **bad)

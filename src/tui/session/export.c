@@ -47,7 +47,7 @@ struct fts_export_state {
 	int range_known;
 	char range_err[700];
 	int exported;                /* the last export succeeded */
-	struct fts_pipeline_result res;
+	struct fts_pipeline_result *res; /* the last export's, when @exported */
 	char done_output[4096];
 	int output_exists;           /* checked with the plan: draw reads no file system */
 	char refused[600];           /* why this input cannot be exported ("" it can) */
@@ -452,16 +452,19 @@ static void draw_progress(const struct fts_session *s, struct fts_grid *g, int y
 static void draw_done(const struct fts_session *s, struct fts_grid *g, int y, int maxy)
 {
 	struct fts_export_state *st = s->exp;
-	const struct fts_pipeline_result *r = &st->res;
-	const struct fts_model_stats *m = &r->model;
+	const struct fts_pipeline_result *r = st->res;
+	const struct fts_model_stats *m = fts_pipeline_result_model(r);
+	const struct fts_loss_summary *loss = fts_pipeline_result_loss(r);
+	uint64_t items = fts_pipeline_result_items(r, NULL, NULL);
 	struct fts_style nrm = fts_theme_style(&s->theme, FTS_R_NORMAL);
 	struct fts_style dim = fts_theme_style(&s->theme, FTS_R_DIM);
 	char a[FTS_FMT_LEN];
 
 	fts_draw_section(s, g, 0, y++, g->w, "Exported");
 	fts_grid_printf(g, 2, y++, g->w - 2, nrm, "%s in %.2f s: %s items, %u CPU lanes, %u task lanes",
-			st->done_output, r->seconds, fts_fmt_count((double)r->items, a, sizeof(a)), m->cpu_lanes, m->task_lanes);
-	if (r->time.base == FTS_TIME_PROFILING && y < maxy) {
+			st->done_output, fts_pipeline_result_seconds(r), fts_fmt_count((double)items, a, sizeof(a)),
+			m->cpu_lanes, m->task_lanes);
+	if (fts_timemap_base(fts_pipeline_result_time(r)) == FTS_TIME_PROFILING && y < maxy) {
 		char cards[300];
 
 		fts_grid_printf(g, 2, y++, g->w - 2, nrm, "aligned with %s",
@@ -472,9 +475,9 @@ static void draw_done(const struct fts_session *s, struct fts_grid *g, int y, in
 				(unsigned long long)m->before_window, (unsigned long long)m->after_window);
 	}
 	/* the pipeline's own loss model (loss.h): the numbers the preview and stats print */
-	if (r->loss.any && y <= maxy) {
+	if (loss->any && y <= maxy) {
 		fts_grid_printf(g, 2, y++, g->w - 2, fts_theme_style(&s->theme, FTS_R_ERROR),
-				"the kernel lost %s", r->loss.text);
+				"the kernel lost %s", loss->text);
 		if (y <= maxy)
 			fts_grid_text(g, 4, y++, g->w - 4, "(marked on the CPU lanes; the preview shows the same numbers)", dim);
 	}
@@ -524,17 +527,20 @@ static void range_done(struct fts_export_state *st, int rc, const struct fts_pip
 {
 	if (rc == -ECANCELED)
 		return;
-	if (rc || !r->items)
+	uint64_t items = r ? fts_pipeline_result_items(r, NULL, NULL) : 0;
+
+	if (rc || !items)
 		snprintf(st->range_err, sizeof(st->range_err), "cannot read the capture's time range: %s",
 			 rc ? err->msg : "it holds no scheduler items");
-	fts_export_set_range(&st->plan, r);
-	st->range_known = !rc && r->items;
+	if (r)
+		fts_export_set_range(&st->plan, r);
+	st->range_known = !rc && items;
 }
 
 static unsigned tick(struct fts_session *s)
 {
 	struct fts_export_state *st = s->exp;
-	struct fts_pipeline_result r;
+	struct fts_pipeline_result *r = NULL;
 	struct fts_err err = { 0 };
 	int rc, was_export;
 
@@ -546,14 +552,16 @@ static unsigned tick(struct fts_session *s)
 		return exporting(st) ? FTS_RX_REDRAW : 0;
 	rc = fts_export_job_result(st->job, &r, &err);
 	if (!exporting(st)) {
-		range_done(st, rc, &r, &err);
+		range_done(st, rc, r, &err);
 	} else if (rc == -ECANCELED) {
 		fts_session_say(s, 0, "export cancelled; nothing was written");
 	} else if (rc) {
 		fts_session_say(s, 1, "export failed: %s", err.msg);
 	} else {
 		st->exported = 1;
+		fts_pipeline_result_free(st->res);
 		st->res = r;
+		r = NULL;
 		snprintf(st->done_output, sizeof(st->done_output), "%s", st->plan.output);
 		if (st->cancelling)   /* Esc came during the last step, which does not stop */
 			fts_session_say(s, 0, "too late to cancel: the export had reached its last step; wrote %s",
@@ -561,6 +569,7 @@ static unsigned tick(struct fts_session *s)
 		else
 			fts_session_say(s, 0, "wrote %s", st->plan.output);
 	}
+	fts_pipeline_result_free(r);
 	was_export = exporting(st);
 	st->cancelling = 0;
 	job_stop(st);
@@ -745,6 +754,7 @@ static int leave(struct fts_session *s, int sig)
 	/* a cancelled export removes its temporary file before the thread ends */
 	job_stop(st);
 	reap(st, 1);
+	fts_pipeline_result_free(st->res);
 	free(st);
 	s->exp = NULL;
 	return 0;

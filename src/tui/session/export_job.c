@@ -36,7 +36,7 @@ struct fts_export_job {
 	/* the outcome, written by the worker before @finished */
 	int rc;
 	struct fts_err err;
-	struct fts_pipeline_result res;
+	struct fts_pipeline_result *res;  /* NULL once taken by fts_export_job_result */
 };
 
 static int on_progress(void *ctx, const struct fts_progress *p)
@@ -65,7 +65,7 @@ static int run_range(struct fts_export_job *j)
 	po.progress = on_progress;
 	po.progress_ctx = j;
 	po.probe_helper = j->probe_helper;
-	return fts_pipeline_run(&po, NULL, 0, &j->res, &j->err);
+	return fts_pipeline_run(&po, NULL, 0, j->res, &j->err);
 }
 
 /* What `ftscope convert` would do with the plan's command line (fts_export_cmdline). */
@@ -86,7 +86,7 @@ static int run_export(struct fts_export_job *j)
 	co.progress_ctx = j;
 	co.probe_helper = j->probe_helper;
 	fts_front_output_owner(&co.owner);
-	return fts_convert(&co, &j->res, &j->err);
+	return fts_convert(&co, j->res, &j->err);
 }
 
 static void *job_main(void *arg)
@@ -120,6 +120,11 @@ int fts_export_job_start(enum fts_export_job_kind kind, const struct fts_export_
 	*out = NULL;
 	if (!j)
 		return -ENOMEM;
+	j->res = fts_pipeline_result_new();
+	if (!j->res) {
+		free(j);
+		return -ENOMEM;
+	}
 	j->kind = kind;
 	j->plan = *plan;
 	j->t0 = fts__clock_mono_s();
@@ -131,6 +136,7 @@ int fts_export_job_start(enum fts_export_job_kind kind, const struct fts_export_
 	rc = fts__thread_start(&j->th, NULL, job_main, j);
 	if (rc) {
 		pthread_mutex_destroy(&j->mu);
+		fts_pipeline_result_free(j->res);
 		free(j);
 		return rc;
 	}
@@ -178,12 +184,14 @@ static void join(struct fts_export_job *j)
 	}
 }
 
-int fts_export_job_result(struct fts_export_job *j, struct fts_pipeline_result *res,
+int fts_export_job_result(struct fts_export_job *j, struct fts_pipeline_result **res,
 			  struct fts_err *err)
 {
 	join(j);
-	if (res)
+	if (res) {
 		*res = j->res;
+		j->res = NULL;
+	}
 	if (err)
 		*err = j->err;
 	return j->rc;
@@ -196,5 +204,6 @@ void fts_export_job_free(struct fts_export_job *j)
 	fts_export_job_cancel(j);
 	join(j);
 	pthread_mutex_destroy(&j->mu);
+	fts_pipeline_result_free(j->res);
 	free(j);
 }

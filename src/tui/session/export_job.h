@@ -76,12 +76,14 @@ int fts_export_job_done(const struct fts_export_job *j);
 /**
  * fts_export_job_result - wait for the worker, then its outcome
  * @j: the job
- * @res: filled with the run's result (counters, time map, item span, loss); may be NULL
+ * @res: set to the run's result (counters, time map, item span, loss), which
+ *       the caller then owns (fts_pipeline_result_free); NULL after the
+ *       first call. May be NULL: the job frees it.
  * @err: filled with its error message; may be NULL
  *
  * Returns 0, -ECANCELED, or the run's negative errno.
  */
-int fts_export_job_result(struct fts_export_job *j, struct fts_pipeline_result *res,
+int fts_export_job_result(struct fts_export_job *j, struct fts_pipeline_result **res,
 			  struct fts_err *err);
 
 /**

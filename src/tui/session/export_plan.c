@@ -44,6 +44,36 @@ int fts_export_prefer_format(const struct fts_export_plan *p)
 	return p->kind_known && p->kind_json != p->json;
 }
 
+/* The profiling's cards as the screen shows them (fts_export_cards), from the library's time map. */
+static int read_cards(const char *dir, struct fts_export_cards *c, struct fts_err *err)
+{
+	struct fts_timemap *tm = fts_timemap_new();
+	int rc;
+
+	if (!tm)
+		return fts_err_set(err, -ENOMEM, "out of memory");
+	rc = fts_timemap_from_profiling(dir, tm, err);
+	if (!rc) {
+		c->cards_total = (int)fts_timemap_stat(tm, FTS_TM_CARDS_TOTAL);
+		c->ncards = (int)fts_timemap_stat(tm, FTS_TM_CARDS_LISTED);
+		fts_timemap_window(tm, &c->lo, &c->hi);
+		c->offset_min = fts_timemap_stat(tm, FTS_TM_OFFSET_MIN);
+		c->offset_spread = fts_timemap_stat(tm, FTS_TM_OFFSET_SPREAD);
+		c->start_spread = fts_timemap_stat(tm, FTS_TM_START_SPREAD);
+		c->end_spread = fts_timemap_stat(tm, FTS_TM_END_SPREAD);
+		for (int i = 0; i < c->ncards; i++) {
+			const struct fts_card *k = fts_timemap_card(tm, i);
+
+			snprintf(c->cards[i].dir, sizeof(c->cards[i].dir), "%s", k->dir);
+			c->cards[i].start_mono = k->start_mono;
+			c->cards[i].end_mono = k->end_mono;
+			c->cards[i].offset = k->offset;
+		}
+	}
+	fts_timemap_free(tm);
+	return rc;
+}
+
 void fts_export_check(struct fts_export_plan *p)
 {
 	struct fts_err err = { 0 };
@@ -84,7 +114,7 @@ void fts_export_check(struct fts_export_plan *p)
 	if (!p->profiling[0])
 		return;
 	check_kind(p);
-	if (fts_timemap_from_profiling(p->profiling, &p->tm, &err)) {
+	if (read_cards(p->profiling, &p->tm, &err)) {
 		snprintf(p->prof_note, sizeof(p->prof_note), "%s", err.msg[0] ? err.msg : "no profiling cards found");
 		return;
 	}
@@ -95,17 +125,20 @@ void fts_export_check(struct fts_export_plan *p)
 
 void fts_export_set_range(struct fts_export_plan *p, const struct fts_pipeline_result *r)
 {
-	int64_t off = r->time.base == FTS_TIME_CLOCK_PAIR ? r->time.offset : 0;
+	const struct fts_timemap *tm = fts_pipeline_result_time(r);
+	int epoch = fts_timemap_base(tm) == FTS_TIME_CLOCK_PAIR;
+	int64_t off = epoch ? fts_timemap_offset(tm) : 0;
+	uint64_t lo, hi, items = fts_pipeline_result_items(r, &lo, &hi);
 
-	p->cap_epoch = r->time.base == FTS_TIME_CLOCK_PAIR;
+	p->cap_epoch = epoch;
 	p->cap_off = off;
-	p->cap_lo = r->items ? (uint64_t)((int64_t)r->span_lo - off) : 0;
-	p->cap_hi = r->items ? (uint64_t)((int64_t)r->span_hi - off) : 0;
+	p->cap_lo = items ? (uint64_t)((int64_t)lo - off) : 0;
+	p->cap_hi = items ? (uint64_t)((int64_t)hi - off) : 0;
 }
 
 void fts_export_card_range(const struct fts_export_plan *p, int i, int64_t *lo, int64_t *hi)
 {
-	const struct fts_card *c = &p->tm.cards[i];
+	const struct fts_export_card *c = &p->tm.cards[i];
 
 	*lo = c->start_mono;
 	*hi = c->end_mono;

@@ -16,6 +16,26 @@
 #include <ftscope/pipeline.h>
 #include <ftscope/timemap.h>
 
+/*
+ * What the export screen shows of the profiling's time map (struct
+ * fts_timemap is the library's, opaque): copied out through its accessors, so
+ * a plan stays a plain value the export job can copy.
+ */
+struct fts_export_card {
+	char dir[512];            /* the card's directory */
+	int64_t start_mono;       /* its window on the trace clock, ns */
+	int64_t end_mono;
+	int64_t offset;           /* its trace clock -> epoch offset */
+};
+
+struct fts_export_cards {
+	int ncards;               /* listed in @cards */
+	int cards_total;          /* every card found */
+	uint64_t lo, hi;          /* the union window, trace clock */
+	int64_t offset_min, offset_spread, start_spread, end_spread;
+	struct fts_export_card cards[FTS_TIMEMAP_MAX_CARDS];
+};
+
 struct fts_export_plan {
 	char input[4096];
 	char output[4096];
@@ -28,7 +48,7 @@ struct fts_export_plan {
 	int output_bad;           /* the output cannot be written as given (wrong extension) */
 	int prof_ok;              /* the profiling directory holds at least one card */
 	char prof_note[512];      /* why not, or "" */
-	struct fts_timemap tm;    /* cards, when prof_ok */
+	struct fts_export_cards tm; /* cards, when prof_ok */
 	/* the profiling's export type (fts_profiling_kind): known, the format that joins it, why */
 	int kind_known;
 	int kind_json;

@@ -756,6 +756,38 @@ static unsigned tick(struct fts_session *s)
 	return FTS_RX_REDRAW;
 }
 
+/* A value refused on accept: said, and left in the editor to be fixed. */
+static void keep_editing(struct fts_session *s, int field, const char *prefix, const char *why)
+{
+	struct fts_setup_state *st = s->setup;
+	char typed[sizeof(st->ed.buf)];
+
+	snprintf(typed, sizeof(typed), "%s", st->ed.buf);
+	fts_session_say(s, 1, "%s%s", prefix, why);
+	fts_edit_begin(&st->ed, field, typed);
+}
+
+/* The output's or the pid map's path, checked as an output is ("" puts the pid map beside the output). */
+static void commit_path(struct fts_session *s, int field)
+{
+	struct fts_setup_state *st = s->setup;
+	char why[600];
+
+	if (field == F_NSPID) {
+		if (st->ed.buf[0] && fts_setup_check_output(st->ed.buf, "pid_mapping.json", why, sizeof(why))) {
+			keep_editing(s, F_NSPID, "pid map: ", why);
+		} else {
+			snprintf(st->m.pid_mapping, sizeof(st->m.pid_mapping), "%s", st->ed.buf);
+			st->m.nspid = 1;
+		}
+		return;
+	}
+	if (fts_setup_check_output(st->ed.buf, "trace.dat", why, sizeof(why)))
+		keep_editing(s, F_OUTPUT, "", why);
+	else
+		snprintf(st->m.output, sizeof(st->m.output), "%s", st->ed.buf);
+}
+
 static void commit_edit(struct fts_session *s)
 {
 	struct fts_setup_state *st = s->setup;
@@ -784,64 +816,22 @@ static void commit_edit(struct fts_session *s)
 		else
 			st->m.duration_s = v;
 		break;
-	case F_TRIGGER: case F_SNAPLAST: {
-		int bad = st->ed.field == F_TRIGGER ? fts_setup_set_triggers(&st->m, st->ed.buf, &err)
-						    : fts_setup_set_snap_last(&st->m, st->ed.buf, &err);
-
-		if (bad) {
-			char typed[sizeof(st->ed.buf)];
-			int f = st->ed.field;
-
-			/* a wrong value stays in the editor to be fixed, as the segment's */
-			snprintf(typed, sizeof(typed), "%s", st->ed.buf);
-			fts_session_say(s, 1, "%s", err.msg);
-			fts_edit_begin(&st->ed, f, typed);
-		}
+	case F_TRIGGER: case F_SNAPLAST:
+		/* a wrong value stays in the editor to be fixed, as the segment's */
+		if (st->ed.field == F_TRIGGER ? fts_setup_set_triggers(&st->m, st->ed.buf, &err)
+					      : fts_setup_set_snap_last(&st->m, st->ed.buf, &err))
+			keep_editing(s, st->ed.field, "", err.msg);
 		break;
-	}
 	case F_FLIGHT:
-		if (fts_setup_set_flight(&st->m, st->ed.buf, &err)) {
-			char typed[sizeof(st->ed.buf)];
-
-			/* a wrong value stays in the editor to be fixed, as the output's */
-			snprintf(typed, sizeof(typed), "%s", st->ed.buf);
-			fts_session_say(s, 1, "%s", err.msg);
-			fts_edit_begin(&st->ed, F_FLIGHT, typed);
-		} else {
+		/* a wrong value stays in the editor to be fixed, as the output's */
+		if (fts_setup_set_flight(&st->m, st->ed.buf, &err))
+			keep_editing(s, F_FLIGHT, "", err.msg);
+		else
 			st->m.flight = 1;
-		}
 		break;
-	case F_NSPID: {
-		char why[600];
-
-		/* "" puts it beside the output; a path is checked as the output is */
-		if (st->ed.buf[0] && fts_setup_check_output(st->ed.buf, "pid_mapping.json", why, sizeof(why))) {
-			char typed[sizeof(st->ed.buf)];
-
-			snprintf(typed, sizeof(typed), "%s", st->ed.buf);
-			fts_session_say(s, 1, "pid map: %s", why);
-			fts_edit_begin(&st->ed, F_NSPID, typed);
-		} else {
-			snprintf(st->m.pid_mapping, sizeof(st->m.pid_mapping), "%s", st->ed.buf);
-			st->m.nspid = 1;
-		}
+	case F_NSPID: case F_OUTPUT:
+		commit_path(s, st->ed.field);
 		break;
-	}
-	case F_OUTPUT: {
-		char why[600];
-
-		/* checked on accept: a bad name stays in the editor to be fixed */
-		if (fts_setup_check_output(st->ed.buf, "trace.dat", why, sizeof(why))) {
-			char typed[sizeof(st->ed.buf)];
-
-			snprintf(typed, sizeof(typed), "%s", st->ed.buf);
-			fts_session_say(s, 1, "%s", why);
-			fts_edit_begin(&st->ed, F_OUTPUT, typed);
-		} else {
-			snprintf(st->m.output, sizeof(st->m.output), "%s", st->ed.buf);
-		}
-		break;
-	}
 	default:
 		break;
 	}
