@@ -14,7 +14,7 @@
  * is that far ahead. The host is faster than the device: left alone, the
  * device never idles. Both threads run SCHED_OTHER at nice 0.
  *
- * The controller (the process's first thread, "hb_ctl") injects, at times
+ * The main thread is the process's first thread; the controller ("hb_ctl") injects, at times
  * it logs, what makes the device idle:
  *   fifo_disp   a SCHED_FIFO spinner ("hb_fifo_d") on the dispatch CPU
  *   fifo_main   a SCHED_FIFO spinner ("hb_fifo_m") on the main CPU
@@ -81,6 +81,7 @@ static struct {
 	struct stretch st[64];
 	size_t nst;
 	int main_cpu, disp_cpu, main_tid, disp_tid;
+	int rounds, rc;            /* the controller's plan and outcome */
 } P;
 
 static uint64_t raw_ns(void)
@@ -396,28 +397,16 @@ static uint64_t clock_ns(clockid_t c)
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-int main(int argc, char **argv)
+/* The controller: the injections, then the stop. */
+static void *control_thread(void *arg)
 {
 	static const char *const plan[] = { "fifo_disp", "fifo_main", "hogs", "dataloader", "wake_behind" };
-	pthread_t mt, dt;
-	uint64_t real0, raw0;
-	int rounds = argc > 4 ? atoi(argv[4]) : 1, rc = 0;
-	FILE *f;
+	int rc = 0;
 
-	if (argc < 4) {
-		fprintf(stderr, "usage: pipeline OUT_LOG MAIN_CPU DISPATCH_CPU [ROUNDS]\n");
-		return 2;
-	}
-	alarm(60);   /* spinners at a real-time priority: never for long, whatever goes wrong */
-	P.main_cpu = atoi(argv[2]);
-	P.disp_cpu = atoi(argv[3]);
+	(void)arg;
 	prctl(PR_SET_NAME, "hb_ctl");
-	real0 = clock_ns(CLOCK_REALTIME);
-	raw0 = raw_ns();
-	pthread_create(&mt, NULL, main_thread, NULL);
-	pthread_create(&dt, NULL, dispatch_thread, NULL);
 	sleep_ms(NORMAL_MS);
-	for (int r = 0; r < rounds && !rc; r++) {
+	for (int r = 0; r < P.rounds && !rc; r++) {
 		for (size_t i = 0; i < sizeof(plan) / sizeof(plan[0]) && !rc; i++) {
 			rc = inject(plan[i]);
 			sleep_ms(NORMAL_MS);
@@ -428,11 +417,38 @@ int main(int argc, char **argv)
 	__atomic_add_fetch(&P.head, 0, __ATOMIC_RELEASE);
 	futex_wake(&P.head);
 	futex_wake(&P.tail);
-	pthread_join(mt, NULL);
+	P.rc = rc;
+	return NULL;
+}
+
+/*
+ * The main thread is the process's first thread, as python's is in torch_npu:
+ * its comm is the one a shell that execs the workload gave it until the exec.
+ */
+int main(int argc, char **argv)
+{
+	pthread_t ct, dt;
+	uint64_t real0, raw0;
+	FILE *f;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: pipeline OUT_LOG MAIN_CPU DISPATCH_CPU [ROUNDS]\n");
+		return 2;
+	}
+	alarm(60);   /* spinners at a real-time priority: never for long, whatever goes wrong */
+	P.main_cpu = atoi(argv[2]);
+	P.disp_cpu = atoi(argv[3]);
+	P.rounds = argc > 4 ? atoi(argv[4]) : 1;
+	real0 = clock_ns(CLOCK_REALTIME);
+	raw0 = raw_ns();
+	pthread_create(&dt, NULL, dispatch_thread, NULL);
+	pthread_create(&ct, NULL, control_thread, NULL);
+	main_thread(NULL);
+	pthread_join(ct, NULL);
 	pthread_join(dt, NULL);
 	f = fopen(argv[1], "w");
 	if (!f)
 		return 1;
 	write_log(f, raw0, real0, raw_ns(), clock_ns(CLOCK_REALTIME), clock_ns(CLOCK_MONOTONIC));
-	return fclose(f) || rc ? 1 : 0;
+	return fclose(f) || P.rc ? 1 : 0;
 }

@@ -8,6 +8,10 @@
 # spinner; `ftscope record` captures the host meanwhile. At least MIN% (90) of
 # the injected idle time must get the right category and the right culprit
 # (pipeline_score.py), the upstream ones through the wake-up chain.
+# The workload starts as a shell that execs it mid-capture, as `bash -c python
+# train.py` does: its main thread (the process's first) is "bash", then
+# "pipeline", then "pt_main"; the report names it as it was at each gap, and
+# its role as it last was, never by the shell's comm.
 # The same run under heavy load: bench/hostbound_truth.sh.
 # usage: pipeline.sh FTSCOPE SRCDIR WORKDIR
 FTS=$1
@@ -32,7 +36,8 @@ cat > rec.sh <<EOS
 rec=\$!
 trap 'kill -INT \$rec 2>/dev/null; wait \$rec' EXIT
 sleep 2
-timeout -s KILL 50 ./pipeline run.log $main_cpu $disp_cpu 2 > sim.log 2>&1 || { cat sim.log; exit 1; }
+timeout -s KILL 50 bash -c 'sleep 0.5; exec ./pipeline run.log $main_cpu $disp_cpu 2' > sim.log 2>&1 ||
+	{ cat sim.log; exit 1; }
 sleep 0.5
 EOS
 python3 "$SRC/scripts/tracefs_lock.py" bash rec.sh || fail "the recording or the workload failed"
@@ -41,6 +46,12 @@ python3 "$SRC/tests/hostbound/pipeline_prof.py" run.log . || fail "pipeline_prof
 "$FTS" hostbound cap.dat -p prof -f json -o hb.json 2>hb.err || { cat hb.err; fail "hostbound failed"; }
 "$FTS" hostbound cap.dat -p prof -n 12 > hb.txt 2>>hb.err || { cat hb.err; fail "hostbound (text) failed"; }
 cat hb.txt
+pid=$(awk '$1 == "pid" { print $2 }' run.log)
+"$FTS" convert -i cap.dat -o cap.json --format json >/dev/null 2>&1 || fail "convert failed"
+grep -q "\"bash:$pid\"" cap.json || fail "the capture holds no bash:$pid lane: the exec was not captured"
+grep -Eq "^  dispatch thread npu_dispatch:[0-9]+, main thread pt_main:$pid\$" hb.txt ||
+	fail "the roles line does not name the main thread pt_main:$pid"
+! grep -Eq "(bash|timeout):$pid\b" hb.txt hb.json || fail "the report names the main thread by its comm before the exec"
 echo "the dispatch thread's own state and top preempter (states, not causes), for comparison:"
 python3 "$SRC/tests/hostbound/pipeline_score.py" --own truth.json hb.json 0 | tail -1
 echo "the causes:"

@@ -64,16 +64,19 @@ def write_info(rank, run):
 
 def events(run, epoch):
     pid, (mtid, _), (dtid, _) = run["pid"], run["main"], run["dispatch"]
-    # small synthetic pids: real files use ones above 2^31 (the reader's side, issue 32 part 1)
-    hw, ov, launch_pid = 9001, 9002, 9003
+    # the profiler's synthetic device-side pids: python pid x 1024 + k, above INT32_MAX
+    # (3089232288 in a real file); here lifted above it when the pid is small
+    syn = pid * 1024 + (0 if pid * 1024 > 2**31 else 2**31)
+    hw, ov, launch_pid = syn + 1, syn + 2, syn + 3
+    # as in real files: the Python process's metadata starts with "ph", the device side's ends with it
     ev = [
         {"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": "Python"}},
         {"ph": "M", "name": "thread_name", "pid": pid, "tid": mtid, "args": {"name": "Thread %d" % mtid}},
         {"ph": "M", "name": "thread_name", "pid": pid, "tid": dtid, "args": {"name": "Thread %d" % dtid}},
-        {"ph": "M", "name": "process_name", "pid": hw, "tid": 0, "args": {"name": "Ascend Hardware"}},
-        {"ph": "M", "name": "thread_name", "pid": hw, "tid": 2, "args": {"name": "Stream 2"}},
-        {"ph": "M", "name": "process_name", "pid": ov, "tid": 0, "args": {"name": "Overlap Analysis"}},
-        {"ph": "M", "name": "thread_name", "pid": ov, "tid": 3, "args": {"name": "Free"}},
+        {"name": "process_name", "pid": hw, "tid": 0, "args": {"name": "Ascend Hardware"}, "ph": "M"},
+        {"name": "thread_name", "pid": hw, "tid": 2, "args": {"name": "Stream 2"}, "ph": "M"},
+        {"name": "process_name", "pid": ov, "tid": 0, "args": {"name": "Overlap Analysis"}, "ph": "M"},
+        {"name": "thread_name", "pid": ov, "tid": 3, "args": {"name": "Free"}, "ph": "M"},
     ]
     for s, e, name in run["ops"]:
         ev.append({"ph": "X", "name": name, "pid": pid, "tid": mtid, "ts": us(epoch(s)),

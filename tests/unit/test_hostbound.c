@@ -470,7 +470,7 @@ static void test_chain(void **state)
 	fts_strtab_free(&names);
 }
 
-/* The launch flow decides the dispatch thread, whatever the order of equal device times. */
+/* The launch flow decides the dispatch thread, whatever the order of equal device times; the roles' list. */
 static void test_roles(void **state)
 {
 	struct fts_strtab names;
@@ -478,13 +478,23 @@ static void test_roles(void **state)
 
 	(void)state;
 	for (int rev = 0; rev < 2; rev++) {
+		const struct fts_hb_thread *th;
 		struct fts_hostbound *hb;
+		size_t n;
 
 		fts_strtab_init(&names);
 		hb = chain_card(&t, rev, &names);
 		assert_int_equal(gap_at(hb, K(1000))->tid, 200);
 		assert_int_equal(gap_at(hb, K(1000))->cause, FTS_HB_PREEMPTED);
 		assert_string_equal(fts_hostbound_str(hb, gap_at(hb, K(1000))->culprits[0].task), "hog:300");
+		/* dispatch first; named as last traced ("npu_disp", not its first lane's "python") */
+		th = fts_hostbound_threads(hb, &n);
+		assert_int_equal(n, 2);
+		assert_int_equal(th[0].tid, 200);
+		assert_int_equal(th[0].role, FTS_HB_ROLE_DISPATCH);
+		assert_string_equal(fts_hostbound_str(hb, th[0].name), "npu_disp:200");
+		assert_int_equal(th[1].role, FTS_HB_ROLE_MAIN);
+		assert_string_equal(fts_hostbound_str(hb, th[1].name), "python:100");
 		fts_hostbound_free(hb);
 		fts_strtab_free(&names);
 	}
