@@ -47,6 +47,7 @@ struct walk {
 	uint32_t chain[FTS_HB_MAX_DEPTH + 1];
 	double w;                  /* the thread's share of the gap */
 	double ns[FTS_HB__COUNT], queued;
+	double lost;               /* unknown time the capture's lost events made (no-data slices) */
 	struct part part[MAX_PARTS];
 	size_t npart;
 	/* the gap's culprits and the pieces' (who): as many as ran, a loaded CPU runs hundreds */
@@ -249,6 +250,8 @@ static void walk(struct walk *k, uint32_t ti, uint64_t a, uint64_t b, int depth)
 		covered += e - s;
 		if (x->cat == FTS_HB_RUNNING)
 			run += e - s;
+		if (x->cat == FTS_HB_UNKNOWN)
+			k->lost += (double)(e - s) * k->w;
 		one_slice(k, x, s, e, depth);
 	}
 	p = part_of(k, ti, depth);
@@ -272,6 +275,7 @@ static void walk_gap(struct fts_hostbound *hb, struct walk *k, size_t g, int max
 
 	memset(k->ns, 0, sizeof(k->ns));
 	k->queued = 0;
+	k->lost = 0;
 	k->npart = k->ncul = k->npcul = k->nwcpu = 0;
 	k->maxdepth = maxdepth;
 	k->preempt_only = preempt_only;
@@ -368,7 +372,7 @@ static size_t clause(char *buf, size_t len, const struct fts_hostbound *hb, cons
  * worth a fifth of the gap: "dispatch idle: no work queued (18.3 ms); main
  * thread python:12 preempted 18.2 ms behind hog:123 on CPU 0 (17.9 ms)".
  */
-static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p)
+static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p, double lost)
 {
 	const struct fts_hb_part *q = &p->parts[0];
 	char buf[1024], d[32];
@@ -378,6 +382,12 @@ static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p)
 		dur_text(d, sizeof(d), p->outside_ns > 0 ? p->outside_ns : (double)p->dur);
 		snprintf(buf, sizeof(buf), p->outside_ns > 0 ? "unknown: %s outside the capture" :
 			 "unknown: %s, no trace of the dispatch thread", d);
+		return hb_intern(hb, buf);
+	}
+	/* the kernel dropped the events of that time: say so, guess nothing */
+	if (q->cat == FTS_HB_UNKNOWN && lost >= 0.5 * q->ns) {
+		dur_text(d, sizeof(d), lost);
+		snprintf(buf, sizeof(buf), "unknown: %s in lost events (the capture dropped them)", d);
 		return hb_intern(hb, buf);
 	}
 	if (q->depth > 0) {
@@ -543,7 +553,7 @@ static int settle_gap(struct fts_hostbound *hb, struct walk *k, size_t g)
 	}
 	cause_of(hb, p, k);
 	make_parts(hb, p, k);
-	p->line = make_line(hb, p);
+	p->line = make_line(hb, p, k->lost);
 	/* FTS_HB_NONE is UINT32_MAX, the strings' out of memory: the line is never none */
 	return p->line == UINT32_MAX ? -ENOMEM : 0;
 }
