@@ -23,6 +23,8 @@
  *   wake_behind the main thread sleeps in "aten::wait_input" while a FIFO
  *               spinner ("hb_fifo_w") takes the dispatch CPU, so the
  *               wakeup that follows waits behind it
+ *   odirect     the main thread reads random blocks of a file with O_DIRECT
+ *               in "DataLoader.__next__" (blocked, D state)
  * and writes to OUT_LOG the threads, every op and kernel (CLOCK_MONOTONIC_RAW
  * ns; a kernel with the times its launch was queued and made, so when the
  * dispatch thread had work is known) and each injected stretch with the
@@ -40,6 +42,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <linux/futex.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -54,6 +57,8 @@
 #define NORMAL_MS 200
 #define SPIN_MS 30
 #define MAX_REC 200000
+#define DIRECT_BLOCK 4096
+#define DIRECT_FILE (64ull << 20)
 
 struct op { uint64_t s, e; const char *name; };
 struct kernel { uint64_t enq, host, s, e; };   /* enq: pushed (after any wait for room) */
@@ -82,6 +87,8 @@ static struct {
 	size_t nst;
 	int main_cpu, disp_cpu, main_tid, disp_tid;
 	int rounds, rc;            /* the controller's plan and outcome */
+	int read_fd;               /* >= 0: the main thread's "sleep" is O_DIRECT reads of it */
+	void *block;               /* their buffer, DIRECT_BLOCK aligned */
 } P;
 
 static uint64_t raw_ns(void)
@@ -166,6 +173,25 @@ static int pop(uint64_t *v)
 	return 0;
 }
 
+/*
+ * O_DIRECT reads of random blocks of @fd for @ms, as a DataLoader reading
+ * samples from disk: the thread waits for the device in D state (blocked),
+ * the page cache never answers.
+ */
+static void direct_reads(int fd, int ms)
+{
+	uint64_t end = raw_ns() + (uint64_t)ms * 1000000ull;
+	static uint64_t seed = 88172645463325252ull;
+
+	while (raw_ns() < end) {
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		if (pread(fd, P.block, DIRECT_BLOCK, (off_t)(seed % (DIRECT_FILE / DIRECT_BLOCK)) * DIRECT_BLOCK) < 0) {
+			perror("pipeline: O_DIRECT read");
+			sleep_ms(1);
+		}
+	}
+}
+
 /* The main thread: ops, each ending in an enqueue; sleeps in an op when asked. */
 static void *main_thread(void *arg)
 {
@@ -182,7 +208,10 @@ static void *main_thread(void *arg)
 			o.name = sl;
 			P.slept_s = raw_ns();
 			__atomic_add_fetch(&P.started, 1, __ATOMIC_RELEASE);
-			sleep_ms(P.sleep_ms);
+			if (P.read_fd >= 0)
+				direct_reads(P.read_fd, P.sleep_ms);
+			else
+				sleep_ms(P.sleep_ms);
 			P.slept_e = raw_ns();
 			__atomic_store_n(&P.sleep_op, NULL, __ATOMIC_RELEASE);
 		} else {
@@ -353,6 +382,47 @@ static int inject_wake_behind(void)
 	return 0;
 }
 
+/* A file of DIRECT_FILE bytes in the working directory, opened O_DIRECT for reading; -1 on failure. */
+static int direct_file(void)
+{
+	static char chunk[1 << 20];
+	int fd = open("odirect.dat", O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		return -1;
+	memset(chunk, 0x5a, sizeof(chunk));
+	for (uint64_t n = 0; n < DIRECT_FILE; n += sizeof(chunk)) {
+		if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk)) {
+			close(fd);
+			return -1;
+		}
+	}
+	fsync(fd);
+	close(fd);
+	fd = open("odirect.dat", O_RDONLY | O_DIRECT);
+	unlink("odirect.dat");   /* gone with the process */
+	if (fd < 0 || posix_memalign(&P.block, DIRECT_BLOCK, DIRECT_BLOCK)) {
+		perror("pipeline: O_DIRECT (the working directory's file system must support it)");
+		return -1;
+	}
+	return fd;
+}
+
+/* The main thread reads samples with O_DIRECT in DataLoader.__next__ for SPIN_MS. */
+static int inject_odirect(void)
+{
+	static int fd = -1;
+
+	if (fd < 0 && (fd = direct_file()) < 0)
+		return -1;
+	P.read_fd = fd;
+	main_sleep("DataLoader.__next__", SPIN_MS);
+	main_sleep_wait();
+	P.read_fd = -1;
+	add_stretch("odirect", "blocked", "DataLoader.__next__", P.slept_s, P.slept_e, 0, 0);
+	return 0;
+}
+
 static int inject(const char *kind)
 {
 	if (!strcmp(kind, "fifo_disp"))
@@ -368,6 +438,8 @@ static int inject(const char *kind)
 		add_stretch(kind, "sleeping", "DataLoader.__next__", P.slept_s, P.slept_s + SPIN_MS * 1000000ull, 0, 0);
 		return 0;
 	}
+	if (!strcmp(kind, "odirect"))
+		return inject_odirect();
 	return inject_wake_behind();
 }
 
@@ -400,7 +472,8 @@ static uint64_t clock_ns(clockid_t c)
 /* The controller: the injections, then the stop. */
 static void *control_thread(void *arg)
 {
-	static const char *const plan[] = { "fifo_disp", "fifo_main", "hogs", "dataloader", "wake_behind" };
+	static const char *const plan[] = { "fifo_disp", "fifo_main", "hogs", "dataloader", "wake_behind",
+					    "odirect" };
 	int rc = 0;
 
 	(void)arg;
@@ -439,6 +512,7 @@ int main(int argc, char **argv)
 	P.main_cpu = atoi(argv[2]);
 	P.disp_cpu = atoi(argv[3]);
 	P.rounds = argc > 4 ? atoi(argv[4]) : 1;
+	P.read_fd = -1;
 	real0 = clock_ns(CLOCK_REALTIME);
 	raw0 = raw_ns();
 	pthread_create(&dt, NULL, dispatch_thread, NULL);

@@ -16,8 +16,8 @@ category, up to its overlap:
                   CPU time it measured itself, spread evenly over its
                   stretch): a hog sharing its CPU with another cgroup's task
                   is not the whole story, and the score does not pretend it
-                  is; "sleeping": the sleeping pieces of the gap that name
-                  the stretch's op.
+                  is; "sleeping" / "blocked": the sleeping and blocked pieces
+                  of the gap that name the stretch's op.
 The stretches are already cut to what their injection caused (pipeline_prof.py).
 Prints a line per stretch and per kind, and the totals; exits 1 when a total
 is below MIN_PERCENT (default 90), or the stretches made too little idle time.
@@ -27,7 +27,7 @@ thread's own state (ns), its top preempter, and the op over the whole gap.
 import json
 import sys
 
-CATS = {"runnable": ("preempted", "waiting"), "sleeping": ("sleeping",)}
+CATS = {"runnable": ("preempted", "waiting"), "sleeping": ("sleeping",), "blocked": ("blocked",)}
 OWN = "--own" in sys.argv
 ARGS = [a for a in sys.argv[1:] if a != "--own"]
 
@@ -39,11 +39,11 @@ def comm(task):
 
 def own_pools(g):
     """The states-only answer: the dispatch thread's own split, its top preempter, the gap's op."""
-    p = {"runnable": sum(g["ns"][c] for c in CATS["runnable"]), "sleeping": g["ns"]["sleeping"]}
+    p = {k: sum(g["ns"][c] for c in cats) for k, cats in CATS.items()}
     if g["top_preempter"]:
         p["task:" + comm(g["top_preempter"])] = g["top_preempter_ns"]
     if g["op"]:
-        p["op:" + g["op"]] = g["ns"]["sleeping"]
+        p["op:" + g["op"]] = g["ns"]["sleeping"] + g["ns"]["blocked"]
     return p
 
 
@@ -51,12 +51,12 @@ def pools(g):
     """What a gap offers the stretches inside it: time by category, culprit and op."""
     if OWN:
         return own_pools(g)
-    p = {"runnable": sum(g["cause_ns"][c] for c in CATS["runnable"]), "sleeping": g["cause_ns"]["sleeping"]}
+    p = {k: sum(g["cause_ns"][c] for c in cats) for k, cats in CATS.items()}
     for c in g["culprits"]:
         key = "task:" + comm(c["task"])
         p[key] = p.get(key, 0) + c["ns"]
     for part in g["parts"]:
-        if part["category"] == "sleeping" and part["op"]:
+        if part["category"] in ("sleeping", "blocked") and part["op"]:
             key = "op:" + part["op"]
             p[key] = p.get(key, 0) + part["ns"]
     return p
