@@ -3,7 +3,7 @@
  * pipeline.c - a torch_npu-like two-level pipeline, for Host Bound ground
  * truth (pipeline.sh, bench/hostbound_truth.sh).
  *
- *     pipeline OUT_LOG MAIN_CPU DISPATCH_CPU
+ *     pipeline OUT_LOG MAIN_CPU DISPATCH_CPU [ROUNDS [KIND,...|all [normal]]]
  *
  * The main thread ("pt_main", pinned to MAIN_CPU) runs "ops" (busy loops of
  * OP_US) and enqueues one launch per op into a bounded queue (QUEUE_CAP);
@@ -24,8 +24,13 @@
  *               spinner ("hb_fifo_w") takes the dispatch CPU, so the
  *               wakeup that follows waits behind it
  *   odirect     the main thread reads random blocks of a file with O_DIRECT
- *               in "DataLoader.__next__" (blocked, D state)
- * and writes to OUT_LOG the threads, every op and kernel (CLOCK_MONOTONIC_RAW
+ *               in "DataLoader.__next__" (blocked in D state, or running the
+ *               reads; the time it waited for a CPU meanwhile, from its
+ *               schedstat, is the load's, and not the stretch's)
+ * (ROUNDS times; KIND,... instead of all of them in turn; "normal": the
+ * real-time spinners run SCHED_OTHER at nice 0, the hostbound advice for
+ * them applied, bench/hostbound_advice.sh) and writes to OUT_LOG the
+ * threads, every op and kernel (CLOCK_MONOTONIC_RAW
  * ns; a kernel with the times its launch was queued and made, so when the
  * dispatch thread had work is known) and each injected stretch with the
  * category and culprit it must get.
@@ -87,8 +92,11 @@ static struct {
 	size_t nst;
 	int main_cpu, disp_cpu, main_tid, disp_tid;
 	int rounds, rc;            /* the controller's plan and outcome */
+	const char *plan;          /* NULL: every kind in turn; else "kind,kind,..." */
+	int normal;                /* the real-time spinners run SCHED_OTHER (the advice applied) */
 	int read_fd;               /* >= 0: the main thread's "sleep" is O_DIRECT reads of it */
 	void *block;               /* their buffer, DIRECT_BLOCK aligned */
+	uint64_t read_delay;       /* of the reads, the time the thread waited for a CPU (the load's doing) */
 } P;
 
 static uint64_t raw_ns(void)
@@ -173,6 +181,20 @@ static int pop(uint64_t *v)
 	return 0;
 }
 
+/* The calling thread's time spent runnable, waiting for a CPU (schedstat), in ns; 0 when unknown. */
+static uint64_t run_delay(void)
+{
+	unsigned long long run = 0, wait = 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+
+	if (f) {
+		if (fscanf(f, "%llu %llu", &run, &wait) != 2)
+			wait = 0;
+		fclose(f);
+	}
+	return wait;
+}
+
 /*
  * O_DIRECT reads of random blocks of @fd for @ms, as a DataLoader reading
  * samples from disk: the thread waits for the device in D state (blocked),
@@ -208,9 +230,12 @@ static void *main_thread(void *arg)
 			o.name = sl;
 			P.slept_s = raw_ns();
 			__atomic_add_fetch(&P.started, 1, __ATOMIC_RELEASE);
-			if (P.read_fd >= 0)
+			if (P.read_fd >= 0) {
+				uint64_t d0 = run_delay();
+
 				direct_reads(P.read_fd, P.sleep_ms);
-			else
+				P.read_delay = run_delay() - d0;
+			} else
 				sleep_ms(P.sleep_ms);
 			P.slept_e = raw_ns();
 			__atomic_store_n(&P.sleep_op, NULL, __ATOMIC_RELEASE);
@@ -278,7 +303,8 @@ static pid_t spinner(const char *comm, int cpu, int fifo, int nice, int ms, int 
 		close(fd[0]);
 		prctl(PR_SET_NAME, comm);
 		pin(cpu);
-		if (fifo ? sched_setscheduler(0, SCHED_FIFO, &sp) : setpriority(PRIO_PROCESS, 0, nice))
+		/* P.normal: the advice applied (chrt -o -p 0): the real-time spinners run normal, nice 0 */
+		if (fifo && !P.normal ? sched_setscheduler(0, SCHED_FIFO, &sp) : setpriority(PRIO_PROCESS, 0, nice))
 			_exit(3);
 		se[0] = raw_ns();
 		spin_us((uint64_t)ms * 1000);
@@ -419,7 +445,9 @@ static int inject_odirect(void)
 	main_sleep("DataLoader.__next__", SPIN_MS);
 	main_sleep_wait();
 	P.read_fd = -1;
-	add_stretch("odirect", "blocked", "DataLoader.__next__", P.slept_s, P.slept_e, 0, 0);
+	/* the reads' own time: blocked on the disk, or running the syscalls; not the waits for a CPU */
+	add_stretch("odirect", "io", "DataLoader.__next__", P.slept_s, P.slept_e,
+		    P.slept_e - P.slept_s > P.read_delay ? P.slept_e - P.slept_s - P.read_delay : 0, 0);
 	return 0;
 }
 
@@ -480,7 +508,21 @@ static void *control_thread(void *arg)
 	prctl(PR_SET_NAME, "hb_ctl");
 	sleep_ms(NORMAL_MS);
 	for (int r = 0; r < P.rounds && !rc; r++) {
-		for (size_t i = 0; i < sizeof(plan) / sizeof(plan[0]) && !rc; i++) {
+		for (size_t i = 0; !P.plan && i < sizeof(plan) / sizeof(plan[0]) && !rc; i++) {
+			rc = inject(plan[i]);
+			sleep_ms(NORMAL_MS);
+		}
+		for (const char *k = P.plan; k && *k && !rc; k += strcspn(k, ",") + (k[strcspn(k, ",")] == ',')) {
+			size_t len = strcspn(k, ","), i = 0;
+
+			/* the stretches keep the kind's pointer: the plan's own string */
+			while (i < sizeof(plan) / sizeof(plan[0]) && (strlen(plan[i]) != len || strncmp(plan[i], k, len)))
+				i++;
+			if (i == sizeof(plan) / sizeof(plan[0])) {
+				fprintf(stderr, "pipeline: unknown kind in %s\n", P.plan);
+				rc = -1;
+				break;
+			}
 			rc = inject(plan[i]);
 			sleep_ms(NORMAL_MS);
 		}
@@ -505,13 +547,15 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: pipeline OUT_LOG MAIN_CPU DISPATCH_CPU [ROUNDS]\n");
+		fprintf(stderr, "usage: pipeline OUT_LOG MAIN_CPU DISPATCH_CPU [ROUNDS [KIND,...|all [normal]]]\n");
 		return 2;
 	}
 	alarm(60);   /* spinners at a real-time priority: never for long, whatever goes wrong */
 	P.main_cpu = atoi(argv[2]);
 	P.disp_cpu = atoi(argv[3]);
 	P.rounds = argc > 4 ? atoi(argv[4]) : 1;
+	P.plan = argc > 5 && strcmp(argv[5], "all") ? argv[5] : NULL;
+	P.normal = argc > 6 && !strcmp(argv[6], "normal");
 	P.read_fd = -1;
 	real0 = clock_ns(CLOCK_REALTIME);
 	raw0 = raw_ns();

@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: MIT
 """The Ascend profiler's output for a run of pipeline.c, and its ground truth.
 
-    pipeline_prof.py RUN_LOG OUT_DIR
+    pipeline_prof.py RUN_LOG OUT_DIR [RANK]
 
-Writes OUT_DIR/prof/host_<pid>_0_ascend_pt/ in the profiler's shape
+Writes OUT_DIR/prof/host_<pid>_<RANK>_ascend_pt/ (RANK 0 by default) in the profiler's shape
 (shared/docs/ascend-profiling.md): trace_view.json with the device's stream
 ("Ascend Hardware", a synthetic pid), the
 "Free" lane, the "Python" process with the main and dispatch threads and the
 main thread's ops (cpu_op), async_npu flows (main thread's enqueue -> kernel)
 written before the HostToDevice flows (dispatch thread's launch -> kernel) of
 the same kernels, both ending at the same device time; start_info/end_info
-and profiler_info_0.json from the run's clocks; and OUT_DIR/truth.json: the
+and profiler_info_<RANK>.json from the run's clocks; and OUT_DIR/truth.json
+(truth_<RANK>.json when RANK is given): the
 injected stretches (epoch ns) with the category and culprit each must get,
 cut to the parts the injection caused (see scored()).
 """
@@ -46,7 +47,7 @@ def read_log(path):
     return run
 
 
-def write_info(rank, run):
+def write_info(rank, run, rank_id):
     prof = os.path.join(rank, "PROF_000001_0_SIM", "host")
     os.makedirs(prof, exist_ok=True)
     os.makedirs(os.path.join(rank, "ASCEND_PROFILER_OUTPUT"), exist_ok=True)
@@ -54,12 +55,12 @@ def write_info(rank, run):
         json.dump({"collectionTimeBegin": str(run["real0"] // 1000), "clockMonotonicRaw": str(run["raw0"])}, f)
     with open(os.path.join(prof, "end_info"), "w") as f:
         json.dump({"collectionTimeEnd": str(run["real1"] // 1000), "clockMonotonicRaw": str(run["raw1"])}, f)
-    with open(os.path.join(rank, "profiler_info_0.json"), "w") as f:
+    with open(os.path.join(rank, "profiler_info_%d.json" % rank_id), "w") as f:
         json.dump({"config": {"experimental_config": {"_profiler_level": "Level0", "_export_type": "text"}},
                    "start_info": {"syscnt_enable": False, "freq": 100, "start_cnt": 0,
                                   "start_monotonic": run["raw0"]},
                    "end_info": {"collectionTimeEnd": run["real1"], "MonotonicTimeEnd": run["mono1"]},
-                   "rank_id": 0}, f)
+                   "rank_id": rank_id}, f)
 
 
 def events(run, epoch):
@@ -139,8 +140,9 @@ def scored(st, kernels):
 def main():
     run = read_log(sys.argv[1])
     out = sys.argv[2]
-    rank = os.path.join(out, "prof", "host_%d_0_ascend_pt" % run["pid"])
-    write_info(rank, run)
+    rank_id = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    rank = os.path.join(out, "prof", "host_%d_%d_ascend_pt" % (run["pid"], rank_id))
+    write_info(rank, run, rank_id)
 
     def epoch(raw):
         return raw - run["raw0"] + run["real0"] // 1000 * 1000
@@ -157,7 +159,7 @@ def main():
     truth = {"pid": run["pid"], "main_tid": run["main"][0], "dispatch_tid": run["dispatch"][0],
              "injected_ns": sum(st["raw"][1] - st["raw"][0] for st in run["stretches"]),
              "stretches": stretches}
-    with open(os.path.join(out, "truth.json"), "w") as f:
+    with open(os.path.join(out, "truth.json" if len(sys.argv) <= 3 else "truth_%d.json" % rank_id), "w") as f:
         json.dump(truth, f, indent=1)
     print("pipeline_prof: %d ops, %d kernels, %d stretches" % (len(run["ops"]), len(run["kernels"]),
                                                              len(run["stretches"])))
