@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # hostbound_advice.sh - does `ftscope hostbound`'s advice work? The ground-truth
-# pipeline (tests/hostbound/pipeline.c) with only its "fifo_disp" interference (a
-# SCHED_FIFO spinner on the dispatch thread's CPU, 30 ms, ROUNDS times), recorded
+# pipeline (tests/hostbound/pipeline.c) with only its "fifo_long" interference (a
+# SCHED_FIFO spinner on the dispatch thread's CPU, 120 ms, ROUNDS times), recorded
 # twice: as is, then with the advice hostbound printed for it applied (its
 # `chrt -o -p 0 PID`: the spinner runs SCHED_OTHER; the spinners live 30 ms, so
 # the workload starts them that way rather than the command changing them
-# later). Prints the NPU idle time hostbound attributes to the spinner (its
+# later; the spinner must be the task that held the CPU most, so it spins long
+# enough to beat what else loads a shared machine). Prints the NPU idle time hostbound attributes to the spinner (its
 # culprit time) and the total NPU idle time in the spinners' stretches, before
 # and after, and the share removed; exits 1 when the first run's advice does not
 # name the spinner with that command, or less than 80% of its time went away.
 # Root (tracefs, SCHED_FIFO); holds the tracefs lock while recording.
-# How: bench/hostbound_advice.sh [ROUNDS]   (default 4)
+# How: bench/hostbound_advice.sh [ROUNDS]   (default 2)
 #      env: FTSCOPE (default <repo>/build/ftscope), FTSCOPE_BENCH_DIR (default /tmp/ftscope-bench)
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 FTSCOPE=${FTSCOPE:-$REPO/build/ftscope}
 DIR=${FTSCOPE_BENCH_DIR:-/tmp/ftscope-bench}/hostbound_advice
-ROUNDS=${1:-4}
+ROUNDS=${1:-2}
 [ "$(id -u)" = 0 ] || { echo "needs root (tracefs, SCHED_FIFO)" >&2; exit 1; }
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs" >&2; exit 1; }
 rm -rf "$DIR" && mkdir -p "$DIR" && cd "$DIR" || exit 1
@@ -33,7 +34,7 @@ run() {
 rec=\$!
 trap 'kill -INT \$rec 2>/dev/null; wait \$rec' EXIT
 sleep 2
-timeout -s KILL 50 ../pipeline run.log $main_cpu $disp_cpu $ROUNDS fifo_disp $1 > sim.log 2>&1 || { cat sim.log; exit 1; }
+timeout -s KILL 50 ../pipeline run.log $main_cpu $disp_cpu $ROUNDS fifo_long $1 > sim.log 2>&1 || { cat sim.log; exit 1; }
 sleep 0.5
 EOS
 	python3 "$REPO/scripts/tracefs_lock.py" bash rec.sh || { echo "$1: the recording or the workload failed"; return 1; }

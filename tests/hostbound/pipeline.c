@@ -23,6 +23,8 @@
  *   wake_behind the main thread sleeps in "aten::wait_input" while a FIFO
  *               spinner ("hb_fifo_w") takes the dispatch CPU, so the
  *               wakeup that follows waits behind it
+ *   fifo_long   (only when asked) fifo_disp, 120 ms: one real-time task
+ *               that dominates (bench/hostbound_advice.sh)
  *   odirect     the main thread reads random blocks of a file with O_DIRECT
  *               in "DataLoader.__next__" (blocked in D state, or running the
  *               reads; the time it waited for a CPU meanwhile, from its
@@ -339,11 +341,11 @@ static void add_stretch(const char *kind, const char *cat, const char *culprit, 
 		P.st[P.nst++] = (struct stretch){ kind, cat, culprit, s, e, cpu, pid };
 }
 
-static int inject_spinner(const char *kind, const char *comm, int cpu)
+static int inject_spinner(const char *kind, const char *comm, int cpu, int ms)
 {
 	uint64_t se[3];
 	int rfd;
-	pid_t pid = spinner(comm, cpu, 1, 0, SPIN_MS, &rfd);
+	pid_t pid = spinner(comm, cpu, 1, 0, ms, &rfd);
 
 	if (pid < 0 || reap(pid, rfd, se))
 		return -1;
@@ -454,9 +456,11 @@ static int inject_odirect(void)
 static int inject(const char *kind)
 {
 	if (!strcmp(kind, "fifo_disp"))
-		return inject_spinner(kind, "hb_fifo_d", P.disp_cpu);
+		return inject_spinner(kind, "hb_fifo_d", P.disp_cpu, SPIN_MS);
+	if (!strcmp(kind, "fifo_long"))
+		return inject_spinner(kind, "hb_fifo_d", P.disp_cpu, 4 * SPIN_MS);
 	if (!strcmp(kind, "fifo_main"))
-		return inject_spinner(kind, "hb_fifo_m", P.main_cpu);
+		return inject_spinner(kind, "hb_fifo_m", P.main_cpu, SPIN_MS);
 	if (!strcmp(kind, "hogs"))
 		return inject_hogs();
 	if (!strcmp(kind, "dataloader")) {
@@ -501,14 +505,15 @@ static uint64_t clock_ns(clockid_t c)
 static void *control_thread(void *arg)
 {
 	static const char *const plan[] = { "fifo_disp", "fifo_main", "hogs", "dataloader", "wake_behind",
-					    "odirect" };
+					    "odirect", "fifo_long" };
+	size_t all = sizeof(plan) / sizeof(plan[0]) - 1;   /* fifo_long only when asked */
 	int rc = 0;
 
 	(void)arg;
 	prctl(PR_SET_NAME, "hb_ctl");
 	sleep_ms(NORMAL_MS);
 	for (int r = 0; r < P.rounds && !rc; r++) {
-		for (size_t i = 0; !P.plan && i < sizeof(plan) / sizeof(plan[0]) && !rc; i++) {
+		for (size_t i = 0; !P.plan && i < all && !rc; i++) {
 			rc = inject(plan[i]);
 			sleep_ms(NORMAL_MS);
 		}
