@@ -414,7 +414,12 @@ static int inject_wake_behind(void)
 static int direct_file(void)
 {
 	static char chunk[1 << 20];
-	int fd = open("odirect.dat", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	char name[64];
+	int fd;
+
+	/* one per process: two ranks share the working directory */
+	snprintf(name, sizeof(name), "odirect.%d.dat", (int)getpid());
+	fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0600);
 
 	if (fd < 0)
 		return -1;
@@ -427,8 +432,8 @@ static int direct_file(void)
 	}
 	fsync(fd);
 	close(fd);
-	fd = open("odirect.dat", O_RDONLY | O_DIRECT);
-	unlink("odirect.dat");   /* gone with the process */
+	fd = open(name, O_RDONLY | O_DIRECT);
+	unlink(name);   /* gone with the process */
 	if (fd < 0 || posix_memalign(&P.block, DIRECT_BLOCK, DIRECT_BLOCK)) {
 		perror("pipeline: O_DIRECT (the working directory's file system must support it)");
 		return -1;
