@@ -26,6 +26,9 @@ LOST=${FTS_TRUTH_REC:+--lost}
 # two ranks (FTS_TRUTH_RANKS=2): a second pipeline beside the first, its CPUs
 # swapped, with its own profile; -p given both, then the second alone
 RANKS=${FTS_TRUTH_RANKS:-1}
+# the injected kinds (pipeline.c); "all" adds odirect, whose truth (the reads' own
+# share, from schedstat) holds at light load only: the bench runs it
+PLAN=${FTS_TRUTH_PLAN:-fifo_disp,fifo_main,hogs,dataloader,wake_behind}
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 [ "$(id -u)" = 0 ] || skip "needs root to record on tracefs (and for SCHED_FIFO spinners)"
@@ -45,8 +48,8 @@ rec=\$!
 trap 'kill -INT \$rec 2>/dev/null; wait \$rec' EXIT
 sleep 2
 r1=
-[ $RANKS = 2 ] && { timeout -s KILL 50 ./pipeline run1.log $disp_cpu $main_cpu 2 > sim1.log 2>&1 & r1=\$!; }
-timeout -s KILL 50 bash -c 'sleep 0.5; exec ./pipeline run.log $main_cpu $disp_cpu 2' > sim.log 2>&1 ||
+[ $RANKS = 2 ] && { timeout -s KILL 50 ./pipeline run1.log $disp_cpu $main_cpu 2 $PLAN > sim1.log 2>&1 & r1=\$!; }
+timeout -s KILL 50 bash -c 'sleep 0.5; exec ./pipeline run.log $main_cpu $disp_cpu 2 $PLAN' > sim.log 2>&1 ||
 	{ cat sim.log; exit 1; }
 [ -z "\$r1" ] || wait \$r1 || { cat sim1.log; exit 1; }
 sleep 0.5
