@@ -9,7 +9,8 @@
 # the right category and the right culprit (and, for comparison, what the
 # dispatch thread's own state said); then the same with a 16 KB ring per CPU,
 # which loses events under that load: how much of the idle time the report
-# calls unknown, and how much it gives a wrong cause. Figures, not pass/fail. Root.
+# calls unknown, and how much it gives a wrong cause; two ranks; a container.
+# Figures, not pass/fail. Root.
 # How: bench/hostbound_truth.sh [LOAD]      (LOAD: the load average to reach, default 50)
 #      env: FTSCOPE (default <repo>/build/ftscope), FTSCOPE_BENCH_DIR (default /tmp/ftscope-bench)
 set -uo pipefail
@@ -49,3 +50,6 @@ FTS_TRUTH_MIN=0 FTS_TRUTH_REC="--bf_size 16" pass lossy
 # two ranks: a second pipeline beside the first, CPUs swapped, two profiles under -p
 echo "== two ranks"
 FTS_TRUTH_MIN=0 FTS_TRUTH_RANKS=2 pass ranks
+# a container: the workload in its own pid namespace, ftscope pidmap's mapping as -m
+echo "== a container (unshare --pid)"
+FTS_TRUTH_MIN=0 FTS_TRUTH_CONTAINER=1 pass container

@@ -12,8 +12,9 @@
 # train.py` does: its main thread (the process's first) is "bash", then
 # "pipeline", then "pt_main"; the report names it as it was at each gap, and
 # its role as it last was, never by the shell's comm.
-# The same run under heavy load, with a lossy capture (FTS_TRUTH_REC) and with two
-# ranks (FTS_TRUTH_RANKS=2): bench/hostbound_truth.sh.
+# The same run under heavy load, with a lossy capture (FTS_TRUTH_REC), with two
+# ranks (FTS_TRUTH_RANKS=2) and in a container (FTS_TRUTH_CONTAINER=1):
+# bench/hostbound_truth.sh.
 # usage: pipeline.sh FTSCOPE SRCDIR WORKDIR
 FTS=$1
 SRC=$2
@@ -29,6 +30,16 @@ RANKS=${FTS_TRUTH_RANKS:-1}
 # the injected kinds (pipeline.c); "all" adds odirect, whose truth (the reads' own
 # share, from schedstat) holds at light load only: the bench runs it
 PLAN=${FTS_TRUTH_PLAN:-fifo_disp,fifo_main,hogs,dataloader,wake_behind}
+# in a container (FTS_TRUTH_CONTAINER=1): the workload in its own pid namespace
+# (unshare --pid --fork), the profile in its pids, ftscope pidmap's mapping as -m
+CONT=${FTS_TRUTH_CONTAINER:-}
+if [ -n "$CONT" ]; then
+	command -v unshare >/dev/null || skip "no unshare"
+	WRAP="unshare --pid --fork --mount-proc"
+	MAP="-m pid_mapping.json"
+else
+	WRAP= MAP=
+fi
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 [ "$(id -u)" = 0 ] || skip "needs root to record on tracefs (and for SCHED_FIFO spinners)"
@@ -49,9 +60,12 @@ trap 'kill -INT \$rec 2>/dev/null; wait \$rec' EXIT
 sleep 2
 r1=
 [ $RANKS = 2 ] && { timeout -s KILL 50 ./pipeline run1.log $disp_cpu $main_cpu 2 $PLAN > sim1.log 2>&1 & r1=\$!; }
-timeout -s KILL 50 bash -c 'sleep 0.5; exec ./pipeline run.log $main_cpu $disp_cpu 2 $PLAN' > sim.log 2>&1 ||
+pm=
+[ -n "$CONT" ] && { "$FTS" pidmap --interval 0.2 --duration 45 -o pid_mapping.json 2>pidmap.log & pm=\$!; sleep 0.3; }
+timeout -s KILL 50 $WRAP bash -c 'sleep 0.5; exec ./pipeline run.log $main_cpu $disp_cpu 2 $PLAN' > sim.log 2>&1 ||
 	{ cat sim.log; exit 1; }
 [ -z "\$r1" ] || wait \$r1 || { cat sim1.log; exit 1; }
+[ -z "\$pm" ] || { kill -TERM \$pm; wait \$pm; }
 sleep 0.5
 EOS
 python3 "$SRC/scripts/tracefs_lock.py" bash rec.sh || fail "the recording or the workload failed"
@@ -62,11 +76,17 @@ card=--card=host_${pid}_0_
 if [ $RANKS = 2 ]; then
 	python3 "$SRC/tests/hostbound/pipeline_prof.py" run1.log . 1 || fail "pipeline_prof.py (rank 1)"
 fi
-"$FTS" hostbound cap.dat -p prof -f json -o hb.json 2>hb.err || { cat hb.err; fail "hostbound failed"; }
-"$FTS" hostbound cap.dat -p prof -n 12 > hb.txt 2>>hb.err || { cat hb.err; fail "hostbound (text) failed"; }
+"$FTS" hostbound cap.dat -p prof $MAP -f json -o hb.json 2>hb.err || { cat hb.err; fail "hostbound failed"; }
+"$FTS" hostbound cap.dat -p prof $MAP -n 12 > hb.txt 2>>hb.err || { cat hb.err; fail "hostbound (text) failed"; }
 cat hb.txt
-"$FTS" convert -i cap.dat -o cap.json --format json >/dev/null 2>&1 || fail "convert failed"
-grep -q "\"bash:$pid\"" cap.json || fail "the capture holds no bash:$pid lane: the exec was not captured"
+if [ -z "$CONT" ]; then
+	"$FTS" convert -i cap.dat -o cap.json --format json >/dev/null 2>&1 || fail "convert failed"
+	grep -q "\"bash:$pid\"" cap.json || fail "the capture holds no bash:$pid lane: the exec was not captured"
+else
+	# the report in the container's pids: its main thread is the namespace's first process
+	[ "$pid" = 1 ] || fail "the workload's pid is $pid, not 1 in its namespace"
+	grep -q '"host:' hb.json || fail "no host-only task marked host: with -m"
+fi
 grep -Eq "^  dispatch thread npu_dispatch:[0-9]+, main thread pt_main:$pid\$" hb.txt ||
 	fail "the roles line does not name the main thread pt_main:$pid"
 ! grep -Eq "(bash|timeout):$pid\b" hb.txt hb.json || fail "the report names the main thread by its comm before the exec"
@@ -81,7 +101,7 @@ if [ $RANKS = 2 ]; then
 	python3 "$SRC/tests/hostbound/pipeline_score.py" $LOST --card=host_${pid1}_1_ truth_1.json hb.json "$MIN" ||
 		fail "rank 1: attribution below $MIN% (above)"
 	# one card alone says what it says beside the other
-	"$FTS" hostbound cap.dat -p prof/host_${pid1}_1_ascend_pt -f json -o hb1.json 2>>hb.err ||
+	"$FTS" hostbound cap.dat -p prof/host_${pid1}_1_ascend_pt $MAP -f json -o hb1.json 2>>hb.err ||
 		{ cat hb.err; fail "hostbound (rank 1 alone) failed"; }
 	python3 - hb.json hb1.json "host_${pid1}_1_" <<'EOP' || fail "rank 1 alone differs from rank 1 beside rank 0"
 import json, sys
@@ -97,7 +117,7 @@ fi
 # (MIN 0: figures only, as bench/hostbound_truth.sh asks)
 if [ "$MIN" != 0 ] &&
 	python3 -c 'import json,sys; sys.exit(not any(s["kind"] == "fifo_main" for s in json.load(open("truth.json"))["stretches"]))'; then
-	"$FTS" hostbound cap.dat -p prof -n 0 > hb_all.txt 2>>hb.err || fail "hostbound (all gaps) failed"
+	"$FTS" hostbound cap.dat -p prof $MAP -n 0 > hb_all.txt 2>>hb.err || fail "hostbound (all gaps) failed"
 	grep -Eq 'no work queued.*main thread pt_main:[0-9]* (preempted|waiting) .* behind hb_fifo_m:' hb_all.txt ||
 		fail "no gap blamed upstream on the FIFO spinner on the main thread's CPU"
 fi
