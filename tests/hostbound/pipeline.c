@@ -23,6 +23,9 @@
  *   wake_behind the main thread sleeps in "aten::wait_input" while a FIFO
  *               spinner ("hb_fifo_w") takes the dispatch CPU, so the
  *               wakeup that follows waits behind it
+ *   mutex       a third thread ("pt_saver") holds the lock the dispatch
+ *               thread takes around each launch while it sleeps in
+ *               "aten::save"
  *   fifo_long   (only when asked) fifo_disp, 120 ms: one real-time task
  *               that dominates (bench/hostbound_advice.sh)
  *   odirect     the main thread reads random blocks of a file with O_DIRECT
@@ -92,7 +95,11 @@ static struct {
 	size_t nk;
 	struct stretch st[64];
 	size_t nst;
-	int main_cpu, disp_cpu, main_tid, disp_tid;
+	int main_cpu, disp_cpu, main_tid, disp_tid, saver_tid;
+	/* the lock the dispatch thread takes around each launch; the saver holds it when asked */
+	pthread_mutex_t lock;
+	int save_ms, saves;           /* the controller's ask; saves done */
+	uint64_t saved_s, saved_e;
 	int rounds, rc;            /* the controller's plan and outcome */
 	const char *plan;          /* NULL: every kind in turn; else "kind,kind,..." */
 	int normal;                /* the real-time spinners run SCHED_OTHER (the advice applied) */
@@ -267,7 +274,9 @@ static void *dispatch_thread(void *arg)
 
 		if (pop(&k.enq))
 			return NULL;
+		pthread_mutex_lock(&P.lock);
 		spin_us(LAUNCH_US);
+		pthread_mutex_unlock(&P.lock);
 		k.host = raw_ns();
 		k.s = k.host + 20000 > free_at ? k.host + 20000 : free_at;
 		k.e = k.s + KERNEL_US * 1000;
@@ -282,6 +291,35 @@ static void *dispatch_thread(void *arg)
 			nanosleep(&t, NULL);
 		}
 	}
+}
+
+/*
+ * A third thread of the Python process ("pt_saver", as a checkpoint saver):
+ * when asked, it holds the dispatch thread's lock while it sleeps in
+ * "aten::save" (I/O with the lock held); the dispatch thread blocks on the
+ * futex until it lets go.
+ */
+static void *saver_thread(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "pt_saver");
+	P.saver_tid = gettid();
+	while (!stopped()) {
+		int ms = __atomic_load_n(&P.save_ms, __ATOMIC_ACQUIRE);
+
+		if (!ms) {
+			sleep_ms(1);
+			continue;
+		}
+		pthread_mutex_lock(&P.lock);
+		P.saved_s = raw_ns();
+		sleep_ms(ms);
+		P.saved_e = raw_ns();
+		pthread_mutex_unlock(&P.lock);
+		__atomic_store_n(&P.save_ms, 0, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&P.saves, 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
 }
 
 /*
@@ -458,6 +496,18 @@ static int inject_odirect(void)
 	return 0;
 }
 
+/* The saver holds the lock SPIN_MS while the dispatch thread has work to launch. */
+static int inject_mutex(void)
+{
+	int before = __atomic_load_n(&P.saves, __ATOMIC_ACQUIRE);
+
+	__atomic_store_n(&P.save_ms, SPIN_MS, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&P.saves, __ATOMIC_ACQUIRE) == before)
+		sleep_ms(1);
+	add_stretch("mutex", "sleeping", "aten::save", P.saved_s, P.saved_e, 0, 0);
+	return 0;
+}
+
 static int inject(const char *kind)
 {
 	if (!strcmp(kind, "fifo_disp"))
@@ -477,6 +527,8 @@ static int inject(const char *kind)
 	}
 	if (!strcmp(kind, "odirect"))
 		return inject_odirect();
+	if (!strcmp(kind, "mutex"))
+		return inject_mutex();
 	return inject_wake_behind();
 }
 
@@ -484,8 +536,13 @@ static void write_log(FILE *f, uint64_t raw0, uint64_t real0, uint64_t raw1, uin
 {
 	fprintf(f, "begin %llu %llu\nend %llu %llu %llu\n", (unsigned long long)raw0, (unsigned long long)real0,
 		(unsigned long long)raw1, (unsigned long long)real1, (unsigned long long)mono1);
-	fprintf(f, "pid %d\nmain %d %d\ndispatch %d %d\n", (int)getpid(), P.main_tid, P.main_cpu, P.disp_tid,
-		P.disp_cpu);
+	fprintf(f, "pid %d\nmain %d %d\ndispatch %d %d\nsaver %d -1\n", (int)getpid(), P.main_tid, P.main_cpu,
+		P.disp_tid, P.disp_cpu, P.saver_tid);
+	for (size_t i = 0; i < P.nst; i++) {
+		if (!strcmp(P.st[i].kind, "mutex"))
+			fprintf(f, "sop %llu %llu aten::save\n", (unsigned long long)P.st[i].s,
+				(unsigned long long)P.st[i].e);
+	}
 	for (size_t i = 0; i < P.nops; i++)
 		fprintf(f, "op %llu %llu %s\n", (unsigned long long)P.ops[i].s, (unsigned long long)P.ops[i].e,
 			P.ops[i].name);
@@ -510,7 +567,7 @@ static uint64_t clock_ns(clockid_t c)
 static void *control_thread(void *arg)
 {
 	static const char *const plan[] = { "fifo_disp", "fifo_main", "hogs", "dataloader", "wake_behind",
-					    "odirect", "fifo_long" };
+					    "odirect", "mutex", "fifo_long" };
 	size_t all = sizeof(plan) / sizeof(plan[0]) - 1;   /* fifo_long only when asked */
 	int rc = 0;
 
@@ -552,7 +609,7 @@ static void *control_thread(void *arg)
  */
 int main(int argc, char **argv)
 {
-	pthread_t ct, dt;
+	pthread_t ct, dt, st;
 	uint64_t real0, raw0;
 	FILE *f;
 
@@ -569,11 +626,14 @@ int main(int argc, char **argv)
 	P.read_fd = -1;
 	real0 = clock_ns(CLOCK_REALTIME);
 	raw0 = raw_ns();
+	pthread_mutex_init(&P.lock, NULL);
 	pthread_create(&dt, NULL, dispatch_thread, NULL);
+	pthread_create(&st, NULL, saver_thread, NULL);
 	pthread_create(&ct, NULL, control_thread, NULL);
 	main_thread(NULL);
 	pthread_join(ct, NULL);
 	pthread_join(dt, NULL);
+	pthread_join(st, NULL);
 	f = fopen(argv[1], "w");
 	if (!f)
 		return 1;

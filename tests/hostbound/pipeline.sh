@@ -29,7 +29,7 @@ LOST=${FTS_TRUTH_REC:+--lost}
 RANKS=${FTS_TRUTH_RANKS:-1}
 # the injected kinds (pipeline.c); "all" adds odirect, whose truth (the reads' own
 # share, from schedstat) holds at light load only: the bench runs it
-PLAN=${FTS_TRUTH_PLAN:-fifo_disp,fifo_main,hogs,dataloader,wake_behind}
+PLAN=${FTS_TRUTH_PLAN:-fifo_disp,fifo_main,hogs,dataloader,wake_behind,mutex}
 # in a container (FTS_TRUTH_CONTAINER=1): the workload in its own pid namespace
 # (unshare --pid --fork), the profile in its pids, ftscope pidmap's mapping as -m
 CONT=${FTS_TRUTH_CONTAINER:-}
@@ -120,5 +120,12 @@ if [ "$MIN" != 0 ] &&
 	"$FTS" hostbound cap.dat -p prof $MAP -n 0 > hb_all.txt 2>>hb.err || fail "hostbound (all gaps) failed"
 	grep -Eq 'no work queued.*main thread pt_main:[0-9]* (preempted|waiting) .* behind hb_fifo_m:' hb_all.txt ||
 		fail "no gap blamed upstream on the FIFO spinner on the main thread's CPU"
+fi
+# the lock: the dispatch thread waited for the saver, not for work
+if [ "$MIN" != 0 ] && grep -q '^stretch mutex ' run.log; then
+	[ -s hb_all.txt ] || "$FTS" hostbound cap.dat -p prof $MAP -n 0 > hb_all.txt 2>>hb.err ||
+		fail "hostbound (all gaps) failed"
+	grep -Eq 'dispatch idle: waited for another thread .*; thread pt_saver:[0-9]+ sleeping .* in aten::save' hb_all.txt ||
+		fail "no gap blamed on the saver thread that held the lock"
 fi
 echo "ok: causes and culprits match the injected truth"

@@ -35,8 +35,10 @@ def read_log(path):
             run["raw1"], run["real1"], run["mono1"] = int(w[1]), int(w[2]), int(w[3])
         elif w[0] == "pid":
             run["pid"] = int(w[1])
-        elif w[0] in ("main", "dispatch"):
+        elif w[0] in ("main", "dispatch", "saver"):
             run[w[0]] = (int(w[1]), int(w[2]))
+        elif w[0] == "sop":
+            run.setdefault("sops", []).append((int(w[1]), int(w[2]), " ".join(w[3:])))
         elif w[0] == "op":
             run["ops"].append((int(w[1]), int(w[2]), " ".join(w[3:])))
         elif w[0] == "kernel":
@@ -82,6 +84,13 @@ def events(run, epoch):
     for s, e, name in run["ops"]:
         ev.append({"ph": "X", "name": name, "pid": pid, "tid": mtid, "ts": us(epoch(s)),
                    "dur": (e - s) / 1000, "cat": "cpu_op"})
+    # a third Python thread (the saver) and its ops, when the run had one
+    if "saver" in run and run["saver"][0] > 0:
+        stid = run["saver"][0]
+        ev.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": stid, "args": {"name": "Thread %d" % stid}})
+        for s, e, name in run.get("sops", []):
+            ev.append({"ph": "X", "name": name, "pid": pid, "tid": stid, "ts": us(epoch(s)),
+                       "dur": (e - s) / 1000, "cat": "cpu_op"})
     prev_end = None
     for i, (enq, host, s, e) in enumerate(run["kernels"]):
         ev.append({"ph": "X", "name": "FakeKernel_%d" % (i % 7), "pid": hw, "tid": 2, "ts": us(epoch(s)),
@@ -121,7 +130,7 @@ def scored(st, kernels):
     none. Under heavy load the rest is the load's doing, not the injection's.
     """
     a, b = st["raw"]
-    downstream = st["kind"] in ("fifo_disp", "fifo_long") or (st["kind"] == "wake_behind" and st["category"] == "runnable")
+    downstream = st["kind"] in ("fifo_disp", "fifo_long", "mutex") or (st["kind"] == "wake_behind" and st["category"] == "runnable")
     out, t = [], a
     for s, e in work_spans(kernels):
         if e <= a or s >= b:

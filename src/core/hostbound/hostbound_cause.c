@@ -368,6 +368,16 @@ static size_t clause(char *buf, size_t len, const struct fts_hostbound *hb, cons
 }
 
 /*
+ * Why the dispatch thread slept when a chain piece @q explains it: the main
+ * thread woke it when it queued work; another of the profiler's threads
+ * woke it when it let go of what the dispatch thread waited for (a lock).
+ */
+static const char *why_idle(const struct fts_hb_part *q)
+{
+	return q->role == FTS_HB_ROLE_MAIN ? "no work queued" : "waited for another thread";
+}
+
+/*
  * The gap's verdict in one line, from its largest piece, and the next one
  * worth a fifth of the gap: "dispatch idle: no work queued (18.3 ms); main
  * thread python:12 preempted 18.2 ms behind hog:123 on CPU 0 (17.9 ms)".
@@ -392,7 +402,7 @@ static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p, 
 	}
 	if (q->depth > 0) {
 		dur_text(d, sizeof(d), p->queued_ns);
-		n = (size_t)snprintf(buf, sizeof(buf), "dispatch idle: no work queued (%s); ", d);
+		n = (size_t)snprintf(buf, sizeof(buf), "dispatch idle: %s (%s); ", why_idle(q), d);
 	}
 	n += clause(buf + n, sizeof(buf) - n, hb, q, 0);
 	for (int i = 1; i < FTS_HB_PARTS && n + 20 < sizeof(buf); i++) {
@@ -400,7 +410,8 @@ static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p, 
 
 		if (r->ns < 0.2 * (double)p->dur || r->cat == FTS_HB_UNKNOWN)
 			continue;
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "; %s", r->depth && !q->depth ? "no work queued: " : "");
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "; %s%s", r->depth && !q->depth ? why_idle(r) : "",
+				      r->depth && !q->depth ? ": " : "");
 		/* the same thread again: "...; preempted 5.0 ms behind ..." */
 		n += clause(buf + n, sizeof(buf) - n, hb, r, r->tid == q->tid && r->depth == q->depth);
 		break;
