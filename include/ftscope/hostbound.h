@@ -148,6 +148,17 @@ struct fts_hb_gap {
 };
 
 /*
+ * One of the profiler's host threads and its role. Its name is the trace's
+ * "comm:pid" as it last was in the capture (a shell that exec'd python is
+ * named python from the exec on), else the profiler's ("Thread <tid>").
+ */
+struct fts_hb_thread {
+	int32_t tid;
+	uint32_t name;                  /* fts_hostbound_str */
+	enum fts_hb_role role;
+};
+
+/*
  * Preempted and waiting time (of the threads the causes name) summed over
  * all gaps, by the task that held the CPU and that CPU.
  */
@@ -266,6 +277,15 @@ FTS_API uint64_t fts_hostbound_cause_totals(const struct fts_hostbound *hb, doub
  * Returns the array, valid until fts_hostbound_free.
  */
 FTS_API const struct fts_hb_blame *fts_hostbound_blame(const struct fts_hostbound *hb, size_t *n);
+
+/**
+ * fts_hostbound_threads - the profiler's host threads: dispatch, then main, then the others
+ * @hb: the analysis, finished
+ * @n: set to their number
+ *
+ * Within a role by tid. Returns the array, valid until fts_hostbound_free.
+ */
+FTS_API const struct fts_hb_thread *fts_hostbound_threads(const struct fts_hostbound *hb, size_t *n);
 
 /**
  * fts_hostbound_steps - the idle time per training step, in time order

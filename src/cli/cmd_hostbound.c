@@ -283,6 +283,22 @@ static void text_advice(FILE *f, const struct fts_hostbound *hb)
 	}
 }
 
+/* "  dispatch thread npu_dispatch:12, main thread python:10": the roles, named as last traced. */
+static void text_threads(FILE *f, const struct fts_hostbound *hb)
+{
+	size_t n, k = 0;
+	const struct fts_hb_thread *t = fts_hostbound_threads(hb, &n);
+
+	for (size_t i = 0; i < n && k < 4; i++) {
+		if (t[i].role == FTS_HB_ROLE_OTHER)
+			continue;
+		fprintf(f, "%s%s thread ", k++ ? ", " : "  ", fts_hostbound_role_name(t[i].role));
+		fts_fputs_safe(f, fts_hostbound_str(hb, t[i].name));
+	}
+	if (k)
+		fputc('\n', f);
+}
+
 static void text_report(FILE *f, const struct fts_hostbound *hb, const struct fts_npu_trace *npu,
 			const char *tv, const struct hb_args *a, const struct fts_pipeline_result *res)
 {
@@ -298,6 +314,7 @@ static void text_report(FILE *f, const struct fts_hostbound *hb, const struct ft
 	fprintf(f, "\n  %u stream(s), %zu device tasks, %zu launch flows, %zu Python threads; "
 		"gaps from %s\n", npu->nstreams, npu->nbusy, npu->nflows, npu->nthreads,
 		fts_hostbound_gaps_from_free(hb) ? "the profiler's Free lane" : "the streams (no Free lane)");
+	text_threads(f, hb);
 	fprintf(f, "  time alignment: %s\n",
 		fts_timemap_base(tm) != FTS_TIME_PROFILING ?
 		"the capture's clock pair (realtime): may be off by the clocks' drift" :

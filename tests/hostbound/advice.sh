@@ -112,6 +112,7 @@ grep -q '^  preempted .* behind hog:4100 on CPU 0' adv.txt || { cat adv.txt; fai
 grep -q '^      taskset -cp 2-3 4003$' adv.txt || fail "no taskset onto CPUs 2-3 for the dispatch thread"
 grep -q '^      taskset -cp 2-3 4000$' adv.txt || fail "no taskset onto CPUs 2-3 for the main thread"
 grep -q 'hog:4100 held CPU 0 .* real-time (SCHED_FIFO or SCHED_RR) priority 50' adv.txt || fail "the preempter and its priority"
+grep -q '^      chrt -o -p 0 4100$' adv.txt || fail "no chrt line making the real-time preempter normal"
 grep -q 'irq 42 (eth0-rx) hit the host threads on CPU 0' adv.txt || fail "the irq"
 grep -q '^      echo 1-3 > /proc/irq/42/smp_affinity_list$' adv.txt || fail "the irq's affinity line"
 "$FTS" hostbound cap.txt -p adv -f json > adv.json || fail "advice: json"
@@ -120,7 +121,7 @@ import json, sys
 a = json.load(open(sys.argv[1]))["cards"][0]["advice"]
 k = [(x["kind"], x["cause"], x["command"]) for x in a]
 assert k == [("cpus", "preempted", "taskset -cp 2-3 4003"), ("cpus", "preempted", "taskset -cp 2-3 4000"),
-             ("task", "preempted", "chrt -p 4100"), ("irq", "irq", "echo 1-3 > /proc/irq/42/smp_affinity_list")], k
+             ("task", "preempted", "chrt -o -p 0 4100"), ("irq", "irq", "echo 1-3 > /proc/irq/42/smp_affinity_list")], k
 assert all(x["cause_ns"] > 0 for x in a), a
 print("ok: advice", k)
 PY

@@ -3,7 +3,7 @@
  * pipeline.c - a torch_npu-like two-level pipeline, for Host Bound ground
  * truth (pipeline.sh, bench/hostbound_truth.sh).
  *
- *     pipeline OUT_LOG MAIN_CPU DISPATCH_CPU
+ *     pipeline OUT_LOG MAIN_CPU DISPATCH_CPU [ROUNDS [KIND,...|all [normal]]]
  *
  * The main thread ("pt_main", pinned to MAIN_CPU) runs "ops" (busy loops of
  * OP_US) and enqueues one launch per op into a bounded queue (QUEUE_CAP);
@@ -14,7 +14,7 @@
  * is that far ahead. The host is faster than the device: left alone, the
  * device never idles. Both threads run SCHED_OTHER at nice 0.
  *
- * The controller (the process's first thread, "hb_ctl") injects, at times
+ * The main thread is the process's first thread; the controller ("hb_ctl") injects, at times
  * it logs, what makes the device idle:
  *   fifo_disp   a SCHED_FIFO spinner ("hb_fifo_d") on the dispatch CPU
  *   fifo_main   a SCHED_FIFO spinner ("hb_fifo_m") on the main CPU
@@ -23,7 +23,19 @@
  *   wake_behind the main thread sleeps in "aten::wait_input" while a FIFO
  *               spinner ("hb_fifo_w") takes the dispatch CPU, so the
  *               wakeup that follows waits behind it
- * and writes to OUT_LOG the threads, every op and kernel (CLOCK_MONOTONIC_RAW
+ *   mutex       a third thread ("pt_saver") holds the lock the dispatch
+ *               thread takes around each launch while it sleeps in
+ *               "aten::save"
+ *   fifo_long   (only when asked) fifo_disp, 120 ms: one real-time task
+ *               that dominates (bench/hostbound_advice.sh)
+ *   odirect     the main thread reads random blocks of a file with O_DIRECT
+ *               in "DataLoader.__next__" (blocked in D state, or running the
+ *               reads; the time it waited for a CPU meanwhile, from its
+ *               schedstat, is the load's, and not the stretch's)
+ * (ROUNDS times; KIND,... instead of all of them in turn; "normal": the
+ * real-time spinners run SCHED_OTHER at nice 0, the hostbound advice for
+ * them applied, bench/hostbound_advice.sh) and writes to OUT_LOG the
+ * threads, every op and kernel (CLOCK_MONOTONIC_RAW
  * ns; a kernel with the times its launch was queued and made, so when the
  * dispatch thread had work is known) and each injected stretch with the
  * category and culprit it must get.
@@ -40,6 +52,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <linux/futex.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -54,6 +67,8 @@
 #define NORMAL_MS 200
 #define SPIN_MS 30
 #define MAX_REC 200000
+#define DIRECT_BLOCK 4096
+#define DIRECT_FILE (64ull << 20)
 
 struct op { uint64_t s, e; const char *name; };
 struct kernel { uint64_t enq, host, s, e; };   /* enq: pushed (after any wait for room) */
@@ -80,7 +95,17 @@ static struct {
 	size_t nk;
 	struct stretch st[64];
 	size_t nst;
-	int main_cpu, disp_cpu, main_tid, disp_tid;
+	int main_cpu, disp_cpu, main_tid, disp_tid, saver_tid;
+	/* the lock the dispatch thread takes around each launch; the saver holds it when asked */
+	pthread_mutex_t lock;
+	int save_ms, saves;           /* the controller's ask; saves done */
+	uint64_t saved_s, saved_e;
+	int rounds, rc;            /* the controller's plan and outcome */
+	const char *plan;          /* NULL: every kind in turn; else "kind,kind,..." */
+	int normal;                /* the real-time spinners run SCHED_OTHER (the advice applied) */
+	int read_fd;               /* >= 0: the main thread's "sleep" is O_DIRECT reads of it */
+	void *block;               /* their buffer, DIRECT_BLOCK aligned */
+	uint64_t read_delay;       /* of the reads, the time the thread waited for a CPU (the load's doing) */
 } P;
 
 static uint64_t raw_ns(void)
@@ -165,6 +190,39 @@ static int pop(uint64_t *v)
 	return 0;
 }
 
+/* The calling thread's time spent runnable, waiting for a CPU (schedstat), in ns; 0 when unknown. */
+static uint64_t run_delay(void)
+{
+	unsigned long long run = 0, wait = 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+
+	if (f) {
+		if (fscanf(f, "%llu %llu", &run, &wait) != 2)
+			wait = 0;
+		fclose(f);
+	}
+	return wait;
+}
+
+/*
+ * O_DIRECT reads of random blocks of @fd for @ms, as a DataLoader reading
+ * samples from disk: the thread waits for the device in D state (blocked),
+ * the page cache never answers.
+ */
+static void direct_reads(int fd, int ms)
+{
+	uint64_t end = raw_ns() + (uint64_t)ms * 1000000ull;
+	static uint64_t seed = 88172645463325252ull;
+
+	while (raw_ns() < end) {
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		if (pread(fd, P.block, DIRECT_BLOCK, (off_t)(seed % (DIRECT_FILE / DIRECT_BLOCK)) * DIRECT_BLOCK) < 0) {
+			perror("pipeline: O_DIRECT read");
+			sleep_ms(1);
+		}
+	}
+}
+
 /* The main thread: ops, each ending in an enqueue; sleeps in an op when asked. */
 static void *main_thread(void *arg)
 {
@@ -181,7 +239,13 @@ static void *main_thread(void *arg)
 			o.name = sl;
 			P.slept_s = raw_ns();
 			__atomic_add_fetch(&P.started, 1, __ATOMIC_RELEASE);
-			sleep_ms(P.sleep_ms);
+			if (P.read_fd >= 0) {
+				uint64_t d0 = run_delay();
+
+				direct_reads(P.read_fd, P.sleep_ms);
+				P.read_delay = run_delay() - d0;
+			} else
+				sleep_ms(P.sleep_ms);
 			P.slept_e = raw_ns();
 			__atomic_store_n(&P.sleep_op, NULL, __ATOMIC_RELEASE);
 		} else {
@@ -210,7 +274,9 @@ static void *dispatch_thread(void *arg)
 
 		if (pop(&k.enq))
 			return NULL;
+		pthread_mutex_lock(&P.lock);
 		spin_us(LAUNCH_US);
+		pthread_mutex_unlock(&P.lock);
 		k.host = raw_ns();
 		k.s = k.host + 20000 > free_at ? k.host + 20000 : free_at;
 		k.e = k.s + KERNEL_US * 1000;
@@ -225,6 +291,35 @@ static void *dispatch_thread(void *arg)
 			nanosleep(&t, NULL);
 		}
 	}
+}
+
+/*
+ * A third thread of the Python process ("pt_saver", as a checkpoint saver):
+ * when asked, it holds the dispatch thread's lock while it sleeps in
+ * "aten::save" (I/O with the lock held); the dispatch thread blocks on the
+ * futex until it lets go.
+ */
+static void *saver_thread(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "pt_saver");
+	P.saver_tid = gettid();
+	while (!stopped()) {
+		int ms = __atomic_load_n(&P.save_ms, __ATOMIC_ACQUIRE);
+
+		if (!ms) {
+			sleep_ms(1);
+			continue;
+		}
+		pthread_mutex_lock(&P.lock);
+		P.saved_s = raw_ns();
+		sleep_ms(ms);
+		P.saved_e = raw_ns();
+		pthread_mutex_unlock(&P.lock);
+		__atomic_store_n(&P.save_ms, 0, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&P.saves, 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
 }
 
 /*
@@ -248,7 +343,8 @@ static pid_t spinner(const char *comm, int cpu, int fifo, int nice, int ms, int 
 		close(fd[0]);
 		prctl(PR_SET_NAME, comm);
 		pin(cpu);
-		if (fifo ? sched_setscheduler(0, SCHED_FIFO, &sp) : setpriority(PRIO_PROCESS, 0, nice))
+		/* P.normal: the advice applied (chrt -o -p 0): the real-time spinners run normal, nice 0 */
+		if (fifo && !P.normal ? sched_setscheduler(0, SCHED_FIFO, &sp) : setpriority(PRIO_PROCESS, 0, nice))
 			_exit(3);
 		se[0] = raw_ns();
 		spin_us((uint64_t)ms * 1000);
@@ -283,11 +379,11 @@ static void add_stretch(const char *kind, const char *cat, const char *culprit, 
 		P.st[P.nst++] = (struct stretch){ kind, cat, culprit, s, e, cpu, pid };
 }
 
-static int inject_spinner(const char *kind, const char *comm, int cpu)
+static int inject_spinner(const char *kind, const char *comm, int cpu, int ms)
 {
 	uint64_t se[3];
 	int rfd;
-	pid_t pid = spinner(comm, cpu, 1, 0, SPIN_MS, &rfd);
+	pid_t pid = spinner(comm, cpu, 1, 0, ms, &rfd);
 
 	if (pid < 0 || reap(pid, rfd, se))
 		return -1;
@@ -352,12 +448,74 @@ static int inject_wake_behind(void)
 	return 0;
 }
 
+/* A file of DIRECT_FILE bytes in the working directory, opened O_DIRECT for reading; -1 on failure. */
+static int direct_file(void)
+{
+	static char chunk[1 << 20];
+	char name[64];
+	int fd;
+
+	/* one per process: two ranks share the working directory */
+	snprintf(name, sizeof(name), "odirect.%d.dat", (int)getpid());
+	fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		return -1;
+	memset(chunk, 0x5a, sizeof(chunk));
+	for (uint64_t n = 0; n < DIRECT_FILE; n += sizeof(chunk)) {
+		if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk)) {
+			close(fd);
+			return -1;
+		}
+	}
+	fsync(fd);
+	close(fd);
+	fd = open(name, O_RDONLY | O_DIRECT);
+	unlink(name);   /* gone with the process */
+	if (fd < 0 || posix_memalign(&P.block, DIRECT_BLOCK, DIRECT_BLOCK)) {
+		perror("pipeline: O_DIRECT (the working directory's file system must support it)");
+		return -1;
+	}
+	return fd;
+}
+
+/* The main thread reads samples with O_DIRECT in DataLoader.__next__ for SPIN_MS. */
+static int inject_odirect(void)
+{
+	static int fd = -1;
+
+	if (fd < 0 && (fd = direct_file()) < 0)
+		return -1;
+	P.read_fd = fd;
+	main_sleep("DataLoader.__next__", SPIN_MS);
+	main_sleep_wait();
+	P.read_fd = -1;
+	/* the reads' own time: blocked on the disk, or running the syscalls; not the waits for a CPU */
+	add_stretch("odirect", "io", "DataLoader.__next__", P.slept_s, P.slept_e,
+		    P.slept_e - P.slept_s > P.read_delay ? P.slept_e - P.slept_s - P.read_delay : 0, 0);
+	return 0;
+}
+
+/* The saver holds the lock SPIN_MS while the dispatch thread has work to launch. */
+static int inject_mutex(void)
+{
+	int before = __atomic_load_n(&P.saves, __ATOMIC_ACQUIRE);
+
+	__atomic_store_n(&P.save_ms, SPIN_MS, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&P.saves, __ATOMIC_ACQUIRE) == before)
+		sleep_ms(1);
+	add_stretch("mutex", "sleeping", "aten::save", P.saved_s, P.saved_e, 0, 0);
+	return 0;
+}
+
 static int inject(const char *kind)
 {
 	if (!strcmp(kind, "fifo_disp"))
-		return inject_spinner(kind, "hb_fifo_d", P.disp_cpu);
+		return inject_spinner(kind, "hb_fifo_d", P.disp_cpu, SPIN_MS);
+	if (!strcmp(kind, "fifo_long"))
+		return inject_spinner(kind, "hb_fifo_d", P.disp_cpu, 4 * SPIN_MS);
 	if (!strcmp(kind, "fifo_main"))
-		return inject_spinner(kind, "hb_fifo_m", P.main_cpu);
+		return inject_spinner(kind, "hb_fifo_m", P.main_cpu, SPIN_MS);
 	if (!strcmp(kind, "hogs"))
 		return inject_hogs();
 	if (!strcmp(kind, "dataloader")) {
@@ -367,6 +525,10 @@ static int inject(const char *kind)
 		add_stretch(kind, "sleeping", "DataLoader.__next__", P.slept_s, P.slept_s + SPIN_MS * 1000000ull, 0, 0);
 		return 0;
 	}
+	if (!strcmp(kind, "odirect"))
+		return inject_odirect();
+	if (!strcmp(kind, "mutex"))
+		return inject_mutex();
 	return inject_wake_behind();
 }
 
@@ -374,8 +536,13 @@ static void write_log(FILE *f, uint64_t raw0, uint64_t real0, uint64_t raw1, uin
 {
 	fprintf(f, "begin %llu %llu\nend %llu %llu %llu\n", (unsigned long long)raw0, (unsigned long long)real0,
 		(unsigned long long)raw1, (unsigned long long)real1, (unsigned long long)mono1);
-	fprintf(f, "pid %d\nmain %d %d\ndispatch %d %d\n", (int)getpid(), P.main_tid, P.main_cpu, P.disp_tid,
-		P.disp_cpu);
+	fprintf(f, "pid %d\nmain %d %d\ndispatch %d %d\nsaver %d -1\n", (int)getpid(), P.main_tid, P.main_cpu,
+		P.disp_tid, P.disp_cpu, P.saver_tid);
+	for (size_t i = 0; i < P.nst; i++) {
+		if (!strcmp(P.st[i].kind, "mutex"))
+			fprintf(f, "sop %llu %llu aten::save\n", (unsigned long long)P.st[i].s,
+				(unsigned long long)P.st[i].e);
+	}
 	for (size_t i = 0; i < P.nops; i++)
 		fprintf(f, "op %llu %llu %s\n", (unsigned long long)P.ops[i].s, (unsigned long long)P.ops[i].e,
 			P.ops[i].name);
@@ -396,29 +563,33 @@ static uint64_t clock_ns(clockid_t c)
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-int main(int argc, char **argv)
+/* The controller: the injections, then the stop. */
+static void *control_thread(void *arg)
 {
-	static const char *const plan[] = { "fifo_disp", "fifo_main", "hogs", "dataloader", "wake_behind" };
-	pthread_t mt, dt;
-	uint64_t real0, raw0;
-	int rounds = argc > 4 ? atoi(argv[4]) : 1, rc = 0;
-	FILE *f;
+	static const char *const plan[] = { "fifo_disp", "fifo_main", "hogs", "dataloader", "wake_behind",
+					    "odirect", "mutex", "fifo_long" };
+	size_t all = sizeof(plan) / sizeof(plan[0]) - 1;   /* fifo_long only when asked */
+	int rc = 0;
 
-	if (argc < 4) {
-		fprintf(stderr, "usage: pipeline OUT_LOG MAIN_CPU DISPATCH_CPU [ROUNDS]\n");
-		return 2;
-	}
-	alarm(60);   /* spinners at a real-time priority: never for long, whatever goes wrong */
-	P.main_cpu = atoi(argv[2]);
-	P.disp_cpu = atoi(argv[3]);
+	(void)arg;
 	prctl(PR_SET_NAME, "hb_ctl");
-	real0 = clock_ns(CLOCK_REALTIME);
-	raw0 = raw_ns();
-	pthread_create(&mt, NULL, main_thread, NULL);
-	pthread_create(&dt, NULL, dispatch_thread, NULL);
 	sleep_ms(NORMAL_MS);
-	for (int r = 0; r < rounds && !rc; r++) {
-		for (size_t i = 0; i < sizeof(plan) / sizeof(plan[0]) && !rc; i++) {
+	for (int r = 0; r < P.rounds && !rc; r++) {
+		for (size_t i = 0; !P.plan && i < all && !rc; i++) {
+			rc = inject(plan[i]);
+			sleep_ms(NORMAL_MS);
+		}
+		for (const char *k = P.plan; k && *k && !rc; k += strcspn(k, ",") + (k[strcspn(k, ",")] == ',')) {
+			size_t len = strcspn(k, ","), i = 0;
+
+			/* the stretches keep the kind's pointer: the plan's own string */
+			while (i < sizeof(plan) / sizeof(plan[0]) && (strlen(plan[i]) != len || strncmp(plan[i], k, len)))
+				i++;
+			if (i == sizeof(plan) / sizeof(plan[0])) {
+				fprintf(stderr, "pipeline: unknown kind in %s\n", P.plan);
+				rc = -1;
+				break;
+			}
 			rc = inject(plan[i]);
 			sleep_ms(NORMAL_MS);
 		}
@@ -428,11 +599,44 @@ int main(int argc, char **argv)
 	__atomic_add_fetch(&P.head, 0, __ATOMIC_RELEASE);
 	futex_wake(&P.head);
 	futex_wake(&P.tail);
-	pthread_join(mt, NULL);
+	P.rc = rc;
+	return NULL;
+}
+
+/*
+ * The main thread is the process's first thread, as python's is in torch_npu:
+ * its comm is the one a shell that execs the workload gave it until the exec.
+ */
+int main(int argc, char **argv)
+{
+	pthread_t ct, dt, st;
+	uint64_t real0, raw0;
+	FILE *f;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: pipeline OUT_LOG MAIN_CPU DISPATCH_CPU [ROUNDS [KIND,...|all [normal]]]\n");
+		return 2;
+	}
+	alarm(60);   /* spinners at a real-time priority: never for long, whatever goes wrong */
+	P.main_cpu = atoi(argv[2]);
+	P.disp_cpu = atoi(argv[3]);
+	P.rounds = argc > 4 ? atoi(argv[4]) : 1;
+	P.plan = argc > 5 && strcmp(argv[5], "all") ? argv[5] : NULL;
+	P.normal = argc > 6 && !strcmp(argv[6], "normal");
+	P.read_fd = -1;
+	real0 = clock_ns(CLOCK_REALTIME);
+	raw0 = raw_ns();
+	pthread_mutex_init(&P.lock, NULL);
+	pthread_create(&dt, NULL, dispatch_thread, NULL);
+	pthread_create(&st, NULL, saver_thread, NULL);
+	pthread_create(&ct, NULL, control_thread, NULL);
+	main_thread(NULL);
+	pthread_join(ct, NULL);
 	pthread_join(dt, NULL);
+	pthread_join(st, NULL);
 	f = fopen(argv[1], "w");
 	if (!f)
 		return 1;
 	write_log(f, raw0, real0, raw_ns(), clock_ns(CLOCK_REALTIME), clock_ns(CLOCK_MONOTONIC));
-	return fclose(f) || rc ? 1 : 0;
+	return fclose(f) || P.rc ? 1 : 0;
 }

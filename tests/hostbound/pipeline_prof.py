@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: MIT
 """The Ascend profiler's output for a run of pipeline.c, and its ground truth.
 
-    pipeline_prof.py RUN_LOG OUT_DIR
+    pipeline_prof.py RUN_LOG OUT_DIR [RANK]
 
-Writes OUT_DIR/prof/host_<pid>_0_ascend_pt/ in the profiler's shape
+Writes OUT_DIR/prof/host_<pid>_<RANK>_ascend_pt/ (RANK 0 by default) in the profiler's shape
 (shared/docs/ascend-profiling.md): trace_view.json with the device's stream
 ("Ascend Hardware", a synthetic pid), the
 "Free" lane, the "Python" process with the main and dispatch threads and the
 main thread's ops (cpu_op), async_npu flows (main thread's enqueue -> kernel)
 written before the HostToDevice flows (dispatch thread's launch -> kernel) of
 the same kernels, both ending at the same device time; start_info/end_info
-and profiler_info_0.json from the run's clocks; and OUT_DIR/truth.json: the
+and profiler_info_<RANK>.json from the run's clocks; and OUT_DIR/truth.json
+(truth_<RANK>.json when RANK is given): the
 injected stretches (epoch ns) with the category and culprit each must get,
 cut to the parts the injection caused (see scored()).
 """
@@ -34,8 +35,10 @@ def read_log(path):
             run["raw1"], run["real1"], run["mono1"] = int(w[1]), int(w[2]), int(w[3])
         elif w[0] == "pid":
             run["pid"] = int(w[1])
-        elif w[0] in ("main", "dispatch"):
+        elif w[0] in ("main", "dispatch", "saver"):
             run[w[0]] = (int(w[1]), int(w[2]))
+        elif w[0] == "sop":
+            run.setdefault("sops", []).append((int(w[1]), int(w[2]), " ".join(w[3:])))
         elif w[0] == "op":
             run["ops"].append((int(w[1]), int(w[2]), " ".join(w[3:])))
         elif w[0] == "kernel":
@@ -46,7 +49,7 @@ def read_log(path):
     return run
 
 
-def write_info(rank, run):
+def write_info(rank, run, rank_id):
     prof = os.path.join(rank, "PROF_000001_0_SIM", "host")
     os.makedirs(prof, exist_ok=True)
     os.makedirs(os.path.join(rank, "ASCEND_PROFILER_OUTPUT"), exist_ok=True)
@@ -54,30 +57,40 @@ def write_info(rank, run):
         json.dump({"collectionTimeBegin": str(run["real0"] // 1000), "clockMonotonicRaw": str(run["raw0"])}, f)
     with open(os.path.join(prof, "end_info"), "w") as f:
         json.dump({"collectionTimeEnd": str(run["real1"] // 1000), "clockMonotonicRaw": str(run["raw1"])}, f)
-    with open(os.path.join(rank, "profiler_info_0.json"), "w") as f:
+    with open(os.path.join(rank, "profiler_info_%d.json" % rank_id), "w") as f:
         json.dump({"config": {"experimental_config": {"_profiler_level": "Level0", "_export_type": "text"}},
                    "start_info": {"syscnt_enable": False, "freq": 100, "start_cnt": 0,
                                   "start_monotonic": run["raw0"]},
                    "end_info": {"collectionTimeEnd": run["real1"], "MonotonicTimeEnd": run["mono1"]},
-                   "rank_id": 0}, f)
+                   "rank_id": rank_id}, f)
 
 
 def events(run, epoch):
     pid, (mtid, _), (dtid, _) = run["pid"], run["main"], run["dispatch"]
-    # small synthetic pids: real files use ones above 2^31 (the reader's side, issue 32 part 1)
-    hw, ov, launch_pid = 9001, 9002, 9003
+    # the profiler's synthetic device-side pids: python pid x 1024 + k, above INT32_MAX
+    # (3089232288 in a real file); here lifted above it when the pid is small
+    syn = pid * 1024 + (0 if pid * 1024 > 2**31 else 2**31)
+    hw, ov, launch_pid = syn + 1, syn + 2, syn + 3
+    # as in real files: the Python process's metadata starts with "ph", the device side's ends with it
     ev = [
         {"ph": "M", "name": "process_name", "pid": pid, "tid": 0, "args": {"name": "Python"}},
         {"ph": "M", "name": "thread_name", "pid": pid, "tid": mtid, "args": {"name": "Thread %d" % mtid}},
         {"ph": "M", "name": "thread_name", "pid": pid, "tid": dtid, "args": {"name": "Thread %d" % dtid}},
-        {"ph": "M", "name": "process_name", "pid": hw, "tid": 0, "args": {"name": "Ascend Hardware"}},
-        {"ph": "M", "name": "thread_name", "pid": hw, "tid": 2, "args": {"name": "Stream 2"}},
-        {"ph": "M", "name": "process_name", "pid": ov, "tid": 0, "args": {"name": "Overlap Analysis"}},
-        {"ph": "M", "name": "thread_name", "pid": ov, "tid": 3, "args": {"name": "Free"}},
+        {"name": "process_name", "pid": hw, "tid": 0, "args": {"name": "Ascend Hardware"}, "ph": "M"},
+        {"name": "thread_name", "pid": hw, "tid": 2, "args": {"name": "Stream 2"}, "ph": "M"},
+        {"name": "process_name", "pid": ov, "tid": 0, "args": {"name": "Overlap Analysis"}, "ph": "M"},
+        {"name": "thread_name", "pid": ov, "tid": 3, "args": {"name": "Free"}, "ph": "M"},
     ]
     for s, e, name in run["ops"]:
         ev.append({"ph": "X", "name": name, "pid": pid, "tid": mtid, "ts": us(epoch(s)),
                    "dur": (e - s) / 1000, "cat": "cpu_op"})
+    # a third Python thread (the saver) and its ops, when the run had one
+    if "saver" in run and run["saver"][0] > 0:
+        stid = run["saver"][0]
+        ev.append({"ph": "M", "name": "thread_name", "pid": pid, "tid": stid, "args": {"name": "Thread %d" % stid}})
+        for s, e, name in run.get("sops", []):
+            ev.append({"ph": "X", "name": name, "pid": pid, "tid": stid, "ts": us(epoch(s)),
+                       "dur": (e - s) / 1000, "cat": "cpu_op"})
     prev_end = None
     for i, (enq, host, s, e) in enumerate(run["kernels"]):
         ev.append({"ph": "X", "name": "FakeKernel_%d" % (i % 7), "pid": hw, "tid": 2, "ts": us(epoch(s)),
@@ -117,7 +130,7 @@ def scored(st, kernels):
     none. Under heavy load the rest is the load's doing, not the injection's.
     """
     a, b = st["raw"]
-    downstream = st["kind"] == "fifo_disp" or (st["kind"] == "wake_behind" and st["category"] == "runnable")
+    downstream = st["kind"] in ("fifo_disp", "fifo_long", "mutex") or (st["kind"] == "wake_behind" and st["category"] == "runnable")
     out, t = [], a
     for s, e in work_spans(kernels):
         if e <= a or s >= b:
@@ -136,8 +149,9 @@ def scored(st, kernels):
 def main():
     run = read_log(sys.argv[1])
     out = sys.argv[2]
-    rank = os.path.join(out, "prof", "host_%d_0_ascend_pt" % run["pid"])
-    write_info(rank, run)
+    rank_id = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    rank = os.path.join(out, "prof", "host_%d_%d_ascend_pt" % (run["pid"], rank_id))
+    write_info(rank, run, rank_id)
 
     def epoch(raw):
         return raw - run["raw0"] + run["real0"] // 1000 * 1000
@@ -154,7 +168,7 @@ def main():
     truth = {"pid": run["pid"], "main_tid": run["main"][0], "dispatch_tid": run["dispatch"][0],
              "injected_ns": sum(st["raw"][1] - st["raw"][0] for st in run["stretches"]),
              "stretches": stretches}
-    with open(os.path.join(out, "truth.json"), "w") as f:
+    with open(os.path.join(out, "truth.json" if len(sys.argv) <= 3 else "truth_%d.json" % rank_id), "w") as f:
         json.dump(truth, f, indent=1)
     print("pipeline_prof: %d ops, %d kernels, %d stretches" % (len(run["ops"]), len(run["kernels"]),
                                                              len(run["stretches"])))

@@ -7,7 +7,8 @@
 # generated at test time (npu_prof.py); two cards of 16 streams and 9 HCCL
 # lanes each folded to the group's share of the rows (z unfolds, a search
 # finds a folded lane), the dispatch threads still on the first 80x24
-# screen; and hostile or missing profiling
+# screen; the per-step table (Tab in the gaps panel; the slowest step marked,
+# Enter goes to it) on a card with eight training steps; and hostile or missing profiling
 # directories refused with one line, exit 1, no screen.
 # usage: npu_preview.sh FTSCOPE SRCDIR WORKDIR   (FTS_UPDATE_GOLDEN=1 rewrites the screens)
 set -uo pipefail
@@ -55,9 +56,24 @@ mrank=$(ls -d "$many"/*_ascend_pt)
 cp -r "$mrank" "${mrank%_ascend_pt}9_ascend_pt" || fail "second rank"
 P=$many check npu_fold_80x24 80x24
 P=$many check npu_fold_200x60 200x60
+# eight training steps, the third the slowest: Tab in the gaps panel shows the
+# per-step table; Enter on a step zooms the lanes to it
+steps=$work/steps
+python3 "$src/tests/tui/npu_prof.py" "$S/profiling" "$steps" --steps 8 || fail "npu_prof.py --steps"
+P=$steps check npu_steps_80x24 80x24 --keys 'b\t'
+P=$steps check npu_steps_160x48 160x48 --keys 'b\tjj'
+P=$steps check npu_step_jump_160x48 160x48 --keys 'b\tjj\n'
 [ $bad = 0 ] || exit 1
 
 # what the goldens must keep saying, so a regenerated golden cannot drop it unseen
+grep -q '^ NPU idle per training step (Host Bound)' "$work/npu_steps_80x24.screen" || fail "steps table title"
+grep -q '^  step  *card  *time  *NPU idle  *idle%  *gaps  *cause  *top culprit' "$work/npu_steps_160x48.screen" ||
+	fail "steps table columns"
+[ "$(grep -c '^[ >] [0-9] *NPU0 *200 ms ' "$work/npu_steps_160x48.screen")" = 7 ] || fail "the seven 200 ms steps"
+grep -q '^>\*3  *NPU0  *400 ms .* sleeping ' "$work/npu_steps_160x48.screen" || fail "the slowest step is not marked"
+grep -q '^  (outside) NPU0  ' "$work/npu_steps_160x48.screen" || fail "the idle time outside every step"
+grep -q '^step 3 on NPU0: [0-9.]* ms of NPU idle, mostly ' "$work/npu_step_jump_160x48.screen" ||
+	fail "Enter on a step does not go to it"
 s=$work/npu_200x60.screen
 grep -q '^NPU (1 card, 4 lanes)' "$s" || fail "no NPU group header"
 [ "$(grep -n '^NPU (' "$s" | cut -d: -f1)" -lt "$(grep -n '^CPU Scheduling' "$s" | cut -d: -f1)" ] ||

@@ -4,7 +4,7 @@
 a copy of the bundled sample's profiling directory (its clock files are the
 sample capture's), for the preview's NPU lanes and gaps panel tests.
 
-    npu_prof.py SAMPLE_PROFILING_DIR OUT_DIR [--streams N] [--hccl-planes N]
+    npu_prof.py SAMPLE_PROFILING_DIR OUT_DIR [--streams N] [--hccl-planes N] [--steps N]
 
 The card: two device streams; a kernel of 2 ms every 10 ms from 50 ms into
 the profiling window on stream 5 (K<i>), a 1 ms copy after every fourth one
@@ -19,6 +19,8 @@ with threads 1 and 3.
 busiest first, and --hccl-planes N the HCCL process's "Plane 0".."Plane N-1"
 threads with its all-reduces, as a real card shows them (8-16 streams, a
 plane per link); without them the output is the two-stream card above.
+--steps N writes N training steps (ProfilerStep#<n> on thread 1), 200 ms
+each but the third, 400 ms (the slowest).
 Deterministic: the same bytes every run.
 """
 import argparse
@@ -34,6 +36,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--streams", type=int, default=2)
     ap.add_argument("--hccl-planes", type=int, default=0)
+    ap.add_argument("--steps", type=int, default=0)
     a = ap.parse_args()
     src, out = a.src, a.out
     extra = list(range(10, 10 + max(a.streams - 2, 0)))
@@ -97,6 +100,14 @@ def main():
                 ev.append({"ph": "X", "name": "AddN_S%d_%d" % (st, i), "pid": 77, "tid": st,
                            "ts": "%d.000" % (ts + 3200), "dur": 500})
                 busy.append((ts + 3200, 500))
+    # --steps N: ProfilerStep#1..N on the main thread, 200 ms each from the first
+    # kernel's period, but the third twice as long (its end holds the first 18 ms gap)
+    t = t0 - 4000
+    for k in range(1, a.steps + 1):
+        dur = 400000 if k == 3 else 200000
+        ev.append({"ph": "X", "name": "ProfilerStep#%d" % k, "pid": 1, "tid": 1, "ts": "%d.000" % t,
+                   "dur": dur, "cat": "python_function"})
+        t += dur
     busy.sort()
     end = busy[0][0] + busy[0][1]
     for ts, dur in busy[1:]:

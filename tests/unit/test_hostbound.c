@@ -470,7 +470,7 @@ static void test_chain(void **state)
 	fts_strtab_free(&names);
 }
 
-/* The launch flow decides the dispatch thread, whatever the order of equal device times. */
+/* The launch flow decides the dispatch thread, whatever the order of equal device times; the roles' list. */
 static void test_roles(void **state)
 {
 	struct fts_strtab names;
@@ -478,16 +478,59 @@ static void test_roles(void **state)
 
 	(void)state;
 	for (int rev = 0; rev < 2; rev++) {
+		const struct fts_hb_thread *th;
 		struct fts_hostbound *hb;
+		size_t n;
 
 		fts_strtab_init(&names);
 		hb = chain_card(&t, rev, &names);
 		assert_int_equal(gap_at(hb, K(1000))->tid, 200);
 		assert_int_equal(gap_at(hb, K(1000))->cause, FTS_HB_PREEMPTED);
 		assert_string_equal(fts_hostbound_str(hb, gap_at(hb, K(1000))->culprits[0].task), "hog:300");
+		/* dispatch first; named as last traced ("npu_disp", not its first lane's "python") */
+		th = fts_hostbound_threads(hb, &n);
+		assert_int_equal(n, 2);
+		assert_int_equal(th[0].tid, 200);
+		assert_int_equal(th[0].role, FTS_HB_ROLE_DISPATCH);
+		assert_string_equal(fts_hostbound_str(hb, th[0].name), "npu_disp:200");
+		assert_int_equal(th[1].role, FTS_HB_ROLE_MAIN);
+		assert_string_equal(fts_hostbound_str(hb, th[1].name), "python:100");
 		fts_hostbound_free(hb);
 		fts_strtab_free(&names);
 	}
+}
+
+/* A gap the capture lost most of is unknown, said so, no cause guessed (no culprit). */
+static void test_lost(void **state)
+{
+	static struct fts_npu_free fr[] = { { K(1000), K(1000) } };
+	static struct fts_npu_thread th[] = { { 100, 200, "Thread 200" } };
+	static struct fts_npu_busy bz[] = { { K(2000), K(500), 2, 0 } };
+	static struct fts_npu_flow fl[] = { { K(1900), K(2000), 200, 0 } };
+	struct fts_npu_trace t = { .busy = bz, .nbusy = 1, .free = fr, .nfree = 1, .flows = fl, .nflows = 1,
+				   .threads = th, .nthreads = 1, .python_pid = 100, .nstreams = 1 };
+	struct fts_hb_opts ho = { .threshold_ns = 1 };
+	struct fts_hostbound *hb;
+	struct fts_err err = { 0 };
+	const struct fts_hb_gap *g;
+	struct fts_sink *s;
+
+	(void)state;
+	assert_int_equal(fts_hostbound_create(&t, &ho, &hb, &err), 0);
+	s = fts_hostbound_sink(hb);
+	lane(s, 0, FTS_GROUP_CPU, 0, "CPU 000");
+	lane(s, 1, FTS_GROUP_TASK, 0, "npu_disp:200");
+	item(s, 1, FTS_ITEM_RUNNING, K(900), K(1100), "Running", NULL);
+	item(s, 1, FTS_ITEM_NODATA, K(1100), K(1900), "no data", "cpu", "0", NULL);
+	item(s, 1, FTS_ITEM_RUNNABLE, K(1900), K(2100), "Runnable", "reason", "preempted", "cpu", "0", NULL);
+	item(s, 0, FTS_ITEM_RUN, K(1900), K(2100), "hog:300", NULL);
+	assert_int_equal(fts_hostbound_finish(hb, &err), 0);
+	g = gap_at(hb, K(1000));
+	assert_int_equal(g->cause, FTS_HB_UNKNOWN);
+	NEAR(g->cause_ns[FTS_HB_UNKNOWN], K(800));
+	NEAR(g->cause_ns[FTS_HB_PREEMPTED], K(100));
+	assert_string_equal(fts_hostbound_str(hb, g->line), "unknown: 800 us in lost events (the capture dropped them)");
+	fts_hostbound_free(hb);
 }
 
 int main(void)
@@ -500,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_write),
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_roles),
+		cmocka_unit_test(test_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

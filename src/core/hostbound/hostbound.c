@@ -75,6 +75,8 @@ static struct hb_thread *thread_of(struct fts_hostbound *hb, int32_t tid, const 
 		snprintf(buf, sizeof(buf), "tid %d", tid);
 		pname = buf;
 	}
+	/* the trace's "comm:pid" names it better than the profiler's "Thread N" (hb_sink_item) */
+	t->traced_name = !strncmp(pname, "Thread ", 7) || !strncmp(pname, "tid ", 4);
 	t->name = hb_intern(hb, pname);
 	return t->name == UINT32_MAX ? NULL : t;
 }
@@ -372,6 +374,34 @@ static int cmp_gap(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
+static int role_rank(enum fts_hb_role r)
+{
+	return r == FTS_HB_ROLE_DISPATCH ? 0 : r == FTS_HB_ROLE_MAIN ? 1 : 2;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct fts_hb_thread *x = a, *y = b;
+
+	if (x->role != y->role)
+		return role_rank(x->role) - role_rank(y->role);
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The public list of the threads, by role then tid. 0 or -ENOMEM. */
+static int make_threads(struct fts_hostbound *hb)
+{
+	free(hb->pub_threads);
+	hb->pub_threads = calloc(hb->nthreads + 1, sizeof(*hb->pub_threads));
+	if (!hb->pub_threads)
+		return -ENOMEM;
+	for (size_t i = 0; i < hb->nthreads; i++)
+		hb->pub_threads[i] = (struct fts_hb_thread){ hb->threads[i].tid, hb->threads[i].name,
+							     hb->threads[i].role };
+	qsort(hb->pub_threads, hb->nthreads, sizeof(*hb->pub_threads), cmp_thread);
+	return 0;
+}
+
 int fts_hostbound_finish(struct fts_hostbound *hb, struct fts_err *err)
 {
 	free(hb->sorted);
@@ -381,7 +411,7 @@ int fts_hostbound_finish(struct fts_hostbound *hb, struct fts_err *err)
 	if (make_blame(hb, err))
 		return err->code;
 	/* the steps and the advice read the gaps in time order: before the sort */
-	if (hb_make_steps(hb) || hb_make_advice(hb))
+	if (hb_make_steps(hb) || hb_make_advice(hb) || make_threads(hb))
 		return nomem(err);
 	qsort(hb->sorted, hb->ngaps, sizeof(*hb->sorted), cmp_gap);
 	return 0;
@@ -474,6 +504,12 @@ const struct fts_hb_blame *fts_hostbound_blame(const struct fts_hostbound *hb, s
 	return hb->blame;
 }
 
+const struct fts_hb_thread *fts_hostbound_threads(const struct fts_hostbound *hb, size_t *n)
+{
+	*n = hb->pub_threads ? hb->nthreads : 0;
+	return hb->pub_threads;
+}
+
 const char *fts_hostbound_str(const struct fts_hostbound *hb, uint32_t id)
 {
 	if (id == FTS_HB_NONE || id >= hb->strs.n)
@@ -520,6 +556,7 @@ void fts_hostbound_free(struct fts_hostbound *hb)
 	if (!hb)
 		return;
 	free(hb->threads);
+	free(hb->pub_threads);
 	free(hb->gaps);
 	free(hb->gap_tids);
 	free(hb->gap_first);

@@ -143,7 +143,7 @@ static int advise_task(struct fts_hostbound *hb, enum fts_hb_cat cause, double n
 	const struct fts_hb_blame *b = hb->nblame ? &hb->blame[0] : NULL;
 	const char *name;
 	int32_t prio = -1, pid;
-	char pol[96], text[512], cmd[64];
+	char pol[160], text[640], cmd[64];
 
 	if (!b)
 		return 0;
@@ -154,15 +154,16 @@ static int advise_task(struct fts_hostbound *hb, enum fts_hb_cat cause, double n
 			prio = hb->runs[r].prio;
 	}
 	if (prio >= 0 && prio < 100)
-		snprintf(pol, sizeof(pol), "real-time (SCHED_FIFO or SCHED_RR) priority %d: it runs before any normal thread",
-			 99 - prio);
+		snprintf(pol, sizeof(pol), "real-time (SCHED_FIFO or SCHED_RR) priority %d: it runs before any normal "
+			 "thread; make it normal, or move it off CPU %d", 99 - prio, b->cpu);
 	else if (prio >= 100 && prio < 140)
 		snprintf(pol, sizeof(pol), "normal policy, nice %d", prio - 120);
 	else
 		snprintf(pol, sizeof(pol), "policy unknown: check with chrt -p %d", pid);
 	snprintf(text, sizeof(text), "%s%s held CPU %d for %.1f ms while the threads waited for it; %s", name,
 		 b->ours ? " (ftscope's own)" : "", b->cpu, b->ns / 1e6, pol);
-	snprintf(cmd, sizeof(cmd), "chrt -p %d", pid);
+	/* a real-time task: the command that makes it normal (SCHED_OTHER); else one to check its policy */
+	snprintf(cmd, sizeof(cmd), prio >= 0 && prio < 100 ? "chrt -o -p 0 %d" : "chrt -p %d", pid);
 	return add(hb, FTS_HB_ADV_TASK, cause, ns, text, pid >= 0 ? cmd : NULL);
 }
 

@@ -47,6 +47,7 @@ struct walk {
 	uint32_t chain[FTS_HB_MAX_DEPTH + 1];
 	double w;                  /* the thread's share of the gap */
 	double ns[FTS_HB__COUNT], queued;
+	double lost;               /* unknown time the capture's lost events made (no-data slices) */
 	struct part part[MAX_PARTS];
 	size_t npart;
 	/* the gap's culprits and the pieces' (who): as many as ran, a loaded CPU runs hundreds */
@@ -249,6 +250,8 @@ static void walk(struct walk *k, uint32_t ti, uint64_t a, uint64_t b, int depth)
 		covered += e - s;
 		if (x->cat == FTS_HB_RUNNING)
 			run += e - s;
+		if (x->cat == FTS_HB_UNKNOWN)
+			k->lost += (double)(e - s) * k->w;
 		one_slice(k, x, s, e, depth);
 	}
 	p = part_of(k, ti, depth);
@@ -272,6 +275,7 @@ static void walk_gap(struct fts_hostbound *hb, struct walk *k, size_t g, int max
 
 	memset(k->ns, 0, sizeof(k->ns));
 	k->queued = 0;
+	k->lost = 0;
 	k->npart = k->ncul = k->npcul = k->nwcpu = 0;
 	k->maxdepth = maxdepth;
 	k->preempt_only = preempt_only;
@@ -364,11 +368,21 @@ static size_t clause(char *buf, size_t len, const struct fts_hostbound *hb, cons
 }
 
 /*
+ * Why the dispatch thread slept when a chain piece @q explains it: the main
+ * thread woke it when it queued work; another of the profiler's threads
+ * woke it when it let go of what the dispatch thread waited for (a lock).
+ */
+static const char *why_idle(const struct fts_hb_part *q)
+{
+	return q->role == FTS_HB_ROLE_MAIN ? "no work queued" : "waited for another thread";
+}
+
+/*
  * The gap's verdict in one line, from its largest piece, and the next one
  * worth a fifth of the gap: "dispatch idle: no work queued (18.3 ms); main
  * thread python:12 preempted 18.2 ms behind hog:123 on CPU 0 (17.9 ms)".
  */
-static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p)
+static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p, double lost)
 {
 	const struct fts_hb_part *q = &p->parts[0];
 	char buf[1024], d[32];
@@ -380,9 +394,15 @@ static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p)
 			 "unknown: %s, no trace of the dispatch thread", d);
 		return hb_intern(hb, buf);
 	}
+	/* the kernel dropped the events of that time: say so, guess nothing */
+	if (q->cat == FTS_HB_UNKNOWN && lost >= 0.5 * q->ns) {
+		dur_text(d, sizeof(d), lost);
+		snprintf(buf, sizeof(buf), "unknown: %s in lost events (the capture dropped them)", d);
+		return hb_intern(hb, buf);
+	}
 	if (q->depth > 0) {
 		dur_text(d, sizeof(d), p->queued_ns);
-		n = (size_t)snprintf(buf, sizeof(buf), "dispatch idle: no work queued (%s); ", d);
+		n = (size_t)snprintf(buf, sizeof(buf), "dispatch idle: %s (%s); ", why_idle(q), d);
 	}
 	n += clause(buf + n, sizeof(buf) - n, hb, q, 0);
 	for (int i = 1; i < FTS_HB_PARTS && n + 20 < sizeof(buf); i++) {
@@ -390,7 +410,8 @@ static uint32_t make_line(struct fts_hostbound *hb, const struct fts_hb_gap *p)
 
 		if (r->ns < 0.2 * (double)p->dur || r->cat == FTS_HB_UNKNOWN)
 			continue;
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "; %s", r->depth && !q->depth ? "no work queued: " : "");
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "; %s%s", r->depth && !q->depth ? why_idle(r) : "",
+				      r->depth && !q->depth ? ": " : "");
 		/* the same thread again: "...; preempted 5.0 ms behind ..." */
 		n += clause(buf + n, sizeof(buf) - n, hb, r, r->tid == q->tid && r->depth == q->depth);
 		break;
@@ -543,7 +564,7 @@ static int settle_gap(struct fts_hostbound *hb, struct walk *k, size_t g)
 	}
 	cause_of(hb, p, k);
 	make_parts(hb, p, k);
-	p->line = make_line(hb, p);
+	p->line = make_line(hb, p, k->lost);
 	/* FTS_HB_NONE is UINT32_MAX, the strings' out of memory: the line is never none */
 	return p->line == UINT32_MAX ? -ENOMEM : 0;
 }

@@ -29,8 +29,10 @@ struct hb_gap {
 
 struct hb_thread {
 	int32_t tid;
-	uint32_t name;        /* first "comm:pid" lane seen, else the profiler's name */
+	uint32_t name;        /* the "comm:pid" of its latest traced slice, else the profiler's name */
 	enum fts_hb_role role;
+	int traced_name;      /* the profiler named it "Thread <tid>" / "tid <tid>": the trace's name wins */
+	uint64_t named_at;    /* the end of the slice that gave the name */
 };
 
 /* A profiler thread's state, clipped to one gap. */
@@ -66,6 +68,7 @@ struct fts_hostbound {
 	struct fts_hb_gap *sorted;     /* public copy, worst first */
 	struct hb_thread *threads;
 	size_t nthreads;
+	struct fts_hb_thread *pub_threads; /* fts_hostbound_threads: by role, then tid */
 	struct fts_inthash by_tid;     /* tid -> thread index */
 	uint32_t *lanes;               /* lane id -> thread index + 1, HB_LANE_CPU, HB_LANE_NONE */
 	uint32_t *lane_names;          /* lane id -> its "comm:pid"; a CPU lane's: its CPU */

@@ -206,6 +206,22 @@ static void json_advice(const struct fts_hostbound *hb, FILE *f)
 	fputc(']', f);
 }
 
+/* The profiler's host threads, their roles and names as last traced. */
+static void json_threads(const struct fts_hostbound *hb, FILE *f)
+{
+	size_t n;
+	const struct fts_hb_thread *t = fts_hostbound_threads(hb, &n);
+
+	fputs(",\n \"threads\": [", f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s\n  {\"tid\": %d, \"role\": \"%s\", \"name\": ", i ? "," : "", t[i].tid,
+			fts_hostbound_role_name(t[i].role));
+		fts__json_fputs(f, fts_hostbound_str(hb, t[i].name), FTS__JSON_TERM);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
 static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top, const char *card)
 {
 	double tot[FTS_HB__COUNT], queued, out;
@@ -223,6 +239,7 @@ static void write_json(const struct fts_hostbound *hb, FILE *f, size_t top, cons
 	fputs(",\n \"cause_totals_ns\": ", f);
 	json_cats(f, tot);
 	fprintf(f, ", \"queued_ns\": %.0f, \"outside_ns\": %.0f", queued, out);
+	json_threads(hb, f);
 	fputs(",\n \"preempters\": [", f);
 	for (size_t i = 0; i < nb; i++) {
 		fprintf(f, "%s\n  {\"task\": ", i ? "," : "");

@@ -70,10 +70,6 @@ int hb_sink_lane(struct fts_sink *s, const struct fts_lane *l, struct fts_err *e
 			name = hb_intern(hb, l->tid);
 			if (name == UINT32_MAX)
 				return nomem(err);
-			/* the trace's "comm:pid" names it better than the profiler's "Thread N" */
-			if (!strncmp(fts_strtab_get(&hb->strs, t->name), "Thread ", 7) ||
-			    !strncmp(fts_strtab_get(&hb->strs, t->name), "tid ", 4))
-				t->name = name;
 			v = (uint32_t)(t - hb->threads) + 1;
 		}
 	}
@@ -238,9 +234,22 @@ int hb_sink_item(struct fts_sink *s, const struct fts_item *it, struct fts_err *
 	v = hb->lanes[it->lane];
 	if (v == HB_LANE_NONE)
 		return 0;
-	if (v == HB_LANE_CPU)
+	if (v == HB_LANE_CPU) {
 		rc = cpu_item(hb, it, (int32_t)hb->lane_names[it->lane]);
-	else
+	} else {
+		struct hb_thread *t = &hb->threads[v - 1];
+
+		/*
+		 * A task's lane is per (comm, pid): a shell that execs python, a
+		 * thread that renames itself, start a lane. The thread is named as
+		 * it last was (what ps shows now, what the advice acts on); each
+		 * gap names it as it was then (hb_seg.lname).
+		 */
+		if (t->traced_name && it->ts + it->dur >= t->named_at) {
+			t->name = hb->lane_names[it->lane];
+			t->named_at = it->ts + it->dur;
+		}
 		rc = task_item(hb, it, v);
+	}
 	return rc ? nomem(err) : 0;
 }

@@ -4,7 +4,8 @@
  * worst first, with the cause `ftscope hostbound` gives (the store ran the
  * same analysis while loading: one implementation, two views). Enter zooms
  * the lanes to the gap with a margin each side and selects its dispatch
- * thread's lane; q or Esc goes back.
+ * thread's lane; Tab shows the per-step table (view_steps.c); q or Esc goes
+ * back.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,10 +82,10 @@ void view_gaps_free(struct fts_view *v)
 	free(v->gapv);
 	v->gapv = NULL;
 	v->ngaps = 0;
+	view_steps_free(v);
 }
 
-/* "preempted 60.7% sleeping 39.3%": the largest categories of @ns, at most @max. */
-static void cats_text(const double *ns, double whole, int max, char *buf, size_t n)
+void view_gaps_cats(const double *ns, double whole, int max, char *buf, size_t n)
 {
 	int used[FTS_HB__COUNT] = { 0 };
 	size_t o = 0;
@@ -117,6 +118,7 @@ void view_gaps_keep_visible(struct fts_view *v)
 {
 	size_t rows = (size_t)list_rows(v);
 
+	view_steps_keep_visible(v);
 	if (v->gap_sel >= v->ngaps)
 		v->gap_sel = v->ngaps ? v->ngaps - 1 : 0;
 	if (v->gap_sel < v->gap_top)
@@ -152,6 +154,10 @@ void view_draw_gaps(struct fts_view *v)
 	char idle_s[32], cats[160];
 	int y = TOP_ROWS, rows = list_rows(v);
 
+	if (v->gap_steps) {
+		view_draw_steps(v);
+		return;
+	}
 	for (size_t i = 0; i < v->ngaps; i++) {
 		idle += (double)v->gapv[i].g->dur;
 		for (int c = 0; c < FTS_HB__COUNT; c++)
@@ -160,9 +166,9 @@ void view_draw_gaps(struct fts_view *v)
 	view_fmt_dur(v, (uint64_t)idle, idle_s, sizeof(idle_s));
 	fts_grid_fill(g, 0, 0, g->w, ' ', title);
 	fts_grid_printf(g, 0, 0, g->w, title,
-			" NPU idle gaps (Host Bound), %zu, worst first: %s idle  (Enter: go to the gap, q/Esc: back)",
+			" NPU idle gaps (Host Bound), %zu, worst first: %s idle  (Enter: go to the gap, Tab: per step, q/Esc: back)",
 			v->ngaps, idle_s);
-	cats_text(tot, idle, 4, cats, sizeof(cats));
+	view_gaps_cats(tot, idle, 4, cats, sizeof(cats));
 	fts_grid_printf(g, 0, 1, g->w, view_style(v, FTS_R_NORMAL), " causes: %s",
 			v->ngaps ? cats : "-");
 	fts_grid_fill(g, 0, 2, g->w, ' ', head);
@@ -176,11 +182,11 @@ void view_draw_gaps(struct fts_view *v)
 		const struct view_gap *vg = &v->gapv[v->gap_sel];
 		struct fts_style ds = view_style(v, FTS_R_DETAILS);
 
-		cats_text(vg->g->cause_ns, (double)vg->g->dur, FTS_HB__COUNT, cats, sizeof(cats));
+		view_gaps_cats(vg->g->cause_ns, (double)vg->g->dur, FTS_HB__COUNT, cats, sizeof(cats));
 		fts_grid_fill(g, 0, g->h - 3, g->w, ' ', ds);
 		fts_grid_fill(g, 0, g->h - 2, g->w, ' ', ds);
 		fts_grid_printf(g, 1, g->h - 3, g->w - 1, ds, "gap %zu: %s", v->gap_sel + 1, cats);
-		cats_text(vg->g->ns, (double)vg->g->dur, 3, cats, sizeof(cats));
+		view_gaps_cats(vg->g->ns, (double)vg->g->dur, 3, cats, sizeof(cats));
 		fts_grid_printf(g, 1, g->h - 2, g->w - 1, ds,
 				"dispatch thread's own state: %s  (the same analysis as 'ftscope hostbound', threshold 50 us)",
 				cats);
@@ -223,6 +229,13 @@ unsigned view_gaps_key(struct fts_view *v, int key)
 	enum fts_action a = fts_key_action(key);
 	size_t page = list_rows(v) > 1 ? (size_t)list_rows(v) - 1 : 1;
 
+	if (a == FTS_ACT_PANE) {
+		view_steps_toggle(v);
+		view_steps_keep_visible(v);
+		return FTS_RX_REDRAW;
+	}
+	if (v->gap_steps && a != FTS_ACT_QUIT && a != FTS_ACT_GAPS && a != FTS_ACT_HELP)
+		return view_steps_key(v, a);
 	switch (a) {
 	case FTS_ACT_QUIT:
 	case FTS_ACT_GAPS:

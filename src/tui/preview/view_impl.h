@@ -108,6 +108,10 @@ struct fts_view {
 	int gaps;
 	struct view_gap *gapv;        /* NULL until first opened */
 	size_t ngaps, gap_sel, gap_top;
+	/* Tab in it: the per-step table (view_steps.c) */
+	int gap_steps;
+	struct view_step *stepv;      /* NULL until first shown */
+	size_t nsteps, step_sel, step_top;
 
 	/* mouse drag */
 	int dragging, drag_x;
@@ -180,6 +184,16 @@ void view_draw_gaps(struct fts_view *v);
 void view_gaps_free(struct fts_view *v);
 /* Clamp the panel's selection and scroll to the list and the screen (keys, resize). */
 void view_gaps_keep_visible(struct fts_view *v);
+/* "preempted 60.7%  sleeping 39.3%": the largest @max categories of @ns, as shares of @whole. */
+void view_gaps_cats(const double *ns, double whole, int max, char *buf, size_t n);
+
+/* view_steps.c: the gaps panel's per-step table (Tab) */
+struct view_step;
+void view_steps_toggle(struct fts_view *v);
+unsigned view_steps_key(struct fts_view *v, enum fts_action a);
+void view_draw_steps(struct fts_view *v);
+void view_steps_free(struct fts_view *v);
+void view_steps_keep_visible(struct fts_view *v);
 
 /* view_summary.c */
 unsigned view_summary_key(struct fts_view *v, int key);
