@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,7 +62,8 @@ struct rec_flight {
 	int n;                       /* recorded CPUs */
 	int *cpu;
 	uint64_t *bytes_at;          /* each reader's bytes at the last rotation */
-	uint64_t *lost_at;           /* each CPU's lost count at the last rotation */
+	struct rec_cpu_stats *prev;  /* each CPU's kernel counters at the last rotation */
+	uint64_t run;                /* this run's id, in every segment (segstats.c) and manifest */
 	pthread_t thread;
 	int started;
 	atomic_int stop;
@@ -72,6 +74,7 @@ struct rec_flight {
 	int nring;
 	unsigned next_seq;           /* the number the streaming segment will get */
 	int64_t rt_from, raw_from;   /* when the streaming segment began */
+	struct rec_clock clk_from;   /* the clock sample then (the flight thread's, and the stop's) */
 	unsigned rotations;          /* segments closed so far */
 	unsigned begun;              /* rotations begun so far (one more than closed while one runs) */
 	int want_rotate;             /* a snapshot asks for the streaming segment */
@@ -111,22 +114,45 @@ static void prune(struct rec_flight *f)
 	}
 }
 
-/* Lost events of every CPU since the last call; the stats texts for CPUSTAT in @stats. */
-static uint64_t take_stats(struct rec_flight *f, char **stats)
+/*
+ * Segment @seq's CPUSTAT texts in @stats (its own loss, the run's totals,
+ * its run, number and clock pair: segstats.c), ending at @to; its lost
+ * events. The next segment starts counting and timing here.
+ */
+static uint64_t take_stats(struct rec_flight *f, char **stats, unsigned seq, const struct rec_clock *to)
 {
+	char meta[600];
 	uint64_t lost = 0;
 
+	rec_segstats_meta(meta, sizeof(meta), f->run, seq, &f->clk_from, to);
 	for (int i = 0; i < f->n; i++) {
 		struct rec_cpu_stats s = { 0 };
-		uint64_t l;
+		char *kernel = NULL;
+		uint64_t l = 0;
 
 		stats[i] = NULL;
-		if (rec_instance_stats(f->cfg.in, f->cpu[i], &s, &stats[i]))
-			continue;
-		l = s.overrun + s.commit_overrun + s.dropped;
-		lost += l >= f->lost_at[i] ? l - f->lost_at[i] : 0;
-		f->lost_at[i] = l;
+		if (rec_instance_stats(f->cfg.in, f->cpu[i], &s, &kernel))
+			s = f->prev[i];   /* unknown: counted as nothing lost */
+		stats[i] = rec_segstats_text(kernel, &s, &f->prev[i], i ? NULL : meta, &l);
+		free(kernel);
+		lost += l;
+		f->prev[i] = s;
 	}
+	f->clk_from = *to;
+	return lost;
+}
+
+uint64_t rec_flight_last_stats(struct rec_flight *f, const struct rec_clock *stop, char **stats)
+{
+	uint64_t lost;
+	unsigned seq;
+
+	pthread_mutex_lock(&f->lock);
+	seq = f->next_seq;
+	pthread_mutex_unlock(&f->lock);
+	for (int i = 0; i < f->n; i++)
+		free(stats[i]);
+	lost = take_stats(f, stats, seq, stop);
 	return lost;
 }
 
@@ -222,6 +248,7 @@ static int rotate(struct rec_flight *f)
 	char **stats = calloc((size_t)f->n, sizeof(char *));
 	char name[NAME_MAX + 1];
 	struct fts_err err = { 0 };
+	struct rec_clock ck;
 	int64_t rt, raw;
 	uint64_t lost;
 	unsigned seq;
@@ -242,8 +269,9 @@ static int rotate(struct rec_flight *f)
 	}
 	if (rc)
 		goto out;
-	rt = now_ns(CLOCK_REALTIME);
-	raw = now_ns(CLOCK_MONOTONIC_RAW);
+	rec_clock_sample(&ck);
+	rt = ck.rt;
+	raw = ck.raw;
 	/* From here on the streaming segment holds what a snapshot asked after this point. */
 	pthread_mutex_lock(&f->lock);
 	f->begun++;
@@ -268,10 +296,10 @@ static int rotate(struct rec_flight *f)
 		fds[i] = old[i];   /* the closed streams, closed below */
 	}
 	pthread_mutex_unlock(&f->lock);
-	lost = take_stats(f, stats);
 	pthread_mutex_lock(&f->lock);
 	seq = f->next_seq;
 	pthread_mutex_unlock(&f->lock);
+	lost = take_stats(f, stats, seq, &ck);
 	rc = rec_flight_segment_name(f, seq, name, sizeof(name));
 	if (!rc)
 		rc = assemble_segment(f, name, fds, stats, &err);
@@ -419,6 +447,16 @@ static unsigned first_seq(const struct rec_flight *f)
 	return max + 1;
 }
 
+/* A run's id: random, so two runs in one directory (or copied together) never share one. */
+static uint64_t run_id(void)
+{
+	uint64_t id = 0;
+
+	if (getrandom(&id, sizeof(id), 0) != (ssize_t)sizeof(id) || !id)
+		id = (uint64_t)now_ns(CLOCK_REALTIME) ^ ((uint64_t)getpid() << 40) ^ (uint64_t)now_ns(CLOCK_MONOTONIC_RAW);
+	return id ? id : 1;
+}
+
 int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, struct fts_err *err)
 {
 	struct rec_flight *f = calloc(1, sizeof(*f));
@@ -456,23 +494,22 @@ int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, 
 	f->n = rec_stream_count(cfg->st);
 	f->cpu = calloc((size_t)f->n, sizeof(*f->cpu));
 	f->bytes_at = calloc((size_t)f->n, sizeof(*f->bytes_at));
-	f->lost_at = calloc((size_t)f->n, sizeof(*f->lost_at));
+	f->prev = calloc((size_t)f->n, sizeof(*f->prev));
 	f->ring = calloc((size_t)cfg->keep + 1, sizeof(*f->ring));
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->cond, NULL);
 	f->next_seq = first_seq(f);
-	f->rt_from = now_ns(CLOCK_REALTIME);
-	f->raw_from = now_ns(CLOCK_MONOTONIC_RAW);
-	if (!f->cpu || !f->bytes_at || !f->lost_at || !f->ring) {
+	rec_clock_sample(&f->clk_from);
+	f->rt_from = f->clk_from.rt;
+	f->raw_from = f->clk_from.raw;
+	f->run = run_id();
+	if (!f->cpu || !f->bytes_at || !f->prev || !f->ring) {
 		rec_flight_free(f);
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	}
 	for (int i = 0; i < f->n; i++) {
-		struct rec_cpu_stats s = { 0 };
-
 		f->cpu[i] = rec_stream_cpu(cfg->st, i);
-		if (!rec_instance_stats(cfg->in, f->cpu[i], &s, NULL))
-			f->lost_at[i] = s.overrun + s.commit_overrun + s.dropped;
+		(void)rec_instance_stats(cfg->in, f->cpu[i], &f->prev[i], NULL);
 	}
 	rc = fts__thread_start(&f->thread, NULL, flight_main, f);
 	if (rc) {
@@ -516,7 +553,7 @@ void rec_flight_closed(struct rec_flight *f, uint64_t lost)
 
 	pthread_mutex_lock(&f->lock);
 	if (rec_flight_segment_name(f, f->next_seq, name, sizeof(name)) == 0)
-		add_segment(f, name, lost, now_ns(CLOCK_REALTIME), now_ns(CLOCK_MONOTONIC_RAW));
+		add_segment(f, name, lost, f->clk_from.rt, f->clk_from.raw);   /* the stop's (last_stats) */
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -636,7 +673,7 @@ static void utc_text(int64_t ns, char *buf, size_t len, int compact)
 	}
 }
 
-static void manifest_body(FILE *fp, const char *reason, int64_t trigger_rt, const char *trigger,
+static void manifest_body(FILE *fp, uint64_t run, const char *reason, int64_t trigger_rt, const char *trigger,
 			  const struct seg *s, int n, const char *pidmap)
 {
 	char a[48], b[48];
@@ -661,7 +698,9 @@ static void manifest_body(FILE *fp, const char *reason, int64_t trigger_rt, cons
 	} else {
 		fputs("  \"time_range\": null,\n", fp);
 	}
-	fprintf(fp, "  \"lost_events\": %llu,\n  \"pid_mapping\": ", (unsigned long long)lost);
+	/* the sum of the segments' own losses, as each segment's CPUSTAT says (segstats.c) */
+	fprintf(fp, "  \"run\": \"%016llx\",\n  \"lost_events\": %llu,\n  \"pid_mapping\": ",
+		(unsigned long long)run, (unsigned long long)lost);
 	if (pidmap)
 		fts__json_fputs(fp, pidmap, 0);
 	else
@@ -679,7 +718,7 @@ static void manifest_body(FILE *fp, const char *reason, int64_t trigger_rt, cons
 }
 
 /* manifest.json in the snapshot directory open as @sfd (temp + rename, both in @sfd). */
-static int write_manifest(int sfd, const char *shown, const char *reason, int64_t trigger_rt,
+static int write_manifest(int sfd, const char *shown, uint64_t run, const char *reason, int64_t trigger_rt,
 			  const char *trigger, const struct seg *s, int n, const char *pidmap, struct fts_err *err)
 {
 	static const char tmp[] = ".manifest.json.tmp";
@@ -694,7 +733,7 @@ static int write_manifest(int sfd, const char *shown, const char *reason, int64_
 			close(fd);
 		return fts_err_set(err, -e, "%s/%s: %s", shown, tmp, strerror(e));
 	}
-	manifest_body(fp, reason, trigger_rt, trigger, s, n, pidmap);
+	manifest_body(fp, run, reason, trigger_rt, trigger, s, n, pidmap);
 	if (fflush(fp) || fsync(fileno(fp)) || ferror(fp)) {
 		int e = errno ? errno : EIO;
 
@@ -860,7 +899,7 @@ static int snapshot_take(struct rec_flight *f, const char *reason, double last_s
 	pthread_mutex_unlock(&f->lock);
 	pidmap = rc ? NULL : link_pidmap(pidmap, sfd);
 	if (!rc)
-		rc = write_manifest(sfd, dir, reason, trig, trigger, copy, n, pidmap, err);
+		rc = write_manifest(sfd, dir, f->run, reason, trig, trigger, copy, n, pidmap, err);
 	if (!rc) {
 		/* complete: readable, and the sudo user's (on the descriptor, never the name) */
 		(void)fchmod(sfd, 0755);
@@ -953,7 +992,7 @@ void rec_flight_free(struct rec_flight *f)
 	pthread_mutex_destroy(&f->lock);
 	pthread_cond_destroy(&f->cond);
 	free(f->ring);
-	free(f->lost_at);
+	free(f->prev);
 	free(f->bytes_at);
 	free(f->cpu);
 	if (f->dfd >= 0)
