@@ -58,7 +58,8 @@ struct rec_flight {
 	char stem[PATH_MAX];         /* output without ".dat" */
 	char base[NAME_MAX + 1];     /* the stem's last part: segments are <base>.NNNNNN.dat */
 	char dir[PATH_MAX];          /* the output's directory as given (names only) */
-	int dfd;                     /* that directory, held open: everything goes through it */
+	atomic_int dfd;              /* that directory, held open: everything goes through it */
+	int gone_dfd;                /* the one before, when it was removed (follow_place) */
 	int n;                       /* recorded CPUs */
 	int *cpu;
 	uint64_t *bytes_at;          /* each reader's bytes at the last rotation */
@@ -241,6 +242,36 @@ int rec_flight_segment_name(const struct rec_flight *f, unsigned seq, char *buf,
 	return 0;
 }
 
+/*
+ * The output directory removed while recording (its link count 0): the
+ * segments go on in the directory the place made for what it saves
+ * (ftscope-saved-*, said on the status lines), so the streaming segment and
+ * the next ones are kept. The kept ones went with the directory: the ring
+ * starts again. Only the flight thread (and the stop, after it) calls this.
+ */
+static void follow_place(struct rec_flight *f)
+{
+	struct stat a, b;
+	int nfd;
+
+	if (!f->cfg.place || fstat(f->dfd, &a) || a.st_nlink)
+		return;
+	rec_place_poll(f->cfg.place, 1);
+	nfd = rec_place_dirfd(f->cfg.place);
+	if (nfd < 0 || fstat(nfd, &b) || (a.st_dev == b.st_dev && a.st_ino == b.st_ino) || !b.st_nlink)
+		return;
+	nfd = fcntl(nfd, F_DUPFD_CLOEXEC, 0);
+	if (nfd < 0)
+		return;
+	pthread_mutex_lock(&f->lock);
+	if (f->gone_dfd >= 0)
+		close(f->gone_dfd);
+	f->gone_dfd = f->dfd;   /* a snapshot may be using it: closed at the end */
+	f->dfd = nfd;
+	f->nring = 0;
+	pthread_mutex_unlock(&f->lock);
+}
+
 /* Close the streaming segment: new files for the readers, the old ones assembled. */
 static int rotate(struct rec_flight *f)
 {
@@ -261,6 +292,7 @@ static int rotate(struct rec_flight *f)
 	}
 	for (int i = 0; i < f->n; i++)
 		fds[i] = -1;
+	follow_place(f);
 	for (int i = 0; i < f->n && !rc; i++) {
 		fds[i] = fts_rec_tempfile_at(f->dfd);
 		if (fds[i] < 0)
@@ -420,7 +452,7 @@ static unsigned first_seq(const struct rec_flight *f)
 {
 	const char *base = f->base;
 	size_t bl = strlen(base);
-	unsigned max = 0;
+	uint64_t max = 0;
 	struct dirent *e;
 	int fd = openat(f->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -432,19 +464,20 @@ static unsigned first_seq(const struct rec_flight *f)
 	}
 	while ((e = readdir(d))) {
 		const char *p = e->d_name;
-		unsigned v = 0;
+		uint64_t v = 0;
 		int k;
 
 		if (strncmp(p, base, bl) || p[bl] != '.')
 			continue;
 		p += bl + 1;
-		for (k = 0; k < 6 && p[k] >= '0' && p[k] <= '9'; k++)
-			v = v * 10 + (unsigned)(p[k] - '0');
-		if (k == 6 && !strcmp(p + 6, ".dat") && v > max)
+		/* past 999999 the names grow a digit: those count too, or a new run would overwrite them */
+		for (k = 0; k < 10 && p[k] >= '0' && p[k] <= '9'; k++)
+			v = v * 10 + (p[k] - '0');
+		if (k >= 6 && !strcmp(p + k, ".dat") && v > max)
 			max = v;
 	}
 	closedir(d);
-	return max + 1;
+	return max < UINT_MAX - 1 ? (unsigned)max + 1 : UINT_MAX - 1;
 }
 
 /* A run's id: random, so two runs in one directory (or copied together) never share one. */
@@ -469,6 +502,7 @@ int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, 
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	f->cfg = *cfg;
 	f->dfd = -1;
+	f->gone_dfd = -1;
 	l = strlen(cfg->output);
 	if (l >= sizeof(f->stem))
 		l = sizeof(f->stem) - 1;
@@ -536,6 +570,7 @@ int rec_flight_last_name(struct rec_flight *f, char *buf, size_t len)
 {
 	unsigned seq;
 
+	follow_place(f);   /* after halt: the stop's assembly goes where the segments went */
 	pthread_mutex_lock(&f->lock);
 	seq = f->next_seq;
 	pthread_mutex_unlock(&f->lock);
@@ -854,8 +889,23 @@ static int link_segments(struct rec_flight *f, int sfd, double last_s, int64_t t
 	return rc;
 }
 
+/*
+ * The mapping's name in the snapshot: its own, unless that is a name the
+ * snapshot uses itself (manifest.json, its temp, a segment's: the manifest
+ * would replace the mapping) or a hidden one.
+ */
+static const char *pidmap_name(const char *pidmap, const struct seg *s, int n)
+{
+	const char *base = base_name(pidmap);
+	int clash = !*base || *base == '.' || !strcmp(base, "manifest.json");
+
+	for (int i = 0; i < n && !clash; i++)
+		clash = !strcmp(base, s[i].name);
+	return clash ? "pid_mapping.json" : base;
+}
+
 /* The pid mapping into @sfd; its name there, or NULL (said in the manifest: it may be rewritten now). */
-static const char *link_pidmap(const char *pidmap, int sfd)
+static const char *link_pidmap(const char *pidmap, int sfd, const struct seg *s, int n)
 {
 	struct stat st;
 	const char *base;
@@ -863,7 +913,7 @@ static const char *link_pidmap(const char *pidmap, int sfd)
 
 	if (!pidmap)
 		return NULL;
-	base = base_name(pidmap);
+	base = pidmap_name(pidmap, s, n);
 	in = open_file_at(AT_FDCWD, pidmap, &st);
 	if (in < 0)
 		return NULL;
@@ -897,7 +947,7 @@ static int snapshot_take(struct rec_flight *f, const char *reason, double last_s
 	else
 		rc = link_segments(f, sfd, last_s, trig, copy, &n, err);
 	pthread_mutex_unlock(&f->lock);
-	pidmap = rc ? NULL : link_pidmap(pidmap, sfd);
+	pidmap = rc ? NULL : link_pidmap(pidmap, sfd, copy, n);
 	if (!rc)
 		rc = write_manifest(sfd, dir, f->run, reason, trig, trigger, copy, n, pidmap, err);
 	if (!rc) {
@@ -997,5 +1047,7 @@ void rec_flight_free(struct rec_flight *f)
 	free(f->cpu);
 	if (f->dfd >= 0)
 		close(f->dfd);
+	if (f->gone_dfd >= 0)
+		close(f->gone_dfd);
 	free(f);
 }

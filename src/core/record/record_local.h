@@ -474,6 +474,7 @@ struct rec_flight;
 struct rec_flight_cfg {
 	const char *output;            /* "dir/trace.dat": segments are dir/trace.NNNNNN.dat */
 	int dirfd;                     /* dir, held open since the start (the output's place) */
+	struct rec_place *place;       /* that place: followed when the directory is removed (or NULL) */
 	double segment_s;              /* close a segment after this long (0: by size only) */
 	uint64_t segment_bytes;        /* ... or once this much streamed (0: by time only) */
 	int keep;                      /* segments kept; older ones are deleted */

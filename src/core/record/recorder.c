@@ -257,7 +257,7 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 	}
 	if (!rc && flight_on(&r->o)) {
 		struct rec_flight_cfg fc = {
-			.output = r->output, .dirfd = rec_place_dirfd(r->out_place),
+			.output = r->output, .dirfd = rec_place_dirfd(r->out_place), .place = r->out_place,
 			.segment_s = r->o.flight_segment_s,
 			.segment_bytes = r->o.flight_segment_bytes,
 			.keep = r->o.flight_keep > 0 ? r->o.flight_keep : 4, .in = r->in, .st = r->st,
