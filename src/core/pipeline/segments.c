@@ -46,6 +46,7 @@ struct seg_ent {
 	uint64_t num;      /* from the name */
 	uint64_t run;      /* 0: an older segment, no run id */
 	uint64_t seq;      /* its own number (header), when run */
+	int drop;          /* another run's, or read already (pick_run) */
 };
 
 static int by_num(const void *a, const void *b)
@@ -132,32 +133,50 @@ static int scan_dir(const char *dir, struct seg_ent **out, struct fts_err *err)
  * copied under another number would count its events twice. Segments with
  * no run id (older ones) are one run.
  */
+static int by_run_seq(const void *a, const void *b)
+{
+	const struct seg_ent *x = *(struct seg_ent *const *)a, *y = *(struct seg_ent *const *)b;
+
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->num < y->num ? -1 : x->num > y->num;
+}
+
+/* @v in number order; -ENOMEM, or how many are kept (moved to the front, in number order). */
 static int pick_run(struct seg_ent *v, int n, struct fts__seg_pick *pk)
 {
+	struct seg_ent **by = malloc(sizeof(*by) * (size_t)n);
 	uint64_t run = v[n - 1].run;
 	int k = 0;
 
+	if (!by)
+		return -ENOMEM;
+	/* sorted by (run, seq): the runs are the changes of run, a duplicate repeats both */
+	for (int i = 0; i < n; i++)
+		by[i] = &v[i];
+	qsort(by, (size_t)n, sizeof(*by), by_run_seq);
 	for (int i = 0; i < n; i++) {
-		int other = 1, dup = 0;
+		struct seg_ent *e = by[i];
 
-		for (int j = 0; j < i && v[i].run != run; j++)
-			other &= v[j].run != v[i].run;
-		if (v[i].run != run) {
-			pk->runs += other;
-			pk->other += 1;
-			free(v[i].path);
-			continue;
-		}
-		for (int j = 0; run && j < k; j++)
-			dup |= v[j].seq == v[i].seq;
-		if (dup) {
+		if (!i || e->run != by[i - 1]->run)
+			pk->runs++;
+		if (e->run != run) {
+			pk->other++;
+			e->drop = 1;
+		} else if (i && run && e->seq == by[i - 1]->seq && by[i - 1]->run == run) {
 			pk->dups++;
-			free(v[i].path);
-			continue;
+			e->drop = 1;
 		}
-		v[k++] = v[i];
 	}
-	pk->runs += 1;
+	free(by);
+	for (int i = 0; i < n; i++) {
+		if (v[i].drop)
+			free(v[i].path);
+		else
+			v[k++] = v[i];
+	}
 	pk->run = run;
 	return k;
 }
@@ -178,13 +197,16 @@ int fts__segments_pick(const char *dir, char ***paths, struct fts__seg_pick *pic
 				"%s: is a directory, and holds no trace.dat segments (<stem>.NNNNNN.dat, as a flight recording writes)",
 				dir);
 	if (n > 0) {
+		int all = n;
+
 		for (int i = 0; i < n; i++)
 			read_meta(&v[i], cs);
 		qsort(v, (size_t)n, sizeof(*v), by_num);
-		n = pick_run(v, n, &pk);
-		out = malloc(sizeof(*out) * (size_t)n);
+		n = pick_run(v, n, &pk);   /* > 0: the newest run holds the last segment at least */
+		out = n > 0 ? malloc(sizeof(*out) * (size_t)n) : NULL;
 		if (!out) {
-			for (int i = 0; i < n; i++)
+			/* pick_run's failure leaves every path to free, its success the kept ones */
+			for (int i = 0; i < (n < 0 ? all : n); i++)
 				free(v[i].path);
 			n = fts_err_set(err, -ENOMEM, "out of memory");
 		}
