@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Issue 33 item 8: one loss truth per segment and per snapshot. A flight run
-# with a 16 KB buffer loses events in its first seconds (hackbench, the
+# with a 256 KB buffer loses events in its first seconds (hackbench, the
 # recorder stopped for 1.5 s), then the load stops. Each segment's CPUSTAT
 # counts its own loss (the run's totals on "run ..." lines): the snapshot's
 # manifest, trace-cmd report --stat, and `ftscope stats` of each segment
@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib.sh" "$@"
 before=$(state)
 mkdir d
 load 3
-"$FTS" record --flight --segment 1s --keep 100 -t 8 --bf_size 16 -o d/t.dat -q >rec.out 2>rec.err &
+"$FTS" record --flight --segment 1s --keep 100 -t 8 --bf_size 256 -o d/t.dat -q >rec.out 2>rec.err &
 rec=$!
 REC_PIDS="$REC_PIDS $rec"
 sleep 1
@@ -51,7 +51,7 @@ for seg in man["segments"]:
     if got == 0 and seg is not man["segments"][0] and total > 0:
         zero = b
 if total == 0:
-    sys.exit("the run lost nothing: cannot judge (a 16 KB buffer under hackbench, the reader stopped 1.5 s)")
+    sys.exit("the run lost nothing: cannot judge (a 256 KB buffer under hackbench, the reader stopped 1.5 s)")
 if man["lost_events"] != total:
     sys.exit("the manifest's total %d is not the sum of its segments' %d" % (man["lost_events"], total))
 st = json.load(open("snap.json"))
