@@ -134,7 +134,8 @@ struct fts_ev_lost {
 	/*
 	 * 1: not a drop but the kernel's total for @cpu over the whole capture
 	 * (the trace.dat's stored ring-buffer stats), sent once per CPU before
-	 * the first event, with @ts 0 (loss.h).
+	 * the first event, with @ts 0 (loss.h). 2: the same from a flight
+	 * segment, whose count is its own and whole (FTS_LOSS_ARG_WHOLE).
 	 */
 	int kernel;
 };

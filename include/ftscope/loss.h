@@ -34,6 +34,12 @@ extern "C" {
 #define FTS_LOSS_ARG_COUNT  "count"        /* events dropped here, or "unknown" */
 #define FTS_LOSS_ARG_KERNEL "kernel_lost"  /* the kernel's total for this CPU, when known */
 #define FTS_LOSS_ARG_NODATA "no_data_us"   /* length of the hole before the marker, us */
+/*
+ * "1": the kernel's total is this CPU's whole loss (a flight segment's own
+ * share: a drop point at its start may mark events the previous segment's
+ * count holds), so the drop points' sizes never raise it.
+ */
+#define FTS_LOSS_ARG_WHOLE  "kernel_whole"
 #define FTS_LOSS_NODATA_NAME "no data"     /* name of the hole's slices (CPU and task lanes) */
 
 struct fts_loss_cpu {

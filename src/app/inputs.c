@@ -54,19 +54,27 @@ enum fts_output_check fts_output_choose(const char *format, const char *output,
 
 int fts_input_segments(const char *input, char *buf, size_t len)
 {
+	struct fts__seg_pick pk;
 	char **segs;
-	int n;
+	int n, o;
 
 	buf[0] = 0;
 	if (!fts__segments_is_dir(input))
 		return 0;
-	n = fts__segments_list(input, &segs, NULL);
+	n = fts__segments_pick(input, &segs, &pk, NULL);
 	if (n <= 0)
 		return 0;
 	if (n == 1)
-		snprintf(buf, len, "%s", strrchr(segs[0], '/') + 1);
+		o = snprintf(buf, len, "%s", strrchr(segs[0], '/') + 1);
 	else
-		snprintf(buf, len, "%s .. %s", strrchr(segs[0], '/') + 1, strrchr(segs[n - 1], '/') + 1);
+		o = snprintf(buf, len, "%s .. %s", strrchr(segs[0], '/') + 1, strrchr(segs[n - 1], '/') + 1);
+	/* runs are never joined: the gap between them holds no data (issue 33 item 7) */
+	if (pk.runs > 1 && o >= 0 && (size_t)o < len)
+		o += snprintf(buf + o, len - (size_t)o, " (the newest of %d recording runs here; %d segment%s of the others left out: read them from a directory of their own)",
+			      pk.runs, pk.other, pk.other == 1 ? "" : "s");
+	if (pk.dups && o >= 0 && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o, " (%d segment%s found again under another number, read once)", pk.dups,
+			 pk.dups == 1 ? "" : "s");
 	fts__segments_free(segs, n);
 	return n;
 }

@@ -256,6 +256,20 @@ int fts__segments_is_dir(const char *path);
  */
 int fts__segments_list(const char *dir, char ***paths, struct fts_err *err);
 
+/* What fts__segments_pick chose in a directory. */
+struct fts__seg_pick {
+	int runs;            /* recording runs found (segments of one run share an id) */
+	int other;           /* segments of the other runs, left out */
+	int dups;            /* segments found again under another number, counted once */
+	uint64_t run;        /* the run read (the newest); 0: segments without a run id */
+};
+
+/*
+ * fts__segments_pick - fts__segments_list, reading only the newest run's
+ * segments, each once; what it chose in *@pick (may be NULL).
+ */
+int fts__segments_pick(const char *dir, char ***paths, struct fts__seg_pick *pick, struct fts_err *err);
+
 /* fts__segments_free - free what fts__segments_list returned. */
 void fts__segments_free(char **paths, int n);
 

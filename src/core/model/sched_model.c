@@ -132,6 +132,7 @@ struct cpu {
 	uint64_t first_ts;        /* the first (0: none yet) */
 	uint64_t kernel_lost;     /* the kernel's total for this CPU, when has_kernel */
 	int has_kernel;
+	int kernel_whole;         /* kernel_lost is the whole loss (a flight segment's) */
 	uint64_t drops;           /* lost-events markers emitted */
 	uint64_t runtime;
 	uint64_t vruntime;
@@ -1501,6 +1502,8 @@ static int emit_lost_marker(struct fts_model *m, int cpu, uint64_t ts, uint64_t 
 	arg(&it, FTS_LOSS_ARG_COUNT, count ? vnum(m, (int64_t)count) : "unknown");
 	if (c->has_kernel)
 		arg(&it, FTS_LOSS_ARG_KERNEL, vnum(m, (int64_t)c->kernel_lost));
+	if (c->has_kernel && c->kernel_whole)
+		arg(&it, FTS_LOSS_ARG_WHOLE, "1");
 	if (hole_ns)
 		arg(&it, FTS_LOSS_ARG_NODATA, vnum(m, (int64_t)(hole_ns / 1000)));
 	if (where)
@@ -1566,6 +1569,7 @@ static int on_kernel_lost(struct fts_model *m, const struct fts_event *ev)
 	c = &m->cpus[ev->cpu];
 	c->kernel_lost = ev->u.lost.count;
 	c->has_kernel = 1;
+	c->kernel_whole = ev->u.lost.kernel == 2;
 	return 0;
 }
 

@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,11 +61,13 @@ struct rec_flight {
 	char stem[PATH_MAX];         /* output without ".dat" */
 	char base[NAME_MAX + 1];     /* the stem's last part: segments are <base>.NNNNNN.dat */
 	char dir[PATH_MAX];          /* the output's directory as given (names only) */
-	int dfd;                     /* that directory, held open: everything goes through it */
+	atomic_int dfd;              /* that directory, held open: everything goes through it */
+	int gone_dfd;                /* the one before, when it was removed (follow_place) */
 	int n;                       /* recorded CPUs */
 	int *cpu;
 	uint64_t *bytes_at;          /* each reader's bytes at the last rotation */
-	uint64_t *lost_at;           /* each CPU's lost count at the last rotation */
+	struct rec_cpu_stats *prev;  /* each CPU's kernel counters at the last rotation */
+	uint64_t run;                /* this run's id, in every segment (segstats.c) and manifest */
 	pthread_t thread;
 	int started;
 	atomic_int stop;
@@ -75,6 +78,7 @@ struct rec_flight {
 	int nring;
 	unsigned next_seq;           /* the number the streaming segment will get */
 	int64_t rt_from, raw_from;   /* when the streaming segment began */
+	struct rec_clock clk_from;   /* the clock sample then (the flight thread's, and the stop's) */
 	unsigned rotations;          /* segments closed so far */
 	unsigned begun;              /* rotations begun so far (one more than closed while one runs) */
 	int want_rotate;             /* a snapshot asks for the streaming segment */
@@ -124,22 +128,45 @@ static void prune(struct rec_flight *f)
 	}
 }
 
-/* Lost events of every CPU since the last call; the stats texts for CPUSTAT in @stats. */
-static uint64_t take_stats(struct rec_flight *f, char **stats)
+/*
+ * Segment @seq's CPUSTAT texts in @stats (its own loss, the run's totals,
+ * its run, number and clock pair: segstats.c), ending at @to; its lost
+ * events. The next segment starts counting and timing here.
+ */
+static uint64_t take_stats(struct rec_flight *f, char **stats, unsigned seq, const struct rec_clock *to)
 {
+	char meta[600];
 	uint64_t lost = 0;
 
+	rec_segstats_meta(meta, sizeof(meta), f->run, seq, &f->clk_from, to);
 	for (int i = 0; i < f->n; i++) {
 		struct rec_cpu_stats s = { 0 };
-		uint64_t l;
+		char *kernel = NULL;
+		uint64_t l = 0;
 
 		stats[i] = NULL;
-		if (rec_instance_stats(f->cfg.in, f->cpu[i], &s, &stats[i]))
-			continue;
-		l = s.overrun + s.commit_overrun + s.dropped;
-		lost += l >= f->lost_at[i] ? l - f->lost_at[i] : 0;
-		f->lost_at[i] = l;
+		if (rec_instance_stats(f->cfg.in, f->cpu[i], &s, &kernel))
+			s = f->prev[i];   /* unknown: counted as nothing lost */
+		stats[i] = rec_segstats_text(kernel, &s, &f->prev[i], i ? NULL : meta, &l);
+		free(kernel);
+		lost += l;
+		f->prev[i] = s;
 	}
+	f->clk_from = *to;
+	return lost;
+}
+
+uint64_t rec_flight_last_stats(struct rec_flight *f, const struct rec_clock *stop, char **stats)
+{
+	uint64_t lost;
+	unsigned seq;
+
+	pthread_mutex_lock(&f->lock);
+	seq = f->next_seq;
+	pthread_mutex_unlock(&f->lock);
+	for (int i = 0; i < f->n; i++)
+		free(stats[i]);
+	lost = take_stats(f, stats, seq, stop);
 	return lost;
 }
 
@@ -244,6 +271,36 @@ static int new_streams(struct rec_flight *f, int *fds, struct fts_err *err)
 	return rc;
 }
 
+/*
+ * The output directory removed while recording (its link count 0): the
+ * segments go on in the directory the place made for what it saves
+ * (ftscope-saved-*, said on the status lines), so the streaming segment and
+ * the next ones are kept. The kept ones went with the directory: the ring
+ * starts again. Only the flight thread (and the stop, after it) calls this.
+ */
+static void follow_place(struct rec_flight *f)
+{
+	struct stat a, b;
+	int nfd;
+
+	if (!f->cfg.place || fstat(f->dfd, &a) || a.st_nlink)
+		return;
+	rec_place_poll(f->cfg.place, 1);
+	nfd = rec_place_dirfd(f->cfg.place);
+	if (nfd < 0 || fstat(nfd, &b) || (a.st_dev == b.st_dev && a.st_ino == b.st_ino) || !b.st_nlink)
+		return;
+	nfd = fcntl(nfd, F_DUPFD_CLOEXEC, 0);
+	if (nfd < 0)
+		return;
+	pthread_mutex_lock(&f->lock);
+	if (f->gone_dfd >= 0)
+		close(f->gone_dfd);
+	f->gone_dfd = f->dfd;   /* a snapshot may be using it: closed at the end */
+	f->dfd = nfd;
+	f->nring = 0;
+	pthread_mutex_unlock(&f->lock);
+}
+
 /* Close the streaming segment: new files for the readers, the old ones assembled. */
 static int rotate(struct rec_flight *f)
 {
@@ -251,6 +308,7 @@ static int rotate(struct rec_flight *f)
 	char **stats = calloc((size_t)f->n, sizeof(char *));
 	char name[NAME_MAX + 1];
 	struct fts_err err = { 0 };
+	struct rec_clock ck;
 	int64_t rt, raw;
 	uint64_t lost;
 	unsigned seq;
@@ -261,11 +319,13 @@ static int rotate(struct rec_flight *f)
 		fts_err_set(&err, rc, "out of memory");
 		goto out;
 	}
+	follow_place(f);
 	rc = new_streams(f, fds, &err);
 	if (rc)
 		goto out;
-	rt = now_ns(CLOCK_REALTIME);
-	raw = now_ns(CLOCK_MONOTONIC_RAW);
+	rec_clock_sample(&ck);
+	rt = ck.rt;
+	raw = ck.raw;
 	/* From here on the streaming segment holds what a snapshot asked after this point. */
 	pthread_mutex_lock(&f->lock);
 	f->begun++;
@@ -290,10 +350,10 @@ static int rotate(struct rec_flight *f)
 		fds[i] = old[i];   /* the closed streams, closed below */
 	}
 	pthread_mutex_unlock(&f->lock);
-	lost = take_stats(f, stats);
 	pthread_mutex_lock(&f->lock);
 	seq = f->next_seq;
 	pthread_mutex_unlock(&f->lock);
+	lost = take_stats(f, stats, seq, &ck);
 	rc = rec_flight_segment_name(f, seq, name, sizeof(name));
 	if (!rc)
 		rc = assemble_segment(f, name, fds, stats, &err);
@@ -447,7 +507,7 @@ static unsigned first_seq(const struct rec_flight *f)
 {
 	const char *base = f->base;
 	size_t bl = strlen(base);
-	unsigned max = 0;
+	uint64_t max = 0;
 	struct dirent *e;
 	int fd = openat(f->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -459,19 +519,30 @@ static unsigned first_seq(const struct rec_flight *f)
 	}
 	while ((e = readdir(d))) {
 		const char *p = e->d_name;
-		unsigned v = 0;
+		uint64_t v = 0;
 		int k;
 
 		if (strncmp(p, base, bl) || p[bl] != '.')
 			continue;
 		p += bl + 1;
-		for (k = 0; k < 6 && p[k] >= '0' && p[k] <= '9'; k++)
-			v = v * 10 + (unsigned)(p[k] - '0');
-		if (k == 6 && !strcmp(p + 6, ".dat") && v > max)
+		/* past 999999 the names grow a digit: those count too, or a new run would overwrite them */
+		for (k = 0; k < 10 && p[k] >= '0' && p[k] <= '9'; k++)
+			v = v * 10 + (p[k] - '0');
+		if (k >= 6 && !strcmp(p + k, ".dat") && v > max)
 			max = v;
 	}
 	closedir(d);
-	return max + 1;
+	return max < UINT_MAX - 1 ? (unsigned)max + 1 : UINT_MAX - 1;
+}
+
+/* A run's id: random, so two runs in one directory (or copied together) never share one. */
+static uint64_t run_id(void)
+{
+	uint64_t id = 0;
+
+	if (getrandom(&id, sizeof(id), 0) != (ssize_t)sizeof(id) || !id)
+		id = (uint64_t)now_ns(CLOCK_REALTIME) ^ ((uint64_t)getpid() << 40) ^ (uint64_t)now_ns(CLOCK_MONOTONIC_RAW);
+	return id ? id : 1;
 }
 
 int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, struct fts_err *err)
@@ -486,6 +557,7 @@ int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, 
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	f->cfg = *cfg;
 	f->dfd = -1;
+	f->gone_dfd = -1;
 	l = strlen(cfg->output);
 	if (l >= sizeof(f->stem))
 		l = sizeof(f->stem) - 1;
@@ -511,25 +583,24 @@ int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, 
 	f->n = rec_stream_count(cfg->st);
 	f->cpu = calloc((size_t)f->n, sizeof(*f->cpu));
 	f->bytes_at = calloc((size_t)f->n, sizeof(*f->bytes_at));
-	f->lost_at = calloc((size_t)f->n, sizeof(*f->lost_at));
+	f->prev = calloc((size_t)f->n, sizeof(*f->prev));
 	f->ring = calloc((size_t)cfg->keep + 1, sizeof(*f->ring));
 	f->lost_rule = cfg->rules ? rec_trig_lost_rule(cfg->rules, cfg->nrules) : -1;
 	rec_snapcap_init(&f->cap, cfg->trig_keep, cfg->trig_bytes);
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->cond, NULL);
 	f->next_seq = first_seq(f);
-	f->rt_from = now_ns(CLOCK_REALTIME);
-	f->raw_from = now_ns(CLOCK_MONOTONIC_RAW);
-	if (!f->cpu || !f->bytes_at || !f->lost_at || !f->ring) {
+	rec_clock_sample(&f->clk_from);
+	f->rt_from = f->clk_from.rt;
+	f->raw_from = f->clk_from.raw;
+	f->run = run_id();
+	if (!f->cpu || !f->bytes_at || !f->prev || !f->ring) {
 		rec_flight_free(f);
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	}
 	for (int i = 0; i < f->n; i++) {
-		struct rec_cpu_stats s = { 0 };
-
 		f->cpu[i] = rec_stream_cpu(cfg->st, i);
-		if (!rec_instance_stats(cfg->in, f->cpu[i], &s, NULL))
-			f->lost_at[i] = s.overrun + s.commit_overrun + s.dropped;
+		(void)rec_instance_stats(cfg->in, f->cpu[i], &f->prev[i], NULL);
 	}
 	rc = fts__thread_start(&f->thread, NULL, flight_main, f);
 	if (rc) {
@@ -556,6 +627,7 @@ int rec_flight_last_name(struct rec_flight *f, char *buf, size_t len)
 {
 	unsigned seq;
 
+	follow_place(f);   /* after halt: the stop's assembly goes where the segments went */
 	pthread_mutex_lock(&f->lock);
 	seq = f->next_seq;
 	pthread_mutex_unlock(&f->lock);
@@ -573,7 +645,7 @@ void rec_flight_closed(struct rec_flight *f, uint64_t lost)
 
 	pthread_mutex_lock(&f->lock);
 	if (rec_flight_segment_name(f, f->next_seq, name, sizeof(name)) == 0)
-		add_segment(f, name, lost, now_ns(CLOCK_REALTIME), now_ns(CLOCK_MONOTONIC_RAW));
+		add_segment(f, name, lost, f->clk_from.rt, f->clk_from.raw);   /* the stop's (last_stats) */
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -693,7 +765,7 @@ static void utc_text(int64_t ns, char *buf, size_t len, int compact)
 	}
 }
 
-static void manifest_body(FILE *fp, const char *reason, int64_t trigger_rt, const char *trigger,
+static void manifest_body(FILE *fp, uint64_t run, const char *reason, int64_t trigger_rt, const char *trigger,
 			  const char *extra, const struct seg *s, int n, const char *pidmap)
 {
 	char a[48], b[48];
@@ -720,7 +792,9 @@ static void manifest_body(FILE *fp, const char *reason, int64_t trigger_rt, cons
 	} else {
 		fputs("  \"time_range\": null,\n", fp);
 	}
-	fprintf(fp, "  \"lost_events\": %llu,\n  \"pid_mapping\": ", (unsigned long long)lost);
+	/* the sum of the segments' own losses, as each segment's CPUSTAT says (segstats.c) */
+	fprintf(fp, "  \"run\": \"%016llx\",\n  \"lost_events\": %llu,\n  \"pid_mapping\": ",
+		(unsigned long long)run, (unsigned long long)lost);
 	if (pidmap)
 		fts__json_fputs(fp, pidmap, 0);
 	else
@@ -738,7 +812,7 @@ static void manifest_body(FILE *fp, const char *reason, int64_t trigger_rt, cons
 }
 
 /* manifest.json in the snapshot directory open as @sfd (temp + rename, both in @sfd). */
-static int write_manifest(int sfd, const char *shown, const char *reason, int64_t trigger_rt,
+static int write_manifest(int sfd, const char *shown, uint64_t run, const char *reason, int64_t trigger_rt,
 			  const char *trigger, const char *extra, const struct seg *s, int n, const char *pidmap,
 			  struct fts_err *err)
 {
@@ -754,7 +828,7 @@ static int write_manifest(int sfd, const char *shown, const char *reason, int64_
 			close(fd);
 		return fts_err_set(err, -e, "%s/%s: %s", shown, tmp, strerror(e));
 	}
-	manifest_body(fp, reason, trigger_rt, trigger, extra, s, n, pidmap);
+	manifest_body(fp, run, reason, trigger_rt, trigger, extra, s, n, pidmap);
 	if (fflush(fp) || fsync(fileno(fp)) || ferror(fp)) {
 		int e = errno ? errno : EIO;
 
@@ -875,8 +949,23 @@ static int link_segments(struct rec_flight *f, int sfd, double last_s, int64_t t
 	return rc;
 }
 
+/*
+ * The mapping's name in the snapshot: its own, unless that is a name the
+ * snapshot uses itself (manifest.json, its temp, a segment's: the manifest
+ * would replace the mapping) or a hidden one.
+ */
+static const char *pidmap_name(const char *pidmap, const struct seg *s, int n)
+{
+	const char *base = base_name(pidmap);
+	int clash = !*base || *base == '.' || !strcmp(base, "manifest.json");
+
+	for (int i = 0; i < n && !clash; i++)
+		clash = !strcmp(base, s[i].name);
+	return clash ? "pid_mapping.json" : base;
+}
+
 /* The pid mapping into @sfd; its name there, or NULL (said in the manifest: it may be rewritten now). */
-static const char *link_pidmap(const char *pidmap, int sfd)
+static const char *link_pidmap(const char *pidmap, int sfd, const struct seg *s, int n)
 {
 	struct stat st;
 	const char *base;
@@ -884,7 +973,7 @@ static const char *link_pidmap(const char *pidmap, int sfd)
 
 	if (!pidmap)
 		return NULL;
-	base = base_name(pidmap);
+	base = pidmap_name(pidmap, s, n);
 	in = open_file_at(AT_FDCWD, pidmap, &st);
 	if (in < 0)
 		return NULL;
@@ -952,11 +1041,11 @@ static int snapshot_take(struct rec_flight *f, const char *reason, double last_s
 	else
 		rc = link_segments(f, sfd, last_s, trig, copy, &n, err);
 	pthread_mutex_unlock(&f->lock);
-	pidmap = rc ? NULL : link_pidmap(pidmap, sfd);
+	pidmap = rc ? NULL : link_pidmap(pidmap, sfd, copy, n);
 	if (!rc && t && !(extra = trigger_extra(f, t, copy, n)))
 		rc = fts_err_set(err, -ENOMEM, "out of memory");
 	if (!rc)
-		rc = write_manifest(sfd, dir, reason, trig, t ? t->json : NULL, extra, copy, n, pidmap, err);
+		rc = write_manifest(sfd, dir, f->run, reason, trig, t ? t->json : NULL, extra, copy, n, pidmap, err);
 	for (int i = 0; i < n; i++)
 		bytes += copy[i].size;
 	if (!rc && t)
@@ -1084,10 +1173,12 @@ void rec_flight_free(struct rec_flight *f)
 	pthread_cond_destroy(&f->cond);
 	free(f->ring);
 	rec_snapcap_free(&f->cap);
-	free(f->lost_at);
+	free(f->prev);
 	free(f->bytes_at);
 	free(f->cpu);
 	if (f->dfd >= 0)
 		close(f->dfd);
+	if (f->gone_dfd >= 0)
+		close(f->gone_dfd);
 	free(f);
 }

@@ -527,6 +527,7 @@ struct rec_flight;
 struct rec_flight_cfg {
 	const char *output;            /* "dir/trace.dat": segments are dir/trace.NNNNNN.dat */
 	int dirfd;                     /* dir, held open since the start (the output's place) */
+	struct rec_place *place;       /* that place: followed when the directory is removed (or NULL) */
 	double segment_s;              /* close a segment after this long (0: by size only) */
 	uint64_t segment_bytes;        /* ... or once this much streamed (0: by time only) */
 	int keep;                      /* segments kept; older ones are deleted */
@@ -595,6 +596,32 @@ void rec_flight_reason_name(const char *reason, char *buf, size_t len);
  */
 int rec_flight_snapshot(struct rec_flight *f, const char *reason, double last_s, const char *pidmap,
 			char *dir, size_t len, struct fts_err *err);
+
+/* ---- segstats.c -------------------------------------------------------------- */
+
+/*
+ * rec_segstats_text - a flight segment's CPUSTAT text (malloc'ed, or NULL):
+ * the kernel's @kernel stats with overrun, commit overrun and dropped events
+ * counted since @before (the previous segment), "run ..." lines with the
+ * totals @now, then @meta (may be NULL). The segment's own loss in *@lost.
+ */
+char *rec_segstats_text(const char *kernel, const struct rec_cpu_stats *now, const struct rec_cpu_stats *before,
+			const char *meta, uint64_t *lost);
+
+/*
+ * rec_segstats_meta - the lines a segment's first CPUSTAT ends with: "ftscope
+ * run: <16 hex>", "ftscope segment: <seq>", and the clock samples at its
+ * start (ftscope_clock) and end (ftscope_clock_stop). snprintf's return.
+ */
+int rec_segstats_meta(char *buf, size_t len, uint64_t run, unsigned seq, const struct rec_clock *from,
+		      const struct rec_clock *to);
+
+/*
+ * rec_flight_last_stats - after halt, before the instance goes: replace the
+ * stop's CPUSTAT texts @stats[0..n) (stream order) by the last segment's
+ * (rec_segstats_text, clock sample @stop at its end); its own loss.
+ */
+uint64_t rec_flight_last_stats(struct rec_flight *f, const struct rec_clock *stop, char **stats);
 
 /* rec_flight_free - halt and free; NULL is fine. */
 void rec_flight_free(struct rec_flight *f);

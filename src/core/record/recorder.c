@@ -273,7 +273,7 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 	}
 	if (!rc && flight_on(&r->o)) {
 		struct rec_flight_cfg fc = {
-			.output = r->output, .dirfd = rec_place_dirfd(r->out_place),
+			.output = r->output, .dirfd = rec_place_dirfd(r->out_place), .place = r->out_place,
 			.segment_s = r->o.flight_segment_s,
 			.segment_bytes = r->o.flight_segment_bytes,
 			.keep = r->o.flight_keep > 0 ? r->o.flight_keep : 4, .in = r->in, .st = r->st,
@@ -692,35 +692,19 @@ static int assemble(struct fts_recorder *r, const struct stop_data *d, struct st
 	return rc;
 }
 
-/* The kernel's lost events of all recorded CPUs so far (the last segment's share is a difference). */
-static uint64_t flight_lost(struct fts_recorder *r)
-{
-	uint64_t lost = 0;
-
-	for (int i = 0; r->in && i < rec_stream_count(r->st); i++) {
-		struct rec_cpu_stats s = { 0 };
-
-		if (!rec_instance_stats(r->in, rec_stream_cpu(r->st, i), &s, NULL))
-			lost += s.overrun + s.commit_overrun + s.dropped;
-	}
-	return lost;
-}
-
 /* End, drain, sample, and take the instance away; then assemble. */
 static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_record_summary *sum,
 		       struct fts_err *err)
 {
 	struct stop_data d = { 0 };
-	uint64_t end, lost0 = 0, lost1 = 0;
+	uint64_t end, lost = 0;
 	int rc, rc2;
 
 	/* The rotation in progress completes; the streaming segment is the last one. */
 	if (r->fl) {
 		rec_flight_halt(r->fl);
-		if (rec_flight_last_name(r->fl, r->seg_name, sizeof(r->seg_name)) == 0) {
+		if (rec_flight_last_name(r->fl, r->seg_name, sizeof(r->seg_name)) == 0)
 			rec_flight_shown(r->fl, r->seg_name, r->output, sizeof(r->output));
-			lost0 = flight_lost(r);
-		}
 	}
 	end = rec_health_end(r->hs);
 	/* after the last event: the stop sample brackets the whole capture */
@@ -739,8 +723,9 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 	}
 	rec_health_final(r->hs);
 	rc = collect(r, &d, err);
-	if (r->fl)
-		lost1 = flight_lost(r);
+	/* the last segment's own loss and clock pair, as every segment's (segstats.c) */
+	if (r->fl && !rc)
+		lost = rec_flight_last_stats(r->fl, &r->clock_stop, d.stats);
 	if (sum) {
 		(void)fts_record_health(r, &sum->health);
 		sum->duration_s = (double)(end - r->t0_ns) / 1e9;
@@ -762,7 +747,7 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 		if (!rc)
 			rc = rc2;
 		if (!rc2 && r->fl)
-			rec_flight_closed(r->fl, lost1 >= lost0 ? lost1 - lost0 : 0);
+			rec_flight_closed(r->fl, lost);
 	}
 	free_stop_data(&d);
 	return rc;

@@ -19,8 +19,10 @@ static int scan_emit(void *ctx, const struct fts_event *ev)
 	/*
 	 * The start sample is the first: once found, read on only for a stop
 	 * sample (the latest among the events read wins), which needs MONOTONIC.
+	 * A flight segment holds both in its header (record/segstats.c), taken
+	 * before its first event: no event is read then, whatever the rate.
 	 */
-	if (cp->valid && (!s->need_stop || !cp->has_mono))
+	if (cp->valid && (!s->need_stop || !cp->has_mono || cp->has_stop))
 		return 1;
 	return s->limit && ++s->n >= s->limit ? 1 : 0;
 }

@@ -490,6 +490,45 @@ static uint64_t stat_field(const char *t, size_t n, const char *key, int *found)
 	return 0;
 }
 
+/* The line of @t starting with @tag, without its newline, into @buf (kept when absent). */
+static void stat_line(const char *t, size_t n, const char *tag, char *buf, size_t len)
+{
+	size_t tl = strlen(tag);
+
+	for (size_t i = 0; i + tl <= n; i++) {
+		if ((i == 0 || t[i - 1] == '\n') && !memcmp(t + i, tag, tl)) {
+			size_t e = i;
+
+			while (e < n && t[e] != '\n')
+				e++;
+			snprintf(buf, len, "%.*s", (int)(e - i), t + i);
+			return;
+		}
+	}
+}
+
+/* A flight segment's own lines (record/segstats.c): the first option that has them wins. */
+static void segment_meta(struct dat_cpustat *st, const char *t, size_t n)
+{
+	char run[40] = "";
+	int found = 0;
+
+	(void)stat_field(t, n, "run overrun", &found);
+	if (found)
+		st->own = 1;
+	if (st->has_run)
+		return;
+	stat_line(t, n, "ftscope run: ", run, sizeof(run));
+	if (!run[0])
+		return;
+	st->run = strtoull(run + 13, NULL, 16);
+	st->has_run = st->run != 0;
+	found = 0;
+	st->seq = stat_field(t, n, "ftscope segment", &found);
+	stat_line(t, n, "ftscope_clock ", st->clock, sizeof(st->clock));
+	stat_line(t, n, "ftscope_clock_stop ", st->clock_stop, sizeof(st->clock_stop));
+}
+
 /* Walks CPUSTAT options in order: "\nBuffer: NAME\n" starts another buffer's CPUs at 0. */
 struct cpustat_walk {
 	struct dat_cpustat *st;
@@ -513,6 +552,7 @@ static void cpustat_opt(struct cpustat_walk *w, const char *t, size_t n)
 		w->bad = 1;
 		return;
 	}
+	segment_meta(st, t, n);
 	ov = stat_field(t, n, "overrun", &found);
 	co = stat_field(t, n, "commit overrun", &found);
 	dr = stat_field(t, n, "dropped events", &found);
@@ -529,7 +569,7 @@ static void cpustat_opt(struct cpustat_walk *w, const char *t, size_t n)
 static int cpustat_v6(int fd, uint64_t file_size, struct cpustat_walk *cw)
 {
 	struct v6_walk w = { .fd = fd, .size = file_size };
-	char tag[16], text[1024];
+	char tag[16], text[2048];
 
 	v6_walk_meta(&w);
 	v6_num(&w, 4);                          /* cpus */

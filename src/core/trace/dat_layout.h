@@ -147,6 +147,16 @@ struct dat_cpustat {
 		uint64_t lost;   /* overrun + commit overrun + dropped events */
 		int known;
 	} cpu[DAT_CPUSTAT_MAX];
+	/*
+	 * A flight segment's (its CPUSTAT has "run overrun:" lines): the counts
+	 * above are its own, since the previous segment of its run; the run's
+	 * id, the segment's number and its clock samples (marker lines) if said.
+	 */
+	int own;
+	int has_run;
+	uint64_t run;
+	uint64_t seq;
+	char clock[200], clock_stop[200];
 };
 
 /*

@@ -113,6 +113,61 @@ int fts_dat_fill_heap(struct dat_ctx *c)
 	return 0;
 }
 
+int fts_dat_heap_add(struct dat_ctx *c, int from, int *added)
+{
+	int total = 0, k = 0;
+	struct dat_cursor *h;
+
+	*added = 0;
+	for (int s = from; s < c->nr_srcs; s++)
+		total += src_cpus(&c->srcs[s]);
+	h = realloc(c->heap, sizeof(*h) * (size_t)(c->heap_len + total + 1));
+	if (!h)
+		return -ENOMEM;
+	c->heap = h;
+	for (int s = from; s < c->nr_srcs; s++) {
+		struct dat_src *src = &c->srcs[s];
+
+		for (int cpu = 0; cpu < src_cpus(src); cpu++) {
+			struct tep_record *r = src->z ? (src->z[cpu].rec.data ? &src->z[cpu].rec : NULL) :
+					       tracecmd_read_cpu_first(src->handle, cpu);
+
+			if (r) {
+				c->heap[c->heap_len++] = (struct dat_cursor){ r, s, cpu };
+				k++;
+			}
+		}
+	}
+	for (int i = c->heap_len / 2 - 1; i >= 0; i--)
+		heap_down(c->heap, c->heap_len, i);
+	*added = k;
+	return 0;
+}
+
+int fts_dat_merge_one(struct dat_ctx *c,
+		      int (*fn)(struct dat_ctx *c, struct dat_src *src, const struct tep_record *r), int *ended)
+{
+	struct dat_cursor *top = &c->heap[0];
+	struct dat_src *src = &c->srcs[top->src];
+	int ret = fn(c, src, top->rec);
+
+	*ended = -1;
+	if (src->z) {
+		top->rec = fts_dat_z_next(c, &src->z[top->cpu]);
+		if (c->zerr && !ret)
+			ret = -EIO;
+	} else {
+		tracecmd_free_record(top->rec);
+		top->rec = tracecmd_read_data(src->handle, top->cpu);
+	}
+	if (!top->rec) {
+		*ended = top->src;
+		c->heap[0] = c->heap[--c->heap_len];
+	}
+	heap_down(c->heap, c->heap_len, 0);
+	return ret;
+}
+
 int fts_dat_merge_run(struct dat_ctx *c,
 		      int (*fn)(struct dat_ctx *c, struct dat_src *src, const struct tep_record *r))
 {

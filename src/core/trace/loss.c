@@ -137,6 +137,9 @@ int fts_loss_add_item(struct fts_loss *l, int cpu, const struct fts_item *it)
 		c->kernel = k;
 		c->has_kernel = 1;
 	}
+	/* a flight segment's own count is its whole loss: its first drop point may be the previous one's */
+	if (c->has_kernel && arg_of(it, FTS_LOSS_ARG_WHOLE) && c->marked > c->kernel)
+		c->marked = c->kernel;
 	return 0;
 }
 

@@ -119,6 +119,11 @@ static int emit_kernel_loss(struct dat_ctx *c)
 	if (!cs)
 		return fts_err_set(c->err, -ENOMEM, "%s: out of memory reading trace.dat", c->path);
 	if (fts_dat_cpustats(c->fd, c->st->bytes_total, c->version, cs) == 0) {
+		/* a flight segment's clock pair in its header: placed whatever the event rate */
+		if (cs->clock[0])
+			take_clock(c, cs->clock, (int)strlen(cs->clock));
+		if (cs->clock_stop[0])
+			take_clock(c, cs->clock_stop, (int)strlen(cs->clock_stop));
 		for (int i = 0; !ret && i < cs->ncpu; i++) {
 			struct fts_event ev;
 
@@ -129,7 +134,7 @@ static int emit_kernel_loss(struct dat_ctx *c)
 			ev.pid = -1;
 			ev.type = FTS_EV_LOST;
 			ev.u.lost.count = cs->cpu[i].lost;
-			ev.u.lost.kernel = 1;
+			ev.u.lost.kernel = cs->own ? 2 : 1;
 			ret = c->opts->emit ? c->opts->emit(c->opts->emit_ctx, &ev) : 0;
 		}
 	}
@@ -545,111 +550,269 @@ int fts_read_dat(const char *path, const struct fts_read_opts *opts,
 }
 
 /*
- * The kernel's loss over files 2..n of consecutive segments: each file's
- * CPUSTAT counts from the start of the recording, so the last less the first
- * is what was lost while the later ones streamed (the first segment's own
- * loss shows only where its pages mark it).
+ * What a run of segments says before its events (from each file's header,
+ * one file open at a time): the kernel's loss per CPU, and the clock pair.
+ * Flight segments count their own loss (record/segstats.c): the sum is the
+ * run's. Older ones count from the recording's start: the last less the
+ * first is what was lost while the later ones streamed (the first's own
+ * loss shows only where its pages mark it). The clock pair: the first
+ * segment's start sample and the last one's end sample.
  */
-static int emit_kernel_loss_span(struct dat_ctx *m, struct dat_ctx *first, struct dat_ctx *last)
+struct dats_pre {
+	struct dat_cpustat first, cur;
+	uint64_t lost[DAT_CPUSTAT_MAX];
+	int known[DAT_CPUSTAT_MAX];
+	int ncpu, own;
+};
+
+static int cpustat_of(const char *path, struct dat_cpustat *cs)
 {
-	struct dat_cpustat *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	int ret = 0;
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK), rc = -1;
 
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return fts_err_set(m->err, -ENOMEM, "%s: out of memory reading the segments", m->path);
+	if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode))
+		rc = fts_dat_cpustats(fd, (uint64_t)sb.st_size, '6', cs);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+static void pre_add(struct dats_pre *p, int i, int n)
+{
+	const struct dat_cpustat *cs = &p->cur;
+
+	if (i == 0) {
+		p->first = *cs;
+		p->own = cs->own;
+	} else if (!cs->own) {
+		p->own = 0;
 	}
-	if (first != last && fts_dat_cpustats(first->fd, first->st->bytes_total, first->version, a) == 0 &&
-	    fts_dat_cpustats(last->fd, last->st->bytes_total, last->version, b) == 0) {
-		for (int i = 0; !ret && i < b->ncpu && i < a->ncpu; i++) {
-			struct fts_event ev;
-
-			if (!a->cpu[i].known || !b->cpu[i].known || b->cpu[i].lost < a->cpu[i].lost)
-				continue;
-			memset(&ev, 0, sizeof(ev));
-			ev.cpu = i;
-			ev.pid = -1;
-			ev.type = FTS_EV_LOST;
-			ev.u.lost.count = b->cpu[i].lost - a->cpu[i].lost;
-			ev.u.lost.kernel = 1;
-			ret = m->opts->emit ? m->opts->emit(m->opts->emit_ctx, &ev) : 0;
+	for (int k = 0; k < cs->ncpu; k++) {
+		if (!cs->cpu[k].known)
+			continue;
+		if (p->own || i == n - 1) {
+			p->lost[k] = p->own ? fts__sat_add(p->lost[k], cs->cpu[k].lost) : cs->cpu[k].lost;
+			p->known[k] = 1;
 		}
 	}
-	free(a);
-	free(b);
+	if (cs->ncpu > p->ncpu)
+		p->ncpu = cs->ncpu;
+}
+
+static int dats_header(struct dat_ctx *m, const char *const *paths, int n)
+{
+	struct dats_pre *p = calloc(1, sizeof(*p));
+	int ret = 0;
+
+	if (!p)
+		return fts_err_set(m->err, -ENOMEM, "%s: out of memory reading the segments", m->path);
+	for (int i = 0; i < n; i++) {
+		if (cpustat_of(paths[i], &p->cur))
+			memset(&p->cur, 0, sizeof(p->cur));
+		pre_add(p, i, n);
+		if (i == 0 && p->cur.clock[0])
+			take_clock(m, p->cur.clock, (int)strlen(p->cur.clock));
+		if (i == n - 1 && p->cur.clock_stop[0])
+			take_clock(m, p->cur.clock_stop, (int)strlen(p->cur.clock_stop));
+	}
+	for (int k = 0; !ret && k < p->ncpu; k++) {
+		struct fts_event ev;
+
+		if (!p->known[k])
+			continue;
+		if (!p->own) {
+			/* counted from the start: the later files' share */
+			if (n < 2 || !p->first.cpu[k].known || p->lost[k] < p->first.cpu[k].lost)
+				continue;
+			p->lost[k] -= p->first.cpu[k].lost;
+		}
+		memset(&ev, 0, sizeof(ev));
+		ev.cpu = k;
+		ev.pid = -1;
+		ev.type = FTS_EV_LOST;
+		ev.u.lost.count = p->lost[k];
+		ev.u.lost.kernel = p->own ? 2 : 1;
+		ret = m->opts->emit ? m->opts->emit(m->opts->emit_ctx, &ev) : 0;
+	}
+	free(p);
+	return ret;
+}
+
+/*
+ * The earliest page of a v6 file (its pages' header times): the merge opens
+ * the file when it reaches that time. 0 when unknown (opened at once).
+ */
+static uint64_t first_page_ts(const char *path)
+{
+	struct dat_extents x = { 0 };
+	struct stat sb;
+	uint64_t first = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    fts_dat_v6_extents(fd, (uint64_t)sb.st_size, &x) == 0) {
+		for (int i = 0; i < x.n; i++) {
+			unsigned char b[8];
+			uint64_t t;
+
+			if (fts_dat_pread_all(fd, b, sizeof(b), x.ext[i].off))
+				continue;
+			t = fts_le64(b);
+			if (x.big_endian)
+				t = __builtin_bswap64(t);
+			if (!first || t < first)
+				first = t;
+		}
+		fts_dat_extents_free(&x);
+	}
+	if (fd >= 0)
+		close(fd);
+	return first;
+}
+
+/*
+ * Segments read together: files are opened in order as the merge reaches
+ * their first page's time and closed once read, so a run of any length
+ * holds only the few that overlap in time open (each costs descriptors and
+ * libtracecmd's memory); more than DATS_OPEN_MAX overlapping are opened as
+ * earlier ones close, in file order.
+ */
+#define DATS_OPEN_MAX 8
+
+struct dats {
+	const char *const *paths;
+	int n;
+	struct dat_ctx *c;         /* per file: open from next_open's turn until read */
+	struct dat_v7 *v7;
+	struct fts_read_stats *fst;
+	uint64_t *first_ts;
+	int *live;                 /* per file: its streams still in the heap */
+	int *src_file;             /* per merged source: its file */
+	int next_open, nopen;
+};
+
+static int dats_open_one(struct dats *d, struct dat_ctx *m, const struct fts_read_opts *opts, struct fts_err *err)
+{
+	int i = d->next_open++, from = m->nr_srcs, added, ret;
+	struct dat_ctx *c = &d->c[i];
+	void *p;
+
+	ret = prepare(c, &d->v7[i], d->paths[i], opts, &d->fst[i], err);
+	d->nopen++;
+	if (!ret && c->version != '6')
+		ret = fts_err_set(err, -EINVAL,
+				  "%s: a segment of several is trace.dat version %c; only version 6 (ftscope's) "
+				  "segments are read together", d->paths[i], c->version);
+	if (ret)
+		return ret;
+	p = realloc(m->srcs, sizeof(*m->srcs) * (size_t)(m->nr_srcs + c->nr_srcs));
+	if (!p)
+		return fts_err_set(err, -ENOMEM, "%s: out of memory", m->path);
+	m->srcs = p;
+	p = realloc(d->src_file, sizeof(*d->src_file) * (size_t)(m->nr_srcs + c->nr_srcs));
+	if (!p)
+		return fts_err_set(err, -ENOMEM, "%s: out of memory", m->path);
+	d->src_file = p;
+	for (int k = 0; k < c->nr_srcs; k++) {
+		d->src_file[m->nr_srcs] = i;
+		m->srcs[m->nr_srcs++] = c->srcs[k];   /* borrowed: the file's cleanup closes them */
+	}
+	if (fts_dat_heap_add(m, from, &added))
+		return fts_err_set(err, -ENOMEM, "%s: out of memory reading the segments", m->path);
+	d->live[i] = added;
+	return 0;
+}
+
+static void dats_close_one(struct dats *d, int i)
+{
+	cleanup(&d->c[i], &d->v7[i]);
+	memset(&d->c[i], 0, sizeof(d->c[i]));   /* read: nothing of it is left to free */
+	d->c[i].fd = -1;
+	d->nopen--;
+}
+
+/* Open the files the merge has reached (always one when nothing is open). */
+static int dats_open_due(struct dats *d, struct dat_ctx *m, const struct fts_read_opts *opts, struct fts_err *err)
+{
+	while (d->next_open < d->n &&
+	       (!m->heap_len || (d->nopen < DATS_OPEN_MAX && m->heap[0].rec->ts >= d->first_ts[d->next_open]))) {
+		int i = d->next_open, ret = dats_open_one(d, m, opts, err);
+
+		if (ret)
+			return ret;
+		if (!d->live[i])
+			dats_close_one(d, i);
+	}
+	return 0;
+}
+
+static int dats_run(struct dats *d, struct dat_ctx *m, const struct fts_read_opts *opts, struct fts_err *err)
+{
+	int ret = dats_open_due(d, m, opts, err);
+
+	while (!ret && m->heap_len) {
+		int ended;
+
+		ret = fts_dat_merge_one(m, on_record, &ended);
+		if (ended >= 0 && !--d->live[d->src_file[ended]])
+			dats_close_one(d, d->src_file[ended]);
+		if (!ret)
+			ret = dats_open_due(d, m, opts, err);
+	}
 	return ret;
 }
 
 int fts_read_dats(const char *const *paths, int n, const char *name, const struct fts_read_opts *opts,
 		  struct fts_read_stats *st, struct fts_err *err)
 {
-	struct dat_ctx *c = calloc((size_t)(n > 0 ? n : 1), sizeof(*c));
-	struct dat_v7 *v7 = calloc((size_t)(n > 0 ? n : 1), sizeof(*v7));
-	struct fts_read_stats *fst = calloc((size_t)(n > 0 ? n : 1), sizeof(*fst));
+	size_t k = (size_t)(n > 0 ? n : 1);
+	struct dats d = { .paths = paths, .n = n, .c = calloc(k, sizeof(*d.c)), .v7 = calloc(k, sizeof(*d.v7)),
+			  .fst = calloc(k, sizeof(*d.fst)), .first_ts = calloc(k, sizeof(uint64_t)),
+			  .live = calloc(k, sizeof(int)) };
 	struct dat_ctx m;
-	int ret = 0, opened = 0;
+	int ret = 0;
 
 	memset(st, 0, sizeof(*st));
 	memset(&m, 0, sizeof(m));
 	m.fd = -1;
-	if (!c || !v7 || !fst) {
-		ret = fts_err_set(err, -ENOMEM, "%s: out of memory", name);
-		goto out;
-	}
-	if (n < 1) {
-		ret = fts_err_set(err, -EINVAL, "%s: no trace.dat segments to read", name);
-		goto out;
-	}
-	for (; opened < n && !ret; opened++) {
-		ret = prepare(&c[opened], &v7[opened], paths[opened], opts, &fst[opened], err);
-		/* Every source is read through libtracecmd here: one merge, many files. */
-		if (!ret && c[opened].version != '6')
-			ret = fts_err_set(err, -EINVAL,
-					  "%s: a segment of several is trace.dat version %c; only version 6 (ftscope's) "
-					  "segments are read together", paths[opened], c[opened].version);
-		st->bytes_total += fst[opened].bytes_total;
-	}
-	if (ret)
-		goto out;
-	/* One merge over the sources of every file: exact time order across the boundaries. */
 	m.path = name;
 	m.err = err;
 	m.opts = opts;
 	m.st = st;
 	m.next_progress = DAT_PROGRESS_EVERY;
-	for (int i = 0; i < n; i++)
-		m.nr_srcs += c[i].nr_srcs;
-	m.srcs = calloc((size_t)m.nr_srcs, sizeof(*m.srcs));
-	if (!m.srcs) {
+	if (!d.c || !d.v7 || !d.fst || !d.first_ts || !d.live)
 		ret = fts_err_set(err, -ENOMEM, "%s: out of memory", name);
-		goto out;
+	else if (n < 1)
+		ret = fts_err_set(err, -EINVAL, "%s: no trace.dat segments to read", name);
+	for (int i = 0; !ret && i < n; i++) {
+		struct stat sb;
+
+		d.c[i].fd = -1;
+		d.first_ts[i] = first_page_ts(paths[i]);
+		if (stat(paths[i], &sb) == 0)
+			st->bytes_total += (uint64_t)sb.st_size;
 	}
-	m.nr_srcs = 0;
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < c[i].nr_srcs; k++)
-			m.srcs[m.nr_srcs++] = c[i].srcs[k];   /* borrowed: each file's cleanup closes them */
-	ret = fts_dat_fill_heap(&m);
-	if (ret)
-		fts_err_set(err, ret, "%s: out of memory reading the segments", name);
 	if (!ret)
-		ret = emit_kernel_loss_span(&m, &c[0], &c[n - 1]);
+		ret = dats_header(&m, paths, n);
 	if (!ret)
-		ret = fts_dat_merge_run(&m, on_record);
+		ret = dats_run(&d, &m, opts, err);
 	if (!ret)
 		st->bytes_done = st->bytes_total;
-out:
 	/* the merge's records before the handles that own them */
 	for (int i = 0; i < m.heap_len; i++)
 		tracecmd_free_record(m.heap[i].rec);
 	free(m.heap);
 	free(m.srcs);
 	fts_timecheck_free(&m.tcheck);
-	for (int i = 0; c && i < opened; i++)
-		cleanup(&c[i], &v7[i]);
-	free(fst);
-	free(v7);
-	free(c);
+	for (int i = 0; d.c && i < d.next_open; i++)
+		if (d.c[i].fd >= 0 || d.c[i].top || d.c[i].srcs || d.c[i].v7)
+			cleanup(&d.c[i], &d.v7[i]);
+	free(d.src_file);
+	free(d.live);
+	free(d.first_ts);
+	free(d.fst);
+	free(d.v7);
+	free(d.c);
 	return ret;
 }
 

@@ -116,6 +116,20 @@ int fts_dat_fill_heap(struct dat_ctx *c);
 int fts_dat_merge_run(struct dat_ctx *c,
 		      int (*fn)(struct dat_ctx *c, struct dat_src *src, const struct tep_record *r));
 
+/*
+ * fts_dat_heap_add - the first records of sources [@from, nr_srcs) into the
+ * heap (sources added since the heap was filled); how many in *@added.
+ * 0 or -ENOMEM.
+ */
+int fts_dat_heap_add(struct dat_ctx *c, int from, int *added);
+
+/*
+ * fts_dat_merge_one - one step of fts_dat_merge_run (the heap not empty):
+ * @fn's return; *@ended is the source whose stream (one CPU) just ended, or -1.
+ */
+int fts_dat_merge_one(struct dat_ctx *c,
+		      int (*fn)(struct dat_ctx *c, struct dat_src *src, const struct tep_record *r), int *ended);
+
 /* fts_dat_merge_free - free the heap, the sources (closing their handles) and decoders. */
 void fts_dat_merge_free(struct dat_ctx *c);
 
