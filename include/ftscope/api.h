@@ -56,7 +56,10 @@ FTS_API void fts_api_free(char *s);
  * live_top (0), owner, flight_segment (s; > 0: a flight recording of
  * trace.dat segments, see fts_record_opts), flight_keep (segments kept, 4),
  * flight_triggers ("runnable>5ms:comm=python*;wakeup>2ms": automatic
- * snapshots, see fts_record_trigger_check), flight_post_trigger (s, 0).
+ * snapshots, see fts_record_trigger_check), flight_post_trigger (s, 0),
+ * readers (reader threads, 1..64; 0: one per 16 CPUs), exec_path (where
+ * trace-cmd is looked for, ':'-separated; "": the usual root PATH; the
+ * library reads no environment variable, so a host passes its own PATH).
  *
  * Returns the handle, or NULL when out of memory.
  */

@@ -58,6 +58,11 @@ struct fts_record_opts {
 	   triggers separated by ';' (fts_record_trigger_check); NULL or "" = none. */
 	const char *flight_triggers;
 	double flight_post_trigger_s;  /* seconds recorded after a trigger before its snapshot, 0..3600 */
+	int readers;               /* reader threads, 1..64 (at most one per CPU); 0 = one per 16 CPUs */
+	/* Where the trace-cmd program is looked for: directories separated by ':' as in $PATH
+	   (the library reads no environment: a program passes its own); NULL or "" =
+	   /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin. */
+	const char *exec_path;
 };
 
 /* One event of the reference set and whether this kernel has it. */
@@ -81,7 +86,7 @@ struct fts_record_caps {
 	char tracing_dir[4096];    /* where it is mounted, or "" */
 	int instances;             /* private instances can be created */
 	int mono_raw;              /* the mono_raw trace clock exists */
-	int trace_cmd;             /* a trace-cmd program is on PATH */
+	int trace_cmd;             /* a trace-cmd program is in the options' exec_path (or the usual root PATH) */
 	int native_ok;             /* the native backend can start (root, tracefs, instances, mono_raw) */
 	char problem[256];         /* why native_ok is 0, and what to do; "" otherwise */
 	int nevents;

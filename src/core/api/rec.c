@@ -43,6 +43,8 @@ static const struct api_key KEYS[] = {
 	{ "flight_keep", API_UINT, OPT(flight_keep), 100000 },
 	{ "flight_triggers", API_STR, OPT(flight_triggers), 0 },
 	{ "flight_post_trigger", API_DOUBLE, OPT(flight_post_trigger_s), 0 },
+	{ "readers", API_UINT, OPT(readers), 64 },
+	{ "exec_path", API_STR, OPT(exec_path), 0 },
 };
 #define NKEYS (sizeof(KEYS) / sizeof(KEYS[0]))
 

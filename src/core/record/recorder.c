@@ -132,6 +132,9 @@ int rec_check_opts(const struct fts_record_opts *o, struct fts_err *err)
 		return fts_err_set(err, -EINVAL, "the pid mapping path is empty");
 	if ((rc = rec_events_check_exclude(o->exclude, err)))
 		return rc;
+	if (o->readers < 0 || o->readers > 64)
+		return fts_err_set(err, -EINVAL, "the reader threads are 1..64 (0: one per 16 CPUs), not %d",
+				   o->readers);
 	if (o->reader_nice < -20 || o->reader_nice > 0)
 		return fts_err_set(err, -EINVAL, "the readers' nice must be -20..-1 (0: the default -10), not %d",
 				   o->reader_nice);
@@ -229,7 +232,7 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 	rec_tracecmd_repair();
 	rc = rec_instance_create(r->tracing_dir, set, r->o.bf_size_kb, &r->ev, &r->in, unavailable, err);
 	if (!rc)
-		rc = rec_stream_open(r->in, set, r->output, r->o.bf_size_kb, &r->st, err);
+		rc = rec_stream_open(r->in, set, r->output, r->o.bf_size_kb, r->o.readers, &r->st, err);
 	if (rc)
 		return rc;
 	/* Space held back so a full disk still leaves room to assemble the file. */
@@ -360,6 +363,7 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 		return fts_err_set(err, -ENOMEM, "out of memory");
 	r->o = *o;
 	r->o.cpus = r->o.output = r->o.pid_mapping = r->o.flight_triggers = NULL;
+	r->o.exec_path = NULL;
 	rc = rec_trig_parse_list(o->flight_triggers, &r->rules, &r->nrules, err);
 	if (rc) {
 		free(r);
@@ -390,8 +394,9 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 	r->o.exclude = NULL;   /* the caller's string: the selection holds what it meant */
 	if (!rc) {
 		r->o.cpus = o->cpus;   /* trace-cmd needs to know whether a list was given */
+		r->o.exec_path = o->exec_path;   /* and where it is */
 		rc = start_backend(r, &set, err);
-		r->o.cpus = NULL;
+		r->o.cpus = r->o.exec_path = NULL;
 	}
 	if (!rc && o->nspid)
 		rc = fts_pidmapper_start(r->map_held, o->pidmap_interval_s, &o->owner, &r->mapper, err);
