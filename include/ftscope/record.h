@@ -304,7 +304,11 @@ FTS_API int fts_record_start(const struct fts_record_opts *o, struct fts_recorde
  * @h: filled; @h->cpu is allocated, free it with fts_record_health_release
  *
  * Safe to call from several threads at any rate: it reads the recorder's
- * latest sample. It also looks (at most every 200 ms) whether the output's
+ * latest sample, under the recorder's lock. That holds while
+ * fts_record_stop runs on another thread too (a call then waits while the
+ * stop frees what it reads, and the stop waits for calls begun before its
+ * end); a call must not begin after fts_record_stop returned, as with any
+ * freed handle. docs/threads.md lists every thread and lock. It also looks (at most every 200 ms) whether the output's
  * directory is still where it was; when it was removed, the directory the
  * capture will be saved in is made then (@h->output_note names it).
  *

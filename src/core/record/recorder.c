@@ -5,6 +5,11 @@
  * trace-cmd only when the native one is unavailable here), start the native
  * capture (instance -> streams -> sampler), hand out health snapshots, and
  * stop with progress: end, drain, remove the instance, assemble.
+ *
+ * Health may be asked from any thread, during the stop too (docs/threads.md):
+ * the recorder's lock is held by fts_record_health throughout, and by the
+ * stop wherever it frees or swaps what health reads (the top, the instance,
+ * trace-cmd, the pid mapper, the places), and once more before the free.
  */
 #include "core/record/record_local.h"
 #include "core/internal.h"
@@ -26,6 +31,11 @@
 #define SAMPLE_NS 500000000L        /* the sampler's period */
 
 struct fts_recorder {
+	/*
+	 * Health against stop: held by fts_record_health, and by the stop while
+	 * it frees or swaps top, in, tc, mapper, top_last, or polls the places.
+	 */
+	pthread_mutex_t lock;
 	struct fts_record_opts o;     /* the caller's strings are not kept */
 	char output[PATH_MAX];
 	char pid_mapping[PATH_MAX];
@@ -308,6 +318,7 @@ static void free_recorder(struct fts_recorder *r)
 	rec_place_free(r->out_place);
 	rec_events_free(&r->ev);
 	free(r->rules);
+	pthread_mutex_destroy(&r->lock);
 	free(r);
 }
 
@@ -361,11 +372,13 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return fts_err_set(err, -ENOMEM, "out of memory");
+	pthread_mutex_init(&r->lock, NULL);
 	r->o = *o;
 	r->o.cpus = r->o.output = r->o.pid_mapping = r->o.flight_triggers = NULL;
 	r->o.exec_path = NULL;
 	rc = rec_trig_parse_list(o->flight_triggers, &r->rules, &r->nrules, err);
 	if (rc) {
+		pthread_mutex_destroy(&r->lock);
 		free(r);
 		return rc;
 	}
@@ -442,7 +455,8 @@ static void watch_places(struct fts_recorder *r, struct fts_record_health *h, in
 	}
 }
 
-int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
+/* fts_record_health under the recorder's lock. */
+static int health_locked(struct fts_recorder *r, struct fts_record_health *h)
 {
 	int rc = 0;
 
@@ -469,6 +483,16 @@ int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
 	watch_places(r, h, 0);
 	snprintf(h->skipped_events, sizeof(h->skipped_events), "%s", r->ev.missing);
 	snprintf(h->fallback, sizeof(h->fallback), "%s", r->fallback);
+	return rc;
+}
+
+int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
+{
+	int rc;
+
+	pthread_mutex_lock(&r->lock);
+	rc = health_locked(r, h);
+	pthread_mutex_unlock(&r->lock);
 	return rc;
 }
 
@@ -720,11 +744,13 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 	 * before, and after the drain, so its last figures count what the file
 	 * holds (as `ftscope stats` of it would).
 	 */
+	pthread_mutex_lock(&r->lock);
 	if (r->top) {
 		rec_top_finish(r->top, &r->top_last);
 		rec_top_free(r->top);
 		r->top = NULL;
 	}
+	pthread_mutex_unlock(&r->lock);
 	rec_health_final(r->hs);
 	rc = collect(r, &d, err);
 	if (r->fl)
@@ -735,9 +761,11 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 		sum->truncated = rec_stream_failed(r->st, sum->failure, sizeof(sum->failure));
 	}
 	/* Remove the instance before the (possibly long) assembly. */
+	pthread_mutex_lock(&r->lock);
 	rec_stream_close_raw(r->st);
 	rc2 = rec_instance_destroy(r->in, rc ? NULL : err);
 	r->in = NULL;
+	pthread_mutex_unlock(&r->lock);
 	if (!rc)
 		rc = rc2;
 	/* Give the space held back to the assembly (it matters when the disk filled up). */
@@ -786,20 +814,30 @@ int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode m
 		memset(sum, 0, sizeof(*sum));
 	if (!r)
 		return fts_err_set(err, -EINVAL, "no recorder");
+	pthread_mutex_lock(&r->lock);
 	relocate(r);
+	pthread_mutex_unlock(&r->lock);
 	if (r->tc) {
+		struct rec_tracecmd *tc = r->tc;
+
 		if (sum) {
 			(void)fts_record_health(r, &sum->health);
 			sum->duration_s = sum->health.elapsed_s;
 		}
-		rc = rec_tracecmd_stop(r->tc, err);
+		pthread_mutex_lock(&r->lock);
 		r->tc = NULL;
+		pthread_mutex_unlock(&r->lock);
+		rc = rec_tracecmd_stop(tc, err);
 	} else {
 		rc = stop_native(r, &ctl, sum, err);
 	}
 	if (r->mapper) {
-		rc2 = fts_pidmapper_stop(r->mapper, rc ? NULL : err);
+		struct fts_pidmapper *m = r->mapper;
+
+		pthread_mutex_lock(&r->lock);
 		r->mapper = NULL;
+		pthread_mutex_unlock(&r->lock);
+		rc2 = fts_pidmapper_stop(m, rc ? NULL : err);
 		if (!rc)
 			rc = rc2;
 	}
@@ -811,6 +849,9 @@ int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode m
 			snprintf(sum->pid_mapping, sizeof(sum->pid_mapping), "%s", r->pid_mapping);
 		sum->file_size = lstat(r->output, &st) == 0 ? (uint64_t)st.st_size : 0;
 	}
+	/* a health call begun before this point returns before the recorder goes */
+	pthread_mutex_lock(&r->lock);
+	pthread_mutex_unlock(&r->lock);
 	free_recorder(r);
 	return rc;
 }
