@@ -558,7 +558,8 @@ void fts_store_cache_save(struct st_cache *c, struct fts_store *s)
 	if (c->dfd < 0)
 		return;
 	c->store = s;
-	if (!pthread_create(&c->writer, NULL, fts_store_cache_writer, c))
+	/* signals blocked, as every library thread: the caller's handlers run on its own threads */
+	if (!fts__thread_start(&c->writer, NULL, fts_store_cache_writer, c))
 		c->writing = 1;
 }
 
