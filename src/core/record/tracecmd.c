@@ -15,9 +15,10 @@
  * A killed ftscope must not leave trace-cmd recording with global tracing
  * on: the saved global state sits in /run/ftscope/tracecmd-<pid>.state with
  * the owner's and the child's identity (pid, start time, boot id); the next
- * run sends SIGINT to the child of an owner that is gone (it then writes its
- * file and exits, as on a stop), and once both are gone restores the state
- * and removes the scratch directory. (The fork-era PR_SET_PDEATHSIG is not
+ * run (any backend) sends SIGINT to the child of an owner that is gone (it
+ * then writes its file and exits, as on a stop; up to 5 s are waited for),
+ * and once both are gone restores the state and removes the scratch
+ * directory. (The fork-era PR_SET_PDEATHSIG is not
  * possible with posix_spawn, and was wrong in a library anyway: it fires
  * when the thread that started the child exits, not the process.)
  * trace-cmd writes into a private scratch directory beside the output (it
@@ -152,6 +153,23 @@ static void boot_id(char *buf, size_t len)
 	}
 }
 
+/* A zombie: exited, not yet reaped by whoever inherited it. */
+static int zombie(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int z = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
+		z = p[1] == ' ' && p[2] == 'Z';
+	fclose(f);
+	return z;
+}
+
 /* Alive when a process with that pid and start time runs in this boot. */
 static int alive(pid_t pid, unsigned long long st, const char *boot)
 {
@@ -160,7 +178,19 @@ static int alive(pid_t pid, unsigned long long st, const char *boot)
 	boot_id(now, sizeof(now));
 	if (strcmp(now, boot))
 		return 0;
-	return pid > 0 && start_time(pid) == st;
+	return pid > 0 && start_time(pid) == st && !zombie(pid);
+}
+
+/*
+ * The orphan trace-cmd of a killed owner: SIGINT, as a stop sends, then up
+ * to 5 s to write its file and exit. 1 when it is gone.
+ */
+static int stop_orphan(pid_t pid, unsigned long long st, const char *boot)
+{
+	kill(pid, SIGINT);
+	for (int i = 0; i < 50 && alive(pid, st, boot); i++)
+		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
+	return !alive(pid, st, boot);
 }
 
 /* ---- the repair file -------------------------------------------------------- */
@@ -283,11 +313,9 @@ static void repair_one(const char *path)
 		fclose(f);
 		return;   /* its owner runs: not ours to touch */
 	}
-	if (ok && alive(cpid, cst, boot)) {
-		/* An orphan still recording: stop it as a stop would; a later run restores the state. */
-		kill(cpid, SIGINT);
+	if (ok && alive(cpid, cst, boot) && !stop_orphan(cpid, cst, boot)) {
 		fclose(f);
-		return;
+		return;   /* still merging its files: a later run restores the state */
 	}
 	if (ok)
 		scratch = get_blob(f);
