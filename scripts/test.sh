@@ -7,8 +7,11 @@
 #   scripts/test.sh --quick  the quick tier alone: ctest label "offline" (no root,
 #                            no tracefs, no recording; a few minutes)
 #   scripts/test.sh --asan   the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   scripts/test.sh --tsan   the tests that run library threads (the SQLite and JSON
-#                            writers, the recorder's readers, sampler and top,
+#   scripts/test.sh --tsan   the tests that run the threads docs/threads.md lists
+#                            (ctest label "threads": the recorder's readers,
+#                            sampler, top, flight and pid mapper, the SQLite page
+#                            writer and JSON writer, the readers beside the
+#                            pipeline, the store cache writer, the TUI's workers,
 #                            cancellation by signal) under ThreadSanitizer
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,11 +35,11 @@ case "${1:-}" in
 	dir=$top/build-tsan
 	args+=(-DFTS_TSAN=ON)
 	export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
-	# record_top measures its own CPU cost, which TSan multiplies: not here;
-	# unit_tui_view: a frame asks the store for its rows on two threads;
-	# unit_json_sink: items through the JSON writer thread, keys by slot
+	# by label, set beside each test (docs/threads.md says which test runs
+	# which thread); record_top measures its own CPU cost, which TSan
+	# multiplies: the live top runs under TSan in test_record_api instead
 	tiered=0
-	select=(-R '^(unit_pipeline|unit_store|unit_stats|test_record_api|record_stream|record_convert|record_outputs|convert_signals|contract_insight|golden_convert|with_summary|json_writer|unit_tui_view|unit_json_sink)$')
+	select=(-L '^threads$')
 	;;
 "") ;;
 *)

@@ -68,7 +68,10 @@ FTS_API void fts_api_free(char *s);
  * flight_triggers ("lost;runnable>5ms:comm=python*;wakeup>2ms": automatic
  * snapshots, see fts_record_trigger_check), flight_post_trigger (s, 0),
  * flight_trigger_keep (trigger snapshots kept, 10), flight_trigger_bytes
- * (their bytes at most, 4 GiB).
+ * (their bytes at most, 4 GiB), readers (reader threads, 1..64; 0: one per
+ * 16 CPUs), exec_path (where trace-cmd is looked for, ':'-separated; "": the
+ * usual root PATH; the library reads no environment variable, so a host
+ * passes its own PATH).
  *
  * Returns the handle, or NULL when out of memory.
  */

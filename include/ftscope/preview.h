@@ -69,11 +69,17 @@ struct fts_store_open_opts {
 	/*
 	 * Non-zero: reopen from the store cache when it holds this input
 	 * unchanged, and write it after a full load (docs/robustness.md: where,
-	 * the key, the trust rules). Off when the environment has
-	 * FTSCOPE_NO_CACHE=1, for a load with profiling data, and with @extra
-	 * (that sink sees the input's events: a load, never the cache).
+	 * the key, the trust rules). Off without @cache_dir, for a load with
+	 * profiling data, and with @extra (that sink sees the input's events: a
+	 * load, never the cache).
 	 */
 	int cache;
+	/*
+	 * The directory the cache's own "ftscope" directory goes in (the
+	 * programs pass $XDG_CACHE_HOME, else $HOME/.cache: the library reads
+	 * no environment); an absolute path, else no cache.
+	 */
+	const char *cache_dir;
 };
 
 /*

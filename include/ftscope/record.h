@@ -61,6 +61,11 @@ struct fts_record_opts {
 	double flight_post_trigger_s;  /* seconds recorded after a trigger before its snapshot, 0..3600 */
 	int flight_trigger_keep;   /* trigger snapshots kept, the oldest removed first; 0 = 10 */
 	uint64_t flight_trigger_bytes;  /* ... and their bytes at most; 0 = 4 GiB */
+	int readers;               /* reader threads, 1..64 (at most one per CPU); 0 = one per 16 CPUs */
+	/* Where the trace-cmd program is looked for: directories separated by ':' as in $PATH
+	   (the library reads no environment: a program passes its own); NULL or "" =
+	   /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin. */
+	const char *exec_path;
 };
 
 /* One event of the reference set and whether this kernel has it. */
@@ -84,7 +89,7 @@ struct fts_record_caps {
 	char tracing_dir[4096];    /* where it is mounted, or "" */
 	int instances;             /* private instances can be created */
 	int mono_raw;              /* the mono_raw trace clock exists */
-	int trace_cmd;             /* a trace-cmd program is on PATH */
+	int trace_cmd;             /* a trace-cmd program is in the options' exec_path (or the usual root PATH) */
 	int native_ok;             /* the native backend can start (root, tracefs, instances, mono_raw) */
 	char problem[256];         /* why native_ok is 0, and what to do; "" otherwise */
 	int nevents;
@@ -302,7 +307,11 @@ FTS_API int fts_record_start(const struct fts_record_opts *o, struct fts_recorde
  * @h: filled; @h->cpu is allocated, free it with fts_record_health_release
  *
  * Safe to call from several threads at any rate: it reads the recorder's
- * latest sample. It also looks (at most every 200 ms) whether the output's
+ * latest sample, under the recorder's lock. That holds while
+ * fts_record_stop runs on another thread too (a call then waits while the
+ * stop frees what it reads, and the stop waits for calls begun before its
+ * end); a call must not begin after fts_record_stop returned, as with any
+ * freed handle. docs/threads.md lists every thread and lock. It also looks (at most every 200 ms) whether the output's
  * directory is still where it was; when it was removed, the directory the
  * capture will be saved in is made then (@h->output_note names it).
  *

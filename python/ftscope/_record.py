@@ -48,6 +48,10 @@ class Recorder:
     "wakeup>2ms") takes snapshots by itself, @post_trigger seconds after; at
     most @trigger_keep of them (default 10) and @trigger_bytes bytes (default
     4 GiB) stay on disk, the oldest removed first (`record --trigger_cap`).
+    @readers reader threads (1..64; None: one per 16 CPUs); @exec_path where
+    the trace-cmd backend looks for trace-cmd, ':'-separated (None: the usual
+    root PATH; the library reads no environment, pass os.environ["PATH"] for
+    this process's).
 
     Use as a context manager, or start()/stop(). Until stop, the capture is
     stopped and saved at interpreter exit and on SIGINT/SIGTERM (guard=False:
@@ -61,7 +65,8 @@ class Recorder:
                  sched=True, irq=True, futex=False, exclude=None, nspid=False,
                  pid_mapping=None, pidmap_interval=None, duration=None, live_top=False,
                  owner="sudo", guard=True, flight_segment=None, flight_keep=None,
-                 flight_triggers=None, post_trigger=2, trigger_keep=None, trigger_bytes=None):
+                 flight_triggers=None, post_trigger=2, trigger_keep=None, trigger_bytes=None,
+                 readers=None, exec_path=None):
         self.options = {
             "output": output, "cpus": cpu_list(cpus), "bf_size": int(bf_size), "backend": backend,
             "sched": bool(sched), "irq": bool(irq), "futex": bool(futex), "exclude": exclude,
@@ -72,7 +77,8 @@ class Recorder:
             "flight_triggers": flight_triggers if flight_triggers is None or isinstance(flight_triggers, str)
             else ";".join(flight_triggers),
             "flight_post_trigger": post_trigger if flight_triggers else None,
-            "flight_trigger_keep": trigger_keep, "flight_trigger_bytes": trigger_bytes}
+            "flight_trigger_keep": trigger_keep, "flight_trigger_bytes": trigger_bytes,
+            "readers": readers, "exec_path": exec_path}
         self.guard = guard
         self.output = None    # the file written, after stop
         self.summary = None   # stop's summary

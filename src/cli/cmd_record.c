@@ -14,6 +14,7 @@
 #include "app/fmt.h"
 #include "app/msg.h"
 #include "app/process.h"
+#include "app/env.h"
 #include "cli/opts.h"
 #include "cli/record_loss.h"
 #include "app/flight_ctl.h"
@@ -392,6 +393,7 @@ static int parse_args(int argc, char **argv, struct record_args *a, int *exit_no
 
 	*exit_now = 0;
 	fts_record_opts_init(&a->o);
+	fts_front_env_record(&a->o);
 	fts_front_output_owner(&a->o.owner);
 	a->record_time = 30;
 	fts_opts_init(&p, "record", argc, argv);

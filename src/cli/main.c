@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "app/msg.h"
 #include "app/process.h"
+#include "app/env.h"
 #include "app/sigcleanup.h"
 #include "app/tty.h"
 
@@ -53,6 +54,8 @@ int main(int argc, char **argv)
 	 * ours, escaped, and their raw text may quote a hostile file.
 	 */
 	fts_set_loglevel(FTS_LOG_NONE);
+	/* the FTSCOPE_TEST_* hooks: the library reads no environment itself */
+	fts_front_env_test_hooks();
 	/* SIGUSR1 is a flight recorder's (it takes a snapshot); in every other ftscope it does nothing */
 	fts_front_harmless_usr1();
 	/* the trace.dat probe's helper: not a command a user runs, not in help */

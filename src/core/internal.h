@@ -291,4 +291,36 @@ struct fts_owner;
 int fts__outfile_put(const char *target, const void *buf, size_t n, const struct fts_owner *owner,
 		     struct fts_err *err);
 
+/*
+ * Test control (SQLite's sqlite3_test_control): the hooks the tests use to
+ * make a rare condition happen on demand. The library reads no environment
+ * (DESIGN): the programs translate their FTSCOPE_TEST_* variables into these
+ * calls at startup (src/app/env.c), before any library thread runs; a
+ * library user never needs them. Every hook is off (0 / NULL) until set.
+ */
+enum fts__test_op {
+	FTS__TEST_READER_DELAY_MS = 1, /* long 1..9999: each stream reader sleeps this long per pass (loss on demand) */
+	FTS__TEST_SETUP_DELAY_MS,      /* long 1..9999: instance creation holds its lock this long */
+	FTS__TEST_LOAD_PACE_MS,        /* long 1..10000: a store load slowed this much per sketch check */
+	FTS__TEST_MEMINFO,             /* const char *: read in place of /proc/meminfo ("" or NULL: off) */
+	FTS__TEST_NOPS
+};
+
+/**
+ * fts__test_control - set one test hook
+ * @op: an enum fts__test_op
+ * @...: its value: a long, or a const char * (copied) for FTS__TEST_MEMINFO
+ *
+ * A value outside the hook's range turns it off. Safe from any thread.
+ *
+ * Returns 0, or -EINVAL for an unknown @op.
+ */
+int fts__test_control(int op, ...);
+
+/* fts__test_long - a numeric hook's value (0: off). */
+long fts__test_long(int op);
+
+/* fts__test_path - FTS__TEST_MEMINFO's path into @buf (room @len); NULL when off. */
+const char *fts__test_path(int op, char *buf, size_t len);
+
 #endif

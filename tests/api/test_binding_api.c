@@ -78,6 +78,12 @@ static void test_rec_setters(void **state)
 	assert_int_equal(fts_rec_set(h, "cpus", ""), 0);        /* reset */
 	assert_int_equal(fts_rec_set(h, "output", "x.dat"), 0);
 	assert_int_equal(fts_rec_set(h, "output", "y.dat"), 0);  /* the first copy is freed */
+	/* what the environment once said (FTSCOPE_READERS, PATH) are keys: the library reads none */
+	assert_int_equal(fts_rec_set(h, "readers", "4"), 0);
+	assert_int_equal(fts_rec_set(h, "readers", "65"), -EINVAL);
+	assert_int_equal(fts_rec_set(h, "readers", ""), 0);
+	assert_int_equal(fts_rec_set(h, "exec_path", "/opt/trace/bin:/usr/bin"), 0);
+	assert_int_equal(fts_rec_set(h, "exec_path", ""), 0);
 	assert_int_equal(fts_rec_running(h), 0);
 	assert_null(fts_rec_health_json(h));
 	assert_non_null(strstr(fts_rec_error(h), "not recording"));

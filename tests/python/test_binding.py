@@ -94,6 +94,9 @@ def test_errors_carry_the_librarys_message(tmp_path):
         ftscope.stats(os.path.join(SAMPLE, "sample.dat"), sort="bogus")
     with pytest.raises(ftscope.FtscopeError, match="record option bf_size: bad value '-1'"):
         ftscope.Recorder(bf_size=-1, guard=False).start()
+    # what FTSCOPE_READERS once said to the library is a keyword (the library reads no environment)
+    with pytest.raises(ftscope.FtscopeError, match="record option readers: bad value '65'"):
+        ftscope.Recorder(readers=65, guard=False).start()
     with pytest.raises(ValueError):
         ftscope.Recorder(cpus=[0, -1])
 

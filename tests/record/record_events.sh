@@ -42,17 +42,18 @@ others=$(trace-cmd report -i one.dat 2>/dev/null | grep -v ' sched_switch:\| pri
 [ "$others" = 0 ] || fail "$others events other than sched_switch recorded"
 # The trace-cmd backend gets the same list (a stand-in records its arguments).
 mkdir bin
-cat > bin/trace-cmd <<'SH'
+# trace-cmd runs with none of ftscope's environment (the library reads none): its paths are written in
+cat > bin/trace-cmd <<SH
 #!/bin/bash
-[ "$1" = record ] || exit 1
-echo "$@" > "$ARGS_FILE"
+[ "\$1" = record ] || exit 1
+echo "\$@" > '$PWD/args'
 out=
-while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
-trap 'cp "$FAKE_DAT" "$out"; exit 0' INT
+while [ \$# -gt 0 ]; do [ "\$1" = -o ] && out=\$2; shift; done
+trap 'cp "$PWD/ev.dat" "\$out"; exit 0' INT
 while :; do sleep 0.1; done
 SH
 chmod +x bin/trace-cmd
-ARGS_FILE=$PWD/args FAKE_DAT=$PWD/ev.dat PATH=$PWD/bin:$PATH "$FTS" record --backend trace-cmd --record_time 1 \
+PATH=$PWD/bin:$PATH "$FTS" record --backend trace-cmd --record_time 1 \
 	--output tc.dat -q --events sched,-sched:sched_stat_runtime 2>log || { cat log; fail "trace-cmd backend failed"; }
 grep -q 'sched:sched_switch' args || fail "trace-cmd was not given sched_switch: $(cat args)"
 grep -q 'sched_stat_runtime' args && fail "trace-cmd was given the removed event: $(cat args)"

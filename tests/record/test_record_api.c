@@ -3,10 +3,14 @@
  * The recorder's UI-facing API through the public header only, on the real
  * tracefs (as root; skipped otherwise): the probe, worst-first ordering,
  * pure health snapshots from the recorder's own sampler, the duration
- * deadline, and a stop with progress that can cut the file short.
+ * deadline, a stop with progress that can cut the file short, and health
+ * asked from other threads while the stop frees what it reads (run under
+ * TSan by the `threads` label).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -164,6 +168,75 @@ static void test_health_is_a_pure_snapshot(void **state)
 	fts_record_summary_release(&sum);
 }
 
+/* Threads asking for health until the stop's assembly says stop (the contract: not after stop returns). */
+struct hammer {
+	struct fts_recorder *r;
+	atomic_int quit;
+	atomic_long calls;
+	pthread_t th[2];
+	int joined;
+};
+
+static void *hammer_main(void *arg)
+{
+	struct hammer *hm = arg;
+
+	while (!atomic_load(&hm->quit)) {
+		struct fts_record_health h;
+
+		if (fts_record_health(hm->r, &h) == 0)
+			atomic_fetch_add(&hm->calls, 1);
+		fts_record_health_release(&h);
+	}
+	return NULL;
+}
+
+/* The stop's progress: at the first assembly report (top freed, instance gone) the hammers end. */
+static enum fts_record_stop_mode hammer_progress(const struct fts_record_progress *p, void *arg)
+{
+	struct hammer *hm = arg;
+
+	if (p->stage == FTS_REC_STAGE_ASSEMBLE && !hm->joined) {
+		atomic_store(&hm->quit, 1);
+		for (int i = 0; i < 2; i++)
+			pthread_join(hm->th[i], NULL);
+		hm->joined = 1;
+	}
+	return FTS_STOP_DRAIN;
+}
+
+static void test_health_while_stopping(void **state)
+{
+	static char out[128], map[128];
+	struct hammer hm = { 0 };
+	struct fts_record_opts o;
+	struct fts_record_summary sum;
+	struct fts_err err = { 0 };
+
+	(void)state;
+	need_root();
+	fts_record_opts_init(&o);
+	snprintf(out, sizeof(out), "%s/hs.dat", dir);
+	snprintf(map, sizeof(map), "%s/hs.json", dir);
+	o.output = out;
+	o.cpus = "0";
+	o.bf_size_kb = 1024;
+	/* the live top and the pid mapper: what the stop frees while health reads it */
+	o.live_top = 1;
+	o.nspid = 1;
+	o.pid_mapping = map;
+	if (fts_record_start(&o, &hm.r, &err))
+		fail_msg("start: %s", err.msg);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&hm.th[i], NULL, hammer_main, &hm), 0);
+	sleep_ms(700);
+	assert_int_equal(fts_record_stop_progress(hm.r, FTS_STOP_DRAIN, hammer_progress, &hm, &sum, &err), 0);
+	assert_true(hm.joined);
+	assert_true(atomic_load(&hm.calls) > 0);
+	assert_true(sum.file_size > 0);
+	fts_record_summary_release(&sum);
+}
+
 static void test_duration_ends_the_capture(void **state)
 {
 	struct fts_record_health h;
@@ -311,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_health_loss_stopped),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_health_is_a_pure_snapshot),
+		cmocka_unit_test(test_health_while_stopping),
 		cmocka_unit_test(test_duration_ends_the_capture),
 		cmocka_unit_test(test_stop_can_cut),
 	};

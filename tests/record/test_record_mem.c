@@ -2,7 +2,7 @@
 /*
  * The recorder's memory rule (issue 21 item 13): buffers plus what the
  * readers buffer, against 7/8 of MemAvailable, read from a meminfo file (the
- * TUI's machine passes its own) or $FTSCOPE_TEST_MEMINFO.
+ * TUI's machine passes its own) or the FTS__TEST_MEMINFO test hook.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "ftscope/record.h"
+#include "core/internal.h"
 
 static char dir[] = "/tmp/fts-mem-XXXXXX";
 
@@ -85,13 +86,13 @@ static void test_hook(void **state)
 	uint64_t avail = 0;
 
 	(void)state;
-	setenv("FTSCOPE_TEST_MEMINFO", meminfo("hook", "MemAvailable: 4096 kB\n"), 1);
+	assert_int_equal(fts__test_control(FTS__TEST_MEMINFO, meminfo("hook", "MemAvailable: 4096 kB\n")), 0);
 	assert_int_equal(fts_record_mem_available(NULL, &avail), 0);
 	assert_int_equal(avail, 4096u * 1024);
 	assert_int_equal(fts_record_mem_available("/proc/meminfo", &avail), 0);
 	assert_int_equal(avail, 4096u * 1024);
 	assert_int_equal(fts_record_mem_check(40960, 1, 0, NULL, NULL, &err), -ENOMEM);
-	unsetenv("FTSCOPE_TEST_MEMINFO");
+	assert_int_equal(fts__test_control(FTS__TEST_MEMINFO, NULL), 0);
 	assert_int_equal(fts_record_mem_available(NULL, &avail), 0);
 	assert_true(avail > 4096u * 1024);
 }

@@ -45,6 +45,8 @@ static const struct api_key KEYS[] = {
 	{ "flight_post_trigger", API_DOUBLE, OPT(flight_post_trigger_s), 0 },
 	{ "flight_trigger_keep", API_UINT, OPT(flight_trigger_keep), 100000 },
 	{ "flight_trigger_bytes", API_U64, OPT(flight_trigger_bytes), 0 },
+	{ "readers", API_UINT, OPT(readers), 64 },
+	{ "exec_path", API_STR, OPT(exec_path), 0 },
 };
 #define NKEYS (sizeof(KEYS) / sizeof(KEYS[0]))
 

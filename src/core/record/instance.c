@@ -283,8 +283,7 @@ static int mkdir_unavailable(int e)
 /* Test hook (docs/record.md): a slow start, mkdir to hold, to widen the window a sweep once hit. */
 static void setup_delay(void)
 {
-	const char *d = getenv("FTSCOPE_TEST_SETUP_DELAY_MS");
-	long ms = d ? atol(d) : 0;
+	long ms = fts__test_long(FTS__TEST_SETUP_DELAY_MS);
 
 	if (ms > 0 && ms < 10000)
 		nanosleep(&(struct timespec){ ms / 1000, ms % 1000 * 1000000L }, NULL);

@@ -8,6 +8,7 @@
  * anything is allocated, with the largest size that fits.
  */
 #include "ftscope/record.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,7 +21,8 @@
 int fts_record_mem_available(const char *meminfo, uint64_t *bytes)
 {
 	/* Test hook (docs/record.md): another machine's meminfo in place of this one's. */
-	const char *hook = getenv("FTSCOPE_TEST_MEMINFO");
+	char hook_buf[4096];
+	const char *hook = fts__test_path(FTS__TEST_MEMINFO, hook_buf, sizeof(hook_buf));
 	char line[256];
 	FILE *f;
 	int rc = -ENOENT;

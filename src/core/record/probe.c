@@ -51,23 +51,6 @@ static int kernel_has_tracefs(void)
 	return yes;
 }
 
-static int on_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL;
-	int yes = 0;
-
-	if (!path || !(copy = strdup(path)))
-		return 0;
-	for (char *d = strtok_r(copy, ":", &save); d && !yes; d = strtok_r(NULL, ":", &save)) {
-		char full[4096];
-
-		snprintf(full, sizeof(full), "%s/%s", *d ? d : ".", prog);
-		yes = access(full, X_OK) == 0;
-	}
-	free(copy);
-	return yes;
-}
 
 static int file_has(const char *path, const char *word)
 {
@@ -207,7 +190,7 @@ int fts_record_probe(const struct fts_record_opts *o, struct fts_record_caps *ca
 		/* Every tracefs has both; they are confirmed once it is mounted. */
 		caps->instances = caps->mono_raw = 1;
 	}
-	caps->trace_cmd = on_path("trace-cmd");
+	caps->trace_cmd = rec_tracecmd_find(o ? o->exec_path : NULL, path, sizeof(path)) == 0;
 	explain(caps);
 	probe_events(caps);
 	return probe_cpus(caps, err);

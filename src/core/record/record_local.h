@@ -166,10 +166,11 @@ struct rec_stream;
 /*
  * rec_stream_open - one unlinked stream file beside @output per CPU of @set,
  * fed from @in's trace_pipe_raw by a pool of reader threads (not started yet);
- * @bf_size_kb, the per-CPU buffer size, sets how long an idle reader sleeps.
+ * @bf_size_kb, the per-CPU buffer size, sets how long an idle reader sleeps;
+ * @readers is the pool's size (fts_record_opts.readers; 0: one per 16 CPUs).
  */
 int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const char *output,
-		    unsigned int bf_size_kb, struct rec_stream **out, struct fts_err *err);
+		    unsigned int bf_size_kb, int readers, struct rec_stream **out, struct fts_err *err);
 
 /* The readers' (and the sampler's) default nice: fair class, ahead of the workload. */
 #define REC_READER_NICE (-10)
@@ -432,6 +433,13 @@ struct rec_tracecmd;
  */
 int rec_tracecmd_start(const struct fts_record_opts *o, const char *output, const struct fts_cpuset *set,
 		       const struct rec_events *ev, struct rec_tracecmd **out, struct fts_err *err);
+
+/*
+ * rec_tracecmd_find - trace-cmd's path into @out: the first executable
+ * "DIR/trace-cmd" of @exec_path (':'-separated; NULL or "": the usual root
+ * PATH). 0, or -ENOENT (then @out is "").
+ */
+int rec_tracecmd_find(const char *exec_path, char *out, size_t len);
 
 /* rec_tracecmd_stop - SIGINT, wait for its merge, restore the global state, free. */
 int rec_tracecmd_stop(struct rec_tracecmd *t, struct fts_err *err);

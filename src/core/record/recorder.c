@@ -5,6 +5,11 @@
  * trace-cmd only when the native one is unavailable here), start the native
  * capture (instance -> streams -> sampler), hand out health snapshots, and
  * stop with progress: end, drain, remove the instance, assemble.
+ *
+ * Health may be asked from any thread, during the stop too (docs/threads.md):
+ * the recorder's lock is held by fts_record_health throughout, and by the
+ * stop wherever it frees or swaps what health reads (the top, the instance,
+ * trace-cmd, the pid mapper, the places), and once more before the free.
  */
 #include "core/record/record_local.h"
 #include "core/internal.h"
@@ -26,6 +31,11 @@
 #define SAMPLE_NS 500000000L        /* the sampler's period */
 
 struct fts_recorder {
+	/*
+	 * Health against stop: held by fts_record_health, and by the stop while
+	 * it frees or swaps top, in, tc, mapper, top_last, or polls the places.
+	 */
+	pthread_mutex_t lock;
 	struct fts_record_opts o;     /* the caller's strings are not kept */
 	char output[PATH_MAX];
 	char pid_mapping[PATH_MAX];
@@ -148,6 +158,9 @@ int rec_check_opts(const struct fts_record_opts *o, struct fts_err *err)
 		return fts_err_set(err, -EINVAL, "the pid mapping path is empty");
 	if ((rc = rec_events_check_exclude(o->exclude, err)))
 		return rc;
+	if (o->readers < 0 || o->readers > 64)
+		return fts_err_set(err, -EINVAL, "the reader threads are 1..64 (0: one per 16 CPUs), not %d",
+				   o->readers);
 	if (o->reader_nice < -20 || o->reader_nice > 0)
 		return fts_err_set(err, -EINVAL, "the readers' nice must be -20..-1 (0: the default -10), not %d",
 				   o->reader_nice);
@@ -245,7 +258,7 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 	rec_tracecmd_repair();
 	rc = rec_instance_create(r->tracing_dir, set, r->o.bf_size_kb, &r->ev, &r->in, unavailable, err);
 	if (!rc)
-		rc = rec_stream_open(r->in, set, r->output, r->o.bf_size_kb, &r->st, err);
+		rc = rec_stream_open(r->in, set, r->output, r->o.bf_size_kb, r->o.readers, &r->st, err);
 	if (rc)
 		return rc;
 	/* Space held back so a full disk still leaves room to assemble the file. */
@@ -322,6 +335,7 @@ static void free_recorder(struct fts_recorder *r)
 	rec_place_free(r->out_place);
 	rec_events_free(&r->ev);
 	free(r->rules);
+	pthread_mutex_destroy(&r->lock);
 	free(r);
 }
 
@@ -375,10 +389,13 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return fts_err_set(err, -ENOMEM, "out of memory");
+	pthread_mutex_init(&r->lock, NULL);
 	r->o = *o;
 	r->o.cpus = r->o.output = r->o.pid_mapping = r->o.flight_triggers = NULL;
+	r->o.exec_path = NULL;
 	rc = rec_trig_parse_list(o->flight_triggers, &r->rules, &r->nrules, err);
 	if (rc) {
+		pthread_mutex_destroy(&r->lock);
 		free(r);
 		return rc;
 	}
@@ -407,8 +424,9 @@ int fts_record_start(const struct fts_record_opts *o, struct fts_recorder **out,
 	r->o.exclude = NULL;   /* the caller's string: the selection holds what it meant */
 	if (!rc) {
 		r->o.cpus = o->cpus;   /* trace-cmd needs to know whether a list was given */
+		r->o.exec_path = o->exec_path;   /* and where it is */
 		rc = start_backend(r, &set, err);
-		r->o.cpus = NULL;
+		r->o.cpus = r->o.exec_path = NULL;
 	}
 	if (!rc && o->nspid)
 		rc = fts_pidmapper_start(r->map_held, o->pidmap_interval_s, &o->owner, &r->mapper, err);
@@ -454,7 +472,8 @@ static void watch_places(struct fts_recorder *r, struct fts_record_health *h, in
 	}
 }
 
-int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
+/* fts_record_health under the recorder's lock. */
+static int health_locked(struct fts_recorder *r, struct fts_record_health *h)
 {
 	int rc = 0;
 
@@ -481,6 +500,16 @@ int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
 	watch_places(r, h, 0);
 	snprintf(h->skipped_events, sizeof(h->skipped_events), "%s", r->ev.missing);
 	snprintf(h->fallback, sizeof(h->fallback), "%s", r->fallback);
+	return rc;
+}
+
+int fts_record_health(struct fts_recorder *r, struct fts_record_health *h)
+{
+	int rc;
+
+	pthread_mutex_lock(&r->lock);
+	rc = health_locked(r, h);
+	pthread_mutex_unlock(&r->lock);
 	return rc;
 }
 
@@ -716,11 +745,13 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 	 * before, and after the drain, so its last figures count what the file
 	 * holds (as `ftscope stats` of it would).
 	 */
+	pthread_mutex_lock(&r->lock);
 	if (r->top) {
 		rec_top_finish(r->top, &r->top_last);
 		rec_top_free(r->top);
 		r->top = NULL;
 	}
+	pthread_mutex_unlock(&r->lock);
 	rec_health_final(r->hs);
 	rc = collect(r, &d, err);
 	/* the last segment's own loss and clock pair, as every segment's (segstats.c) */
@@ -732,9 +763,11 @@ static int stop_native(struct fts_recorder *r, struct stop_ctl *ctl, struct fts_
 		sum->truncated = rec_stream_failed(r->st, sum->failure, sizeof(sum->failure));
 	}
 	/* Remove the instance before the (possibly long) assembly. */
+	pthread_mutex_lock(&r->lock);
 	rec_stream_close_raw(r->st);
 	rc2 = rec_instance_destroy(r->in, rc ? NULL : err);
 	r->in = NULL;
+	pthread_mutex_unlock(&r->lock);
 	if (!rc)
 		rc = rc2;
 	/* Give the space held back to the assembly (it matters when the disk filled up). */
@@ -783,20 +816,30 @@ int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode m
 		memset(sum, 0, sizeof(*sum));
 	if (!r)
 		return fts_err_set(err, -EINVAL, "no recorder");
+	pthread_mutex_lock(&r->lock);
 	relocate(r);
+	pthread_mutex_unlock(&r->lock);
 	if (r->tc) {
+		struct rec_tracecmd *tc = r->tc;
+
 		if (sum) {
 			(void)fts_record_health(r, &sum->health);
 			sum->duration_s = sum->health.elapsed_s;
 		}
-		rc = rec_tracecmd_stop(r->tc, err);
+		pthread_mutex_lock(&r->lock);
 		r->tc = NULL;
+		pthread_mutex_unlock(&r->lock);
+		rc = rec_tracecmd_stop(tc, err);
 	} else {
 		rc = stop_native(r, &ctl, sum, err);
 	}
 	if (r->mapper) {
-		rc2 = fts_pidmapper_stop(r->mapper, rc ? NULL : err);
+		struct fts_pidmapper *m = r->mapper;
+
+		pthread_mutex_lock(&r->lock);
 		r->mapper = NULL;
+		pthread_mutex_unlock(&r->lock);
+		rc2 = fts_pidmapper_stop(m, rc ? NULL : err);
 		if (!rc)
 			rc = rc2;
 	}
@@ -808,6 +851,9 @@ int fts_record_stop_progress(struct fts_recorder *r, enum fts_record_stop_mode m
 			snprintf(sum->pid_mapping, sizeof(sum->pid_mapping), "%s", r->pid_mapping);
 		sum->file_size = lstat(r->output, &st) == 0 ? (uint64_t)st.st_size : 0;
 	}
+	/* a health call begun before this point returns before the recorder goes */
+	pthread_mutex_lock(&r->lock);
+	pthread_mutex_unlock(&r->lock);
 	free_recorder(r);
 	return rc;
 }

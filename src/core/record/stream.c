@@ -175,14 +175,13 @@ static long poll_period_ns(unsigned int kb)
 	return ns < POLL_NS_MIN ? POLL_NS_MIN : ns > POLL_NS_MAX ? POLL_NS_MAX : ns;
 }
 
-/* The pool size: FTSCOPE_READERS (docs/record.md) or one reader per CPUS_PER_READER CPUs. */
-static int pool_size(int ncpus)
+/* The pool size: @want (fts_record_opts.readers, docs/record.md) or one reader per CPUS_PER_READER CPUs. */
+static int pool_size(int ncpus, int want)
 {
-	const char *e = getenv("FTSCOPE_READERS");
 	int k = (ncpus + CPUS_PER_READER - 1) / CPUS_PER_READER;
 
-	if (e && atoi(e) > 0)
-		k = atoi(e);
+	if (want > 0)
+		k = want;
 	if (k > ncpus)
 		k = ncpus;
 	if (k > MAX_READERS)
@@ -191,10 +190,10 @@ static int pool_size(int ncpus)
 }
 
 int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const char *output,
-		    unsigned int bf_size_kb, struct rec_stream **out, struct fts_err *err)
+		    unsigned int bf_size_kb, int readers, struct rec_stream **out, struct fts_err *err)
 {
 	struct rec_stream *s = calloc(1, sizeof(*s));
-	const char *d = getenv("FTSCOPE_TEST_READER_DELAY_MS");
+	long delay_ms = fts__test_long(FTS__TEST_READER_DELAY_MS);
 	int i = 0, rc = 0;
 
 	*out = NULL;
@@ -205,10 +204,9 @@ int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const
 	s->poll_ns = poll_period_ns(bf_size_kb);
 	s->nice = REC_READER_NICE;
 	/* Test hook (docs/record.md): make loss reproducible. */
-	if (d && atol(d) > 0 && atol(d) < 10000)
-		s->delay_ns = atol(d) * 1000000L;
+	s->delay_ns = delay_ms * 1000000L;
 	s->n = fts_cpuset_count(set);
-	s->nreaders = pool_size(s->n);
+	s->nreaders = pool_size(s->n, readers);
 	s->c = calloc((size_t)s->n, sizeof(*s->c));
 	s->r = calloc((size_t)s->nreaders, sizeof(*s->r));
 	if (!s->c || !s->r) {

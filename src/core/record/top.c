@@ -454,12 +454,17 @@ int rec_top_start(const char *tracing_dir, struct rec_stream *st, int page_size,
 		rec_top_free(t);
 		return rc;
 	}
+	/*
+	 * Set before the thread runs: its tick reads it (TSan saw the write after
+	 * pthread_create race with the thread's first tick, tui_session_flow).
+	 */
+	t->started = 1;
 	rc = fts__thread_start(&t->thread, NULL, top_main, t);
 	if (rc) {
+		t->started = 0;
 		rec_top_free(t);
 		return fts_err_set(err, rc, "cannot start the live top thread: %s", strerror(-rc));
 	}
-	t->started = 1;
 	*out = t;
 	return 0;
 }

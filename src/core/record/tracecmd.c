@@ -6,11 +6,21 @@
  * changed (instead of the reference's `trace-cmd reset`, which resets
  * whatever else was tracing too).
  *
+ * trace-cmd is started with posix_spawn, never fork: the library runs in
+ * threaded callers (a Python host), where a forked child may only call
+ * async-signal-safe functions, and the API promises it never forks. Its
+ * environment is none of the caller's (the library reads no environment):
+ * the usual root PATH and LC_ALL=C, so its one-line reason is in English.
+ *
  * A killed ftscope must not leave trace-cmd recording with global tracing
- * on: the child gets SIGINT when its parent dies (PR_SET_PDEATHSIG), and the
- * saved global state sits in /run/ftscope/tracecmd-<pid>.state with the
- * owner's identity (pid, start time, boot id); the next run restores the
- * state of owners that are gone and removes their scratch directory.
+ * on: the saved global state sits in /run/ftscope/tracecmd-<pid>.state with
+ * the owner's and the child's identity (pid, start time, boot id); the next
+ * run (any backend) sends SIGINT to the child of an owner that is gone (it
+ * then writes its file and exits, as on a stop; up to 5 s are waited for),
+ * and once both are gone restores the state and removes the scratch
+ * directory. (The fork-era PR_SET_PDEATHSIG is not
+ * possible with posix_spawn, and was wrong in a library anyway: it fires
+ * when the thread that started the child exits, not the process.)
  * trace-cmd writes into a private scratch directory beside the output (it
  * would follow a symlink at the output path); only the finished file is
  * renamed over the output.
@@ -25,7 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,6 +43,8 @@
 #include <unistd.h>
 
 #define STATE_DIR "/run/ftscope"
+/* where trace-cmd is looked for without fts_record_opts.exec_path, and its PATH */
+#define DEFAULT_EXEC_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 static const char *const global_files[] = {
 	"current_tracer", "trace_clock", "buffer_size_kb", "tracing_cpumask", "set_event",
@@ -141,6 +153,23 @@ static void boot_id(char *buf, size_t len)
 	}
 }
 
+/* A zombie: exited, not yet reaped by whoever inherited it. */
+static int zombie(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	int z = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
+		z = p[1] == ' ' && p[2] == 'Z';
+	fclose(f);
+	return z;
+}
+
 /* Alive when a process with that pid and start time runs in this boot. */
 static int alive(pid_t pid, unsigned long long st, const char *boot)
 {
@@ -149,7 +178,19 @@ static int alive(pid_t pid, unsigned long long st, const char *boot)
 	boot_id(now, sizeof(now));
 	if (strcmp(now, boot))
 		return 0;
-	return pid > 0 && start_time(pid) == st;
+	return pid > 0 && start_time(pid) == st && !zombie(pid);
+}
+
+/*
+ * The orphan trace-cmd of a killed owner: SIGINT, as a stop sends, then up
+ * to 5 s to write its file and exit. 1 when it is gone.
+ */
+static int stop_orphan(pid_t pid, unsigned long long st, const char *boot)
+{
+	kill(pid, SIGINT);
+	for (int i = 0; i < 50 && alive(pid, st, boot); i++)
+		nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
+	return !alive(pid, st, boot);
 }
 
 /* ---- the repair file -------------------------------------------------------- */
@@ -268,10 +309,13 @@ static void repair_one(const char *path)
 	if (!f)
 		return;
 	ok = fscanf(f, "%d %llu %63s %d %llu", &pid, &st, boot, &cpid, &cst) == 5 && fgetc(f) == '\n';
-	if (ok && (alive(pid, st, boot) || alive(cpid, cst, boot))) {
-		/* Its owner (or its still-merging child) runs: not ours to touch. */
+	if (ok && alive(pid, st, boot)) {
 		fclose(f);
-		return;
+		return;   /* its owner runs: not ours to touch */
+	}
+	if (ok && alive(cpid, cst, boot) && !stop_orphan(cpid, cst, boot)) {
+		fclose(f);
+		return;   /* still merging its files: a later run restores the state */
 	}
 	if (ok)
 		scratch = get_blob(f);
@@ -349,27 +393,56 @@ static void build_argv(struct argv_buf *a, const struct fts_record_opts *o, cons
 	a->argv[argc] = NULL;
 }
 
-static pid_t spawn(const struct argv_buf *a, int logfd)
+int rec_tracecmd_find(const char *exec_path, char *out, size_t len)
 {
-	pid_t parent = getpid(), child = fork();
+	char *copy, *save = NULL;
+	int rc = -ENOENT;
 
-	if (child == 0) {
-		int devnull = open("/dev/null", O_RDWR);
+	if (!exec_path || !*exec_path)
+		exec_path = DEFAULT_EXEC_PATH;
+	copy = strdup(exec_path);
+	if (!copy)
+		return -ENOMEM;
+	for (char *d = strtok_r(copy, ":", &save); d && rc; d = strtok_r(NULL, ":", &save)) {
+		struct stat st;
 
-		/* Die with ftscope: SIGINT makes trace-cmd stop and write its file. */
-		prctl(PR_SET_PDEATHSIG, SIGINT);
-		if (getppid() != parent)
-			_exit(1);
-		/* Own process group: the terminal's Ctrl+C reaches ftscope, which stops us. */
-		setpgid(0, 0);
-		dup2(devnull, 0);
-		dup2(devnull, 1);
-		dup2(logfd, 2);
-		execvp("trace-cmd", (char *const *)a->argv);
-		dprintf(2, "cannot run trace-cmd: %s\n", strerror(errno));
-		_exit(127);
+		if ((size_t)snprintf(out, len, "%s/trace-cmd", d) < len && !stat(out, &st) &&
+		    S_ISREG(st.st_mode) && !access(out, X_OK))
+			rc = 0;
 	}
-	return child;
+	free(copy);
+	if (rc && len)
+		out[0] = '\0';
+	return rc;
+}
+
+/*
+ * Starts @prog with stdin and stdout on /dev/null and stderr on @logfd, in
+ * its own process group (the terminal's Ctrl+C reaches ftscope, which stops
+ * it), with no signal blocked (library threads block them all); 0 or an errno.
+ */
+static int spawn(const char *prog, const struct argv_buf *a, int logfd, pid_t *pid)
+{
+	static char *const env[] = { (char *)"PATH=" DEFAULT_EXEC_PATH, (char *)"LC_ALL=C", NULL };
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	/* the log first: it may sit on 0 or 1 when the caller closed those */
+	posix_spawn_file_actions_adddup2(&fa, logfd, 2);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawnattr_init(&at);
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
+	rc = posix_spawn(pid, prog, &fa, &at, (char *const *)a->argv, env);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	return rc;
 }
 
 /* The most telling line trace-cmd printed ("Can't enable ftrace", ...). */
@@ -428,6 +501,7 @@ int rec_tracecmd_start(const struct fts_record_opts *o, const char *output, cons
 		       const struct rec_events *ev, struct rec_tracecmd **out, struct fts_err *err)
 {
 	struct rec_tracecmd *t = calloc(1, sizeof(*t));
+	char prog[PATH_MAX];
 	struct argv_buf a;
 	const char *slash = strrchr(output, '/');
 	int logfd, rc;
@@ -461,14 +535,21 @@ int rec_tracecmd_start(const struct fts_record_opts *o, const char *output, cons
 		free_tc(t);
 		return fts_err_set(err, rc, "cannot create a log file beside %s", output);
 	}
-	build_argv(&a, o, set, ev, t->sfd);
-	snapshot(t->val);
-	t->child = spawn(&a, logfd);
-	if (t->child < 0) {
-		rc = -errno;
+	if (rec_tracecmd_find(o->exec_path, prog, sizeof(prog))) {
 		close(logfd);
 		free_tc(t);
-		return fts_err_set(err, rc, "cannot start trace-cmd: %s", strerror(-rc));
+		return fts_err_set(err, -ENOENT, "trace-cmd cannot record here: it is not installed "
+				   "(not found in %s)", o->exec_path && *o->exec_path ? o->exec_path : DEFAULT_EXEC_PATH);
+	}
+	build_argv(&a, o, set, ev, t->sfd);
+	snapshot(t->val);
+	rc = spawn(prog, &a, logfd, &t->child);
+	if (rc) {
+		t->child = -1;
+		restore(t->val);
+		close(logfd);
+		free_tc(t);
+		return fts_err_set(err, -rc, "cannot start trace-cmd: %s", strerror(rc));
 	}
 	/* Best effort: without it a killed ftscope's state is repaired by hand. */
 	(void)save_state(t);

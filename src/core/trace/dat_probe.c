@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -105,34 +106,104 @@ int fts_read_dat_probe_answer(const char *path)
 }
 
 /*
- * Set in every helper's environment: a helper that is not the answering
- * program (a caller naming a binary that does not know FTS_PROBE_HELPER_ARG
- * and probes again) must not start helpers in turn, or a chain of them runs
- * until the machine is out of processes.
+ * Whether this process is a helper: its own command line holds
+ * "FTS_PROBE_HELPER_ARG /dev/fd/4" (after an interpreter and a script, too).
+ * A helper that is not the answering program (a caller naming a binary that
+ * does not know FTS_PROBE_HELPER_ARG and probes again) must not start
+ * helpers in turn, or a chain of them runs until the machine is out of
+ * processes. The command line, not a variable: the library reads no
+ * environment.
  */
-#define PROBE_CHILD_ENV "FTSCOPE_PROBE_HELPER_CHILD=1"
+static int running_as_helper(void)
+{
+	char buf[16384];
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	const char *end = buf + (n > 0 ? n : 0);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (const char *a = buf; a < end; a += strlen(a) + 1) {
+		const char *next = a + strlen(a) + 1;
+
+		if (!strcmp(a, FTS_PROBE_HELPER_ARG) && next < end && !strcmp(next, PROBE_IN_PATH))
+			return 1;
+	}
+	return 0;
+}
+
+/* The trace libraries (and the others the ftscope helper links) as this process loaded them. */
+static const char *const HELPER_LIBS[] = {
+	"libtracecmd.", "libtracefs.", "libtraceevent.", "libftscope.", "libzstd.", "libsqlite3.", "libcjson.",
+};
+
+struct lib_dirs {
+	char *buf;                 /* "LD_LIBRARY_PATH=dir:dir" */
+	size_t len, room;
+};
+
+/* Whether @dir (@n bytes) is already in @d's list. */
+static int lib_dir_known(const struct lib_dirs *d, const char *dir, size_t n)
+{
+	const char *p = strchr(d->buf, '=') + 1;
+
+	while (*p) {
+		size_t l = strcspn(p, ":");
+
+		if (l == n && !memcmp(p, dir, n))
+			return 1;
+		p += l + (p[l] == ':');
+	}
+	return 0;
+}
+
+static int add_lib_dir(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct lib_dirs *d = arg;
+	const char *name = info->dlpi_name, *slash = name ? strrchr(name, '/') : NULL;
+	size_t n;
+	int ours = 0;
+
+	(void)size;
+	if (!slash || slash == name)
+		return 0;
+	for (size_t i = 0; i < sizeof(HELPER_LIBS) / sizeof(HELPER_LIBS[0]); i++)
+		ours |= !strncmp(slash + 1, HELPER_LIBS[i], strlen(HELPER_LIBS[i]));
+	n = (size_t)(slash - name);
+	if (!ours || lib_dir_known(d, name, n) || d->len + n + 2 > d->room)
+		return 0;
+	if (d->buf[d->len - 1] != '=')
+		d->buf[d->len++] = ':';
+	memcpy(d->buf + d->len, name, n);
+	d->len += n;
+	d->buf[d->len] = '\0';
+	return 0;
+}
 
 /*
  * The helper's environment: nothing of the caller's (a root caller's
- * environment is not the helper's business) except LD_LIBRARY_PATH, which
- * the same binary may need to find the same trace libraries, and the mark
- * above.
+ * environment is not the helper's business, and the library reads none),
+ * only LD_LIBRARY_PATH naming the directories this process loaded the trace
+ * libraries from, which the same binary may need to find them again.
  */
 static char **probe_env(void)
 {
-	const char *ld = getenv("LD_LIBRARY_PATH");
-	char **env = calloc(3, sizeof(*env));
-	int n = 0;
+	char **env = calloc(2, sizeof(*env));
+	struct lib_dirs d = { .room = 8192 };
 
-	if (!env)
-		return NULL;
-	env[n++] = strdup(PROBE_CHILD_ENV);
-	if (ld && asprintf(&env[n], "LD_LIBRARY_PATH=%s", ld) < 0)
-		env[n] = NULL;
-	if (!env[0]) {
+	if (!env || !(d.buf = malloc(d.room))) {
 		free(env);
 		return NULL;
 	}
+	d.len = (size_t)snprintf(d.buf, d.room, "LD_LIBRARY_PATH=");
+	dl_iterate_phdr(add_lib_dir, &d);
+	if (d.buf[d.len - 1] == '=')
+		free(d.buf);   /* none loaded from a path: an empty environment */
+	else
+		env[0] = d.buf;
 	return env;
 }
 
@@ -281,7 +352,7 @@ int fts_dat_probe_open_scan(const char *path, const char *helper, int need_stop,
 	rc = check_codec(path, in, &sb, err);
 	if (!rc && !helper)
 		rc = FTS_PROBE_UNISOLATED;
-	else if (!rc && getenv("FTSCOPE_PROBE_HELPER_CHILD"))
+	else if (!rc && running_as_helper())
 		rc = fts_err_set(err, -ELOOP, "%s: the trace.dat probe helper %s did not answer as one "
 				 "(it probed again instead)", path, helper);
 	else if (!rc && pipe2(p, O_CLOEXEC) < 0)

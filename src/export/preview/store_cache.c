@@ -4,7 +4,8 @@
  * read back on the next open of the same input (issue 20: reopening a 10 M
  * slice capture in under a second).
  *
- * Where: $XDG_CACHE_HOME/ftscope, else $HOME/.cache/ftscope; the directory
+ * Where: <cache_dir>/ftscope (the option; the programs pass $XDG_CACHE_HOME,
+ * else $HOME/.cache: the library reads no environment); the directory
  * is made 0700 and opened without following a symlink, and must be ours and
  * not writable by group or others. One file per input, "<key hash>.ftc".
  * Key: the input's st_dev, st_ino, size, mtime and ctime (ns), the same of
@@ -91,17 +92,11 @@ static int dir_trusted(int fd)
 }
 
 /* The cache directory, made when missing, never through a symlink; -1 with a note when unusable. */
-static int open_dir(struct st_cache *c)
+static int open_dir(struct st_cache *c, const char *base)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char base[4096];
 	int bfd, dfd;
 
-	if (xdg && xdg[0] == '/')
-		snprintf(base, sizeof(base), "%s", xdg);
-	else if (home && home[0] == '/')
-		snprintf(base, sizeof(base), "%s/.cache", home);
-	else
+	if (!base || base[0] != '/')
 		return -1; /* nowhere to keep it: quietly none */
 	if (mkdir(base, 0700) && errno != EEXIST)
 		goto unusable;
@@ -173,12 +168,11 @@ static void build_id(uint8_t out[20])
 
 struct st_cache *fts_store_cache_new(const struct fts_store_open_opts *o)
 {
-	const char *env = getenv("FTSCOPE_NO_CACHE");
 	struct st_cache *c;
 	struct stat st;
 	uint64_t h;
 
-	if (!o->cache || !o->path || (env && env[0] && strcmp(env, "0")) || o->profiling_data || o->extra)
+	if (!o->cache || !o->cache_dir || !o->path || o->profiling_data || o->extra)
 		return NULL;
 	if (stat(o->path, &st) || !S_ISREG(st.st_mode))
 		return NULL;
@@ -203,7 +197,7 @@ struct st_cache *fts_store_cache_new(const struct fts_store_open_opts *o)
 	}
 	h = fts_cache_sum_all(&c->key, offsetof(struct hdr, payload_bytes));
 	snprintf(c->name, sizeof(c->name), "%016llx.ftc", (unsigned long long)h);
-	c->dfd = open_dir(c);
+	c->dfd = open_dir(c, o->cache_dir);
 	if (c->dfd < 0 && !c->note[0]) {
 		free(c);
 		return NULL;
@@ -580,7 +574,8 @@ void fts_store_cache_save(struct st_cache *c, struct fts_store *s)
 	if (c->dfd < 0)
 		return;
 	c->store = s;
-	if (!pthread_create(&c->writer, NULL, fts_store_cache_writer, c))
+	/* signals blocked, as every library thread: the caller's handlers run on its own threads */
+	if (!fts__thread_start(&c->writer, NULL, fts_store_cache_writer, c))
 		c->writing = 1;
 }
 

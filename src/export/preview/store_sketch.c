@@ -72,16 +72,13 @@ void fts_sketch_read(struct fts_sketch *k, struct fts_sketch_snap *out)
 }
 
 /*
- * Test hook (FTSCOPE_TEST_LOAD_PACE_MS, as the recorder's FTSCOPE_TEST_*
- * hooks): a load slowed to this many ms per SK_CHECK_EVERY items, so a test
+ * Test hook (FTS__TEST_LOAD_PACE_MS, set by the programs from
+ * FTSCOPE_TEST_LOAD_PACE_MS as the recorder's hooks): a load slowed to this many ms per SK_CHECK_EVERY items, so a test
  * sees the partial overview without racing a fast machine.
  */
 void fts_sketch_begin(struct fts_sketch *k)
 {
-	const char *d = getenv("FTSCOPE_TEST_LOAD_PACE_MS");
-	long v = d ? strtol(d, NULL, 10) : 0;
-
-	k->pace_ms = v > 0 && v <= 10000 ? v : 0;
+	k->pace_ms = fts__test_long(FTS__TEST_LOAD_PACE_MS);
 	k->last_pub = fts__clock_mono_s();
 }
 

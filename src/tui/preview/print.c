@@ -16,6 +16,7 @@
 #include "tui/preview/loading.h"
 #include "tui/widgets/keys.h"
 #include "app/process.h"
+#include "app/env.h"
 #include "app/term_safe.h"
 #include "tui/widgets/locale.h"
 #include "tui/tui.h"
@@ -173,6 +174,7 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 					  .pid_mapping = a->pid_mapping, .probe_helper = fts_front_probe_helper(),
 					  .cache = !a->no_cache };
 	struct fts_view_opts vo = { .title = a->path };
+	char cache_dir[4096];
 	struct fts_store *store = NULL;
 	struct fts_view *view = NULL;
 	struct fts_err err = { 0 };
@@ -181,6 +183,7 @@ int fts_tui_print(const struct fts_preview_args *a, FILE *out, FILE *errf)
 
 	if (nkeys < 0)
 		return -nkeys;
+	fts_front_env_store(&so, cache_dir, sizeof(cache_dir));
 	vo.utf8 = fts_locale_utf8();
 	vo.colors = a->color ? 256 : 0;
 	vo.no_color = fts_no_color();

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/env.h"
 #include "app/fmt.h"
 #include "core/internal.h"
 #include "tui/widgets/keys.h"
@@ -199,7 +200,12 @@ static void enter(struct fts_session *s)
 		s->home->sel = -1;
 	}
 	if (!s->home->probed) {
-		if (s->mach->probe(NULL, &s->home->caps, &err))
+		struct fts_record_opts po;
+
+		/* the defaults, with where trace-cmd is looked for (this program's PATH) */
+		fts_record_opts_init(&po);
+		fts_front_env_record(&po);
+		if (s->mach->probe(&po, &s->home->caps, &err))
 			snprintf(s->home->caps_err, sizeof(s->home->caps_err), "%s", err.msg);
 		s->home->probed = 1;
 	}

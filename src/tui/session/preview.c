@@ -19,6 +19,7 @@
 #include <ftscope/preview.h>
 
 #include "core/internal.h"
+#include "app/env.h"
 #include "tui/widgets/keys.h"
 #include "tui/preview/loading.h"
 #include "tui/preview/view.h"
@@ -26,7 +27,8 @@
 
 struct fts_preview_state {
 	char path[4096], pidmap[4096], profiling[4096];
-	int no_cache;                /* the store cache is off (preview --no-cache) */
+	int no_cache;                /* the store cache is off (preview --no-cache, FTSCOPE_NO_CACHE) */
+	char cache_dir[4096];        /* where it goes (fts_front_env_store); "" none */
 	const char *probe_helper;    /* the machine's (a static string) */
 	/* the load */
 	pthread_t th;
@@ -63,6 +65,7 @@ static void *load_main(void *arg)
 
 	so.profiling_data = pv->profiling[0] ? pv->profiling : NULL;
 	so.cache = !pv->no_cache; /* a second look at the same capture or DB reopens from the cache */
+	so.cache_dir = pv->cache_dir[0] ? pv->cache_dir : NULL;
 	so.pid_mapping = pv->pidmap[0] ? pv->pidmap : NULL;
 	pv->rc = fts_store_open(&so, &pv->store, &pv->err);
 	atomic_store(&pv->finished, 1);
@@ -115,7 +118,13 @@ static void enter(struct fts_session *s)
 	snprintf(pv->pidmap, sizeof(pv->pidmap), "%s", s->preview_pidmap);
 	snprintf(pv->profiling, sizeof(pv->profiling), "%s", s->preview_profiling);
 	pv->probe_helper = s->mach->probe_helper;
-	pv->no_cache = s->no_cache;
+	{
+		/* the environment is read here, on the loop's thread, not by the loader */
+		struct fts_store_open_opts env = { .cache = !s->no_cache };
+
+		fts_front_env_store(&env, pv->cache_dir, sizeof(pv->cache_dir));
+		pv->no_cache = !env.cache;
+	}
 	fts_load_view_init(&pv->lv, pv->path, fts__clock_mono_s());
 	/* the overview while loading: without memory for it the plain loading screen */
 	pv->snap = malloc(sizeof(*pv->snap));

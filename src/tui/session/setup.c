@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/env.h"
 #include "app/fmt.h"
 #include "app/process.h"
 #include "core/internal.h"
@@ -142,8 +143,11 @@ static int setup_first(struct fts_session *s, struct fts_setup_state *st)
 	if (s->preset) {
 		po = *s->preset;
 		po.cpus = NULL;
+	} else {
+		fts_record_opts_init(&po);
+		fts_front_env_record(&po);   /* where trace-cmd is looked for */
 	}
-	if ((rc = s->mach->probe(s->preset ? &po : NULL, &st->caps, &err))) {
+	if ((rc = s->mach->probe(&po, &st->caps, &err))) {
 		fts_session_say(s, 1, "%s", err.msg);
 		return -1;
 	}

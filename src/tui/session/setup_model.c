@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include "app/env.h"
 #include "app/flight_segment.h"
 #include "tui/session/setup_model.h"
 
@@ -295,6 +296,7 @@ uint64_t fts_setup_mem_bytes(const struct fts_setup *s)
 void fts_setup_opts(const struct fts_setup *s, struct fts_record_opts *o, char *cpubuf, size_t len)
 {
 	fts_record_opts_init(o);
+	fts_front_env_record(o);
 	o->cpus = fts_setup_cpulist(s, cpubuf, len, 1);
 	o->output = s->output;
 	o->bf_size_kb = s->bf_kb;
