@@ -31,6 +31,8 @@
 
 #include <ftscope/api.h>
 
+#include "core/internal.h"
+
 static char dir[] = "/tmp/fts-flightapi-XXXXXX";
 
 static void sleep_ms(long ms)
@@ -211,12 +213,12 @@ static void test_lost(void **state)
 	if (geteuid() != 0)
 		skip();
 	/* the library's test hook: readers that sleep between reads lose events at once */
-	setenv("FTSCOPE_TEST_READER_DELAY_MS", "20", 1);
+	assert_int_equal(fts__test_control(FTS__TEST_READER_DELAY_MS, 20L), 0);
 	h = flight("lost", "lost");
 	assert_int_equal(fts_rec_set(h, "bf_size", "16"), 0);
 	assert_int_equal(fts_rec_set(h, "flight_post_trigger", "1"), 0);
 	rc = fts_rec_start(h);
-	unsetenv("FTSCOPE_TEST_READER_DELAY_MS");
+	assert_int_equal(fts__test_control(FTS__TEST_READER_DELAY_MS, 0L), 0);
 	started(h, rc);
 	load = pingpong();
 	fired = wait_triggered(h, 1, 15);
