@@ -6,8 +6,8 @@ The caller owns the process (include/ftscope/record.h): a signal meant for
 its handler must never land on a library thread. fts__thread_start
 (src/core/util/thread.c) blocks them all around pthread_create; nothing else
 under src/core or src/export may call pthread_create, checked in the sources
-(comments and strings left out) and, given the build tree, in the archive's
-undefined symbols (only thread.c's object may need pthread_create).
+(comments and strings left out) and, given the build tree, in the library
+objects' undefined symbols (only thread.c's object may need pthread_create).
 Usage: lib_threads.py SRC_DIR [BUILD_DIR]
 """
 import os
@@ -38,13 +38,17 @@ def main():
                     for no, line in enumerate(strip(fh.read()).split("\n"), 1):
                         if CALL.search(line):
                             bad.append("%s:%d: %s" % (rel, no, line.strip()))
-    lib = os.path.join(sys.argv[2], "libftscope.a") if len(sys.argv) == 3 else ""
-    if lib and os.path.exists(lib):
-        out = subprocess.run(["nm", "-u", "-A", lib], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            obj = line.split(":")[1] if line.count(":") >= 2 else line
-            if line.split()[-1].split("@")[0] == "pthread_create" and not obj.startswith("thread.c."):
-                bad.append("%s calls pthread_create" % obj)
+    # the layers' own objects (libftscope.a is one prelinked object: it cannot tell thread.c apart)
+    objs = []
+    if len(sys.argv) == 3:
+        for root, _, files in os.walk(os.path.join(sys.argv[2], "CMakeFiles")):
+            if re.search(r"/fts_\w+_obj\.dir/src/(core|export)(/|$)", root):
+                objs += [os.path.join(root, f) for f in files if f.endswith(".c.o")]
+    for obj in sorted(objs):
+        out = subprocess.run(["nm", "-u", obj], capture_output=True, text=True, check=True).stdout
+        rel = obj.split(".dir/", 1)[1][:-2]
+        if rel != ALLOWED and any(w.split("@")[0] == "pthread_create" for w in out.split()):
+            bad.append("%s calls pthread_create" % rel)
     for b in bad:
         print("a library thread started without fts__thread_start (signals not blocked): " + b,
               file=sys.stderr)
