@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# bench/flight_soak.sh - the flight recorder left on a training host (issue 33's acceptance).
+#
+#   bench/flight_soak.sh [ftscope-binary] [seconds] [snapshot-every] [fs-size]
+#
+# SECONDS (default 3600) of `record --flight` under `hackbench -g 2`, writing into a
+# filesystem of its own (tmpfs of FS-SIZE, default 384M, so a full disk is near), with a
+# scheduling trigger (runnable>5ms, which hackbench trips often) capped at 4 snapshots and
+# 128 MiB, and `ftscope snapshot --last 30` every SNAPSHOT-EVERY seconds (default 60), the
+# manual snapshots older than 5 minutes removed as an operator's cron would. Then:
+#   disk      the filesystem's peak use, sampled every second, against its size; the
+#             recorder must run to its end (exit 0), never stopped by a full disk
+#   triggers  trigger snapshots on disk at the end <= the cap; each manifest holds its
+#             trigger or says trigger_not_held
+#   segments  every segment on disk (the ring and every snapshot) converted alone: on the
+#             wall clock by its own clock pair, and its loss (stats) equal to the figure its
+#             snapshot manifest gives it
+# Prints the figures and "soak: ok" or the first failure (exit 1). Needs root, tracefs,
+# hackbench. Holds no lock: run it alone.
+FTS=$(readlink -f "${1:-$(dirname "$0")/../build/ftscope}")
+SECS=${2:-3600}
+EVERY=${3:-60}
+SIZE=${4:-384M}
+[ "$(id -u)" = 0 ] || { echo "flight_soak: needs root"; exit 1; }
+command -v hackbench >/dev/null || { echo "flight_soak: needs hackbench (rt-tests)"; exit 1; }
+mnt=$(mktemp -d /tmp/ftscope-soak.XXXXXX)
+work=$(mktemp -d /tmp/ftscope-soak-work.XXXXXX)
+load=
+cleanup() {
+	[ -n "$load" ] && kill -- -"$load" 2>/dev/null
+	[ -n "$rec" ] && kill -INT "$rec" 2>/dev/null && wait "$rec" 2>/dev/null
+	umount "$mnt" 2>/dev/null
+	rmdir "$mnt" 2>/dev/null
+}
+trap cleanup EXIT
+mount -t tmpfs -o size="$SIZE" ftscope-soak "$mnt" || { echo "flight_soak: cannot mount a tmpfs"; exit 1; }
+fail() { echo "soak: FAIL $*"; exit 1; }
+
+setsid hackbench -g 2 -l 1000000000 >/dev/null 2>&1 &
+load=$!
+sleep 0.5
+"$FTS" record --flight --segment 10s --keep 3 --trigger 'runnable>5ms' --trigger_cap 4,128M \
+	--record_time "$SECS" -q -o "$mnt/t.dat" 2>"$work/record.log" &
+rec=$!
+start=$(date +%s)
+peak=0
+next_snap=$((start + EVERY))
+while kill -0 "$rec" 2>/dev/null; do
+	sleep 1
+	used=$(df -k --output=used "$mnt" | tail -1)
+	[ "$used" -gt "$peak" ] && peak=$used
+	now=$(date +%s)
+	if [ "$now" -ge "$next_snap" ]; then
+		"$FTS" snapshot --dir "$mnt" --reason soak --last 30 >>"$work/snap.log" 2>&1 ||
+			echo "snapshot at +$((now - start)) s failed" >>"$work/snap.fail"
+		next_snap=$((now + EVERY))
+		find "$mnt" -maxdepth 1 -name 'snapshot-*-soak' -mmin +5 -exec rm -rf {} + 2>/dev/null
+	fi
+done
+wait "$rec"
+rc=$?
+rec=
+kill -- -"$load" 2>/dev/null
+load=
+size_k=$(df -k --output=size "$mnt" | tail -1)
+echo "disk: peak $((peak / 1024)) MiB of $((size_k / 1024)) MiB; recorder exit $rc after $(($(date +%s) - start)) s"
+grep -v '^$' "$work/record.log" | tail -5
+[ "$rc" = 0 ] || fail "the recorder ended with status $rc (see above)"
+[ -s "$work/snap.fail" ] && { cat "$work/snap.fail"; fail "a manual snapshot failed"; }
+
+# triggers: the cap, and each one holds its trigger or says not
+python3 - "$mnt" <<'PY' || fail "trigger snapshots"
+import glob, json, sys
+trig = [d for d in glob.glob(sys.argv[1] + "/snapshot-*") if not d.endswith("-soak")]
+held = not_held = 0
+for d in trig:
+    m = json.load(open(d + "/manifest.json"))
+    if m.get("trigger_held") is False:
+        if "trigger_not_held" not in m:
+            sys.exit("%s: not held, and no trigger_not_held" % d)
+        not_held += 1
+    else:
+        held += 1
+print("triggers: %d trigger snapshots on disk (cap 4): %d hold their trigger, %d say they do not"
+      % (len(trig), held, not_held))
+if len(trig) > 4:
+    sys.exit("more trigger snapshots than the cap")
+PY
+
+# segments: each alone on the wall clock, its loss the manifest's
+n=0
+for man in "$mnt"/snapshot-*/manifest.json; do
+	[ -f "$man" ] || continue
+	d=$(dirname "$man")
+	for seg in "$d"/*.dat; do
+		"$FTS" convert -i "$seg" -o "$work/one.json" --format json >"$work/conv.out" 2>&1 ||
+			{ cat "$work/conv.out"; fail "convert of $seg"; }
+		grep -q "placed on the wall clock by the recorder's clock pair" "$work/conv.out" ||
+			{ cat "$work/conv.out"; fail "$seg alone is not on the wall clock"; }
+		"$FTS" stats "$seg" --format json >"$work/st.json" 2>/dev/null || fail "stats of $seg"
+		python3 - "$man" "$seg" "$work/st.json" <<'PY' || fail "loss of $seg"
+import json, os, sys
+man, seg, st = json.load(open(sys.argv[1])), os.path.basename(sys.argv[2]), json.load(open(sys.argv[3]))
+want = [s["lost_events"] for s in man["segments"] if os.path.basename(s["file"]) == seg]
+got = sum(c["lost_events"] for c in st["cpus"])
+if want and want[0] != got:
+    sys.exit("%s: manifest %d lost, stats %d" % (seg, want[0], got))
+PY
+		n=$((n + 1))
+	done
+done
+echo "segments: $n converted alone, each on the wall clock with its manifest's loss"
+[ "$n" -gt 0 ] || fail "no snapshot segments to check"
+echo "soak: ok"
