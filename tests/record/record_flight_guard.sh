@@ -224,17 +224,18 @@ echo "F: an empty stem is a usage error"
 # on PATH plays it, as in record_tracecmd.sh (it writes a real trace.dat to -o at SIGINT).
 "$FTS" record --record_time 1 --cpu 0 --bf_size 1024 --output real.dat -q 2>G.log || { cat G.log; fail "G: native capture failed"; }
 mkdir -p bin home3 rootonly3 && chown "$U:$G" home3 && chmod 700 rootonly3
-cat > bin/trace-cmd <<'SH'
+# trace-cmd runs with none of ftscope's environment (the library reads none): its paths are written in
+cat > bin/trace-cmd <<SH
 #!/bin/bash
-[ "$1" = record ] || exit 1
+[ "\$1" = record ] || exit 1
 out=
-while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
-trap 'cp "$FAKE_DAT" "$out"; exit 0' INT
+while [ \$# -gt 0 ]; do [ "\$1" = -o ] && out=\$2; shift; done
+trap 'cp "$PWD/real.dat" "\$out"; exit 0' INT
 while :; do sleep 0.1; done
 SH
 chmod +x bin/trace-cmd
 touch rootonly3/keep1 rootonly3/keep2 rootonly3/keep3
-FAKE_DAT=$PWD/real.dat PATH=$PWD/bin:$PATH "$FTS" record --backend trace-cmd --cpu 0 -o home3/t.dat -t 3 -q 2>G.log &
+PATH=$PWD/bin:$PATH "$FTS" record --backend trace-cmd --cpu 0 -o home3/t.dat -t 3 -q 2>G.log &
 rec=$!
 REC_PIDS="$REC_PIDS $rec"
 for i in $(seq 1 30); do ls -d home3/.ftscope-tc.* >/dev/null 2>&1 && break; sleep 0.1; done
