@@ -171,25 +171,10 @@ int fts_dat_merge_one(struct dat_ctx *c,
 int fts_dat_merge_run(struct dat_ctx *c,
 		      int (*fn)(struct dat_ctx *c, struct dat_src *src, const struct tep_record *r))
 {
-	int ret = 0;
+	int ret = 0, ended;
 
-	while (c->heap_len && !ret) {
-		struct dat_cursor *top = &c->heap[0];
-		struct dat_src *src = &c->srcs[top->src];
-
-		ret = fn(c, src, top->rec);
-		if (src->z) {
-			top->rec = fts_dat_z_next(c, &src->z[top->cpu]);
-			if (c->zerr && !ret)
-				ret = -EIO;
-		} else {
-			tracecmd_free_record(top->rec);
-			top->rec = tracecmd_read_data(src->handle, top->cpu);
-		}
-		if (!top->rec)
-			c->heap[0] = c->heap[--c->heap_len];
-		heap_down(c->heap, c->heap_len, 0);
-	}
+	while (c->heap_len && !ret)
+		ret = fts_dat_merge_one(c, fn, &ended);
 	return ret;
 }
 
