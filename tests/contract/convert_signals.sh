@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 O=$WORK/out
 mkdir -p "$O"
 # a real capture replicated with shifted times, so a convert runs for a while
-SKIP_DAT=1 FTSCOPE_BENCH_DIR="$WORK/in" "$SRC/bench/make_input.sh" 20 > /dev/null 2>&1 ||
+FTSCOPE="$FTSCOPE" SKIP_DAT=1 FTSCOPE_BENCH_DIR="$WORK/in" "$SRC/bench/make_input.sh" 20 > /dev/null 2>&1 ||
 	{ echo "cannot build the input"; exit 1; }
 IN=$WORK/in/trace.txt
 
