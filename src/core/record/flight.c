@@ -1146,7 +1146,8 @@ static void trigger_snapshot(struct rec_flight *f, const struct rec_trig_hit *h)
 	if (rc)
 		snprintf(note, sizeof(note), "%s: snapshot failed: %.300s", said, err.msg);
 	else
-		snprintf(note, sizeof(note), "%s: snapshot %.600s%s", said, dir, late);
+		/* said 255 + 12 + dir 590 + late 159 fit the note's 1024 */
+		snprintf(note, sizeof(note), "%s: snapshot %.590s%s", said, dir, late);
 	pthread_mutex_lock(&f->lock);
 	if (!rc)
 		f->trig_snaps++;
