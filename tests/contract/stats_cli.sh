@@ -115,8 +115,8 @@ no_xlsx=0
 if "$FTSCOPE" stats "$D/irq/irq.txt" --format xlsx -o "$WORK/irq.xlsx" > "$WORK/last.out" 2>&1; then
 	[ -s "$WORK/irq.xlsx" ] && [ ! -s "$WORK/last.out" ] && pass "xlsx written, nothing printed" || bad "xlsx"
 else
-	no_xlsx=1
 	rc=$?
+	no_xlsx=1
 	grep -q "built without libxlsxwriter" "$WORK/last.out" && [ $rc = 1 ] && [ ! -e "$WORK/irq.xlsx" ] &&
 		pass "xlsx refused: built without libxlsxwriter" || { bad "xlsx failed ($rc)"; cat "$WORK/last.out"; }
 fi
