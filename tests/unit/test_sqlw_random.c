@@ -71,6 +71,8 @@ static struct fts_sqlw_val rnd_val(char *buf, size_t max)
 		v.type = FTS_SQLW_TEXT;
 		/* mostly short (many keys share prefixes: two-letter alphabet), some long */
 		v.n = rnd() % 8 ? rnd() % 24 : rnd() % (max + 1);
+		if (v.n > max)   /* a round of short texts: never past @buf */
+			v.n = max;
 		for (size_t i = 0; i < v.n; i++)
 			buf[i] = (char)(rnd() % 3 ? rnd() % 256 : 'a' + rnd() % 2);
 		v.s = buf;
