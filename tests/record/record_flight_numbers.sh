@@ -70,7 +70,7 @@ echo "C: $n segments read under ulimit -n 40; peak RSS $ra KB (one segment: $r1 
 # The old reader held every segment's libtracecmd handles at once: ~2 MB a segment here (89 MB
 # for 40, 8.7 MB for one). What grows now is the model's (tasks, CPUs), not the segments': allow 1.5 MB each.
 # (not in a sanitizer build: ASan keeps freed memory in its quarantine, up to 256 MB)
-if ldd "$FTS" 2>/dev/null | grep -q 'libasan\|libtsan'; then
+if ldd "$REAL_FTS" 2>/dev/null | grep -q 'libasan\|libtsan'; then
 	echo "C: the memory bound is not judged in a sanitizer build"
 else
 	[ "$ra" -lt $((r1 + n * 1536)) ] || fail "C: reading $n segments took $ra KB, one takes $r1 KB"

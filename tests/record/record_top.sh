@@ -30,7 +30,7 @@ pct=$(sed 's/.*(\([0-9.]*\)% of one core).*/\1/' <<<"$line")
 # The top decodes and counts every event as `ftscope stats` does (about 2.5%
 # of a core at this load); a sanitized build runs that code 2-3x slower.
 limit=5
-ldd "$FTS" 2>/dev/null | grep -q 'libasan\|libtsan' && limit=15
+ldd "$REAL_FTS" 2>/dev/null | grep -q 'libasan\|libtsan' && limit=15
 awk -v p="$pct" -v l="$limit" 'BEGIN { exit !(p < l) }' || fail "the live top cost $pct% of a core (limit $limit%)"
 trace-cmd report -i t.dat 2>/dev/null | grep -c 'ftscope_clock' | grep -qx 2 || fail "the capture lost its clock markers"
 echo "ok: live top ($line)"
