@@ -175,6 +175,20 @@ static void write_db(const char *path, uint32_t ps, struct row *rows, size_t n)
 	close(fd);
 }
 
+/* @sql's ids are @rows' rowids, in order, and nothing more. */
+static void assert_ids(sqlite3 *db, const char *sql, const struct row *rows, size_t n)
+{
+	sqlite3_stmt *st;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_true(sqlite3_column_int64(st, 0) == rows[i].rowid);
+	}
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+}
+
 /* libsqlite3 reads back what @rows (sorted by index key) say. */
 static void check_db(const char *path, const struct row *rows, size_t n)
 {
@@ -196,22 +210,8 @@ static void check_db(const char *path, const struct row *rows, size_t n)
 	}
 	sqlite3_finalize(st);
 	/* libsqlite3's own sort (no index) agrees with the index we wrote */
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT id FROM t NOT INDEXED ORDER BY a, b, id", -1, &st, NULL),
-			 SQLITE_OK);
-	for (size_t i = 0; i < n; i++) {
-		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-		assert_true(sqlite3_column_int64(st, 0) == rows[i].rowid);
-	}
-	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-	sqlite3_finalize(st);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT id FROM t INDEXED BY ti ORDER BY a, b", -1, &st, NULL),
-			 SQLITE_OK);
-	for (size_t i = 0; i < n; i++) {
-		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-		assert_true(sqlite3_column_int64(st, 0) == rows[i].rowid);
-	}
-	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-	sqlite3_finalize(st);
+	assert_ids(db, "SELECT id FROM t NOT INDEXED ORDER BY a, b, id", rows, n);
+	assert_ids(db, "SELECT id FROM t INDEXED BY ti ORDER BY a, b", rows, n);
 	sqlite3_close(db);
 }
 
