@@ -183,6 +183,20 @@ static int wait_triggered(struct fts_rec *h, int n, int s)
 	return 0;
 }
 
+/* The manifest of the snapshot in @dir/@sub whose name holds @part (its name into @name), in slurp's buffer. */
+static char *manifest(const char *sub, const char *part, char *name, size_t len)
+{
+	char d[256], path[600];
+	char *m;
+
+	snprintf(d, sizeof(d), "%s/%s", dir, sub);
+	assert_true(find(d, "snapshot-", part, name, len));
+	snprintf(path, sizeof(path), "%s/%s/manifest.json", d, name);
+	m = slurp(path);
+	assert_non_null(m);
+	return m;
+}
+
 static void test_bad_values(void **state)
 {
 	struct fts_rec *h = fts_rec_new();
@@ -204,7 +218,7 @@ static void test_bad_values(void **state)
 
 static void test_lost(void **state)
 {
-	char d[256], name[256], path[600], *m;
+	char name[256], *m;
 	struct fts_rec *h;
 	pid_t load;
 	int fired, rc;
@@ -225,12 +239,8 @@ static void test_lost(void **state)
 	stop_pingpong(load);
 	stop(h);
 	assert_true(fired);
-	snprintf(d, sizeof(d), "%s/lost", dir);
-	assert_true(find(d, "snapshot-", "-lost-", name, sizeof(name)));
+	m = manifest("lost", "-lost-", name, sizeof(name));
 	assert_non_null(strstr(name, "-events"));
-	snprintf(path, sizeof(path), "%s/%s/manifest.json", d, name);
-	m = slurp(path);
-	assert_non_null(m);
 	assert_non_null(strstr(m, "\"kind\": \"lost\""));
 	assert_non_null(strstr(m, "\"trigger_held\": true"));
 	assert_null(strstr(m, "\"lost_events\": 0,"));
@@ -239,7 +249,7 @@ static void test_lost(void **state)
 
 static void test_runnable_cap(void **state)
 {
-	char d[256], name[256], path[600], *m;
+	char d[256], name[256], *m;
 	struct fts_rec *h;
 	pid_t load;
 	int fired;
@@ -259,10 +269,7 @@ static void test_runnable_cap(void **state)
 	assert_true(fired);
 	snprintf(d, sizeof(d), "%s/run", dir);
 	assert_int_equal(count(d, "snapshot-"), 1);
-	assert_true(find(d, "snapshot-", "runnable_1us", name, sizeof(name)));
-	snprintf(path, sizeof(path), "%s/%s/manifest.json", d, name);
-	m = slurp(path);
-	assert_non_null(m);
+	m = manifest("run", "runnable_1us", name, sizeof(name));
 	assert_non_null(strstr(m, "\"kind\": \"runnable\""));
 	assert_non_null(strstr(m, "\"delay_ms\": "));
 	assert_non_null(strstr(m, "\"trigger_snapshots\": {\"keep\": 1,"));
@@ -272,7 +279,7 @@ static void test_runnable_cap(void **state)
 /* A ring of one 1 s segment and 3 s after the trigger: the snapshot cannot hold it, and says so. */
 static void test_not_held(void **state)
 {
-	char d[256], name[256], path[600], note[1200] = "", *m;
+	char name[256], note[1200] = "", *m;
 	struct fts_rec *h;
 	pid_t load;
 	int fired;
@@ -297,11 +304,7 @@ static void test_not_held(void **state)
 	stop(h);
 	assert_true(fired);
 	assert_non_null(strstr(note, "it does not hold the trigger: the event is "));
-	snprintf(d, sizeof(d), "%s/late", dir);
-	assert_true(find(d, "snapshot-", "runnable_1us", name, sizeof(name)));
-	snprintf(path, sizeof(path), "%s/%s/manifest.json", d, name);
-	m = slurp(path);
-	assert_non_null(m);
+	m = manifest("late", "runnable_1us", name, sizeof(name));
 	assert_non_null(strstr(m, "\"trigger_held\": false"));
 	assert_non_null(strstr(m, "\"trigger_not_held\": \"the trigger's event is "));
 }
