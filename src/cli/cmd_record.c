@@ -993,6 +993,12 @@ static int finish_and_report(struct fts_recorder *r, struct record_args *a)
 			fprintf(stderr, "flight: the triggers took %d snapshots (%llu waits over a "
 				"threshold, the rest within a ring of the one before)\n", sum.health.flight_triggered,
 				(unsigned long long)sum.health.flight_trigger_hits);
+		if (!g_hangup && (sum.health.flight_removed_early || sum.health.flight_segments_lost ||
+				  sum.health.flight_writes_refused))
+			fprintf(stderr, "flight: the disk was short: %u segments or trigger snapshots removed early, "
+				"%u segments and %llu pages not written (their events are lost)\n",
+				sum.health.flight_removed_early, sum.health.flight_segments_lost,
+				(unsigned long long)sum.health.flight_writes_refused);
 		fts_flight_pid_release(&a->claim);
 	}
 	return rc ? 1 : (sum.truncated || sum.health.output_moved ? 3 : 0);

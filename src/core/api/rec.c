@@ -171,6 +171,9 @@ static int health_json(struct api_jw *w, const struct fts_record_health *hl)
 	api_jw_ki64(w, "flight_triggered", hl->flight_triggered);
 	api_jw_ku64(w, "flight_trigger_hits", hl->flight_trigger_hits);
 	api_jw_kstr(w, "flight_trigger_note", hl->flight_trigger_note);
+	api_jw_ku64(w, "flight_removed_early", hl->flight_removed_early);
+	api_jw_ku64(w, "flight_segments_lost", hl->flight_segments_lost);
+	api_jw_ku64(w, "flight_writes_refused", hl->flight_writes_refused);
 	api_jw_key(w, "cpus");
 	api_jw_open(w, '[');
 	for (int i = 0; i < hl->ncpus; i++)

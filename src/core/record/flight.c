@@ -40,10 +40,13 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
-#define TICK_NS 100000000L   /* how often the thread looks at the clock and the bytes */
+#define TICK_NS 100000000L   /* how often the thread looks at the clock, the bytes and the disk */
+#define ROOM_BYTES (16ull << 20)   /* free space kept beyond two seconds of pages */
+#define ROOM_NOTE_NS 5000000000ull /* "nothing left to remove" said at most this often */
 
 struct seg {
 	char name[NAME_MAX + 1];     /* in the output directory (dfd) */
@@ -86,9 +89,14 @@ struct rec_flight {
 	char failure[256];
 	int trig_snaps;              /* snapshots the triggers took */
 	uint64_t trig_hits;          /* their hits, rate-limited ones too */
-	char trig_note[1024];        /* the last trigger snapshot, or why it failed */
+	char trig_note[1024];        /* the last trigger snapshot (or why it failed), or room made */
+	unsigned room_segs;          /* ring segments removed early: the disk was short */
+	unsigned room_snaps;         /* trigger snapshots removed for the same */
+	unsigned lost_segs;          /* segments a full disk kept from being written */
 	int lost_rule;               /* the index of "lost" in the rules, or -1 */
 	struct rec_snapcap cap;      /* the trigger snapshots kept (the flight thread's) */
+	uint64_t t0_ns;              /* the start (mono): the stream's mean rate */
+	uint64_t room_said_ns;       /* the last "nothing left" note (the flight thread's) */
 };
 
 /* What a trigger adds to its snapshot; the manual ones have none. */
@@ -301,6 +309,128 @@ static void follow_place(struct rec_flight *f)
 	pthread_mutex_unlock(&f->lock);
 }
 
+/* ---- a full disk ----------------------------------------------------------- */
+
+/* Bytes free on the output's filesystem (to root's reserve: not ours), or UINT64_MAX when unknown. */
+static uint64_t disk_free(const struct rec_flight *f)
+{
+	struct statvfs v;
+
+	if (fstatvfs(f->dfd, &v))
+		return UINT64_MAX;
+	return (uint64_t)v.f_bavail * v.f_frsize;
+}
+
+/*
+ * The room wanted free: two seconds of pages at the run's mean rate, and
+ * ROOM_BYTES; on a small filesystem a quarter of it at most, or the room
+ * would leave no ring at all.
+ */
+static uint64_t room_wanted(const struct rec_flight *f)
+{
+	uint64_t all = 0, ns = fts__clock_mono_ns() - f->t0_ns, want;
+	struct statvfs v;
+
+	for (int i = 0; i < f->n; i++)
+		all += rec_stream_bytes(f->cfg.st, i);
+	want = ROOM_BYTES + (ns > 1000000000ull ? (uint64_t)(2e9 * (double)all / (double)ns) : all * 2);
+	if (fstatvfs(f->dfd, &v) == 0 && want > (uint64_t)v.f_blocks * v.f_frsize / 4)
+		want = (uint64_t)v.f_blocks * v.f_frsize / 4;
+	return want;
+}
+
+static void set_note(struct rec_flight *f, const char *note)
+{
+	pthread_mutex_lock(&f->lock);
+	snprintf(f->trig_note, sizeof(f->trig_note), "%s", note);
+	pthread_mutex_unlock(&f->lock);
+}
+
+/*
+ * The segment @name the disk refused at its assembly (a full disk the room
+ * kept could not prevent: another writer filled it): its pages are gone, the
+ * next segment goes on from the rotation, and the note says so. A flight
+ * recording is left on for hours; one lost segment must not end it.
+ */
+static void segment_refused(struct rec_flight *f, const char *name, int64_t rt, int64_t raw)
+{
+	char note[sizeof(f->trig_note)];
+
+	pthread_mutex_lock(&f->lock);
+	f->lost_segs++;
+	snprintf(note, sizeof(note), "disk full: segment %.300s (%.1f s of events) could not be written, its "
+		 "events are lost (%u segment%s so far)", name, (double)(rt - f->rt_from) / 1e9, f->lost_segs,
+		 f->lost_segs == 1 ? "" : "s");
+	f->rt_from = rt;
+	f->raw_from = raw;
+	pthread_mutex_unlock(&f->lock);
+	set_note(f, note);
+}
+
+/* Remove the oldest ring segment when more than the newest is kept: its name in @gone, or 0. */
+static int drop_oldest_segment(struct rec_flight *f, char *gone, size_t len)
+{
+	int done = 0;
+
+	pthread_mutex_lock(&f->lock);
+	if (f->nring > 1) {
+		snprintf(gone, len, "%s", f->ring[0].name);
+		(void)unlinkat(f->dfd, f->ring[0].name, 0);
+		memmove(f->ring, f->ring + 1, (size_t)(f->nring - 1) * sizeof(*f->ring));
+		f->nring--;
+		f->room_segs++;
+		done = 1;
+	}
+	pthread_mutex_unlock(&f->lock);
+	return done;
+}
+
+/*
+ * Keep room_wanted() free on the output's disk, so the readers never meet a
+ * full one: the ring's oldest segments go first (the newest closed one
+ * stays), then the oldest trigger snapshots; the operator's own snapshots
+ * and other files are never touched. What went, or that nothing is left to
+ * remove (the readers then lose pages until there is room: stream.c), is the
+ * flight note. The flight thread's, each tick and when a write was refused.
+ */
+static void keep_room(struct rec_flight *f, int refused)
+{
+	uint64_t want = room_wanted(f), now = fts__clock_mono_ns();
+	char last[NAME_MAX + 1] = "", note[sizeof(f->trig_note)];
+	int segs = 0, snaps = 0, quiet = now - f->room_said_ns < ROOM_NOTE_NS;
+
+	while (disk_free(f) < want) {
+		struct rec_snapcap_ent e;
+
+		if (drop_oldest_segment(f, last, sizeof(last))) {
+			segs++;
+		} else if (rec_snapcap_drop_oldest(&f->cap, f->dfd, &e) != -ENOENT) {
+			snprintf(last, sizeof(last), "%s", e.name);
+			snaps++;
+		} else {
+			break;
+		}
+	}
+	/* a trigger snapshot removed is always said; the ring shrinking, every ROOM_NOTE_NS at most */
+	if (snaps || (segs && !quiet)) {
+		pthread_mutex_lock(&f->lock);
+		f->room_snaps += (unsigned)snaps;
+		snprintf(note, sizeof(note), "disk low (%.0f MiB wanted free): %u segments and %u trigger snapshots "
+			 "removed early so far (the last %.200s); the ring keeps %d of %d",
+			 (double)want / 1048576.0, f->room_segs, f->room_snaps, last, f->nring, f->cfg.keep);
+		pthread_mutex_unlock(&f->lock);
+	} else if (!segs && !quiet && (refused || disk_free(f) < want / 2)) {
+		snprintf(note, sizeof(note), "disk %s: %.0f MiB free of %.0f MiB wanted and nothing of the flight "
+			 "recorder's left to remove; %llu page writes refused so far (those pages are lost); "
+			 "free space in %.300s", refused ? "full" : "low", (double)disk_free(f) / 1048576.0,
+			 (double)want / 1048576.0, (unsigned long long)rec_stream_refused(f->cfg.st), f->dir);
+	} else {
+		return;
+	}
+	f->room_said_ns = now;
+	set_note(f, note);
+}
+
 /* Close the streaming segment: new files for the readers, the old ones assembled. */
 static int rotate(struct rec_flight *f)
 {
@@ -364,6 +494,9 @@ static int rotate(struct rec_flight *f)
 		add_segment(f, name, lost, rt, raw);
 		pthread_cond_broadcast(&f->cond);
 		pthread_mutex_unlock(&f->lock);
+	} else if (rc == -ENOSPC || rc == -EDQUOT) {
+		segment_refused(f, name, rt, raw);
+		rc = 0;
 	}
 out:
 	for (int i = 0; fds && i < f->n; i++)
@@ -481,6 +614,7 @@ static void *flight_main(void *arg)
 		pthread_mutex_unlock(&f->lock);
 		if (atomic_load(&f->stop))
 			break;
+		keep_room(f, rec_stream_full_seen(f->cfg.st));
 		if (trig_step(f, &pace)) {
 			began = fts__clock_mono_ns();
 			if (rotate(f))
@@ -594,6 +728,7 @@ int rec_flight_start(const struct rec_flight_cfg *cfg, struct rec_flight **out, 
 	f->rt_from = f->clk_from.rt;
 	f->raw_from = f->clk_from.raw;
 	f->run = run_id();
+	f->t0_ns = fts__clock_mono_ns();
 	if (!f->cpu || !f->bytes_at || !f->prev || !f->ring) {
 		rec_flight_free(f);
 		return fts_err_set(err, -ENOMEM, "out of memory");
@@ -661,6 +796,15 @@ void rec_flight_counts(struct rec_flight *f, int *segments, uint64_t *disk_bytes
 		b += streaming_bytes(f);
 	pthread_mutex_unlock(&f->lock);
 	*disk_bytes = b;
+}
+
+void rec_flight_disk(struct rec_flight *f, unsigned *removed, unsigned *lost_segs, uint64_t *refused)
+{
+	pthread_mutex_lock(&f->lock);
+	*removed = f->room_segs + f->room_snaps;
+	*lost_segs = f->lost_segs;
+	pthread_mutex_unlock(&f->lock);
+	*refused = rec_stream_refused(f->cfg.st);
 }
 
 int rec_flight_failed(struct rec_flight *f, char *buf, size_t len)

@@ -178,6 +178,18 @@ int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const
 /* rec_stream_set_nice - the nice the readers take when they start (default REC_READER_NICE). */
 void rec_stream_set_nice(struct rec_stream *s, int nice);
 
+/*
+ * rec_stream_go_on_full - before start: a full disk holds a CPU's reader a
+ * moment (its page lost, counted) instead of ending the capture (flight).
+ */
+void rec_stream_go_on_full(struct rec_stream *s);
+
+/* rec_stream_full_seen - 1 when a full disk refused a write since the last call. */
+int rec_stream_full_seen(struct rec_stream *s);
+
+/* rec_stream_refused - the writes a full disk refused so far (a page lost each). */
+uint64_t rec_stream_refused(struct rec_stream *s);
+
 /* rec_stream_tid - the thread id of index @i's reader, 0 before it ran. */
 int rec_stream_tid(const struct rec_stream *s, int i);
 
@@ -523,6 +535,13 @@ void rec_snapcap_init(struct rec_snapcap *c, int keep, uint64_t bytes);
  */
 void rec_snapcap_make_room(struct rec_snapcap *c, int dfd, uint64_t bytes, FILE *json);
 
+/*
+ * rec_snapcap_drop_oldest - remove the oldest trigger snapshot in @dfd and
+ * forget it (*@gone: what it was). 0, -ENOENT when none, or -errno when it
+ * could not be removed (forgotten all the same: no longer ours).
+ */
+int rec_snapcap_drop_oldest(struct rec_snapcap *c, int dfd, struct rec_snapcap_ent *gone);
+
 /* rec_snapcap_add - count snapshot @name (open as @sfd) of @bytes. 0 or -errno. */
 int rec_snapcap_add(struct rec_snapcap *c, int sfd, const char *name, uint64_t bytes);
 
@@ -589,6 +608,12 @@ void rec_flight_counts(struct rec_flight *f, int *segments, uint64_t *disk_bytes
  * their hits (*@hits, rate-limited ones too) and a line on the last one in @note.
  */
 void rec_flight_triggered(struct rec_flight *f, int *snaps, uint64_t *hits, char *note, size_t len);
+
+/*
+ * rec_flight_disk - what a short disk cost so far: ring segments and trigger
+ * snapshots removed early, segments not written, page writes refused.
+ */
+void rec_flight_disk(struct rec_flight *f, unsigned *removed, unsigned *lost_segs, uint64_t *refused);
 
 /* rec_flight_failed - 1 and why in @buf once a rotation failed (disk full, ...). */
 int rec_flight_failed(struct rec_flight *f, char *buf, size_t len);

@@ -269,6 +269,8 @@ static int start_native(struct fts_recorder *r, const struct fts_cpuset *set, in
 	}
 	r->t0_ns = fts__clock_mono_ns();
 	rec_stream_set_nice(r->st, reader_nice(&r->o));
+	if (flight_on(&r->o))
+		rec_stream_go_on_full(r->st);   /* the flight thread makes room (flight.c) */
 	rc = rec_health_start(r->in, r->st, r->o.bf_size_kb, r->t0_ns,
 			      r->o.duration_s > 0 ? r->t0_ns + (uint64_t)(r->o.duration_s * 1e9) : 0,
 			      SAMPLE_NS, reader_nice(&r->o), &r->hs, err);
@@ -487,6 +489,8 @@ static int health_locked(struct fts_recorder *r, struct fts_record_health *h)
 			rec_flight_counts(r->fl, &h->flight_segments, &h->flight_disk_bytes);
 			rec_flight_triggered(r->fl, &h->flight_triggered, &h->flight_trigger_hits,
 					     h->flight_trigger_note, sizeof(h->flight_trigger_note));
+			rec_flight_disk(r->fl, &h->flight_removed_early, &h->flight_segments_lost,
+					&h->flight_writes_refused);
 		}
 	} else {
 		h->elapsed_s = (double)(fts__clock_mono_ns() - r->t0_ns) / 1e9;

@@ -76,24 +76,37 @@ static uint64_t total(const struct rec_snapcap *c)
 	return b;
 }
 
+int rec_snapcap_drop_oldest(struct rec_snapcap *c, int dfd, struct rec_snapcap_ent *gone)
+{
+	int rc;
+
+	if (!c->n)
+		return -ENOENT;
+	rc = remove_snapshot(dfd, &c->v[0]);
+	if (gone)
+		*gone = c->v[0];
+	/* one that could not be removed is no longer ours to count either */
+	memmove(c->v, c->v + 1, (size_t)(c->n - 1) * sizeof(*c->v));
+	c->n--;
+	c->dropped++;
+	return rc;
+}
+
 void rec_snapcap_make_room(struct rec_snapcap *c, int dfd, uint64_t bytes, FILE *json)
 {
 	int k = 0;
 
 	while (c->n && (c->n + 1 > c->keep || total(c) + bytes > c->bytes)) {
-		int rc = remove_snapshot(dfd, &c->v[0]);
+		struct rec_snapcap_ent e;
+		int rc = rec_snapcap_drop_oldest(c, dfd, &e);
 
 		if (json) {
 			fputs(k++ ? ", " : "", json);
 			fputs("{\"dir\": ", json);
-			fts__json_fputs(json, c->v[0].name, 0);
-			fprintf(json, ", \"bytes\": %llu, \"removed\": %s}", (unsigned long long)c->v[0].bytes,
+			fts__json_fputs(json, e.name, 0);
+			fprintf(json, ", \"bytes\": %llu, \"removed\": %s}", (unsigned long long)e.bytes,
 				rc ? "false" : "true");
 		}
-		/* one that could not be removed is no longer ours to count either */
-		memmove(c->v, c->v + 1, (size_t)(c->n - 1) * sizeof(*c->v));
-		c->n--;
-		c->dropped++;
 	}
 }
 

@@ -37,6 +37,7 @@
 #define POLL_NS_MIN 5000000L       /* at least 5 ms (a 256 KB buffer fills in tens of ms), */
 #define POLL_NS_MAX 100000000L     /* at most 100 ms (the status and the top tick at 2-4 Hz) */
 #define BATCH 16          /* writes from one CPU before its reader looks at the next */
+#define FULL_HOLD_NS 250000000L  /* a full disk: how long a CPU's reader waits before it tries again */
 #define CPUS_PER_READER 16 /* the default pool: one reader per 16 recorded CPUs */
 #define MAX_READERS 64
 
@@ -49,6 +50,7 @@ struct rec_stream_cpu {
 	int fd;                       /* unlinked stream file; swapped by rec_stream_rotate */
 	pthread_mutex_t fd_lock;      /* held around each page write, so a rotation falls between pages */
 	_Atomic uint64_t bytes;
+	uint64_t hold_until;          /* a full disk: not drained before then (mono ns; its reader's) */
 };
 
 struct rec_reader {
@@ -69,6 +71,10 @@ struct rec_stream {
 	int nice;                     /* the readers' nice */
 	char output[4096];            /* named in messages */
 	atomic_int stop;
+	int go_on_full;               /* a full disk holds the reader instead of ending it (flight) */
+	int page;                     /* the sub-buffer size: the streams hold whole ones */
+	_Atomic uint64_t full_writes; /* writes a full disk refused (a page each, lost) */
+	atomic_int full_seen;         /* one since rec_stream_full_seen last looked */
 	atomic_int failed;
 	pthread_mutex_t lock;
 	char failure[256];
@@ -87,11 +93,41 @@ static void fail(struct rec_stream *s, int e, int cpu)
 	atomic_store(&s->stop, 1);
 }
 
+/*
+ * A write the disk refused, in a flight recording: the page that was being
+ * written is gone (libtracefs has consumed it), and a part of it may be in
+ * the file: cut back to the last whole page, so what comes after the hold
+ * stays page-aligned. The reader leaves this CPU for FULL_HOLD_NS: the kernel
+ * keeps its newest pages meanwhile and counts what it overwrites as lost,
+ * while the flight thread makes room (flight.c).
+ */
+static void hold_on_full(struct rec_stream *s, struct rec_stream_cpu *c)
+{
+	off_t at;
+
+	pthread_mutex_lock(&c->fd_lock);
+	at = lseek(c->fd, 0, SEEK_CUR);
+	if (at > 0 && s->page > 0 && at % s->page) {
+		at -= at % s->page;
+		if (ftruncate(c->fd, at) == 0)
+			(void)lseek(c->fd, at, SEEK_SET);
+	}
+	pthread_mutex_unlock(&c->fd_lock);
+	atomic_fetch_add(&s->full_writes, 1);
+	atomic_store(&s->full_seen, 1);
+	c->hold_until = fts__clock_mono_ns() + FULL_HOLD_NS;
+}
+
 /* Up to BATCH writes from CPU index @i: 1 when a page came, 0 when none, -1 on a failure. */
 static int drain_some(struct rec_stream *s, struct rec_stream_cpu *c)
 {
 	int got = 0;
 
+	if (c->hold_until) {
+		if (fts__clock_mono_ns() < c->hold_until)
+			return 0;
+		c->hold_until = 0;
+	}
 	for (int b = 0; b < BATCH && !atomic_load(&s->stop); b++) {
 		int n;
 
@@ -105,6 +141,10 @@ static int drain_some(struct rec_stream *s, struct rec_stream_cpu *c)
 				nanosleep(&(struct timespec){ s->delay_ns / 1000000000L,
 							     s->delay_ns % 1000000000L }, NULL);
 			continue;
+		}
+		if (n < 0 && (errno == ENOSPC || errno == EDQUOT) && s->go_on_full) {
+			hold_on_full(s, c);
+			break;
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR && errno != 0) {
 			fail(s, errno, c->cpu);
@@ -202,6 +242,7 @@ int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const
 	pthread_mutex_init(&s->lock, NULL);
 	snprintf(s->output, sizeof(s->output), "%s", output);
 	s->poll_ns = poll_period_ns(bf_size_kb);
+	s->page = rec_instance_subbuf(in);
 	s->nice = REC_READER_NICE;
 	/* Test hook (docs/record.md): make loss reproducible. */
 	s->delay_ns = delay_ms * 1000000L;
@@ -254,6 +295,21 @@ int rec_stream_open(struct rec_instance *in, const struct fts_cpuset *set, const
 void rec_stream_set_nice(struct rec_stream *s, int nice)
 {
 	s->nice = nice;
+}
+
+void rec_stream_go_on_full(struct rec_stream *s)
+{
+	s->go_on_full = 1;
+}
+
+int rec_stream_full_seen(struct rec_stream *s)
+{
+	return atomic_exchange(&s->full_seen, 0);
+}
+
+uint64_t rec_stream_refused(struct rec_stream *s)
+{
+	return atomic_load(&s->full_writes);
 }
 
 int rec_stream_tid(const struct rec_stream *s, int i)

@@ -903,14 +903,19 @@ static void say_segments(struct fts_session *s, const struct fts_record_summary 
 	const struct fts_record_state *st = s->rec;
 	const char *out = s->rec_opts.output ? s->rec_opts.output : "trace.dat", *base = strrchr(out, '/');
 	size_t n = strlen(base ? base + 1 : out);
-	char a[FTS_FMT_LEN];
+	const struct fts_record_health *h = &sum->health;
+	char a[FTS_FMT_LEN], short_disk[200] = "";
 
 	base = base ? base + 1 : out;
 	if (n > 4 && !strcmp(base + n - 4, ".dat"))
 		n -= 4;
-	fts_session_say(s, 0, "flight: %d segments kept (%s) as %.*s.NNNNNN.dat in %s; snapshots: %d",
-			sum->health.flight_segments, fts_fmt_bytes((double)sum->health.flight_disk_bytes, a, sizeof(a)),
-			(int)n, base, st->outdir, st->snaps + sum->health.flight_triggered);
+	if (h->flight_removed_early || h->flight_segments_lost || h->flight_writes_refused)
+		snprintf(short_disk, sizeof(short_disk), "; the disk was short: %u segments or trigger snapshots "
+			 "removed early, %u segments and %llu pages not written (their events are lost)",
+			 h->flight_removed_early, h->flight_segments_lost, (unsigned long long)h->flight_writes_refused);
+	fts_session_say(s, 0, "flight: %d segments kept (%s) as %.*s.NNNNNN.dat in %s; snapshots: %d%s",
+			h->flight_segments, fts_fmt_bytes((double)h->flight_disk_bytes, a, sizeof(a)),
+			(int)n, base, st->outdir, st->snaps + h->flight_triggered, short_disk);
 }
 
 /* The stop finished: its summary screen (saved.c) takes the figures; a failure stays here. */
