@@ -4,13 +4,16 @@
 #
 #   bench/flight_soak.sh [ftscope-binary] [seconds] [snapshot-every] [fs-size]
 #
-# SECONDS (default 3600) of `record --flight` under `hackbench -g 2`, writing into a
-# filesystem of its own (tmpfs of FS-SIZE, default 384M, so a full disk is near), with a
-# scheduling trigger (runnable>5ms, which hackbench trips often) capped at 4 snapshots and
-# 128 MiB, and `ftscope snapshot --last 30` every SNAPSHOT-EVERY seconds (default 60), the
-# manual snapshots older than 5 minutes removed as an operator's cron would. Then:
+# SECONDS (default 3600) of `record --flight` (10 s segments, 3 kept) under `hackbench -g 2`,
+# writing into a filesystem of its own (tmpfs of FS-SIZE, default 512M, so a full disk is
+# near), with a scheduling trigger (runnable>5ms, which hackbench trips often) capped at 4
+# snapshots and 128 MiB, and `ftscope snapshot --last 10` every SNAPSHOT-EVERY seconds
+# (default 60), the manual snapshots older than 2 minutes removed as an operator's cron would.
+# Midway, another writer fills the disk to its last byte for 10 s. Then:
 #   disk      the filesystem's peak use, sampled every second, against its size; the
-#             recorder must run to its end (exit 0), never stopped by a full disk
+#             recorder must run to its end (exit 0), never stopped by a full disk, and
+#             says what the short disk cost (segments and trigger snapshots removed early,
+#             segments and pages not written)
 #   triggers  trigger snapshots on disk at the end <= the cap; each manifest holds its
 #             trigger or says trigger_not_held
 #   segments  every segment on disk (the ring and every snapshot) converted alone: on the
@@ -20,11 +23,12 @@
 # hackbench. Holds no lock: run it alone.
 # First run (2026-12-06, 150 s, a snapshot every 30 s, 384M): the disk filled at 95 s
 # (ring 67 MiB, 3 trigger snapshots, 2 manual ones, the streaming segment) and the
-# recorder ended with status 3: a full disk still ends a flight recording (issue 33).
+# recorder ended with status 3: a full disk ended a flight recording. Since then the
+# flight thread keeps room free (flight.c, keep_room) and a refused write holds a reader.
 FTS=$(readlink -f "${1:-$(dirname "$0")/../build/ftscope}")
 SECS=${2:-3600}
 EVERY=${3:-60}
-SIZE=${4:-384M}
+SIZE=${4:-512M}
 [ "$(id -u)" = 0 ] || { echo "flight_soak: needs root"; exit 1; }
 command -v hackbench >/dev/null || { echo "flight_soak: needs hackbench (rt-tests)"; exit 1; }
 mnt=$(mktemp -d /tmp/ftscope-soak.XXXXXX)
@@ -48,17 +52,26 @@ sleep 0.5
 rec=$!
 start=$(date +%s)
 peak=0
+filled=
 next_snap=$((start + EVERY))
 while kill -0 "$rec" 2>/dev/null; do
 	sleep 1
 	used=$(df -k --output=used "$mnt" | tail -1)
 	[ "$used" -gt "$peak" ] && peak=$used
 	now=$(date +%s)
+	# midway, another writer takes every byte left for 10 s
+	if [ -z "$filled" ] && [ $((now - start)) -ge $((SECS / 2)) ]; then
+		dd if=/dev/zero of="$mnt/filler" bs=64k >/dev/null 2>&1
+		filled=$(df -k --output=avail "$mnt" | tail -1)
+		sleep 10
+		rm -f "$mnt/filler"
+		echo "filler: the disk full for 10 s at +$((now - start)) s ($filled KiB left)" >>"$work/figures"
+	fi
 	if [ "$now" -ge "$next_snap" ]; then
-		"$FTS" snapshot --dir "$mnt" --reason soak --last 30 >>"$work/snap.log" 2>&1 ||
+		"$FTS" snapshot --dir "$mnt" --reason soak --last 10 >>"$work/snap.log" 2>&1 ||
 			echo "snapshot at +$((now - start)) s failed" >>"$work/snap.fail"
 		next_snap=$((now + EVERY))
-		find "$mnt" -maxdepth 1 -name 'snapshot-*-soak' -mmin +5 -exec rm -rf {} + 2>/dev/null
+		find "$mnt" -maxdepth 1 -name 'snapshot-*-soak' -mmin +2 -exec rm -rf {} + 2>/dev/null
 	fi
 done
 wait "$rec"
@@ -68,7 +81,9 @@ kill -- -"$load" 2>/dev/null
 load=
 size_k=$(df -k --output=size "$mnt" | tail -1)
 echo "disk: peak $((peak / 1024)) MiB of $((size_k / 1024)) MiB; recorder exit $rc after $(($(date +%s) - start)) s"
-grep -v '^$' "$work/record.log" | tail -5
+cat "$work/figures" 2>/dev/null
+grep -c "disk low\|disk full" "$work/record.log" | sed 's/^/notes on a short disk: /'
+grep -v '^$' "$work/record.log" | tail -6
 [ "$rc" = 0 ] || fail "the recorder ended with status $rc (see above)"
 [ -s "$work/snap.fail" ] && { cat "$work/snap.fail"; fail "a manual snapshot failed"; }
 
