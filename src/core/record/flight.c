@@ -367,6 +367,22 @@ static void segment_refused(struct rec_flight *f, const char *name, int64_t rt, 
 	set_note(f, note);
 }
 
+/* The segment @name assembled (@rc 0) is kept; one a full disk refused is counted: 0. Else @rc. */
+static int segment_closed(struct rec_flight *f, int rc, const char *name, uint64_t lost, int64_t rt, int64_t raw)
+{
+	if (rc == -ENOSPC || rc == -EDQUOT) {
+		segment_refused(f, name, rt, raw);
+		return 0;
+	}
+	if (!rc) {
+		pthread_mutex_lock(&f->lock);
+		add_segment(f, name, lost, rt, raw);
+		pthread_cond_broadcast(&f->cond);
+		pthread_mutex_unlock(&f->lock);
+	}
+	return rc;
+}
+
 /* Remove the oldest ring segment when more than the newest is kept: its name in @gone, or 0. */
 static int drop_oldest_segment(struct rec_flight *f, char *gone, size_t len)
 {
@@ -479,8 +495,6 @@ static int rotate(struct rec_flight *f)
 		f->bytes_at[i] = rec_stream_bytes(f->cfg.st, i);
 		fds[i] = old[i];   /* the closed streams, closed below */
 	}
-	pthread_mutex_unlock(&f->lock);
-	pthread_mutex_lock(&f->lock);
 	seq = f->next_seq;
 	pthread_mutex_unlock(&f->lock);
 	lost = take_stats(f, stats, seq, &ck);
@@ -489,15 +503,7 @@ static int rotate(struct rec_flight *f)
 		rc = assemble_segment(f, name, fds, stats, &err);
 	else
 		fts_err_set(&err, rc, "the segment name is too long");
-	if (!rc) {
-		pthread_mutex_lock(&f->lock);
-		add_segment(f, name, lost, rt, raw);
-		pthread_cond_broadcast(&f->cond);
-		pthread_mutex_unlock(&f->lock);
-	} else if (rc == -ENOSPC || rc == -EDQUOT) {
-		segment_refused(f, name, rt, raw);
-		rc = 0;
-	}
+	rc = segment_closed(f, rc, name, lost, rt, raw);
 out:
 	for (int i = 0; fds && i < f->n; i++)
 		if (fds[i] >= 0)
