@@ -10,7 +10,9 @@
 #    counted, and the summary says what the short disk cost;
 #  - the operator's snapshot is never removed;
 #  - every segment left (the ring's and the snapshots') is a whole trace.dat
-#    that trace-cmd and ftscope read, on the wall clock.
+#    that trace-cmd and ftscope read, on the wall clock; each trigger snapshot
+#    holds its trigger or says why not, and each snapshot segment's loss is
+#    its manifest's (flight_check.sh, as bench/flight_soak.sh checks the hour).
 source "$(dirname "$0")/lib.sh" "$@"
 before=$(state)
 mkdir d
@@ -52,6 +54,7 @@ for s in d/t.*.dat d/snapshot-*/t.*.dat; do
 done
 [ $n -ge 2 ] || fail "only $n segments left to check"
 echo "ok: $n segments read whole; $removed removed early, $refused page writes refused"
+bash "$SRC/tests/record/flight_check.sh" "$FTS" d 3 check || fail "the snapshots do not keep their promises"
 "$FTS" stats d --format json --top 0 >ring.json 2>ring.err || { cat ring.err; fail "stats of the ring failed"; }
 umount d || fail "the tmpfs is still busy"
 after=$(state)
