@@ -383,13 +383,13 @@ static int segment_closed(struct rec_flight *f, int rc, const char *name, uint64
 	return rc;
 }
 
-/* Remove the oldest ring segment when more than the newest is kept: its name in @gone, or 0. */
-static int drop_oldest_segment(struct rec_flight *f, char *gone, size_t len)
+/* Remove the oldest ring segment while more than @least are kept: its name in @gone, or 0. */
+static int drop_oldest_segment(struct rec_flight *f, int least, char *gone, size_t len)
 {
 	int done = 0;
 
 	pthread_mutex_lock(&f->lock);
-	if (f->nring > 1) {
+	if (f->nring > least) {
 		snprintf(gone, len, "%s", f->ring[0].name);
 		(void)unlinkat(f->dfd, f->ring[0].name, 0);
 		memmove(f->ring, f->ring + 1, (size_t)(f->nring - 1) * sizeof(*f->ring));
@@ -404,7 +404,9 @@ static int drop_oldest_segment(struct rec_flight *f, char *gone, size_t len)
 /*
  * Keep room_wanted() free on the output's disk, so the readers never meet a
  * full one: the ring's oldest segments go first (the newest closed one
- * stays), then the oldest trigger snapshots; the operator's own snapshots
+ * stays), then the oldest trigger snapshots, then, under half the room, the
+ * newest closed segment too (the streaming one, newer, is worth more and
+ * needs the room to be assembled); the operator's own snapshots
  * and other files are never touched. What went, or that nothing is left to
  * remove (the readers then lose pages until there is room: stream.c), is the
  * flight note. The flight thread's, each tick and when a write was refused.
@@ -418,11 +420,13 @@ static void keep_room(struct rec_flight *f, int refused)
 	while (disk_free(f) < want) {
 		struct rec_snapcap_ent e;
 
-		if (drop_oldest_segment(f, last, sizeof(last))) {
+		if (drop_oldest_segment(f, 1, last, sizeof(last))) {
 			segs++;
 		} else if (rec_snapcap_drop_oldest(&f->cap, f->dfd, &e) != -ENOENT) {
 			snprintf(last, sizeof(last), "%s", e.name);
 			snaps++;
+		} else if (disk_free(f) < want / 2 && drop_oldest_segment(f, 0, last, sizeof(last))) {
+			segs++;   /* the streaming segment, newer, could not be assembled beside it */
 		} else {
 			break;
 		}
