@@ -561,6 +561,11 @@ static void draw_totals(const struct fts_session *s, struct fts_grid *g, int y)
 	if (st->disk_ok && st->write_rate > 0 && ring_fits(s))
 		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free, the ring fits in it",
 				fts_fmt_bytes(st->disk_free, a, sizeof(a)));
+	else if (st->disk_ok && st->write_rate > 0 && (s->rec_opts.flight_segment_s > 0 ||
+							s->rec_opts.flight_segment_bytes))
+		/* a flight recording keeps room free rather than fill the disk (docs/record.md) */
+		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free, the ring trimmed to fit",
+				fts_fmt_bytes(st->disk_free, a, sizeof(a)));
 	else if (st->disk_ok && st->write_rate > 0)
 		fts_grid_printf(g, 1 + x, y, g->w - 1 - x, dim, "; disk %s free, full in %s",
 				fts_fmt_bytes(st->disk_free, a, sizeof(a)),
