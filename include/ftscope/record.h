@@ -201,12 +201,12 @@ struct fts_record_health {
 	uint64_t flight_disk_bytes;  /* their bytes plus what the streaming segment holds so far */
 	int flight_triggered;      /* snapshots the triggers took ("lost" too) */
 	uint64_t flight_trigger_hits;  /* waits over a scheduling trigger's threshold (rate-limited ones too) */
-	char flight_trigger_note[1024];  /* the flight recorder's last note (printable ASCII): a trigger
-					    snapshot, or room made on a short disk; or "" */
+	char flight_trigger_note[1024];  /* the last trigger snapshot (printable ASCII), or "" */
 	/* The flight recorder on a short disk (it keeps room free rather than stop): */
 	unsigned flight_removed_early;   /* ring segments and trigger snapshots removed to make room */
 	unsigned flight_segments_lost;   /* segments a full disk kept from being written (events lost) */
 	uint64_t flight_writes_refused;  /* page writes a full disk refused (a page of events lost each) */
+	char flight_disk_note[512];      /* the last room made, or why none could be (printable ASCII), or "" */
 };
 
 /* How fts_record_stop ends the capture; each mode does less than the one before. */

@@ -670,7 +670,25 @@ struct live {
 	int moved;                    /* output_moved said so far */
 	int flight;                   /* a flight recording: one more status line */
 	char trigger_note[1024];      /* the triggers' last note said */
+	char disk_note[512];          /* the short disk's last note said */
 };
+
+/*
+ * A flight note (a trigger's snapshot, room made on a short disk) said once
+ * when it is new (@seen: the last one said); printable ASCII, the library
+ * made it so.
+ */
+static void say_note(const struct live *lv, const char *note, char *seen, size_t len)
+{
+	if (!note[0] || !strcmp(note, seen))
+		return;
+	if (!g_hangup) {
+		if (lv->tty)
+			fprintf(stderr, "\r\033[J");
+		say("%s", note);
+	}
+	snprintf(seen, len, "%s", note);
+}
 
 /*
  * Loss since the last line, at most one line every FTS_REC_WARN_EVERY_MS (a
@@ -791,14 +809,8 @@ static void status_loop(struct fts_recorder *r, const struct record_args *a)
 		}
 		lv.last_sample = h.sample;
 		/* each trigger snapshot (or failure) once; its directory makes the note new */
-		if (h.flight_trigger_note[0] && strcmp(h.flight_trigger_note, lv.trigger_note)) {
-			if (!g_hangup) {
-				if (lv.tty)
-					fprintf(stderr, "\r\033[J");
-				say("%s", h.flight_trigger_note);   /* printable ASCII: the library made it so */
-			}
-			snprintf(lv.trigger_note, sizeof(lv.trigger_note), "%s", h.flight_trigger_note);
-		}
+		say_note(&lv, h.flight_trigger_note, lv.trigger_note, sizeof(lv.trigger_note));
+		say_note(&lv, h.flight_disk_note, lv.disk_note, sizeof(lv.disk_note));
 		/* Continued after a stop: the terminal may have been used meanwhile; redraw now. */
 		if (g_cont) {
 			g_cont = 0;

@@ -174,6 +174,7 @@ static int health_json(struct api_jw *w, const struct fts_record_health *hl)
 	api_jw_ku64(w, "flight_removed_early", hl->flight_removed_early);
 	api_jw_ku64(w, "flight_segments_lost", hl->flight_segments_lost);
 	api_jw_ku64(w, "flight_writes_refused", hl->flight_writes_refused);
+	api_jw_kstr(w, "flight_disk_note", hl->flight_disk_note);
 	api_jw_key(w, "cpus");
 	api_jw_open(w, '[');
 	for (int i = 0; i < hl->ncpus; i++)

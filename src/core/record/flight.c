@@ -89,7 +89,8 @@ struct rec_flight {
 	char failure[256];
 	int trig_snaps;              /* snapshots the triggers took */
 	uint64_t trig_hits;          /* their hits, rate-limited ones too */
-	char trig_note[1024];        /* the last trigger snapshot (or why it failed), or room made */
+	char trig_note[1024];        /* the last trigger snapshot, or why it failed */
+	char disk_note[512];         /* the last room made on a short disk, or why none could be */
 	unsigned room_segs;          /* ring segments removed early: the disk was short */
 	unsigned room_snaps;         /* trigger snapshots removed for the same */
 	unsigned lost_segs;          /* segments a full disk kept from being written */
@@ -339,10 +340,10 @@ static uint64_t room_wanted(const struct rec_flight *f)
 	return want;
 }
 
-static void set_note(struct rec_flight *f, const char *note)
+static void set_disk_note(struct rec_flight *f, const char *note)
 {
 	pthread_mutex_lock(&f->lock);
-	snprintf(f->trig_note, sizeof(f->trig_note), "%s", note);
+	snprintf(f->disk_note, sizeof(f->disk_note), "%s", note);
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -354,7 +355,7 @@ static void set_note(struct rec_flight *f, const char *note)
  */
 static void segment_refused(struct rec_flight *f, const char *name, int64_t rt, int64_t raw)
 {
-	char note[sizeof(f->trig_note)];
+	char note[sizeof(f->disk_note)];
 
 	pthread_mutex_lock(&f->lock);
 	f->lost_segs++;
@@ -364,7 +365,7 @@ static void segment_refused(struct rec_flight *f, const char *name, int64_t rt, 
 	f->rt_from = rt;
 	f->raw_from = raw;
 	pthread_mutex_unlock(&f->lock);
-	set_note(f, note);
+	set_disk_note(f, note);
 }
 
 /* The segment @name assembled (@rc 0) is kept; one a full disk refused is counted: 0. Else @rc. */
@@ -414,7 +415,7 @@ static int drop_oldest_segment(struct rec_flight *f, int least, char *gone, size
 static void keep_room(struct rec_flight *f, int refused)
 {
 	uint64_t want = room_wanted(f), now = fts__clock_mono_ns();
-	char last[NAME_MAX + 1] = "", note[sizeof(f->trig_note)];
+	char last[NAME_MAX + 1] = "", note[sizeof(f->disk_note)];
 	int segs = 0, snaps = 0, quiet = now - f->room_said_ns < ROOM_NOTE_NS;
 
 	while (disk_free(f) < want) {
@@ -448,7 +449,7 @@ static void keep_room(struct rec_flight *f, int refused)
 		return;
 	}
 	f->room_said_ns = now;
-	set_note(f, note);
+	set_disk_note(f, note);
 }
 
 /* Close the streaming segment: new files for the readers, the old ones assembled. */
@@ -808,11 +809,13 @@ void rec_flight_counts(struct rec_flight *f, int *segments, uint64_t *disk_bytes
 	*disk_bytes = b;
 }
 
-void rec_flight_disk(struct rec_flight *f, unsigned *removed, unsigned *lost_segs, uint64_t *refused)
+void rec_flight_disk(struct rec_flight *f, unsigned *removed, unsigned *lost_segs, uint64_t *refused, char *note,
+		     size_t len)
 {
 	pthread_mutex_lock(&f->lock);
 	*removed = f->room_segs + f->room_snaps;
 	*lost_segs = f->lost_segs;
+	snprintf(note, len, "%s", f->disk_note);
 	pthread_mutex_unlock(&f->lock);
 	*refused = rec_stream_refused(f->cfg.st);
 }

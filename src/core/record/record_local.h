@@ -611,9 +611,11 @@ void rec_flight_triggered(struct rec_flight *f, int *snaps, uint64_t *hits, char
 
 /*
  * rec_flight_disk - what a short disk cost so far: ring segments and trigger
- * snapshots removed early, segments not written, page writes refused.
+ * snapshots removed early, segments not written, page writes refused; the
+ * last note on it in @note.
  */
-void rec_flight_disk(struct rec_flight *f, unsigned *removed, unsigned *lost_segs, uint64_t *refused);
+void rec_flight_disk(struct rec_flight *f, unsigned *removed, unsigned *lost_segs, uint64_t *refused, char *note,
+		     size_t len);
 
 /* rec_flight_failed - 1 and why in @buf once a rotation failed (disk full, ...). */
 int rec_flight_failed(struct rec_flight *f, char *buf, size_t len);

@@ -490,7 +490,7 @@ static int health_locked(struct fts_recorder *r, struct fts_record_health *h)
 			rec_flight_triggered(r->fl, &h->flight_triggered, &h->flight_trigger_hits,
 					     h->flight_trigger_note, sizeof(h->flight_trigger_note));
 			rec_flight_disk(r->fl, &h->flight_removed_early, &h->flight_segments_lost,
-					&h->flight_writes_refused);
+					&h->flight_writes_refused, h->flight_disk_note, sizeof(h->flight_disk_note));
 		}
 	} else {
 		h->elapsed_s = (double)(fts__clock_mono_ns() - r->t0_ns) / 1e9;

@@ -106,6 +106,7 @@ struct fts_record_state {
 	struct fts_flight_claim claim;  /* that pid file, held */
 	struct sigaction old_usr1;     /* SIGUSR1's disposition before (ignored while we hold the pid file) */
 	char trig_note[1024];          /* the triggers' last note said */
+	char disk_note[512];           /* the short disk's last note said */
 };
 
 #define TOP_PERIOD_S 2.0
@@ -1014,6 +1015,15 @@ static void snapped(struct fts_session *s, const char *dir, const char *before, 
 			st->outdir);
 }
 
+/* A flight note (a trigger's snapshot, room made on a short disk) said once, when new (@seen: the last said). */
+static void say_note(struct fts_session *s, const char *note, char *seen, size_t len)
+{
+	if (!note[0] || !strcmp(note, seen))
+		return;
+	snprintf(seen, len, "%s", note);
+	fts_session_say(s, 0, "%s; recording goes on", note);
+}
+
 /* A new health snapshot: history, losses, the end of a timed capture. */
 static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 {
@@ -1035,10 +1045,8 @@ static unsigned new_health(struct fts_session *s, struct fts_record_health *h)
 		fts_session_say(s, 1, "%s; recording goes on", h->output_note);
 	st->moved_seen = h->output_moved;
 	/* a trigger's snapshot (or its failure), once: its directory makes each note new */
-	if (h->flight_trigger_note[0] && strcmp(h->flight_trigger_note, st->trig_note)) {
-		snprintf(st->trig_note, sizeof(st->trig_note), "%s", h->flight_trigger_note);
-		fts_session_say(s, 0, "%s; recording goes on", h->flight_trigger_note);
-	}
+	say_note(s, h->flight_trigger_note, st->trig_note, sizeof(st->trig_note));
+	say_note(s, h->flight_disk_note, st->disk_note, sizeof(st->disk_note));
 	if (h->failed)
 		fts_session_say(s, 1, "%s; stopping and saving what was recorded", h->failure);
 	if (h->failed || h->done)
