@@ -6,7 +6,11 @@
 #                            first (stops there on a failure), then the rest
 #   scripts/test.sh --quick  the quick tier alone: ctest label "offline" (no root,
 #                            no tracefs, no recording; a few minutes)
-#   scripts/test.sh --asan   the same suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   scripts/test.sh --asan   the same suite under AddressSanitizer + UndefinedBehaviorSanitizer,
+#                            but for what a sanitizer adds nothing to in the second tier:
+#                            the tmux-driven session flows (tui_session_*: the TUI's code
+#                            runs under ASan in the quick tier's TUI tests, the recorder's
+#                            in record_*), record_load (rates) and multihost_pdsh (ssh)
 #   scripts/test.sh --tsan   the tests that run the threads docs/threads.md lists
 #                            (ctest label "threads": the recorder's readers,
 #                            sampler, top, flight and pid mapper, the SQLite page
@@ -18,6 +22,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$top/build
 args=(-DFTS_WERROR=ON)
 select=()
+rest=()
 tiered=1
 case "${1:-}" in
 --quick)
@@ -30,6 +35,7 @@ case "${1:-}" in
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 	export LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	rest=(-E '^(tui_session_.*|record_load|multihost_pdsh)$')
 	;;
 --tsan)
 	dir=$top/build-tsan
@@ -54,7 +60,7 @@ if [ $tiered = 1 ]; then
 	# broken build fails in minutes; then recording (ctest's RESOURCE_LOCK and
 	# each test's own tracefs lock keep those apart) and the slow ones.
 	ctest --output-on-failure -j "$(nproc)" -L '^offline$'
-	ctest --output-on-failure -j "$(nproc)" -LE '^offline$'
+	ctest --output-on-failure -j "$(nproc)" -LE '^offline$' "${rest[@]}"
 else
 	ctest --output-on-failure -j "$(nproc)" "${select[@]}"
 fi
