@@ -13,7 +13,7 @@
 source "$(dirname "$0")/../record/lib.sh" "$@"
 command -v sqlite3 >/dev/null || skip "sqlite3 CLI not installed"
 command -v python3 >/dev/null || skip "python3 not installed"
-grep -q qemu "$FTS" 2>/dev/null || skip "$FTS does not run through qemu-user (not a cross build)"
+grep -q qemu "$REAL_FTS" 2>/dev/null || skip "$REAL_FTS does not run through qemu-user (not a cross build)"
 
 # header_page as the kernel says it: "commit_size subbuf_size"
 layout() {
