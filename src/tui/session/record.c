@@ -910,15 +910,13 @@ static void say_segments(struct fts_session *s, const struct fts_record_summary 
 	const char *out = s->rec_opts.output ? s->rec_opts.output : "trace.dat", *base = strrchr(out, '/');
 	size_t n = strlen(base ? base + 1 : out);
 	const struct fts_record_health *h = &sum->health;
-	char a[FTS_FMT_LEN], short_disk[200] = "";
+	char a[FTS_FMT_LEN], short_disk[40] = "";
 
 	base = base ? base + 1 : out;
 	if (n > 4 && !strcmp(base + n - 4, ".dat"))
 		n -= 4;
 	if (h->flight_removed_early || h->flight_segments_lost || h->flight_writes_refused)
-		snprintf(short_disk, sizeof(short_disk), "; the disk was short: %u segments or trigger snapshots "
-			 "removed early, %u segments and %llu pages not written (their events are lost)",
-			 h->flight_removed_early, h->flight_segments_lost, (unsigned long long)h->flight_writes_refused);
+		snprintf(short_disk, sizeof(short_disk), "; the disk was short (above)");
 	fts_session_say(s, 0, "flight: %d segments kept (%s) as %.*s.NNNNNN.dat in %s; snapshots: %d%s",
 			h->flight_segments, fts_fmt_bytes((double)h->flight_disk_bytes, a, sizeof(a)),
 			(int)n, base, st->outdir, st->snaps + h->flight_triggered, short_disk);

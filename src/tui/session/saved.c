@@ -43,6 +43,7 @@ struct fts_saved_state {
 	uint64_t ring_bytes;
 	int nsnaps;                    /* snapshot-* directories made during the recording */
 	char snaps[600];               /* their names, newest first, ", " between (as many as fit) */
+	char disk_short[200];          /* what a short disk cost the flight ring, or "" */
 };
 
 enum act { A_PREVIEW = 1, A_AGAIN, A_DISCARD, A_HOME };
@@ -78,6 +79,10 @@ void fts_saved_take(struct fts_session *s, const struct fts_record_summary *sum,
 	st->cut = sum->cut;
 	st->bf_kb = bf_kb;
 	st->busiest_cpu = -1;
+	if (h->flight_removed_early || h->flight_segments_lost || h->flight_writes_refused)
+		snprintf(st->disk_short, sizeof(st->disk_short), "%u removed early, %u segments and %llu pages not "
+			 "written", h->flight_removed_early, h->flight_segments_lost,
+			 (unsigned long long)h->flight_writes_refused);
 	if (fts_record_health_loss(h, &st->loss))
 		fts_loss_free(&st->loss);
 	for (int i = 0; i < h->ncpus && sum->duration_s > 0; i++) {
@@ -195,6 +200,8 @@ static void draw(const struct fts_session *s, struct fts_grid *g)
 				fts_fmt_bytes((double)st->ring_bytes, lt, sizeof(lt)));
 		fts_grid_printf(g, 1, y++, g->w - 1, nrm, "%-9s %d%s%s", "Snapshots", st->nsnaps, st->nsnaps ? ": " : "",
 				st->snaps);
+		if (st->disk_short[0])
+			fts_grid_printf(g, 1, y++, g->w - 1, red, "%-9s short: %s", "Disk", st->disk_short);
 	} else {
 		fts_grid_text(g, 7, y++, g->w - 7, st->output, nrm);
 		fts_grid_printf(g, 1, y++, g->w - 1, nrm, "%-9s %s; %s events arrived; the file has %s", "Took",
