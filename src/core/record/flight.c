@@ -127,14 +127,19 @@ static void set_failure(struct rec_flight *f, const char *msg)
 	pthread_mutex_unlock(&f->lock);
 }
 
+/* Delete the ring's oldest segment and forget it (under lock, a segment kept). */
+static void drop_oldest(struct rec_flight *f)
+{
+	(void)unlinkat(f->dfd, f->ring[0].name, 0);
+	memmove(f->ring, f->ring + 1, (size_t)(f->nring - 1) * sizeof(*f->ring));
+	f->nring--;
+}
+
 /* Drop the oldest segments beyond keep (under lock). */
 static void prune(struct rec_flight *f)
 {
-	while (f->nring > f->cfg.keep) {
-		(void)unlinkat(f->dfd, f->ring[0].name, 0);
-		memmove(f->ring, f->ring + 1, (size_t)(f->nring - 1) * sizeof(*f->ring));
-		f->nring--;
-	}
+	while (f->nring > f->cfg.keep)
+		drop_oldest(f);
 }
 
 /*
@@ -392,9 +397,7 @@ static int drop_oldest_segment(struct rec_flight *f, int least, char *gone, size
 	pthread_mutex_lock(&f->lock);
 	if (f->nring > least) {
 		snprintf(gone, len, "%s", f->ring[0].name);
-		(void)unlinkat(f->dfd, f->ring[0].name, 0);
-		memmove(f->ring, f->ring + 1, (size_t)(f->nring - 1) * sizeof(*f->ring));
-		f->nring--;
+		drop_oldest(f);
 		f->room_segs++;
 		done = 1;
 	}
