@@ -317,13 +317,21 @@ static void follow_place(struct rec_flight *f)
 
 /* ---- a full disk ----------------------------------------------------------- */
 
-/* Bytes free on the output's filesystem (to root's reserve: not ours), or UINT64_MAX when unknown. */
-static uint64_t disk_free(const struct rec_flight *f)
+/*
+ * Bytes free on the output's filesystem (to root's reserve: not ours), or
+ * UINT64_MAX when unknown; its size in *@size when asked (UINT64_MAX: unknown).
+ */
+static uint64_t disk_free(const struct rec_flight *f, uint64_t *size)
 {
 	struct statvfs v;
 
-	if (fstatvfs(f->dfd, &v))
+	if (fstatvfs(f->dfd, &v)) {
+		if (size)
+			*size = UINT64_MAX;
 		return UINT64_MAX;
+	}
+	if (size)
+		*size = (uint64_t)v.f_blocks * v.f_frsize;
 	return (uint64_t)v.f_bavail * v.f_frsize;
 }
 
@@ -334,15 +342,13 @@ static uint64_t disk_free(const struct rec_flight *f)
  */
 static uint64_t room_wanted(const struct rec_flight *f)
 {
-	uint64_t all = 0, ns = fts__clock_mono_ns() - f->t0_ns, want;
-	struct statvfs v;
+	uint64_t all = 0, ns = fts__clock_mono_ns() - f->t0_ns, want, size;
 
 	for (int i = 0; i < f->n; i++)
 		all += rec_stream_bytes(f->cfg.st, i);
 	want = ROOM_BYTES + (ns > 1000000000ull ? (uint64_t)(2e9 * (double)all / (double)ns) : all * 2);
-	if (fstatvfs(f->dfd, &v) == 0 && want > (uint64_t)v.f_blocks * v.f_frsize / 4)
-		want = (uint64_t)v.f_blocks * v.f_frsize / 4;
-	return want;
+	(void)disk_free(f, &size);
+	return want < size / 4 ? want : size / 4;
 }
 
 static void set_disk_note(struct rec_flight *f, const char *note)
@@ -421,7 +427,7 @@ static void keep_room(struct rec_flight *f, int refused)
 	char last[NAME_MAX + 1] = "", note[sizeof(f->disk_note)];
 	int segs = 0, snaps = 0, quiet = now - f->room_said_ns < ROOM_NOTE_NS;
 
-	while (disk_free(f) < want) {
+	while (disk_free(f, NULL) < want) {
 		struct rec_snapcap_ent e;
 
 		if (drop_oldest_segment(f, 1, last, sizeof(last))) {
@@ -429,7 +435,7 @@ static void keep_room(struct rec_flight *f, int refused)
 		} else if (rec_snapcap_drop_oldest(&f->cap, f->dfd, &e) != -ENOENT) {
 			snprintf(last, sizeof(last), "%s", e.name);
 			snaps++;
-		} else if (disk_free(f) < want / 2 && drop_oldest_segment(f, 0, last, sizeof(last))) {
+		} else if (disk_free(f, NULL) < want / 2 && drop_oldest_segment(f, 0, last, sizeof(last))) {
 			segs++;   /* the streaming segment, newer, could not be assembled beside it */
 		} else {
 			break;
@@ -443,10 +449,10 @@ static void keep_room(struct rec_flight *f, int refused)
 			 "removed early so far (the last %.200s); the ring keeps %d of %d",
 			 (double)want / 1048576.0, f->room_segs, f->room_snaps, last, f->nring, f->cfg.keep);
 		pthread_mutex_unlock(&f->lock);
-	} else if (!segs && !quiet && (refused || disk_free(f) < want / 2)) {
+	} else if (!segs && !quiet && (refused || disk_free(f, NULL) < want / 2)) {
 		snprintf(note, sizeof(note), "disk %s: %.0f MiB free of %.0f MiB wanted and nothing of the flight "
 			 "recorder's left to remove; %llu page writes refused so far (those pages are lost); "
-			 "free space in %.300s", refused ? "full" : "low", (double)disk_free(f) / 1048576.0,
+			 "free space in %.300s", refused ? "full" : "low", (double)disk_free(f, NULL) / 1048576.0,
 			 (double)want / 1048576.0, (unsigned long long)rec_stream_refused(f->cfg.st), f->dir);
 	} else {
 		return;
