@@ -59,6 +59,11 @@ enum fts_hb_cat {
 	FTS_HB_WAITING,
 	FTS_HB_SLEEPING,
 	FTS_HB_BLOCKED,
+	/*
+	 * interrupt work took the CPU: irqs and softirqs over the running
+	 * thread; in the causes also the time it waited for a CPU a ksoftirqd
+	 * thread held (the softirqs the kernel deferred to it)
+	 */
 	FTS_HB_IRQ,
 	FTS_HB_UNKNOWN,
 	FTS_HB__COUNT
@@ -106,7 +111,11 @@ struct fts_hb_part {
 	enum fts_hb_cat cat;
 	double ns;              /* 0: an empty slot */
 	uint32_t op;            /* the profiler op it was in then (half of its longest stretch), FTS_HB_NONE */
-	/* preempted or waiting: the task that held the CPU it waited for longest, FTS_HB_NONE */
+	/*
+	 * preempted or waiting: the task that held the CPU it waited for longest;
+	 * irq: what took it longest ("irq 24 (eth0)", "softirq NET_RX",
+	 * "softirq NET_RX in ksoftirqd/1:24"); FTS_HB_NONE
+	 */
 	uint32_t culprit;
 	int32_t culprit_cpu;
 	double culprit_ns;

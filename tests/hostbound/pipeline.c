@@ -26,6 +26,11 @@
  *   mutex       a third thread ("pt_saver") holds the lock the dispatch
  *               thread takes around each launch while it sleeps in
  *               "aten::save"
+ *   udp         a sender ("hb_udp", nice 0, on the main CPU) floods a
+ *               loopback UDP socket that nobody reads, with RPS on lo
+ *               steering the receive side to the dispatch CPU: softirq
+ *               NET_RX runs there, over the dispatch thread (the share of
+ *               that CPU it took: /proc/stat's softirq ticks)
  *   fifo_long   (only when asked) fifo_disp, 120 ms: one real-time task
  *               that dominates (bench/hostbound_advice.sh)
  *   odirect     the main thread reads random blocks of a file with O_DIRECT
@@ -51,9 +56,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <linux/filter.h>
 #include <linux/futex.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -496,6 +505,135 @@ static int inject_odirect(void)
 	return 0;
 }
 
+#define RPS_LO "/sys/class/net/lo/queues/rx-0/rps_cpus"
+#define UDP_MS 60
+#define UDP_FILTER 1000   /* instructions of the receiver's socket filter: work for the softirq */
+
+/* Write @text to @path; 0 or -1. */
+static int put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int bad;
+
+	if (!f)
+		return -1;
+	bad = fputs(text, f) < 0;
+	return fclose(f) || bad ? -1 : 0;
+}
+
+/* @cpu as a cpumask file's text: 32-bit groups in hex, highest first, comma-separated. */
+static void cpu_mask(int cpu, char *dst, size_t len)
+{
+	size_t n = 0;
+
+	for (int g = cpu / 32; g >= 0 && n + 10 < len; g--)
+		n += (size_t)snprintf(dst + n, len - n, "%s%08x", g == cpu / 32 ? "" : ",",
+				      g == cpu / 32 ? 1u << (cpu % 32) : 0u);
+}
+
+/* @cpu's softirq and total ticks (/proc/stat, USER_HZ); 0 or -1. */
+static int cpu_ticks(int cpu, uint64_t *softirq, uint64_t *total)
+{
+	char line[512], want[16];
+	FILE *f = fopen("/proc/stat", "r");
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "cpu%d ", cpu);
+	while (rc && fgets(line, sizeof(line), f)) {
+		unsigned long long v[10] = { 0 };
+
+		if (strncmp(line, want, strlen(want)) ||
+		    sscanf(line + strlen(want), "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+			   &v[4], &v[5], &v[6], &v[7]) != 8)
+			continue;
+		*softirq = v[6];
+		*total = 0;
+		for (int i = 0; i < 8; i++)
+			*total += v[i];
+		rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
+/* The sender: floods the socket @fd is connected to for @ms from @cpu. */
+static void udp_flood(int fd, int cpu, int ms)
+{
+	static char payload[64];
+	struct mmsghdr m[64];
+	struct iovec io = { payload, sizeof(payload) };
+	uint64_t end;
+
+	prctl(PR_SET_NAME, "hb_udp");
+	pin(cpu);
+	memset(m, 0, sizeof(m));
+	for (int i = 0; i < 64; i++) {
+		m[i].msg_hdr.msg_iov = &io;
+		m[i].msg_hdr.msg_iovlen = 1;
+	}
+	end = raw_ns() + (uint64_t)ms * 1000000ull;
+	while (raw_ns() < end)
+		(void)sendmmsg(fd, m, 64, 0);
+}
+
+/*
+ * Loopback UDP whose receive side RPS steers to the dispatch CPU: NET_RX
+ * softirq runs there, over whatever runs, from a sender on the main CPU.
+ * The truth's share: the dispatch CPU's ticks spent in softirq meanwhile.
+ */
+static int inject_udp(void)
+{
+	char old[256] = "", mask[256];
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(a);
+	int rx = socket(AF_INET, SOCK_DGRAM, 0), tx = socket(AF_INET, SOCK_DGRAM, 0), small = 4096, status = 0;
+	uint64_t si0, tot0, si1, tot1, s, e;
+	FILE *f = fopen(RPS_LO, "r");
+	pid_t pid;
+
+	if (!f || !fgets(old, sizeof(old), f) || rx < 0 || tx < 0) {
+		fprintf(stderr, "pipeline: udp needs %s and sockets\n", RPS_LO);
+		return -1;
+	}
+	fclose(f);
+	cpu_mask(P.disp_cpu, mask, sizeof(mask));
+	static struct sock_filter insn[UDP_FILTER];
+	struct sock_fprog prog = { UDP_FILTER, insn };
+
+	/* a socket nobody reads, its buffer small: the packets are dropped there, in the
+	 * softirq, after a socket filter that loads a word UDP_FILTER times (as a packet
+	 * filter of a capture tool would cost) */
+	for (int i = 0; i < UDP_FILTER - 1; i++)
+		insn[i] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 0);
+	insn[UDP_FILTER - 1] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0xffffffffu);
+	if (setsockopt(rx, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) ||
+	    setsockopt(rx, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)) || bind(rx, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(rx, (struct sockaddr *)&a, &alen) || connect(tx, (struct sockaddr *)&a, sizeof(a)) ||
+	    put_file(RPS_LO, mask) || cpu_ticks(P.disp_cpu, &si0, &tot0)) {
+		perror("pipeline: udp");
+		return -1;
+	}
+	s = raw_ns();
+	pid = fork();
+	if (pid == 0) {
+		udp_flood(tx, P.main_cpu, UDP_MS);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	e = raw_ns();
+	if (put_file(RPS_LO, old) || cpu_ticks(P.disp_cpu, &si1, &tot1) || pid < 0 || status) {
+		fprintf(stderr, "pipeline: udp sender failed, or %s not restored\n", RPS_LO);
+		return -1;
+	}
+	close(rx);
+	close(tx);
+	add_stretch("udp", "irq", "NET_RX", s, e,
+		    tot1 > tot0 ? (uint64_t)((double)(e - s) * (double)(si1 - si0) / (double)(tot1 - tot0)) : 0, pid);
+	return 0;
+}
+
 /* The saver holds the lock SPIN_MS while the dispatch thread has work to launch. */
 static int inject_mutex(void)
 {
@@ -529,6 +667,8 @@ static int inject(const char *kind)
 		return inject_odirect();
 	if (!strcmp(kind, "mutex"))
 		return inject_mutex();
+	if (!strcmp(kind, "udp"))
+		return inject_udp();
 	return inject_wake_behind();
 }
 
@@ -567,7 +707,7 @@ static uint64_t clock_ns(clockid_t c)
 static void *control_thread(void *arg)
 {
 	static const char *const plan[] = { "fifo_disp", "fifo_main", "hogs", "dataloader", "wake_behind",
-					    "odirect", "mutex", "fifo_long" };
+					    "odirect", "mutex", "udp", "fifo_long" };
 	size_t all = sizeof(plan) / sizeof(plan[0]) - 1;   /* fifo_long only when asked */
 	int rc = 0;
 

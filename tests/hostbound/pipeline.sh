@@ -4,8 +4,9 @@
 # torch_npu-like two-level pipeline (main thread -> bounded queue -> dispatch
 # thread -> simulated device) and injects, at logged times, a SCHED_FIFO
 # spinner on the dispatch CPU and one on the main CPU, CFS hogs on the main
-# CPU, a DataLoader-like sleep of the main thread and a wake-up behind a
-# spinner; `ftscope record` captures the host meanwhile. At least MIN% (90) of
+# CPU, a DataLoader-like sleep of the main thread, a wake-up behind a
+# spinner, a lock held by another thread, and loopback UDP whose softirq RPS
+# steers to the dispatch CPU; `ftscope record` captures the host meanwhile. At least MIN% (90) of
 # the injected idle time must get the right category and the right culprit
 # (pipeline_score.py), the upstream ones through the wake-up chain.
 # The workload starts as a shell that execs it mid-capture, as `bash -c python
@@ -29,7 +30,7 @@ LOST=${FTS_TRUTH_REC:+--lost}
 RANKS=${FTS_TRUTH_RANKS:-1}
 # the injected kinds (pipeline.c); "all" adds odirect, whose truth (the reads' own
 # share, from schedstat) holds at light load only: the bench runs it
-PLAN=${FTS_TRUTH_PLAN:-fifo_disp,fifo_main,hogs,dataloader,wake_behind,mutex}
+PLAN=${FTS_TRUTH_PLAN:-fifo_disp,fifo_main,hogs,dataloader,wake_behind,mutex,udp}
 # in a container (FTS_TRUTH_CONTAINER=1): the workload in its own pid namespace
 # (unshare --pid --fork), the profile in its pids, ftscope pidmap's mapping as -m
 CONT=${FTS_TRUTH_CONTAINER:-}
@@ -49,6 +50,12 @@ command -v python3 >/dev/null || skip "python3 not installed"
 command -v cc >/dev/null || skip "no C compiler for the workload"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs (a main and a dispatch CPU)"
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || fail "cannot create $WORK"
+# udp steers lo's receive side to the dispatch CPU (RPS) and puts it back; so does
+# this, whatever happens to the workload
+RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
+case ,$PLAN, in *,udp,*|,all,) [ -w $RPS ] || skip "no RPS on lo ($RPS) for the udp kind";; esac
+rps_was=$(cat $RPS 2>/dev/null)
+trap '[ -z "$rps_was" ] || echo "$rps_was" > $RPS' EXIT
 cc -O2 -pthread -o pipeline "$SRC/tests/hostbound/pipeline.c" || fail "cannot build the workload"
 main_cpu=$(($(nproc) - 2))
 disp_cpu=$(($(nproc) - 1))
@@ -127,5 +134,12 @@ if [ "$MIN" != 0 ] && grep -q '^stretch mutex ' run.log; then
 		fail "hostbound (all gaps) failed"
 	grep -Eq 'dispatch idle: waited for another thread .*; thread pt_saver:[0-9]+ sleeping .* in aten::save' hb_all.txt ||
 		fail "no gap blamed on the saver thread that held the lock"
+fi
+# the softirq: named by its vector (in ksoftirqd, when the kernel deferred it there)
+if [ "$MIN" != 0 ] && grep -q '^stretch udp ' run.log; then
+	[ -s hb_all.txt ] || "$FTS" hostbound cap.dat -p prof $MAP -n 0 > hb_all.txt 2>>hb.err ||
+		fail "hostbound (all gaps) failed"
+	grep -Eq 'dispatch thread npu_dispatch:[0-9]+ irq .* from softirq NET_RX' hb_all.txt ||
+		fail "no gap blamed on softirq NET_RX on the dispatch CPU"
 fi
 echo "ok: causes and culprits match the injected truth"

@@ -130,7 +130,7 @@ def scored(st, kernels):
     none. Under heavy load the rest is the load's doing, not the injection's.
     """
     a, b = st["raw"]
-    downstream = st["kind"] in ("fifo_disp", "fifo_long", "mutex") or (st["kind"] == "wake_behind" and st["category"] == "runnable")
+    downstream = st["kind"] in ("fifo_disp", "fifo_long", "mutex", "udp") or (st["kind"] == "wake_behind" and st["category"] == "runnable")
     out, t = [], a
     for s, e in work_spans(kernels):
         if e <= a or s >= b:

@@ -10,17 +10,20 @@ timeline, so when a gap spans two stretches (a sleep, then a wait behind a
 spinner) each stretch takes from the gap's split only the time of its own
 category, up to its overlap:
   right category  the stretch's category ("runnable": preempted or waiting,
-                  "sleeping", "io": blocked or running the reads) in the
+                  "sleeping", "io": blocked or running the reads, "irq") in the
                   gap's cause_ns; for "io" out of the reads' own share of the
                   stretch (less the time the thread waited for a CPU, which
-                  the workload measured itself: the load's doing);
+                  the workload measured itself: the load's doing); for
+                  "irq" out of the share of the dispatch CPU's ticks in
+                  softirq meanwhile (/proc/stat);
   right culprit   "runnable": the time the gap's culprits of that comm held
                   the CPU, out of what the culprit really ran meanwhile (the
                   CPU time it measured itself, spread evenly over its
                   stretch): a hog sharing its CPU with another cgroup's task
                   is not the whole story, and the score does not pretend it
                   is; "sleeping" / "io": the sleeping, blocked and running
-                  pieces of the gap that name the stretch's op.
+                  pieces of the gap that name the stretch's op; "irq": the
+                  irq pieces that name its vector ("softirq NET_RX ...").
 The stretches are already cut to what their injection caused (pipeline_prof.py).
 Prints a line per stretch and per kind, and the totals; exits 1 when a total
 is below MIN_PERCENT (default 90), or the stretches made too little idle time.
@@ -32,7 +35,8 @@ wrong; it passes when right category + unknown reach MIN_PERCENT.
 import json
 import sys
 
-CATS = {"runnable": ("preempted", "waiting"), "sleeping": ("sleeping",), "io": ("blocked", "running")}
+CATS = {"runnable": ("preempted", "waiting"), "sleeping": ("sleeping",), "io": ("blocked", "running"),
+        "irq": ("irq",)}
 OWN = "--own" in sys.argv
 LOST = "--lost" in sys.argv
 CARD = next((a[len("--card="):] for a in sys.argv[1:] if a.startswith("--card=")), None)
@@ -68,6 +72,10 @@ def pools(g):
         if part["category"] in ("sleeping", "blocked", "running") and part["op"]:
             key = "op:" + part["op"]
             p[key] = p.get(key, 0) + part["ns"]
+        elif part["category"] == "irq" and part["culprit"]:
+            # "softirq NET_RX [in ksoftirqd/1:24]", "irq 24 (eth0)": the vector or the irq
+            key = "irq:" + part["culprit"].split()[1]
+            p[key] = p.get(key, 0) + part["culprit_ns"]
     return p
 
 
@@ -89,7 +97,8 @@ def score(truth, gaps):
                 continue
             r["idle"] += ov
             # io: the reads' own share of the stretch (not the waits for a CPU under load)
-            catwant = st["cpu_share"] * ov if st["category"] == "io" else ov
+            # irq: the share of the dispatch CPU the softirq took (the rest is the thread's or the load's)
+            catwant = st["cpu_share"] * ov if st["category"] in ("io", "irq") else ov
             got = take(pool, st["category"], catwant)
             r["cat"] += got
             r["catwant"] += catwant
@@ -97,6 +106,9 @@ def score(truth, gaps):
             if st["category"] == "runnable":
                 want = st["cpu_share"] * ov
                 r["cul"] += take(pool, "task:" + st["culprit"], want)
+            elif st["category"] == "irq":
+                want = catwant
+                r["cul"] += take(pool, "irq:" + st["culprit"], want)
             else:
                 want = catwant
                 r["cul"] += take(pool, "op:" + st["culprit"], want)

@@ -48,6 +48,48 @@ int hb_ours(const char *task)
 	return !strncmp(task, "ftscope:", 8) || !strncmp(task, "fts-", 4);
 }
 
+/* "comm:pid" without a pid mapping's "host:" mark */
+static const char *bare_task(const char *task)
+{
+	return strncmp(task, "host:", 5) ? task : task + 5;
+}
+
+int hb_softirqd(const char *task)
+{
+	return !strncmp(bare_task(task), "ksoftirqd/", 10);
+}
+
+uint32_t hb_irq_label(struct fts_hostbound *hb, const struct hb_seg *irq)
+{
+	const char *name = irq->irqname != FTS_HB_NONE ? fts_hostbound_str(hb, irq->irqname) : "?";
+	char buf[160];
+
+	if (irq->irq >= 0)
+		snprintf(buf, sizeof(buf), "irq %d (%s)", irq->irq, name);
+	else
+		snprintf(buf, sizeof(buf), "softirq %s", name);
+	return hb_intern(hb, buf);
+}
+
+uint32_t hb_softirqd_label(struct fts_hostbound *hb, uint32_t task)
+{
+	const char *want = bare_task(fts_hostbound_str(hb, task));
+	const struct hb_ksoft *best = NULL;
+	char buf[192];
+
+	for (size_t i = 0; i < hb->nksoft; i++) {
+		if (!strcmp(bare_task(fts_hostbound_str(hb, hb->ksoft[i].task)), want) &&
+		    (!best || hb->ksoft[i].ns > best->ns))
+			best = &hb->ksoft[i];
+	}
+	if (best)
+		snprintf(buf, sizeof(buf), "softirq %s in %s", fts_hostbound_str(hb, best->vec),
+			 fts_hostbound_str(hb, task));
+	else
+		snprintf(buf, sizeof(buf), "softirqs in %s", fts_hostbound_str(hb, task));
+	return hb_intern(hb, buf);
+}
+
 /* The thread of @tid, added when new; NULL when out of memory. */
 static struct hb_thread *thread_of(struct fts_hostbound *hb, int32_t tid, const char *pname)
 {
@@ -565,6 +607,7 @@ void fts_hostbound_free(struct fts_hostbound *hb)
 	free(hb->lane_names);
 	free(hb->segs);
 	free(hb->runs);
+	free(hb->ksoft);
 	free(hb->op_maxend);
 	free(hb->blame);
 	free(hb->steps);

@@ -202,82 +202,98 @@ static int advise_crowd(struct fts_hostbound *hb, const struct cpus *c, double n
 }
 
 struct irq_sum {
-	const struct hb_seg *first;  /* its (irq, name, CPU) */
+	int32_t irq, cpu;            /* irq: -1 for a softirq */
+	uint32_t name;               /* its name (a softirq's action) */
 	double ns;
 };
 
-/* The (irq, name, CPU) that took most of the irq slices' time, NULL when none; @all: their sum. */
-static const struct hb_seg *top_irq(const struct fts_hostbound *hb, double *best_ns, double *all, int *oom)
+static int irq_tally(struct irq_sum **sum, size_t *n, size_t *cap, int32_t irq, uint32_t name, int32_t cpu, double ns)
+{
+	size_t k;
+
+	/* few distinct irqs hit a handful of threads: a linear tally */
+	for (k = 0; k < *n; k++) {
+		if ((*sum)[k].irq == irq && (*sum)[k].name == name && (*sum)[k].cpu == cpu)
+			break;
+	}
+	if (k == *n) {
+		if (hb_grow((void **)sum, cap, *n + 1, sizeof(**sum)))
+			return -ENOMEM;
+		(*sum)[(*n)++] = (struct irq_sum){ irq, cpu, name, 0 };
+	}
+	(*sum)[k].ns += ns;
+	return 0;
+}
+
+/*
+ * The (irq, name, CPU) that took most of the irq time, into @best (0 when
+ * none); @all: their sum. The irq slices that hit the threads, and the
+ * softirqs ksoftirqd threads ran in the gaps (the CPU the threads waited for).
+ */
+static int top_irq(const struct fts_hostbound *hb, struct irq_sum *best, double *all)
 {
 	struct irq_sum *sum = NULL;
 	size_t n = 0, cap = 0;
-	const struct hb_seg *best = NULL;
+	int rc = 0;
 
-	*best_ns = *all = 0;
-	for (size_t i = 0; i < hb->nsegs; i++) {
+	*best = (struct irq_sum){ -1, -1, FTS_HB_NONE, 0 };
+	*all = 0;
+	for (size_t i = 0; i < hb->nsegs && !rc; i++) {
 		const struct hb_seg *s = &hb->segs[i];
-		size_t k;
 
 		if (s->cat != FTS_HB_IRQ)
 			continue;
 		*all += (double)(s->e - s->s);
-		/* few distinct irqs hit a handful of threads: a linear tally */
-		for (k = 0; k < n; k++) {
-			if (sum[k].first->irq == s->irq && sum[k].first->irqname == s->irqname && sum[k].first->cpu == s->cpu)
-				break;
-		}
-		if (k == n) {
-			if (hb_grow((void **)&sum, &cap, n + 1, sizeof(*sum))) {
-				*oom = 1;
-				break;
-			}
-			sum[n++] = (struct irq_sum){ s, 0 };
-		}
-		sum[k].ns += (double)(s->e - s->s);
+		rc = irq_tally(&sum, &n, &cap, s->irq, s->irqname, s->cpu, (double)(s->e - s->s));
 	}
-	for (size_t k = 0; k < n; k++) {
-		if (sum[k].ns > *best_ns) {
-			*best_ns = sum[k].ns;
-			best = sum[k].first;
-		}
+	for (size_t i = 0; i < hb->nksoft && !rc; i++) {
+		*all += hb->ksoft[i].ns;
+		rc = irq_tally(&sum, &n, &cap, -1, hb->ksoft[i].vec, hb->ksoft[i].cpu, hb->ksoft[i].ns);
+	}
+	for (size_t k = 0; k < n && !rc; k++) {
+		if (sum[k].ns > best->ns)
+			*best = sum[k];
 	}
 	free(sum);
-	return best;
+	return rc;
 }
 
 /* The irq (or softirq) that took most of the irq time, and the CPU it hit. */
 static int advise_irq(struct fts_hostbound *hb, const struct cpus *c, double ns)
 {
-	double best_ns, all;
-	char text[512], cmd[320], list[256];
+	struct irq_sum best;
+	double all;
+	char text[640], cmd[320], list[256];
 	int32_t *rest;
 	size_t nrest = 0;
-	int rc, oom = 0;
-	const struct hb_seg *best = top_irq(hb, &best_ns, &all, &oom);
+	int rc = top_irq(hb, &best, &all);
 
-	if (oom)
-		return -ENOMEM;
-	if (!best)
+	if (rc)
+		return rc;
+	if (best.ns <= 0)
 		return 0;
-	if (best->irq < 0) {
-		snprintf(text, sizeof(text), "softirq %s ran over the host threads on CPU %d for %.1f ms (%.0f%% of their irq "
-			 "time): it follows the CPU its interrupt was taken on (that device's /proc/irq/N/smp_affinity, RPS)",
-			 fts_hostbound_str(hb, best->irqname), best->cpu, best_ns / 1e6, 100.0 * best_ns / all);
-		return add(hb, FTS_HB_ADV_IRQ, FTS_HB_IRQ, ns, text, NULL);
+	if (best.irq < 0) {
+		snprintf(text, sizeof(text), "softirq %s took CPU %d from the host threads for %.1f ms (%.0f%% of their irq "
+			 "time, over them or in ksoftirqd): it runs where its interrupt was taken or where RPS steers it; "
+			 "move the device's irq (/proc/irq/N/smp_affinity) or its RPS mask off CPU %d, or move the threads",
+			 fts_hostbound_str(hb, best.name), best.cpu, best.ns / 1e6, 100.0 * best.ns / all, best.cpu);
+		/* NET_RX: the RPS masks that may name the CPU */
+		return add(hb, FTS_HB_ADV_IRQ, FTS_HB_IRQ, ns, text,
+			   strcmp(fts_hostbound_str(hb, best.name), "NET_RX") ? NULL :
+			   "grep -H . /sys/class/net/*/queues/rx-*/rps_cpus");
 	}
 	rest = calloc(c->n + 1, sizeof(*rest));
 	if (!rest)
 		return -ENOMEM;
 	for (size_t i = 0; i < c->n; i++) {
-		if (c->cpu[i] != best->cpu)
+		if (c->cpu[i] != best.cpu)
 			rest[nrest++] = c->cpu[i];
 	}
 	cpu_list(list, sizeof(list), rest, nrest);
 	snprintf(text, sizeof(text), "irq %d (%s) hit the host threads on CPU %d for %.1f ms (%.0f%% of their irq time): "
-		 "steer it off CPU %d through /proc/irq/%d/smp_affinity, or move the threads", best->irq,
-		 fts_hostbound_str(hb, best->irqname), best->cpu, best_ns / 1e6, 100.0 * best_ns / all, best->cpu,
-		 best->irq);
-	snprintf(cmd, sizeof(cmd), "echo %s > /proc/irq/%d/smp_affinity_list", list, best->irq);
+		 "steer it off CPU %d through /proc/irq/%d/smp_affinity, or move the threads", best.irq,
+		 fts_hostbound_str(hb, best.name), best.cpu, best.ns / 1e6, 100.0 * best.ns / all, best.cpu, best.irq);
+	snprintf(cmd, sizeof(cmd), "echo %s > /proc/irq/%d/smp_affinity_list", list, best.irq);
 	rc = add(hb, FTS_HB_ADV_IRQ, FTS_HB_IRQ, ns, text, nrest ? cmd : NULL);
 	free(rest);
 	return rc;

@@ -9,7 +9,11 @@
  *     woke it when it queued work) is replaced by its waker's state over
  *     that sleep, up to FTS_HB_MAX_DEPTH threads up, never round a loop;
  *   - the culprits: for preempted and waiting time, the run slices of the
- *     CPU waited for, over exactly that time, by task.
+ *     CPU waited for, over exactly that time, by task;
+ *   - interrupt work: irq slices that hit a thread while it ran, and, in the
+ *     causes, the time it waited for a CPU a ksoftirqd thread held (softirq
+ *     work the kernel deferred to its thread: the CPU was taken by the
+ *     interrupts, not by a task), each piece named after what took it.
  */
 #include "core/hostbound/hostbound_impl.h"
 
@@ -55,6 +59,7 @@ struct walk {
 	size_t ncul, ccul, npcul, cpcul;
 	int oom;
 	int preempt_only;          /* culprits of preempted time only (the old preempter) */
+	int softirqd_irq;          /* time behind a ksoftirqd counts as irq (the causes, not the own state) */
 	struct tally wcpu[MAX_WAIT_CPUS];
 	size_t nwcpu;
 };
@@ -116,14 +121,30 @@ static void occupancy(struct walk *k, int32_t cpu, uint64_t a, uint64_t b, int32
 
 		if (e > s && k->run[i].pid != self) {
 			double ns = (double)(e - s) * k->w;
+			uint32_t task = k->run[i].task, pwho = who;
 
 			if (hb_grow((void **)&k->cul, &k->ccul, k->ncul + 1, sizeof(*k->cul)) ||
 			    hb_grow((void **)&k->pcul, &k->cpcul, k->npcul + 1, sizeof(*k->pcul))) {
 				k->oom = 1;
 				return;
 			}
-			tally_add(k->cul, &k->ncul, k->ccul, k->run[i].task, cpu, ns, 0);
-			tally_add(k->pcul, &k->npcul, k->cpcul, k->run[i].task, cpu, ns, who);
+			if (k->run[i].softirqd && k->softirqd_irq) {
+				struct part *p = &k->part[who / FTS_HB__COUNT];
+
+				/* the CPU was in softirq work: irq time, named after the vector */
+				p->ns[who % FTS_HB__COUNT] -= ns;
+				k->ns[who % FTS_HB__COUNT] -= ns;
+				p->ns[FTS_HB_IRQ] += ns;
+				k->ns[FTS_HB_IRQ] += ns;
+				pwho = who - who % FTS_HB__COUNT + FTS_HB_IRQ;
+				if ((task = hb_softirqd_label(k->hb, task)) == UINT32_MAX) {
+					k->oom = 1;
+					return;
+				}
+			} else {
+				tally_add(k->cul, &k->ncul, k->ccul, task, cpu, ns, 0);
+			}
+			tally_add(k->pcul, &k->npcul, k->cpcul, task, cpu, ns, pwho);
 		}
 	}
 }
@@ -218,6 +239,21 @@ static void one_slice(struct walk *k, const struct hb_seg *x, uint64_t s, uint64
 		tally_add(k->wcpu, &k->nwcpu, MAX_WAIT_CPUS, FTS_HB_NONE, x->cpu, (double)(e - s) * k->w, 0);
 }
 
+/* What an irq slice of a running thread took, for its piece's culprit. */
+static void irq_culprit(struct walk *k, const struct hb_seg *x, uint64_t s, uint64_t e, int depth)
+{
+	struct part *p = part_of(k, x->thread, depth);
+	uint32_t label;
+
+	if (hb_grow((void **)&k->pcul, &k->cpcul, k->npcul + 1, sizeof(*k->pcul)) ||
+	    (label = hb_irq_label(k->hb, x)) == UINT32_MAX) {
+		k->oom = 1;
+		return;
+	}
+	tally_add(k->pcul, &k->npcul, k->cpcul, label, x->cpu, (double)(e - s) * k->w,
+		  (uint32_t)(p - k->part) * FTS_HB__COUNT + FTS_HB_IRQ);
+}
+
 /*
  * The first slice of @ti that may reach into [a, ...): a thread's state
  * slices do not overlap, so only the one before a's may, with the irq
@@ -245,6 +281,7 @@ static void walk(struct walk *k, uint32_t ti, uint64_t a, uint64_t b, int depth)
 			continue;
 		if (x->cat == FTS_HB_IRQ) {
 			irq += e - s;
+			irq_culprit(k, x, s, e, depth);
 			continue;
 		}
 		covered += e - s;
@@ -279,6 +316,7 @@ static void walk_gap(struct fts_hostbound *hb, struct walk *k, size_t g, int max
 	k->npart = k->ncul = k->npcul = k->nwcpu = 0;
 	k->maxdepth = maxdepth;
 	k->preempt_only = preempt_only;
+	k->softirqd_irq = !preempt_only;
 	k->w = n ? 1.0 / (double)n : 1;
 	for (size_t i = hb->gap_first[g]; i < hb->gap_first[g + 1]; i++) {
 		k->chain[0] = hb->gap_tids[i];
@@ -359,8 +397,8 @@ static size_t clause(char *buf, size_t len, const struct fts_hostbound *hb, cons
 		const char *who = fts_hostbound_str(hb, q->culprit);
 
 		dur_text(d2, sizeof(d2), q->culprit_ns);
-		n += (size_t)snprintf(buf + n, len - n, " behind %s%s on CPU %d (%s)", who,
-				      hb_ours(who) ? " (ftscope's own)" : "", q->culprit_cpu, d2);
+		n += (size_t)snprintf(buf + n, len - n, " %s %s%s on CPU %d (%s)", q->cat == FTS_HB_IRQ ? "from" : "behind",
+				      who, hb_ours(who) ? " (ftscope's own)" : "", q->culprit_cpu, d2);
 	}
 	if (q->op != FTS_HB_NONE && n < len)
 		n += (size_t)snprintf(buf + n, len - n, " in %s", fts_hostbound_str(hb, q->op));
@@ -480,7 +518,7 @@ static void make_parts(struct fts_hostbound *hb, struct fts_hb_gap *p, const str
 		p->parts[i] = all[i];
 		p->parts[i].op = all[i].cat == FTS_HB_UNKNOWN ? FTS_HB_NONE :
 			hb_op_over(hb, all[i].tid, sp[0], sp[1], OP_SHARE);
-		if (all[i].cat == FTS_HB_PREEMPTED || all[i].cat == FTS_HB_WAITING)
+		if (all[i].cat == FTS_HB_PREEMPTED || all[i].cat == FTS_HB_WAITING || all[i].cat == FTS_HB_IRQ)
 			part_culprit(&p->parts[i], k, (uint32_t)sp[2]);
 	}
 }

@@ -53,6 +53,17 @@ struct hb_run {
 	uint32_t gap, task;   /* task: "comm:pid" string id */
 	int32_t cpu, pid;
 	int32_t prio;         /* the kernel's prio (0-99 real-time, 100-139 normal), -1 unknown */
+	int softirqd;         /* the task is a ksoftirqd: softirq work deferred to its thread */
+};
+
+/*
+ * Softirq time a ksoftirqd thread ran inside the gaps, by (thread, vector):
+ * what to call a CPU that thread held ("softirq NET_RX in ksoftirqd/1:24").
+ */
+struct hb_ksoft {
+	uint32_t task, vec;   /* "comm:pid", the vector's action name: string ids */
+	int32_t cpu;
+	double ns;
 };
 
 struct fts_hostbound {
@@ -77,6 +88,8 @@ struct fts_hostbound {
 	size_t nsegs, csegs;
 	struct hb_run *runs;
 	size_t nruns, cruns;
+	struct hb_ksoft *ksoft;
+	size_t nksoft, cksoft;
 	uint64_t first_ts, last_end;   /* the capture's items: its covered span */
 	uint64_t *op_maxend;           /* per npu op: the latest end of its thread's ops up to it */
 	struct fts_hb_blame *blame;
@@ -106,6 +119,18 @@ uint32_t hb_op_over(struct fts_hostbound *hb, int32_t tid, uint64_t a, uint64_t 
 
 /* Whether "comm:pid" @task is one of ftscope's own threads. */
 int hb_ours(const char *task);
+
+/* Whether "comm:pid" @task is a ksoftirqd thread (the kernel runs deferred softirqs in it). */
+int hb_softirqd(const char *task);
+
+/*
+ * What took a CPU in interrupt work: "irq 24 (eth0)", "softirq NET_RX" for
+ * an irq seg; for a ksoftirqd run slice's task, "softirq NET_RX in
+ * ksoftirqd/1:24" (the vector it ran most in the gaps). UINT32_MAX when out
+ * of memory.
+ */
+uint32_t hb_irq_label(struct fts_hostbound *hb, const struct hb_seg *irq);
+uint32_t hb_softirqd_label(struct fts_hostbound *hb, uint32_t task);
 
 /* The verdicts, culprits and one-line causes of every gap, into hb->sorted (hostbound_cause.c). */
 int hb_settle(struct fts_hostbound *hb);

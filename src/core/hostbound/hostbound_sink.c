@@ -165,26 +165,65 @@ static int keep_run(struct fts_hostbound *hb, const struct fts_item *it, int32_t
 		}
 		if (hb_grow((void **)&hb->runs, &hb->cruns, hb->nruns + 1, sizeof(*hb->runs)))
 			return -ENOMEM;
-		hb->runs[hb->nruns++] = (struct hb_run){ s, e, (uint32_t)g, task, cpu, hb_pid_of(it->name), prio };
+		hb->runs[hb->nruns++] = (struct hb_run){ s, e, (uint32_t)g, task, cpu, hb_pid_of(it->name), prio,
+							 hb_softirqd(fts_hostbound_str(hb, task)) };
 	}
 	return 0;
 }
 
-/* A CPU lane's item: a run slice (occupancy), or an irq that hit one of the threads. */
+/* A softirq ksoftirqd ran: its time inside the gaps, tallied by (thread, vector). */
+static int keep_ksoft(struct fts_hostbound *hb, const struct fts_item *it, const char *task, const char *vec,
+		      int32_t cpu)
+{
+	uint64_t a = it->ts, b = it->ts + it->dur;
+	double ns = 0;
+	uint32_t t, v;
+	size_t i;
+
+	for (size_t g = first_gap(hb, a); g < hb->ngaps && hb->gaps[g].pub.ts < b; g++) {
+		const struct fts_hb_gap *p = &hb->gaps[g].pub;
+		uint64_t s = p->ts > a ? p->ts : a, e = p->ts + p->dur < b ? p->ts + p->dur : b;
+
+		if (e > s)
+			ns += (double)(e - s);
+	}
+	if (ns <= 0)
+		return 0;
+	if ((t = hb_intern(hb, task)) == UINT32_MAX || (v = hb_intern(hb, vec && *vec ? vec : "?")) == UINT32_MAX)
+		return -ENOMEM;
+	/* a ksoftirqd per CPU, ten vectors: a linear tally */
+	for (i = 0; i < hb->nksoft && (hb->ksoft[i].task != t || hb->ksoft[i].vec != v); i++)
+		;
+	if (i == hb->nksoft) {
+		if (hb_grow((void **)&hb->ksoft, &hb->cksoft, hb->nksoft + 1, sizeof(*hb->ksoft)))
+			return -ENOMEM;
+		hb->ksoft[hb->nksoft++] = (struct hb_ksoft){ t, v, cpu, 0 };
+	}
+	hb->ksoft[i].ns += ns;
+	return 0;
+}
+
+/*
+ * A CPU lane's item: a run slice (occupancy), an irq that hit one of the
+ * threads, or a softirq a ksoftirqd thread ran (what it held a CPU for).
+ */
 static int cpu_item(struct fts_hostbound *hb, const struct fts_item *it, int32_t cpu)
 {
 	struct hb_thread *t;
 	struct hb_seg seg;
-	const char *name;
+	const char *name, *task;
 
 	if (it->kind == FTS_ITEM_RUN)
 		return keep_run(hb, it, cpu);
 	if (it->kind != FTS_ITEM_IRQ && it->kind != FTS_ITEM_SOFTIRQ)
 		return 0;
-	t = hb_thread_by_tid(hb, hb_pid_of(arg_of(it, "task")));
+	task = arg_of(it, "task");
+	name = arg_of(it, it->kind == FTS_ITEM_IRQ ? "name" : "action");
+	if (it->kind == FTS_ITEM_SOFTIRQ && task && hb_softirqd(task))
+		return keep_ksoft(hb, it, task, name, cpu);
+	t = hb_thread_by_tid(hb, hb_pid_of(task));
 	if (!t)
 		return 0;
-	name = arg_of(it, it->kind == FTS_ITEM_IRQ ? "name" : "action");
 	seg = (struct hb_seg){ it->ts, it->ts + it->dur, 0, (uint32_t)(t - hb->threads), FTS_HB_NONE,
 			       cpu, -1, it->kind == FTS_ITEM_IRQ ? int_arg(it, "irq") : -1, FTS_HB_NONE, FTS_HB_IRQ };
 	if (name && *name && (seg.irqname = hb_intern(hb, name)) == UINT32_MAX)
