@@ -109,6 +109,9 @@ static struct {
 	pthread_mutex_t lock;
 	int save_ms, saves;           /* the controller's ask; saves done */
 	uint64_t saved_s, saved_e;
+	/* the dispatch thread's waits for the lock (over 20 us): when the lock, not a CPU, held it */
+	uint64_t lockw[4096][2];
+	size_t nlockw;
 	int rounds, rc;            /* the controller's plan and outcome */
 	const char *plan;          /* NULL: every kind in turn; else "kind,kind,..." */
 	int normal;                /* the real-time spinners run SCHED_OTHER (the advice applied) */
@@ -283,7 +286,12 @@ static void *dispatch_thread(void *arg)
 
 		if (pop(&k.enq))
 			return NULL;
+		now = raw_ns();
 		pthread_mutex_lock(&P.lock);
+		if (raw_ns() - now > 20000 && P.nlockw < sizeof(P.lockw) / sizeof(P.lockw[0])) {
+			P.lockw[P.nlockw][0] = now;
+			P.lockw[P.nlockw++][1] = raw_ns();
+		}
 		spin_us(LAUNCH_US);
 		pthread_mutex_unlock(&P.lock);
 		k.host = raw_ns();
@@ -678,6 +686,8 @@ static void write_log(FILE *f, uint64_t raw0, uint64_t real0, uint64_t raw1, uin
 		(unsigned long long)raw1, (unsigned long long)real1, (unsigned long long)mono1);
 	fprintf(f, "pid %d\nmain %d %d\ndispatch %d %d\nsaver %d -1\n", (int)getpid(), P.main_tid, P.main_cpu,
 		P.disp_tid, P.disp_cpu, P.saver_tid);
+	for (size_t i = 0; i < P.nlockw; i++)
+		fprintf(f, "lockwait %llu %llu\n", (unsigned long long)P.lockw[i][0], (unsigned long long)P.lockw[i][1]);
 	for (size_t i = 0; i < P.nst; i++) {
 		if (!strcmp(P.st[i].kind, "mutex"))
 			fprintf(f, "sop %llu %llu aten::save\n", (unsigned long long)P.st[i].s,

@@ -37,6 +37,8 @@ def read_log(path):
             run["pid"] = int(w[1])
         elif w[0] in ("main", "dispatch", "saver"):
             run[w[0]] = (int(w[1]), int(w[2]))
+        elif w[0] == "lockwait":
+            run.setdefault("lockwaits", []).append((int(w[1]), int(w[2])))
         elif w[0] == "sop":
             run.setdefault("sops", []).append((int(w[1]), int(w[2]), " ".join(w[3:])))
         elif w[0] == "op":
@@ -122,14 +124,19 @@ def work_spans(kernels):
     return spans
 
 
-def scored(st, kernels):
+def scored(st, kernels, lockwaits):
     """
     The parts of a stretch its injection is the cause of, from the workload's own
     log (not the trace): interference on the dispatch side only while the dispatch
     thread had work; on the main side (spinner, hogs, sleeps) only while it had
-    none. Under heavy load the rest is the load's doing, not the injection's.
+    none; the lock only while the dispatch thread waited in pthread_mutex_lock
+    (under load it may still be waiting for a CPU to get there). Under heavy load
+    the rest is the load's doing, not the injection's.
     """
     a, b = st["raw"]
+    if st["kind"] == "mutex":
+        out = [(max(s, a), min(e, b)) for s, e in lockwaits if e > a and s < b]
+        return [(x, y) for x, y in out if y - x >= 50000]
     downstream = st["kind"] in ("fifo_disp", "fifo_long", "mutex", "udp") or (st["kind"] == "wake_behind" and st["category"] == "runnable")
     out, t = [], a
     for s, e in work_spans(kernels):
@@ -161,7 +168,7 @@ def main():
         f.write("[\n" + ",\n".join(json.dumps(e) for e in ev) + "\n]\n")
     stretches = []
     for st in run["stretches"]:
-        for a, b in scored(st, run["kernels"]):
+        for a, b in scored(st, run["kernels"], run.get("lockwaits", [])):
             # the share of the stretch the culprit task held the CPU, by its own clock
             share = min(1.0, st["cpu_ns"] / (st["raw"][1] - st["raw"][0]))
             stretches.append(dict(st, ns=[epoch(a), epoch(b)], cpu_share=share))

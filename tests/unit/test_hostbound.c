@@ -533,6 +533,74 @@ static void test_lost(void **state)
 	fts_hostbound_free(hb);
 }
 
+/*
+ * Softirq work the kernel deferred to ksoftirqd is the CPU taken by
+ * interrupts: the dispatch thread waited 1000-1900 on CPU 1, which
+ * ksoftirqd/1 held 1000-1800 running NET_RX (700) and TIMER (50), then a hog
+ * 1800-1900; it ran 1900-2100, eth0's irq hitting it 1950-1960.
+ */
+static void test_softirqd(void **state)
+{
+	static struct fts_npu_free fr[] = { { K(1000), K(1000) } };
+	static struct fts_npu_thread th[] = { { 100, 200, "Thread 200" } };
+	static struct fts_npu_busy bz[] = { { K(2000), K(500), 2, 0 } };
+	static struct fts_npu_flow fl[] = { { K(1990), K(2000), 200, 0 } };
+	struct fts_npu_trace t = { .busy = bz, .nbusy = 1, .free = fr, .nfree = 1, .flows = fl, .nflows = 1,
+				   .threads = th, .nthreads = 1, .python_pid = 100, .nstreams = 1 };
+	struct fts_hb_opts ho = { .threshold_ns = 1 };
+	const struct fts_hb_advice *adv;
+	struct fts_hostbound *hb;
+	struct fts_err err = { 0 };
+	const struct fts_hb_gap *g;
+	struct fts_sink *s;
+	size_t n, i;
+
+	(void)state;
+	assert_int_equal(fts_hostbound_create(&t, &ho, &hb, &err), 0);
+	s = fts_hostbound_sink(hb);
+	lane(s, 0, FTS_GROUP_CPU, 1, "CPU 001");
+	lane(s, 1, FTS_GROUP_TASK, 0, "npu_disp:200");
+	item(s, 1, FTS_ITEM_RUNNABLE, K(1000), K(1900), "Runnable", "reason", "wakeup", "cpu", "1", NULL);
+	item(s, 1, FTS_ITEM_RUNNING, K(1900), K(2100), "Running", NULL);
+	item(s, 0, FTS_ITEM_RUN, K(990), K(1800), "ksoftirqd/1:24", NULL);
+	item(s, 0, FTS_ITEM_SOFTIRQ, K(1000), K(1700), "softirq", "vec", "3", "action", "NET_RX", "task",
+	     "ksoftirqd/1:24", NULL);
+	item(s, 0, FTS_ITEM_SOFTIRQ, K(1700), K(1750), "softirq", "vec", "1", "action", "TIMER", "task",
+	     "ksoftirqd/1:24", NULL);
+	item(s, 0, FTS_ITEM_RUN, K(1800), K(1900), "hog:300", NULL);
+	item(s, 0, FTS_ITEM_RUN, K(1900), K(2100), "npu_disp:200", NULL);
+	item(s, 0, FTS_ITEM_IRQ, K(1950), K(1960), "irq", "irq", "24", "name", "eth0", "task", "npu_disp:200", NULL);
+	assert_int_equal(fts_hostbound_finish(hb, &err), 0);
+	g = gap_at(hb, K(1000));
+	/* its own state: waiting (the states, as the trace has them) */
+	NEAR(g->ns[FTS_HB_WAITING], K(900));
+	NEAR(g->ns[FTS_HB_IRQ], K(10));
+	/* the causes: the CPU was in softirq work 800, a hog held it 100 */
+	assert_int_equal(g->cause, FTS_HB_IRQ);
+	NEAR(g->cause_ns[FTS_HB_IRQ], K(810));
+	NEAR(g->cause_ns[FTS_HB_WAITING], K(100));
+	NEAR(g->cause_ns[FTS_HB_RUNNING], K(90));
+	assert_int_equal(g->parts[0].cat, FTS_HB_IRQ);
+	assert_string_equal(fts_hostbound_str(hb, g->parts[0].culprit), "softirq NET_RX in ksoftirqd/1:24");
+	NEAR(g->parts[0].culprit_ns, K(800));
+	assert_int_equal(g->parts[0].culprit_cpu, 1);
+	/* the gap's culprits are of its waiting: the hog, not ksoftirqd */
+	assert_string_equal(fts_hostbound_str(hb, g->culprits[0].task), "hog:300");
+	assert_int_equal(g->culprits[1].task, FTS_HB_NONE);
+	assert_string_equal(fts_hostbound_str(hb, g->line),
+			    "dispatch thread npu_disp:200 irq 810 us from softirq NET_RX in ksoftirqd/1:24 on CPU 1 "
+			    "(800 us)");
+	/* the advice names the vector and the CPU, and where the RPS masks are */
+	adv = fts_hostbound_advice(hb, &n);
+	for (i = 0; i < n && adv[i].kind != FTS_HB_ADV_IRQ; i++)
+		;
+	assert_true(i < n);
+	assert_non_null(strstr(fts_hostbound_str(hb, adv[i].text), "softirq NET_RX took CPU 1 from the host threads "
+								   "for 0.7 ms"));
+	assert_string_equal(fts_hostbound_str(hb, adv[i].command), "grep -H . /sys/class/net/*/queues/rx-*/rps_cpus");
+	fts_hostbound_free(hb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -544,6 +612,7 @@ int main(void)
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_roles),
 		cmocka_unit_test(test_lost),
+		cmocka_unit_test(test_softirqd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
