@@ -53,7 +53,10 @@ rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || fail "cannot create $WORK"
 # udp steers lo's receive side to the dispatch CPU (RPS) and puts it back; so does
 # this, whatever happens to the workload
 RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
-case ,$PLAN, in *,udp,*|,all,) [ -w $RPS ] || skip "no RPS on lo ($RPS) for the udp kind";; esac
+if [ ! -w $RPS ] && [ "$PLAN" != all ]; then
+	echo "note: no RPS on lo ($RPS): the udp kind left out"
+	PLAN=$(echo ",$PLAN," | sed 's/,udp,/,/; s/^,//; s/,$//')
+fi
 rps_was=$(cat $RPS 2>/dev/null)
 trap '[ -z "$rps_was" ] || echo "$rps_was" > $RPS' EXIT
 cc -O2 -pthread -o pipeline "$SRC/tests/hostbound/pipeline.c" || fail "cannot build the workload"
