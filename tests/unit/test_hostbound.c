@@ -537,7 +537,8 @@ static void test_lost(void **state)
  * Softirq work the kernel deferred to ksoftirqd is the CPU taken by
  * interrupts: the dispatch thread waited 1000-1900 on CPU 1, which
  * ksoftirqd/1 held 1000-1800 running NET_RX (700) and TIMER (50), then a hog
- * 1800-1900; it ran 1900-2100, eth0's irq hitting it 1950-1960.
+ * 1800-1900, a NET_RX softirq taking 1820-1850 of it; the thread ran
+ * 1900-2100, eth0's irq hitting it 1950-1960.
  */
 static void test_softirqd(void **state)
 {
@@ -568,6 +569,8 @@ static void test_softirqd(void **state)
 	item(s, 0, FTS_ITEM_SOFTIRQ, K(1700), K(1750), "softirq", "vec", "1", "action", "TIMER", "task",
 	     "ksoftirqd/1:24", NULL);
 	item(s, 0, FTS_ITEM_RUN, K(1800), K(1900), "hog:300", NULL);
+	item(s, 0, FTS_ITEM_SOFTIRQ, K(1820), K(1850), "softirq", "vec", "3", "action", "NET_RX", "task", "hog:300",
+	     NULL);
 	item(s, 0, FTS_ITEM_RUN, K(1900), K(2100), "npu_disp:200", NULL);
 	item(s, 0, FTS_ITEM_IRQ, K(1950), K(1960), "irq", "irq", "24", "name", "eth0", "task", "npu_disp:200", NULL);
 	assert_int_equal(fts_hostbound_finish(hb, &err), 0);
@@ -575,20 +578,21 @@ static void test_softirqd(void **state)
 	/* its own state: waiting (the states, as the trace has them) */
 	NEAR(g->ns[FTS_HB_WAITING], K(900));
 	NEAR(g->ns[FTS_HB_IRQ], K(10));
-	/* the causes: the CPU was in softirq work 800, a hog held it 100 */
+	/* the causes: the CPU was in softirq work 800 + 30, a hog held it 70 */
 	assert_int_equal(g->cause, FTS_HB_IRQ);
-	NEAR(g->cause_ns[FTS_HB_IRQ], K(810));
-	NEAR(g->cause_ns[FTS_HB_WAITING], K(100));
+	NEAR(g->cause_ns[FTS_HB_IRQ], K(840));
+	NEAR(g->cause_ns[FTS_HB_WAITING], K(70));
 	NEAR(g->cause_ns[FTS_HB_RUNNING], K(90));
 	assert_int_equal(g->parts[0].cat, FTS_HB_IRQ);
 	assert_string_equal(fts_hostbound_str(hb, g->parts[0].culprit), "softirq NET_RX in ksoftirqd/1:24");
 	NEAR(g->parts[0].culprit_ns, K(800));
 	assert_int_equal(g->parts[0].culprit_cpu, 1);
-	/* the gap's culprits are of its waiting: the hog, not ksoftirqd */
+	/* the gap's culprits are of its waiting: the hog, for the time no softirq took from it */
 	assert_string_equal(fts_hostbound_str(hb, g->culprits[0].task), "hog:300");
+	NEAR(g->culprits[0].ns, K(70));
 	assert_int_equal(g->culprits[1].task, FTS_HB_NONE);
 	assert_string_equal(fts_hostbound_str(hb, g->line),
-			    "dispatch thread npu_disp:200 irq 810 us from softirq NET_RX in ksoftirqd/1:24 on CPU 1 "
+			    "dispatch thread npu_disp:200 irq 840 us from softirq NET_RX in ksoftirqd/1:24 on CPU 1 "
 			    "(800 us)");
 	/* the advice names the vector and the CPU, and where the RPS masks are */
 	adv = fts_hostbound_advice(hb, &n);

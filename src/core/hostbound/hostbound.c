@@ -608,6 +608,7 @@ void fts_hostbound_free(struct fts_hostbound *hb)
 	free(hb->segs);
 	free(hb->runs);
 	free(hb->ksoft);
+	free(hb->irqs);
 	free(hb->op_maxend);
 	free(hb->blame);
 	free(hb->steps);

@@ -47,6 +47,8 @@ struct walk {
 	size_t nseg;
 	const struct hb_run *run;  /* the gap's, by (cpu, s) */
 	size_t nrun;
+	const struct hb_run *irq;  /* the gap's irqs over other tasks, by (cpu, s) */
+	size_t nirq;
 	int maxdepth;
 	uint32_t chain[FTS_HB_MAX_DEPTH + 1];
 	double w;                  /* the thread's share of the gap */
@@ -100,52 +102,108 @@ static void tally_add(struct tally *t, size_t *n, size_t cap, uint32_t task, int
 		t[(*n)++] = (struct tally){ task, cpu, ns, who };
 }
 
-/* Who ran on @cpu over [a, b), but @self: added to the culprits, the gap's and piece @who's. */
-static void occupancy(struct walk *k, int32_t cpu, uint64_t a, uint64_t b, int32_t self, uint32_t who)
+/* The first of @n slices (by cpu, then start) of @cpu that may end after @a. */
+static size_t first_on_cpu(const struct hb_run *r, size_t n, int32_t cpu, uint64_t a)
 {
-	size_t lo = 0, hi = k->nrun;
+	size_t lo = 0, hi = n;
 
-	if (cpu < 0)
-		return;
-	/* the first run slice of @cpu ending after a (one CPU's slices do not overlap) */
+	/*
+	 * one CPU's run slices do not overlap: their ends ascend as their starts
+	 * do (an irq nested in a softirq breaks that for the irqs, rarely: the
+	 * search may then start past the softirq's tail)
+	 */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (k->run[mid].cpu < cpu || (k->run[mid].cpu == cpu && k->run[mid].e <= a))
+		if (r[mid].cpu < cpu || (r[mid].cpu == cpu && r[mid].e <= a))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < k->nrun && k->run[i].cpu == cpu && k->run[i].s < b; i++) {
+	return lo;
+}
+
+/* The time irqs over other tasks took on @cpu within [a, b) (an irq nested in a softirq counted once). */
+static uint64_t irq_within(const struct walk *k, int32_t cpu, uint64_t a, uint64_t b)
+{
+	uint64_t sum = 0, upto = a;
+
+	for (size_t i = first_on_cpu(k->irq, k->nirq, cpu, a); i < k->nirq && k->irq[i].cpu == cpu && k->irq[i].s < b;
+	     i++) {
+		uint64_t s = k->irq[i].s > upto ? k->irq[i].s : upto, e = k->irq[i].e < b ? k->irq[i].e : b;
+
+		if (e > s) {
+			sum += e - s;
+			upto = e;
+		}
+	}
+	return sum;
+}
+
+/* Move @ns of piece @who's time to irq, taken by @label on @cpu. */
+static void to_irq(struct walk *k, uint32_t who, uint32_t label, int32_t cpu, double ns)
+{
+	struct part *p = &k->part[who / FTS_HB__COUNT];
+
+	p->ns[who % FTS_HB__COUNT] -= ns;
+	k->ns[who % FTS_HB__COUNT] -= ns;
+	p->ns[FTS_HB_IRQ] += ns;
+	k->ns[FTS_HB_IRQ] += ns;
+	tally_add(k->pcul, &k->npcul, k->cpcul, label, cpu, ns, who - who % FTS_HB__COUNT + FTS_HB_IRQ);
+}
+
+/*
+ * Who held @cpu over [a, b), but @self: added to the culprits, the gap's
+ * and piece @who's. In the causes, interrupt work took it, not a task: a
+ * ksoftirqd's slices and the irqs over the others move to irq, named.
+ */
+static void occupancy(struct walk *k, int32_t cpu, uint64_t a, uint64_t b, int32_t self, uint32_t who)
+{
+	uint64_t upto = a;
+
+	if (cpu < 0)
+		return;
+	for (size_t i = first_on_cpu(k->run, k->nrun, cpu, a); i < k->nrun && k->run[i].cpu == cpu && k->run[i].s < b;
+	     i++) {
 		uint64_t s = k->run[i].s > a ? k->run[i].s : a, e = k->run[i].e < b ? k->run[i].e : b;
+		uint32_t label;
+		double ns;
 
-		if (e > s && k->run[i].pid != self) {
-			double ns = (double)(e - s) * k->w;
-			uint32_t task = k->run[i].task, pwho = who;
-
-			if (hb_grow((void **)&k->cul, &k->ccul, k->ncul + 1, sizeof(*k->cul)) ||
-			    hb_grow((void **)&k->pcul, &k->cpcul, k->npcul + 1, sizeof(*k->pcul))) {
+		if (e <= s || k->run[i].pid == self)
+			continue;
+		if (hb_grow((void **)&k->cul, &k->ccul, k->ncul + 1, sizeof(*k->cul)) ||
+		    hb_grow((void **)&k->pcul, &k->cpcul, k->npcul + 1, sizeof(*k->pcul))) {
+			k->oom = 1;
+			return;
+		}
+		if (k->run[i].softirqd && k->softirqd_irq) {
+			/* the CPU was in softirq work: irq time, named after the vector */
+			if ((label = hb_softirqd_label(k->hb, k->run[i].task)) == UINT32_MAX) {
 				k->oom = 1;
 				return;
 			}
-			if (k->run[i].softirqd && k->softirqd_irq) {
-				struct part *p = &k->part[who / FTS_HB__COUNT];
-
-				/* the CPU was in softirq work: irq time, named after the vector */
-				p->ns[who % FTS_HB__COUNT] -= ns;
-				k->ns[who % FTS_HB__COUNT] -= ns;
-				p->ns[FTS_HB_IRQ] += ns;
-				k->ns[FTS_HB_IRQ] += ns;
-				pwho = who - who % FTS_HB__COUNT + FTS_HB_IRQ;
-				if ((task = hb_softirqd_label(k->hb, task)) == UINT32_MAX) {
-					k->oom = 1;
-					return;
-				}
-			} else {
-				tally_add(k->cul, &k->ncul, k->ccul, task, cpu, ns, 0);
-			}
-			tally_add(k->pcul, &k->npcul, k->cpcul, task, cpu, ns, pwho);
+			to_irq(k, who, label, cpu, (double)(e - s) * k->w);
+			continue;
 		}
+		ns = (double)(e - s - (k->softirqd_irq ? irq_within(k, cpu, s, e) : 0)) * k->w;
+		tally_add(k->cul, &k->ncul, k->ccul, k->run[i].task, cpu, ns, 0);
+		tally_add(k->pcul, &k->npcul, k->cpcul, k->run[i].task, cpu, ns, who);
+	}
+	if (!k->softirqd_irq)
+		return;
+	/* the irqs over the other tasks (or the idle CPU) meanwhile */
+	for (size_t i = first_on_cpu(k->irq, k->nirq, cpu, a); i < k->nirq && k->irq[i].cpu == cpu && k->irq[i].s < b;
+	     i++) {
+		uint64_t s = k->irq[i].s > upto ? k->irq[i].s : upto, e = k->irq[i].e < b ? k->irq[i].e : b;
+
+		if (e <= s)
+			continue;
+		upto = e;
+		if (hb_grow((void **)&k->pcul, &k->cpcul, k->npcul + 1, sizeof(*k->pcul))) {
+			k->oom = 1;
+			return;
+		}
+		to_irq(k, who, k->irq[i].task, cpu, (double)(e - s) * k->w);
 	}
 }
 
@@ -610,7 +668,7 @@ static int settle_gap(struct fts_hostbound *hb, struct walk *k, size_t g)
 int hb_settle(struct fts_hostbound *hb)
 {
 	struct walk *k = calloc(1, sizeof(*k));
-	size_t si = 0, ri = 0;
+	size_t si = 0, ri = 0, ii = 0;
 	int rc = 0;
 
 	if (!k)
@@ -620,20 +678,27 @@ int hb_settle(struct fts_hostbound *hb)
 		qsort(hb->segs, hb->nsegs, sizeof(*hb->segs), cmp_seg);
 	if (hb->nruns)
 		qsort(hb->runs, hb->nruns, sizeof(*hb->runs), cmp_run);
+	if (hb->nirqs)
+		qsort(hb->irqs, hb->nirqs, sizeof(*hb->irqs), cmp_run);
 	for (size_t g = 0; g < hb->ngaps && !rc; g++) {
-		size_t se = si, re = ri;
+		size_t se = si, re = ri, ie = ii;
 
 		while (se < hb->nsegs && hb->segs[se].gap == g)
 			se++;
 		while (re < hb->nruns && hb->runs[re].gap == g)
 			re++;
+		while (ie < hb->nirqs && hb->irqs[ie].gap == g)
+			ie++;
 		k->seg = hb->segs + si;
 		k->nseg = se - si;
 		k->run = hb->runs + ri;
 		k->nrun = re - ri;
+		k->irq = hb->irqs + ii;
+		k->nirq = ie - ii;
 		rc = settle_gap(hb, k, g);
 		si = se;
 		ri = re;
+		ii = ie;
 	}
 	rc = rc ? rc : k->oom ? -ENOMEM : 0;
 	free(k->cul);

@@ -90,6 +90,9 @@ struct fts_hostbound {
 	size_t nruns, cruns;
 	struct hb_ksoft *ksoft;
 	size_t nksoft, cksoft;
+	/* irqs and softirqs over other tasks (or idle), clipped to the gaps: task is their label */
+	struct hb_run *irqs;
+	size_t nirqs, cirqs;
 	uint64_t first_ts, last_end;   /* the capture's items: its covered span */
 	uint64_t *op_maxend;           /* per npu op: the latest end of its thread's ops up to it */
 	struct fts_hb_blame *blame;

@@ -204,6 +204,38 @@ static int keep_ksoft(struct fts_hostbound *hb, const struct fts_item *it, const
 }
 
 /*
+ * An irq or softirq over another task (or the idle one): a CPU a thread
+ * waited for was taken by it, not by that task. Clipped to every gap, its
+ * label ("softirq NET_RX") as its task.
+ */
+static int keep_irq_over(struct fts_hostbound *hb, const struct fts_item *it, const char *name, int32_t cpu)
+{
+	uint64_t a = it->ts, b = it->ts + it->dur;
+	uint32_t label = FTS_HB_NONE;
+
+	for (size_t g = first_gap(hb, a); g < hb->ngaps && hb->gaps[g].pub.ts < b; g++) {
+		const struct fts_hb_gap *p = &hb->gaps[g].pub;
+		uint64_t s = p->ts > a ? p->ts : a, e = p->ts + p->dur < b ? p->ts + p->dur : b;
+
+		if (e <= s)
+			continue;
+		if (label == FTS_HB_NONE) {
+			struct hb_seg irq = { .irq = it->kind == FTS_ITEM_IRQ ? int_arg(it, "irq") : -1,
+					      .irqname = FTS_HB_NONE };
+
+			if (name && *name && (irq.irqname = hb_intern(hb, name)) == UINT32_MAX)
+				return -ENOMEM;
+			if ((label = hb_irq_label(hb, &irq)) == UINT32_MAX)
+				return -ENOMEM;
+		}
+		if (hb_grow((void **)&hb->irqs, &hb->cirqs, hb->nirqs + 1, sizeof(*hb->irqs)))
+			return -ENOMEM;
+		hb->irqs[hb->nirqs++] = (struct hb_run){ s, e, (uint32_t)g, label, cpu, -1, -1, 0 };
+	}
+	return 0;
+}
+
+/*
  * A CPU lane's item: a run slice (occupancy), an irq that hit one of the
  * threads, or a softirq a ksoftirqd thread ran (what it held a CPU for).
  */
@@ -223,7 +255,7 @@ static int cpu_item(struct fts_hostbound *hb, const struct fts_item *it, int32_t
 		return keep_ksoft(hb, it, task, name, cpu);
 	t = hb_thread_by_tid(hb, hb_pid_of(task));
 	if (!t)
-		return 0;
+		return keep_irq_over(hb, it, name, cpu);
 	seg = (struct hb_seg){ it->ts, it->ts + it->dur, 0, (uint32_t)(t - hb->threads), FTS_HB_NONE,
 			       cpu, -1, it->kind == FTS_ITEM_IRQ ? int_arg(it, "irq") : -1, FTS_HB_NONE, FTS_HB_IRQ };
 	if (name && *name && (seg.irqname = hb_intern(hb, name)) == UINT32_MAX)
