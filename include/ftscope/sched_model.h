@@ -95,6 +95,8 @@ struct fts_model_stats {
 	uint64_t tasks_seen;
 	uint64_t first_ts, last_ts;  /* trace clock, events inside the window */
 	uint64_t cpu_out_of_range;   /* events on a CPU < 0 or >= FTS_MODEL_CPU_MAX (dropped) */
+	/* sleepers seen running with no wakeup: woken in a hole, unknown over it, then Runnable */
+	uint64_t lost_wakeups;
 };
 
 struct fts_model;

@@ -840,6 +840,56 @@ static void test_hole_forgets(void **state)
 	expect("C:30", "Running", 0, 1150, 8650);
 }
 
+/*
+ * A sleeper that runs again with no wakeup seen, in a trace that has
+ * wakeups, was woken in a hole: A sleeps on CPU 0 from 1100; CPU 1 loses
+ * its events over 1200-5000 (A's waker ran there); A runs at 6000. A is
+ * Sleeping until the hole, "no data" over it, Runnable (reason unknown)
+ * after it: its wakeup would have been seen then.
+ */
+static void test_lost_wakeup(void **state)
+{
+	const struct cap_item *it;
+
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	sw(1000, 1, "swapper/1", 0, "R", "C", 30);
+	wake(FTS_EV_WAKING, 1050, 1, "C", 30, "D", 40, 1);
+	sw(1100, 0, "A", 10, "S", "swapper/0", 0);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1200, 1, "C", 30, 1, 0);
+	simple(FTS_EV_LOST, 5000, 1, "C", 30, 77, 0);
+	sw(6000, 0, "swapper/0", 0, "R", "A", 10);
+	sw(6500, 0, "A", 10, "S", "swapper/0", 0);
+	finish();
+
+	expect("A:10", "Sleeping", 0, 1100, 100);
+	expect("A:10", "no data", 0, 1200, 3800);
+	it = expect("A:10", "Runnable", 0, 5000, 1000);
+	arg_is(it, "reason", "unknown");
+	expect("A:10", "Running", 1, 6000, 500);
+	check_task_lanes_contiguous();
+}
+
+/* Without wakeup events in the trace, a sleeper that runs again just slept until then. */
+static void test_no_wakeups_no_guess(void **state)
+{
+	(void)state;
+	start();
+	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
+	sw(1000, 1, "swapper/1", 0, "R", "C", 30);
+	sw(1100, 0, "A", 10, "S", "swapper/0", 0);
+	simple(FTS_EV_SOFTIRQ_ENTRY, 1200, 1, "C", 30, 1, 0);
+	simple(FTS_EV_LOST, 5000, 1, "C", 30, 77, 0);
+	sw(6000, 0, "swapper/0", 0, "R", "A", 10);
+	sw(6500, 0, "A", 10, "S", "swapper/0", 0);
+	finish();
+
+	expect("A:10", "Sleeping", 0, 1100, 4900);
+	assert_int_equal(count("A:10", "no data"), 0);
+	assert_int_equal(count("A:10", "Runnable"), 0);
+}
+
 /* The kernel counted losses the data never marked: one marker says so. */
 static void test_kernel_loss_unmarked(void **state)
 {
@@ -1396,6 +1446,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lost_ends_run, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_hole_is_no_data, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_hole_forgets, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_lost_wakeup, setup_raw, teardown),
+		cmocka_unit_test_setup_teardown(test_no_wakeups_no_guess, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_loss_unmarked, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_threads, setup_raw, teardown),
 		cmocka_unit_test_setup_teardown(test_irq_softirq, setup_raw, teardown),

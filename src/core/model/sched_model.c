@@ -151,6 +151,8 @@ struct lane_ent {
 	uint64_t max_end;         /* output ns: the latest end of an item on the lane */
 };
 
+#define HOLES 64
+
 struct fts_model {
 	struct fts_model_opts opts;
 	struct fts_sink *sink;
@@ -182,6 +184,14 @@ struct fts_model {
 	int past_window;          /* an event came after the window: the trace outlasts it */
 
 	uint64_t flows;           /* wakeup links handed out: the next id - 1 */
+
+	/*
+	 * The latest holes (lost events) on any CPU, a ring: a sleeper seen
+	 * running with no wakeup was woken in one of them (lost_wakeup).
+	 */
+	struct { uint64_t s, e; int cpu; } holes[HOLES];
+	uint32_t nholes;          /* holes seen; the ring keeps the last HOLES */
+	int saw_wakeup;           /* the trace has wakeup events */
 
 	/* scratch for one item's arg values (see VBUF_SIZE) */
 	char vbuf[VBUF_SIZE];
@@ -1090,6 +1100,54 @@ static int switch_out(struct fts_model *m, const struct fts_event *ev)
 }
 
 /* next takes the CPU: its wait (and wakeup link) ends, it runs here from now. */
+static int emit_nodata(struct fts_model *m, uint32_t lane, int cpu, uint64_t s, uint64_t e);
+
+/*
+ * @t slept and now runs with no wakeup seen, in a trace that has wakeups:
+ * the wakeup was lost in a hole on some CPU while it slept (the waker's,
+ * not necessarily its own). Asleep until the first such hole, unknown over
+ * the holes, Runnable (waiting, reason unknown) from the last one's end: a
+ * wakeup after that would have been seen. No hole: nothing to say.
+ */
+static int lost_wakeup(struct fts_model *m, struct task *t, uint64_t now, int cpu)
+{
+	uint32_t n = m->nholes < HOLES ? m->nholes : HOLES;
+	uint64_t h0 = UINT64_MAX, h1 = 0;
+	struct lane_ent *le;
+	struct fts_item it;
+	int hcpu = -1, rc;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (m->holes[i].e <= t->since || m->holes[i].s >= now)
+			continue;
+		if (m->holes[i].s < h0) {
+			h0 = m->holes[i].s;
+			hcpu = m->holes[i].cpu;
+		}
+		if (m->holes[i].e > h1)
+			h1 = m->holes[i].e;
+	}
+	if (h0 == UINT64_MAX)
+		return 0;
+	h0 = h0 > t->since ? h0 : t->since;
+	h1 = h1 < now ? h1 : now;
+	rc = close_task_state(m, t, h0);
+	if (!rc)
+		rc = task_lane_ready(m, t, &le);
+	if (rc)
+		return rc;
+	if (h1 > h0) {
+		if (place(m, &it, h0, h1) && it.ts + it.dur > le->max_end)
+			le->max_end = it.ts + it.dur;
+		rc = emit_nodata(m, le->id, hcpu, h0, h1);
+		if (rc)
+			return rc;
+	}
+	m->st.lost_wakeups++;
+	task_set(t, T_RUNNABLE, h1, cpu);
+	return 0;
+}
+
 static int switch_in(struct fts_model *m, const struct fts_event *ev)
 {
 	const struct fts_ev_switch *sw = &ev->u.sw;
@@ -1112,6 +1170,11 @@ static int switch_in(struct fts_model *m, const struct fts_event *ev)
 		if (rc)
 			return rc;
 		m->cpus[other].known = 0;
+	}
+	if (t->state == T_SLEEPING && m->saw_wakeup) {
+		rc = lost_wakeup(m, t, ev->ts, ev->cpu);
+		if (rc)
+			return rc;
 	}
 	if (t->state == T_RUNNABLE || t->state == T_SLEEPING) {
 		/* a Runnable waited for this CPU: that is where it counts */
@@ -1175,6 +1238,7 @@ static int on_wake(struct fts_model *m, const struct fts_event *ev)
 	struct task *t;
 	int rc;
 
+	m->saw_wakeup = 1;
 	if (w->pid == 0)
 		return 0;
 	t = task_get(m, w->pid, w->comm);
@@ -1533,6 +1597,10 @@ static int on_lost(struct fts_model *m, const struct fts_event *ev)
 		uint32_t lane;
 
 		hole_ns = ev->ts - hole_from;
+		m->holes[m->nholes % HOLES].s = hole_from;
+		m->holes[m->nholes % HOLES].e = ev->ts;
+		m->holes[m->nholes % HOLES].cpu = ev->cpu;
+		m->nholes++;
 		rc = task_holes(m, ev->cpu, hole_from, ev->ts);
 		if (rc)
 			return rc;
