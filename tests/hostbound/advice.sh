@@ -104,7 +104,8 @@ grep -q '^per step' even.txt && ! grep -q '^\* ' even.txt || { cat even.txt; fai
 grep -q -- "--steps is for -f csv" err || { cat err; fail "unclear --steps refusal"; }
 
 # advice on the synthetic capture
-mk adv --pid 4000 --main-tid 4000 --disp-tid 4003
+# (the main thread queued each launch's work 8 ms ahead: the dispatch thread had work through the gaps)
+mk adv --pid 4000 --main-tid 4000 --disp-tid 4003 --async-lead-ms 8
 python3 "$SRC/tests/hostbound/advice_trace.py" cap.txt || fail "advice_trace.py"
 "$FTS" hostbound cap.txt -p adv > adv.txt 2>err || { cat err; fail "advice: text"; }
 sed -n '/^advice:/,$p' adv.txt

@@ -26,7 +26,7 @@ whole ns; a float dur's digits past the ns are what the reader drops.
 
 usage: gen.py RANK_DIR --t0-ns NS [--type text|db|both] [--level 0|1|2]
               [--rank N] [--pid P] [--main-tid T] [--disp-tid T]
-              [--shuffle SEED] [--steps N] [--slow-step K --slow-ms MS]
+              [--shuffle SEED] [--steps N] [--slow-step K --slow-ms MS] [--async-lead-ms MS]
 """
 import argparse
 import json
@@ -43,11 +43,13 @@ COUNTER_PID = 3170820834
 MS = 1000000
 
 
-def scenario(t0, steps, pid, main, disp, first=0, slow=None, slow_ns=0):
+def scenario(t0, steps, pid, main, disp, first=0, slow=None, slow_ns=0, lead_ns=0):
     """The timeline in ns: dict of lists (shared by both writers); steps
     @first .. @first + @steps - 1 (bench/npu_profiles.py writes it in pieces).
     Step index @slow (counted from 0) is @slow_ns longer: its last launch
-    comes that much later (one long gap), the steps after it shift."""
+    comes that much later (one long gap), the steps after it shift. @lead_ns:
+    the main thread queues each launch's work that much before the op (its
+    async_npu flow starts then): the dispatch thread has work through the gap."""
     s = {"busy": [], "comm": [], "ops": [], "launch": [], "async": [], "steps": [],
          "pid": pid, "main": main, "disp": disp}
     conn = 1000 + first * 4
@@ -74,7 +76,7 @@ def scenario(t0, steps, pid, main, disp, first=0, slow=None, slow_ns=0):
             dur = 2000076 if j % 2 else 2000000   # "2000.07675" and the exponent 2e3
             s["busy"].append((dev, dur, 2 + j % 2, "MatMul_%d" % j, conn))
             s["launch"].append((disp, launch, conn, "dev"))
-            s["async"].append((main, at + 100000, conn))
+            s["async"].append((main, at + 100000 - lead_ns, conn))
             if k % 3 == 2 and j == 0:
                 # the same launch id ends twice: a second task of that launch
                 s["busy"].append((dev + 2200000, 300000, 2, "MatMul_tail", conn))
@@ -346,6 +348,8 @@ def main():
     ap.add_argument("--slow-step", type=int, default=None,
                     help="make step K (from 0) --slow-ms longer: one long gap before its last launch")
     ap.add_argument("--slow-ms", type=int, default=0)
+    ap.add_argument("--async-lead-ms", type=float, default=0,
+                    help="the main thread queues each launch's work this much before its op")
     ap.add_argument("--dev-pid", type=int, default=DEV_PID, help="the device process's pid")
     ap.add_argument("--shuffle", type=int, default=None,
                     help="shuffle every event's keys with this seed (the property test)")
@@ -353,7 +357,8 @@ def main():
     DEV_PID = a.dev_pid
     out = os.path.join(a.rank_dir, "ASCEND_PROFILER_OUTPUT")
     os.makedirs(out, exist_ok=True)
-    s = scenario(a.t0_ns, a.steps, a.pid, a.main_tid, a.disp_tid, slow=a.slow_step, slow_ns=a.slow_ms * MS)
+    s = scenario(a.t0_ns, a.steps, a.pid, a.main_tid, a.disp_tid, slow=a.slow_step, slow_ns=a.slow_ms * MS,
+                 lead_ns=int(a.async_lead_ms * MS))
     rng = random.Random(a.shuffle if a.shuffle is not None else a.level * 7 + a.rank)
     if a.type in ("text", "both"):
         write_text(os.path.join(out, "trace_view.json"), s, a.level, rng, a.shuffle is not None)

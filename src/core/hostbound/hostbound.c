@@ -205,6 +205,29 @@ static int32_t launcher(const struct fts_npu_trace *n, uint64_t end)
 	return best;
 }
 
+/*
+ * When and by whom the work of the launch that ended a gap ending at @end
+ * was queued: the async_npu flow among the flows whose device end is the
+ * first at or after it (the earliest on a tie). 0 when there is none.
+ */
+static uint64_t queued(const struct fts_npu_trace *n, uint64_t end, int32_t *tid)
+{
+	uint64_t from = end > FLOW_SLACK_NS ? end - FLOW_SLACK_NS : 0, at = 0;
+	size_t k;
+
+	*tid = -1;
+	LOWER_BOUND(n->flows, n->nflows, dev_ts, from, k);
+	for (size_t i = k; i < n->nflows && n->flows[i].dev_ts <= n->flows[k].dev_ts + FLOW_SLACK_NS; i++) {
+		const struct fts_npu_flow *f = &n->flows[i];
+
+		if (f->kind && (!at || f->host_ts < at)) {
+			at = f->host_ts;
+			*tid = f->host_tid;
+		}
+	}
+	return at;
+}
+
 /* The roles: the launch flows' host ends dispatch, the async_npu one with most flows is main. */
 static int set_roles(struct fts_hostbound *hb)
 {
@@ -267,6 +290,10 @@ static int assign(struct fts_hostbound *hb, struct fts_err *err)
 		LOWER_BOUND(n->busy, n->nbusy, ts, from, k);
 		p->next_kernel = k < n->nbusy ? n->busy[k].name : FTS_HB_NONE;
 		p->tid = launcher(n, end);
+		hb->gaps[g].queued_at = queued(n, end, &hb->gaps[g].queuer);
+		/* a thread that queues what it launches waits for nobody */
+		if (p->tid < 0 || hb->gaps[g].queuer == p->tid || !hb_thread_by_tid(hb, hb->gaps[g].queuer))
+			hb->gaps[g].queued_at = 0;
 		if (hb_grow((void **)&hb->gap_tids, &cap, first + (p->tid >= 0 ? 1 : n->nthreads) + 1,
 			    sizeof(*hb->gap_tids)))
 			return nomem(err);
@@ -483,8 +510,11 @@ int fts_hostbound_create(const struct fts_npu_trace *npu, const struct fts_hb_op
 		fts_hostbound_free(hb);
 		return rc;
 	}
-	for (size_t g = 0; g < hb->ngaps; g++)
+	for (size_t g = 0; g < hb->ngaps; g++) {
 		hb->gaps[g].pub.ts = (uint64_t)((int64_t)hb->gaps[g].pub.ts + hb->offset_ns);
+		if (hb->gaps[g].queued_at)
+			hb->gaps[g].queued_at = (uint64_t)((int64_t)hb->gaps[g].queued_at + hb->offset_ns);
+	}
 	hb->sink.lane = hb_sink_lane;
 	hb->sink.item = hb_sink_item;
 	hb->sink.finish = hb_finish_cb;

@@ -31,6 +31,7 @@ struct part {
 	int depth;
 	double ns[FTS_HB__COUNT];
 	uint64_t best_s[FTS_HB__COUNT], best_e[FTS_HB__COUNT];  /* its longest slice of each */
+	uint64_t run_s[FTS_HB__COUNT], run_e[FTS_HB__COUNT];    /* the latest, joined to the one it follows */
 };
 
 struct tally {
@@ -267,9 +268,13 @@ static void part_add(struct walk *k, struct part *p, int cat, uint64_t s, uint64
 
 	p->ns[cat] += ns * k->w;
 	k->ns[cat] += ns * k->w;
-	if (e - s > p->best_e[cat] - p->best_s[cat]) {
-		p->best_s[cat] = s;
-		p->best_e[cat] = e;
+	/* a slice cut in two (where the work was queued) is still one slice */
+	if (s != p->run_e[cat])
+		p->run_s[cat] = s;
+	p->run_e[cat] = e;
+	if (p->run_e[cat] - p->run_s[cat] > p->best_e[cat] - p->best_s[cat]) {
+		p->best_s[cat] = p->run_s[cat];
+		p->best_e[cat] = p->run_e[cat];
 	}
 }
 
@@ -376,6 +381,25 @@ static void walk_gap(struct fts_hostbound *hb, struct walk *k, size_t g, int max
 	k->preempt_only = preempt_only;
 	k->softirqd_irq = !preempt_only;
 	k->w = n ? 1.0 / (double)n : 1;
+	if (n == 1 && maxdepth > 0 && hb->gaps[g].queued_at > p->ts) {
+		/*
+		 * The work of the launch that ended the gap was queued at q: until
+		 * then the dispatch thread had nothing to launch, whatever it was
+		 * doing (asleep, or waiting for a CPU after a timer): that time is
+		 * the queuing thread's, as a sleep it ended would be.
+		 */
+		uint64_t q = hb->gaps[g].queued_at < p->ts + p->dur ? hb->gaps[g].queued_at : p->ts + p->dur;
+		uint32_t d = hb->gap_tids[hb->gap_first[g]];
+		uint32_t m = (uint32_t)(hb_thread_by_tid(hb, hb->gaps[g].queuer) - hb->threads);
+
+		k->chain[0] = d;
+		k->chain[1] = m;
+		k->queued += (double)(q - p->ts);
+		walk(k, m, p->ts, q, 1);
+		if (q < p->ts + p->dur)
+			walk(k, d, q, p->ts + p->dur, 0);
+		return;
+	}
 	for (size_t i = hb->gap_first[g]; i < hb->gap_first[g + 1]; i++) {
 		k->chain[0] = hb->gap_tids[i];
 		walk(k, hb->gap_tids[i], p->ts, p->ts + p->dur, 0);

@@ -25,6 +25,13 @@
 struct hb_gap {
 	struct fts_hb_gap pub;
 	uint32_t nthreads;    /* threads sharing it (weight 1/n each) */
+	/*
+	 * When the work of the launch that ended it was queued (its async_npu
+	 * flow's host end, output ns) and by whom: before that the dispatch
+	 * thread had nothing to launch, whatever it was doing. 0 / -1: unknown.
+	 */
+	uint64_t queued_at;
+	int32_t queuer;
 };
 
 struct hb_thread {
