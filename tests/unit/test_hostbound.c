@@ -605,6 +605,59 @@ static void test_softirqd(void **state)
 	fts_hostbound_free(hb);
 }
 
+/*
+ * Until the work of the launch that ended the gap was queued (its async_npu
+ * flow starts at 1600 on the main thread 100), the dispatch thread had
+ * nothing to launch: its wait for CPU 1 behind a hog (a timer woke it)
+ * before then is not the cause; the main thread, preempted on CPU 0 until
+ * 1550, is; from 1600 its own wait is (250).
+ */
+static void test_queued_at(void **state)
+{
+	static struct fts_npu_free fr[] = { { K(1000), K(1000) } };
+	static struct fts_npu_thread th[] = { { 100, 100, "Thread 100" }, { 100, 200, "Thread 200" } };
+	static struct fts_npu_busy bz[] = { { K(2000), K(500), 2, 0 } };
+	static struct fts_npu_flow fl[] = { { K(1600), K(2000), 100, 1 }, { K(1900), K(2000), 200, 0 } };
+	struct fts_npu_trace t = { .busy = bz, .nbusy = 1, .free = fr, .nfree = 1, .flows = fl, .nflows = 2,
+				   .threads = th, .nthreads = 2, .python_pid = 100, .nstreams = 1 };
+	struct fts_hb_opts ho = { .threshold_ns = 1 };
+	struct fts_hostbound *hb;
+	struct fts_err err = { 0 };
+	const struct fts_hb_gap *g;
+	struct fts_sink *s;
+
+	(void)state;
+	assert_int_equal(fts_hostbound_create(&t, &ho, &hb, &err), 0);
+	s = fts_hostbound_sink(hb);
+	lane(s, 0, FTS_GROUP_CPU, 0, "CPU 000");
+	lane(s, 1, FTS_GROUP_CPU, 1, "CPU 001");
+	lane(s, 2, FTS_GROUP_TASK, 0, "python:100");
+	lane(s, 3, FTS_GROUP_TASK, 0, "npu_disp:200");
+	item(s, 3, FTS_ITEM_RUNNABLE, K(900), K(1850), "Runnable", "reason", "wakeup", "waker", "<idle>",
+	     "cpu", "1", NULL);
+	item(s, 3, FTS_ITEM_RUNNING, K(1850), K(2100), "Running", NULL);
+	item(s, 2, FTS_ITEM_RUNNABLE, K(900), K(1550), "Runnable", "reason", "preempted", "cpu", "0", NULL);
+	item(s, 2, FTS_ITEM_RUNNING, K(1550), K(2100), "Running", NULL);
+	item(s, 0, FTS_ITEM_RUN, K(900), K(1550), "hog:300", NULL);
+	item(s, 1, FTS_ITEM_RUN, K(900), K(1850), "hog:301", NULL);
+	assert_int_equal(fts_hostbound_finish(hb, &err), 0);
+	g = gap_at(hb, K(1000));
+	/* its own state: it waited */
+	NEAR(g->ns[FTS_HB_WAITING], K(850));
+	/* the causes: before 1600 the main thread's (preempted 550, running 50), then its own wait 250 */
+	assert_int_equal(g->cause, FTS_HB_PREEMPTED);
+	NEAR(g->cause_ns[FTS_HB_PREEMPTED], K(550));
+	NEAR(g->cause_ns[FTS_HB_WAITING], K(250));
+	NEAR(g->queued_ns, K(600));
+	assert_int_equal(g->cause_tid, 100);
+	assert_int_equal(g->cause_depth, 1);
+	assert_string_equal(fts_hostbound_str(hb, g->line),
+			    "dispatch idle: no work queued (600 us); main thread python:100 preempted 550 us "
+			    "behind hog:300 on CPU 0 (550 us); dispatch thread npu_disp:200 waiting 250 us behind hog:301 "
+			    "on CPU 1 (250 us)");
+	fts_hostbound_free(hb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -617,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_roles),
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_softirqd),
+		cmocka_unit_test(test_queued_at),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
