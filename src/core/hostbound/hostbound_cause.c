@@ -146,6 +146,10 @@ static void to_irq(struct walk *k, uint32_t who, uint32_t label, int32_t cpu, do
 {
 	struct part *p = &k->part[who / FTS_HB__COUNT];
 
+	/* never more than the piece has (overlapping irq records) */
+	ns = ns < p->ns[who % FTS_HB__COUNT] ? ns : p->ns[who % FTS_HB__COUNT];
+	if (ns <= 0)
+		return;
 	p->ns[who % FTS_HB__COUNT] -= ns;
 	k->ns[who % FTS_HB__COUNT] -= ns;
 	p->ns[FTS_HB_IRQ] += ns;

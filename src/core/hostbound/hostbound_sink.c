@@ -251,8 +251,8 @@ static int cpu_item(struct fts_hostbound *hb, const struct fts_item *it, int32_t
 		return 0;
 	task = arg_of(it, "task");
 	name = arg_of(it, it->kind == FTS_ITEM_IRQ ? "name" : "action");
-	if (it->kind == FTS_ITEM_SOFTIRQ && task && hb_softirqd(task))
-		return keep_ksoft(hb, it, task, name, cpu);
+	if (task && hb_softirqd(task))   /* the ksoftirqd's whole slice is irq work already */
+		return it->kind == FTS_ITEM_SOFTIRQ ? keep_ksoft(hb, it, task, name, cpu) : 0;
 	t = hb_thread_by_tid(hb, hb_pid_of(task));
 	if (!t)
 		return keep_irq_over(hb, it, name, cpu);
