@@ -500,24 +500,35 @@ static void test_roles(void **state)
 	}
 }
 
+/* A card with one gap, 1000-2000 (a task at 2000), with @fl and @th: its hostbound, whose sink is @s. */
+static struct fts_hostbound *one_gap(struct fts_npu_trace *t, struct fts_npu_flow *fl, size_t nfl,
+				     struct fts_npu_thread *th, size_t nth, struct fts_sink **s)
+{
+	static struct fts_npu_free fr[] = { { K(1000), K(1000) } };
+	static struct fts_npu_busy bz[] = { { K(2000), K(500), 2, 0 } };
+	struct fts_hb_opts ho = { .threshold_ns = 1 };
+	struct fts_err err = { 0 };
+	struct fts_hostbound *hb;
+
+	*t = (struct fts_npu_trace){ .busy = bz, .nbusy = 1, .free = fr, .nfree = 1, .flows = fl, .nflows = nfl,
+				     .threads = th, .nthreads = nth, .python_pid = 100, .nstreams = 1 };
+	assert_int_equal(fts_hostbound_create(t, &ho, &hb, &err), 0);
+	*s = fts_hostbound_sink(hb);
+	return hb;
+}
+
 /* A gap the capture lost most of is unknown, said so, no cause guessed (no culprit). */
 static void test_lost(void **state)
 {
-	static struct fts_npu_free fr[] = { { K(1000), K(1000) } };
 	static struct fts_npu_thread th[] = { { 100, 200, "Thread 200" } };
-	static struct fts_npu_busy bz[] = { { K(2000), K(500), 2, 0 } };
 	static struct fts_npu_flow fl[] = { { K(1900), K(2000), 200, 0 } };
-	struct fts_npu_trace t = { .busy = bz, .nbusy = 1, .free = fr, .nfree = 1, .flows = fl, .nflows = 1,
-				   .threads = th, .nthreads = 1, .python_pid = 100, .nstreams = 1 };
-	struct fts_hb_opts ho = { .threshold_ns = 1 };
-	struct fts_hostbound *hb;
+	struct fts_npu_trace t;
 	struct fts_err err = { 0 };
 	const struct fts_hb_gap *g;
 	struct fts_sink *s;
+	struct fts_hostbound *hb = one_gap(&t, fl, 1, th, 1, &s);
 
 	(void)state;
-	assert_int_equal(fts_hostbound_create(&t, &ho, &hb, &err), 0);
-	s = fts_hostbound_sink(hb);
 	lane(s, 0, FTS_GROUP_CPU, 0, "CPU 000");
 	lane(s, 1, FTS_GROUP_TASK, 0, "npu_disp:200");
 	item(s, 1, FTS_ITEM_RUNNING, K(900), K(1100), "Running", NULL);
@@ -542,23 +553,17 @@ static void test_lost(void **state)
  */
 static void test_softirqd(void **state)
 {
-	static struct fts_npu_free fr[] = { { K(1000), K(1000) } };
 	static struct fts_npu_thread th[] = { { 100, 200, "Thread 200" } };
-	static struct fts_npu_busy bz[] = { { K(2000), K(500), 2, 0 } };
 	static struct fts_npu_flow fl[] = { { K(1990), K(2000), 200, 0 } };
-	struct fts_npu_trace t = { .busy = bz, .nbusy = 1, .free = fr, .nfree = 1, .flows = fl, .nflows = 1,
-				   .threads = th, .nthreads = 1, .python_pid = 100, .nstreams = 1 };
-	struct fts_hb_opts ho = { .threshold_ns = 1 };
 	const struct fts_hb_advice *adv;
-	struct fts_hostbound *hb;
+	struct fts_npu_trace t;
 	struct fts_err err = { 0 };
 	const struct fts_hb_gap *g;
 	struct fts_sink *s;
+	struct fts_hostbound *hb = one_gap(&t, fl, 1, th, 1, &s);
 	size_t n, i;
 
 	(void)state;
-	assert_int_equal(fts_hostbound_create(&t, &ho, &hb, &err), 0);
-	s = fts_hostbound_sink(hb);
 	lane(s, 0, FTS_GROUP_CPU, 1, "CPU 001");
 	lane(s, 1, FTS_GROUP_TASK, 0, "npu_disp:200");
 	item(s, 1, FTS_ITEM_RUNNABLE, K(1000), K(1900), "Runnable", "reason", "wakeup", "cpu", "1", NULL);
@@ -614,21 +619,15 @@ static void test_softirqd(void **state)
  */
 static void test_queued_at(void **state)
 {
-	static struct fts_npu_free fr[] = { { K(1000), K(1000) } };
 	static struct fts_npu_thread th[] = { { 100, 100, "Thread 100" }, { 100, 200, "Thread 200" } };
-	static struct fts_npu_busy bz[] = { { K(2000), K(500), 2, 0 } };
 	static struct fts_npu_flow fl[] = { { K(1600), K(2000), 100, 1 }, { K(1900), K(2000), 200, 0 } };
-	struct fts_npu_trace t = { .busy = bz, .nbusy = 1, .free = fr, .nfree = 1, .flows = fl, .nflows = 2,
-				   .threads = th, .nthreads = 2, .python_pid = 100, .nstreams = 1 };
-	struct fts_hb_opts ho = { .threshold_ns = 1 };
-	struct fts_hostbound *hb;
+	struct fts_npu_trace t;
 	struct fts_err err = { 0 };
 	const struct fts_hb_gap *g;
 	struct fts_sink *s;
+	struct fts_hostbound *hb = one_gap(&t, fl, 2, th, 2, &s);
 
 	(void)state;
-	assert_int_equal(fts_hostbound_create(&t, &ho, &hb, &err), 0);
-	s = fts_hostbound_sink(hb);
 	lane(s, 0, FTS_GROUP_CPU, 0, "CPU 000");
 	lane(s, 1, FTS_GROUP_CPU, 1, "CPU 001");
 	lane(s, 2, FTS_GROUP_TASK, 0, "python:100");

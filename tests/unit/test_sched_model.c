@@ -841,28 +841,36 @@ static void test_hole_forgets(void **state)
 }
 
 /*
- * A sleeper that runs again with no wakeup seen, in a trace that has
- * wakeups, was woken in a hole: A sleeps on CPU 0 from 1100; CPU 1 loses
- * its events over 1200-5000 (A's waker ran there); A runs at 6000. A is
- * Sleeping until the hole, "no data" over it, Runnable (reason unknown)
- * after it: its wakeup would have been seen then.
+ * A sleeps on CPU 0 from 1100; CPU 1 loses its events over 1200-5000 (where
+ * A's waker ran); A runs at 6000. @wakeups: the trace has wakeup events (C
+ * wakes D at 1050).
  */
-static void test_lost_wakeup(void **state)
+static void sleeper_past_hole(int wakeups)
 {
-	const struct cap_item *it;
-
-	(void)state;
 	start();
 	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
 	sw(1000, 1, "swapper/1", 0, "R", "C", 30);
-	wake(FTS_EV_WAKING, 1050, 1, "C", 30, "D", 40, 1);
+	if (wakeups)
+		wake(FTS_EV_WAKING, 1050, 1, "C", 30, "D", 40, 1);
 	sw(1100, 0, "A", 10, "S", "swapper/0", 0);
 	simple(FTS_EV_SOFTIRQ_ENTRY, 1200, 1, "C", 30, 1, 0);
 	simple(FTS_EV_LOST, 5000, 1, "C", 30, 77, 0);
 	sw(6000, 0, "swapper/0", 0, "R", "A", 10);
 	sw(6500, 0, "A", 10, "S", "swapper/0", 0);
 	finish();
+}
 
+/*
+ * A sleeper that runs again with no wakeup seen, in a trace that has
+ * wakeups, was woken in a hole: Sleeping until the hole, "no data" over
+ * it, Runnable (reason unknown) after it: its wakeup would have been seen.
+ */
+static void test_lost_wakeup(void **state)
+{
+	const struct cap_item *it;
+
+	(void)state;
+	sleeper_past_hole(1);
 	expect("A:10", "Sleeping", 0, 1100, 100);
 	expect("A:10", "no data", 0, 1200, 3800);
 	it = expect("A:10", "Runnable", 0, 5000, 1000);
@@ -875,16 +883,7 @@ static void test_lost_wakeup(void **state)
 static void test_no_wakeups_no_guess(void **state)
 {
 	(void)state;
-	start();
-	sw(1000, 0, "swapper/0", 0, "R", "A", 10);
-	sw(1000, 1, "swapper/1", 0, "R", "C", 30);
-	sw(1100, 0, "A", 10, "S", "swapper/0", 0);
-	simple(FTS_EV_SOFTIRQ_ENTRY, 1200, 1, "C", 30, 1, 0);
-	simple(FTS_EV_LOST, 5000, 1, "C", 30, 77, 0);
-	sw(6000, 0, "swapper/0", 0, "R", "A", 10);
-	sw(6500, 0, "A", 10, "S", "swapper/0", 0);
-	finish();
-
+	sleeper_past_hole(0);
 	expect("A:10", "Sleeping", 0, 1100, 4900);
 	assert_int_equal(count("A:10", "no data"), 0);
 	assert_int_equal(count("A:10", "Runnable"), 0);
