@@ -484,6 +484,10 @@ static void print_summary(const struct fts_convert_opts *o, const struct fts_pip
 		if (loss->nodata_ns)
 			line("          nothing is known for %s of CPU time after those drops: drawn as 'no data', left out of the statistics",
 			     fts_fmt_ns(loss->nodata_ns, FTS_DUR_SPACED, 0, nodata, sizeof(nodata)));
+		if (m->lost_wakeups)
+			line("          %llu sleeper%s ran again with %s wakeup in a drop: 'no data' over the drop, then Runnable",
+			     (unsigned long long)m->lost_wakeups, m->lost_wakeups == 1 ? "" : "s",
+			     m->lost_wakeups == 1 ? "its" : "their");
 		line("          record with a larger --bf_size or fewer CPUs/events");
 	}
 	line("output    %s (%s) in %.2f s", o->output, o->format == FTS_OUT_JSON ? "json" : "db",
