@@ -59,13 +59,13 @@ int hb_softirqd(const char *task)
 	return !strncmp(bare_task(task), "ksoftirqd/", 10);
 }
 
-uint32_t hb_irq_label(struct fts_hostbound *hb, const struct hb_seg *irq)
+uint32_t hb_irq_label(struct fts_hostbound *hb, int32_t irq, const char *name)
 {
-	const char *name = irq->irqname != FTS_HB_NONE ? fts_hostbound_str(hb, irq->irqname) : "?";
 	char buf[160];
 
-	if (irq->irq >= 0)
-		snprintf(buf, sizeof(buf), "irq %d (%s)", irq->irq, name);
+	name = name && *name ? name : "?";
+	if (irq >= 0)
+		snprintf(buf, sizeof(buf), "irq %d (%s)", irq, name);
 	else
 		snprintf(buf, sizeof(buf), "softirq %s", name);
 	return hb_intern(hb, buf);
@@ -180,15 +180,22 @@ static int find_gaps(struct fts_hostbound *hb, uint64_t thr)
 	return 0;
 }
 
+/* The flows that end a gap: who launched it and when its work was queued. */
+struct gap_end {
+	int32_t launcher;     /* -1: none */
+	uint64_t queued_at;   /* the async_npu flow's host end (profiler ns); 0: none */
+	int32_t queuer;
+};
+
 /*
- * The launch that ended a gap ending at @end: of the flows whose device end
- * is the first at or after it, HostToDevice (kind 0) before async_npu, the
- * lowest tid on a tie: whatever their order in the file. -1: none.
+ * Of the flows whose device end is the first at or after a gap's @end: the
+ * launcher, HostToDevice (kind 0) before async_npu, the lowest tid on a tie;
+ * the earliest async_npu start and its thread. Whatever their order in the file.
  */
-static int32_t launcher(const struct fts_npu_trace *n, uint64_t end)
+static struct gap_end gap_end(const struct fts_npu_trace *n, uint64_t end)
 {
 	uint64_t from = end > FLOW_SLACK_NS ? end - FLOW_SLACK_NS : 0;
-	int32_t best = -1;
+	struct gap_end r = { -1, 0, -1 };
 	uint32_t best_kind = UINT32_MAX;
 	size_t k;
 
@@ -197,35 +204,16 @@ static int32_t launcher(const struct fts_npu_trace *n, uint64_t end)
 		const struct fts_npu_flow *f = &n->flows[i];
 		uint32_t kind = f->kind ? 1 : 0;
 
-		if (kind < best_kind || (kind == best_kind && f->host_tid < best)) {
-			best = f->host_tid;
+		if (kind < best_kind || (kind == best_kind && f->host_tid < r.launcher)) {
+			r.launcher = f->host_tid;
 			best_kind = kind;
 		}
-	}
-	return best;
-}
-
-/*
- * When and by whom the work of the launch that ended a gap ending at @end
- * was queued: the async_npu flow among the flows whose device end is the
- * first at or after it (the earliest on a tie). 0 when there is none.
- */
-static uint64_t queued(const struct fts_npu_trace *n, uint64_t end, int32_t *tid)
-{
-	uint64_t from = end > FLOW_SLACK_NS ? end - FLOW_SLACK_NS : 0, at = 0;
-	size_t k;
-
-	*tid = -1;
-	LOWER_BOUND(n->flows, n->nflows, dev_ts, from, k);
-	for (size_t i = k; i < n->nflows && n->flows[i].dev_ts <= n->flows[k].dev_ts + FLOW_SLACK_NS; i++) {
-		const struct fts_npu_flow *f = &n->flows[i];
-
-		if (f->kind && (!at || f->host_ts < at)) {
-			at = f->host_ts;
-			*tid = f->host_tid;
+		if (kind && (!r.queued_at || f->host_ts < r.queued_at)) {
+			r.queued_at = f->host_ts;
+			r.queuer = f->host_tid;
 		}
 	}
-	return at;
+	return r;
 }
 
 /* The roles: the launch flows' host ends dispatch, the async_npu one with most flows is main. */
@@ -286,14 +274,15 @@ static int assign(struct fts_hostbound *hb, struct fts_err *err)
 		struct fts_hb_gap *p = &hb->gaps[g].pub;
 		uint64_t end = p->ts + p->dur, from = end > FLOW_SLACK_NS ? end - FLOW_SLACK_NS : 0;
 		size_t first = hb->gap_first[g];
+		struct gap_end ge = gap_end(n, end);
 
 		LOWER_BOUND(n->busy, n->nbusy, ts, from, k);
 		p->next_kernel = k < n->nbusy ? n->busy[k].name : FTS_HB_NONE;
-		p->tid = launcher(n, end);
-		hb->gaps[g].queued_at = queued(n, end, &hb->gaps[g].queuer);
+		p->tid = ge.launcher;
 		/* a thread that queues what it launches waits for nobody */
-		if (p->tid < 0 || hb->gaps[g].queuer == p->tid || !hb_thread_by_tid(hb, hb->gaps[g].queuer))
-			hb->gaps[g].queued_at = 0;
+		hb->gaps[g].queued_at = p->tid < 0 || ge.queuer == p->tid || !hb_thread_by_tid(hb, ge.queuer) ?
+			0 : ge.queued_at;
+		hb->gaps[g].queuer = ge.queuer;
 		if (hb_grow((void **)&hb->gap_tids, &cap, first + (p->tid >= 0 ? 1 : n->nthreads) + 1,
 			    sizeof(*hb->gap_tids)))
 			return nomem(err);

@@ -61,8 +61,11 @@ struct walk {
 	struct tally *cul, *pcul;
 	size_t ncul, ccul, npcul, cpcul;
 	int oom;
-	int preempt_only;          /* culprits of preempted time only (the old preempter) */
-	int softirqd_irq;          /* time behind a ksoftirqd counts as irq (the causes, not the own state) */
+	/*
+	 * the thread's own state (the old preempter): culprits of preempted time
+	 * only, interrupt work left as the scheduler saw it; else the causes
+	 */
+	int preempt_only;
 	struct tally wcpu[MAX_WAIT_CPUS];
 	size_t nwcpu;
 };
@@ -181,7 +184,7 @@ static void occupancy(struct walk *k, int32_t cpu, uint64_t a, uint64_t b, int32
 			k->oom = 1;
 			return;
 		}
-		if (k->run[i].softirqd && k->softirqd_irq) {
+		if (k->run[i].softirqd && !k->preempt_only) {
 			/* the CPU was in softirq work: irq time, named after the vector */
 			if ((label = hb_softirqd_label(k->hb, k->run[i].task)) == UINT32_MAX) {
 				k->oom = 1;
@@ -190,11 +193,11 @@ static void occupancy(struct walk *k, int32_t cpu, uint64_t a, uint64_t b, int32
 			to_irq(k, who, label, cpu, (double)(e - s) * k->w);
 			continue;
 		}
-		ns = (double)(e - s - (k->softirqd_irq ? irq_within(k, cpu, s, e) : 0)) * k->w;
+		ns = (double)(e - s - (k->preempt_only ? 0 : irq_within(k, cpu, s, e))) * k->w;
 		tally_add(k->cul, &k->ncul, k->ccul, k->run[i].task, cpu, ns, 0);
 		tally_add(k->pcul, &k->npcul, k->cpcul, k->run[i].task, cpu, ns, who);
 	}
-	if (!k->softirqd_irq)
+	if (k->preempt_only)
 		return;
 	/* the irqs over the other tasks (or the idle CPU) meanwhile */
 	for (size_t i = first_on_cpu(k->irq, k->nirq, cpu, a); i < k->nirq && k->irq[i].cpu == cpu && k->irq[i].s < b;
@@ -313,7 +316,8 @@ static void irq_culprit(struct walk *k, const struct hb_seg *x, uint64_t s, uint
 	uint32_t label;
 
 	if (hb_grow((void **)&k->pcul, &k->cpcul, k->npcul + 1, sizeof(*k->pcul)) ||
-	    (label = hb_irq_label(k->hb, x)) == UINT32_MAX) {
+	    (label = hb_irq_label(k->hb, x->irq, x->irqname != FTS_HB_NONE ? fts_hostbound_str(k->hb, x->irqname) :
+				  NULL)) == UINT32_MAX) {
 		k->oom = 1;
 		return;
 	}
@@ -383,7 +387,6 @@ static void walk_gap(struct fts_hostbound *hb, struct walk *k, size_t g, int max
 	k->npart = k->ncul = k->npcul = k->nwcpu = 0;
 	k->maxdepth = maxdepth;
 	k->preempt_only = preempt_only;
-	k->softirqd_irq = !preempt_only;
 	k->w = n ? 1.0 / (double)n : 1;
 	if (n == 1 && maxdepth > 0 && hb->gaps[g].queued_at > p->ts) {
 		/*

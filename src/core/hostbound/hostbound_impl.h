@@ -135,11 +135,11 @@ int hb_softirqd(const char *task);
 
 /*
  * What took a CPU in interrupt work: "irq 24 (eth0)", "softirq NET_RX" for
- * an irq seg; for a ksoftirqd run slice's task, "softirq NET_RX in
+ * irq @irq (-1: a softirq) named @name; for a ksoftirqd run slice's task, "softirq NET_RX in
  * ksoftirqd/1:24" (the vector it ran most in the gaps). UINT32_MAX when out
  * of memory.
  */
-uint32_t hb_irq_label(struct fts_hostbound *hb, const struct hb_seg *irq);
+uint32_t hb_irq_label(struct fts_hostbound *hb, int32_t irq, const char *name);
 uint32_t hb_softirqd_label(struct fts_hostbound *hb, uint32_t task);
 
 /* The verdicts, culprits and one-line causes of every gap, into hb->sorted (hostbound_cause.c). */

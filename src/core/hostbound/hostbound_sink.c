@@ -102,19 +102,32 @@ static size_t first_gap(const struct fts_hostbound *hb, uint64_t a)
 	return lo;
 }
 
+/*
+ * The next gap from *@g on that [a, b) overlaps, the overlap into [*s, *e);
+ * 0 when none is left. Walk them with *@g = first_gap(hb, a), then *@g + 1.
+ */
+static int next_overlap(const struct fts_hostbound *hb, size_t *g, uint64_t a, uint64_t b, uint64_t *s,
+			uint64_t *e)
+{
+	for (; *g < hb->ngaps && hb->gaps[*g].pub.ts < b; (*g)++) {
+		const struct fts_hb_gap *p = &hb->gaps[*g].pub;
+
+		*s = p->ts > a ? p->ts : a;
+		*e = p->ts + p->dur < b ? p->ts + p->dur : b;
+		if (*e > *s)
+			return 1;
+	}
+	return 0;
+}
+
 /* @proto clipped to every gap it overlaps, appended to the state slices. */
 static int keep_seg(struct fts_hostbound *hb, const struct hb_seg *proto)
 {
-	for (size_t g = first_gap(hb, proto->s); g < hb->ngaps; g++) {
-		const struct fts_hb_gap *p = &hb->gaps[g].pub;
-		uint64_t s = p->ts > proto->s ? p->ts : proto->s;
-		uint64_t e = p->ts + p->dur < proto->e ? p->ts + p->dur : proto->e;
+	uint64_t s, e;
+
+	for (size_t g = first_gap(hb, proto->s); next_overlap(hb, &g, proto->s, proto->e, &s, &e); g++) {
 		struct hb_seg *k;
 
-		if (p->ts >= proto->e)
-			break;
-		if (e <= s)
-			continue;
 		if (hb_grow((void **)&hb->segs, &hb->csegs, hb->nsegs + 1, sizeof(*hb->segs)))
 			return -ENOMEM;
 		k = &hb->segs[hb->nsegs++];
@@ -145,28 +158,23 @@ static uint32_t run_name(struct fts_hostbound *hb, const struct fts_item *it)
 /* A CPU's run slice clipped to every gap it overlaps. */
 static int keep_run(struct fts_hostbound *hb, const struct fts_item *it, int32_t cpu)
 {
-	uint64_t a = it->ts, b = it->ts + it->dur;
+	uint64_t a = it->ts, b = it->ts + it->dur, s, e;
 	uint32_t task = FTS_HB_NONE;
 	int32_t prio = -1;
+	int softirqd = 0;
 
-	for (size_t g = first_gap(hb, a); g < hb->ngaps; g++) {
-		const struct fts_hb_gap *p = &hb->gaps[g].pub;
-		uint64_t s = p->ts > a ? p->ts : a, e = p->ts + p->dur < b ? p->ts + p->dur : b;
-
-		if (p->ts >= b)
-			break;
-		if (e <= s)
-			continue;
+	for (size_t g = first_gap(hb, a); next_overlap(hb, &g, a, b, &s, &e); g++) {
 		if (task == FTS_HB_NONE) {
 			task = run_name(hb, it);
 			if (task == UINT32_MAX)
 				return -ENOMEM;
 			prio = int_arg(it, "prio");
+			softirqd = hb_softirqd(fts_hostbound_str(hb, task));
 		}
 		if (hb_grow((void **)&hb->runs, &hb->cruns, hb->nruns + 1, sizeof(*hb->runs)))
 			return -ENOMEM;
 		hb->runs[hb->nruns++] = (struct hb_run){ s, e, (uint32_t)g, task, cpu, hb_pid_of(it->name), prio,
-							 hb_softirqd(fts_hostbound_str(hb, task)) };
+							 softirqd };
 	}
 	return 0;
 }
@@ -175,18 +183,13 @@ static int keep_run(struct fts_hostbound *hb, const struct fts_item *it, int32_t
 static int keep_ksoft(struct fts_hostbound *hb, const struct fts_item *it, const char *task, const char *vec,
 		      int32_t cpu)
 {
-	uint64_t a = it->ts, b = it->ts + it->dur;
+	uint64_t a = it->ts, b = it->ts + it->dur, s, e;
 	double ns = 0;
 	uint32_t t, v;
 	size_t i;
 
-	for (size_t g = first_gap(hb, a); g < hb->ngaps && hb->gaps[g].pub.ts < b; g++) {
-		const struct fts_hb_gap *p = &hb->gaps[g].pub;
-		uint64_t s = p->ts > a ? p->ts : a, e = p->ts + p->dur < b ? p->ts + p->dur : b;
-
-		if (e > s)
-			ns += (double)(e - s);
-	}
+	for (size_t g = first_gap(hb, a); next_overlap(hb, &g, a, b, &s, &e); g++)
+		ns += (double)(e - s);
 	if (ns <= 0)
 		return 0;
 	if ((t = hb_intern(hb, task)) == UINT32_MAX || (v = hb_intern(hb, vec && *vec ? vec : "?")) == UINT32_MAX)
@@ -210,24 +213,13 @@ static int keep_ksoft(struct fts_hostbound *hb, const struct fts_item *it, const
  */
 static int keep_irq_over(struct fts_hostbound *hb, const struct fts_item *it, const char *name, int32_t cpu)
 {
-	uint64_t a = it->ts, b = it->ts + it->dur;
+	uint64_t a = it->ts, b = it->ts + it->dur, s, e;
 	uint32_t label = FTS_HB_NONE;
 
-	for (size_t g = first_gap(hb, a); g < hb->ngaps && hb->gaps[g].pub.ts < b; g++) {
-		const struct fts_hb_gap *p = &hb->gaps[g].pub;
-		uint64_t s = p->ts > a ? p->ts : a, e = p->ts + p->dur < b ? p->ts + p->dur : b;
-
-		if (e <= s)
-			continue;
-		if (label == FTS_HB_NONE) {
-			struct hb_seg irq = { .irq = it->kind == FTS_ITEM_IRQ ? int_arg(it, "irq") : -1,
-					      .irqname = FTS_HB_NONE };
-
-			if (name && *name && (irq.irqname = hb_intern(hb, name)) == UINT32_MAX)
-				return -ENOMEM;
-			if ((label = hb_irq_label(hb, &irq)) == UINT32_MAX)
-				return -ENOMEM;
-		}
+	for (size_t g = first_gap(hb, a); next_overlap(hb, &g, a, b, &s, &e); g++) {
+		if (label == FTS_HB_NONE &&
+		    (label = hb_irq_label(hb, it->kind == FTS_ITEM_IRQ ? int_arg(it, "irq") : -1, name)) == UINT32_MAX)
+			return -ENOMEM;
 		if (hb_grow((void **)&hb->irqs, &hb->cirqs, hb->nirqs + 1, sizeof(*hb->irqs)))
 			return -ENOMEM;
 		hb->irqs[hb->nirqs++] = (struct hb_run){ s, e, (uint32_t)g, label, cpu, -1, -1, 0 };
