@@ -1099,8 +1099,7 @@ static int switch_out(struct fts_model *m, const struct fts_event *ev)
 	return 0;
 }
 
-/* next takes the CPU: its wait (and wakeup link) ends, it runs here from now. */
-static int emit_nodata(struct fts_model *m, uint32_t lane, int cpu, uint64_t s, uint64_t e);
+static int task_nodata(struct fts_model *m, struct task *t, int cpu, uint64_t s, uint64_t e);
 
 /*
  * @t slept and now runs with no wakeup seen, in a trace that has wakeups:
@@ -1113,8 +1112,6 @@ static int lost_wakeup(struct fts_model *m, struct task *t, uint64_t now, int cp
 {
 	uint32_t n = m->nholes < HOLES ? m->nholes : HOLES;
 	uint64_t h0 = UINT64_MAX, h1 = 0;
-	struct lane_ent *le;
-	struct fts_item it;
 	int hcpu = -1, rc;
 
 	for (uint32_t i = 0; i < n; i++) {
@@ -1131,23 +1128,15 @@ static int lost_wakeup(struct fts_model *m, struct task *t, uint64_t now, int cp
 		return 0;
 	h0 = h0 > t->since ? h0 : t->since;
 	h1 = h1 < now ? h1 : now;
-	rc = close_task_state(m, t, h0);
-	if (!rc)
-		rc = task_lane_ready(m, t, &le);
+	rc = task_nodata(m, t, hcpu, h0, h1);
 	if (rc)
 		return rc;
-	if (h1 > h0) {
-		if (place(m, &it, h0, h1) && it.ts + it.dur > le->max_end)
-			le->max_end = it.ts + it.dur;
-		rc = emit_nodata(m, le->id, hcpu, h0, h1);
-		if (rc)
-			return rc;
-	}
 	m->st.lost_wakeups++;
 	task_set(t, T_RUNNABLE, h1, cpu);
 	return 0;
 }
 
+/* next takes the CPU: its wait (and wakeup link) ends, it runs here from now. */
 static int switch_in(struct fts_model *m, const struct fts_event *ev)
 {
 	const struct fts_ev_switch *sw = &ev->u.sw;
@@ -1504,6 +1493,25 @@ static int emit_nodata(struct fts_model *m, uint32_t lane, int cpu, uint64_t s, 
 }
 
 /*
+ * @t's state up to @s closed, and "no data" over [@s, @e) on its lane (a
+ * hole on @cpu); its state after is the caller's to set. 0 or -ENOMEM.
+ */
+static int task_nodata(struct fts_model *m, struct task *t, int cpu, uint64_t s, uint64_t e)
+{
+	struct lane_ent *le;
+	struct fts_item it;
+	int rc = close_task_state(m, t, s);
+
+	if (!rc)
+		rc = task_lane_ready(m, t, &le);
+	if (rc || e <= s)
+		return rc;
+	if (place(m, &it, s, e) && it.ts + it.dur > le->max_end)
+		le->max_end = it.ts + it.dur;
+	return emit_nodata(m, le->id, cpu, s, e);
+}
+
+/*
  * Whose state a hole on @cpu from @s makes unknown: the tasks last seen on
  * it, and tasks that became runnable elsewhere while it was dark and still
  * wait (it may have taken them: the migration would be in the hole).
@@ -1527,19 +1535,10 @@ static int task_holes(struct fts_model *m, int cpu, uint64_t s, uint64_t e)
 	for (uint32_t pos = 0; fts_tidx_next(&m->tasks, &pos, &tv);) {
 		struct task *t = task_at(m, tv);
 		uint64_t from = t->since > s ? t->since : s;
-		struct fts_item it;
-		struct lane_ent *le;
 
 		if (t->pid == 0 || t->state == T_UNKNOWN || from >= e || !in_hole(t, cpu, s))
 			continue;
-		rc = close_task_state(m, t, from);
-		if (!rc)
-			rc = task_lane_ready(m, t, &le);
-		if (rc)
-			return rc;
-		if (place(m, &it, from, e) && it.ts + it.dur > le->max_end)
-			le->max_end = it.ts + it.dur;
-		rc = emit_nodata(m, le->id, cpu, from, e);
+		rc = task_nodata(m, t, cpu, from, e);
 		if (rc)
 			return rc;
 		if (m->opts.holes_forget)
